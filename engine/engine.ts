@@ -1,0 +1,233 @@
+import { describeValue } from '../composer/errors.js';
+import { EngineError } from './engine-errors.js';
+
+/** Features weft uses when the adapter offers them. */
+export const optionalEngineFeatures: readonly GPUFeatureName[] = ['primitive-index' as GPUFeatureName, 'float32-blendable', 'timestamp-query'];
+
+/** Where the engine draws: a canvas (browser) or an offscreen size in backing pixels (Node). */
+export type EngineTarget = HTMLCanvasElement | OffscreenCanvas | { width: number; height: number };
+
+/** Options of `createEngine`. */
+export interface EngineOptions {
+  /** Backing pixels per CSS pixel; canvases are sized clientWidth × ratio. Default 1. */
+  devicePixelRatio?: number;
+  /** Limits the device must grant; the request fails with an EngineError naming the limit otherwise. */
+  requiredLimits?: Record<string, number>;
+  /** Features to request when present, replacing `optionalEngineFeatures`. */
+  optionalFeatures?: readonly GPUFeatureName[];
+  /** Features the device must have; missing ones are an error. */
+  requiredFeatures?: readonly GPUFeatureName[];
+  powerPreference?: GPUPowerPreference;
+  /** Offscreen colour format; canvases use the preferred canvas format. Default rgba8unorm. */
+  colorFormat?: GPUTextureFormat;
+  /** Label prefix of every GPU object the engine makes. */
+  label?: string;
+}
+
+type DeviceListener = (engine: Engine) => void;
+
+/** Device, adapter, target and lifetime state shared by scenes, renderers and pickers. */
+export interface Engine {
+  readonly gpu: GPU;
+  readonly options: EngineOptions;
+  readonly label: string;
+  adapter: GPUAdapter;
+  device: GPUDevice;
+  /** Features the device was granted. */
+  features: ReadonlySet<string>;
+  /** Increments each time the device is replaced after a loss. */
+  deviceGeneration: number;
+  canvas: HTMLCanvasElement | OffscreenCanvas | null;
+  context: GPUCanvasContext | null;
+  colorFormat: GPUTextureFormat;
+  width: number;
+  height: number;
+  devicePixelRatio: number;
+  /** Colour texture of an offscreen engine (recreated with the device); null for canvases. */
+  offscreenTexture: GPUTexture | null;
+  /** Pending recovery after a device loss, if any. */
+  recovery: Promise<void> | null;
+  lastLossMessage: string | null;
+  listeners: Set<DeviceListener>;
+  disposed: boolean;
+}
+
+function isCanvas(target: EngineTarget): target is HTMLCanvasElement | OffscreenCanvas {
+  return typeof (target as HTMLCanvasElement).getContext === 'function';
+}
+
+function checkSize(api: string, what: string, value: unknown): number {
+  if (typeof value !== 'number' || !Number.isInteger(value) || value < 1 || value > 16384) {
+    throw new EngineError(api, 'bad-size', `${what} ${describeValue(value)} must be an integer in 1..16384`);
+  }
+  return value;
+}
+
+async function requestDeviceFor(engine: Pick<Engine, 'gpu' | 'options' | 'label'>, api: string): Promise<{ adapter: GPUAdapter; device: GPUDevice }> {
+  const { gpu, options } = engine;
+  const adapter = await gpu.requestAdapter({ powerPreference: options.powerPreference });
+  if (!adapter) throw new EngineError(api, 'no-adapter', 'no WebGPU adapter is available (in Node: Mesa lavapipe from bookworm-backports; in a browser: WebGPU enabled)');
+  const required = [...(options.requiredFeatures ?? [])];
+  const missing = required.filter((f) => !adapter.features.has(f));
+  if (missing.length) throw new EngineError(api, 'missing-feature', `the adapter lacks required feature(s) ${missing.join(', ')}; it has: ${[...adapter.features].sort().join(', ')}`);
+  const optional = (options.optionalFeatures ?? optionalEngineFeatures).filter((f) => adapter.features.has(f) && !required.includes(f));
+  const requiredLimits: Record<string, number> = {};
+  for (const [name, value] of Object.entries(options.requiredLimits ?? {})) {
+    const supported = (adapter.limits as unknown as Record<string, number | undefined>)[name];
+    if (supported === undefined) throw new EngineError(api, 'unknown-limit', `requiredLimits.${name} is not a WebGPU limit`);
+    const isAlignment = name.endsWith('Alignment');
+    if (typeof value !== 'number' || (isAlignment ? value < supported : value > supported)) {
+      throw new EngineError(api, 'limit-unavailable', `requiredLimits.${name} = ${describeValue(value)} exceeds what the adapter supports (${supported})`);
+    }
+    requiredLimits[name] = value;
+  }
+  const device = await adapter.requestDevice({ label: `${engine.label}:device`, requiredFeatures: [...required, ...optional], requiredLimits });
+  return { adapter, device };
+}
+
+function configureTarget(engine: Engine): void {
+  if (engine.context) {
+    engine.context.configure({ device: engine.device, format: engine.colorFormat, alphaMode: 'opaque', usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
+    engine.offscreenTexture = null;
+    return;
+  }
+  engine.offscreenTexture?.destroy();
+  engine.offscreenTexture = engine.device.createTexture({
+    label: `${engine.label}:offscreen-color`,
+    size: [engine.width, engine.height],
+    format: engine.colorFormat,
+    usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC | GPUTextureUsage.TEXTURE_BINDING,
+  });
+}
+
+function watchDevice(engine: Engine, device: GPUDevice): void {
+  device.lost.then((info) => {
+    if (engine.disposed || engine.device !== device) return;
+    engine.lastLossMessage = `${info.reason}: ${info.message}`;
+    engine.recovery = recoverDevice(engine).finally(() => {
+      engine.recovery = null;
+    });
+  });
+}
+
+async function recoverDevice(engine: Engine): Promise<void> {
+  const { adapter, device } = await requestDeviceFor(engine, 'recoverDevice');
+  if (engine.disposed) {
+    device.destroy();
+    return;
+  }
+  engine.adapter = adapter;
+  engine.device = device;
+  engine.features = new Set(device.features);
+  engine.deviceGeneration++;
+  configureTarget(engine);
+  watchDevice(engine, device);
+  for (const listener of [...engine.listeners]) listener(engine);
+}
+
+/** Creates an engine: adapter + device (optional features when offered) and its draw target. */
+export async function createEngine(gpu: GPU, target: EngineTarget, options: EngineOptions = {}): Promise<Engine> {
+  const api = 'createEngine';
+  if (!gpu || typeof gpu.requestAdapter !== 'function') throw new EngineError(api, 'bad-gpu', `expected a GPU object (navigator.gpu or the webgpu package's create()), got ${describeValue(gpu)}`);
+  const ratio = options.devicePixelRatio ?? 1;
+  if (typeof ratio !== 'number' || !Number.isFinite(ratio) || ratio <= 0 || ratio > 8) throw new EngineError(api, 'bad-pixel-ratio', `devicePixelRatio ${describeValue(ratio)} must be a number in (0, 8]`);
+  let width: number;
+  let height: number;
+  let canvas: HTMLCanvasElement | OffscreenCanvas | null = null;
+  if (target && isCanvas(target)) {
+    canvas = target;
+    ({ width, height } = canvasBackingSize(canvas, ratio));
+  } else {
+    if (!target || typeof target !== 'object') throw new EngineError(api, 'bad-target', `target ${describeValue(target)} must be a canvas or { width, height }`);
+    width = checkSize(api, 'target.width', target.width);
+    height = checkSize(api, 'target.height', target.height);
+  }
+  const label = options.label ?? 'weft';
+  const { adapter, device } = await requestDeviceFor({ gpu, options, label }, api);
+  let context: GPUCanvasContext | null = null;
+  if (canvas) {
+    canvas.width = width;
+    canvas.height = height;
+    context = canvas.getContext('webgpu') as GPUCanvasContext | null;
+    if (!context) {
+      device.destroy();
+      throw new EngineError(api, 'no-context', 'the canvas did not give a "webgpu" context');
+    }
+  }
+  const engine: Engine = {
+    gpu, options, label, adapter, device,
+    features: new Set(device.features),
+    deviceGeneration: 0,
+    canvas, context,
+    colorFormat: canvas ? gpu.getPreferredCanvasFormat() : (options.colorFormat ?? 'rgba8unorm'),
+    width, height,
+    devicePixelRatio: ratio,
+    offscreenTexture: null,
+    recovery: null,
+    lastLossMessage: null,
+    listeners: new Set(),
+    disposed: false,
+  };
+  configureTarget(engine);
+  watchDevice(engine, device);
+  return engine;
+}
+
+function canvasBackingSize(canvas: HTMLCanvasElement | OffscreenCanvas, ratio: number): { width: number; height: number } {
+  const client = canvas as HTMLCanvasElement;
+  const cssWidth = typeof client.clientWidth === 'number' && client.clientWidth > 0 ? client.clientWidth : canvas.width / ratio;
+  const cssHeight = typeof client.clientHeight === 'number' && client.clientHeight > 0 ? client.clientHeight : canvas.height / ratio;
+  return { width: Math.max(1, Math.round(cssWidth * ratio)), height: Math.max(1, Math.round(cssHeight * ratio)) };
+}
+
+/** Resizes the draw target: a canvas follows its CSS size × pixel ratio; offscreen takes a new size. */
+export function resizeEngine(engine: Engine, size?: { width: number; height: number }, devicePixelRatio = engine.devicePixelRatio): void {
+  assertEngineAlive(engine, 'resizeEngine');
+  engine.devicePixelRatio = devicePixelRatio;
+  if (engine.canvas) {
+    const backing = size ?? canvasBackingSize(engine.canvas, devicePixelRatio);
+    engine.width = checkSize('resizeEngine', 'width', backing.width);
+    engine.height = checkSize('resizeEngine', 'height', backing.height);
+    engine.canvas.width = engine.width;
+    engine.canvas.height = engine.height;
+    return;
+  }
+  if (!size) throw new EngineError('resizeEngine', 'bad-size', 'an offscreen engine needs an explicit { width, height }');
+  engine.width = checkSize('resizeEngine', 'width', size.width);
+  engine.height = checkSize('resizeEngine', 'height', size.height);
+  configureTarget(engine);
+}
+
+/** The colour texture a frame draws into now (the canvas' current texture, or the offscreen one). */
+export function getEngineColorTexture(engine: Engine): GPUTexture {
+  assertEngineAlive(engine, 'getEngineColorTexture');
+  return engine.context ? engine.context.getCurrentTexture() : engine.offscreenTexture!;
+}
+
+/** Calls `listener` after every device replacement; returns the unsubscribe function. */
+export function onDeviceRestored(engine: Engine, listener: DeviceListener): () => void {
+  engine.listeners.add(listener);
+  return () => engine.listeners.delete(listener);
+}
+
+/** Resolves once no device recovery is pending (immediately when the device is healthy). */
+export async function whenEngineReady(engine: Engine): Promise<void> {
+  while (engine.recovery) await engine.recovery;
+  assertEngineAlive(engine, 'whenEngineReady');
+}
+
+/** Throws when the engine was disposed. */
+export function assertEngineAlive(engine: Engine, api: string): void {
+  if (engine.disposed) throw new EngineError(api, 'disposed', `engine "${engine.label}" was disposed`);
+}
+
+/** Destroys the device and the engine's own targets; no recovery follows. */
+export function disposeEngine(engine: Engine): void {
+  if (engine.disposed) return;
+  engine.disposed = true;
+  engine.listeners.clear();
+  engine.offscreenTexture?.destroy();
+  engine.offscreenTexture = null;
+  engine.context?.unconfigure();
+  engine.device.destroy();
+}

@@ -1,0 +1,53 @@
+import { describeValue } from '../composer/errors.js';
+import { EngineError } from './engine-errors.js';
+
+/** RGBA8 pixels on the CPU; uploaded to each device on first use. */
+export interface TextureData {
+  width: number;
+  height: number;
+  /** width × height × 4 bytes, rows top to bottom. */
+  data: Uint8Array<ArrayBuffer>;
+}
+
+/** The forward renderer's lit material: base colour × optional texture, Lambert + ambient. */
+export interface StandardMaterial {
+  name: string;
+  baseColor: [number, number, number, number];
+  texture: TextureData | null;
+  doubleSided: boolean;
+  /** Skip lighting: the surface shows base colour × texture × vertex colour. */
+  unlit: boolean;
+}
+
+/** Options of `makeStandardMaterial`; everything optional. */
+export interface StandardMaterialOptions {
+  name?: string;
+  baseColor?: readonly number[];
+  texture?: TextureData | null;
+  doubleSided?: boolean;
+  unlit?: boolean;
+}
+
+/** Makes a standard material (CPU data only; GPU objects are created per device when drawn). */
+export function makeStandardMaterial(options: StandardMaterialOptions = {}): StandardMaterial {
+  const api = 'makeStandardMaterial';
+  const color = options.baseColor ?? [1, 1, 1, 1];
+  if (!Array.isArray(color) && !ArrayBuffer.isView(color)) throw new EngineError(api, 'bad-color', `baseColor ${describeValue(color)} must be 3 or 4 numbers in 0..1`);
+  if ((color.length !== 3 && color.length !== 4) || !Array.from(color).every((c) => Number.isFinite(c))) {
+    throw new EngineError(api, 'bad-color', `baseColor [${Array.from(color).join(', ')}] must be 3 or 4 finite numbers in 0..1`);
+  }
+  const texture = options.texture ?? null;
+  if (texture) {
+    const { width, height, data } = texture;
+    if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1 || !(data instanceof Uint8Array) || data.length !== width * height * 4) {
+      throw new EngineError(api, 'bad-texture', `texture ${describeValue(width)}×${describeValue(height)} with ${describeValue(data)} is not RGBA8: data must be a Uint8Array of width × height × 4 bytes`);
+    }
+  }
+  return {
+    name: options.name ?? 'standard',
+    baseColor: [color[0], color[1], color[2], color.length === 4 ? color[3] : 1],
+    texture: texture ? { width: texture.width, height: texture.height, data: new Uint8Array(texture.data) } : null,
+    doubleSided: options.doubleSided ?? false,
+    unlit: options.unlit ?? false,
+  };
+}

@@ -1,0 +1,201 @@
+import { mat4 } from 'wgpu-matrix';
+import { describeValue } from '../composer/errors.js';
+import { type Aabb, computePositionsAabb, makeEmptyAabb, transformAabb, unionAabb } from './bounds.js';
+import { MeshDataError } from './engine-errors.js';
+import { makeStandardMaterial, type StandardMaterial } from './material.js';
+import { extractPositions, makeMeshGeometry, type MeshData, type MeshGeometry } from './mesh-data.js';
+import type { Scene } from './scene.js';
+
+/** GPU copies of a mesh's data on one device (rebuilt lazily after device loss). */
+export interface MeshGpu {
+  device: GPUDevice;
+  vertexBuffers: GPUBuffer[];
+  indexBuffer: GPUBuffer | null;
+  instanceBuffer: GPUBuffer | null;
+  instanceCapacity: number;
+  uploadedInstanceVersion: number;
+}
+
+/** A drawable triangle mesh with CPU data retained for bounds and picking. */
+export interface Mesh {
+  readonly uniqueId: number;
+  name: string;
+  readonly scene: Scene;
+  readonly geometry: MeshGeometry;
+  /** Local positions, xyz per vertex (a tight copy even for interleaved meshes). */
+  readonly positions: Float32Array;
+  readonly localBounds: Aabb;
+  material: StandardMaterial;
+  /** Column-major local → world transform. */
+  worldMatrix: Float32Array;
+  pickable: boolean;
+  visible: boolean;
+  /** 16 floats per instance; the w lanes (3, 7, 11, 15) are a free payload, drawn as 0, 0, 0, 1. */
+  thinInstances: Float32Array<ArrayBuffer> | null;
+  thinInstanceCount: number;
+  thinInstanceVersion: number;
+  gpu: MeshGpu | null;
+  disposed: boolean;
+}
+
+/** Options of `createMeshFromData`. */
+export interface MeshOptions {
+  material?: StandardMaterial;
+  worldMatrix?: Float32Array | readonly number[];
+  pickable?: boolean;
+  visible?: boolean;
+  thinInstances?: Float32Array;
+}
+
+function checkMatrix(api: string, name: string, field: string, matrix: ArrayLike<number>): Float32Array {
+  if (!matrix || matrix.length !== 16 || !Array.from(matrix).every(Number.isFinite)) {
+    throw new MeshDataError(api, name, field, `expected 16 finite numbers (column-major 4×4), got ${describeValue(matrix)}`);
+  }
+  return Float32Array.from(matrix);
+}
+
+function checkThinInstances(api: string, name: string, matrices: Float32Array): Float32Array<ArrayBuffer> {
+  if (!(matrices instanceof Float32Array) || matrices.length === 0 || matrices.length % 16 !== 0) {
+    throw new MeshDataError(api, name, 'thinInstances', `expected a Float32Array of 16 floats per instance, got ${describeValue(matrices)}`);
+  }
+  for (let i = 0; i < matrices.length; i++) {
+    if ((i & 3) !== 3 && !Number.isFinite(matrices[i])) {
+      throw new MeshDataError(api, name, 'thinInstances', `instance ${Math.floor(i / 16)} lane ${i % 16} is not finite (${matrices[i]})`);
+    }
+  }
+  return new Float32Array(matrices);
+}
+
+/** Validates the data, then adds a mesh to the scene; nothing is added when validation fails. */
+export function createMeshFromData(scene: Scene, name: string, data: MeshData, options: MeshOptions = {}): Mesh {
+  const api = 'createMeshFromData';
+  if (typeof name !== 'string' || name.length === 0) throw new MeshDataError(api, String(name), 'name', 'a mesh needs a non-empty string name');
+  const geometry = makeMeshGeometry(name, data, api);
+  const worldMatrix = options.worldMatrix ? checkMatrix(api, name, 'worldMatrix', options.worldMatrix) : mat4.identity();
+  const thinInstances = options.thinInstances ? checkThinInstances(api, name, options.thinInstances) : null;
+  const positions = extractPositions(geometry);
+  const mesh: Mesh = {
+    uniqueId: scene.nextMeshId++,
+    name,
+    scene,
+    geometry,
+    positions,
+    localBounds: computePositionsAabb(positions),
+    material: options.material ?? makeStandardMaterial(),
+    worldMatrix,
+    pickable: options.pickable ?? true,
+    visible: options.visible ?? true,
+    thinInstances,
+    thinInstanceCount: thinInstances ? thinInstances.length / 16 : 0,
+    thinInstanceVersion: 0,
+    gpu: null,
+    disposed: false,
+  };
+  scene.meshes.push(mesh);
+  scene.structureVersion++;
+  return mesh;
+}
+
+/** Replaces (or with null removes) the thin instances: 16 floats each, w lanes are payload. */
+export function setThinInstances(mesh: Mesh, matrices: Float32Array | null): void {
+  const api = 'setThinInstances';
+  const next = matrices ? checkThinInstances(api, mesh.name, matrices) : null;
+  const countChanged = (next ? next.length / 16 : 0) !== mesh.thinInstanceCount;
+  mesh.thinInstances = next;
+  mesh.thinInstanceCount = next ? next.length / 16 : 0;
+  mesh.thinInstanceVersion++;
+  if (countChanged) mesh.scene.structureVersion++;
+}
+
+/** Sets the world matrix (column-major 4×4). */
+export function setMeshWorldMatrix(mesh: Mesh, matrix: Float32Array | readonly number[]): void {
+  mesh.worldMatrix = checkMatrix('setMeshWorldMatrix', mesh.name, 'worldMatrix', matrix);
+}
+
+/** Instance `index`'s matrix with its payload lanes replaced by 0, 0, 0, 1 (as the shader uses it). */
+export function getThinInstanceMatrix(mesh: Mesh, index: number, dst: Float32Array = new Float32Array(16)): Float32Array {
+  if (!mesh.thinInstances || !Number.isInteger(index) || index < 0 || index >= mesh.thinInstanceCount) {
+    throw new MeshDataError('getThinInstanceMatrix', mesh.name, 'index', `${describeValue(index)} is not an instance index in 0..${mesh.thinInstanceCount - 1}`);
+  }
+  dst.set(mesh.thinInstances.subarray(index * 16, index * 16 + 16));
+  dst[3] = 0;
+  dst[7] = 0;
+  dst[11] = 0;
+  dst[15] = 1;
+  return dst;
+}
+
+/** The four payload lanes (3, 7, 11, 15) of thin instance `index`. */
+export function getThinInstancePayload(mesh: Mesh, index: number): [number, number, number, number] {
+  const m = mesh.thinInstances!.subarray(index * 16, index * 16 + 16);
+  return [m[3], m[7], m[11], m[15]];
+}
+
+/** World bounds of one thin instance (mesh world × instance matrix). */
+export function getThinInstanceWorldBounds(mesh: Mesh, index: number): Aabb {
+  const world = mat4.multiply(mesh.worldMatrix, getThinInstanceMatrix(mesh, index));
+  return transformAabb(mesh.localBounds, world);
+}
+
+/** World bounds of the mesh: the union over its thin instances when it has them. */
+export function getMeshWorldBounds(mesh: Mesh): Aabb {
+  if (!mesh.thinInstances) return transformAabb(mesh.localBounds, mesh.worldMatrix);
+  const box = makeEmptyAabb();
+  for (let i = 0; i < mesh.thinInstanceCount; i++) unionAabb(box, getThinInstanceWorldBounds(mesh, i));
+  return box;
+}
+
+/** Destroys the mesh's GPU buffers and removes it from its scene. */
+export function disposeMesh(mesh: Mesh): void {
+  if (mesh.disposed) return;
+  releaseMeshGpu(mesh);
+  const list = mesh.scene.meshes;
+  const at = list.indexOf(mesh);
+  if (at >= 0) list.splice(at, 1);
+  mesh.scene.structureVersion++;
+  mesh.disposed = true;
+}
+
+/** Destroys the mesh's GPU copies (they are rebuilt by the next `ensureMeshGpu`). */
+export function releaseMeshGpu(mesh: Mesh): void {
+  if (!mesh.gpu) return;
+  for (const buffer of mesh.gpu.vertexBuffers) buffer.destroy();
+  mesh.gpu.indexBuffer?.destroy();
+  mesh.gpu.instanceBuffer?.destroy();
+  mesh.gpu = null;
+}
+
+function uploadBuffer(device: GPUDevice, label: string, bytes: Uint8Array, usage: GPUBufferUsageFlags): GPUBuffer {
+  const size = Math.max(4, Math.ceil(bytes.byteLength / 4) * 4);
+  const buffer = device.createBuffer({ label, size, usage: usage | GPUBufferUsage.COPY_DST, mappedAtCreation: true });
+  new Uint8Array(buffer.getMappedRange()).set(bytes);
+  buffer.unmap();
+  return buffer;
+}
+
+/** Returns the mesh's GPU buffers on `device`, creating them when missing or on a new device. */
+export function ensureMeshGpu(mesh: Mesh, device: GPUDevice): MeshGpu {
+  if (mesh.gpu && mesh.gpu.device === device && mesh.gpu.instanceCapacity >= mesh.thinInstanceCount) return mesh.gpu;
+  if (mesh.gpu && mesh.gpu.device !== device) mesh.gpu = null; // the old device is gone with its buffers
+  releaseMeshGpu(mesh);
+  const label = `weft:mesh:${mesh.name}`;
+  const { geometry } = mesh;
+  const usage = GPUBufferUsage.VERTEX | GPUBufferUsage.STORAGE;
+  mesh.gpu = {
+    device,
+    vertexBuffers: geometry.buffers.map((b, i) => uploadBuffer(device, `${label}:vertices${i}`, b.bytes, usage)),
+    indexBuffer: geometry.indices ? uploadBuffer(device, `${label}:indices`, new Uint8Array(geometry.indices.buffer, geometry.indices.byteOffset, geometry.indices.byteLength), GPUBufferUsage.INDEX | GPUBufferUsage.STORAGE) : null,
+    instanceBuffer: mesh.thinInstances ? uploadBuffer(device, `${label}:instances`, new Uint8Array(mesh.thinInstances.buffer), GPUBufferUsage.VERTEX | GPUBufferUsage.STORAGE) : null,
+    instanceCapacity: mesh.thinInstanceCount,
+    uploadedInstanceVersion: mesh.thinInstanceVersion,
+  };
+  return mesh.gpu;
+}
+
+/** Writes changed thin-instance matrices into the existing instance buffer (no allocation). */
+export function syncThinInstances(mesh: Mesh): void {
+  const gpu = mesh.gpu;
+  if (!gpu || !gpu.instanceBuffer || !mesh.thinInstances || gpu.uploadedInstanceVersion === mesh.thinInstanceVersion) return;
+  gpu.device.queue.writeBuffer(gpu.instanceBuffer, 0, mesh.thinInstances);
+  gpu.uploadedInstanceVersion = mesh.thinInstanceVersion;
+}

@@ -1,0 +1,65 @@
+import { describeValue } from '../composer/errors.js';
+import type { Camera } from './camera.js';
+import type { Engine } from './engine.js';
+import { EngineError } from './engine-errors.js';
+import { disposeMesh, type Mesh } from './mesh.js';
+import { disposeDefaultForwardTask } from './render-frame.js';
+
+/** Meshes, a camera and the light of one rendered world. */
+export interface Scene {
+  readonly engine: Engine;
+  readonly meshes: Mesh[];
+  camera: Camera | null;
+  clearColor: [number, number, number, number];
+  ambientColor: [number, number, number];
+  /** Unit direction from surfaces towards the light (world space). */
+  lightDirection: [number, number, number];
+  lightColor: [number, number, number];
+  /** Bumped on add/remove/re-layout: renderers re-record when it changes. */
+  structureVersion: number;
+  nextMeshId: number;
+  disposed: boolean;
+}
+
+/** Options of `createScene`. */
+export interface SceneOptions {
+  clearColor?: [number, number, number, number];
+  ambientColor?: [number, number, number];
+  lightDirection?: [number, number, number];
+  lightColor?: [number, number, number];
+}
+
+function checkTriple(api: string, name: string, value: readonly number[] | undefined, fallback: [number, number, number]): [number, number, number] {
+  if (value === undefined) return fallback;
+  if (!Array.isArray(value) || value.length !== 3 || !value.every(Number.isFinite)) throw new EngineError(api, 'bad-vector', `${name} ${describeValue(value)} must be 3 finite numbers`);
+  return [value[0], value[1], value[2]];
+}
+
+/** Creates an empty scene on an engine (CPU state only). */
+export function createScene(engine: Engine, options: SceneOptions = {}): Scene {
+  const api = 'createScene';
+  const light = checkTriple(api, 'lightDirection', options.lightDirection, [0.4, 0.8, 0.45]);
+  const length = Math.hypot(...light);
+  if (length === 0) throw new EngineError(api, 'bad-vector', 'lightDirection must not be zero');
+  const clear = options.clearColor ?? [0.08, 0.09, 0.11, 1];
+  if (!Array.isArray(clear) || clear.length !== 4 || !clear.every(Number.isFinite)) throw new EngineError(api, 'bad-color', `clearColor ${describeValue(clear)} must be 4 finite numbers`);
+  return {
+    engine,
+    meshes: [],
+    camera: null,
+    clearColor: [clear[0], clear[1], clear[2], clear[3]],
+    ambientColor: checkTriple(api, 'ambientColor', options.ambientColor, [0.25, 0.25, 0.25]),
+    lightDirection: [light[0] / length, light[1] / length, light[2] / length],
+    lightColor: checkTriple(api, 'lightColor', options.lightColor, [0.75, 0.75, 0.75]),
+    structureVersion: 0,
+    nextMeshId: 1,
+    disposed: false,
+  };
+}
+
+/** Disposes every mesh of the scene (their GPU buffers) and marks it unusable. */
+export function disposeScene(scene: Scene): void {
+  disposeDefaultForwardTask(scene);
+  for (const mesh of [...scene.meshes]) disposeMesh(mesh);
+  scene.disposed = true;
+}

@@ -1,0 +1,26 @@
+import type { Engine } from './engine.js';
+import { assertEngineAlive } from './engine.js';
+
+/**
+ * A unit of frame work. `record()` does every allocation (pipelines, buffers, bind groups, draw
+ * lists); `execute()` only writes uniforms and encodes draws, so a steady frame allocates nothing.
+ */
+export interface Task {
+  readonly name: string;
+  /** True when the scene, device or target changed since the last `record()`. */
+  needsRecord(): boolean;
+  record(): void;
+  execute(encoder: GPUCommandEncoder): void;
+  dispose(): void;
+}
+
+/** Records what needs it, executes the tasks in order into one submission; false while the device recovers. */
+export function runTasks(engine: Engine, tasks: readonly Task[]): boolean {
+  assertEngineAlive(engine, 'runTasks');
+  if (engine.recovery) return false;
+  for (const task of tasks) if (task.needsRecord()) task.record();
+  const encoder = engine.device.createCommandEncoder({ label: `${engine.label}:frame` });
+  for (const task of tasks) task.execute(encoder);
+  engine.device.queue.submit([encoder.finish()]);
+  return true;
+}
