@@ -12,3 +12,5 @@ export * from './render/forward-render-task.js';
 export * from './scene.js';
 export * from './task.js';
 export * from './texture-formats.js';
+export * from './primitives/index.js';
+export * from './loaders/load-gltf.js';

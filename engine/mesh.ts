@@ -41,7 +41,7 @@ export interface Mesh {
 /** Options of `createMeshFromData`. */
 export interface MeshOptions {
   material?: StandardMaterial;
-  worldMatrix?: Float32Array | readonly number[];
+  worldMatrix?: ArrayLike<number>;
   pickable?: boolean;
   visible?: boolean;
   thinInstances?: Float32Array;
@@ -108,7 +108,7 @@ export function setThinInstances(mesh: Mesh, matrices: Float32Array | null): voi
 }
 
 /** Sets the world matrix (column-major 4×4). */
-export function setMeshWorldMatrix(mesh: Mesh, matrix: Float32Array | readonly number[]): void {
+export function setMeshWorldMatrix(mesh: Mesh, matrix: ArrayLike<number>): void {
   mesh.worldMatrix = checkMatrix('setMeshWorldMatrix', mesh.name, 'worldMatrix', matrix);
 }
 

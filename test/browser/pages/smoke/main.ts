@@ -15,12 +15,6 @@ export type SmokeResult =
     }
   | { error: string };
 
-declare global {
-  interface Window {
-    __weftErrors: string[];
-    __weftResult?: SmokeResult;
-  }
-}
 
 const shader = /* wgsl */ `
 @vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
@@ -42,9 +36,9 @@ async function run(): Promise<SmokeResult> {
   const adapter = await navigator.gpu.requestAdapter();
   if (!adapter) return { error: 'navigator.gpu.requestAdapter() returned null' };
   const device = await adapter.requestDevice();
-  device.onuncapturederror = (event) => window.__weftErrors.push(`uncaptured: ${event.error.message}`);
+  device.onuncapturederror = (event) => window.__weftErrors!.push(`uncaptured: ${event.error.message}`);
   void device.lost.then((info) => {
-    if (info.reason !== 'destroyed') window.__weftErrors.push(`device lost: ${info.message}`);
+    if (info.reason !== 'destroyed') window.__weftErrors!.push(`device lost: ${info.message}`);
   });
 
   const canvas = document.querySelector<HTMLCanvasElement>('#gpu');

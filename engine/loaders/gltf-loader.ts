@@ -1,0 +1,174 @@
+import { type Accessor, Document, Primitive, WebIO, type Material as GltfMaterial, type Node as GltfNode } from '@gltf-transform/core';
+import { mat4 } from 'wgpu-matrix';
+import { describeValue } from '../../composer/errors.js';
+import { EngineError } from '../engine-errors.js';
+import { makeStandardMaterial, type StandardMaterial } from '../material.js';
+import { createMeshFromData, disposeMesh, type Mesh } from '../mesh.js';
+import { makeMeshGeometry, type MeshData } from '../mesh-data.js';
+import type { Scene } from '../scene.js';
+
+/** Options of `loadGltf`. */
+export interface GltfLoadOptions {
+  /** Column-major matrix applied on top of every node's world matrix (default identity). */
+  worldMatrix?: ArrayLike<number>;
+  pickable?: boolean;
+  visible?: boolean;
+}
+
+/** What `loadGltf` made: one mesh per triangle primitive of every node with a mesh, and the document. */
+export interface GltfLoadResult {
+  meshes: Mesh[];
+  document: Document;
+}
+
+interface PlannedMesh {
+  name: string;
+  data: MeshData;
+  material: StandardMaterial;
+  worldMatrix: Float32Array;
+}
+
+const api = 'loadGltf';
+const modeNames = ['POINTS', 'LINES', 'LINE_LOOP', 'LINE_STRIP', 'TRIANGLES', 'TRIANGLE_STRIP', 'TRIANGLE_FAN'];
+const floatComponentType = 5126;
+
+function refuse(where: string, message: string): never {
+  throw new EngineError(api, 'unsupported-gltf', `${where}: ${message}`);
+}
+
+function checkOptions(options: GltfLoadOptions): Float32Array | null {
+  if (options === null || typeof options !== 'object') throw new EngineError(api, 'bad-option', `options ${describeValue(options)} must be an object`);
+  const allowed = ['worldMatrix', 'pickable', 'visible'];
+  for (const key of Object.keys(options)) {
+    if (!allowed.includes(key)) throw new EngineError(api, 'bad-option', `unknown option ${JSON.stringify(key)}; allowed: ${allowed.join(', ')}`);
+  }
+  for (const key of ['pickable', 'visible'] as const) {
+    if (options[key] !== undefined && typeof options[key] !== 'boolean') throw new EngineError(api, 'bad-option', `${key} ${describeValue(options[key])} must be a boolean`);
+  }
+  const matrix = options.worldMatrix;
+  if (matrix === undefined) return null;
+  if ((!Array.isArray(matrix) && !(matrix instanceof Float32Array)) || matrix.length !== 16 || !Array.from(matrix).every(Number.isFinite)) {
+    throw new EngineError(api, 'bad-option', `worldMatrix ${describeValue(matrix)} must be 16 finite numbers (column-major 4×4)`);
+  }
+  return Float32Array.from(matrix);
+}
+
+/** Reads a float attribute (normalized integers decoded to 0..1 / -1..1) into a tight Float32Array. */
+function readFloats(where: string, semantic: string, accessor: Accessor, sizes: readonly number[]): Float32Array {
+  const size = accessor.getElementSize();
+  if (!sizes.includes(size)) refuse(where, `${semantic} is ${accessor.getType()}; weft reads it as ${sizes.map((s) => (s === 1 ? 'SCALAR' : `VEC${s}`)).join(' or ')}`);
+  const array = accessor.getArray();
+  if (accessor.getComponentType() === floatComponentType && array instanceof Float32Array) return array.slice();
+  const out = new Float32Array(accessor.getCount() * size);
+  const element: number[] = [];
+  for (let i = 0; i < accessor.getCount(); i++) out.set(accessor.getElement(i, element), i * size);
+  return out;
+}
+
+function readIndices(where: string, accessor: Accessor): Uint16Array | Uint32Array {
+  const array = accessor.getArray();
+  if (array instanceof Uint8Array) return Uint16Array.from(array);
+  if (array instanceof Uint16Array || array instanceof Uint32Array) return array.slice();
+  refuse(where, `indices of component type ${accessor.getComponentType()} are not UNSIGNED_BYTE, UNSIGNED_SHORT or UNSIGNED_INT`);
+}
+
+function readPrimitive(where: string, primitive: Primitive, mirrored: boolean): MeshData {
+  const mode = primitive.getMode();
+  if (mode !== Primitive.Mode.TRIANGLES) refuse(where, `mode ${modeNames[mode] ?? mode} is not supported; only TRIANGLES`);
+  if (primitive.listTargets().length > 0) refuse(where, `${primitive.listTargets().length} morph target(s) are not supported`);
+  const attribute = (semantic: string, sizes: readonly number[]): Float32Array | undefined => {
+    const accessor = primitive.getAttribute(semantic);
+    return accessor ? readFloats(where, semantic, accessor, sizes) : undefined;
+  };
+  const positions = attribute('POSITION', [3]);
+  if (!positions) refuse(where, 'has no POSITION attribute');
+  const colorAccessor = primitive.getAttribute('COLOR_0');
+  const data: MeshData = {
+    positions,
+    normals: attribute('NORMAL', [3]),
+    uvs: attribute('TEXCOORD_0', [2]),
+    uv2s: attribute('TEXCOORD_1', [2]),
+    tangents: attribute('TANGENT', [4]),
+    colors: attribute('COLOR_0', [3, 4]),
+    colorComponents: colorAccessor ? (colorAccessor.getElementSize() as 3 | 4) : undefined,
+  };
+  const indexAccessor = primitive.getIndices();
+  let indices = indexAccessor ? readIndices(where, indexAccessor) : undefined;
+  // glTF: a node whose world matrix mirrors (negative determinant) shows its triangles clockwise.
+  // weft's front faces are CCW in local space, so swap two corners of each triangle instead.
+  if (mirrored) {
+    const vertexCount = positions.length / 3;
+    indices ??= vertexCount <= 65535 ? Uint16Array.from({ length: vertexCount }, (_, i) => i) : Uint32Array.from({ length: vertexCount }, (_, i) => i);
+    for (let t = 0; t + 2 < indices.length; t += 3) [indices[t + 1], indices[t + 2]] = [indices[t + 2], indices[t + 1]];
+  }
+  if (indices) data.indices = indices;
+  return data;
+}
+
+function convertMaterial(where: string, material: GltfMaterial | null, cache: Map<GltfMaterial, StandardMaterial>): StandardMaterial {
+  if (!material) return makeStandardMaterial({ name: 'gltf:default' });
+  let converted = cache.get(material);
+  if (!converted) {
+    try {
+      converted = makeStandardMaterial({ name: material.getName() || `gltf:material${cache.size}`, baseColor: material.getBaseColorFactor(), doubleSided: material.getDoubleSided() });
+    } catch (error) {
+      refuse(where, `material ${JSON.stringify(material.getName())}: ${(error as Error).message}`);
+    }
+    cache.set(material, converted);
+  }
+  return converted;
+}
+
+function planNode(node: GltfNode, index: number, root: Float32Array | null, materials: Map<GltfMaterial, StandardMaterial>, plans: PlannedMesh[]): void {
+  const mesh = node.getMesh();
+  if (!mesh) return;
+  const nodeName = node.getName() || `node${index}`;
+  if (node.getSkin()) refuse(`node ${JSON.stringify(nodeName)}`, 'skins are not supported (static meshes only)');
+  const nodeWorld = Float32Array.from(node.getWorldMatrix());
+  const worldMatrix = root ? (mat4.multiply(root, nodeWorld) as Float32Array) : nodeWorld;
+  if (!worldMatrix.every(Number.isFinite)) refuse(`node ${JSON.stringify(nodeName)}`, 'world matrix is not finite');
+  const mirrored = mat4.determinant(worldMatrix) < 0;
+  mesh.listPrimitives().forEach((primitive, primitiveIndex) => {
+    const name = `${nodeName}/${primitiveIndex}`;
+    const where = `node ${JSON.stringify(nodeName)} primitive ${primitiveIndex}`;
+    const data = readPrimitive(where, primitive, mirrored);
+    makeMeshGeometry(name, data, api); // throws MeshDataError now rather than halfway through creation
+    plans.push({ name, data, material: convertMaterial(where, primitive.getMaterial(), materials), worldMatrix });
+  });
+}
+
+/**
+ * Adds the static triangle meshes of a glTF document (GLB bytes or a `Document`) to the scene.
+ * Each node's world matrix becomes its meshes' world matrix; materials keep base colour factor and
+ * doubleSided only (textures, alphaMode, emissive and extensions are ignored). Non-TRIANGLES
+ * primitives, skins and morph targets throw an EngineError; all checks run before any mesh is made.
+ */
+export async function loadGltf(scene: Scene, source: Uint8Array | Document, options: GltfLoadOptions = {}): Promise<GltfLoadResult> {
+  const root = checkOptions(options);
+  let document: Document;
+  if (source instanceof Document) {
+    document = source;
+  } else if (source instanceof Uint8Array) {
+    try {
+      document = await new WebIO().readBinary(source);
+    } catch (error) {
+      throw new EngineError(api, 'bad-glb', `could not read the GLB bytes (${describeValue(source)}): ${(error as Error).message}`);
+    }
+  } else {
+    throw new EngineError(api, 'bad-source', `source ${describeValue(source)} must be GLB bytes (Uint8Array) or a @gltf-transform/core Document`);
+  }
+  if (scene.disposed) throw new EngineError(api, 'disposed-scene', 'the scene was disposed while the glTF was being read');
+  const plans: PlannedMesh[] = [];
+  const materials = new Map<GltfMaterial, StandardMaterial>();
+  document.getRoot().listNodes().forEach((node, index) => planNode(node, index, root, materials, plans));
+  const meshes: Mesh[] = [];
+  try {
+    for (const plan of plans) {
+      meshes.push(createMeshFromData(scene, plan.name, plan.data, { material: plan.material, worldMatrix: plan.worldMatrix, pickable: options.pickable, visible: options.visible }));
+    }
+  } catch (error) {
+    for (const mesh of meshes) disposeMesh(mesh);
+    throw error;
+  }
+  return { meshes, document };
+}

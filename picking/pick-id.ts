@@ -1,0 +1,23 @@
+import { describeValue, WeftError } from '../composer/errors.js';
+
+/** Largest pick ID that fits the 24-bit RGB encoding; 0 means "nothing picked". */
+export const maxPickId = 0xffffff;
+
+/** Encodes a 1-based pick ID as the r, g, b bytes of an rgba8unorm texel. */
+export function encodePickId(id: number): [number, number, number] {
+  if (!Number.isInteger(id) || id < 1 || id > maxPickId) {
+    throw new WeftError('encodePickId', 'bad-pick-id', `pick ID ${describeValue(id)} is outside 1..${maxPickId} (0 is reserved for a miss)`);
+  }
+  return [(id >> 16) & 0xff, (id >> 8) & 0xff, id & 0xff];
+}
+
+/** Decodes an rgba8unorm texel's r, g, b bytes into a pick ID (0 = miss). */
+export function decodePickId(r: number, g: number, b: number): number {
+  return (r << 16) | (g << 8) | b;
+}
+
+/** Encodes a pick ID as the normalised float colour a shader writes (each byte / 255). */
+export function pickIdToColor(id: number): [number, number, number, number] {
+  const [r, g, b] = encodePickId(id);
+  return [r / 255, g / 255, b / 255, 1];
+}

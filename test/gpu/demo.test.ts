@@ -1,0 +1,37 @@
+import { execFile } from 'node:child_process';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { PNG } from 'pngjs';
+import { describe, expect, test } from 'vitest';
+
+const run = promisify(execFile);
+
+describe('headless demo (the README main job)', () => {
+  test('renders the default scene to a PNG and prints the report', async () => {
+    const out = await mkdtemp(join(tmpdir(), 'weft-demo-'));
+    try {
+      const { stdout } = await run('npx', ['tsx', 'demo/headless.ts', '--out', out, '--width', '320', '--height', '180'], { timeout: 120_000 });
+      expect(stdout).toMatch(/adapter\s+.*llvmpipe/);
+      expect(stdout).toMatch(/features\s+.*primitive-index/);
+      expect(stdout).toMatch(/scene\s+12 meshes, 24 thin instances/);
+      expect(stdout).toMatch(/draw calls\s+12/);
+      const png = PNG.sync.read(await readFile(join(out, 'frame.png')));
+      expect([png.width, png.height]).toEqual([320, 180]);
+      // Top-left is sky: the scene's clear colour (0.07, 0.08, 0.1) in 8 bits.
+      expect([...png.data.subarray(0, 3)]).toEqual([18, 20, 26]);
+      const colours = new Set<string>();
+      for (let i = 0; i < png.data.length; i += 4) colours.add(png.data.subarray(i, i + 3).join());
+      expect(colours.size).toBeGreaterThan(200);
+    } finally {
+      await rm(out, { recursive: true, force: true });
+    }
+  });
+
+  test('refuses a bad size with a clear message and exit code 2', async () => {
+    const failure = await run('npx', ['tsx', 'demo/headless.ts', '--width', 'wide'], { timeout: 60_000 }).catch((e) => e);
+    expect(failure.code).toBe(2);
+    expect(failure.stderr).toContain('demo: --width wide --height 540 must be integers in 1..8192');
+  });
+});
