@@ -20,3 +20,72 @@ export function describeValue(value: unknown): string {
   if (typeof value === 'function') return 'a function';
   return Object.prototype.toString.call(value);
 }
+
+/** Why `composeShader` refused a spec. */
+export type ComposeErrorCode =
+  | 'invalid-fragment'
+  | 'duplicate-fragment'
+  | 'unknown-dependency'
+  | 'dependency-cycle'
+  | 'unknown-slot'
+  | 'slot-conflict'
+  | 'missing-slot'
+  | 'binding-clash'
+  | 'interface-clash'
+  | 'vertex-format'
+  | 'missing-vertex-input'
+  | 'missing-feature'
+  | 'invalid-spec'
+  | 'link-error';
+
+/** A spec the composer cannot link; `fragmentIds` names the fragment(s) at fault. */
+export class ComposeError extends WeftError {
+  override readonly code: ComposeErrorCode;
+  readonly fragmentIds: readonly string[];
+  /** For `link-error`: where wesl stopped, in the fragment's own source. */
+  readonly messages: readonly MappedShaderMessage[];
+
+  constructor(api: string, code: ComposeErrorCode, fragmentIds: readonly string[], message: string, messages: readonly MappedShaderMessage[] = []) {
+    super(api, code, message);
+    this.name = 'ComposeError';
+    this.code = code;
+    this.fragmentIds = fragmentIds;
+    this.messages = messages;
+  }
+}
+
+/** One device (or wesl) diagnostic mapped back to a fragment's own source. */
+export interface MappedShaderMessage {
+  /** The fragment id, or `weft:<module>` for a composer-generated module. */
+  fragmentId: string;
+  /** 1-based, in the fragment's source. */
+  line: number;
+  /** 1-based, in the fragment's source. */
+  column: number;
+  type: GPUCompilationMessageType;
+  /** The device's message (first line). */
+  message: string;
+  /** The offending source line, verbatim. */
+  lineText: string;
+  /** For lines of generated modules: the fragment that declared what the line holds. */
+  origin?: string;
+}
+
+/** Formats a mapped message as `fragmentId:line:column: message` (warnings say so) plus the quoted line and a caret. */
+export function formatShaderMessage(m: MappedShaderMessage): string {
+  const origin = m.origin ? ` (in code generated for fragment "${m.origin}")` : '';
+  const caret = `${' '.repeat(Math.max(0, m.column - 1))}^`;
+  return `${m.fragmentId}:${m.line}:${m.column}: ${m.type === 'error' ? '' : `${m.type}: `}${m.message}${origin}\n  ${m.lineText}\n  ${caret}`;
+}
+
+/** A shader that failed to compile on the device; `messages` point into the fragments' sources. */
+export class ShaderCompileError extends WeftError {
+  readonly messages: readonly MappedShaderMessage[];
+
+  constructor(api: string, label: string, messages: readonly MappedShaderMessage[]) {
+    const errors = messages.filter((m) => m.type === 'error');
+    super(api, 'shader-compile', `shader ${JSON.stringify(label)} failed to compile with ${errors.length} error(s):\n${messages.map(formatShaderMessage).join('\n')}`);
+    this.name = 'ShaderCompileError';
+    this.messages = messages;
+  }
+}

@@ -1,0 +1,220 @@
+import type { Fragment } from '../fragments/fragment-types.js';
+import { assignBindings, type ComposedBindGroup } from './bindings.js';
+import { canonicalConditions, type Conditions } from './conditions.js';
+import { ComposeError, describeValue } from './errors.js';
+import { checkDeviceFeatures, type ComposedFeature, collectFeatures, enableOfFeature } from './features.js';
+import { orderFragments } from './fragment-graph.js';
+import { type GeneratedModule, makeModuleWriter } from './generated-module.js';
+import { fnv1a64, stableStringify } from './hash.js';
+import { type LinkRegistry, type LinkResult, linkFragments, makeLinkRegistry } from './link.js';
+import { type ComposedSlot, resolveSlots, type StageFunction } from './slots.js';
+import { assignStageIo, type ComposedTarget, type ComposedVarying } from './stage-io.js';
+import { assignVertexInputs, canonicalVertexLayout, type ComposedVertexInput, type VertexLayoutSpec } from './vertex-layout.js';
+import { isWgslIdentifier } from './wgsl-names.js';
+
+const api = 'composeShader';
+
+/** What to compose: the fragments (any order) and the inputs that select a variant. */
+export interface ComposeSpec {
+  fragments: readonly Fragment[];
+  /** wesl `@if` conditions, also used by the fragments' `when` fields. Part of the key. */
+  conditions?: Conditions;
+  /** Values fragments read with `import constants::NAME;`. Part of the key. */
+  constants?: Readonly<Record<string, number | string>>;
+  /** Default `{ kind: 'tight' }`. */
+  vertexLayout?: VertexLayoutSpec;
+  /** When given (e.g. `device.features`), a required feature the device lacks is a `missing-feature` error. Not part of the key. */
+  deviceFeatures?: { has(feature: string): boolean };
+}
+
+/** Maps device diagnostics of a composed shader back to fragment sources (opaque; see compile-errors.ts). */
+export type ComposedSourceMap = Pick<LinkResult, 'linked' | 'sources'>;
+
+/** The result of `composeShader`: one WGSL module holding both entry points, plus everything a pipeline needs. Frozen. */
+export interface ComposedShader {
+  /** FNV-1a 64 (hex) of the code and every layout below: equal keys mean interchangeable shaders. */
+  key: string;
+  code: string;
+  vertexEntryPoint: string;
+  /** null when no fragment fills `fragmentStage` (e.g. a depth-only pass). */
+  fragmentEntryPoint: string | null;
+  /** Index = @group; a role absent from the variant leaves an empty group (entries: []) below the last used one. */
+  bindGroups: readonly ComposedBindGroup[];
+  vertexInputs: readonly ComposedVertexInput[];
+  /** Ready for `vertex.buffers`; slot i is fed by the caller's buffer `vertexBufferSources[i]`. */
+  vertexBuffers: readonly GPUVertexBufferLayout[];
+  vertexBufferSources: readonly number[];
+  varyings: readonly ComposedVarying[];
+  /** Colour outputs by location: `fragment.targets[i]` should use `targets[i].format`. */
+  targets: readonly ComposedTarget[];
+  features: readonly ComposedFeature[];
+  slots: readonly ComposedSlot[];
+  /** Fragment ids in composition order (dependencies first, ties by id). */
+  fragments: readonly string[];
+  /** The true conditions, sorted. */
+  conditions: Readonly<Record<string, boolean>>;
+  constants: Readonly<Record<string, number | string>>;
+  sourceMap: ComposedSourceMap;
+}
+
+/** Counters of a compose cache: how often `composeShader` ran, hit, linked, parsed. */
+export interface ComposeCounters {
+  composes: number;
+  hits: number;
+  links: number;
+  parses: number;
+}
+
+/** Results by canonical spec, plus the parsed-module registry used by misses. Make one per app (or per test). */
+export interface ComposeCache {
+  readonly registry: LinkRegistry;
+  readonly results: Map<string, ComposedShader>;
+  readonly digests: WeakMap<Fragment, string>;
+  readonly maxResults: number;
+  readonly counters: { composes: number; hits: number };
+}
+
+/** Makes a compose cache. `maxResults: 0` keeps only parsed modules (every compose re-links). */
+export function makeComposeCache(options: { maxResults?: number; maxModules?: number } = {}): ComposeCache {
+  return { registry: makeLinkRegistry(options.maxModules ?? 512), results: new Map(), digests: new WeakMap(), maxResults: options.maxResults ?? 256, counters: { composes: 0, hits: 0 } };
+}
+
+/** A snapshot of the cache's counters (links and parses come from its registry). */
+export function getComposeCounters(cache: ComposeCache): ComposeCounters {
+  return { ...cache.counters, links: cache.registry.counters.links, parses: cache.registry.counters.parses };
+}
+
+function fragmentDigest(cache: ComposeCache, fragment: Fragment): string {
+  let digest = cache.digests.get(fragment);
+  if (digest === undefined) {
+    digest = `${String(fragment?.id)}:${fnv1a64(stableStringify(fragment))}`;
+    if (fragment && typeof fragment === 'object') cache.digests.set(fragment, digest);
+  }
+  return digest;
+}
+
+function checkSpec(spec: ComposeSpec): void {
+  if (!spec || typeof spec !== 'object') throw new ComposeError(api, 'invalid-spec', [], `spec ${describeValue(spec)} must be an object with fragments`);
+  for (const [name, value] of Object.entries(spec.conditions ?? {})) {
+    if (!isWgslIdentifier(name) || typeof value !== 'boolean') throw new ComposeError(api, 'invalid-spec', [], `condition ${describeValue(name)} = ${describeValue(value)}: conditions map WGSL identifiers to booleans`);
+  }
+  for (const [name, value] of Object.entries(spec.constants ?? {})) {
+    const ok = (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && value.trim() !== '');
+    if (!isWgslIdentifier(name) || !ok) throw new ComposeError(api, 'invalid-spec', [], `constant ${describeValue(name)} = ${describeValue(value)}: constants map WGSL identifiers to finite numbers or WGSL expressions`);
+  }
+}
+
+function constantsModule(constants: Readonly<Record<string, number | string>>): GeneratedModule {
+  const w = makeModuleWriter('constants');
+  for (const name of Object.keys(constants).sort()) w.line(`const ${name} = ${constants[name]};`);
+  return w.done();
+}
+
+function rootModule(features: readonly ComposedFeature[], vertex: StageFunction, fragment: StageFunction | null, hasOutputs: boolean): GeneratedModule {
+  const w = makeModuleWriter('weft_main');
+  const enables = [...new Set(features.map((f) => enableOfFeature[f.feature]).filter(Boolean))].sort();
+  if (enables.length) {
+    w.line(`enable ${enables.join(', ')};`);
+    w.line('');
+  }
+  w.line('@vertex');
+  w.line('fn vertexMain(input: io::VertexInput) -> io::VertexOutput {');
+  w.line(`  return ${vertex.path}(input);`, vertex.fragment);
+  w.line('}');
+  if (fragment) {
+    w.line('');
+    w.line('@fragment');
+    w.line(`fn fragmentMain(input: io::FragmentInput)${hasOutputs ? ' -> io::FragmentOutput' : ''} {`);
+    w.line(`  ${hasOutputs ? 'return ' : ''}${fragment.path}(input);`, fragment.fragment);
+    w.line('}');
+  }
+  return w.done();
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value && typeof value === 'object' && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const v of Object.values(value)) deepFreeze(v);
+  }
+  return value;
+}
+
+function composeUncached(spec: ComposeSpec, registry: LinkRegistry): ComposedShader {
+  const conditions = canonicalConditions(spec.conditions);
+  const constants: Record<string, number | string> = {};
+  for (const name of Object.keys(spec.constants ?? {}).sort()) constants[name] = spec.constants![name];
+  const { ordered } = orderFragments(api, spec.fragments);
+  const bindings = assignBindings(api, ordered, conditions);
+  const vertex = assignVertexInputs(api, ordered, conditions, spec.vertexLayout ?? { kind: 'tight' });
+  const io = assignStageIo(api, ordered, conditions, vertex.inputs);
+  const slots = resolveSlots(api, ordered, io.targets.length > 0);
+  const features = collectFeatures(api, ordered, conditions, io.builtins);
+  const root = rootModule(features, slots.vertexStage, slots.fragmentStage, io.targets.length > 0);
+  const generated = [bindings.module, io.module, slots.module, constantsModule(constants)];
+  const linked = linkFragments(api, registry, ordered, generated, root, conditions);
+  const layout = {
+    code: linked.code,
+    vertexEntryPoint: 'vertexMain',
+    fragmentEntryPoint: slots.fragmentStage ? 'fragmentMain' : null,
+    bindGroups: bindings.groups.map((g) => g.entries),
+    vertexBuffers: vertex.buffers,
+    targets: io.targets.map((t) => [t.location, t.format]),
+    features: features.map((f) => f.feature),
+  };
+  const composed: ComposedShader = {
+    key: fnv1a64(stableStringify(layout)),
+    code: linked.code,
+    vertexEntryPoint: layout.vertexEntryPoint,
+    fragmentEntryPoint: layout.fragmentEntryPoint,
+    bindGroups: bindings.groups,
+    vertexInputs: vertex.inputs,
+    vertexBuffers: vertex.buffers,
+    vertexBufferSources: vertex.sources,
+    varyings: io.varyings,
+    targets: io.targets,
+    features,
+    slots: slots.slots,
+    fragments: ordered.map((f) => f.id),
+    conditions,
+    constants,
+    sourceMap: { linked: linked.linked, sources: linked.sources },
+  };
+  const { sourceMap, ...data } = composed;
+  deepFreeze(data);
+  return Object.freeze({ ...data, sourceMap }) as ComposedShader;
+}
+
+/**
+ * Links the fragments into one WGSL module (wesl 0.7.31, synchronous) and returns code, layouts and a key.
+ * Pure: the same spec gives byte-identical output in any process and any fragment order. With a cache, a spec
+ * seen before returns the earlier result without linking; parsed modules are reused across specs.
+ */
+export function composeShader(spec: ComposeSpec, cache: ComposeCache = makeComposeCache({ maxResults: 0 })): ComposedShader {
+  checkSpec(spec);
+  cache.counters.composes++;
+  let composed: ComposedShader | undefined;
+  let key: string | null = null;
+  if (cache.maxResults > 0 && Array.isArray(spec.fragments)) {
+    key = stableStringify({
+      fragments: spec.fragments.map((f) => fragmentDigest(cache, f)).sort(),
+      conditions: canonicalConditions(spec.conditions),
+      constants: spec.constants ?? {},
+      vertexLayout: canonicalVertexLayout(spec.vertexLayout),
+    });
+    composed = cache.results.get(key);
+    if (composed) {
+      cache.counters.hits++;
+      cache.results.delete(key);
+      cache.results.set(key, composed);
+    }
+  }
+  if (!composed) {
+    composed = composeUncached(spec, cache.registry);
+    if (key !== null) {
+      cache.results.set(key, composed);
+      if (cache.results.size > cache.maxResults) cache.results.delete(cache.results.keys().next().value!);
+    }
+  }
+  if (spec.deviceFeatures) checkDeviceFeatures(api, composed.features, spec.deviceFeatures);
+  return composed;
+}

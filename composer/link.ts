@@ -1,0 +1,133 @@
+import { LinkedWesl, linkRegistry, type ModuleResolver, parseSrcModule, type WeslAST, withLoggerAsync } from 'wesl';
+import { type Fragment, fragmentModuleName } from '../fragments/fragment-types.js';
+import type { Conditions } from './conditions.js';
+import { ComposeError, formatShaderMessage, type MappedShaderMessage } from './errors.js';
+import type { GeneratedModule } from './generated-module.js';
+
+/** Parsed wesl modules kept across links (keyed by exact source), so a warm re-link parses nothing. */
+export interface LinkRegistry {
+  readonly asts: Map<string, WeslAST>;
+  readonly maxModules: number;
+  readonly counters: { parses: number; links: number };
+}
+
+/** Makes an empty registry; beyond `maxModules` parsed modules the least recently used is dropped. */
+export function makeLinkRegistry(maxModules = 512): LinkRegistry {
+  return { asts: new Map(), maxModules, counters: { parses: 0, links: 0 } };
+}
+
+/** Where a source text in the link came from: a fragment (`path` = its id) or a generated module (`weft:<name>`). */
+export interface LinkSource {
+  path: string;
+  text: string;
+  origins?: readonly (string | null)[];
+}
+
+/** The output of one link: WGSL plus what maps device diagnostics back to sources. */
+export interface LinkResult {
+  code: string;
+  linked: LinkedWesl;
+  sources: ReadonlyMap<string, LinkSource>;
+}
+
+/** Debug path of a generated module (`weft:bindings`); it is also the fragmentId reported for its lines. */
+export function generatedPath(name: string): string {
+  return `weft:${name}`;
+}
+
+function parseCached(registry: LinkRegistry, modulePath: string, debugPath: string, text: string): WeslAST {
+  const key = `${debugPath}\n${text}`;
+  const cached = registry.asts.get(key);
+  if (cached) {
+    registry.asts.delete(key);
+    registry.asts.set(key, cached);
+    return cached;
+  }
+  const ast = parseSrcModule({ modulePath, debugFilePath: debugPath, src: text });
+  registry.counters.parses++;
+  registry.asts.set(key, ast);
+  if (registry.asts.size > registry.maxModules) registry.asts.delete(registry.asts.keys().next().value!);
+  return ast;
+}
+
+/** Maps an offset of a source to a 1-based line and column plus the line's text. */
+export function locate(text: string, offset: number): { line: number; column: number; lineText: string } {
+  const before = text.slice(0, Math.max(0, offset));
+  const line = before.split('\n').length;
+  const lineStart = before.lastIndexOf('\n') + 1;
+  const lineEnd = text.indexOf('\n', lineStart);
+  return { line, column: offset - lineStart + 1, lineText: text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd) };
+}
+
+/** The message for one position in a linked source (fragment or generated module). */
+export function sourceMessage(source: LinkSource, line: number, column: number, type: GPUCompilationMessageType, message: string): MappedShaderMessage {
+  const lineText = source.text.split('\n')[line - 1] ?? '';
+  const origin = source.origins?.[line - 1] ?? undefined;
+  return { fragmentId: source.path, line, column, type, message, lineText, ...(origin ? { origin } : {}) };
+}
+
+function linkError(api: string, error: unknown, sources: ReadonlyMap<string, LinkSource>): ComposeError {
+  const e = error as Error & { src?: { debugFilePath: string }; span?: [number, number]; diagnostics?: { message: string; start: number; severity: string }[]; weslLocation?: { file: string; line: number; column: number } };
+  let message: MappedShaderMessage | null = null;
+  if (e?.src && e.diagnostics) {
+    const source = sources.get(e.src.debugFilePath);
+    const diagnostic = e.diagnostics.find((d) => d.severity === 'error') ?? e.diagnostics[0];
+    if (source && diagnostic) {
+      const at = locate(source.text, diagnostic.start);
+      message = sourceMessage(source, at.line, at.column, 'error', diagnostic.message);
+    }
+  } else if (e?.weslLocation) {
+    const source = sources.get(e.weslLocation.file);
+    if (source) message = sourceMessage(source, e.weslLocation.line, e.weslLocation.column, 'error', String(e.message).split('\n')[0].replace(/ in file: .*$/, ''));
+  }
+  if (!message) return new ComposeError(api, 'link-error', [], `wesl could not link the fragments: ${String(e?.message ?? error)}`);
+  const ids = [message.origin ?? message.fragmentId].filter((id) => !id.startsWith('weft:'));
+  return new ComposeError(api, 'link-error', ids, formatShaderMessage(message), [message]);
+}
+
+/**
+ * Links the fragments and generated modules from `root` with wesl's `linkRegistry` (synchronous), reusing parsed
+ * modules from the registry. wesl errors become ComposeError `link-error` located in the fragment's own source.
+ */
+export function linkFragments(api: string, registry: LinkRegistry, fragments: readonly Fragment[], generated: readonly GeneratedModule[], root: GeneratedModule, conditions: Conditions): LinkResult {
+  const byModule = new Map<string, LinkSource & { modulePath: string }>();
+  for (const f of fragments) byModule.set(`package::${fragmentModuleName(f.id)}`, { modulePath: `package::${fragmentModuleName(f.id)}`, path: f.id, text: f.source });
+  for (const g of [...generated, root]) {
+    const modulePath = `package::${g.name}`;
+    // Generated libraries are imported as `bindings::x`; the root as `package::weft_main`.
+    byModule.set(g === root ? modulePath : g.name, { modulePath, path: generatedPath(g.name), text: g.text, origins: g.origins });
+  }
+  const sources = new Map<string, LinkSource>([...byModule.values()].map((s) => [s.path, s]));
+  const resolved = new Map<string, WeslAST>();
+  const resolver: ModuleResolver = {
+    resolveModule(modulePath) {
+      let ast = resolved.get(modulePath);
+      if (ast) return ast;
+      const source = byModule.get(modulePath);
+      if (!source) return undefined;
+      ast = parseCached(registry, source.modulePath, source.path, source.text);
+      resolved.set(modulePath, ast);
+      return ast;
+    },
+  };
+  let result: LinkedWesl | null = null;
+  let failure: unknown = null;
+  // wesl logs a caret listing before it throws; we report the error ourselves, so silence it during this
+  // (synchronous) link. wesl restores its logger a microtask later, possibly to this sink: after the link the
+  // sink forwards to console.log, wesl's default, so it stays transparent.
+  const call = { quiet: true };
+  void withLoggerAsync((...data: unknown[]) => {
+    if (!call.quiet) console.log(...data);
+  }, async () => {
+    try {
+      result = new LinkedWesl(linkRegistry({ resolver, rootModuleName: `package::${root.name}`, conditions: { ...conditions } }));
+    } catch (error) {
+      failure = error;
+    }
+  });
+  call.quiet = false;
+  registry.counters.links++;
+  if (!result) throw linkError(api, failure, sources);
+  const linked = result as LinkedWesl;
+  return { code: linked.dest, linked, sources };
+}

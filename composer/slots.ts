@@ -1,0 +1,125 @@
+import { type Fragment, fragmentModuleName, type SlotDecl, type SlotFill } from '../fragments/fragment-types.js';
+import { ComposeError, describeValue } from './errors.js';
+import { type GeneratedModule, makeModuleWriter } from './generated-module.js';
+import { isWgslIdentifier, qualifyWgslType } from './wgsl-names.js';
+
+/** Slots the composer itself provides: the stage functions the generated entry points call. */
+export const stageSlots = { vertex: 'vertexStage', fragment: 'fragmentStage' } as const;
+
+const ioStructs = ['VertexInput', 'VertexOutput', 'FragmentInput', 'FragmentOutput'];
+
+/** How one slot was resolved. */
+export interface ComposedSlot {
+  name: string;
+  /** The providing fragment, or null for the composer's stage slots. */
+  provider: string | null;
+  /** Filling fragments in call order. */
+  fillers: string[];
+  usesDefault: boolean;
+}
+
+/** A fragment function a generated module calls. */
+export interface StageFunction {
+  fragment: string;
+  fn: string;
+  /** `package::<module>::<fn>`. */
+  path: string;
+}
+
+interface Provided {
+  decl: SlotDecl;
+  provider: Fragment | null;
+  fills: { fragment: Fragment; fill: SlotFill }[];
+}
+
+function invalid(api: string, fragment: Fragment, what: string): never {
+  throw new ComposeError(api, 'invalid-fragment', [fragment.id], `fragment "${fragment.id}" ${what}`);
+}
+
+function checkDecl(api: string, fragment: Fragment, decl: SlotDecl): void {
+  if (typeof decl?.name !== 'string' || !isWgslIdentifier(decl.name)) invalid(api, fragment, `provides a slot named ${describeValue(decl?.name)}; a slot name is a WGSL identifier`);
+  const where = `slot "${decl.name}"`;
+  if (!Array.isArray(decl.params) || !decl.params.every((p) => isWgslIdentifier(p?.name) && typeof p.type === 'string' && p.type.trim())) {
+    invalid(api, fragment, `${where} has params ${describeValue(decl.params)}; expected [{ name, type }] with WGSL identifiers and types`);
+  }
+  const combine = decl.combine ?? 'one';
+  if (combine !== 'one' && combine !== 'all') invalid(api, fragment, `${where} has combine ${describeValue(decl.combine)}; use "one" or "all"`);
+  if (combine === 'all' && decl.returns) invalid(api, fragment, `${where} combines "all" fillers, so it cannot return ${describeValue(decl.returns)}`);
+  if (decl.default !== undefined && !isWgslIdentifier(decl.default)) invalid(api, fragment, `${where} has default ${describeValue(decl.default)}; expected a function name of its source`);
+  if (!decl.required && combine === 'one' && decl.returns && decl.default === undefined) {
+    invalid(api, fragment, `${where} is optional and returns ${decl.returns}, so it needs a default function`);
+  }
+}
+
+/**
+ * Resolves slots: checks providers and fillers, and writes the `slots` module, where each slot is a function that
+ * forwards to its filler (or calls every filler for `all`, or the provider's default). Returns the stage functions.
+ */
+export function resolveSlots(api: string, ordered: readonly Fragment[], hasOutputs: boolean): {
+  slots: ComposedSlot[];
+  module: GeneratedModule;
+  vertexStage: StageFunction;
+  fragmentStage: StageFunction | null;
+} {
+  const provided = new Map<string, Provided>([
+    [stageSlots.vertex, { decl: { name: stageSlots.vertex, params: [{ name: 'input', type: 'VertexInput' }], returns: 'VertexOutput', required: true }, provider: null, fills: [] }],
+    [stageSlots.fragment, { decl: { name: stageSlots.fragment, params: [{ name: 'input', type: 'FragmentInput' }], returns: hasOutputs ? 'FragmentOutput' : undefined }, provider: null, fills: [] }],
+  ]);
+  for (const fragment of ordered) {
+    for (const decl of fragment.provides ?? []) {
+      checkDecl(api, fragment, decl);
+      const existing = provided.get(decl.name);
+      if (existing) {
+        const by = existing.provider ? `fragment "${existing.provider.id}"` : 'the composer (stage slot)';
+        throw new ComposeError(api, 'slot-conflict', [...(existing.provider ? [existing.provider.id] : []), fragment.id], `slot "${decl.name}" is provided by ${by} and by fragment "${fragment.id}"; a slot has one provider`);
+      }
+      provided.set(decl.name, { decl, provider: fragment, fills: [] });
+    }
+  }
+  for (const fragment of ordered) {
+    for (const fill of fragment.fills ?? []) {
+      if (typeof fill?.fn !== 'string' || !isWgslIdentifier(fill.fn)) invalid(api, fragment, `fills slot ${describeValue(fill?.slot)} with ${describeValue(fill?.fn)}; expected a function name of its source`);
+      const slot = provided.get(fill.slot);
+      if (!slot) {
+        throw new ComposeError(api, 'unknown-slot', [fragment.id], `fragment "${fragment.id}" fills slot ${describeValue(fill.slot)}, which no composed fragment provides; slots: ${[...provided.keys()].sort().join(', ')}`);
+      }
+      slot.fills.push({ fragment, fill });
+    }
+  }
+  const slots: ComposedSlot[] = [];
+  const w = makeModuleWriter('slots');
+  let vertexStage: StageFunction | null = null;
+  let fragmentStage: StageFunction | null = null;
+  for (const name of [...provided.keys()].sort()) {
+    const { decl, provider, fills } = provided.get(name)!;
+    const combine = decl.combine ?? 'one';
+    const fillerIds = fills.map((f) => f.fragment.id);
+    if (combine === 'one' && fills.length > 1) {
+      throw new ComposeError(api, 'slot-conflict', fillerIds, `slot "${name}" takes one filler but fragments ${fillerIds.map((id) => `"${id}"`).join(', ')} all fill it; compose only one of them`);
+    }
+    if (fills.length === 0 && decl.required) {
+      const by = provider ? `provided by fragment "${provider.id}"` : `the ${name === stageSlots.vertex ? 'vertex' : 'fragment'} entry point`;
+      throw new ComposeError(api, 'missing-slot', provider ? [provider.id] : [], `required slot "${name}" (${by}) has no filler; add a fragment with fills: [{ slot: "${name}", fn: … }] and signature fn(${decl.params.map((p) => `${p.name}: ${p.type}`).join(', ')})${decl.returns ? ` -> ${decl.returns}` : ''}`);
+    }
+    const pathOf = (fragment: Fragment, fn: string) => `package::${fragmentModuleName(fragment.id)}::${fn}`;
+    const usesDefault = fills.length === 0 && decl.default !== undefined;
+    slots.push({ name, provider: provider?.id ?? null, fillers: fillerIds, usesDefault });
+    if (!provider) {
+      if (fills.length) {
+        const stage = { fragment: fills[0].fragment.id, fn: fills[0].fill.fn, path: pathOf(fills[0].fragment, fills[0].fill.fn) };
+        if (name === stageSlots.vertex) vertexStage = stage;
+        else fragmentStage = stage;
+      }
+      continue;
+    }
+    const qualify = (type: string) => qualifyWgslType(type, (n) => (ioStructs.includes(n) ? `io::${n}` : `package::${fragmentModuleName(provider.id)}::${n}`));
+    const params = decl.params.map((p) => `${p.name}: ${qualify(p.type)}`).join(', ');
+    const args = decl.params.map((p) => p.name).join(', ');
+    w.line(`fn ${name}(${params})${decl.returns ? ` -> ${qualify(decl.returns)}` : ''} {`, provider.id);
+    const calls = fills.length ? fills.map((f) => ({ id: f.fragment.id, path: pathOf(f.fragment, f.fill.fn) })) : usesDefault ? [{ id: provider.id, path: pathOf(provider, decl.default!) }] : [];
+    for (const call of calls) w.line(`  ${decl.returns ? 'return ' : ''}${call.path}(${args});`, call.id);
+    w.line('}', provider.id);
+    w.line('');
+  }
+  return { slots, module: w.done(), vertexStage: vertexStage!, fragmentStage };
+}

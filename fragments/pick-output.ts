@@ -1,0 +1,58 @@
+import type { Fragment } from './fragment-types.js';
+
+/** Condition that adds the `primitive_index` detail output (needs the `primitive-index` feature). */
+export const primitiveDetailCondition = 'primitiveDetail';
+
+/** Bytes of `PickUniforms` (id + padding). */
+export const pickUniformsByteSize = 16;
+
+const source = `import bindings::pick;
+import io::{ FragmentInput, FragmentOutput, VertexInput, VertexOutput };
+
+struct PickUniforms {
+  // Pick id of instance 0 of this draw (1-based; 0 is a miss); instance i writes id + i.
+  id: u32,
+  pad0: u32,
+  pad1: u32,
+  pad2: u32,
+}
+
+fn writePickVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
+  (*output).pickInstance = input.instanceIndex;
+}
+
+// 24-bit id as RGB bytes of an rgba8unorm target: id = (r << 16) | (g << 8) | b.
+fn encodePickId(id: u32) -> vec4f {
+  return vec4f(f32((id >> 16u) & 255u), f32((id >> 8u) & 255u), f32(id & 255u), 255.0) / 255.0;
+}
+
+fn pickFragment(input: FragmentInput) -> FragmentOutput {
+  var output: FragmentOutput;
+  let id = pick.id + input.pickInstance;
+  output.pickId = encodePickId(id);
+  output.pickDepth = input.position.z;
+  @if(primitiveDetail) output.pickDetail = vec4u(input.primitiveIndex, input.pickInstance, id, 1u);
+  return output;
+}
+`;
+
+/**
+ * Pick-ID outputs (fills `fragmentStage`, and `vertexVaryings` for the instance index): location 0 the 24-bit id
+ * in rgba8unorm, 1 the NDC depth in r32float, 2 (when `primitiveDetail`) rgba32uint (primitive_index, instance, id, 1).
+ */
+export function createPickOutputFragment(): Fragment {
+  return {
+    id: 'pick-output',
+    source,
+    bindings: [{ name: 'pick', kind: 'uniform', type: 'PickUniforms', role: 'mesh', visibility: ['fragment'], hasDynamicOffset: true, minBindingSize: pickUniformsByteSize }],
+    varyings: [{ name: 'pickInstance', type: 'u32', interpolation: 'flat' }],
+    builtins: [{ builtin: 'primitive_index', when: primitiveDetailCondition }],
+    outputs: [
+      { name: 'pickId', type: 'vec4f', format: 'rgba8unorm' },
+      { name: 'pickDepth', type: 'f32', format: 'r32float' },
+      { name: 'pickDetail', type: 'vec4u', format: 'rgba32uint', when: primitiveDetailCondition },
+    ],
+    requires: [{ feature: 'primitive-index', when: primitiveDetailCondition }],
+    fills: [{ slot: 'fragmentStage', fn: 'pickFragment' }, { slot: 'vertexVaryings', fn: 'writePickVaryings' }],
+  };
+}

@@ -1,0 +1,48 @@
+import type { Fragment } from './fragment-types.js';
+
+const source = `import bindings::{ draw, scene };
+import io::{ FragmentInput, FragmentOutput };
+import package::base_texture::sampleBaseColor;
+import package::lambert_lighting::lambert;
+
+fn standardSurface(input: FragmentInput) -> FragmentOutput {
+  var output: FragmentOutput;
+  let texel = sampleBaseColor(input.uv);
+  let albedo = draw.baseColor * texel * input.color;
+  if (draw.flags.x == 1u) {
+    output.color = albedo;
+    return output;
+  }
+  var normal: vec3f;
+  @if(normals) {
+    normal = normalize(input.worldNormal);
+    if (!input.frontFacing) {
+      normal = -normal;
+    }
+  } @else {
+    // No vertex normals: the flat face normal from screen-space derivatives, turned to the viewer.
+    normal = normalize(cross(dpdx(input.worldPosition), dpdy(input.worldPosition)));
+    if (dot(normal, scene.cameraPosition.xyz - input.worldPosition) < 0.0) {
+      normal = -normal;
+    }
+  }
+  let lit = lambert(albedo.rgb, normal, scene.lightDirection.xyz, scene.lightColor.rgb, scene.ambientColor.rgb);
+  output.color = vec4f(lit, albedo.a);
+  return output;
+}
+`;
+
+/**
+ * The standard forward surface (fills `fragmentStage`): base colour × texture × vertex colour, then Lambert + ambient
+ * unless the draw's unlit flag is set. Without `normals` it lights the flat derivative normal facing the viewer.
+ */
+export function createStandardSurfaceFragment(): Fragment {
+  return {
+    id: 'standard-surface',
+    source,
+    dependencies: ['base-texture', 'draw-uniforms', 'lambert-lighting', 'scene-uniforms'],
+    builtins: [{ builtin: 'front_facing', when: 'normals' }],
+    outputs: [{ name: 'color', type: 'vec4f' }],
+    fills: [{ slot: 'fragmentStage', fn: 'standardSurface' }],
+  };
+}

@@ -1,0 +1,56 @@
+import type { Fragment } from './fragment-types.js';
+
+const source = `import bindings::{ draw, scene };
+import io::{ VertexInput, VertexOutput };
+import package::thin_instances::{ instanceMatrix, instanceNormalMatrix };
+import slots::vertexVaryings;
+
+fn standardVertex(input: VertexInput) -> VertexOutput {
+  var output: VertexOutput;
+  @if(thinInstances) let world = draw.world * instanceMatrix(input.instance0, input.instance1, input.instance2, input.instance3);
+  @else let world = draw.world;
+  let worldPosition = world * vec4f(input.position, 1.0);
+  output.position = scene.viewProjection * worldPosition;
+  output.worldPosition = worldPosition.xyz;
+  @if(normals && thinInstances) output.worldNormal = (draw.normalMatrix * vec4f(instanceNormalMatrix(input.instance0, input.instance1, input.instance2) * input.normal, 0.0)).xyz;
+  @elif(normals) output.worldNormal = (draw.normalMatrix * vec4f(input.normal, 0.0)).xyz;
+  @else output.worldNormal = vec3f(0.0);
+  @if(uvs) output.uv = input.uv;
+  @else output.uv = vec2f(0.0);
+  @if(colors) output.color = input.color;
+  @else output.color = vec4f(1.0);
+  vertexVaryings(input, &output);
+  return output;
+}
+`;
+
+/**
+ * The standard vertex stage (fills `vertexStage`): world (× thin instance) transform, world normal (cofactor for
+ * instances), uv and colour varyings. Conditions: `normals`, `uvs`, `colors`, `thinInstances`. Provides the
+ * `vertexVaryings` slot so other passes (pick, geometry) write extra varyings from the same transform.
+ */
+export function createStandardVertexFragment(): Fragment {
+  return {
+    id: 'standard-vertex',
+    source,
+    dependencies: ['draw-uniforms', 'scene-uniforms', 'thin-instances'],
+    vertexInputs: [
+      { semantic: 'position', format: 'float32x3' },
+      { semantic: 'normal', format: 'float32x3', when: 'normals' },
+      { semantic: 'uv', format: 'float32x2', when: 'uvs' },
+      { semantic: 'color', format: 'float32x4', when: 'colors' },
+    ],
+    varyings: [
+      { name: 'worldPosition', type: 'vec3f' },
+      { name: 'worldNormal', type: 'vec3f' },
+      { name: 'uv', type: 'vec2f' },
+      { name: 'color', type: 'vec4f' },
+    ],
+    provides: [{
+      name: 'vertexVaryings',
+      params: [{ name: 'input', type: 'VertexInput' }, { name: 'output', type: 'ptr<function, VertexOutput>' }],
+      combine: 'all',
+    }],
+    fills: [{ slot: 'vertexStage', fn: 'standardVertex' }],
+  };
+}

@@ -1,0 +1,129 @@
+// pick: pick ids {"thinInstances":false,"primitiveDetail":false}
+// key ed255a0324599587
+// fragments draw-uniforms, pick-output, scene-uniforms, thin-instances, standard-vertex
+// conditions {}
+// features none
+// @group(0) scene
+//   @binding(0) scene: package::scene_uniforms::SceneUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform"}} from scene-uniforms
+// @group(1) mesh
+//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
+//   @binding(1) pick: package::pick_output::PickUniforms {"binding":1,"visibility":2,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":16}} from pick-output
+// vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
+// varying @location(0) color: vec4f
+// varying @location(1) @interpolate(flat) pickInstance: u32
+// varying @location(2) uv: vec2f
+// varying @location(3) worldNormal: vec3f
+// varying @location(4) worldPosition: vec3f
+// target @location(0) pickId: vec4f -> rgba8unorm
+// target @location(1) pickDepth: f32 -> r32float
+// slot fragmentStage <- pick-output
+// slot vertexStage <- standard-vertex
+// slot vertexVaryings <- pick-output
+
+
+@vertex fn vertexMain(input: VertexInput) -> VertexOutput {
+  return standardVertex(input);
+}
+
+@fragment fn fragmentMain(input: FragmentInput) -> FragmentOutput {
+  return pickFragment(input);
+}
+
+fn standardVertex(input: VertexInput) -> VertexOutput {
+  var output: VertexOutput;
+  let world = draw.world;
+  let worldPosition = world * vec4f(input.position, 1.0);
+  output.position = scene.viewProjection * worldPosition;
+  output.worldPosition = worldPosition.xyz;
+  output.worldNormal = vec3f(0.0);
+  output.uv = vec2f(0.0);
+  output.color = vec4f(1.0);
+  vertexVaryings(input, &output);
+  return output;
+}
+
+struct VertexInput {
+  @builtin(vertex_index) vertexIndex: u32,
+  @builtin(instance_index) instanceIndex: u32,
+  @location(0) position: vec3f,
+}
+
+
+@group(0) @binding(0) var<uniform> scene: SceneUniforms;
+
+fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
+  writePickVaryings(input, output);
+}
+
+struct VertexOutput {
+  @builtin(position) position: vec4f,
+  @location(0) color: vec4f,
+  @location(1) @interpolate(flat) pickInstance: u32,
+  @location(2) uv: vec2f,
+  @location(3) worldNormal: vec3f,
+  @location(4) worldPosition: vec3f,
+}
+
+
+@group(1) @binding(0) var<uniform> draw: DrawUniforms;
+
+struct DrawUniforms {
+  world: mat4x4f,
+  normalMatrix: mat4x4f,
+  baseColor: vec4f,
+  // x: unlit (1) or lit (0)
+  flags: vec4u,
+}
+
+
+struct SceneUniforms {
+  viewProjection: mat4x4f,
+  cameraPosition: vec4f,
+  lightDirection: vec4f,
+  lightColor: vec4f,
+  ambientColor: vec4f,
+}
+
+
+fn writePickVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
+  (*output).pickInstance = input.instanceIndex;
+}
+
+fn pickFragment(input: FragmentInput) -> FragmentOutput {
+  var output: FragmentOutput;
+  let id = pick.id + input.pickInstance;
+  output.pickId = encodePickId(id);
+  output.pickDepth = input.position.z;
+  return output;
+}
+
+struct FragmentInput {
+  @builtin(position) position: vec4f,
+  @location(0) color: vec4f,
+  @location(1) @interpolate(flat) pickInstance: u32,
+  @location(2) uv: vec2f,
+  @location(3) worldNormal: vec3f,
+  @location(4) worldPosition: vec3f,
+}
+
+
+@group(1) @binding(1) var<uniform> pick: PickUniforms;
+
+// 24-bit id as RGB bytes of an rgba8unorm target: id = (r << 16) | (g << 8) | b.
+fn encodePickId(id: u32) -> vec4f {
+  return vec4f(f32((id >> 16u) & 255u), f32((id >> 8u) & 255u), f32(id & 255u), 255.0) / 255.0;
+}
+
+struct FragmentOutput {
+  @location(0) pickId: vec4f,
+  @location(1) pickDepth: f32,
+}
+
+
+struct PickUniforms {
+  // Pick id of instance 0 of this draw (1-based; 0 is a miss); instance i writes id + i.
+  id: u32,
+  pad0: u32,
+  pad1: u32,
+  pad2: u32,
+}

@@ -1,0 +1,133 @@
+// standard-uvs-colors: forward standard material {"normals":false,"uvs":true,"colors":true,"thinInstances":false}
+// key c5bf25efbf9c4b97
+// fragments base-texture, draw-uniforms, lambert-lighting, scene-uniforms, thin-instances, standard-surface, standard-vertex
+// conditions {"colors":true,"uvs":true}
+// features none
+// @group(0) scene
+//   @binding(0) scene: package::scene_uniforms::SceneUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform"}} from scene-uniforms
+// @group(1) mesh
+//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
+// @group(2) material
+//   @binding(0) baseSampler: sampler {"binding":0,"visibility":2,"sampler":{"type":"filtering"}} from base-texture
+//   @binding(1) baseTexture: texture_2d<f32> {"binding":1,"visibility":2,"texture":{"sampleType":"float","viewDimension":"2d","multisampled":false}} from base-texture
+// vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
+// vertex buffer 1 (caller buffer 1): stride 8 per vertex: @location(1) uv float32x2 +0
+// vertex buffer 2 (caller buffer 2): stride 16 per vertex: @location(2) color float32x4 +0
+// varying @location(0) color: vec4f
+// varying @location(1) uv: vec2f
+// varying @location(2) worldNormal: vec3f
+// varying @location(3) worldPosition: vec3f
+// target @location(0) color: vec4f -> caller format
+// slot fragmentStage <- standard-surface
+// slot vertexStage <- standard-vertex
+// slot vertexVaryings <- nothing
+
+
+@vertex fn vertexMain(input: VertexInput) -> VertexOutput {
+  return standardVertex(input);
+}
+
+@fragment fn fragmentMain(input: FragmentInput) -> FragmentOutput {
+  return standardSurface(input);
+}
+
+fn standardVertex(input: VertexInput) -> VertexOutput {
+  var output: VertexOutput;
+  let world = draw.world;
+  let worldPosition = world * vec4f(input.position, 1.0);
+  output.position = scene.viewProjection * worldPosition;
+  output.worldPosition = worldPosition.xyz;
+  output.worldNormal = vec3f(0.0);
+  output.uv = input.uv;
+  output.color = input.color;
+  vertexVaryings(input, &output);
+  return output;
+}
+
+struct VertexInput {
+  @builtin(vertex_index) vertexIndex: u32,
+  @builtin(instance_index) instanceIndex: u32,
+  @location(0) position: vec3f,
+  @location(1) uv: vec2f,
+  @location(2) color: vec4f,
+}
+
+
+@group(0) @binding(0) var<uniform> scene: SceneUniforms;
+
+fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) { }
+
+struct VertexOutput {
+  @builtin(position) position: vec4f,
+  @location(0) color: vec4f,
+  @location(1) uv: vec2f,
+  @location(2) worldNormal: vec3f,
+  @location(3) worldPosition: vec3f,
+}
+
+
+@group(1) @binding(0) var<uniform> draw: DrawUniforms;
+
+struct DrawUniforms {
+  world: mat4x4f,
+  normalMatrix: mat4x4f,
+  baseColor: vec4f,
+  // x: unlit (1) or lit (0)
+  flags: vec4u,
+}
+
+
+struct SceneUniforms {
+  viewProjection: mat4x4f,
+  cameraPosition: vec4f,
+  lightDirection: vec4f,
+  lightColor: vec4f,
+  ambientColor: vec4f,
+}
+
+
+fn standardSurface(input: FragmentInput) -> FragmentOutput {
+  var output: FragmentOutput;
+  let texel = sampleBaseColor(input.uv);
+  let albedo = draw.baseColor * texel * input.color;
+  if (draw.flags.x == 1u) {
+    output.color = albedo;
+    return output;
+  }
+  var normal: vec3f;
+  {
+    // No vertex normals: the flat face normal from screen-space derivatives, turned to the viewer.
+    normal = normalize(cross(dpdx(input.worldPosition), dpdy(input.worldPosition)));
+    if (dot(normal, scene.cameraPosition.xyz - input.worldPosition) < 0.0) {
+      normal = -normal;
+    }
+  }
+  let lit = lambert(albedo.rgb, normal, scene.lightDirection.xyz, scene.lightColor.rgb, scene.ambientColor.rgb);
+  output.color = vec4f(lit, albedo.a);
+  return output;
+}
+
+struct FragmentInput {
+  @builtin(position) position: vec4f,
+  @location(0) color: vec4f,
+  @location(1) uv: vec2f,
+  @location(2) worldNormal: vec3f,
+  @location(3) worldPosition: vec3f,
+}
+
+
+fn sampleBaseColor(uv: vec2f) -> vec4f {
+  return textureSample(baseTexture, baseSampler, uv);
+}
+
+fn lambert(albedo: vec3f, normal: vec3f, lightDirection: vec3f, lightColor: vec3f, ambientColor: vec3f) -> vec3f {
+  let diffuse = max(dot(normal, lightDirection), 0.0);
+  return albedo * (ambientColor + lightColor * diffuse);
+}
+
+struct FragmentOutput { @location(0) color: vec4f }
+
+
+@group(2) @binding(1) var baseTexture: texture_2d<f32>;
+
+@group(2) @binding(0) var baseSampler: sampler;

@@ -1,0 +1,31 @@
+import { describe, expect, test } from 'vitest';
+import { composeShader, describeComposedShader, listVariants, makeComposeCache, makeVariantRegistry, makeWeftVariantRegistry, registerVariant, WeftError } from '../../../composer/index.js';
+import { createStandardMaterialFragments } from '../../../fragments/index.js';
+
+const cache = makeComposeCache();
+
+describe('variant snapshots', () => {
+  for (const variant of listVariants(makeWeftVariantRegistry())) {
+    test(`${variant.name}.wgsl`, async () => {
+      const composed = composeShader(variant.spec(), cache);
+      const header = `// ${variant.name}: ${variant.description}\n${describeComposedShader(composed).replace(/^/gm, '// ')}\n`;
+      await expect(header + composed.code).toMatchFileSnapshot(`./__snapshots__/${variant.name}.wgsl`);
+    });
+  }
+});
+
+describe('variant registry', () => {
+  test('is a value: registering into one registry leaves others untouched', () => {
+    const a = makeVariantRegistry();
+    registerVariant(a, { name: 'mine', description: 'x', spec: () => ({ fragments: createStandardMaterialFragments() }) });
+    expect(listVariants(a).map((v) => v.name)).toEqual(['mine']);
+    expect(listVariants(makeVariantRegistry())).toEqual([]);
+    expect(listVariants(makeWeftVariantRegistry())).toHaveLength(20);
+  });
+
+  test('rejects duplicate and non-kebab names', () => {
+    const registry = makeWeftVariantRegistry();
+    expect(() => registerVariant(registry, { name: 'pick', description: '', spec: () => ({ fragments: [] }) })).toThrow('registerVariant: variant "pick" is already registered; names are unique');
+    expect(() => registerVariant(registry, { name: 'Pick Me', description: '', spec: () => ({ fragments: [] }) })).toThrow(WeftError);
+  });
+});
