@@ -42,7 +42,7 @@ export function standardMaterialSpec(variant: StandardMaterialVariant, options: 
   return { fragments: options.fragments ?? createStandardMaterialFragments(), conditions: standardMaterialConditions(variant), vertexLayout: options.vertexLayout ?? standardVertexLayout(variant), deviceFeatures: options.deviceFeatures };
 }
 
-/** Composes a standard-material variant: what `makeStandardMaterialWgsl(variant)` wrote by hand, as fragments. */
+/** Composes a standard-material variant: the forward renderer's shader. */
 export function composeStandardMaterial(variant: StandardMaterialVariant, options: StandardComposeOptions = {}): ComposedShader {
   return composeShader(standardMaterialSpec(variant, options), options.cache);
 }

@@ -1,5 +1,3 @@
-import { vec3 } from 'wgpu-matrix';
-
 /** Axis-aligned box; an empty box has min > max. */
 export interface Aabb {
   min: [number, number, number];
@@ -33,22 +31,42 @@ export function unionAabb(target: Aabb, other: Aabb): Aabb {
   return target;
 }
 
-/** Bounds of `box` after an affine transform (all eight corners, so rotations stay conservative). */
-export function transformAabb(box: Aabb, matrix: Float32Array): Aabb {
-  const out = makeEmptyAabb();
-  if (box.min[0] > box.max[0]) return out;
-  const corner = vec3.create();
-  for (let i = 0; i < 8; i++) {
-    corner[0] = i & 1 ? box.max[0] : box.min[0];
-    corner[1] = i & 2 ? box.max[1] : box.min[1];
-    corner[2] = i & 4 ? box.max[2] : box.min[2];
-    vec3.transformMat4(corner, matrix, corner);
-    for (let c = 0; c < 3; c++) {
-      out.min[c] = Math.min(out.min[c], corner[c]);
-      out.max[c] = Math.max(out.max[c], corner[c]);
-    }
+/** Bounds of `box` after an affine transform: centre transformed, extents through |M| (same as all eight corners). */
+export function transformAabb(box: Aabb, matrix: ArrayLike<number>, out: Aabb = makeEmptyAabb()): Aabb {
+  if (box.min[0] > box.max[0]) {
+    out.min.fill(Infinity);
+    out.max.fill(-Infinity);
+    return out;
+  }
+  const cx = (box.min[0] + box.max[0]) / 2;
+  const cy = (box.min[1] + box.max[1]) / 2;
+  const cz = (box.min[2] + box.max[2]) / 2;
+  const ex = (box.max[0] - box.min[0]) / 2;
+  const ey = (box.max[1] - box.min[1]) / 2;
+  const ez = (box.max[2] - box.min[2]) / 2;
+  for (let r = 0; r < 3; r++) {
+    const centre = matrix[r] * cx + matrix[4 + r] * cy + matrix[8 + r] * cz + matrix[12 + r];
+    const extent = Math.abs(matrix[r]) * ex + Math.abs(matrix[4 + r]) * ey + Math.abs(matrix[8 + r]) * ez;
+    out.min[r] = centre - extent;
+    out.max[r] = centre + extent;
   }
   return out;
+}
+
+/** Distance along a ray (unit or not) to where it enters the box, or -1 when it misses (slab test). */
+export function intersectRayAabb(origin: ArrayLike<number>, inverseDirection: ArrayLike<number>, box: Aabb): number {
+  let near = 0;
+  let far = Infinity;
+  for (let c = 0; c < 3; c++) {
+    let t0 = (box.min[c] - origin[c]) * inverseDirection[c];
+    let t1 = (box.max[c] - origin[c]) * inverseDirection[c];
+    if (t0 > t1) [t0, t1] = [t1, t0];
+    // NaN (0 × Infinity when the origin lies on a slab plane) must not reject the box.
+    if (t0 > near) near = t0;
+    if (t1 < far) far = t1;
+    if (near > far) return -1;
+  }
+  return near;
 }
 
 /** Centre point of a box. */

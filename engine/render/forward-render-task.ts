@@ -1,4 +1,10 @@
 import { mat4 } from 'wgpu-matrix';
+import { type ComposeCache, makeComposeCache } from '../../composer/compose-shader.js';
+import { acquireRenderPipeline, type PipelineLease, releaseRenderPipeline } from '../../composer/pipeline-cache.js';
+import { composeStandardMaterial, thinInstanceVertexBuffer } from '../../composer/standard-variants.js';
+import type { VertexBufferSpec } from '../../composer/vertex-layout.js';
+import type { Fragment } from '../../fragments/fragment-types.js';
+import { createStandardMaterialFragments, type StandardMaterialVariant } from '../../fragments/standard-material.js';
 import type { Camera } from '../camera.js';
 import { getCameraViewProjectionMatrix } from '../camera.js';
 import { getEngineColorTexture } from '../engine.js';
@@ -8,7 +14,6 @@ import { ensureMeshGpu, type Mesh, syncThinInstances } from '../mesh.js';
 import { getRenderTargetTextures, type RenderTarget } from '../render-target.js';
 import type { Scene } from '../scene.js';
 import type { Task } from '../task.js';
-import { makeStandardMaterialWgsl, type StandardShaderVariant, standardVertexLocations } from './standard-material-wgsl.js';
 
 /** Options of `createForwardRenderTask`. */
 export interface ForwardRenderTaskOptions {
@@ -31,7 +36,7 @@ export interface ForwardRenderTask extends Task {
 interface Draw {
   mesh: Mesh;
   material: StandardMaterial;
-  pipeline: GPURenderPipeline;
+  lease: PipelineLease;
   vertexBuffers: GPUBuffer[];
   textureGroup: GPUBindGroup;
   slot: number;
@@ -42,10 +47,17 @@ const drawUniformFloats = 40; // world 16 + normalMatrix 16 + baseColor 4 + flag
 const sceneUniformBytes = 128;
 const depthFormat: GPUTextureFormat = 'depth24plus';
 
-function variantOf(mesh: Mesh, hasTexture: boolean): StandardShaderVariant & { layoutKey: string } {
-  const layoutKey = mesh.geometry.buffers.map((b) => `${b.arrayStride}:${b.attributes.map((a) => `${a.semantic}@${a.offset}/${a.format}`).join(',')}`).join('|');
+/** The standard-material variant a mesh needs: which attributes it has, whether it is thin-instanced. */
+export function standardVariantOf(mesh: Mesh): StandardMaterialVariant {
   const has = (semantic: string) => mesh.geometry.buffers.some((b) => b.attributes.some((a) => a.semantic === semantic));
-  return { normals: has('normal'), uvs: has('uv') && hasTexture, colors: has('color'), thinInstances: mesh.thinInstances !== null, layoutKey };
+  return { normals: has('normal'), uvs: has('uv') && mesh.material.texture !== null, colors: has('color'), thinInstances: mesh.thinInstances !== null };
+}
+
+/** The mesh's own vertex buffers (tight or interleaved) plus the thin-instance buffer, as the composer reads them. */
+export function meshVertexLayout(mesh: Mesh): VertexBufferSpec[] {
+  const buffers: VertexBufferSpec[] = mesh.geometry.buffers.map((b) => ({ arrayStride: b.arrayStride, attributes: b.attributes.map((a) => ({ semantic: a.semantic, offset: a.offset, format: a.format })) }));
+  if (mesh.thinInstances) buffers.push(thinInstanceVertexBuffer());
+  return buffers;
 }
 
 /** Creates the forward render task (GPU objects are made in `record()`). */
@@ -62,8 +74,9 @@ export function createForwardRenderTask(scene: Scene, options: ForwardRenderTask
   let drawGroup: GPUBindGroup | null = null;
   let drawData = new Float32Array(0);
   let depthTexture: GPUTexture | null = null;
-  const pipelines = new Map<string, GPURenderPipeline>();
-  const textures = new Map<TextureData | null, { texture: GPUTexture; group: GPUBindGroup }>();
+  const fragments: readonly Fragment[] = createStandardMaterialFragments();
+  const composeCache: ComposeCache = makeComposeCache();
+  const textures = new Map<TextureData | null, { texture: GPUTexture; layout: GPUBindGroupLayout; group: GPUBindGroup }>();
   const sceneData = new Float32Array(sceneUniformBytes / 4);
   const scratch = mat4.create();
 
@@ -73,78 +86,67 @@ export function createForwardRenderTask(scene: Scene, options: ForwardRenderTask
   const sizeKey = () => targetSize().join('x');
   const listMeshes = () => (options.meshes ? options.meshes() : scene.meshes);
 
+  function releaseDraws(list: Draw[], device: GPUDevice | null): void {
+    if (device) for (const draw of list) releaseRenderPipeline(device, draw.lease);
+  }
+
   function releaseDeviceObjects(): void {
+    releaseDraws(draws, recordedDevice);
+    draws = [];
     sceneBuffer?.destroy();
     drawBuffer?.destroy();
     depthTexture?.destroy();
     for (const entry of textures.values()) entry.texture.destroy();
     textures.clear();
-    pipelines.clear();
     sceneBuffer = drawBuffer = null;
     depthTexture = null;
   }
 
-  function textureEntry(device: GPUDevice, layout: GPUBindGroupLayout, data: TextureData | null) {
-    let entry = textures.get(data);
-    if (entry) return entry;
+  function textureGroup(device: GPUDevice, layout: GPUBindGroupLayout, data: TextureData | null): GPUBindGroup {
+    const known = textures.get(data);
+    if (known && known.layout === layout) return known.group;
     const pixels = data ?? { width: 1, height: 1, data: new Uint8Array([255, 255, 255, 255]) };
-    const texture = device.createTexture({ label: `weft:${name}:texture`, size: [pixels.width, pixels.height], format: 'rgba8unorm', usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST });
-    device.queue.writeTexture({ texture }, pixels.data, { bytesPerRow: pixels.width * 4 }, [pixels.width, pixels.height]);
+    const texture = known?.texture ?? device.createTexture({ label: `weft:${name}:texture`, size: [pixels.width, pixels.height], format: 'rgba8unorm', usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST });
+    if (!known) device.queue.writeTexture({ texture }, pixels.data, { bytesPerRow: pixels.width * 4 }, [pixels.width, pixels.height]);
     const sampler = device.createSampler({ label: `weft:${name}:sampler`, magFilter: 'linear', minFilter: 'linear', addressModeU: 'repeat', addressModeV: 'repeat' });
-    const group = device.createBindGroup({ label: `weft:${name}:texture-group`, layout, entries: [{ binding: 0, resource: texture.createView() }, { binding: 1, resource: sampler }] });
-    entry = { texture, group };
-    textures.set(data, entry);
-    return entry;
+    const group = device.createBindGroup({ label: `weft:${name}:texture-group`, layout, entries: [{ binding: 0, resource: sampler }, { binding: 1, resource: texture.createView() }] });
+    textures.set(data, { texture, layout, group });
+    return group;
   }
 
-  function pipelineFor(device: GPUDevice, layout: GPUPipelineLayout, mesh: Mesh, material: StandardMaterial): GPURenderPipeline {
-    const variant = variantOf(mesh, material.texture !== null);
-    const key = `${variant.layoutKey}|n${+variant.normals}u${+variant.uvs}c${+variant.colors}i${+variant.thinInstances}|${material.doubleSided ? 'none' : 'back'}|${colorFormat()}x${samples()}`;
-    let pipeline = pipelines.get(key);
-    if (pipeline) return pipeline;
-    const code = makeStandardMaterialWgsl(variant);
-    const module = device.createShaderModule({ label: `weft:${name}:standard`, code });
-    const locations: Record<string, number> = { position: standardVertexLocations.position, normal: standardVertexLocations.normal, uv: standardVertexLocations.uv, color: standardVertexLocations.color };
-    const wanted = (semantic: string) => semantic === 'position' || (semantic === 'normal' && variant.normals) || (semantic === 'uv' && variant.uvs) || (semantic === 'color' && variant.colors);
-    const buffers: GPUVertexBufferLayout[] = mesh.geometry.buffers
-      .map((b) => ({ arrayStride: b.arrayStride, attributes: b.attributes.filter((a) => wanted(a.semantic)).map((a) => ({ shaderLocation: locations[a.semantic], offset: a.offset, format: a.format })) }))
-      .filter((b) => b.attributes.length > 0);
-    if (variant.thinInstances) {
-      buffers.push({ arrayStride: 64, stepMode: 'instance', attributes: [0, 1, 2, 3].map((i) => ({ shaderLocation: standardVertexLocations.instance0 + i, offset: i * 16, format: 'float32x4' as const })) });
-    }
-    pipeline = device.createRenderPipeline({
-      label: `weft:${name}:standard:${pipelines.size}`,
-      layout,
-      vertex: { module, entryPoint: 'vertexMain', buffers },
-      fragment: { module, entryPoint: 'fragmentMain', targets: [{ format: colorFormat() }] },
-      primitive: { topology: 'triangle-list', cullMode: material.doubleSided ? 'none' : 'back', frontFace: 'ccw' },
+  function acquireDraw(device: GPUDevice, mesh: Mesh, slot: number): Draw {
+    const composed = composeStandardMaterial(standardVariantOf(mesh), { cache: composeCache, fragments, vertexLayout: { kind: 'buffers', buffers: meshVertexLayout(mesh) }, deviceFeatures: engine.features });
+    const lease = acquireRenderPipeline(device, composed, {
+      label: `weft:${name}:standard`,
+      targets: [{ format: colorFormat() }],
+      primitive: { topology: 'triangle-list', cullMode: mesh.material.doubleSided ? 'none' : 'back', frontFace: 'ccw' },
       depthStencil: { format: depthFormat, depthWriteEnabled: true, depthCompare: 'greater' },
       multisample: { count: samples() },
     });
-    pipelines.set(key, pipeline);
-    return pipeline;
+    const gpu = ensureMeshGpu(mesh, device);
+    const sources = [...gpu.vertexBuffers, ...(gpu.instanceBuffer ? [gpu.instanceBuffer] : [])];
+    const vertexBuffers = composed.vertexBufferSources.map((i) => sources[i]);
+    return { mesh, material: mesh.material, lease, vertexBuffers, textureGroup: textureGroup(device, lease.bindGroupLayouts[2], mesh.material.texture), slot };
   }
 
   function record(): void {
     const { device } = engine;
     if (recordedDevice !== device) {
+      // A replaced device took every object with it: start from nothing.
       if (recordedDevice) releaseDeviceObjects();
       recordedDevice = device;
     }
-    const sceneLayout = device.createBindGroupLayout({ label: `weft:${name}:scene-layout`, entries: [{ binding: 0, visibility: GPUShaderStage.VERTEX | GPUShaderStage.FRAGMENT, buffer: { type: 'uniform' } }] });
-    const drawLayout = device.createBindGroupLayout({ label: `weft:${name}:draw-layout`, entries: [{ binding: 0, visibility: GPUShaderStage.VERTEX | GPUShaderStage.FRAGMENT, buffer: { type: 'uniform', hasDynamicOffset: true, minBindingSize: drawUniformFloats * 4 } }] });
-    const textureLayout = device.createBindGroupLayout({ label: `weft:${name}:texture-layout`, entries: [{ binding: 0, visibility: GPUShaderStage.FRAGMENT, texture: {} }, { binding: 1, visibility: GPUShaderStage.FRAGMENT, sampler: {} }] });
-    const pipelineLayout = device.createPipelineLayout({ label: `weft:${name}:layout`, bindGroupLayouts: [sceneLayout, drawLayout, textureLayout] });
     const meshes = listMeshes().filter((m) => !m.disposed);
-    const nextDraws: Draw[] = meshes.map((mesh, slot) => {
-      const gpu = ensureMeshGpu(mesh, device);
-      const pipeline = pipelineFor(device, pipelineLayout, mesh, mesh.material);
-      const variant = variantOf(mesh, mesh.material.texture !== null);
-      const wanted = (semantic: string) => semantic === 'position' || (semantic === 'normal' && variant.normals) || (semantic === 'uv' && variant.uvs) || (semantic === 'color' && variant.colors);
-      const vertexBuffers = mesh.geometry.buffers.flatMap((b, i) => (b.attributes.some((a) => wanted(a.semantic)) ? [gpu.vertexBuffers[i]] : []));
-      if (gpu.instanceBuffer) vertexBuffers.push(gpu.instanceBuffer);
-      return { mesh, material: mesh.material, pipeline, vertexBuffers, textureGroup: textureEntry(device, textureLayout, mesh.material.texture).group, slot };
-    });
+    // Acquire the new list before releasing the old one, so shared pipelines and modules are never dropped and
+    // re-created; if anything fails, the candidate's leases are given back and the old list stays.
+    const nextDraws: Draw[] = [];
+    try {
+      meshes.forEach((mesh, slot) => nextDraws.push(acquireDraw(device, mesh, slot)));
+    } catch (error) {
+      releaseDraws(nextDraws, device);
+      throw error;
+    }
+    releaseDraws(draws, device);
     sceneBuffer ??= device.createBuffer({ label: `weft:${name}:scene-uniforms`, size: sceneUniformBytes, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
     const neededBytes = Math.max(1, nextDraws.length) * drawUniformStride;
     if (!drawBuffer || drawBuffer.size < neededBytes) {
@@ -152,8 +154,11 @@ export function createForwardRenderTask(scene: Scene, options: ForwardRenderTask
       drawBuffer = device.createBuffer({ label: `weft:${name}:draw-uniforms`, size: neededBytes, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
       drawData = new Float32Array(neededBytes / 4);
     }
-    sceneGroup = device.createBindGroup({ label: `weft:${name}:scene-group`, layout: sceneLayout, entries: [{ binding: 0, resource: { buffer: sceneBuffer } }] });
-    drawGroup = device.createBindGroup({ label: `weft:${name}:draw-group`, layout: drawLayout, entries: [{ binding: 0, resource: { buffer: drawBuffer, size: drawUniformFloats * 4 } }] });
+    if (nextDraws.length) {
+      const [sceneLayout, drawLayout] = nextDraws[0].lease.bindGroupLayouts;
+      sceneGroup = device.createBindGroup({ label: `weft:${name}:scene-group`, layout: sceneLayout, entries: [{ binding: 0, resource: { buffer: sceneBuffer } }] });
+      drawGroup = device.createBindGroup({ label: `weft:${name}:draw-group`, layout: drawLayout, entries: [{ binding: 0, resource: { buffer: drawBuffer, size: drawUniformFloats * 4 } }] });
+    }
     const [width, height] = targetSize();
     if (!options.target && (!depthTexture || depthTexture.width !== width || depthTexture.height !== height)) {
       depthTexture?.destroy();
@@ -219,11 +224,11 @@ export function createForwardRenderTask(scene: Scene, options: ForwardRenderTask
         colorAttachments: [{ view: colorView, resolveTarget, loadOp: 'clear', storeOp: 'store', clearValue: { r, g, b, a } }],
         depthStencilAttachment: { view: depthView, depthLoadOp: 'clear', depthClearValue: 0, depthStoreOp: 'store' },
       });
-      pass.setBindGroup(0, sceneGroup!);
       let drawCount = 0;
+      if (draws.length) pass.setBindGroup(0, sceneGroup!);
       for (const draw of draws) {
         if (!draw.mesh.visible || (draw.mesh.thinInstances && draw.mesh.thinInstanceCount === 0)) continue;
-        pass.setPipeline(draw.pipeline);
+        pass.setPipeline(draw.lease.pipeline);
         pass.setBindGroup(1, drawGroup!, [draw.slot * drawUniformStride]);
         pass.setBindGroup(2, draw.textureGroup);
         draw.vertexBuffers.forEach((buffer, i) => pass.setVertexBuffer(i, buffer));
@@ -241,7 +246,7 @@ export function createForwardRenderTask(scene: Scene, options: ForwardRenderTask
       task.drawCount = drawCount;
     },
     dispose() {
-      releaseDeviceObjects();
+      if (recordedDevice === engine.device) releaseDeviceObjects();
       draws = [];
       recordedDevice = null;
     },

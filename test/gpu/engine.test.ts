@@ -5,6 +5,7 @@ import {
   EngineError, type Engine, makePerspectiveCamera, makeStandardMaterial, readEngineFrame, readRenderTargetPixels, renderFrame,
   resizeEngine, runTasks, type Scene, whenEngineReady,
 } from '../../engine/index.js';
+import { getComposerCounters } from '../../composer/index.js';
 import { makeBoxData } from '../../engine/primitives/box.js';
 import { makeSphereData } from '../../engine/primitives/sphere.js';
 import { createTestEngine, getNodeGpu, gpuTest } from '../support/gpu.js';
@@ -182,5 +183,40 @@ describe('render targets', () => {
     expect(() => createRenderTargetMrt(engine, { width: 8, height: 8, samples: 4, formats: ['rgba8unorm', 'r32uint'] })).toThrow(/attachment 1 format "r32uint" cannot be multisampled/);
     const mrt = createRenderTargetMrt(engine, { width: 8, height: 8, formats: ['rgba8unorm', 'r32float', 'rgba16float'] });
     expect(mrt.textures!.colors.map((t) => t.format)).toEqual(['rgba8unorm', 'r32float', 'rgba16float']);
+  });
+
+  gpuTest('re-recording compiles no shader module and creates no pipeline; a steady frame creates no GPU object', async ({ engine }) => {
+    const scene = demoScene(engine);
+    const task = createForwardRenderTask(scene);
+    runTasks(engine, [task]);
+    const counters = { ...getComposerCounters(engine.device) };
+    expect(counters.modulesCompiled).toBeGreaterThan(0);
+    // A new mesh of a variant already drawn: the draw list is rebuilt, the shaders are not.
+    createMeshFromData(scene, 'another-sphere', makeSphereData({ radius: 0.2 }), { worldMatrix: mat4.translation([0, 1, 0]) });
+    expect(task.needsRecord()).toBe(true);
+    runTasks(engine, [task]);
+    const after = getComposerCounters(engine.device);
+    expect(after.modulesCompiled).toBe(counters.modulesCompiled);
+    expect(after.pipelinesCreated).toBe(counters.pipelinesCreated);
+    expect(after.livePipelines).toBe(counters.livePipelines);
+    // Steady frames: count every create* call on the device.
+    const device = engine.device as unknown as Record<string, unknown>;
+    let creates = 0;
+    const originals = new Map<string, unknown>();
+    for (const key of ['createBuffer', 'createTexture', 'createBindGroup', 'createShaderModule', 'createRenderPipeline', 'createSampler', 'createBindGroupLayout', 'createPipelineLayout']) {
+      const original = device[key] as (...args: unknown[]) => unknown;
+      originals.set(key, original);
+      device[key] = (...args: unknown[]) => (creates++, original.apply(engine.device, args));
+    }
+    try {
+      for (let i = 0; i < 3; i++) {
+        scene.meshes[0].worldMatrix = mat4.translation([0, i * 0.1, 0]);
+        expect(task.needsRecord()).toBe(false);
+        runTasks(engine, [task]);
+      }
+    } finally {
+      for (const [key, original] of originals) device[key] = original;
+    }
+    expect(creates).toBe(0);
   });
 });
