@@ -19,6 +19,7 @@ struct PickUniforms {
 
 fn writePickVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
   (*output).pickInstance = input.instanceIndex;
+  @if(primitiveDetail) (*output).pickLocal = input.position;
 }
 
 // 24-bit id as RGB bytes of an rgba8unorm target: id = (r << 16) | (g << 8) | b.
@@ -31,21 +32,23 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
   let id = pick.id + input.pickInstance;
   output.pickId = encodePickId(id);
   output.pickDepth = input.position.z;
-  @if(primitiveDetail) output.pickDetail = vec4u(input.primitiveIndex, input.pickInstance, id, 1u);
+  // The interpolated mesh-local position is the exact hit on the triangle at the selected pixel centre:
+  // with the primitive index, the CPU gets barycentrics without searching.
+  @if(primitiveDetail) output.pickDetail = vec4u(input.primitiveIndex, bitcast<vec3u>(input.pickLocal));
   return output;
 }
 `;
 
 /**
  * Pick-ID outputs (fills `fragmentStage`, and `vertexVaryings` for the instance index): location 0 the 24-bit id
- * in rgba8unorm, 1 the NDC depth in r32float, 2 (when `primitiveDetail`) rgba32uint (primitive_index, instance, id, 1).
+ * in rgba8unorm, 1 the NDC depth in r32float, 2 (when `primitiveDetail`) rgba32uint (primitive_index, bitcast local x, y, z).
  */
 export function createPickOutputFragment(): Fragment {
   return {
     id: 'pick-output',
     source,
     bindings: [{ name: 'pick', kind: 'uniform', type: 'PickUniforms', role: 'mesh', visibility: ['fragment'], hasDynamicOffset: true, minBindingSize: pickUniformsByteSize }],
-    varyings: [{ name: 'pickInstance', type: 'u32', interpolation: 'flat' }],
+    varyings: [{ name: 'pickInstance', type: 'u32', interpolation: 'flat' }, { name: 'pickLocal', type: 'vec3f', when: primitiveDetailCondition }],
     builtins: [{ builtin: 'primitive_index', when: primitiveDetailCondition }],
     outputs: [
       { name: 'pickId', type: 'vec4f', format: 'rgba8unorm' },

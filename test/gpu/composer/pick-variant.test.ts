@@ -20,7 +20,7 @@ async function readTexture(device: GPUDevice, texture: GPUTexture, bytesPerPixel
 }
 
 describe('pick variant', () => {
-  gpuTest('writes the 24-bit id + instance, NDC depth and (primitive, instance, id) detail per thin instance', async ({ engine }) => {
+  gpuTest('writes the 24-bit id + instance, NDC depth and (primitive, local position) detail per thin instance', async ({ engine }) => {
     const { device } = engine;
     const composed = composePickShader({ thinInstances: true, primitiveDetail: true }, { deviceFeatures: device.features });
     const lease = await acquireRenderPipelineAsync(device, composed, { targets: composed.targets.map((t) => ({ format: t.format! })) });
@@ -63,7 +63,13 @@ describe('pick variant', () => {
       const id = 0x123456 + instance;
       expect(Array.from(ids.subarray(at * 4, at * 4 + 4)), `instance ${instance}`).toEqual([id >> 16, (id >> 8) & 255, id & 255, 255]);
       expect(depth[at]).toBeCloseTo(0.25, 6);
-      expect(Array.from(detail.subarray(at * 4, at * 4 + 4))).toEqual([0, instance, id, 1]);
+      // primitive_index counts within each instance; the local position is the pixel centre minus the instance shift.
+      expect(detail[at * 4]).toBe(0);
+      const local = new Float32Array(detail.buffer, (at * 4 + 1) * 4, 3);
+      const ndcX = ((x + 0.5) / size) * 2 - 1;
+      expect(local[0]).toBeCloseTo(ndcX - (instance === 0 ? -0.5 : 0.5), 6);
+      expect(local[1]).toBeCloseTo(1 - (9.5 / size) * 2, 6);
+      expect(local[2]).toBeCloseTo(0.25, 6);
     }
     expect(Array.from(ids.subarray(0, 4)), 'a miss stays 0').toEqual([0, 0, 0, 0]);
     releaseRenderPipeline(device, lease);

@@ -107,7 +107,7 @@ describe('vertex inputs', () => {
 describe('varyings, builtins, outputs', () => {
   test('varyings sort by name; integer ones are flat; builtins and outputs come in fragment order', () => {
     const composed = composeShader({ fragments: createPickFragments(), conditions: { primitiveDetail: true } });
-    expect(composed.varyings.map((v) => `${v.location}:${v.name}:${v.interpolation ?? ''}`)).toEqual(['0:color:', '1:pickInstance:flat', '2:uv:', '3:worldNormal:', '4:worldPosition:']);
+    expect(composed.varyings.map((v) => `${v.location}:${v.name}:${v.interpolation ?? ''}`)).toEqual(['0:color:', '1:pickInstance:flat', '2:pickLocal:', '3:uv:', '4:worldNormal:', '5:worldPosition:']);
     expect(composed.targets.map((t) => `${t.location}:${t.name}:${t.format}`)).toEqual(['0:pickId:rgba8unorm', '1:pickDepth:r32float', '2:pickDetail:rgba32uint']);
     expect(composed.features).toEqual([{ feature: 'primitive-index', fragments: ['pick-output'] }]);
     expect(composed.code).toMatch(/^\s*enable primitive_index;\n/);

@@ -1,5 +1,5 @@
 // pick-detail: pick ids {"thinInstances":false,"primitiveDetail":true}
-// key 2d166aeb7dffdcbb
+// key bb1035978361238a
 // fragments draw-uniforms, pick-output, scene-uniforms, thin-instances, standard-vertex
 // conditions {"primitiveDetail":true}
 // features primitive-index (pick-output)
@@ -11,9 +11,10 @@
 // vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
 // varying @location(0) color: vec4f
 // varying @location(1) @interpolate(flat) pickInstance: u32
-// varying @location(2) uv: vec2f
-// varying @location(3) worldNormal: vec3f
-// varying @location(4) worldPosition: vec3f
+// varying @location(2) pickLocal: vec3f
+// varying @location(3) uv: vec2f
+// varying @location(4) worldNormal: vec3f
+// varying @location(5) worldPosition: vec3f
 // target @location(0) pickId: vec4f -> rgba8unorm
 // target @location(1) pickDepth: f32 -> r32float
 // target @location(2) pickDetail: vec4u -> rgba32uint
@@ -61,9 +62,10 @@ struct VertexOutput {
   @builtin(position) position: vec4f,
   @location(0) color: vec4f,
   @location(1) @interpolate(flat) pickInstance: u32,
-  @location(2) uv: vec2f,
-  @location(3) worldNormal: vec3f,
-  @location(4) worldPosition: vec3f,
+  @location(2) pickLocal: vec3f,
+  @location(3) uv: vec2f,
+  @location(4) worldNormal: vec3f,
+  @location(5) worldPosition: vec3f,
 }
 
 
@@ -89,6 +91,7 @@ struct SceneUniforms {
 
 fn writePickVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
   (*output).pickInstance = input.instanceIndex;
+  (*output).pickLocal = input.position;
 }
 
 fn pickFragment(input: FragmentInput) -> FragmentOutput {
@@ -96,7 +99,9 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
   let id = pick.id + input.pickInstance;
   output.pickId = encodePickId(id);
   output.pickDepth = input.position.z;
-  output.pickDetail = vec4u(input.primitiveIndex, input.pickInstance, id, 1u);
+  // The interpolated mesh-local position is the exact hit on the triangle at the selected pixel centre:
+  // with the primitive index, the CPU gets barycentrics without searching.
+  output.pickDetail = vec4u(input.primitiveIndex, bitcast<vec3u>(input.pickLocal));
   return output;
 }
 
@@ -104,9 +109,10 @@ struct FragmentInput {
   @builtin(position) position: vec4f,
   @location(0) color: vec4f,
   @location(1) @interpolate(flat) pickInstance: u32,
-  @location(2) uv: vec2f,
-  @location(3) worldNormal: vec3f,
-  @location(4) worldPosition: vec3f,
+  @location(2) pickLocal: vec3f,
+  @location(3) uv: vec2f,
+  @location(4) worldNormal: vec3f,
+  @location(5) worldPosition: vec3f,
   @builtin(primitive_index) primitiveIndex: u32,
 }
 

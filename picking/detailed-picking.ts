@@ -1,0 +1,97 @@
+import { mat3, mat4 } from 'wgpu-matrix';
+import { findVertexAttribute, readVertexAttribute } from '../engine/mesh-data.js';
+import type { Mesh } from '../engine/mesh.js';
+import { getTriangleVertices } from './picking-info.js';
+
+type Vec3 = [number, number, number];
+
+/** Triangle detail computed from the known primitive only: no scan, no ray/triangle search. */
+export interface TriangleDetail {
+  bu: number;
+  bv: number;
+  pickedNormal: Vec3 | null;
+  pickedNormalWorld: Vec3 | null;
+  pickedFaceNormal: Vec3;
+  pickedFaceNormalWorld: Vec3;
+}
+
+function readPosition(mesh: Mesh, vertex: number): Vec3 {
+  const p = mesh.positions;
+  return [p[vertex * 3], p[vertex * 3 + 1], p[vertex * 3 + 2]];
+}
+
+const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
+const dot = (a: Vec3, b: Vec3) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+const cross = (a: Vec3, b: Vec3): Vec3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+
+function normalise(v: Vec3): Vec3 {
+  const length = Math.hypot(v[0], v[1], v[2]);
+  return length > 0 ? [v[0] / length, v[1] / length, v[2] / length] : [0, 0, 0];
+}
+
+/**
+ * Barycentrics of `point` (mesh-local, on or near the triangle's plane) in the Babylon.js
+ * convention: point = bu·A0 + bv·A1 + (1 − bu − bv)·A2, found by least squares in the plane.
+ */
+export function computeBarycentrics(a0: Vec3, a1: Vec3, a2: Vec3, point: Vec3): [number, number] {
+  // Solve point − A2 = bu (A0 − A2) + bv (A1 − A2).
+  const e0 = sub(a0, a2);
+  const e1 = sub(a1, a2);
+  const d = sub(point, a2);
+  const d00 = dot(e0, e0);
+  const d01 = dot(e0, e1);
+  const d11 = dot(e1, e1);
+  const d20 = dot(d, e0);
+  const d21 = dot(d, e1);
+  const denominator = d00 * d11 - d01 * d01;
+  if (denominator === 0) return [1 / 3, 1 / 3];
+  return [(d11 * d20 - d01 * d21) / denominator, (d00 * d21 - d01 * d20) / denominator];
+}
+
+/** Inverse-transpose of the upper 3×3 of a world matrix: maps local normals to world. */
+export function makeNormalMatrix(world: Float32Array): Float32Array {
+  return mat3.transpose(mat3.inverse(mat3.fromMat4(world)));
+}
+
+function transformNormal(normalMatrix: Float32Array, n: Vec3): Vec3 {
+  // wgpu-matrix mat3 is padded to 12 floats: columns at 0, 4, 8.
+  const m = normalMatrix;
+  return normalise([m[0] * n[0] + m[4] * n[1] + m[8] * n[2], m[1] * n[0] + m[5] * n[1] + m[9] * n[2], m[2] * n[0] + m[6] * n[1] + m[10] * n[2]]);
+}
+
+/** bu/bv and local/world normals of triangle `faceId` at the local hit point. */
+export function computeTriangleDetail(mesh: Mesh, faceId: number, localPoint: Vec3, world: Float32Array): TriangleDetail {
+  const [i0, i1, i2] = getTriangleVertices(mesh, faceId);
+  const a0 = readPosition(mesh, i0);
+  const a1 = readPosition(mesh, i1);
+  const a2 = readPosition(mesh, i2);
+  const [bu, bv] = computeBarycentrics(a0, a1, a2, localPoint);
+  const normalMatrix = makeNormalMatrix(world);
+  const faceNormal = normalise(cross(sub(a1, a0), sub(a2, a0)));
+  let pickedNormal: Vec3 | null = null;
+  let pickedNormalWorld: Vec3 | null = null;
+  if (findVertexAttribute(mesh.geometry, 'normal')) {
+    const n0 = [0, 0, 0];
+    const n1 = [0, 0, 0];
+    const n2 = [0, 0, 0];
+    readVertexAttribute(mesh.geometry, 'normal', i0, n0);
+    readVertexAttribute(mesh.geometry, 'normal', i1, n1);
+    readVertexAttribute(mesh.geometry, 'normal', i2, n2);
+    const w = 1 - bu - bv;
+    const local: Vec3 = [0, 1, 2].map((c) => bu * n0[c] + bv * n1[c] + w * n2[c]) as Vec3;
+    pickedNormal = normalise(local);
+    pickedNormalWorld = transformNormal(normalMatrix, local);
+  }
+  return { bu, bv, pickedNormal, pickedNormalWorld, pickedFaceNormal: faceNormal, pickedFaceNormalWorld: transformNormal(normalMatrix, faceNormal) };
+}
+
+/** World matrix of a candidate: mesh world × instance (payload lanes read as 0, 0, 0, 1). */
+export function composeInstanceWorld(world: Float32Array, instance: Float32Array | null): Float32Array {
+  if (!instance) return world;
+  const sanitised = Float32Array.from(instance);
+  sanitised[3] = 0;
+  sanitised[7] = 0;
+  sanitised[11] = 0;
+  sanitised[15] = 1;
+  return mat4.multiply(world, sanitised) as Float32Array;
+}

@@ -1,0 +1,168 @@
+import { mat4 } from 'wgpu-matrix';
+import { describeValue } from '../composer/errors.js';
+import { whenEngineReady } from '../engine/engine.js';
+import type { Scene } from '../engine/scene.js';
+import { decodePickTexel } from './pick-decode.js';
+import { PickError } from './pick-errors.js';
+import { disposePickGpu, encodePickPass, ensurePickGpu, type PickGpu, type PickPassRequest, type PickReadback } from './pick-pass.js';
+import { makePickSnapshot, type PickOptions } from './pick-snapshot.js';
+import type { PixelRegion } from './pick-zoom.js';
+import { type PickingInfo } from './picking-info.js';
+import { createPickingRay, type PickingRay, type PickViewport, toFramebufferPixel } from './picking-ray.js';
+
+/** Options of pickAsync / pickManyAsync: filtering plus the framebuffer the coordinates refer to. */
+export interface GpuPickOptions extends PickOptions {
+  /** Framebuffer size (backing pixels); default the engine's size. */
+  viewport?: { width: number; height: number };
+  /** When given, x and y are CSS pixels multiplied by it. */
+  devicePixelRatio?: number;
+}
+
+/** A GPU picker bound to a scene: plain state; GPU objects appear on the first pick. */
+export interface GpuPicker {
+  readonly scene: Scene;
+  detailed: boolean;
+  gpu: PickGpu | null;
+  inFlight: Set<{ reject: (error: Error) => void }>;
+  disposed: boolean;
+  /** Picks completed (for tests and benchmarks). */
+  picks: number;
+}
+
+/** Creates a picker for a scene; targets, buffers and pipelines are made on the first pick. */
+export function createGpuPicker(scene: Scene): GpuPicker {
+  return { scene, detailed: false, gpu: null, inFlight: new Set(), disposed: false, picks: 0 };
+}
+
+/** Turns on triangle detail (faceId, barycentrics, normals, UV) when the device has `primitive-index`. */
+export function enableDetailedPicking(picker: GpuPicker): boolean {
+  assertAlive(picker, 'enableDetailedPicking');
+  picker.detailed = picker.scene.engine.features.has('primitive-index');
+  return picker.detailed;
+}
+
+function assertAlive(picker: GpuPicker, api: string): void {
+  if (picker.disposed) throw new PickError(api, 'disposed', 'the picker was disposed; create a new one with createGpuPicker(scene)');
+}
+
+function viewportOf(picker: GpuPicker, options: GpuPickOptions | undefined): PickViewport {
+  const engine = picker.scene.engine;
+  return { width: options?.viewport?.width ?? engine.width, height: options?.viewport?.height ?? engine.height, devicePixelRatio: options?.devicePixelRatio };
+}
+
+function cameraOf(picker: GpuPicker, api: string) {
+  const camera = picker.scene.camera;
+  if (!camera) throw new PickError(api, 'no-camera', 'the scene has no camera; set scene.camera before picking');
+  return camera;
+}
+
+/**
+ * Encodes and submits one request now (so it draws the scene as it is at the call), then reads it back.
+ * If the device is lost before the readback, the same snapshot is drawn again on the new device.
+ */
+async function runRequest<T>(picker: GpuPicker, api: string, request: PickPassRequest, decode: (readback: PickReadback) => T): Promise<T> {
+  let pending: { reject: (error: Error) => void } | null = null;
+  const cancelled = new Promise<never>((_, reject) => {
+    pending = { reject };
+    picker.inFlight.add(pending);
+  });
+  cancelled.catch(() => undefined);
+  const disposedError = () => new PickError(api, 'disposed', 'the picker was disposed while the pick was in flight');
+  try {
+    for (let attempt = 0; ; attempt++) {
+      const engine = picker.scene.engine;
+      if (engine.recovery) await Promise.race([whenEngineReady(engine), cancelled]);
+      if (picker.disposed) throw disposedError();
+      const gpu = ensurePickGpu(picker, engine.device);
+      try {
+        const readback = await Promise.race([encodePickPass(gpu, request), cancelled]);
+        return decode(readback);
+      } catch (error) {
+        if (picker.disposed) throw disposedError();
+        if (attempt === 0 && (engine.device !== gpu.device || engine.recovery)) continue;
+        if (engine.device !== gpu.device || engine.recovery) throw new PickError(api, 'device-lost', `the device was lost twice during the pick (${(error as Error).message})`);
+        throw error;
+      }
+    }
+  } finally {
+    picker.inFlight.delete(pending!);
+    picker.picks++;
+  }
+}
+
+/** What is under framebuffer pixel (x, y): identity always, triangle detail in detailed mode. */
+export async function pickAsync(picker: GpuPicker, x: number, y: number, options?: GpuPickOptions): Promise<PickingInfo> {
+  const [info] = await pickManyAsync(picker, [{ x, y }], options, 'pickAsync');
+  return info;
+}
+
+/** K pixels in one pass and one readback; each result equals a single pick at that pixel. */
+export async function pickManyAsync(picker: GpuPicker, points: readonly { x: number; y: number }[], options?: GpuPickOptions, api = 'pickManyAsync'): Promise<PickingInfo[]> {
+  assertAlive(picker, api);
+  if (!Array.isArray(points) || points.length === 0) throw new PickError(api, 'no-points', `points ${describeValue(points)} must be a non-empty array of { x, y }`);
+  const maxPoints = picker.scene.engine.device.limits.maxTextureDimension2D;
+  if (points.length > maxPoints) throw new PickError(api, 'too-many-points', `${points.length} points exceed ${maxPoints} per call (maxTextureDimension2D)`);
+  const camera = cameraOf(picker, api);
+  const viewport = viewportOf(picker, options);
+  const rays: PickingRay[] = points.map((p, i) => {
+    if (!p || typeof p !== 'object') throw new PickError(api, 'bad-coordinates', `points[${i}] ${describeValue(p)} must be { x, y }`);
+    try {
+      return createPickingRay(camera, p.x, p.y, viewport);
+    } catch (error) {
+      throw new PickError(api, (error as PickError).code ?? 'bad-coordinates', `${points.length > 1 ? `points[${i}]: ` : ''}${(error as Error).message.replace(/^createPickingRay: /, '')}`);
+    }
+  });
+  const snapshot = makePickSnapshot(api, picker.scene.meshes, options ?? {}, rays, rays.length);
+  const viewProjection = rays[0].viewProjection;
+  const inverse = mat4.inverse(viewProjection) as Float32Array;
+  const regions: PixelRegion[] = rays.map((ray) => ({ x: ray.pixelX, y: ray.pixelY, width: 1, height: 1 }));
+  const detailed = picker.detailed;
+  return runRequest(picker, api, { snapshot, viewProjection, width: viewport.width, height: viewport.height, regions, layout: 'row', detailed }, (readback) =>
+    rays.map((ray, i) => decodePickTexel(snapshot, ray, inverse, readback.texel(i))));
+}
+
+/** An identity visible in a marquee rectangle. */
+export interface PickedIdentity {
+  mesh: PickingInfo['pickedMesh'] & object;
+  thinInstanceIndex: number;
+}
+
+/** Marquee selection: the deduplicated identities (mesh + thin instance) visible in the rectangle. */
+export async function pickRectAsync(picker: GpuPicker, x: number, y: number, width: number, height: number, options?: GpuPickOptions & { maxResults?: number }): Promise<PickedIdentity[]> {
+  const api = 'pickRectAsync';
+  assertAlive(picker, api);
+  const viewport = viewportOf(picker, options);
+  const [x0, y0] = toFramebufferPixel(api, x, y, viewport);
+  const ratio = viewport.devicePixelRatio ?? 1;
+  const w = Math.ceil(width * ratio);
+  const h = Math.ceil(height * ratio);
+  if (!Number.isInteger(w) || !Number.isInteger(h) || w < 1 || h < 1 || x0 + w > viewport.width || y0 + h > viewport.height) {
+    throw new PickError(api, 'out-of-range', `rectangle ${describeValue(width)}×${describeValue(height)} at (${describeValue(x)}, ${describeValue(y)}) must be at least 1×1 and inside the ${viewport.width}×${viewport.height} framebuffer`);
+  }
+  const maxResults = options?.maxResults ?? Infinity;
+  if (!(maxResults >= 1)) throw new PickError(api, 'bad-option', `maxResults ${describeValue(maxResults)} must be >= 1`);
+  const camera = cameraOf(picker, api);
+  const snapshot = makePickSnapshot(api, picker.scene.meshes, options ?? {}, null, 1);
+  const viewProjection = createPickingRay(camera, x0, y0, { width: viewport.width, height: viewport.height }).viewProjection;
+  return runRequest(picker, api, { snapshot, viewProjection, width: viewport.width, height: viewport.height, regions: [{ x: x0, y: y0, width: w, height: h }], layout: 'rect', detailed: false }, (readback) => {
+    const seen = new Map<number, PickedIdentity>();
+    for (const id of readback.ids()) {
+      if (id === 0 || seen.has(id)) continue;
+      const candidate = snapshot.candidates.find((c) => id >= c.baseId && id < c.baseId + c.idCount);
+      if (!candidate) continue;
+      seen.set(id, { mesh: candidate.mesh, thinInstanceIndex: candidate.runs ? id - candidate.baseId : -1 });
+      if (seen.size >= maxResults) break;
+    }
+    return [...seen.values()];
+  });
+}
+
+/** Frees the picker's GPU objects; picks in flight reject, later calls throw. */
+export function disposePicker(picker: GpuPicker): void {
+  if (picker.disposed) return;
+  picker.disposed = true;
+  for (const pending of picker.inFlight) pending.reject(new PickError('disposePicker', 'disposed', 'the picker was disposed while the pick was in flight'));
+  picker.inFlight.clear();
+  if (picker.gpu) disposePickGpu(picker.gpu);
+  picker.gpu = null;
+}

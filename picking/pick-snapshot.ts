@@ -1,0 +1,174 @@
+import { type Aabb, intersectRayAabb, makeEmptyAabb, transformAabb } from '../engine/bounds.js';
+import type { Mesh } from '../engine/mesh.js';
+import { describeValue } from '../composer/errors.js';
+import { maxPickId } from './pick-id.js';
+import { PickError } from './pick-errors.js';
+import type { PickingRay } from './picking-ray.js';
+
+/** Leave out a mesh, or some of its thin instances: one index or a half-open range [start, end). */
+export type PickIgnore = Mesh | { mesh: Mesh; thinInstances: number | readonly [number, number] };
+
+/** Options every pick call accepts. */
+export interface PickOptions {
+  /** Only meshes for which this returns true are candidates. */
+  filter?: (mesh: Mesh) => boolean;
+  /** Ignored meshes consume no ID; ignored thin instances are not drawn and never occlude. */
+  ignore?: readonly PickIgnore[];
+  /** Draw only meshes / instances whose world bounds the pick ray crosses (default true). */
+  preFilter?: boolean;
+}
+
+/** A contiguous run of thin instances drawn for one candidate, with their matrices as encoded. */
+export interface InstanceRun {
+  first: number;
+  count: number;
+  /** Copy of the instances' 16 floats each, taken when the pass was encoded. */
+  matrices: Float32Array;
+}
+
+/** One mesh drawn in a pick pass and the IDs it owns. */
+export interface PickCandidate {
+  mesh: Mesh;
+  /** ID of instance 0 (or of the mesh itself). */
+  baseId: number;
+  /** IDs owned: max(1, thin instance count). */
+  idCount: number;
+  /** Copy of the world matrix at encode time. */
+  worldMatrix: Float32Array;
+  /** Thin instances drawn (null when the mesh has none). */
+  runs: InstanceRun[] | null;
+}
+
+/** Everything needed to draw and to decode one pick, captured at encode time. */
+export interface PickSnapshot {
+  candidates: PickCandidate[];
+  /** Candidate indices drawn for each pick point (pickMany/pickRect may differ from pickAsync). */
+  drawLists: number[][];
+}
+
+function ignoredInstances(mesh: Mesh, ignore: readonly PickIgnore[] | undefined, api: string): { whole: boolean; ranges: [number, number][] } {
+  const result = { whole: false, ranges: [] as [number, number][] };
+  if (!ignore) return result;
+  for (const entry of ignore) {
+    if (entry === mesh) result.whole = true;
+    else if (entry && typeof entry === 'object' && 'mesh' in entry && entry.mesh === mesh) {
+      const spec = entry.thinInstances;
+      const range: [number, number] = typeof spec === 'number' ? [spec, spec + 1] : [spec?.[0], spec?.[1]] as [number, number];
+      if (!Number.isInteger(range[0]) || !Number.isInteger(range[1]) || range[0] < 0 || range[1] <= range[0] || range[1] > mesh.thinInstanceCount) {
+        throw new PickError(api, 'bad-ignore', `ignore for mesh "${mesh.name}": thin instances ${describeValue(spec)} must be an index or a [start, end) range inside 0..${mesh.thinInstanceCount}`);
+      }
+      result.ranges.push(range);
+    }
+  }
+  return result;
+}
+
+/** Scratch used by the pre-filter: no allocation per mesh or instance. */
+interface Scratch {
+  box: Aabb;
+  combined: Float32Array;
+  inverseDirection: Float64Array;
+}
+
+function multiplyAffine(a: Float32Array, b: Float32Array, bOffset: number, out: Float32Array): void {
+  // out = a × sanitised(b): b's w lanes (3, 7, 11, 15) are payload, read as 0, 0, 0, 1.
+  for (let col = 0; col < 4; col++) {
+    const b0 = b[bOffset + col * 4];
+    const b1 = b[bOffset + col * 4 + 1];
+    const b2 = b[bOffset + col * 4 + 2];
+    const b3 = col === 3 ? 1 : 0;
+    for (let row = 0; row < 4; row++) out[col * 4 + row] = a[row] * b0 + a[4 + row] * b1 + a[8 + row] * b2 + a[12 + row] * b3;
+  }
+}
+
+function rayHitsBounds(rays: readonly PickingRay[], scratchDirections: Float64Array[], box: Aabb, hits: boolean[]): boolean {
+  let any = false;
+  for (let r = 0; r < rays.length; r++) {
+    hits[r] = intersectRayAabb(rays[r].origin, scratchDirections[r], box) >= 0;
+    any ||= hits[r];
+  }
+  return any;
+}
+
+/**
+ * Chooses what each pick point draws and assigns 1-based IDs in scene order. With rays (pickAsync,
+ * pickMany) and preFilter on, a mesh or instance is drawn for a point only when its world bounds
+ * cross that point's ray; without rays (pickRect) everything that passes the options is drawn.
+ */
+export function makePickSnapshot(api: string, meshes: readonly Mesh[], options: PickOptions, rays: readonly PickingRay[] | null, points = 1): PickSnapshot {
+  const preFilter = rays !== null && options.preFilter !== false;
+  const scratch: Scratch = { box: makeEmptyAabb(), combined: new Float32Array(16), inverseDirection: new Float64Array(3) };
+  const inverseDirections = (rays ?? []).map((ray) => Float64Array.from(ray.direction, (d) => 1 / d));
+  const hits: boolean[] = new Array(points).fill(true);
+  const candidates: PickCandidate[] = [];
+  const drawLists: number[][] = Array.from({ length: points }, () => []);
+  let nextId = 1;
+  for (const mesh of meshes) {
+    if (mesh.disposed || mesh.pickable === false || (options.filter && !options.filter(mesh))) continue;
+    const ignored = ignoredInstances(mesh, options.ignore, api);
+    if (ignored.whole) continue;
+    const idCount = Math.max(1, mesh.thinInstanceCount);
+    const candidateIndex = candidates.length;
+    let candidate: PickCandidate | null = null;
+    const addTo = (point: number) => {
+      candidate ??= { mesh, baseId: nextId, idCount, worldMatrix: Float32Array.from(mesh.worldMatrix), runs: mesh.thinInstances ? [] : null };
+      const list = drawLists[point];
+      if (list[list.length - 1] !== candidateIndex) list.push(candidateIndex);
+    };
+    if (!mesh.thinInstances) {
+      if (!preFilter || rayHitsBounds(rays!, inverseDirections, transformAabb(mesh.localBounds, mesh.worldMatrix, scratch.box), hits)) {
+        for (let p = 0; p < points; p++) if (hits[p] || !preFilter) addTo(p);
+      }
+    } else if (mesh.thinInstanceCount > 0) {
+      // Runs are shared by all points: an instance is drawn if any point's ray crosses it.
+      let runStart = -1;
+      const closeRun = (end: number) => {
+        if (runStart < 0) return;
+        candidate!.runs!.push({ first: runStart, count: end - runStart, matrices: mesh.thinInstances!.slice(runStart * 16, end * 16) });
+        runStart = -1;
+      };
+      for (let i = 0; i < mesh.thinInstanceCount; i++) {
+        let drawn = !ignored.ranges.some(([start, end]) => i >= start && i < end);
+        if (drawn && preFilter) {
+          multiplyAffine(mesh.worldMatrix, mesh.thinInstances, i * 16, scratch.combined);
+          drawn = rayHitsBounds(rays!, inverseDirections, transformAabb(mesh.localBounds, scratch.combined, scratch.box), hits);
+          if (drawn) for (let p = 0; p < points; p++) if (hits[p]) addTo(p);
+        } else if (drawn) {
+          for (let p = 0; p < points; p++) addTo(p);
+        }
+        if (drawn && runStart < 0) runStart = i;
+        if (!drawn) closeRun(i);
+      }
+      closeRun(mesh.thinInstanceCount);
+    }
+    if (candidate) {
+      candidates.push(candidate);
+      nextId += idCount;
+      if (nextId - 1 > maxPickId) throw new PickError(api, 'too-many-ids', `the pick needs more than ${maxPickId} IDs (24-bit RGB); filter or ignore meshes`);
+    }
+  }
+  return { candidates, drawLists };
+}
+
+/** The candidate owning `id` and the thin instance it names (-1 when the mesh has none). */
+export function findCandidate(snapshot: PickSnapshot, id: number): { candidate: PickCandidate; instance: number } | null {
+  const list = snapshot.candidates;
+  let low = 0;
+  let high = list.length - 1;
+  while (low <= high) {
+    const mid = (low + high) >> 1;
+    const c = list[mid];
+    if (id < c.baseId) high = mid - 1;
+    else if (id >= c.baseId + c.idCount) low = mid + 1;
+    else return { candidate: c, instance: c.runs ? id - c.baseId : -1 };
+  }
+  return null;
+}
+
+/** The encode-time matrix of a thin instance drawn in this snapshot (payload lanes as stored). */
+export function snapshotInstanceMatrix(candidate: PickCandidate, instance: number): Float32Array | null {
+  for (const run of candidate.runs ?? []) {
+    if (instance >= run.first && instance < run.first + run.count) return run.matrices.subarray((instance - run.first) * 16, (instance - run.first + 1) * 16);
+  }
+  return null;
+}

@@ -1,0 +1,67 @@
+import { findVertexAttribute, readVertexAttribute } from '../engine/mesh-data.js';
+import type { Mesh } from '../engine/mesh.js';
+import type { PickingRay } from './picking-ray.js';
+
+type Vec3 = [number, number, number];
+
+/** What is under a pixel; the same shape from the GPU and the CPU pickers. */
+export interface PickingInfo {
+  hit: boolean;
+  /** World distance from the ray origin (the camera) to `pickedPoint`; 0 on a miss. */
+  distance: number;
+  pickedPoint: Vec3 | null;
+  /** Interpolated vertex normal in mesh-local space (null without normals or detail). */
+  pickedNormal: Vec3 | null;
+  /** Interpolated vertex normal in world space (inverse-transpose, normalised). */
+  pickedNormalWorld: Vec3 | null;
+  /** Geometric normal of the picked triangle (CCW front), local and world. */
+  pickedFaceNormal: Vec3 | null;
+  pickedFaceNormalWorld: Vec3 | null;
+  pickedMesh: Mesh | null;
+  /** Triangle index into the mesh's index buffer (index / 3), -1 without detail. */
+  faceId: number;
+  /** Barycentrics: A = bu·A0 + bv·A1 + (1 − bu − bv)·A2 for the corners of triangle faceId. */
+  bu: number;
+  bv: number;
+  subMeshId: number;
+  /** Thin instance index, -1 when the mesh has none. */
+  thinInstanceIndex: number;
+  ray: PickingRay | null;
+}
+
+/** A PickingInfo that hit nothing. */
+export function makeMissInfo(ray: PickingRay | null = null): PickingInfo {
+  return {
+    hit: false, distance: 0, pickedPoint: null, pickedNormal: null, pickedNormalWorld: null, pickedFaceNormal: null,
+    pickedFaceNormalWorld: null, pickedMesh: null, faceId: -1, bu: 0, bv: 0, subMeshId: 0, thinInstanceIndex: -1, ray,
+  };
+}
+
+/** The three vertex indices of triangle `faceId` (indexed or not). */
+export function getTriangleVertices(mesh: Mesh, faceId: number): [number, number, number] {
+  const indices = mesh.geometry.indices;
+  const base = faceId * 3;
+  return indices ? [indices[base], indices[base + 1], indices[base + 2]] : [base, base + 1, base + 2];
+}
+
+/** The picked normal (interpolated vertex normal, or the face normal when the mesh has none). */
+export function getPickedNormal(info: PickingInfo, useWorldCoordinates = false): Vec3 | null {
+  if (!info.hit) return null;
+  if (useWorldCoordinates) return info.pickedNormalWorld ?? info.pickedFaceNormalWorld;
+  return info.pickedNormal ?? info.pickedFaceNormal;
+}
+
+/** The UV at the picked point, interpolated with bu/bv; null without detail or without UVs. */
+export function getPickedUV(info: PickingInfo): [number, number] | null {
+  const mesh = info.pickedMesh;
+  if (!info.hit || !mesh || info.faceId < 0 || !findVertexAttribute(mesh.geometry, 'uv')) return null;
+  const [i0, i1, i2] = getTriangleVertices(mesh, info.faceId);
+  const a = [0, 0];
+  const b = [0, 0];
+  const c = [0, 0];
+  readVertexAttribute(mesh.geometry, 'uv', i0, a);
+  readVertexAttribute(mesh.geometry, 'uv', i1, b);
+  readVertexAttribute(mesh.geometry, 'uv', i2, c);
+  const w = 1 - info.bu - info.bv;
+  return [info.bu * a[0] + info.bv * b[0] + w * c[0], info.bu * a[1] + info.bv * b[1] + w * c[1]];
+}
