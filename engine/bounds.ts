@@ -58,12 +58,16 @@ export function intersectRayAabb(origin: ArrayLike<number>, inverseDirection: Ar
   let near = 0;
   let far = Infinity;
   for (let c = 0; c < 3; c++) {
-    let t0 = (box.min[c] - origin[c]) * inverseDirection[c];
-    let t1 = (box.max[c] - origin[c]) * inverseDirection[c];
-    if (t0 > t1) [t0, t1] = [t1, t0];
-    // NaN (0 × Infinity when the origin lies on a slab plane) must not reject the box.
-    if (t0 > near) near = t0;
-    if (t1 < far) far = t1;
+    const a = (box.min[c] - origin[c]) * inverseDirection[c];
+    const b = (box.max[c] - origin[c]) * inverseDirection[c];
+    // NaN (0 × Infinity when the origin lies on a slab plane) fails both tests and rejects nothing.
+    if (a < b) {
+      if (a > near) near = a;
+      if (b < far) far = b;
+    } else {
+      if (b > near) near = b;
+      if (a < far) far = a;
+    }
     if (near > far) return -1;
   }
   return near;

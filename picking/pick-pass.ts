@@ -42,8 +42,10 @@ export interface PickGpu {
   readonly fragments: readonly Fragment[];
   readonly composeCache: ComposeCache;
   readonly pipelines: Map<string, PickPipeline>;
+  /** Per mesh: its pipeline by mode, so a warm pick skips the layout key (a mesh's layout never changes). */
+  readonly meshPipelines: WeakMap<Mesh, { thin: boolean; basic?: PickPipeline; detail?: PickPipeline }>;
   readonly staging: StagingPool;
-  targets: { width: number; height: number; detailed: boolean; textures: GPUTexture[]; depth: GPUTexture } | null;
+  targets: { width: number; height: number; detailed: boolean; textures: GPUTexture[]; views: GPUTextureView[]; depth: GPUTexture; depthView: GPUTextureView } | null;
   sceneBuffer: GPUBuffer | null;
   sceneGroups: GPUBindGroup[];
   drawBuffer: GPUBuffer | null;
@@ -71,6 +73,7 @@ export function ensurePickGpu(picker: { gpu: PickGpu | null }, device: GPUDevice
     fragments: createPickFragments(),
     composeCache: makeComposeCache(),
     pipelines: new Map(),
+    meshPipelines: new WeakMap(),
     staging: makeStagingPool(device),
     targets: null,
     sceneBuffer: null,
@@ -85,6 +88,14 @@ export function ensurePickGpu(picker: { gpu: PickGpu | null }, device: GPUDevice
 }
 
 function pipelineFor(gpu: PickGpu, mesh: Mesh, detailed: boolean): PickPipeline {
+  const thin = mesh.thinInstances !== null;
+  let known = gpu.meshPipelines.get(mesh);
+  if (!known || known.thin !== thin) gpu.meshPipelines.set(mesh, (known = { thin }));
+  const mode = detailed ? 'detail' : 'basic';
+  return (known[mode] ??= pipelineForLayout(gpu, mesh, detailed));
+}
+
+function pipelineForLayout(gpu: PickGpu, mesh: Mesh, detailed: boolean): PickPipeline {
   const buffers = meshVertexLayout(mesh);
   const key = `${detailed ? 'detail' : 'basic'}|${stableStringify(buffers)}`;
   let pipeline = gpu.pipelines.get(key);
@@ -113,7 +124,8 @@ function ensureTargets(gpu: PickGpu, width: number, height: number, detailed: bo
   for (const texture of current ? [...current.textures, current.depth] : []) texture.destroy();
   const make = (format: GPUTextureFormat, label: string) => gpu.device.createTexture({ label: `weft:pick:${label}`, size: [w, h], format, usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
   const textures = [make('rgba8unorm', 'id'), make('r32float', 'depth-value'), ...(wantDetail ? [make('rgba32uint', 'detail')] : [])];
-  gpu.targets = { width: w, height: h, detailed: wantDetail, textures, depth: make(depthFormat, 'depth') };
+  const depth = make(depthFormat, 'depth');
+  gpu.targets = { width: w, height: h, detailed: wantDetail, textures, views: textures.map((t) => t.createView()), depth, depthView: depth.createView() };
   return gpu.targets;
 }
 
@@ -181,8 +193,8 @@ export async function encodePickPass(gpu: PickGpu, request: PickPassRequest): Pr
   const encoder = device.createCommandEncoder({ label: 'weft:pick' });
   const pass = encoder.beginRenderPass({
     label: 'weft:pick-pass',
-    colorAttachments: targets.textures.slice(0, detailed ? 3 : 2).map((texture) => ({ view: texture.createView(), loadOp: 'clear' as const, storeOp: 'store' as const, clearValue: { r: 0, g: 0, b: 0, a: 0 } })),
-    depthStencilAttachment: { view: targets.depth.createView(), depthLoadOp: 'clear', depthClearValue: 0, depthStoreOp: 'discard' },
+    colorAttachments: targets.views.slice(0, detailed ? 3 : 2).map((view) => ({ view, loadOp: 'clear' as const, storeOp: 'store' as const, clearValue: { r: 0, g: 0, b: 0, a: 0 } })),
+    depthStencilAttachment: { view: targets.depthView, depthLoadOp: 'clear', depthClearValue: 0, depthStoreOp: 'discard' },
   });
   regions.forEach((region, p) => {
     const x = row ? p : 0;

@@ -1,4 +1,4 @@
-import { type Aabb, intersectRayAabb, makeEmptyAabb, transformAabb } from '../engine/bounds.js';
+import type { Aabb } from '../engine/bounds.js';
 import type { Mesh } from '../engine/mesh.js';
 import { describeValue } from '../composer/errors.js';
 import { maxPickId } from './pick-id.js';
@@ -46,9 +46,11 @@ export interface PickSnapshot {
   drawLists: number[][];
 }
 
+const noIgnore = { whole: false, ranges: [] as [number, number][] };
+
 function ignoredInstances(mesh: Mesh, ignore: readonly PickIgnore[] | undefined, api: string): { whole: boolean; ranges: [number, number][] } {
+  if (!ignore || ignore.length === 0) return noIgnore;
   const result = { whole: false, ranges: [] as [number, number][] };
-  if (!ignore) return result;
   for (const entry of ignore) {
     if (entry === mesh) result.whole = true;
     else if (entry && typeof entry === 'object' && 'mesh' in entry && entry.mesh === mesh) {
@@ -63,13 +65,6 @@ function ignoredInstances(mesh: Mesh, ignore: readonly PickIgnore[] | undefined,
   return result;
 }
 
-/** Scratch used by the pre-filter: no allocation per mesh or instance. */
-interface Scratch {
-  box: Aabb;
-  combined: Float32Array;
-  inverseDirection: Float64Array;
-}
-
 function multiplyAffine(a: Float32Array, b: Float32Array, bOffset: number, out: Float32Array): void {
   // out = a × sanitised(b): b's w lanes (3, 7, 11, 15) are payload, read as 0, 0, 0, 1.
   for (let col = 0; col < 4; col++) {
@@ -81,13 +76,65 @@ function multiplyAffine(a: Float32Array, b: Float32Array, bOffset: number, out: 
   }
 }
 
-function rayHitsBounds(rays: readonly PickingRay[], scratchDirections: Float64Array[], box: Aabb, hits: boolean[]): boolean {
+/** Per-call state of the pre-filter, allocated once per pick (never per mesh or instance). */
+interface Filter {
+  rays: readonly PickingRay[];
+  inverseDirections: Float64Array[];
+  range: Float64Array;
+  combined: Float32Array;
+  /** hits[p]: the last tested bounds cross point p's ray. */
+  hits: Uint8Array;
+}
+
+/** Slab test of one axis of a transformed box (centre ± extent) against a ray; narrows [near, far]. */
+function slab(centre: number, extent: number, origin: number, inverse: number, range: Float64Array): boolean {
+  const a = (centre - extent - origin) * inverse;
+  const b = (centre + extent - origin) * inverse;
+  // NaN (0 × Infinity when the origin lies on a slab plane) fails both tests and rejects nothing.
+  if (a < b) {
+    if (a > range[0]) range[0] = a;
+    if (b < range[1]) range[1] = b;
+  } else {
+    if (b > range[0]) range[0] = b;
+    if (a < range[1]) range[1] = a;
+  }
+  return range[0] <= range[1];
+}
+
+/** Whether the rays cross the local box under `m` (world bounds by centre/extent, no allocation). */
+function testBounds(filter: Filter, box: Aabb, m: Float32Array): boolean {
+  const cx = (box.min[0] + box.max[0]) / 2;
+  const cy = (box.min[1] + box.max[1]) / 2;
+  const cz = (box.min[2] + box.max[2]) / 2;
+  const ex = (box.max[0] - box.min[0]) / 2;
+  const ey = (box.max[1] - box.min[1]) / 2;
+  const ez = (box.max[2] - box.min[2]) / 2;
+  const wx = m[0] * cx + m[4] * cy + m[8] * cz + m[12];
+  const wy = m[1] * cx + m[5] * cy + m[9] * cz + m[13];
+  const wz = m[2] * cx + m[6] * cy + m[10] * cz + m[14];
+  const hx = Math.abs(m[0]) * ex + Math.abs(m[4]) * ey + Math.abs(m[8]) * ez;
+  const hy = Math.abs(m[1]) * ex + Math.abs(m[5]) * ey + Math.abs(m[9]) * ez;
+  const hz = Math.abs(m[2]) * ex + Math.abs(m[6]) * ey + Math.abs(m[10]) * ez;
+  const range = filter.range;
   let any = false;
-  for (let r = 0; r < rays.length; r++) {
-    hits[r] = intersectRayAabb(rays[r].origin, scratchDirections[r], box) >= 0;
-    any ||= hits[r];
+  for (let r = 0; r < filter.rays.length; r++) {
+    const o = filter.rays[r].origin;
+    const inv = filter.inverseDirections[r];
+    range[0] = 0;
+    range[1] = Infinity;
+    const hit = slab(wx, hx, o[0], inv[0], range) && slab(wy, hy, o[1], inv[1], range) && slab(wz, hz, o[2], inv[2], range);
+    filter.hits[r] = hit ? 1 : 0;
+    any ||= hit;
   }
   return any;
+}
+
+function addToLists(drawLists: number[][], candidateIndex: number, filter: Filter | null): void {
+  for (let p = 0; p < drawLists.length; p++) {
+    if (filter && !filter.hits[p]) continue;
+    const list = drawLists[p];
+    if (list[list.length - 1] !== candidateIndex) list.push(candidateIndex);
+  }
 }
 
 /**
@@ -96,10 +143,9 @@ function rayHitsBounds(rays: readonly PickingRay[], scratchDirections: Float64Ar
  * cross that point's ray; without rays (pickRect) everything that passes the options is drawn.
  */
 export function makePickSnapshot(api: string, meshes: readonly Mesh[], options: PickOptions, rays: readonly PickingRay[] | null, points = 1): PickSnapshot {
-  const preFilter = rays !== null && options.preFilter !== false;
-  const scratch: Scratch = { box: makeEmptyAabb(), combined: new Float32Array(16), inverseDirection: new Float64Array(3) };
-  const inverseDirections = (rays ?? []).map((ray) => Float64Array.from(ray.direction, (d) => 1 / d));
-  const hits: boolean[] = new Array(points).fill(true);
+  const filter: Filter | null = rays !== null && options.preFilter !== false
+    ? { rays, inverseDirections: rays.map((ray) => Float64Array.from(ray.direction, (d) => 1 / d)), range: new Float64Array(2), combined: new Float32Array(16), hits: new Uint8Array(points) }
+    : null;
   const candidates: PickCandidate[] = [];
   const drawLists: number[][] = Array.from({ length: points }, () => []);
   let nextId = 1;
@@ -107,45 +153,37 @@ export function makePickSnapshot(api: string, meshes: readonly Mesh[], options: 
     if (mesh.disposed || mesh.pickable === false || (options.filter && !options.filter(mesh))) continue;
     const ignored = ignoredInstances(mesh, options.ignore, api);
     if (ignored.whole) continue;
-    const idCount = Math.max(1, mesh.thinInstanceCount);
     const candidateIndex = candidates.length;
-    let candidate: PickCandidate | null = null;
-    const addTo = (point: number) => {
-      candidate ??= { mesh, baseId: nextId, idCount, worldMatrix: Float32Array.from(mesh.worldMatrix), runs: mesh.thinInstances ? [] : null };
-      const list = drawLists[point];
-      if (list[list.length - 1] !== candidateIndex) list.push(candidateIndex);
-    };
+    let runs: InstanceRun[] | null = null;
+    let drawn = false;
     if (!mesh.thinInstances) {
-      if (!preFilter || rayHitsBounds(rays!, inverseDirections, transformAabb(mesh.localBounds, mesh.worldMatrix, scratch.box), hits)) {
-        for (let p = 0; p < points; p++) if (hits[p] || !preFilter) addTo(p);
-      }
-    } else if (mesh.thinInstanceCount > 0) {
+      drawn = !filter || testBounds(filter, mesh.localBounds, mesh.worldMatrix);
+      if (drawn) addToLists(drawLists, candidateIndex, filter);
+    } else {
       // Runs are shared by all points: an instance is drawn if any point's ray crosses it.
+      runs = [];
       let runStart = -1;
-      const closeRun = (end: number) => {
-        if (runStart < 0) return;
-        candidate!.runs!.push({ first: runStart, count: end - runStart, matrices: mesh.thinInstances!.slice(runStart * 16, end * 16) });
-        runStart = -1;
-      };
-      for (let i = 0; i < mesh.thinInstanceCount; i++) {
-        let drawn = !ignored.ranges.some(([start, end]) => i >= start && i < end);
-        if (drawn && preFilter) {
-          multiplyAffine(mesh.worldMatrix, mesh.thinInstances, i * 16, scratch.combined);
-          drawn = rayHitsBounds(rays!, inverseDirections, transformAabb(mesh.localBounds, scratch.combined, scratch.box), hits);
-          if (drawn) for (let p = 0; p < points; p++) if (hits[p]) addTo(p);
-        } else if (drawn) {
-          for (let p = 0; p < points; p++) addTo(p);
+      for (let i = 0; i <= mesh.thinInstanceCount; i++) {
+        let include = i < mesh.thinInstanceCount && (ignored.ranges.length === 0 || !ignored.ranges.some(([start, end]) => i >= start && i < end));
+        if (include && filter) {
+          multiplyAffine(mesh.worldMatrix, mesh.thinInstances, i * 16, filter.combined);
+          include = testBounds(filter, mesh.localBounds, filter.combined);
         }
-        if (drawn && runStart < 0) runStart = i;
-        if (!drawn) closeRun(i);
+        if (include) {
+          addToLists(drawLists, candidateIndex, filter);
+          if (runStart < 0) runStart = i;
+        } else if (runStart >= 0) {
+          runs.push({ first: runStart, count: i - runStart, matrices: mesh.thinInstances.slice(runStart * 16, i * 16) });
+          runStart = -1;
+        }
       }
-      closeRun(mesh.thinInstanceCount);
+      drawn = runs.length > 0;
     }
-    if (candidate) {
-      candidates.push(candidate);
-      nextId += idCount;
-      if (nextId - 1 > maxPickId) throw new PickError(api, 'too-many-ids', `the pick needs more than ${maxPickId} IDs (24-bit RGB); filter or ignore meshes`);
-    }
+    if (!drawn) continue;
+    const idCount = Math.max(1, mesh.thinInstanceCount);
+    candidates.push({ mesh, baseId: nextId, idCount, worldMatrix: Float32Array.from(mesh.worldMatrix), runs });
+    nextId += idCount;
+    if (nextId - 1 > maxPickId) throw new PickError(api, 'too-many-ids', `the pick needs more than ${maxPickId} IDs (24-bit RGB); filter or ignore meshes`);
   }
   return { candidates, drawLists };
 }
