@@ -5,6 +5,8 @@ import { parseArgs } from 'node:util';
 import { PNG } from 'pngjs';
 import { create, globals } from 'webgpu';
 import { createEngine, disposeEngine, getDefaultForwardTask, readEngineFrame, renderFrame } from '../engine/index.js';
+import { createGpuPicker, enableDetailedPicking, getPickedUV, pickManyAsync, type PickingInfo } from '../picking/index.js';
+import { annotatePicks, formatPickTable } from './pick-report.js';
 import { buildDefaultScene } from './default-scene.js';
 
 const { values } = parseArgs({
@@ -69,6 +71,17 @@ async function main(): Promise<void> {
     await writeFile(framePath, PNG.sync.write(png));
   });
 
+  const picker = createGpuPicker(scene);
+  const detailed = enableDetailedPicking(picker);
+  const grid = Array.from({ length: 6 * 4 }, (_, i) => ({ x: Math.floor(((i % 6) + 0.5) * (width / 6)), y: Math.floor((Math.floor(i / 6) + 0.5) * (height / 4)) }));
+  const picks: PickingInfo[] = await step(`picking a ${6}×${4} grid of pixels in one pass (${detailed ? 'detailed' : 'basic'})`, () => pickManyAsync(picker, grid));
+  const picksPath = resolve(outDir, 'frame-picks.png');
+  await step(`writing ${picksPath}`, async () => {
+    const png = new PNG({ width, height });
+    png.data.set(annotatePicks(pixels, width, height, grid, picks));
+    await writeFile(picksPath, PNG.sync.write(png));
+  });
+
   const task = getDefaultForwardTask(scene)!;
   console.log('\nweft headless demo');
   console.log(`  adapter       ${[info.vendor, info.architecture, info.device, info.description].filter(Boolean).join(' / ') || '(no adapter info)'}`);
@@ -77,7 +90,9 @@ async function main(): Promise<void> {
   console.log(`  scene         ${stats.meshes} meshes, ${stats.thinInstances} thin instances, ${stats.triangles.toLocaleString('en')} triangles drawn; glTF model ${stats.glbBytes} bytes`);
   console.log(`  draw calls    ${task.drawCount}`);
   console.log(`  frame time    ${steadyMs.toFixed(1)} ms (CPU rasteriser, steady state)`);
-  console.log(`  wrote         ${framePath}`);
+  console.log(`  wrote         ${framePath}, ${picksPath}`);
+  console.log(`\nGPU picks (${detailed ? 'detailed: primitive-index' : 'basic'}), pixel centres of a 6×4 grid:`);
+  console.log(formatPickTable(grid, picks, getPickedUV));
   disposeEngine(engine);
 }
 

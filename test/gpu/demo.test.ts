@@ -17,6 +17,11 @@ describe('headless demo (the README main job)', () => {
       expect(stdout).toMatch(/features\s+.*primitive-index/);
       expect(stdout).toMatch(/scene\s+12 meshes, 24 thin instances/);
       expect(stdout).toMatch(/draw calls\s+12/);
+      expect(stdout).toContain('GPU picks (detailed: primitive-index), pixel centres of a 6×4 grid:');
+      // The grid's centre row crosses the ground plane: several picks must name it with a face and +Y normal.
+      expect(stdout.match(/ ground +— +\d+ .* 0\.00, 1\.00, 0\.00 /g)?.length ?? 0).toBeGreaterThan(2);
+      const annotated = PNG.sync.read(await readFile(join(out, 'frame-picks.png')));
+      expect([annotated.width, annotated.height]).toEqual([320, 180]);
       const png = PNG.sync.read(await readFile(join(out, 'frame.png')));
       expect([png.width, png.height]).toEqual([320, 180]);
       // Top-left is sky: the scene's clear colour (0.07, 0.08, 0.1) in 8 bits.
