@@ -3,13 +3,18 @@ import type { Fragment } from './fragment-types.js';
 const source = `import bindings::{ draw, scene };
 import io::{ VertexInput, VertexOutput };
 import package::thin_instances::{ instanceMatrix, instanceNormalMatrix };
-import slots::vertexVaryings;
+import slots::{ adjustWorldPosition, vertexVaryings };
+
+// Default of the adjustWorldPosition slot: the affine world position, unchanged.
+fn keepWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
+  return worldPosition;
+}
 
 fn standardVertex(input: VertexInput) -> VertexOutput {
   var output: VertexOutput;
   @if(thinInstances) let world = draw.world * instanceMatrix(input.instance0, input.instance1, input.instance2, input.instance3);
   @else let world = draw.world;
-  let worldPosition = world * vec4f(input.position, 1.0);
+  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(input.position, 1.0)).xyz), 1.0);
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   @if(normals && thinInstances) output.worldNormal = (draw.normalMatrix * vec4f(instanceNormalMatrix(input.instance0, input.instance1, input.instance2) * input.normal, 0.0)).xyz;
@@ -27,7 +32,8 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
 /**
  * The standard vertex stage (fills `vertexStage`): world (× thin instance) transform, world normal (cofactor for
  * instances), uv and colour varyings. Conditions: `normals`, `uvs`, `colors`, `thinInstances`. Provides the
- * `vertexVaryings` slot so other passes (pick, geometry) write extra varyings from the same transform.
+ * `vertexVaryings` slot so other passes (pick, geometry) write extra varyings from the same transform, and the
+ * `adjustWorldPosition` slot (world position after the affine transform, before projection) for displacement hooks.
  */
 export function createStandardVertexFragment(): Fragment {
   return {
@@ -46,11 +52,20 @@ export function createStandardVertexFragment(): Fragment {
       { name: 'uv', type: 'vec2f' },
       { name: 'color', type: 'vec4f' },
     ],
-    provides: [{
-      name: 'vertexVaryings',
-      params: [{ name: 'input', type: 'VertexInput' }, { name: 'output', type: 'ptr<function, VertexOutput>' }],
-      combine: 'all',
-    }],
+    provides: [
+      {
+        name: 'vertexVaryings',
+        params: [{ name: 'input', type: 'VertexInput' }, { name: 'output', type: 'ptr<function, VertexOutput>' }],
+        combine: 'all',
+      },
+      {
+        // World-adjust hook: runs after the affine world (× instance) transform, before the view-projection.
+        name: 'adjustWorldPosition',
+        params: [{ name: 'input', type: 'VertexInput' }, { name: 'world', type: 'mat4x4f' }, { name: 'worldPosition', type: 'vec3f' }],
+        returns: 'vec3f',
+        default: 'keepWorldPosition',
+      },
+    ],
     fills: [{ slot: 'vertexStage', fn: 'standardVertex' }],
   };
 }

@@ -1,5 +1,5 @@
 // pick-detail-thin-instances: pick ids {"thinInstances":true,"primitiveDetail":true}
-// key 030339ebf3b2fc78
+// key 3db3bdaeabd5084d
 // fragments draw-uniforms, pick-output, scene-uniforms, thin-instances, standard-vertex
 // conditions {"primitiveDetail":true,"thinInstances":true}
 // features primitive-index (pick-output)
@@ -19,6 +19,7 @@
 // target @location(0) pickId: vec4f -> rgba8unorm
 // target @location(1) pickDepth: f32 -> r32float
 // target @location(2) pickDetail: vec4u -> rgba32uint
+// slot adjustWorldPosition <- default
 // slot fragmentStage <- pick-output
 // slot vertexStage <- standard-vertex
 // slot vertexVaryings <- pick-output
@@ -36,7 +37,7 @@ enable primitive_index;
 fn standardVertex(input: VertexInput) -> VertexOutput {
   var output: VertexOutput;
   let world = draw.world * instanceMatrix(input.instance0, input.instance1, input.instance2, input.instance3);
-  let worldPosition = world * vec4f(input.position, 1.0);
+  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(input.position, 1.0)).xyz), 1.0);
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = vec3f(0.0);
@@ -56,6 +57,10 @@ struct VertexInput {
   @location(4) instance3: vec4f,
 }
 
+
+fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
+  return keepWorldPosition(input, world, worldPosition);
+}
 
 @group(0) @binding(0) var<uniform> scene: SceneUniforms;
 
@@ -89,6 +94,11 @@ struct DrawUniforms {
   flags: vec4u,
 }
 
+
+// Default of the adjustWorldPosition slot: the affine world position, unchanged.
+fn keepWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
+  return worldPosition;
+}
 
 struct SceneUniforms {
   viewProjection: mat4x4f,

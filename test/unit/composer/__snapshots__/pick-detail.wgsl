@@ -1,5 +1,5 @@
 // pick-detail: pick ids {"thinInstances":false,"primitiveDetail":true}
-// key bb1035978361238a
+// key 40f0ea9bb82caecd
 // fragments draw-uniforms, pick-output, scene-uniforms, thin-instances, standard-vertex
 // conditions {"primitiveDetail":true}
 // features primitive-index (pick-output)
@@ -18,6 +18,7 @@
 // target @location(0) pickId: vec4f -> rgba8unorm
 // target @location(1) pickDepth: f32 -> r32float
 // target @location(2) pickDetail: vec4u -> rgba32uint
+// slot adjustWorldPosition <- default
 // slot fragmentStage <- pick-output
 // slot vertexStage <- standard-vertex
 // slot vertexVaryings <- pick-output
@@ -35,7 +36,7 @@ enable primitive_index;
 fn standardVertex(input: VertexInput) -> VertexOutput {
   var output: VertexOutput;
   let world = draw.world;
-  let worldPosition = world * vec4f(input.position, 1.0);
+  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(input.position, 1.0)).xyz), 1.0);
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = vec3f(0.0);
@@ -51,6 +52,10 @@ struct VertexInput {
   @location(0) position: vec3f,
 }
 
+
+fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
+  return keepWorldPosition(input, world, worldPosition);
+}
 
 @group(0) @binding(0) var<uniform> scene: SceneUniforms;
 
@@ -79,6 +84,11 @@ struct DrawUniforms {
   flags: vec4u,
 }
 
+
+// Default of the adjustWorldPosition slot: the affine world position, unchanged.
+fn keepWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
+  return worldPosition;
+}
 
 struct SceneUniforms {
   viewProjection: mat4x4f,

@@ -1,5 +1,5 @@
 // pick: pick ids {"thinInstances":false,"primitiveDetail":false}
-// key ed255a0324599587
+// key 5675bde301e4bcb0
 // fragments draw-uniforms, pick-output, scene-uniforms, thin-instances, standard-vertex
 // conditions {}
 // features none
@@ -16,6 +16,7 @@
 // varying @location(4) worldPosition: vec3f
 // target @location(0) pickId: vec4f -> rgba8unorm
 // target @location(1) pickDepth: f32 -> r32float
+// slot adjustWorldPosition <- default
 // slot fragmentStage <- pick-output
 // slot vertexStage <- standard-vertex
 // slot vertexVaryings <- pick-output
@@ -32,7 +33,7 @@
 fn standardVertex(input: VertexInput) -> VertexOutput {
   var output: VertexOutput;
   let world = draw.world;
-  let worldPosition = world * vec4f(input.position, 1.0);
+  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(input.position, 1.0)).xyz), 1.0);
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = vec3f(0.0);
@@ -48,6 +49,10 @@ struct VertexInput {
   @location(0) position: vec3f,
 }
 
+
+fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
+  return keepWorldPosition(input, world, worldPosition);
+}
 
 @group(0) @binding(0) var<uniform> scene: SceneUniforms;
 
@@ -75,6 +80,11 @@ struct DrawUniforms {
   flags: vec4u,
 }
 
+
+// Default of the adjustWorldPosition slot: the affine world position, unchanged.
+fn keepWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
+  return worldPosition;
+}
 
 struct SceneUniforms {
   viewProjection: mat4x4f,

@@ -1,5 +1,5 @@
 // standard-normals-uvs-thin-instances: forward standard material {"normals":true,"uvs":true,"colors":false,"thinInstances":true}
-// key 656eff5650364d88
+// key 401f803064d98427
 // fragments base-texture, draw-uniforms, lambert-lighting, scene-uniforms, thin-instances, standard-surface, standard-vertex
 // conditions {"normals":true,"thinInstances":true,"uvs":true}
 // features none
@@ -19,6 +19,7 @@
 // varying @location(2) worldNormal: vec3f
 // varying @location(3) worldPosition: vec3f
 // target @location(0) color: vec4f -> caller format
+// slot adjustWorldPosition <- default
 // slot fragmentStage <- standard-surface
 // slot vertexStage <- standard-vertex
 // slot vertexVaryings <- nothing
@@ -35,7 +36,7 @@
 fn standardVertex(input: VertexInput) -> VertexOutput {
   var output: VertexOutput;
   let world = draw.world * instanceMatrix(input.instance0, input.instance1, input.instance2, input.instance3);
-  let worldPosition = world * vec4f(input.position, 1.0);
+  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(input.position, 1.0)).xyz), 1.0);
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = (draw.normalMatrix * vec4f(instanceNormalMatrix(input.instance0, input.instance1, input.instance2) * input.normal, 0.0)).xyz;
@@ -57,6 +58,10 @@ struct VertexInput {
   @location(6) instance3: vec4f,
 }
 
+
+fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
+  return keepWorldPosition(input, world, worldPosition);
+}
 
 @group(0) @binding(0) var<uniform> scene: SceneUniforms;
 
@@ -93,6 +98,11 @@ fn instanceNormalMatrix(c0: vec4f, c1: vec4f, c2: vec4f) -> mat3x3f {
   let b = c1.xyz;
   let c = c2.xyz;
   return mat3x3f(cross(b, c), cross(c, a), cross(a, b)) * sign(dot(a, cross(b, c)));
+}
+
+// Default of the adjustWorldPosition slot: the affine world position, unchanged.
+fn keepWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
+  return worldPosition;
 }
 
 struct SceneUniforms {

@@ -1,5 +1,5 @@
 // standard-normals: forward standard material {"normals":true,"uvs":false,"colors":false,"thinInstances":false}
-// key 464ed0f99fd16910
+// key be95ad7b878a7e99
 // fragments base-texture, draw-uniforms, lambert-lighting, scene-uniforms, thin-instances, standard-surface, standard-vertex
 // conditions {"normals":true}
 // features none
@@ -17,6 +17,7 @@
 // varying @location(2) worldNormal: vec3f
 // varying @location(3) worldPosition: vec3f
 // target @location(0) color: vec4f -> caller format
+// slot adjustWorldPosition <- default
 // slot fragmentStage <- standard-surface
 // slot vertexStage <- standard-vertex
 // slot vertexVaryings <- nothing
@@ -33,7 +34,7 @@
 fn standardVertex(input: VertexInput) -> VertexOutput {
   var output: VertexOutput;
   let world = draw.world;
-  let worldPosition = world * vec4f(input.position, 1.0);
+  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(input.position, 1.0)).xyz), 1.0);
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = (draw.normalMatrix * vec4f(input.normal, 0.0)).xyz;
@@ -50,6 +51,10 @@ struct VertexInput {
   @location(1) normal: vec3f,
 }
 
+
+fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
+  return keepWorldPosition(input, world, worldPosition);
+}
 
 @group(0) @binding(0) var<uniform> scene: SceneUniforms;
 
@@ -74,6 +79,11 @@ struct DrawUniforms {
   flags: vec4u,
 }
 
+
+// Default of the adjustWorldPosition slot: the affine world position, unchanged.
+fn keepWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
+  return worldPosition;
+}
 
 struct SceneUniforms {
   viewProjection: mat4x4f,

@@ -1,5 +1,5 @@
 // standard-thin-instances: forward standard material {"normals":false,"uvs":false,"colors":false,"thinInstances":true}
-// key 12c84defb2675813
+// key 1e8036f9c7fa66b6
 // fragments base-texture, draw-uniforms, lambert-lighting, scene-uniforms, thin-instances, standard-surface, standard-vertex
 // conditions {"thinInstances":true}
 // features none
@@ -17,6 +17,7 @@
 // varying @location(2) worldNormal: vec3f
 // varying @location(3) worldPosition: vec3f
 // target @location(0) color: vec4f -> caller format
+// slot adjustWorldPosition <- default
 // slot fragmentStage <- standard-surface
 // slot vertexStage <- standard-vertex
 // slot vertexVaryings <- nothing
@@ -33,7 +34,7 @@
 fn standardVertex(input: VertexInput) -> VertexOutput {
   var output: VertexOutput;
   let world = draw.world * instanceMatrix(input.instance0, input.instance1, input.instance2, input.instance3);
-  let worldPosition = world * vec4f(input.position, 1.0);
+  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(input.position, 1.0)).xyz), 1.0);
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = vec3f(0.0);
@@ -53,6 +54,10 @@ struct VertexInput {
   @location(4) instance3: vec4f,
 }
 
+
+fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
+  return keepWorldPosition(input, world, worldPosition);
+}
 
 @group(0) @binding(0) var<uniform> scene: SceneUniforms;
 
@@ -82,6 +87,11 @@ struct DrawUniforms {
   flags: vec4u,
 }
 
+
+// Default of the adjustWorldPosition slot: the affine world position, unchanged.
+fn keepWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
+  return worldPosition;
+}
 
 struct SceneUniforms {
   viewProjection: mat4x4f,

@@ -1,5 +1,5 @@
 // standard-uvs-colors: forward standard material {"normals":false,"uvs":true,"colors":true,"thinInstances":false}
-// key c5bf25efbf9c4b97
+// key 5834946e1471f666
 // fragments base-texture, draw-uniforms, lambert-lighting, scene-uniforms, thin-instances, standard-surface, standard-vertex
 // conditions {"colors":true,"uvs":true}
 // features none
@@ -18,6 +18,7 @@
 // varying @location(2) worldNormal: vec3f
 // varying @location(3) worldPosition: vec3f
 // target @location(0) color: vec4f -> caller format
+// slot adjustWorldPosition <- default
 // slot fragmentStage <- standard-surface
 // slot vertexStage <- standard-vertex
 // slot vertexVaryings <- nothing
@@ -34,7 +35,7 @@
 fn standardVertex(input: VertexInput) -> VertexOutput {
   var output: VertexOutput;
   let world = draw.world;
-  let worldPosition = world * vec4f(input.position, 1.0);
+  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(input.position, 1.0)).xyz), 1.0);
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = vec3f(0.0);
@@ -52,6 +53,10 @@ struct VertexInput {
   @location(2) color: vec4f,
 }
 
+
+fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
+  return keepWorldPosition(input, world, worldPosition);
+}
 
 @group(0) @binding(0) var<uniform> scene: SceneUniforms;
 
@@ -76,6 +81,11 @@ struct DrawUniforms {
   flags: vec4u,
 }
 
+
+// Default of the adjustWorldPosition slot: the affine world position, unchanged.
+fn keepWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
+  return worldPosition;
+}
 
 struct SceneUniforms {
   viewProjection: mat4x4f,

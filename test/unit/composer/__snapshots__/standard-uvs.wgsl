@@ -1,5 +1,5 @@
 // standard-uvs: forward standard material {"normals":false,"uvs":true,"colors":false,"thinInstances":false}
-// key 38a94e0f1b3826f3
+// key 896bde9e1bb6d8da
 // fragments base-texture, draw-uniforms, lambert-lighting, scene-uniforms, thin-instances, standard-surface, standard-vertex
 // conditions {"uvs":true}
 // features none
@@ -17,6 +17,7 @@
 // varying @location(2) worldNormal: vec3f
 // varying @location(3) worldPosition: vec3f
 // target @location(0) color: vec4f -> caller format
+// slot adjustWorldPosition <- default
 // slot fragmentStage <- standard-surface
 // slot vertexStage <- standard-vertex
 // slot vertexVaryings <- nothing
@@ -33,7 +34,7 @@
 fn standardVertex(input: VertexInput) -> VertexOutput {
   var output: VertexOutput;
   let world = draw.world;
-  let worldPosition = world * vec4f(input.position, 1.0);
+  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(input.position, 1.0)).xyz), 1.0);
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = vec3f(0.0);
@@ -50,6 +51,10 @@ struct VertexInput {
   @location(1) uv: vec2f,
 }
 
+
+fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
+  return keepWorldPosition(input, world, worldPosition);
+}
 
 @group(0) @binding(0) var<uniform> scene: SceneUniforms;
 
@@ -74,6 +79,11 @@ struct DrawUniforms {
   flags: vec4u,
 }
 
+
+// Default of the adjustWorldPosition slot: the affine world position, unchanged.
+fn keepWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
+  return worldPosition;
+}
 
 struct SceneUniforms {
   viewProjection: mat4x4f,
