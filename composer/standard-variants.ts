@@ -19,6 +19,8 @@ export interface StandardComposeOptions {
   /** Reuse one array across calls so a compose cache recognises the fragments without re-hashing them. */
   fragments?: readonly Fragment[];
   deviceFeatures?: { has(feature: string): boolean };
+  /** Extra conditions for fragments added to the variant (e.g. pick discard rules); the variant's own win. */
+  conditions?: Readonly<Record<string, boolean>>;
 }
 
 /** The thin-instance buffer: one 64-byte column-major matrix per instance, columns `instance0…3` (append it to a mesh's buffers). */
@@ -51,7 +53,7 @@ export function composeStandardMaterial(variant: StandardMaterialVariant, option
 export function pickSpec(variant: PickVariant, options: StandardComposeOptions = {}): ComposeSpec {
   return {
     fragments: options.fragments ?? createPickFragments(),
-    conditions: { thinInstances: variant.thinInstances, primitiveDetail: variant.primitiveDetail },
+    conditions: { ...options.conditions, thinInstances: variant.thinInstances, primitiveDetail: variant.primitiveDetail },
     vertexLayout: options.vertexLayout ?? standardVertexLayout({ thinInstances: variant.thinInstances }),
     deviceFeatures: options.deviceFeatures,
   };

@@ -8,3 +8,4 @@ export * from './standard-material.js';
 export * from './standard-surface.js';
 export * from './standard-vertex.js';
 export * from './thin-instances.js';
+export * from './pick-discard.js';

@@ -7,19 +7,30 @@ export const primitiveDetailCondition = 'primitiveDetail';
 export const pickUniformsByteSize = 16;
 
 const source = `import bindings::pick;
+@if(pickDiscard) import bindings::pickFrame;
 import io::{ FragmentInput, FragmentOutput, VertexInput, VertexOutput };
+import package::pick_discard_types::PickDiscardInput;
+import slots::pickDiscard;
 
 struct PickUniforms {
   // Pick id of instance 0 of this draw (1-based; 0 is a miss); instance i writes id + i.
   id: u32,
-  pad0: u32,
-  pad1: u32,
+  // 1 when the draw is thin-instanced.
+  hasThinInstance: u32,
+  // Components the vertex-data stream really has (0 = none); the rest read zero, not the vertex fetch's 0, 0, 1.
+  vertexDataComponents: u32,
   pad2: u32,
 }
 
 fn writePickVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
   (*output).pickInstance = input.instanceIndex;
   @if(primitiveDetail) (*output).pickLocal = input.position;
+  @if(pickDiscard && thinInstances) (*output).pickExtras = vec4f(input.instance0.w, input.instance1.w, input.instance2.w, input.instance3.w);
+  @if(pickDiscard && pickVertexData) (*output).pickVertexData = zeroPadded(input.pickVertexData, pick.vertexDataComponents);
+}
+
+fn zeroPadded(value: vec4f, components: u32) -> vec4f {
+  return select(vec4f(0.0), value, vec4u(0u, 1u, 2u, 3u) < vec4u(components));
 }
 
 // 24-bit id as RGB bytes of an rgba8unorm target: id = (r << 16) | (g << 8) | b.
@@ -30,6 +41,19 @@ fn encodePickId(id: u32) -> vec4f {
 fn pickFragment(input: FragmentInput) -> FragmentOutput {
   var output: FragmentOutput;
   let id = pick.id + input.pickInstance;
+  @if(pickDiscard) {
+    var rule: PickDiscardInput;
+    rule.worldPos = input.worldPosition;
+    rule.fragmentCoord = input.position.xy + pickFrame.pixelOffset.xy;
+    rule.pickId = id;
+    rule.hasThinInstance = pick.hasThinInstance;
+    rule.thinInstanceIndex = select(0xffffffffu, input.pickInstance, pick.hasThinInstance == 1u);
+    @if(thinInstances) rule.instanceExtras = input.pickExtras;
+    @if(pickVertexData) rule.vertexData = input.pickVertexData;
+    if (pickDiscard(rule)) {
+      discard;
+    }
+  }
   output.pickId = encodePickId(id);
   output.pickDepth = input.position.z;
   // The interpolated mesh-local position is the exact hit on the triangle at the selected pixel centre:
@@ -47,8 +71,15 @@ export function createPickOutputFragment(): Fragment {
   return {
     id: 'pick-output',
     source,
-    bindings: [{ name: 'pick', kind: 'uniform', type: 'PickUniforms', role: 'mesh', visibility: ['fragment'], hasDynamicOffset: true, minBindingSize: pickUniformsByteSize }],
-    varyings: [{ name: 'pickInstance', type: 'u32', interpolation: 'flat' }, { name: 'pickLocal', type: 'vec3f', when: primitiveDetailCondition }],
+    bindings: [{ name: 'pick', kind: 'uniform', type: 'PickUniforms', role: 'mesh', visibility: ['vertex', 'fragment'], hasDynamicOffset: true, minBindingSize: pickUniformsByteSize }],
+    dependencies: ['pick-discard-types'],
+    vertexInputs: [{ semantic: 'pickVertexData', format: 'float32x4', when: 'pickDiscard && pickVertexData' }],
+    varyings: [
+      { name: 'pickInstance', type: 'u32', interpolation: 'flat' },
+      { name: 'pickLocal', type: 'vec3f', when: primitiveDetailCondition },
+      { name: 'pickExtras', type: 'vec4f', interpolation: 'flat', when: 'pickDiscard && thinInstances' },
+      { name: 'pickVertexData', type: 'vec4f', interpolation: 'flat', when: 'pickDiscard && pickVertexData' },
+    ],
     builtins: [{ builtin: 'primitive_index', when: primitiveDetailCondition }],
     outputs: [
       { name: 'pickId', type: 'vec4f', format: 'rgba8unorm' },

@@ -2,6 +2,7 @@ import { createBaseTextureFragment } from './base-texture.js';
 import { createDrawUniformsFragment } from './draw-uniforms.js';
 import type { Fragment } from './fragment-types.js';
 import { createLambertLightingFragment } from './lambert-lighting.js';
+import { createPickDiscardTypesFragment } from './pick-discard.js';
 import { createPickOutputFragment } from './pick-output.js';
 import { createSceneUniformsFragment } from './scene-uniforms.js';
 import { createStandardSurfaceFragment } from './standard-surface.js';
@@ -28,7 +29,7 @@ export function createStandardMaterialFragments(): Fragment[] {
 
 /** The pick pass: the same vertex stage as the forward material plus the pick-ID outputs. */
 export function createPickFragments(): Fragment[] {
-  return [...createStandardVertexFragments(), createPickOutputFragment()];
+  return [...createStandardVertexFragments(), createPickDiscardTypesFragment(), createPickOutputFragment()];
 }
 
 /** The compose conditions of a standard-material variant (condition names equal the field names). */

@@ -4,7 +4,8 @@ import { whenEngineReady } from '../engine/engine.js';
 import type { Scene } from '../engine/scene.js';
 import { decodePickTexel } from './pick-decode.js';
 import { PickError } from './pick-errors.js';
-import { disposePickGpu, encodePickPass, ensurePickGpu, type PickGpu, type PickPassRequest, type PickReadback } from './pick-pass.js';
+import { checkDiscardRule, type PickDiscardRule } from './discard-rules.js';
+import { disposePickGpu, encodePickPass, ensurePickGpu, type PickGpu, type PickPassRequest, type PickReadback, preparePickPass } from './pick-pass.js';
 import { makePickSnapshot, type PickOptions } from './pick-snapshot.js';
 import type { PixelRegion } from './pick-zoom.js';
 import { type PickingInfo } from './picking-info.js';
@@ -16,6 +17,8 @@ export interface GpuPickOptions extends PickOptions {
   viewport?: { width: number; height: number };
   /** When given, x and y are CSS pixels multiplied by it. */
   devicePixelRatio?: number;
+  /** A custom WGSL rule deciding, per fragment of the pick pass, what cannot be picked. */
+  discard?: PickDiscardRule;
 }
 
 /** A GPU picker bound to a scene: plain state; GPU objects appear on the first pick. */
@@ -75,10 +78,13 @@ async function runRequest<T>(picker: GpuPicker, api: string, request: PickPassRe
       if (picker.disposed) throw disposedError();
       const gpu = ensurePickGpu(picker, engine.device);
       try {
+        const preparing = preparePickPass(gpu, request);
+        if (preparing) await Promise.race([preparing, cancelled]);
         const readback = await Promise.race([encodePickPass(gpu, request), cancelled]);
         return decode(readback);
       } catch (error) {
         if (picker.disposed) throw disposedError();
+        if (error instanceof PickError) throw error;
         if (attempt === 0 && (engine.device !== gpu.device || engine.recovery)) continue;
         if (engine.device !== gpu.device || engine.recovery) throw new PickError(api, 'device-lost', `the device was lost twice during the pick (${(error as Error).message})`);
         throw error;
@@ -112,13 +118,15 @@ export async function pickManyAsync(picker: GpuPicker, points: readonly { x: num
       throw new PickError(api, (error as PickError).code ?? 'bad-coordinates', `${points.length > 1 ? `points[${i}]: ` : ''}${(error as Error).message.replace(/^createPickingRay: /, '')}`);
     }
   });
-  const snapshot = makePickSnapshot(api, picker.scene.meshes, options ?? {}, rays, rays.length);
+  const rule = options?.discard !== undefined ? checkDiscardRule(api, options.discard) : null;
+  // A world-adjust hook moves geometry outside its bounds: the ray pre-filter cannot be trusted then.
+  const snapshot = makePickSnapshot(api, picker.scene.meshes, rule?.rule.worldAdjustWgsl !== undefined ? { ...options, preFilter: false } : options ?? {}, rays, rays.length);
   const viewProjection = rays[0].viewProjection;
   const inverse = mat4.inverse(viewProjection) as Float32Array;
   const regions: PixelRegion[] = rays.map((ray) => ({ x: ray.pixelX, y: ray.pixelY, width: 1, height: 1 }));
   const detailed = picker.detailed;
-  return runRequest(picker, api, { snapshot, viewProjection, width: viewport.width, height: viewport.height, regions, layout: 'row', detailed }, (readback) =>
-    rays.map((ray, i) => decodePickTexel(snapshot, ray, inverse, readback.texel(i))));
+  return runRequest(picker, api, { api, snapshot, viewProjection, width: viewport.width, height: viewport.height, regions, layout: 'row', detailed, rule }, (readback) =>
+    rays.map((ray, i) => decodePickTexel(snapshot, ray, inverse, readback.texel(i), rule?.rule.worldAdjustWgsl !== undefined)));
 }
 
 /** An identity visible in a marquee rectangle. */
@@ -142,9 +150,10 @@ export async function pickRectAsync(picker: GpuPicker, x: number, y: number, wid
   const maxResults = options?.maxResults ?? Infinity;
   if (!(maxResults >= 1)) throw new PickError(api, 'bad-option', `maxResults ${describeValue(maxResults)} must be >= 1`);
   const camera = cameraOf(picker, api);
+  const rule = options?.discard !== undefined ? checkDiscardRule(api, options.discard) : null;
   const snapshot = makePickSnapshot(api, picker.scene.meshes, options ?? {}, null, 1);
   const viewProjection = createPickingRay(camera, x0, y0, { width: viewport.width, height: viewport.height }).viewProjection;
-  return runRequest(picker, api, { snapshot, viewProjection, width: viewport.width, height: viewport.height, regions: [{ x: x0, y: y0, width: w, height: h }], layout: 'rect', detailed: false }, (readback) => {
+  return runRequest(picker, api, { api, snapshot, viewProjection, width: viewport.width, height: viewport.height, regions: [{ x: x0, y: y0, width: w, height: h }], layout: 'rect', detailed: false, rule }, (readback) => {
     const seen = new Map<number, PickedIdentity>();
     for (const id of readback.ids()) {
       if (id === 0 || seen.has(id)) continue;

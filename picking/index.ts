@@ -7,3 +7,4 @@ export * from './pick-snapshot.js';
 export * from './pick-zoom.js';
 export * from './picking-info.js';
 export * from './picking-ray.js';
+export * from './discard-rules.js';

@@ -20,7 +20,7 @@ export interface PickTexel {
 }
 
 /** Turns one read-back texel into a PickingInfo using the snapshot taken at encode time. */
-export function decodePickTexel(snapshot: PickSnapshot, ray: PickingRay, inverseViewProjection: Float32Array, texel: PickTexel): PickingInfo {
+export function decodePickTexel(snapshot: PickSnapshot, ray: PickingRay, inverseViewProjection: Float32Array, texel: PickTexel, worldAdjusted = false): PickingInfo {
   const id = decodePickId(texel.id[0], texel.id[1], texel.id[2]);
   if (id === 0) return makeMissInfo(texel.detail ? ray : null);
   const found = findCandidate(snapshot, id);
@@ -41,6 +41,10 @@ export function decodePickTexel(snapshot: PickSnapshot, ray: PickingRay, inverse
     const detail = computeTriangleDetail(candidate.mesh, texel.detail[0], [floats[0], floats[1], floats[2]], world);
     info.faceId = texel.detail[0];
     Object.assign(info, detail);
+    if (worldAdjusted) {
+      // A world-adjust hook moves vertices in WGSL the CPU cannot run: the displaced surface's normals are unknown.
+      info.pickedNormal = info.pickedNormalWorld = info.pickedFaceNormal = info.pickedFaceNormalWorld = null;
+    }
     info.ray = ray;
   } else if (texel.detail) {
     info.ray = ray;

@@ -1,20 +1,22 @@
 import { mat4 } from 'wgpu-matrix';
-import { type ComposeCache, makeComposeCache } from '../composer/compose-shader.js';
-import { acquireRenderPipeline, type PipelineLease, releaseRenderPipeline } from '../composer/pipeline-cache.js';
-import { composePickShader } from '../composer/standard-variants.js';
-import { stableStringify } from '../composer/hash.js';
-import { createPickFragments } from '../fragments/standard-material.js';
-import type { Fragment } from '../fragments/fragment-types.js';
-import { ensureMeshGpu, type Mesh, syncThinInstances } from '../engine/mesh.js';
-import { meshVertexLayout } from '../engine/render/forward-render-task.js';
+import { ensureMeshGpu, syncThinInstances } from '../engine/mesh.js';
+import { type CheckedRule, readRuleStorage } from './discard-rules.js';
 import { decodePickId } from './pick-id.js';
 import type { PickTexel } from './pick-decode.js';
+import { getPickPipeline, type PickPipeline, preparePickPipelines } from './pick-pipelines.js';
+import {
+  drawGroupFor, drawSlotBytes, emptyGroupFor, ensureTargets, ensureUniforms, pickFrameOffset, type PickGpu, pickUniformOffset, pointGroupsFor,
+  pointSlotBytes, storageGroupFor,
+} from './pick-resources.js';
 import type { PickSnapshot } from './pick-snapshot.js';
 import { makePickZoomMatrix, type PixelRegion } from './pick-zoom.js';
-import { acquireStagingBuffer, destroyStagingPool, makeStagingPool, releaseStagingBuffer, type StagingPool } from './staging-pool.js';
+import { acquireStagingBuffer, releaseStagingBuffer } from './staging-pool.js';
+
+export { disposePickGpu, ensurePickGpu, type PickGpu } from './pick-resources.js';
 
 /** One pick pass to draw: the snapshot, the camera matrix and where each point lands in the target. */
 export interface PickPassRequest {
+  api: string;
   snapshot: PickSnapshot;
   viewProjection: Float32Array;
   width: number;
@@ -23,6 +25,7 @@ export interface PickPassRequest {
   regions: PixelRegion[];
   layout: 'row' | 'rect';
   detailed: boolean;
+  rule: CheckedRule | null;
 }
 
 /** What a finished pass read back. */
@@ -31,161 +34,55 @@ export interface PickReadback {
   ids(): Iterable<number>;
 }
 
-interface PickPipeline {
-  lease: PipelineLease;
-  vertexBufferSources: readonly number[];
-}
-
-/** The picker's GPU objects on one device; grown on demand, reused by every later pick. */
-export interface PickGpu {
-  readonly device: GPUDevice;
-  readonly fragments: readonly Fragment[];
-  readonly composeCache: ComposeCache;
-  readonly pipelines: Map<string, PickPipeline>;
-  /** Per mesh: its pipeline by mode, so a warm pick skips the layout key (a mesh's layout never changes). */
-  readonly meshPipelines: WeakMap<Mesh, { thin: boolean; basic?: PickPipeline; detail?: PickPipeline }>;
-  readonly staging: StagingPool;
-  targets: { width: number; height: number; detailed: boolean; textures: GPUTexture[]; views: GPUTextureView[]; depth: GPUTexture; depthView: GPUTextureView } | null;
-  sceneBuffer: GPUBuffer | null;
-  sceneGroups: GPUBindGroup[];
-  drawBuffer: GPUBuffer | null;
-  drawGroup: GPUBindGroup | null;
-  sceneData: Float32Array<ArrayBuffer>;
-  drawData: ArrayBuffer;
-  /** Bind group layouts of the pick variants (identical for all of them). */
-  layouts: readonly GPUBindGroupLayout[] | null;
-}
-
-const slotBytes = 256;
-// A draw slot holds DrawUniforms at 0 and PickUniforms at 256: binding offsets must be 256-aligned.
-const drawSlotBytes = 512;
-const drawBytes = 160;
-const pickIdOffset = 256;
-const pickBytes = 16;
-const depthFormat: GPUTextureFormat = 'depth24plus';
-
-/** The picker's GPU state on `device`, rebuilt when the device changed (after a loss). */
-export function ensurePickGpu(picker: { gpu: PickGpu | null }, device: GPUDevice): PickGpu {
-  if (picker.gpu?.device === device) return picker.gpu;
-  if (picker.gpu) disposePickGpu(picker.gpu);
-  picker.gpu = {
-    device,
-    fragments: createPickFragments(),
-    composeCache: makeComposeCache(),
-    pipelines: new Map(),
-    meshPipelines: new WeakMap(),
-    staging: makeStagingPool(device),
-    targets: null,
-    sceneBuffer: null,
-    sceneGroups: [],
-    drawBuffer: null,
-    drawGroup: null,
-    sceneData: new Float32Array(0),
-    drawData: new ArrayBuffer(0),
-    layouts: null,
-  };
-  return picker.gpu;
-}
-
-function pipelineFor(gpu: PickGpu, mesh: Mesh, detailed: boolean): PickPipeline {
-  const thin = mesh.thinInstances !== null;
-  let known = gpu.meshPipelines.get(mesh);
-  if (!known || known.thin !== thin) gpu.meshPipelines.set(mesh, (known = { thin }));
-  const mode = detailed ? 'detail' : 'basic';
-  return (known[mode] ??= pipelineForLayout(gpu, mesh, detailed));
-}
-
-function pipelineForLayout(gpu: PickGpu, mesh: Mesh, detailed: boolean): PickPipeline {
-  const buffers = meshVertexLayout(mesh);
-  const key = `${detailed ? 'detail' : 'basic'}|${stableStringify(buffers)}`;
-  let pipeline = gpu.pipelines.get(key);
-  if (pipeline) return pipeline;
-  const composed = composePickShader({ thinInstances: mesh.thinInstances !== null, primitiveDetail: detailed }, {
-    cache: gpu.composeCache, fragments: gpu.fragments, vertexLayout: { kind: 'buffers', buffers },
-  });
-  const lease = acquireRenderPipeline(gpu.device, composed, {
-    label: 'weft:pick',
-    targets: composed.targets.map((t) => ({ format: t.format! })),
-    primitive: { topology: 'triangle-list', cullMode: 'none' },
-    depthStencil: { format: depthFormat, depthWriteEnabled: true, depthCompare: 'greater' },
-  });
-  pipeline = { lease, vertexBufferSources: composed.vertexBufferSources };
-  gpu.pipelines.set(key, pipeline);
-  gpu.layouts ??= lease.bindGroupLayouts;
-  return pipeline;
-}
-
-function ensureTargets(gpu: PickGpu, width: number, height: number, detailed: boolean): NonNullable<PickGpu['targets']> {
-  const current = gpu.targets;
-  if (current && current.width >= width && current.height >= height && (current.detailed || !detailed)) return current;
-  const w = Math.max(width, current?.width ?? 1);
-  const h = Math.max(height, current?.height ?? 1);
-  const wantDetail = detailed || (current?.detailed ?? false);
-  for (const texture of current ? [...current.textures, current.depth] : []) texture.destroy();
-  const make = (format: GPUTextureFormat, label: string) => gpu.device.createTexture({ label: `weft:pick:${label}`, size: [w, h], format, usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
-  const textures = [make('rgba8unorm', 'id'), make('r32float', 'depth-value'), ...(wantDetail ? [make('rgba32uint', 'detail')] : [])];
-  const depth = make(depthFormat, 'depth');
-  gpu.targets = { width: w, height: h, detailed: wantDetail, textures, views: textures.map((t) => t.createView()), depth, depthView: depth.createView() };
-  return gpu.targets;
-}
-
-function ensureUniforms(gpu: PickGpu, points: number, draws: number): void {
-  const { device } = gpu;
-  const layouts = gpu.layouts!;
-  if (!gpu.sceneBuffer || gpu.sceneBuffer.size < points * slotBytes) {
-    gpu.sceneBuffer?.destroy();
-    const capacity = Math.max(points, 2 * (gpu.sceneGroups.length || 1));
-    gpu.sceneBuffer = device.createBuffer({ label: 'weft:pick:scene-uniforms', size: capacity * slotBytes, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-    // One bind group per point slot, made once per capacity (a scene uniform has no dynamic offset).
-    gpu.sceneGroups = Array.from({ length: capacity }, (_, i) => device.createBindGroup({ label: `weft:pick:scene-group${i}`, layout: layouts[0], entries: [{ binding: 0, resource: { buffer: gpu.sceneBuffer!, offset: i * slotBytes, size: 128 } }] }));
-    gpu.sceneData = new Float32Array((capacity * slotBytes) / 4);
-  }
-  if (!gpu.drawBuffer || gpu.drawBuffer.size < draws * drawSlotBytes) {
-    gpu.drawBuffer?.destroy();
-    const capacity = Math.max(draws, 2 * ((gpu.drawBuffer?.size ?? 0) / drawSlotBytes), 16);
-    gpu.drawBuffer = device.createBuffer({ label: 'weft:pick:draw-uniforms', size: capacity * drawSlotBytes, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-    gpu.drawGroup = device.createBindGroup({ label: 'weft:pick:draw-group', layout: layouts[1], entries: [
-      { binding: 0, resource: { buffer: gpu.drawBuffer, offset: 0, size: drawBytes } },
-      { binding: 1, resource: { buffer: gpu.drawBuffer, offset: pickIdOffset, size: pickBytes } },
-    ] });
-    gpu.drawData = new ArrayBuffer(capacity * drawSlotBytes);
-  }
-}
-
 const align256 = (n: number) => Math.ceil(n / 256) * 256;
 
-/** Encodes and submits one pick pass, then maps its texels back. No GPU object is created once warm. */
+/** Compiles the rule pipelines the request lacks (null when everything is ready and encoding can start now). */
+export function preparePickPass(gpu: PickGpu, request: PickPassRequest): Promise<void> | null {
+  if (!request.rule) return null;
+  const meshes = request.snapshot.candidates.map((c) => c.mesh).filter((m) => !m.disposed);
+  if (meshes.every((m) => getPickPipeline(gpu, request.api, m, request.detailed, request.rule))) return null;
+  return preparePickPipelines(gpu, request.api, meshes, request.detailed, request.rule);
+}
+
+/** Encodes and submits one pick pass now, then maps its texels back. No GPU object is created once warm. */
 export async function encodePickPass(gpu: PickGpu, request: PickPassRequest): Promise<PickReadback> {
   const { device } = gpu;
-  const { snapshot, regions, detailed } = request;
+  const { snapshot, regions, detailed, rule } = request;
   const row = request.layout === 'row';
   const targetWidth = row ? regions.length : regions[0].width;
   const targetHeight = row ? 1 : regions[0].height;
-  const drawSlots: { candidate: number; slot: number }[][] = snapshot.drawLists.map(() => []);
+  const pipelines: (PickPipeline | null)[] = snapshot.candidates.map((c) => (c.mesh.disposed ? null : getPickPipeline(gpu, request.api, c.mesh, detailed, rule)));
+  // Storage contents as of now, read before anything is written so a bad `data` leaves the GPU untouched.
+  const storage = rule?.rule.storage?.length
+    ? snapshot.candidates.map((c) => rule.bindings.map((b) => readRuleStorage(request.api, rule.rule, rule.rule.storage!.find((s) => s.name === b.name)!, c.mesh)))
+    : null;
   let slots = 0;
-  for (let p = 0; p < snapshot.drawLists.length; p++) for (const candidate of snapshot.drawLists[p]) drawSlots[p].push({ candidate, slot: slots++ });
-  const pipelines = snapshot.candidates.map((c) => pipelineFor(gpu, c.mesh, detailed));
+  const drawSlots = snapshot.drawLists.map((list) => list.map((candidate) => ({ candidate, slot: slots++ })));
+  const targets = ensureTargets(gpu, targetWidth, targetHeight, detailed);
+  ensureUniforms(gpu, regions.length, slots);
   // Vertex and instance data as of now: the renderer may not have uploaded the latest instance matrices yet.
   for (const c of snapshot.candidates) {
     if (c.mesh.disposed) continue;
     ensureMeshGpu(c.mesh, device);
     syncThinInstances(c.mesh);
   }
-  if (!gpu.layouts) pipelineFor(gpu, snapshot.candidates[0]?.mesh ?? placeholderMesh(), detailed);
-  const targets = ensureTargets(gpu, targetWidth, targetHeight, detailed);
-  ensureUniforms(gpu, regions.length, slots);
   const zoom = new Float32Array(16);
   regions.forEach((region, p) => {
     makePickZoomMatrix(region, request.width, request.height, zoom);
-    gpu.sceneData.set(mat4.multiply(zoom, request.viewProjection), (p * slotBytes) / 4);
+    gpu.pointData.set(mat4.multiply(zoom, request.viewProjection), (p * pointSlotBytes) / 4);
+    // Fragment coordinates in the pick target plus this offset give the original framebuffer's.
+    gpu.pointData.set([region.x - (row ? p : 0), region.y, 0, 0], (p * pointSlotBytes + pickFrameOffset) / 4);
   });
-  device.queue.writeBuffer(gpu.sceneBuffer!, 0, gpu.sceneData, 0, (regions.length * slotBytes) / 4);
+  device.queue.writeBuffer(gpu.pointBuffer!, 0, gpu.pointData, 0, (regions.length * pointSlotBytes) / 4);
   const floats = new Float32Array(gpu.drawData);
   const words = new Uint32Array(gpu.drawData);
   for (const list of drawSlots) {
     for (const { candidate, slot } of list) {
-      floats.set(snapshot.candidates[candidate].worldMatrix, (slot * drawSlotBytes) / 4);
-      words[(slot * drawSlotBytes + pickIdOffset) / 4] = snapshot.candidates[candidate].baseId;
+      const c = snapshot.candidates[candidate];
+      floats.set(c.worldMatrix, (slot * drawSlotBytes) / 4);
+      words[(slot * drawSlotBytes + pickUniformOffset) / 4] = c.baseId;
+      words[(slot * drawSlotBytes + pickUniformOffset) / 4 + 1] = c.runs ? 1 : 0;
+      words[(slot * drawSlotBytes + pickUniformOffset) / 4 + 2] = pipelines[candidate]?.vertexDataComponents ?? 0;
     }
   }
   if (slots) device.queue.writeBuffer(gpu.drawBuffer!, 0, gpu.drawData, 0, slots * drawSlotBytes);
@@ -200,21 +97,29 @@ export async function encodePickPass(gpu: PickGpu, request: PickPassRequest): Pr
     const x = row ? p : 0;
     pass.setViewport(x, 0, row ? 1 : region.width, row ? 1 : region.height, 0, 1);
     pass.setScissorRect(x, 0, row ? 1 : region.width, row ? 1 : region.height);
-    pass.setBindGroup(0, gpu.sceneGroups[p]);
     for (const { candidate: index, slot } of drawSlots[p]) {
       const candidate = snapshot.candidates[index];
-      const mesh = candidate.mesh;
-      // Only a redraw after a device loss can meet a mesh disposed since the snapshot; it has no buffers left.
-      if (mesh.disposed) continue;
-      const meshGpu = ensureMeshGpu(mesh, device);
       const pipeline = pipelines[index];
-      pass.setPipeline(pipeline.lease.pipeline);
-      pass.setBindGroup(1, gpu.drawGroup!, [slot * drawSlotBytes, slot * drawSlotBytes]);
+      // Only a redraw after a device loss can meet a mesh disposed since the snapshot; it has no buffers left.
+      if (!pipeline) continue;
+      const mesh = candidate.mesh;
+      const meshGpu = mesh.gpu!;
+      const { composed, lease } = pipeline;
+      pass.setPipeline(lease.pipeline);
+      pass.setBindGroup(0, pointGroupsFor(gpu, lease.bindGroupLayouts[0], composed.bindGroups[0].bindings)[p]);
+      pass.setBindGroup(1, drawGroupFor(gpu, lease.bindGroupLayouts[1], composed.bindGroups[1].bindings), [slot * drawSlotBytes, slot * drawSlotBytes]);
+      for (let g = 2; g < composed.bindGroups.length; g++) {
+        const group = composed.bindGroups[g];
+        pass.setBindGroup(g, group.role === 'extra' && storage
+          ? storageGroupFor(gpu, rule!.digest, mesh, lease.bindGroupLayouts[g], group.bindings, group.bindings.map((b) => storage[index][rule!.bindings.findIndex((r) => r.name === b.name)]))
+          : emptyGroupFor(gpu, lease.bindGroupLayouts[g]));
+      }
       const sources = [...meshGpu.vertexBuffers, ...(meshGpu.instanceBuffer ? [meshGpu.instanceBuffer] : [])];
-      pipeline.vertexBufferSources.forEach((source, i) => pass.setVertexBuffer(i, sources[source]));
+      const vertexData = pipeline.vertexDataBuffer === null ? [] : [pipeline.vertexDataBuffer < 0 ? gpu.zeros : meshGpu.vertexBuffers[pipeline.vertexDataBuffer]];
+      const all = [...sources, ...vertexData];
+      pipeline.vertexBufferSources.forEach((source, i) => pass.setVertexBuffer(i, all[source]));
       if (meshGpu.indexBuffer) pass.setIndexBuffer(meshGpu.indexBuffer, mesh.geometry.indices instanceof Uint16Array ? 'uint16' : 'uint32');
-      const runs = candidate.runs ?? [{ first: 0, count: 1 }];
-      for (const run of runs) {
+      for (const run of candidate.runs ?? [{ first: 0, count: 1 }]) {
         if (meshGpu.indexBuffer) pass.drawIndexed(mesh.geometry.indices!.length, run.count, 0, 0, run.first);
         else pass.draw(mesh.geometry.vertexCount, run.count, 0, run.first);
       }
@@ -258,20 +163,4 @@ export async function encodePickPass(gpu: PickGpu, request: PickPassRequest): Pr
       }
     },
   };
-}
-
-function placeholderMesh(): Mesh {
-  // Layouts are needed even when nothing is drawn; any position-only mesh yields the same bind groups.
-  return { geometry: { buffers: [{ bytes: new Uint8Array(0), arrayStride: 12, attributes: [{ semantic: 'position', format: 'float32x3', offset: 0 }] }] }, thinInstances: null } as unknown as Mesh;
-}
-
-/** Destroys the pass's targets, buffers and staging pool and gives back its pipeline leases. */
-export function disposePickGpu(gpu: PickGpu): void {
-  for (const pipeline of gpu.pipelines.values()) releaseRenderPipeline(gpu.device, pipeline.lease);
-  gpu.pipelines.clear();
-  for (const texture of gpu.targets ? [...gpu.targets.textures, gpu.targets.depth] : []) texture.destroy();
-  gpu.targets = null;
-  gpu.sceneBuffer?.destroy();
-  gpu.drawBuffer?.destroy();
-  destroyStagingPool(gpu.staging);
 }

@@ -1,13 +1,13 @@
 // pick-detail-thin-instances: pick ids {"thinInstances":true,"primitiveDetail":true}
-// key 3db3bdaeabd5084d
-// fragments draw-uniforms, pick-output, scene-uniforms, thin-instances, standard-vertex
+// key 7b079ab2b9c07806
+// fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-output, standard-vertex
 // conditions {"primitiveDetail":true,"thinInstances":true}
 // features primitive-index (pick-output)
 // @group(0) scene
 //   @binding(0) scene: package::scene_uniforms::SceneUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform"}} from scene-uniforms
 // @group(1) mesh
 //   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
-//   @binding(1) pick: package::pick_output::PickUniforms {"binding":1,"visibility":2,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":16}} from pick-output
+//   @binding(1) pick: package::pick_output::PickUniforms {"binding":1,"visibility":3,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":16}} from pick-output
 // vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
 // vertex buffer 1 (caller buffer 1): stride 64 per instance: @location(1) instance0 float32x4 +0, @location(2) instance1 float32x4 +16, @location(3) instance2 float32x4 +32, @location(4) instance3 float32x4 +48
 // varying @location(0) color: vec4f
@@ -21,6 +21,7 @@
 // target @location(2) pickDetail: vec4u -> rgba32uint
 // slot adjustWorldPosition <- default
 // slot fragmentStage <- pick-output
+// slot pickDiscard <- default
 // slot vertexStage <- standard-vertex
 // slot vertexVaryings <- pick-output
 
@@ -154,7 +155,9 @@ struct FragmentOutput {
 struct PickUniforms {
   // Pick id of instance 0 of this draw (1-based; 0 is a miss); instance i writes id + i.
   id: u32,
-  pad0: u32,
-  pad1: u32,
+  // 1 when the draw is thin-instanced.
+  hasThinInstance: u32,
+  // Components the vertex-data stream really has (0 = none); the rest read zero, not the vertex fetch's 0, 0, 1.
+  vertexDataComponents: u32,
   pad2: u32,
 }

@@ -1,0 +1,198 @@
+import { type ComposeCache, makeComposeCache } from '../composer/compose-shader.js';
+import { releaseRenderPipeline } from '../composer/pipeline-cache.js';
+import type { Mesh } from '../engine/mesh.js';
+import type { Fragment } from '../fragments/fragment-types.js';
+import { createPickFragments } from '../fragments/standard-material.js';
+import type { PickPipeline } from './pick-pipelines.js';
+import { destroyStagingPool, makeStagingPool, type StagingPool } from './staging-pool.js';
+
+/** Per point: SceneUniforms at 0, PickFrameUniforms at 256 (binding offsets must be 256-aligned). */
+export const pointSlotBytes = 512;
+export const pickFrameOffset = 256;
+/** Per draw: DrawUniforms at 0, PickUniforms at 256. */
+export const drawSlotBytes = 512;
+export const pickUniformOffset = 256;
+
+/** A rule storage buffer of one mesh, and the bind group holding all of that mesh's. */
+interface StorageEntry {
+  buffers: (GPUBuffer | null)[];
+  group: GPUBindGroup | null;
+  layout: GPUBindGroupLayout | null;
+}
+
+/** The picker's GPU objects on one device; grown on demand, reused by every later pick. */
+export interface PickGpu {
+  readonly device: GPUDevice;
+  readonly fragments: readonly Fragment[];
+  readonly composeCache: ComposeCache;
+  readonly pipelines: Map<string, PickPipeline>;
+  /** Per mesh: its pipeline by mode, so a warm pick skips the layout key (a mesh's layout never changes). */
+  readonly meshPipelines: WeakMap<Mesh, { thin: boolean; byMode: Map<string, PickPipeline> }>;
+  readonly staging: StagingPool;
+  targets: { width: number; height: number; detailed: boolean; textures: GPUTexture[]; views: GPUTextureView[]; depth: GPUTexture; depthView: GPUTextureView } | null;
+  pointBuffer: GPUBuffer | null;
+  pointCapacity: number;
+  /** Point bind groups per group-0 layout (with and without the rule's frame uniform). */
+  pointGroups: Map<GPUBindGroupLayout, GPUBindGroup[]>;
+  drawBuffer: GPUBuffer | null;
+  drawGroups: Map<GPUBindGroupLayout, GPUBindGroup>;
+  emptyGroups: Map<GPUBindGroupLayout, GPUBindGroup>;
+  pointData: Float32Array<ArrayBuffer>;
+  drawData: ArrayBuffer;
+  /** Rule storage per rule digest and mesh. */
+  storage: Map<string, WeakMap<Mesh, StorageEntry>>;
+  /** 256 zero bytes: vertex data of meshes without the attribute, storage of meshes without data. */
+  zeros: GPUBuffer;
+  allBuffers: Set<GPUBuffer>;
+}
+
+/** The picker's GPU state on `device`, rebuilt when the device changed (after a loss). */
+export function ensurePickGpu(picker: { gpu: PickGpu | null }, device: GPUDevice): PickGpu {
+  if (picker.gpu?.device === device) return picker.gpu;
+  if (picker.gpu) disposePickGpu(picker.gpu);
+  const zeros = device.createBuffer({ label: 'weft:pick:zeros', size: 256, usage: GPUBufferUsage.VERTEX | GPUBufferUsage.STORAGE });
+  picker.gpu = {
+    device,
+    fragments: createPickFragments(),
+    composeCache: makeComposeCache(),
+    pipelines: new Map(),
+    meshPipelines: new WeakMap(),
+    staging: makeStagingPool(device),
+    targets: null,
+    pointBuffer: null,
+    pointCapacity: 0,
+    pointGroups: new Map(),
+    drawBuffer: null,
+    drawGroups: new Map(),
+    emptyGroups: new Map(),
+    pointData: new Float32Array(0),
+    drawData: new ArrayBuffer(0),
+    storage: new Map(),
+    zeros,
+    allBuffers: new Set([zeros]),
+  };
+  return picker.gpu;
+}
+
+/** 1×1 (or K×1, or w×h) ID, depth-value, detail and depth targets, grown when a request needs more. */
+export function ensureTargets(gpu: PickGpu, width: number, height: number, detailed: boolean): NonNullable<PickGpu['targets']> {
+  const current = gpu.targets;
+  if (current && current.width >= width && current.height >= height && (current.detailed || !detailed)) return current;
+  const w = Math.max(width, current?.width ?? 1);
+  const h = Math.max(height, current?.height ?? 1);
+  const wantDetail = detailed || (current?.detailed ?? false);
+  for (const texture of current ? [...current.textures, current.depth] : []) texture.destroy();
+  const make = (format: GPUTextureFormat, label: string) => gpu.device.createTexture({ label: `weft:pick:${label}`, size: [w, h], format, usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
+  const textures = [make('rgba8unorm', 'id'), make('r32float', 'depth-value'), ...(wantDetail ? [make('rgba32uint', 'detail')] : [])];
+  const depth = make('depth24plus', 'depth');
+  gpu.targets = { width: w, height: h, detailed: wantDetail, textures, views: textures.map((t) => t.createView()), depth, depthView: depth.createView() };
+  return gpu.targets;
+}
+
+function makeBuffer(gpu: PickGpu, label: string, size: number, usage: GPUBufferUsageFlags): GPUBuffer {
+  const buffer = gpu.device.createBuffer({ label, size, usage: usage | GPUBufferUsage.COPY_DST });
+  gpu.allBuffers.add(buffer);
+  return buffer;
+}
+
+function dropBuffer(gpu: PickGpu, buffer: GPUBuffer | null): void {
+  if (!buffer) return;
+  gpu.allBuffers.delete(buffer);
+  buffer.destroy();
+}
+
+/** Grows the per-point and per-draw uniform buffers (bind groups are remade only then). */
+export function ensureUniforms(gpu: PickGpu, points: number, draws: number): void {
+  if (!gpu.pointBuffer || gpu.pointCapacity < points) {
+    dropBuffer(gpu, gpu.pointBuffer);
+    gpu.pointCapacity = Math.max(points, 2 * gpu.pointCapacity, 1);
+    gpu.pointBuffer = makeBuffer(gpu, 'weft:pick:point-uniforms', gpu.pointCapacity * pointSlotBytes, GPUBufferUsage.UNIFORM);
+    gpu.pointData = new Float32Array((gpu.pointCapacity * pointSlotBytes) / 4);
+    gpu.pointGroups.clear();
+  }
+  if (!gpu.drawBuffer || gpu.drawBuffer.size < draws * drawSlotBytes) {
+    const capacity = Math.max(draws, 2 * ((gpu.drawBuffer?.size ?? 0) / drawSlotBytes), 16);
+    dropBuffer(gpu, gpu.drawBuffer);
+    gpu.drawBuffer = makeBuffer(gpu, 'weft:pick:draw-uniforms', capacity * drawSlotBytes, GPUBufferUsage.UNIFORM);
+    gpu.drawData = new ArrayBuffer(capacity * drawSlotBytes);
+    gpu.drawGroups.clear();
+  }
+}
+
+type Bindings = PickPipeline['composed']['bindGroups'][number]['bindings'];
+
+/** Point bind groups for a group-0 layout: `scene` (and `pickFrame` with a rule) at each point's slot. */
+export function pointGroupsFor(gpu: PickGpu, layout: GPUBindGroupLayout, bindings: Bindings): GPUBindGroup[] {
+  let groups = gpu.pointGroups.get(layout);
+  if (groups) return groups;
+  groups = Array.from({ length: gpu.pointCapacity }, (_, i) => gpu.device.createBindGroup({
+    label: `weft:pick:point-group${i}`,
+    layout,
+    entries: bindings.map((b) => ({ binding: b.binding, resource: { buffer: gpu.pointBuffer!, offset: i * pointSlotBytes + (b.name === 'pickFrame' ? pickFrameOffset : 0), size: b.name === 'pickFrame' ? 16 : 128 } })),
+  }));
+  gpu.pointGroups.set(layout, groups);
+  return groups;
+}
+
+/** The draw bind group (DrawUniforms + PickUniforms, both at a dynamic offset) for a group-1 layout. */
+export function drawGroupFor(gpu: PickGpu, layout: GPUBindGroupLayout, bindings: Bindings): GPUBindGroup {
+  let group = gpu.drawGroups.get(layout);
+  if (group) return group;
+  group = gpu.device.createBindGroup({
+    label: 'weft:pick:draw-group',
+    layout,
+    entries: bindings.map((b) => ({ binding: b.binding, resource: { buffer: gpu.drawBuffer!, offset: b.name === 'pick' ? pickUniformOffset : 0, size: b.name === 'pick' ? 16 : 160 } })),
+  });
+  gpu.drawGroups.set(layout, group);
+  return group;
+}
+
+/** A bind group for an empty layout (a group index below the last used one). */
+export function emptyGroupFor(gpu: PickGpu, layout: GPUBindGroupLayout): GPUBindGroup {
+  let group = gpu.emptyGroups.get(layout);
+  if (!group) gpu.emptyGroups.set(layout, (group = gpu.device.createBindGroup({ label: 'weft:pick:empty-group', layout, entries: [] })));
+  return group;
+}
+
+/** Uploads one mesh's rule storage (writeBuffer into kept buffers) and returns its bind group. */
+export function storageGroupFor(gpu: PickGpu, digest: string, mesh: Mesh, layout: GPUBindGroupLayout, bindings: Bindings, data: (ArrayBufferView | null)[]): GPUBindGroup {
+  let byMesh = gpu.storage.get(digest);
+  if (!byMesh) gpu.storage.set(digest, (byMesh = new WeakMap()));
+  let entry = byMesh.get(mesh);
+  if (!entry) byMesh.set(mesh, (entry = { buffers: data.map(() => null), group: null, layout: null }));
+  let changed = entry.layout !== layout;
+  data.forEach((view, i) => {
+    const needed = view ? Math.max(16, view.byteLength) : 0;
+    const current = entry!.buffers[i];
+    if (view && (!current || current.size < needed)) {
+      dropBuffer(gpu, current);
+      entry!.buffers[i] = makeBuffer(gpu, `weft:pick:storage:${mesh.name}:${bindings[i].name}`, Math.ceil(needed / 16) * 16, GPUBufferUsage.STORAGE);
+      changed = true;
+    } else if (!view && current) {
+      dropBuffer(gpu, current);
+      entry!.buffers[i] = null;
+      changed = true;
+    }
+    if (view) gpu.device.queue.writeBuffer(entry!.buffers[i]!, 0, view.buffer, view.byteOffset, view.byteLength);
+  });
+  if (changed || !entry.group) {
+    entry.group = gpu.device.createBindGroup({
+      label: `weft:pick:storage-group:${mesh.name}`,
+      layout,
+      entries: bindings.map((b, i) => ({ binding: b.binding, resource: { buffer: entry!.buffers[i] ?? gpu.zeros } })),
+    });
+    entry.layout = layout;
+  }
+  return entry.group;
+}
+
+/** Destroys the picker's targets, buffers and staging pool and gives back its pipeline leases. */
+export function disposePickGpu(gpu: PickGpu): void {
+  for (const pipeline of gpu.pipelines.values()) releaseRenderPipeline(gpu.device, pipeline.lease);
+  gpu.pipelines.clear();
+  for (const texture of gpu.targets ? [...gpu.targets.textures, gpu.targets.depth] : []) texture.destroy();
+  gpu.targets = null;
+  for (const buffer of gpu.allBuffers) buffer.destroy();
+  gpu.allBuffers.clear();
+  destroyStagingPool(gpu.staging);
+}
