@@ -55,7 +55,8 @@ export function checkDiscardRule(api: string, rule: PickDiscardRule): CheckedRul
   const key = rule.key;
   if (typeof key !== 'string' || key.length === 0) throw new PickError(api, 'bad-rule', `discard rule key ${describeValue(key)} must be a non-empty string`);
   const where = `discard rule "${key}"`;
-  if (typeof rule.wgsl !== 'string' || !/\bfn\s+pickDiscard\s*\(/.test(rule.wgsl)) {
+  if (typeof rule.wgsl !== 'string') throw new PickError(api, 'bad-rule', `${where}: wgsl ${describeValue(rule.wgsl)} must be a string of WGSL`);
+  if (!/\bfn\s+pickDiscard\s*\(/.test(rule.wgsl)) {
     throw new PickError(api, 'bad-rule', `${where}: wgsl must define fn pickDiscard(input: PickDiscardInput) -> bool (true discards the fragment)`);
   }
   if (rule.worldAdjustWgsl !== undefined && (typeof rule.worldAdjustWgsl !== 'string' || !/\bfn\s+adjustPickWorld\s*\(/.test(rule.worldAdjustWgsl))) {
@@ -122,10 +123,19 @@ export function ruleHeaderLines(checked: CheckedRule): number {
 function ruleMessages(checked: CheckedRule, messages: readonly MappedShaderMessage[]): string[] {
   const offset = ruleHeaderLines(checked);
   const sources: Record<string, [string, string]> = { 'pick-discard-rule': ['wgsl', checked.rule.wgsl], 'pick-world-adjust-rule': ['worldAdjustWgsl', checked.rule.worldAdjustWgsl ?? ''] };
+  const signatures: Record<string, string> = { 'pick-discard-rule': 'fn pickDiscard(input: PickDiscardInput) -> bool', 'pick-world-adjust-rule': 'fn adjustPickWorld(input: PickWorldInput) -> vec3f' };
   return messages.filter((m) => m.type === 'error').map((m) => {
-    const source = sources[m.fragmentId] ?? (m.origin ? sources[m.origin] : undefined);
+    if (m.fragmentId.startsWith('weft:') && m.origin && signatures[m.origin]) {
+      // The device complained about the call weft generates: the rule's function has the wrong shape.
+      return `${sources[m.origin][0]}: the rule's function does not match ${signatures[m.origin]}: ${m.message}`;
+    }
+    const source = sources[m.fragmentId];
     if (!source || m.line <= offset) return `${m.fragmentId}:${m.line}:${m.column}: ${m.message}\n  ${m.lineText}`;
     const line = m.line - offset;
+    if (line > source[1].split('\n').length) {
+      // Past the rule's own lines: the glue weft appends calls the rule's function with the wrong shape.
+      return `${source[0]}: the rule's function does not match ${signatures[m.fragmentId]}: ${m.message}`;
+    }
     const text = source[1].split('\n')[line - 1] ?? m.lineText;
     return `${source[0]}:${line}:${m.column}: ${m.message}\n  ${text}\n  ${' '.repeat(Math.max(0, m.column - 1))}^`;
   });
@@ -138,6 +148,14 @@ export function toRuleError(api: string, checked: CheckedRule, error: unknown): 
     throw new PickError(api, 'rule-compile', `discard rule "${checked.rule.key}" failed to compile:\n${lines.join('\n')}`);
   }
   if (error instanceof PickError) throw error;
+  if (error instanceof ComposeError) {
+    // Composer messages count lines of the rule's fragment, which starts with weft's import header.
+    const offset = ruleHeaderLines(checked);
+    const message = error.message.replace(/fragment "(pick-discard-rule|pick-world-adjust-rule)" (.*?) at line (\d+)/, (_, id: string, what: string, line: string) => `${id === 'pick-discard-rule' ? 'wgsl' : 'worldAdjustWgsl'} ${what} at line ${Number(line) - offset}`);
+    throw new PickError(api, 'rule-compile', `discard rule "${checked.rule.key}": ${message}`);
+  }
   // Pipeline validation (e.g. a storage buffer used in a stage it is not visible to) and anything else.
-  throw new PickError(api, 'rule-compile', `discard rule "${checked.rule.key}": ${(error as Error)?.message ?? String(error)}`);
+  const message = (error as Error)?.message ?? String(error);
+  const hint = /binding visibility/.test(message) ? ' (storage read by worldAdjustWgsl runs in the vertex stage: give that entry vertex: true)' : '';
+  throw new PickError(api, 'rule-compile', `discard rule "${checked.rule.key}"${hint}: ${message}`);
 }

@@ -1,7 +1,7 @@
 import { mat4 } from 'wgpu-matrix';
 import { describe, expect } from 'vitest';
 import type { Engine } from '../../../engine/index.js';
-import { createGpuPicker, enableDetailedPicking, getPickedUV, pickAsync, type PickingInfo } from '../../../picking/index.js';
+import { createGpuPicker, enableDetailedPicking, getPickedUV, type PickDiscardRule, pickAsync, type PickingInfo } from '../../../picking/index.js';
 import { gpuTest } from '../../support/gpu.js';
 import { type Generated, generateScene } from '../../support/generated-scenes.js';
 import { castReferenceRay, castReferenceRayAll, makePixelRay, type ReferenceHit } from '../../support/reference-raycast.js';
@@ -12,7 +12,10 @@ const sameHit = (a: ReferenceHit | null, b: ReferenceHit | null) => (!a || !b ? 
 const close = (a: readonly number[], b: readonly number[], tolerance: number) => a.every((v, i) => Math.abs(v - b[i]) <= tolerance);
 
 /** Picks every pixel of the frame and compares with the three-mesh-bvh ray through the same pixel centre. */
-async function measure(generated: Generated, engine: Engine, figures: Figures): Promise<void> {
+/** A pick rule and the same rule on the CPU: which reference hits it keeps. */
+interface RuleUnderTest { discard: PickDiscardRule; keeps: (hit: ReferenceHit) => boolean; nearBoundary: (hit: ReferenceHit) => boolean }
+
+async function measure(generated: Generated, engine: Engine, figures: Figures, rule?: RuleUnderTest): Promise<void> {
   const picker = createGpuPicker(generated.scene);
   expect(enableDetailedPicking(picker)).toBe(true);
   const { width, height } = engine;
@@ -22,23 +25,26 @@ async function measure(generated: Generated, engine: Engine, figures: Figures): 
   for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) pixels.push([x, y]);
   for (let start = 0; start < pixels.length; start += 64) {
     const batch = pixels.slice(start, start + 64);
-    const infos: PickingInfo[] = await Promise.all(batch.map(([x, y]) => pickAsync(picker, x, y)));
+    const infos: PickingInfo[] = await Promise.all(batch.map(([x, y]) => pickAsync(picker, x, y, rule ? { discard: rule.discard } : {})));
     batch.forEach(([x, y], k) => {
       const info = infos[k];
       const inverse = mat4.inverse(info.ray?.viewProjection ?? new Float32Array(16));
       const cast = (dx: number, dy: number) => {
         const ray = makePixelRay(inverse, cameraPosition, x + dx, y + dy, width, height);
-        return castReferenceRay(generated.reference, ray.origin, ray.direction);
+        if (!rule) return castReferenceRay(generated.reference, ray.origin, ray.direction);
+        return castReferenceRayAll(generated.reference, ray.origin, ray.direction).find(rule.keeps) ?? null;
       };
       const truth = cast(0, 0);
       if ([[-0.05, 0], [0.05, 0], [0, -0.05], [0, 0.05]].some(([dx, dy]) => !sameHit(truth, cast(dx, dy)))) return;
+      // A surface crossing the rule's boundary at this pixel: float rounding decides, not the rule.
+      if (rule && castReferenceRayAll(generated.reference, makePixelRay(inverse, cameraPosition, x, y, width, height).origin, makePixelRay(inverse, cameraPosition, x, y, width, height).direction).some(rule.nearBoundary)) return;
       if (!truth) {
         figures.misses++;
         if (!info.hit) figures.missAgree++;
         return;
       }
       const ray = makePixelRay(inverse, cameraPosition, x, y, width, height);
-      const next = castReferenceRayAll(generated.reference, ray.origin, ray.direction).find((h) => h.meshId !== truth.meshId || h.thinInstanceIndex !== truth.thinInstanceIndex);
+      const next = castReferenceRayAll(generated.reference, ray.origin, ray.direction).filter((h) => !rule || rule.keeps(h)).find((h) => h.meshId !== truth.meshId || h.thinInstanceIndex !== truth.thinInstanceIndex);
       if (next && next.distance - truth.distance < 1e-3 * truth.distance) return; // identities too close in depth to tell apart
       figures.compared++;
       if (info.pickedMesh?.uniqueId !== truth.meshId || info.thinInstanceIndex !== truth.thinInstanceIndex) return;
@@ -73,5 +79,22 @@ describe('GPU picker accuracy against three.js + three-mesh-bvh', () => {
     }
     expect(figures.uvCompared).toBeGreaterThan(1000);
     expect(ratio(figures.uv, figures.uvCompared), 'uv').toBeGreaterThanOrEqual(0.999);
+  }, [80, 60]);
+
+  gpuTest('a clip-plane rule agrees with a CPU ray cast that skips hits on the clipped side', async ({ engine }) => {
+    const figures: Figures = { compared: 0, identity: 0, face: 0, point: 0, barycentric: 0, normal: 0, uvCompared: 0, uv: 0, misses: 0, missAgree: 0 };
+    // Clip everything above the tilted plane n·p > 0.1 with n = normalize(0.3, 1, 0.2).
+    const n = [0.3, 1, 0.2].map((c) => c / Math.hypot(0.3, 1, 0.2));
+    const side = (p: readonly number[]) => n[0] * p[0] + n[1] * p[1] + n[2] * p[2] - 0.1;
+    const rule: RuleUnderTest = {
+      discard: { key: 'clip-plane', wgsl: `fn pickDiscard(input: PickDiscardInput) -> bool {\n  return dot(input.worldPos, vec3f(${n.map((c) => c.toFixed(9)).join(', ')})) - 0.1 > 0.0;\n}` },
+      keeps: (hit) => side(hit.point) <= 0,
+      nearBoundary: (hit) => Math.abs(side(hit.point)) < 1e-4 * hit.distance,
+    };
+    for (const seed of [5, 6, 7]) await measure(await generateScene(engine, seed), engine, figures, rule);
+    console.log('[clip-plane accuracy]', figures);
+    expect(figures.compared).toBeGreaterThan(1000);
+    expect(figures.missAgree).toBe(figures.misses);
+    for (const key of ['identity', 'face', 'point', 'barycentric', 'normal'] as const) expect(figures[key] / figures.compared, key).toBeGreaterThanOrEqual(0.999);
   }, [80, 60]);
 });
