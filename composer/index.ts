@@ -16,3 +16,4 @@ export * from './stage-io.js';
 export * from './standard-variants.js';
 export * from './variant-registry.js';
 export * from './vertex-layout.js';
+export * from './pick-rule-variants.js';

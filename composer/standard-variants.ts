@@ -1,6 +1,7 @@
 import type { Fragment } from '../fragments/fragment-types.js';
 import { createPickFragments, createStandardMaterialFragments, standardMaterialConditions, type StandardMaterialVariant } from '../fragments/standard-material.js';
 import { type ComposeCache, type ComposedShader, type ComposeSpec, composeShader } from './compose-shader.js';
+import { registerPickRuleVariants } from './pick-rule-variants.js';
 import { makeVariantRegistry, registerVariant, type VariantRegistry } from './variant-registry.js';
 import type { VertexBufferSpec, VertexLayoutSpec } from './vertex-layout.js';
 
@@ -86,6 +87,7 @@ export function registerWeftVariants(registry: VariantRegistry): VariantRegistry
       registerVariant(registry, { name: pickVariantName(variant), description: `pick ids ${JSON.stringify(variant)}`, spec: () => pickSpec(variant) });
     }
   }
+  registerPickRuleVariants(registry);
   return registry;
 }
 

@@ -4,14 +4,22 @@
  *   weft compose <variant> [--json]  the variant's WGSL and layouts
  *   weft validate [variant…]         compiles variants on Dawn (null backend); exit code 1 on any error
  * `--registry <module>` (repeatable) adds the variants of a module exporting `registerVariants(registry)`.
+ * `--rule <file.wgsl> [--world-adjust <file.wgsl>] [--storage name:type[:vertex]]…` adds the pick variants of a
+ * discard rule file (named after the file); `validate` then reports errors at lines of the rule's own files.
  */
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { create, globals } from 'webgpu';
-import { type ComposedShader, composeShader, describeComposedShader, formatShaderMessage, getVariant, listVariants, makeComposeCache, makeWeftVariantRegistry, type VariantRegistry, WeftError } from '../composer/index.js';
+import {
+  type ComposedShader, composeShader, describeComposedShader, formatShaderMessage, getVariant, listVariants, makeComposeCache, makeWeftVariantRegistry,
+  type PickRuleSource, registerPickRuleVariants, toRuleFileMessages, type VariantRegistry, WeftError,
+} from '../composer/index.js';
 import { compilationMessages, createShaderModuleScoped } from '../composer/compile-errors.js';
 
-async function validate(registry: VariantRegistry, names: string[]): Promise<number> {
+interface RuleFiles { rule: PickRuleSource; files: { wgsl: string; worldAdjust?: string } }
+
+async function validate(registry: VariantRegistry, names: string[], ruleFiles: RuleFiles | null): Promise<number> {
   const variants = names.length ? names.map((n) => getVariant(registry, n)) : listVariants(registry);
   const cache = makeComposeCache();
   const composed = new Map<string, ComposedShader>();
@@ -39,7 +47,8 @@ async function validate(registry: VariantRegistry, names: string[]): Promise<num
       continue;
     }
     const { module, scope } = createShaderModuleScoped(device, shader.code, `weft:validate:${name}`);
-    const messages = await compilationMessages(module, shader.code, shader.sourceMap, scope);
+    const mapped = await compilationMessages(module, shader.code, shader.sourceMap, scope);
+    const messages = ruleFiles && name.startsWith(ruleFiles.rule.name) ? toRuleFileMessages(mapped, ruleFiles.rule, ruleFiles.files) : mapped;
     const errors = messages.filter((m) => m.type === 'error');
     if (errors.length) failures++;
     console.log(`${errors.length ? '✗' : '✓'} ${name} (${shader.key})${messages.length ? `\n${messages.map((m) => formatShaderMessage(m).replace(/^/gm, '    ')).join('\n')}` : ''}`);
@@ -49,25 +58,56 @@ async function validate(registry: VariantRegistry, names: string[]): Promise<num
   return failures ? 1 : 0;
 }
 
-async function loadRegistry(argv: string[]): Promise<{ registry: VariantRegistry; rest: string[] }> {
-  const registry = makeWeftVariantRegistry();
+function readRuleFiles(argv: string[]): { ruleFiles: RuleFiles | null; rest: string[] } {
   const rest: string[] = [];
+  let wgslFile: string | undefined;
+  let adjustFile: string | undefined;
+  const storage: { name: string; type: string; vertex: boolean }[] = [];
   for (let i = 0; i < argv.length; i++) {
-    if (argv[i] !== '--registry') {
+    const value = argv[i + 1];
+    if (argv[i] === '--rule') wgslFile = value;
+    else if (argv[i] === '--world-adjust') adjustFile = value;
+    else if (argv[i] === '--storage') {
+      const [name, type, vertex] = (value ?? '').split(':');
+      if (!name || !type) throw new WeftError('weft', 'usage', `--storage ${JSON.stringify(value)} must be name:type or name:type:vertex (e.g. flags:array<f32>)`);
+      storage.push({ name, type, vertex: vertex === 'vertex' });
+    } else {
       rest.push(argv[i]);
       continue;
     }
-    const path = argv[++i];
+    if (value === undefined) throw new WeftError('weft', 'usage', `${argv[i]} needs a value`);
+    i++;
+  }
+  if (!wgslFile) {
+    if (adjustFile || storage.length) throw new WeftError('weft', 'usage', '--world-adjust and --storage need --rule <file.wgsl>');
+    return { ruleFiles: null, rest };
+  }
+  const name = `rule-${basename(wgslFile).replace(/\.[^.]*$/, '').replace(/[^A-Za-z0-9]+/g, '-')}`;
+  const rule: PickRuleSource = { name, wgsl: readFileSync(wgslFile, 'utf8'), worldAdjustWgsl: adjustFile ? readFileSync(adjustFile, 'utf8') : undefined, storage };
+  return { ruleFiles: { rule, files: { wgsl: wgslFile, worldAdjust: adjustFile } }, rest };
+}
+
+async function loadRegistry(argv: string[]): Promise<{ registry: VariantRegistry; rest: string[]; ruleFiles: RuleFiles | null }> {
+  const registry = makeWeftVariantRegistry();
+  const { ruleFiles, rest: remaining } = readRuleFiles(argv);
+  if (ruleFiles) registerPickRuleVariants(registry, ruleFiles.rule);
+  const rest: string[] = [];
+  for (let i = 0; i < remaining.length; i++) {
+    if (remaining[i] !== '--registry') {
+      rest.push(remaining[i]);
+      continue;
+    }
+    const path = remaining[++i];
     if (!path) throw new WeftError('weft', 'usage', '--registry needs a module path');
     const module = (await import(pathToFileURL(resolve(path)).href)) as { registerVariants?: (registry: VariantRegistry) => unknown };
     if (typeof module.registerVariants !== 'function') throw new WeftError('weft', 'usage', `${path} does not export registerVariants(registry)`);
     module.registerVariants(registry);
   }
-  return { registry, rest };
+  return { registry, rest, ruleFiles };
 }
 
 async function main(argv: string[]): Promise<number> {
-  const { registry, rest: args } = await loadRegistry(argv);
+  const { registry, rest: args, ruleFiles } = await loadRegistry(argv);
   const [command, ...rest] = args;
   switch (command) {
     case 'list':
@@ -86,9 +126,9 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'validate':
-      return validate(registry, rest);
+      return validate(registry, rest.length || !ruleFiles ? rest : listVariants(registry).map((v) => v.name).filter((n) => n.startsWith(ruleFiles.rule.name)), ruleFiles);
     default:
-      console.log('usage: weft list | weft compose <variant> [--json] | weft validate [variant…]   (each: [--registry <module>]…)');
+      console.log('usage: weft list | weft compose <variant> [--json] | weft validate [variant…]   (each: [--registry <module>]… [--rule <file.wgsl> [--world-adjust <file.wgsl>] [--storage name:type[:vertex]]…])');
       return command === undefined || command === 'help' || command === '--help' ? 0 : 1;
   }
 }

@@ -12,7 +12,7 @@ describe('registered variants on Dawn', () => {
     expect(device.features.has('primitive-index'), 'the lavapipe adapter exposes primitive-index, so pick-detail variants are compiled too').toBe(true);
     const cache = makeComposeCache();
     const variants = listVariants(makeWeftVariantRegistry());
-    expect(variants.length).toBe(20);
+    expect(variants.length).toBeGreaterThanOrEqual(36);
     for (const variant of variants) {
       const composed = composeShader({ ...variant.spec(), deviceFeatures: device.features }, cache);
       const { module, scope } = createShaderModuleScoped(device, composed.code, variant.name);
@@ -21,6 +21,6 @@ describe('registered variants on Dawn', () => {
       const lease = await acquireRenderPipelineAsync(device, composed, forwardState(composed, { label: variant.name }));
       releaseRenderPipeline(device, lease);
     }
-    expect(getComposerCounters(device)).toMatchObject({ modulesCompiled: 20, pipelinesCreated: 20, liveModules: 0, livePipelines: 0 });
+    expect(getComposerCounters(device)).toMatchObject({ modulesCompiled: variants.length, pipelinesCreated: variants.length, liveModules: 0, livePipelines: 0 });
   });
 });

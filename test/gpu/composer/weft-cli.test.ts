@@ -1,6 +1,9 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
+import { listVariants, makeWeftVariantRegistry } from '../../../composer/index.js';
+
+const registered = listVariants(makeWeftVariantRegistry()).length;
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const fixture = fileURLToPath(new URL('./fixtures/broken-variants.ts', import.meta.url));
@@ -14,7 +17,7 @@ function weft(...args: string[]): Promise<{ code: number; stdout: string }> {
 describe('weft CLI', () => {
   test('validate compiles every registered variant on Dawn and exits 0', async () => {
     const { code, stdout } = await weft('validate');
-    expect(stdout).toContain('all 20 variant(s) compile');
+    expect(stdout).toContain(`all ${registered} variant(s) compile`);
     expect(code).toBe(0);
   });
 
@@ -33,7 +36,26 @@ describe('weft CLI', () => {
     expect(composed.stdout).toContain('// target @location(2) pickDetail: vec4u -> rgba32uint');
     expect(composed.stdout).toContain('enable primitive_index;');
     const list = await weft('list');
-    expect(list.stdout.trim().split('\n')).toHaveLength(20);
+    expect(list.stdout.trim().split('\n')).toHaveLength(registered);
     expect((await weft('compose', 'nope')).code).toBe(1);
   });
+
+  test('validate --rule checks a discard rule file and reports errors at the file\'s own lines', async () => {
+    const { mkdtempSync, writeFileSync } = await import('node:fs');
+    const { join } = await import('node:path');
+    const { tmpdir } = await import('node:os');
+    const dir = mkdtempSync(join(tmpdir(), 'weft-rule-'));
+    const good = join(dir, 'clip.wgsl');
+    const bad = join(dir, 'broken.wgsl');
+    writeFileSync(good, 'fn pickDiscard(input: PickDiscardInput) -> bool {\n  return input.worldPos.y > limit[0];\n}\n');
+    writeFileSync(bad, 'fn pickDiscard(input: PickDiscardInput) -> bool {\n  return input.worldPos.q > 0.0;\n}\n');
+    const ok = await weft('validate', '--rule', good, '--storage', 'limit:array<f32>');
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain('all 8 variant(s) compile');
+    const broken = await weft('validate', '--rule', bad);
+    expect(broken.code).toBe(1);
+    expect(broken.stdout).toContain(`${bad}:2:26: invalid vector swizzle character`);
+    const printed = await weft('compose', 'rule-clip-basic-regular', '--rule', good, '--storage', 'limit:array<f32>');
+    expect(printed.stdout).toContain('return input.worldPos.y > limit[0];');
+  }, 120_000);
 });

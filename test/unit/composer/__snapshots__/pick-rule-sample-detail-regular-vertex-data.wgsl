@@ -1,0 +1,215 @@
+// pick-rule-sample-detail-regular-vertex-data: pick discard rule {"primitiveDetail":true,"thinInstances":false,"vertexData":true,"worldAdjust":false}
+// key 3a2e1d3433e67aeb
+// fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-discard-rule, pick-output, standard-vertex
+// conditions {"pickDiscard":true,"pickVertexData":true,"primitiveDetail":true}
+// features primitive-index (pick-output)
+// @group(0) scene
+//   @binding(0) pickFrame: package::pick_discard_types::PickFrameUniforms {"binding":0,"visibility":2,"buffer":{"type":"uniform"}} from pick-discard-types
+//   @binding(1) scene: package::scene_uniforms::SceneUniforms {"binding":1,"visibility":3,"buffer":{"type":"uniform"}} from scene-uniforms
+// @group(1) mesh
+//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
+//   @binding(1) pick: package::pick_output::PickUniforms {"binding":1,"visibility":3,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":16}} from pick-output
+// @group(2) material (empty)
+// @group(3) extra
+//   @binding(0) flags: array<f32> {"binding":0,"visibility":2,"buffer":{"type":"read-only-storage"}} from pick-discard-rule
+// vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
+// vertex buffer 1 (caller buffer 1): stride 16 per vertex: @location(1) pickVertexData float32x4 +0
+// varying @location(0) color: vec4f
+// varying @location(1) @interpolate(flat) pickInstance: u32
+// varying @location(2) pickLocal: vec3f
+// varying @location(3) @interpolate(flat) pickVertexData: vec4f
+// varying @location(4) uv: vec2f
+// varying @location(5) worldNormal: vec3f
+// varying @location(6) worldPosition: vec3f
+// target @location(0) pickId: vec4f -> rgba8unorm
+// target @location(1) pickDepth: f32 -> r32float
+// target @location(2) pickDetail: vec4u -> rgba32uint
+// slot adjustWorldPosition <- default
+// slot fragmentStage <- pick-output
+// slot pickDiscard <- pick-discard-rule
+// slot vertexStage <- standard-vertex
+// slot vertexVaryings <- pick-output
+
+enable primitive_index;
+
+@vertex fn vertexMain(input: VertexInput) -> VertexOutput {
+  return standardVertex(input);
+}
+
+@fragment fn fragmentMain(input: FragmentInput) -> FragmentOutput {
+  return pickFragment(input);
+}
+
+fn standardVertex(input: VertexInput) -> VertexOutput {
+  var output: VertexOutput;
+  let world = draw.world;
+  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(input.position, 1.0)).xyz), 1.0);
+  output.position = scene.viewProjection * worldPosition;
+  output.worldPosition = worldPosition.xyz;
+  output.worldNormal = vec3f(0.0);
+  output.uv = vec2f(0.0);
+  output.color = vec4f(1.0);
+  vertexVaryings(input, &output);
+  return output;
+}
+
+struct VertexInput {
+  @builtin(vertex_index) vertexIndex: u32,
+  @builtin(instance_index) instanceIndex: u32,
+  @location(0) position: vec3f,
+  @location(1) pickVertexData: vec4f,
+}
+
+
+fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
+  return keepWorldPosition(input, world, worldPosition);
+}
+
+@group(0) @binding(1) var<uniform> scene: SceneUniforms;
+
+fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
+  writePickVaryings(input, output);
+}
+
+struct VertexOutput {
+  @builtin(position) position: vec4f,
+  @location(0) color: vec4f,
+  @location(1) @interpolate(flat) pickInstance: u32,
+  @location(2) pickLocal: vec3f,
+  @location(3) @interpolate(flat) pickVertexData: vec4f,
+  @location(4) uv: vec2f,
+  @location(5) worldNormal: vec3f,
+  @location(6) worldPosition: vec3f,
+}
+
+
+@group(1) @binding(0) var<uniform> draw: DrawUniforms;
+
+struct DrawUniforms {
+  world: mat4x4f,
+  normalMatrix: mat4x4f,
+  baseColor: vec4f,
+  // x: unlit (1) or lit (0)
+  flags: vec4u,
+}
+
+
+// Default of the adjustWorldPosition slot: the affine world position, unchanged.
+fn keepWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
+  return worldPosition;
+}
+
+struct SceneUniforms {
+  viewProjection: mat4x4f,
+  cameraPosition: vec4f,
+  lightDirection: vec4f,
+  lightColor: vec4f,
+  ambientColor: vec4f,
+}
+
+
+fn writePickVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
+  (*output).pickInstance = input.instanceIndex;
+  (*output).pickLocal = input.position;
+  (*output).pickVertexData = zeroPadded(input.pickVertexData, pick.vertexDataComponents);
+}
+
+fn zeroPadded(value: vec4f, components: u32) -> vec4f {
+  return select(vec4f(0.0), value, vec4u(0u, 1u, 2u, 3u) < vec4u(components));
+}
+
+@group(1) @binding(1) var<uniform> pick: PickUniforms;
+
+struct PickUniforms {
+  // Pick id of instance 0 of this draw (1-based; 0 is a miss); instance i writes id + i.
+  id: u32,
+  // 1 when the draw is thin-instanced.
+  hasThinInstance: u32,
+  // Components the vertex-data stream really has (0 = none); the rest read zero, not the vertex fetch's 0, 0, 1.
+  vertexDataComponents: u32,
+  pad2: u32,
+}
+
+
+fn pickFragment(input: FragmentInput) -> FragmentOutput {
+  var output: FragmentOutput;
+  let id = pick.id + input.pickInstance;
+  {
+    var rule: PickDiscardInput;
+    rule.worldPos = input.worldPosition;
+    rule.fragmentCoord = input.position.xy + pickFrame.pixelOffset.xy;
+    rule.pickId = id;
+    rule.hasThinInstance = pick.hasThinInstance;
+    rule.thinInstanceIndex = select(0xffffffffu, input.pickInstance, pick.hasThinInstance == 1u);
+    rule.vertexData = input.pickVertexData;
+    if (pickDiscard(rule)) {
+      discard;
+    }
+  }
+  output.pickId = encodePickId(id);
+  output.pickDepth = input.position.z;
+  // The interpolated mesh-local position is the exact hit on the triangle at the selected pixel centre:
+  // with the primitive index, the CPU gets barycentrics without searching.
+  output.pickDetail = vec4u(input.primitiveIndex, bitcast<vec3u>(input.pickLocal));
+  return output;
+}
+
+struct FragmentInput {
+  @builtin(position) position: vec4f,
+  @location(0) color: vec4f,
+  @location(1) @interpolate(flat) pickInstance: u32,
+  @location(2) pickLocal: vec3f,
+  @location(3) @interpolate(flat) pickVertexData: vec4f,
+  @location(4) uv: vec2f,
+  @location(5) worldNormal: vec3f,
+  @location(6) worldPosition: vec3f,
+  @builtin(primitive_index) primitiveIndex: u32,
+}
+
+
+// 24-bit id as RGB bytes of an rgba8unorm target: id = (r << 16) | (g << 8) | b.
+fn encodePickId(id: u32) -> vec4f {
+  return vec4f(f32((id >> 16u) & 255u), f32((id >> 8u) & 255u), f32(id & 255u), 255.0) / 255.0;
+}
+
+struct FragmentOutput {
+  @location(0) pickId: vec4f,
+  @location(1) pickDepth: f32,
+  @location(2) pickDetail: vec4u,
+}
+
+
+@group(0) @binding(0) var<uniform> pickFrame: PickFrameUniforms;
+
+fn pickDiscard(input: PickDiscardInput) -> bool {
+  return pickDiscard0(input);
+}
+
+// What a pick discard rule sees for each fragment of the pick pass.
+struct PickDiscardInput {
+  worldPos: vec3f,
+  // The selected pixel centre in the original framebuffer (not the 1×1 pick target).
+  fragmentCoord: vec2f,
+  pickId: u32,
+  // 0xffffffff for a mesh without thin instances.
+  thinInstanceIndex: u32,
+  hasThinInstance: u32,
+  // The thin instance's w lanes (matrix elements 3, 7, 11, 15); zero without thin instances.
+  instanceExtras: vec4f,
+  vertexData: vec4f,
+}
+
+
+struct PickFrameUniforms {
+  // Add to the pick target's fragment coordinate to get the original framebuffer's.
+  pixelOffset: vec4f,
+}
+
+
+fn pickDiscard0(input: PickDiscardInput) -> bool {
+  let clipped = dot(input.worldPos, vec3f(0.0, 1.0, 0.0)) > 2.0;
+  let hidden = input.hasThinInstance == 1u && input.instanceExtras.x > 0.5;
+  return clipped || hidden || flags[0] > 0.5;
+}
+
+@group(3) @binding(0) var<storage, read> flags: array<f32>;
