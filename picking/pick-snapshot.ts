@@ -1,4 +1,4 @@
-import type { Aabb } from '../engine/bounds.js';
+import { type Aabb, intersectRayAabb, makeEmptyAabb, transformAabb } from '../engine/bounds.js';
 import type { Mesh } from '../engine/mesh.js';
 import { describeValue } from '../composer/errors.js';
 import { maxPickId } from './pick-id.js';
@@ -80,49 +80,18 @@ function multiplyAffine(a: Float32Array, b: Float32Array, bOffset: number, out: 
 interface Filter {
   rays: readonly PickingRay[];
   inverseDirections: Float64Array[];
-  range: Float64Array;
+  box: Aabb;
   combined: Float32Array;
   /** hits[p]: the last tested bounds cross point p's ray. */
   hits: Uint8Array;
 }
 
-/** Slab test of one axis of a transformed box (centre ± extent) against a ray; narrows [near, far]. */
-function slab(centre: number, extent: number, origin: number, inverse: number, range: Float64Array): boolean {
-  const a = (centre - extent - origin) * inverse;
-  const b = (centre + extent - origin) * inverse;
-  // NaN (0 × Infinity when the origin lies on a slab plane) fails both tests and rejects nothing.
-  if (a < b) {
-    if (a > range[0]) range[0] = a;
-    if (b < range[1]) range[1] = b;
-  } else {
-    if (b > range[0]) range[0] = b;
-    if (a < range[1]) range[1] = a;
-  }
-  return range[0] <= range[1];
-}
-
-/** Whether the rays cross the local box under `m` (world bounds by centre/extent, no allocation). */
+/** Whether the rays cross the local box under `m`; records per-ray hits in `filter.hits`. */
 function testBounds(filter: Filter, box: Aabb, m: Float32Array): boolean {
-  const cx = (box.min[0] + box.max[0]) / 2;
-  const cy = (box.min[1] + box.max[1]) / 2;
-  const cz = (box.min[2] + box.max[2]) / 2;
-  const ex = (box.max[0] - box.min[0]) / 2;
-  const ey = (box.max[1] - box.min[1]) / 2;
-  const ez = (box.max[2] - box.min[2]) / 2;
-  const wx = m[0] * cx + m[4] * cy + m[8] * cz + m[12];
-  const wy = m[1] * cx + m[5] * cy + m[9] * cz + m[13];
-  const wz = m[2] * cx + m[6] * cy + m[10] * cz + m[14];
-  const hx = Math.abs(m[0]) * ex + Math.abs(m[4]) * ey + Math.abs(m[8]) * ez;
-  const hy = Math.abs(m[1]) * ex + Math.abs(m[5]) * ey + Math.abs(m[9]) * ez;
-  const hz = Math.abs(m[2]) * ex + Math.abs(m[6]) * ey + Math.abs(m[10]) * ez;
-  const range = filter.range;
+  transformAabb(box, m, filter.box);
   let any = false;
   for (let r = 0; r < filter.rays.length; r++) {
-    const o = filter.rays[r].origin;
-    const inv = filter.inverseDirections[r];
-    range[0] = 0;
-    range[1] = Infinity;
-    const hit = slab(wx, hx, o[0], inv[0], range) && slab(wy, hy, o[1], inv[1], range) && slab(wz, hz, o[2], inv[2], range);
+    const hit = intersectRayAabb(filter.rays[r].origin, filter.inverseDirections[r], filter.box) >= 0;
     filter.hits[r] = hit ? 1 : 0;
     any ||= hit;
   }
@@ -144,7 +113,7 @@ function addToLists(drawLists: number[][], candidateIndex: number, filter: Filte
  */
 export function makePickSnapshot(api: string, meshes: readonly Mesh[], options: PickOptions, rays: readonly PickingRay[] | null, points = 1): PickSnapshot {
   const filter: Filter | null = rays !== null && options.preFilter !== false
-    ? { rays, inverseDirections: rays.map((ray) => Float64Array.from(ray.direction, (d) => 1 / d)), range: new Float64Array(2), combined: new Float32Array(16), hits: new Uint8Array(points) }
+    ? { rays, inverseDirections: rays.map((ray) => Float64Array.from(ray.direction, (d) => 1 / d)), box: makeEmptyAabb(), combined: new Float32Array(16), hits: new Uint8Array(points) }
     : null;
   const candidates: PickCandidate[] = [];
   const drawLists: number[][] = Array.from({ length: points }, () => []);
