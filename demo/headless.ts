@@ -5,7 +5,7 @@ import { parseArgs } from 'node:util';
 import { PNG } from 'pngjs';
 import { create, globals } from 'webgpu';
 import { createEngine, disposeEngine, getDefaultForwardTask, readEngineFrame, renderFrame } from '../engine/index.js';
-import { createGpuPicker, enableDetailedPicking, getPickedUV, pickManyAsync, type PickingInfo } from '../picking/index.js';
+import { createGpuPicker, enableDetailedPicking, getPickedUV, pickManyAsync, type PickingInfo, pickSync } from '../picking/index.js';
 import { annotatePicks, formatPickTable } from './pick-report.js';
 import { buildDefaultScene } from './default-scene.js';
 
@@ -75,6 +75,7 @@ async function main(): Promise<void> {
   const detailed = enableDetailedPicking(picker);
   const grid = Array.from({ length: 6 * 4 }, (_, i) => ({ x: Math.floor(((i % 6) + 0.5) * (width / 6)), y: Math.floor((Math.floor(i / 6) + 0.5) * (height / 4)) }));
   const picks: PickingInfo[] = await step(`picking a ${6}×${4} grid of pixels in one pass (${detailed ? 'detailed' : 'basic'})`, () => pickManyAsync(picker, grid));
+  const cpuPicks: PickingInfo[] = await step('the same pixels with the synchronous CPU picker (pickSync)', () => grid.map((p) => pickSync(scene, p.x, p.y)));
   const picksPath = resolve(outDir, 'frame-picks.png');
   await step(`writing ${picksPath}`, async () => {
     const png = new PNG({ width, height });
@@ -92,7 +93,7 @@ async function main(): Promise<void> {
   console.log(`  frame time    ${steadyMs.toFixed(1)} ms (CPU rasteriser, steady state)`);
   console.log(`  wrote         ${framePath}, ${picksPath}`);
   console.log(`\nGPU picks (${detailed ? 'detailed: primitive-index' : 'basic'}), pixel centres of a 6×4 grid:`);
-  console.log(formatPickTable(grid, picks, getPickedUV));
+  console.log(formatPickTable(grid, picks, getPickedUV, cpuPicks));
   disposeEngine(engine);
 }
 

@@ -8,3 +8,4 @@ export * from './pick-zoom.js';
 export * from './picking-info.js';
 export * from './picking-ray.js';
 export * from './discard-rules.js';
+export * from './cpu/index.js';

@@ -20,6 +20,9 @@ describe('headless demo (the README main job)', () => {
       expect(stdout).toContain('GPU picks (detailed: primitive-index), pixel centres of a 6×4 grid:');
       // The grid's centre row crosses the ground plane: several picks must name it with a face and +Y normal.
       expect(stdout.match(/ ground +— +\d+ .* 0\.00, 1\.00, 0\.00 /g)?.length ?? 0).toBeGreaterThan(2);
+      // CPU picks of the same pixels, side by side: they agree (✓) and at least some of them hit.
+      expect(stdout).not.toContain('✗');
+      expect(stdout.match(/ ground \d+ ✓/g)?.length ?? 0).toBeGreaterThan(2);
       const annotated = PNG.sync.read(await readFile(join(out, 'frame-picks.png')));
       expect([annotated.width, annotated.height]).toEqual([320, 180]);
       const png = PNG.sync.read(await readFile(join(out, 'frame.png')));

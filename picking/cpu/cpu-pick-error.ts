@@ -1,0 +1,26 @@
+import { WeftError } from '../../composer/errors.js';
+
+/** Why the CPU picker refused a request. */
+export type CpuPickErrorCode =
+  | 'bad-ray'
+  | 'bad-range'
+  | 'bad-option'
+  | 'bad-ignore'
+  | 'no-camera'
+  | 'non-finite-vertex'
+  | 'bad-geometry'
+  | 'bad-serialised-bvh'
+  | 'bvh-mismatch'
+  | 'bad-twin'
+  | 'bad-policy';
+
+/** A CPU pick, BVH or twin request that cannot be served; names the API and the bad value. */
+export class CpuPickError extends WeftError {
+  override readonly code: CpuPickErrorCode;
+
+  constructor(api: string, code: CpuPickErrorCode, message: string) {
+    super(api, code, message);
+    this.name = 'CpuPickError';
+    this.code = code;
+  }
+}

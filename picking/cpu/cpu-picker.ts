@@ -1,0 +1,212 @@
+import type { Mesh } from '../../engine/mesh.js';
+import type { Scene } from '../../engine/scene.js';
+import { describeValue } from '../../composer/errors.js';
+import { CpuPickError } from './cpu-pick-error.js';
+import { peekMeshBvh } from './mesh-bvh-cache.js';
+import { buildSceneBvh, type CpuPickDiagnostic, refitSceneBvh, type SceneBvh, type SceneBvhMode } from './scene-bvh.js';
+import { makeSceneEntries, type SceneEntries, updateMeshEntries } from './scene-entries.js';
+
+/** Options of `createCpuPicker`. */
+export interface CpuPickerOptions {
+  /** 'auto' (default): build the scene BVH only where the SAH gate says it beats a flat scan. */
+  sceneBvh?: SceneBvhMode;
+  /**
+   * 'auto' (default): every pick compares each mesh's world matrix, instance version and BVH refits with
+   * what was last seen (O(meshes)) and refits the bounds that moved. 'manual': picks trust the bounds
+   * until `refitCpuPicker` is called (once per frame, after animation); structural changes are always seen.
+   */
+  refit?: 'auto' | 'manual';
+  /** Called with every diagnostic as it is made (they are also kept in `picker.diagnostics`). */
+  onDiagnostic?: (diagnostic: CpuPickDiagnostic) => void;
+}
+
+/** Deterministic counters of the scene-level search, summed over rays until `takeCpuPickCensus`. */
+export interface CpuPickCensus {
+  rays: number;
+  /** Candidates (entries) offered to a ray: each costs one world-box test. */
+  offers: number;
+  /** Scene BVH nodes whose box a ray tested. */
+  nodeVisits: number;
+  /** Entries whose triangle BVH a ray traversed (box hit, accepted by the filters). */
+  narrowPhase: number;
+}
+
+/** What a mesh looked like when its entries were last computed; `world` is a view into one shared array. */
+interface MeshSnapshot {
+  worldRef: Float32Array;
+  world: Float32Array;
+  instancesRef: Float32Array | null;
+  instanceVersion: number;
+  bvhRef: object | null;
+  bvhRefits: number;
+}
+
+/** Per-scene CPU picking state: entries, the scene BVH (or a flat scan), census and diagnostics. */
+export interface CpuPicker {
+  readonly scene: Scene;
+  readonly options: Required<Omit<CpuPickerOptions, 'onDiagnostic'>> & Pick<CpuPickerOptions, 'onDiagnostic'>;
+  /** `scene.structureVersion` the entries were built for (-1 before the first pick). */
+  builtVersion: number;
+  meshes: Mesh[];
+  entries: SceneEntries;
+  bvh: SceneBvh | null;
+  snapshots: MeshSnapshot[];
+  diagnostics: CpuPickDiagnostic[];
+  census: CpuPickCensus;
+  stats: { builds: number; refits: number };
+}
+
+let pickers: WeakMap<Scene, CpuPicker> | null = null;
+
+// Created on first use: a module-level `new WeakMap()` would be a side effect at import.
+function pickerCache(): WeakMap<Scene, CpuPicker> {
+  pickers ??= new WeakMap();
+  return pickers;
+}
+
+/** Creates (or replaces) the scene's CPU picker state; `pickSync` and friends use it from then on. */
+export function createCpuPicker(scene: Scene, options: CpuPickerOptions = {}): CpuPicker {
+  const api = 'createCpuPicker';
+  const sceneBvh = options.sceneBvh ?? 'auto';
+  const refit = options.refit ?? 'auto';
+  if (!['auto', 'always', 'never'].includes(sceneBvh)) throw new CpuPickError(api, 'bad-option', `sceneBvh ${describeValue(sceneBvh)} must be "auto", "always" or "never"`);
+  if (!['auto', 'manual'].includes(refit)) throw new CpuPickError(api, 'bad-option', `refit ${describeValue(refit)} must be "auto" or "manual"`);
+  const picker: CpuPicker = {
+    scene,
+    options: { sceneBvh, refit, onDiagnostic: options.onDiagnostic },
+    builtVersion: -1,
+    meshes: [],
+    entries: makeSceneEntries([]),
+    bvh: null,
+    snapshots: [],
+    diagnostics: [],
+    census: { rays: 0, offers: 0, nodeVisits: 0, narrowPhase: 0 },
+    stats: { builds: 0, refits: 0 },
+  };
+  pickerCache().set(scene, picker);
+  return picker;
+}
+
+/** The scene's CPU picker, created with default options on first use. */
+export function getCpuPicker(scene: Scene): CpuPicker {
+  return pickerCache().get(scene) ?? createCpuPicker(scene);
+}
+
+function snapshot(mesh: Mesh, world: Float32Array): MeshSnapshot {
+  const bvh = peekMeshBvh(mesh);
+  world.set(mesh.worldMatrix);
+  return { worldRef: mesh.worldMatrix, world, instancesRef: mesh.thinInstances, instanceVersion: mesh.thinInstanceVersion, bvhRef: bvh, bvhRefits: bvh ? bvh.refitCount : 0 };
+}
+
+function retake(s: MeshSnapshot, mesh: Mesh): void {
+  const bvh = peekMeshBvh(mesh);
+  s.world.set(mesh.worldMatrix);
+  s.worldRef = mesh.worldMatrix;
+  s.instancesRef = mesh.thinInstances;
+  s.instanceVersion = mesh.thinInstanceVersion;
+  s.bvhRef = bvh;
+  s.bvhRefits = bvh ? bvh.refitCount : 0;
+}
+
+function changed(mesh: Mesh, s: MeshSnapshot): boolean {
+  if (s.worldRef !== mesh.worldMatrix || s.instancesRef !== mesh.thinInstances || s.instanceVersion !== mesh.thinInstanceVersion) return true;
+  const bvh = peekMeshBvh(mesh);
+  if (s.bvhRef !== bvh || (bvh && s.bvhRefits !== bvh.refitCount)) return true;
+  const w = mesh.worldMatrix;
+  const c = s.world;
+  for (let k = 0; k < 16; k++) if (w[k] !== c[k]) return true;
+  return false;
+}
+
+/**
+ * Called by the narrow phase after it built mesh `m`'s BVH: the snapshot adopts it when its root lies
+ * inside the bounds the entries already use (the normal case), so the next pick does not refit for nothing.
+ */
+export function adoptBuiltMeshBvh(picker: CpuPicker, m: number): void {
+  const mesh = picker.meshes[m];
+  const bvh = peekMeshBvh(mesh);
+  const s = picker.snapshots[m];
+  if (!bvh || s.bvhRef !== null || bvh.nodes.nodeCount === 0) return;
+  const root = bvh.nodes.floats;
+  const { min, max } = mesh.localBounds;
+  for (let a = 0; a < 3; a++) if (root[2 * a] < min[a] || root[2 * a + 1] > max[a]) return;
+  s.bvhRef = bvh;
+  s.bvhRefits = bvh.refitCount;
+}
+
+/** Diagnostics kept per picker (the oldest are dropped; `onDiagnostic` sees every one). */
+export const maxKeptDiagnostics = 32;
+
+function report(picker: CpuPicker, diagnostic: CpuPickDiagnostic): void {
+  picker.diagnostics.push(diagnostic);
+  if (picker.diagnostics.length > maxKeptDiagnostics) picker.diagnostics.shift();
+  picker.options.onDiagnostic?.(diagnostic);
+}
+
+/** Rebuilds entries and the scene BVH (through the SAH gate) from the scene's current meshes. */
+function rebuild(picker: CpuPicker): void {
+  const meshes = picker.scene.meshes.filter((m) => !m.disposed);
+  picker.meshes = meshes;
+  picker.entries = makeSceneEntries(meshes);
+  const worlds = new Float32Array(meshes.length * 16);
+  picker.snapshots = meshes.map((mesh, m) => snapshot(mesh, worlds.subarray(m * 16, m * 16 + 16)));
+  const decision = buildSceneBvh(picker.entries, picker.options.sceneBvh);
+  picker.bvh = decision.bvh;
+  picker.builtVersion = picker.scene.structureVersion;
+  picker.stats.builds++;
+  report(picker, decision.diagnostic);
+}
+
+/** Refits the bounds of meshes that moved, deformed or changed instances since last seen; true when any did. */
+export function refitCpuPicker(picker: CpuPicker): boolean {
+  if (picker.builtVersion !== picker.scene.structureVersion) {
+    rebuild(picker);
+    return true;
+  }
+  let any = false;
+  for (let m = 0; m < picker.meshes.length; m++) {
+    const mesh = picker.meshes[m];
+    if (!changed(mesh, picker.snapshots[m])) continue;
+    updateMeshEntries(picker.entries, m);
+    retake(picker.snapshots[m], mesh);
+    any = true;
+  }
+  if (any) {
+    if (picker.bvh) refitSceneBvh(picker.bvh, picker.entries);
+    picker.stats.refits++;
+  }
+  return any;
+}
+
+/** Brings the picker up to date before a pick: rebuild on structural change, refit in 'auto' mode. */
+export function syncCpuPicker(picker: CpuPicker): void {
+  if (picker.builtVersion !== picker.scene.structureVersion) rebuild(picker);
+  else if (picker.options.refit === 'auto') refitCpuPicker(picker);
+}
+
+/** Per-ray averages of a census; `flatOffersPerRay` is what a flat scan would offer (every entry). */
+export interface CpuPickCensusReport {
+  rays: number;
+  offersPerRay: number;
+  nodeVisitsPerRay: number;
+  /** offers + node visits: every box test the scene-level search made. */
+  boxTestsPerRay: number;
+  narrowPhasePerRay: number;
+  flatOffersPerRay: number;
+}
+
+/** Averages of the census since the last call (e.g. one frame's rays), then resets it. */
+export function takeCpuPickCensus(picker: CpuPicker): CpuPickCensusReport {
+  const c = picker.census;
+  const per = (v: number): number => (c.rays > 0 ? v / c.rays : 0);
+  const result = {
+    rays: c.rays,
+    offersPerRay: per(c.offers),
+    nodeVisitsPerRay: per(c.nodeVisits),
+    boxTestsPerRay: per(c.offers + c.nodeVisits),
+    narrowPhasePerRay: per(c.narrowPhase),
+    flatOffersPerRay: picker.entries.count,
+  };
+  picker.census = { rays: 0, offers: 0, nodeVisits: 0, narrowPhase: 0 };
+  return result;
+}

@@ -1,0 +1,213 @@
+import type { Mesh } from '../../engine/mesh.js';
+import { nodeWords } from './bvh-nodes.js';
+import { adoptBuiltMeshBvh, type CpuPicker } from './cpu-picker.js';
+import { getMeshBvh, peekMeshBvh } from './mesh-bvh-cache.js';
+import { makeRayBox, type RayBox, rayBoxEntry, setRayBox } from './ray-box.js';
+import { makeTriangleHit, type TriangleHit } from './ray-triangle.js';
+import type { TriangleBvh } from './triangle-bvh.js';
+import { makeTriangleHitList, raycastTriangleBvhAll, raycastTriangleBvhFirst } from './triangle-bvh-query.js';
+
+/** Decides whether an entry (mesh, thin instance or -1) may be hit by this query. */
+export type EntryAcceptor = (mesh: Mesh, thinInstance: number) => boolean;
+
+/** One scene hit: entry, world distance t along the unit ray, Babylon barycentrics, face. */
+export interface SceneHit {
+  entry: number;
+  t: number;
+  u: number;
+  v: number;
+  faceId: number;
+}
+
+/** Per-query state handed to the candidate visitor (reused, so a query allocates nothing). */
+interface Query {
+  picker: CpuPicker;
+  box: RayBox;
+  o: readonly number[] | null;
+  d: readonly number[] | null;
+  tMin: number;
+  tMax: number;
+  accept: EntryAcceptor;
+  local: Float64Array;
+  hit: TriangleHit;
+  stackNodes: Int32Array;
+  stackNear: Float64Array;
+  found: boolean;
+  out: SceneHit | null;
+  all: SceneHit[] | null;
+  busy: boolean;
+}
+
+let shared: Query | null = null;
+
+function makeQuery(): Query {
+  return {
+    picker: null as unknown as CpuPicker, box: makeRayBox(), o: null, d: null, tMin: 0, tMax: Infinity, accept: acceptAll, local: new Float64Array(6),
+    hit: makeTriangleHit(), stackNodes: new Int32Array(64), stackNear: new Float64Array(64), found: false, out: null, all: null, busy: false,
+  };
+}
+
+/** The shared query state (allocated on first use); a fresh one when a filter callback re-enters a pick. */
+function acquireQuery(picker: CpuPicker, o: readonly number[], d: readonly number[], tMin: number, tMax: number, accept: EntryAcceptor): Query {
+  shared ??= makeQuery();
+  const q = shared.busy ? makeQuery() : shared;
+  const depth = picker.bvh ? picker.bvh.nodes.maxDepth : 0;
+  if (q.stackNodes.length < depth + 2) {
+    q.stackNodes = new Int32Array(depth + 2);
+    q.stackNear = new Float64Array(depth + 2);
+  }
+  q.busy = true;
+  q.picker = picker;
+  q.o = o;
+  q.d = d;
+  q.tMin = tMin;
+  q.tMax = tMax;
+  q.accept = accept;
+  q.found = false;
+  q.out = null;
+  q.all = null;
+  setRayBox(q.box, o[0], o[1], o[2], d[0], d[1], d[2]);
+  picker.census.rays++;
+  return q;
+}
+
+function acceptAll(): boolean {
+  return true;
+}
+
+/** Ends a query, dropping its references so the last scene picked is not kept alive. */
+function releaseQuery(q: Query): void {
+  q.busy = false;
+  q.picker = null as unknown as CpuPicker;
+  q.accept = acceptAll;
+  q.o = null;
+  q.d = null;
+  q.out = null;
+  q.all = null;
+}
+
+/** Transforms the world ray into entry e's local space (t is preserved: the inverse is applied to an unnormalised direction). */
+function toLocal(q: Query, e: number): void {
+  const m = q.picker.entries.inverse;
+  const { local } = q;
+  const o = q.o!;
+  const d = q.d!;
+  const b = e * 16;
+  for (let a = 0; a < 3; a++) {
+    local[a] = m[b + a] * o[0] + m[b + 4 + a] * o[1] + m[b + 8 + a] * o[2] + m[b + 12 + a];
+    local[3 + a] = m[b + a] * d[0] + m[b + 4 + a] * d[1] + m[b + 8 + a] * d[2];
+  }
+}
+
+function meshBvhFor(picker: CpuPicker, e: number): TriangleBvh {
+  const mesh = picker.entries.meshes[e];
+  const had = peekMeshBvh(mesh);
+  if (had) return had;
+  const bvh = getMeshBvh(mesh);
+  adoptBuiltMeshBvh(picker, picker.entries.meshIndex[e]);
+  return bvh;
+}
+
+/** Offers entry e to the query: box test, filters, then the narrow phase. Returns the new far limit. */
+function offer(q: Query, e: number, far: number): number {
+  const { picker } = q;
+  const { entries, census } = picker;
+  census.offers++;
+  if (!entries.valid[e] || !(rayBoxEntry(q.box, entries.bounds, e * 6, q.tMin, far) < Infinity)) return far;
+  if (!q.accept(entries.meshes[e], entries.instances[e])) return far;
+  census.narrowPhase++;
+  toLocal(q, e);
+  const l = q.local;
+  const bvh = meshBvhFor(picker, e);
+  if (q.all) {
+    const list = makeTriangleHitList();
+    raycastTriangleBvhAll(bvh, l[0], l[1], l[2], l[3], l[4], l[5], q.tMin, q.tMax, list);
+    for (let i = 0; i < list.count; i++) q.all.push({ entry: e, t: list.t[i], u: list.u[i], v: list.v[i], faceId: list.faceId[i] });
+    return far;
+  }
+  const hit = q.hit;
+  if (!raycastTriangleBvhFirst(bvh, l[0], l[1], l[2], l[3], l[4], l[5], q.tMin, far, hit)) return far;
+  const out = q.out!;
+  q.found = true;
+  out.entry = e;
+  out.t = hit.t;
+  out.u = hit.u;
+  out.v = hit.v;
+  out.faceId = hit.faceId;
+  return hit.t;
+}
+
+/** Offers the entries the ray may reach: all of them (flat scan), or by the scene BVH, nearest box first. */
+function search(q: Query): void {
+  const { entries, bvh, census } = q.picker;
+  let far = q.tMax;
+  if (!bvh) {
+    for (let e = 0; e < entries.count; e++) far = offer(q, e, far);
+    return;
+  }
+  const { floats, ints, nodeCount } = bvh.nodes;
+  if (nodeCount === 0) return;
+  const { stackNodes, stackNear, box, tMin } = q;
+  let sp = 0;
+  census.nodeVisits++;
+  if (!(rayBoxEntry(box, floats, 0, tMin, far) < Infinity)) return;
+  let node = 0;
+  for (;;) {
+    const o = node * nodeWords;
+    const count = ints[o + 7];
+    if (count > 0) {
+      for (let i = ints[o + 6], end = i + count; i < end; i++) far = offer(q, bvh.order[i], far);
+    } else {
+      const a = ints[o + 6];
+      census.nodeVisits += 2;
+      const ta = rayBoxEntry(box, floats, a * nodeWords, tMin, far);
+      const tb = rayBoxEntry(box, floats, (a + 1) * nodeWords, tMin, far);
+      if (ta < Infinity && tb < Infinity) {
+        const nearA = ta <= tb;
+        stackNodes[sp] = nearA ? a + 1 : a;
+        stackNear[sp++] = nearA ? tb : ta;
+        node = nearA ? a : a + 1;
+        continue;
+      }
+      if (ta < Infinity || tb < Infinity) {
+        node = ta < Infinity ? a : a + 1;
+        continue;
+      }
+    }
+    let next = -1;
+    while (sp > 0) {
+      sp--;
+      if (stackNear[sp] <= far) {
+        next = stackNodes[sp];
+        break;
+      }
+    }
+    if (next < 0) return;
+    node = next;
+  }
+}
+
+/** Nearest accepted hit of the world ray o + t·d (d unit) with tMin < t < tMax into `out`; false on a miss. */
+export function raycastSceneFirst(picker: CpuPicker, o: readonly number[], d: readonly number[], tMin: number, tMax: number, accept: EntryAcceptor, out: SceneHit): boolean {
+  const q = acquireQuery(picker, o, d, tMin, tMax, accept);
+  q.out = out;
+  try {
+    search(q);
+    return q.found;
+  } finally {
+    releaseQuery(q);
+  }
+}
+
+/** Every accepted hit of the world ray with tMin < t < tMax, sorted by t (ties by entry, then face). */
+export function raycastSceneAll(picker: CpuPicker, o: readonly number[], d: readonly number[], tMin: number, tMax: number, accept: EntryAcceptor): SceneHit[] {
+  const q = acquireQuery(picker, o, d, tMin, tMax, accept);
+  const all: SceneHit[] = [];
+  q.all = all;
+  try {
+    search(q);
+  } finally {
+    releaseQuery(q);
+  }
+  return all.sort((a, b) => a.t - b.t || a.entry - b.entry || a.faceId - b.faceId);
+}

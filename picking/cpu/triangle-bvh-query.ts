@@ -1,0 +1,207 @@
+import { nodeWords } from './bvh-nodes.js';
+import { exitPad } from './ray-box.js';
+import { intersectTriangleWatertight, makeTriangleHit, makeWatertightRay, setWatertightRay, type TriangleHit, type WatertightRay } from './ray-triangle.js';
+import { makeRayBox, type RayBox, rayBoxEntry, setRayBox } from './ray-box.js';
+import type { TriangleBvh } from './triangle-bvh.js';
+
+/** Every hit of an all-hits query, as parallel arrays (t ascending is not guaranteed). */
+export interface TriangleHitList {
+  count: number;
+  t: number[];
+  u: number[];
+  v: number[];
+  faceId: number[];
+}
+
+interface QueryScratch {
+  ray: WatertightRay;
+  box: RayBox;
+  hit: TriangleHit;
+  stackNodes: Int32Array;
+  stackNear: Float64Array;
+}
+
+let scratch: QueryScratch | null = null;
+
+/** Traversal scratch, allocated on first use (never at import) and grown to the deepest tree seen. */
+function getScratch(depth: number): QueryScratch {
+  if (!scratch) scratch = { ray: makeWatertightRay(), box: makeRayBox(), hit: makeTriangleHit(), stackNodes: new Int32Array(64), stackNear: new Float64Array(64) };
+  if (scratch.stackNodes.length < depth + 2) {
+    scratch.stackNodes = new Int32Array(depth + 2);
+    scratch.stackNear = new Float64Array(depth + 2);
+  }
+  return scratch;
+}
+
+/** Makes an empty hit list for `raycastTriangleBvhAll`. */
+export function makeTriangleHitList(): TriangleHitList {
+  return { count: 0, t: [], u: [], v: [], faceId: [] };
+}
+
+
+/**
+ * Nearest hit with tMin < t < tMax of the local ray o + t·d (d need not be unit; t is in units of d).
+ * Stack-based, near child first, no allocation. Returns false on a miss or a zero / non-finite ray.
+ */
+export function raycastTriangleBvhFirst(bvh: TriangleBvh, ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, tMin: number, tMax: number, out: TriangleHit): boolean {
+  const { floats: F, ints: I, nodeCount, maxDepth } = bvh.nodes;
+  if (nodeCount === 0) return false;
+  const s = getScratch(maxDepth);
+  const r = s.ray;
+  if (!setWatertightRay(r, ox, oy, oz, dx, dy, dz)) return false;
+  const { kx, ky, kz, sx, sy, sz } = r;
+  const rx = r.ox;
+  const ry = r.oy;
+  const rz = r.oz;
+  const T = bvh.triangles;
+  const stackNodes = s.stackNodes;
+  const stackNear = s.stackNear;
+  const ix = 1 / dx;
+  const iy = 1 / dy;
+  const iz = 1 / dz;
+  const lx = ix < 0 ? 1 : 0;
+  const hx = 1 - lx;
+  const ly = iy < 0 ? 3 : 2;
+  const hy = 5 - ly;
+  const lz = iz < 0 ? 5 : 4;
+  const hz = 9 - lz;
+  let best = tMax;
+  let bestIndex = -1;
+  let bestU = 0;
+  let bestV = 0;
+  let sp = 0;
+  let node = 0;
+  {
+    let tn = tMin;
+    let tf = tMax;
+    let t = (F[lx] - ox) * ix; if (t > tn) tn = t;
+    t = (F[hx] - ox) * ix; if (t < tf) tf = t;
+    t = (F[ly] - oy) * iy; if (t > tn) tn = t;
+    t = (F[hy] - oy) * iy; if (t < tf) tf = t;
+    t = (F[lz] - oz) * iz; if (t > tn) tn = t;
+    t = (F[hz] - oz) * iz; if (t < tf) tf = t;
+    if (!(tn <= tf * exitPad)) return false;
+  }
+  for (;;) {
+    const o = node * nodeWords;
+    const count = I[o + 7];
+    if (count > 0) {
+      const first = I[o + 6];
+      for (let i = first, end = first + count; i < end; i++) {
+        const b = i * 9;
+        const az = T[b + kz] - rz;
+        const ax = T[b + kx] - rx - sx * az;
+        const ay = T[b + ky] - ry - sy * az;
+        const bz = T[b + 3 + kz] - rz;
+        const bx = T[b + 3 + kx] - rx - sx * bz;
+        const by = T[b + 3 + ky] - ry - sy * bz;
+        const cz = T[b + 6 + kz] - rz;
+        const cx = T[b + 6 + kx] - rx - sx * cz;
+        const cy = T[b + 6 + ky] - ry - sy * cz;
+        const u = cx * by - cy * bx;
+        const v = ax * cy - ay * cx;
+        if ((u < 0 && v > 0) || (u > 0 && v < 0)) continue; // early out: same test as below, on two edges
+        const w = bx * ay - by * ax;
+        if ((u < 0 || v < 0 || w < 0) && (u > 0 || v > 0 || w > 0)) continue;
+        const det = u + v + w;
+        if (det === 0) continue;
+        const t = (sz * (u * az + v * bz + w * cz)) / det;
+        if (!(t > tMin && t < best)) continue;
+        best = t;
+        bestIndex = i;
+        bestU = u / det;
+        bestV = v / det;
+      }
+    } else {
+      const a = I[o + 6] * nodeWords;
+      const c = a + nodeWords;
+      let an = tMin;
+      let af = best;
+      let t = (F[a + lx] - ox) * ix; if (t > an) an = t;
+      t = (F[a + hx] - ox) * ix; if (t < af) af = t;
+      t = (F[a + ly] - oy) * iy; if (t > an) an = t;
+      t = (F[a + hy] - oy) * iy; if (t < af) af = t;
+      t = (F[a + lz] - oz) * iz; if (t > an) an = t;
+      t = (F[a + hz] - oz) * iz; if (t < af) af = t;
+      let cn = tMin;
+      let cf = best;
+      t = (F[c + lx] - ox) * ix; if (t > cn) cn = t;
+      t = (F[c + hx] - ox) * ix; if (t < cf) cf = t;
+      t = (F[c + ly] - oy) * iy; if (t > cn) cn = t;
+      t = (F[c + hy] - oy) * iy; if (t < cf) cf = t;
+      t = (F[c + lz] - oz) * iz; if (t > cn) cn = t;
+      t = (F[c + hz] - oz) * iz; if (t < cf) cf = t;
+      const hitA = an <= af * exitPad;
+      const hitC = cn <= cf * exitPad;
+      if (hitA) {
+        if (hitC) {
+          if (an <= cn) {
+            stackNodes[sp] = I[o + 6] + 1;
+            stackNear[sp++] = cn;
+            node = I[o + 6];
+          } else {
+            stackNodes[sp] = I[o + 6];
+            stackNear[sp++] = an;
+            node = I[o + 6] + 1;
+          }
+        } else {
+          node = I[o + 6];
+        }
+        continue;
+      }
+      if (hitC) {
+        node = I[o + 6] + 1;
+        continue;
+      }
+    }
+    let next = -1;
+    while (sp > 0) {
+      sp--;
+      if (stackNear[sp] <= best) {
+        next = stackNodes[sp];
+        break;
+      }
+    }
+    if (next < 0) break;
+    node = next;
+  }
+  if (bestIndex < 0) return false;
+  out.t = best;
+  out.u = bestU;
+  out.v = bestV;
+  out.faceId = bvh.faceIds[bestIndex];
+  return true;
+}
+
+/** Appends every hit with tMin < t < tMax of the local ray o + t·d to `hits`; returns how many it added. */
+export function raycastTriangleBvhAll(bvh: TriangleBvh, ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, tMin: number, tMax: number, hits: TriangleHitList): number {
+  const { floats, ints, nodeCount, maxDepth } = bvh.nodes;
+  if (nodeCount === 0) return 0;
+  const s = getScratch(maxDepth);
+  if (!setWatertightRay(s.ray, ox, oy, oz, dx, dy, dz)) return 0;
+  const box = s.box;
+  setRayBox(box, ox, oy, oz, dx, dy, dz);
+  const stack = s.stackNodes;
+  const before = hits.count;
+  let sp = 0;
+  stack[sp++] = 0;
+  while (sp > 0) {
+    const o = stack[--sp] * nodeWords;
+    if (!(rayBoxEntry(box, floats, o, tMin, tMax) < Infinity)) continue;
+    const count = ints[o + 7];
+    if (count === 0) {
+      stack[sp++] = ints[o + 6];
+      stack[sp++] = ints[o + 6] + 1;
+      continue;
+    }
+    for (let i = ints[o + 6], end = ints[o + 6] + count; i < end; i++) {
+      if (!intersectTriangleWatertight(s.ray, bvh.triangles, i * 9, tMin, tMax, s.hit)) continue;
+      hits.t.push(s.hit.t);
+      hits.u.push(s.hit.u);
+      hits.v.push(s.hit.v);
+      hits.faceId.push(bvh.faceIds[i]);
+      hits.count++;
+    }
+  }
+  return hits.count - before;
+}

@@ -1,0 +1,137 @@
+import { describeValue } from '../../composer/errors.js';
+import { type BvhBuildOptions, buildBvhNodes } from './bvh-build.js';
+import { type BvhNodes, nodeWords, unionChildBounds } from './bvh-nodes.js';
+import { CpuPickError } from './cpu-pick-error.js';
+
+/** A triangle BVH over one mesh's local positions; `indirect`: the mesh's index buffer is never reordered. */
+export interface TriangleBvh {
+  nodes: BvhNodes;
+  /** 9 floats per triangle (corners 0, 1, 2 of the face), in BVH leaf order. */
+  triangles: Float32Array;
+  /** Leaf position → faceId (triangle index into the mesh's index buffer). */
+  faceIds: Uint32Array;
+  triangleCount: number;
+  /** Incremented by every refit. */
+  refitCount: number;
+}
+
+/** Default build: 12 SAH bins on the longest centroid axis, leaves of up to 8 triangles, a node visit costing two triangle tests. */
+export const defaultTriangleBvhOptions: Readonly<BvhBuildOptions> = { binCount: 12, maxLeafSize: 8, traversalCost: 2, intersectCost: 1 };
+
+function checkGeometry(api: string, positions: Float32Array, indices: Uint16Array | Uint32Array | null): number {
+  if (!(positions instanceof Float32Array) || positions.length % 3 !== 0) {
+    throw new CpuPickError(api, 'bad-geometry', `positions ${describeValue(positions)} must be a Float32Array of xyz triples`);
+  }
+  const vertexCount = positions.length / 3;
+  if (indices === null) {
+    if (vertexCount % 3 !== 0) throw new CpuPickError(api, 'bad-geometry', `${vertexCount} vertices without indices is not a triangle list`);
+    return vertexCount / 3;
+  }
+  if (!(indices instanceof Uint16Array || indices instanceof Uint32Array) || indices.length % 3 !== 0) {
+    throw new CpuPickError(api, 'bad-geometry', `indices ${describeValue(indices)} must be a Uint16Array or Uint32Array whose length is a multiple of 3`);
+  }
+  for (let i = 0; i < indices.length; i++) {
+    if (indices[i] >= vertexCount) throw new CpuPickError(api, 'bad-geometry', `indices[${i}] = ${indices[i]} is out of range; there are ${vertexCount} vertices`);
+  }
+  return indices.length / 3;
+}
+
+/** Copies face `face`'s 9 coordinates to `out[at..]`; throws when one is not finite. */
+function gatherTriangle(api: string, positions: Float32Array, indices: Uint16Array | Uint32Array | null, face: number, out: Float32Array, at: number): void {
+  for (let k = 0; k < 3; k++) {
+    const v = (indices ? indices[face * 3 + k] : face * 3 + k) * 3;
+    const x = positions[v];
+    const y = positions[v + 1];
+    const z = positions[v + 2];
+    if (!Number.isFinite(x + y + z)) {
+      throw new CpuPickError(api, 'non-finite-vertex', `vertex ${v / 3} of face ${face} is not finite (${x}, ${y}, ${z})`);
+    }
+    out[at + k * 3] = x;
+    out[at + k * 3 + 1] = y;
+    out[at + k * 3 + 2] = z;
+  }
+}
+
+/** Writes the bounds of triangle `i` of `tris` into `out[o..o+6]` (interleaved per axis). */
+function triangleBounds(tris: Float32Array, i: number, out: Float32Array, o: number): void {
+  const b = i * 9;
+  for (let a = 0; a < 3; a++) {
+    const p = tris[b + a];
+    const q = tris[b + 3 + a];
+    const r = tris[b + 6 + a];
+    out[o + 2 * a] = p < q ? (p < r ? p : r) : q < r ? q : r;
+    out[o + 2 * a + 1] = p > q ? (p > r ? p : r) : q > r ? q : r;
+  }
+}
+
+/** Builds a binned-SAH triangle BVH; the caller's arrays are read, never modified. */
+export function buildTriangleBvh(positions: Float32Array, indices: Uint16Array | Uint32Array | null, options: Partial<BvhBuildOptions> = {}): TriangleBvh {
+  const api = 'buildTriangleBvh';
+  const triangleCount = checkGeometry(api, positions, indices);
+  const settings = { ...defaultTriangleBvhOptions, ...options };
+  if (!Number.isInteger(settings.binCount) || settings.binCount < 2 || settings.binCount > 256 || !Number.isInteger(settings.maxLeafSize) || settings.maxLeafSize < 1 || settings.maxLeafSize > 255) {
+    throw new CpuPickError(api, 'bad-option', `binCount ${describeValue(settings.binCount)} must be an integer in 2..256 and maxLeafSize ${describeValue(settings.maxLeafSize)} in 1..255`);
+  }
+  const tri = new Float32Array(9);
+  const prims = new Float32Array(triangleCount * 6);
+  const faceIds = new Uint32Array(triangleCount);
+  for (let f = 0; f < triangleCount; f++) {
+    gatherTriangle(api, positions, indices, f, tri, 0);
+    triangleBounds(tri, 0, prims, f * 6);
+    faceIds[f] = f;
+  }
+  const nodes = buildBvhNodes(prims, faceIds, settings);
+  const triangles = new Float32Array(triangleCount * 9);
+  for (let i = 0; i < triangleCount; i++) {
+    for (let k = 0; k < 3; k++) {
+      const v = (indices ? indices[faceIds[i] * 3 + k] : faceIds[i] * 3 + k) * 3;
+      triangles[i * 9 + k * 3] = positions[v];
+      triangles[i * 9 + k * 3 + 1] = positions[v + 1];
+      triangles[i * 9 + k * 3 + 2] = positions[v + 2];
+    }
+  }
+  return { nodes, triangles, faceIds, triangleCount, refitCount: 0 };
+}
+
+/** Recomputes every node's bounds from `bvh.triangles`, children before parents (topology unchanged). */
+export function refitTriangleBvhBounds(bvh: TriangleBvh): void {
+  const { floats, ints, nodeCount } = bvh.nodes;
+  const box = new Float32Array(6);
+  for (let n = nodeCount - 1; n >= 0; n--) {
+    const o = n * nodeWords;
+    const count = ints[o + 7];
+    if (count === 0) {
+      unionChildBounds(floats, ints, n);
+      continue;
+    }
+    const first = ints[o + 6];
+    triangleBounds(bvh.triangles, first, floats, o);
+    for (let i = first + 1; i < first + count; i++) {
+      triangleBounds(bvh.triangles, i, box, 0);
+      for (let k = 0; k < 6; k += 2) {
+        if (box[k] < floats[o + k]) floats[o + k] = box[k];
+        if (box[k + 1] > floats[o + k + 1]) floats[o + k + 1] = box[k + 1];
+      }
+    }
+  }
+  bvh.refitCount++;
+}
+
+/** After CPU deformation: re-reads the triangles from `positions` (same topology) and refits the bounds. */
+export function refitTriangleBvh(bvh: TriangleBvh, positions: Float32Array, indices: Uint16Array | Uint32Array | null): void {
+  const api = 'refitTriangleBvh';
+  const triangleCount = checkGeometry(api, positions, indices);
+  if (triangleCount !== bvh.triangleCount) {
+    throw new CpuPickError(api, 'bvh-mismatch', `the geometry has ${triangleCount} triangles but the BVH was built over ${bvh.triangleCount}; rebuild instead of refitting`);
+  }
+  for (let i = 0; i < positions.length; i++) {
+    // Checked up front so a bad vertex leaves the BVH untouched rather than half refitted.
+    if (!Number.isFinite(positions[i])) throw new CpuPickError(api, 'non-finite-vertex', `vertex ${Math.floor(i / 3)} is not finite (component ${i % 3} = ${positions[i]})`);
+  }
+  const scratch = new Float32Array(9);
+  for (let i = 0; i < triangleCount; i++) {
+    gatherTriangle(api, positions, indices, bvh.faceIds[i], scratch, 0);
+    bvh.triangles.set(scratch, i * 9);
+  }
+  refitTriangleBvhBounds(bvh);
+}
