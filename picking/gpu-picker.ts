@@ -120,7 +120,7 @@ export async function pickManyAsync(picker: GpuPicker, points: readonly { x: num
   });
   const rule = options?.discard !== undefined ? checkDiscardRule(api, options.discard) : null;
   // A world-adjust hook moves geometry outside its bounds: the ray pre-filter cannot be trusted then.
-  const snapshot = makePickSnapshot(api, picker.scene.meshes, rule?.rule.worldAdjustWgsl !== undefined ? { ...options, preFilter: false } : options ?? {}, rays, rays.length);
+  const snapshot = makePickSnapshot(api, picker.scene.meshes, rule?.rule.worldAdjustWgsl !== undefined ? { ...options, preFilter: false } : options ?? {}, rays, rays.length, picker.scene);
   const viewProjection = rays[0].viewProjection;
   const inverse = mat4.inverse(viewProjection) as Float32Array;
   const regions: PixelRegion[] = rays.map((ray) => ({ x: ray.pixelX, y: ray.pixelY, width: 1, height: 1 }));

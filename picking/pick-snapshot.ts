@@ -1,5 +1,8 @@
 import { type Aabb, intersectRayAabb, makeEmptyAabb, transformAabb } from '../engine/bounds.js';
 import type { Mesh } from '../engine/mesh.js';
+import type { Scene } from '../engine/scene.js';
+import { getCpuPicker, syncCpuPicker } from './cpu/cpu-picker.js';
+import { collectSceneCandidates } from './cpu/scene-query.js';
 import { describeValue } from '../composer/errors.js';
 import { maxPickId } from './pick-id.js';
 import { PickError } from './pick-errors.js';
@@ -111,7 +114,10 @@ function addToLists(drawLists: number[][], candidateIndex: number, filter: Filte
  * pickMany) and preFilter on, a mesh or instance is drawn for a point only when its world bounds
  * cross that point's ray; without rays (pickRect) everything that passes the options is drawn.
  */
-export function makePickSnapshot(api: string, meshes: readonly Mesh[], options: PickOptions, rays: readonly PickingRay[] | null, points = 1): PickSnapshot {
+export function makePickSnapshot(api: string, meshes: readonly Mesh[], options: PickOptions, rays: readonly PickingRay[] | null, points = 1, scene?: Scene): PickSnapshot {
+  if (scene && rays?.length === 1 && points === 1 && options.preFilter !== false && meshes === scene.meshes && meshes.length >= hierarchyThreshold) {
+    return snapshotFromSceneHierarchy(api, scene, options, rays[0]);
+  }
   const filter: Filter | null = rays !== null && options.preFilter !== false
     ? { rays, inverseDirections: rays.map((ray) => Float64Array.from(ray.direction, (d) => 1 / d)), box: makeEmptyAabb(), combined: new Float32Array(16), hits: new Uint8Array(points) }
     : null;
@@ -155,6 +161,51 @@ export function makePickSnapshot(api: string, meshes: readonly Mesh[], options: 
     if (nextId - 1 > maxPickId) throw new PickError(api, 'too-many-ids', `the pick needs more than ${maxPickId} IDs (24-bit RGB); filter or ignore meshes`);
   }
   return { candidates, drawLists };
+}
+
+/** From this many meshes on, a single-ray pick asks the CPU picker's scene hierarchy which bounds the ray crosses. */
+const hierarchyThreshold = 64;
+
+/** The same snapshot as the scan, with candidates found through the scene BVH: cost grows with what is under the ray. */
+function snapshotFromSceneHierarchy(api: string, scene: Scene, options: PickOptions, ray: PickingRay): PickSnapshot {
+  const ignore = options.ignore ?? [];
+  const ranges = new Map<Mesh, [number, number][] | 'all'>();
+  for (const entry of ignore) {
+    if (entry && typeof entry === 'object' && 'mesh' in entry) {
+      const [range] = ignoredInstances(entry.mesh, [entry], api).ranges;
+      const list = ranges.get(entry.mesh);
+      if (list !== 'all') ranges.set(entry.mesh, [...(list ?? []), range]);
+    } else {
+      ranges.set(entry as Mesh, 'all');
+    }
+  }
+  const accept = (mesh: Mesh, instance: number) => {
+    if (mesh.pickable === false || (options.filter && !options.filter(mesh))) return false;
+    const rule = ranges.get(mesh);
+    return rule === undefined || (rule !== 'all' && !rule.some(([start, end]) => instance >= start && instance < end));
+  };
+  const picker = getCpuPicker(scene);
+  syncCpuPicker(picker);
+  const entries = collectSceneCandidates(picker, ray.origin, ray.direction, accept).sort((a, b) => a - b);
+  const candidates: PickCandidate[] = [];
+  let nextId = 1;
+  for (let k = 0; k < entries.length; ) {
+    const mesh = picker.entries.meshes[entries[k]];
+    const runs: InstanceRun[] = [];
+    // Entries are in scene order and a mesh's instances are consecutive: gather this mesh's, as runs.
+    while (k < entries.length && picker.entries.meshes[entries[k]] === mesh) {
+      const first = picker.entries.instances[entries[k]];
+      let count = 1;
+      while (k + count < entries.length && picker.entries.meshes[entries[k + count]] === mesh && picker.entries.instances[entries[k + count]] === first + count) count++;
+      if (first >= 0) runs.push({ first, count, matrices: mesh.thinInstances!.slice(first * 16, (first + count) * 16) });
+      k += count;
+    }
+    const idCount = Math.max(1, mesh.thinInstanceCount);
+    candidates.push({ mesh, baseId: nextId, idCount, worldMatrix: Float32Array.from(mesh.worldMatrix), runs: mesh.thinInstances ? runs : null });
+    nextId += idCount;
+    if (nextId - 1 > maxPickId) throw new PickError(api, 'too-many-ids', `the pick needs more than ${maxPickId} IDs (24-bit RGB); filter or ignore meshes`);
+  }
+  return { candidates, drawLists: [candidates.map((_, i) => i)] };
 }
 
 /** The candidate owning `id` and the thin instance it names (-1 when the mesh has none). */

@@ -35,6 +35,8 @@ interface Query {
   found: boolean;
   out: SceneHit | null;
   all: SceneHit[] | null;
+  /** Box-only queries collect the accepted entries here instead of testing triangles. */
+  candidates: number[] | null;
   busy: boolean;
 }
 
@@ -43,7 +45,7 @@ let shared: Query | null = null;
 function makeQuery(): Query {
   return {
     picker: null as unknown as CpuPicker, box: makeRayBox(), o: null, d: null, tMin: 0, tMax: Infinity, accept: acceptAll, local: new Float64Array(6),
-    hit: makeTriangleHit(), stackNodes: new Int32Array(64), stackNear: new Float64Array(64), found: false, out: null, all: null, busy: false,
+    hit: makeTriangleHit(), stackNodes: new Int32Array(64), stackNear: new Float64Array(64), found: false, out: null, all: null, candidates: null, busy: false,
   };
 }
 
@@ -66,6 +68,7 @@ function acquireQuery(picker: CpuPicker, o: readonly number[], d: readonly numbe
   q.found = false;
   q.out = null;
   q.all = null;
+  q.candidates = null;
   setRayBox(q.box, o[0], o[1], o[2], d[0], d[1], d[2]);
   picker.census.rays++;
   return q;
@@ -84,6 +87,7 @@ function releaseQuery(q: Query): void {
   q.d = null;
   q.out = null;
   q.all = null;
+  q.candidates = null;
 }
 
 /** Transforms the world ray into entry e's local space (t is preserved: the inverse is applied to an unnormalised direction). */
@@ -115,6 +119,10 @@ function offer(q: Query, e: number, far: number): number {
   census.offers++;
   if (!entries.valid[e] || !(rayBoxEntry(q.box, entries.bounds, e * 6, q.tMin, far) < Infinity)) return far;
   if (!q.accept(entries.meshes[e], entries.instances[e])) return far;
+  if (q.candidates) {
+    q.candidates.push(e);
+    return far;
+  }
   census.narrowPhase++;
   toLocal(q, e);
   const l = q.local;
@@ -210,4 +218,16 @@ export function raycastSceneAll(picker: CpuPicker, o: readonly number[], d: read
     releaseQuery(q);
   }
   return all.sort((a, b) => a.t - b.t || a.entry - b.entry || a.faceId - b.faceId);
+}
+
+/** Accepted entries whose world bounds the ray crosses, with no triangle test (the GPU pick's pre-filter). */
+export function collectSceneCandidates(picker: CpuPicker, o: readonly number[], d: readonly number[], accept: EntryAcceptor, out: number[] = []): number[] {
+  const q = acquireQuery(picker, o, d, 0, Infinity, accept);
+  q.candidates = out;
+  try {
+    search(q);
+  } finally {
+    releaseQuery(q);
+  }
+  return out;
 }

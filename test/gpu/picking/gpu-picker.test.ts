@@ -223,4 +223,28 @@ describe('GPU picker', () => {
     await expect(pickRectAsync(picker, 90, 60, 10, 10)).rejects.toThrow(/must be at least 1×1 and inside the 96×64 framebuffer/);
     expect(await pickAt(picker, layout, [0, 1, 0.5])).toBe('middle');
   }, [96, 64]);
+
+  gpuTest('in large scenes the scene hierarchy finds the same candidates as drawing everything', async ({ engine }) => {
+    const scene = createScene(engine);
+    scene.camera = makePerspectiveCamera({ position: [0, 14, 9], target: [0, 0, 0], fovY: 0.9 });
+    for (let i = 0; i < 120; i++) {
+      createBoxMesh(scene, `box${i}`, { width: 0.6, height: 0.3 + (i % 5) * 0.2, depth: 0.6 }, { worldMatrix: mat4.translation([(i % 12) - 5.5, 0, Math.floor(i / 12) - 4.5]) });
+    }
+    const instances = new Float32Array(20 * 16);
+    for (let i = 0; i < 20; i++) instances.set(mat4.translation([(i % 10) - 4.5, 1.5, Math.floor(i / 10) * 2 - 1]), i * 16);
+    const row = createBoxMesh(scene, 'floating', { width: 0.4, height: 0.4, depth: 0.4 }, { thinInstances: instances });
+    const picker = createGpuPicker(scene);
+    enableDetailedPicking(picker);
+    let hits = 0;
+    for (let k = 0; k < 150; k++) {
+      const x = (k * 37) % 96;
+      const y = (k * 53) % 64;
+      const options = { ignore: [{ mesh: row, thinInstances: [3, 6] as const }, scene.meshes[7]] };
+      const viaHierarchy = await pickAsync(picker, x, y, options);
+      const drawingAll = await pickAsync(picker, x, y, { ...options, preFilter: false });
+      expect(`${who(viaHierarchy)}:${viaHierarchy.faceId}`, `pixel ${x},${y}`).toBe(`${who(drawingAll)}:${drawingAll.faceId}`);
+      if (viaHierarchy.hit) hits++;
+    }
+    expect(hits).toBeGreaterThan(20);
+  }, [96, 64]);
 });
