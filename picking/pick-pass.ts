@@ -93,32 +93,38 @@ export async function encodePickPass(gpu: PickGpu, request: PickPassRequest): Pr
     colorAttachments: targets.views.slice(0, detailed ? 3 : 2).map((view) => ({ view, loadOp: 'clear' as const, storeOp: 'store' as const, clearValue: { r: 0, g: 0, b: 0, a: 0 } })),
     depthStencilAttachment: { view: targets.depthView, depthLoadOp: 'clear', depthClearValue: 0, depthStoreOp: 'discard' },
   });
-  regions.forEach((region, p) => {
-    const x = row ? p : 0;
-    pass.setViewport(x, 0, row ? 1 : region.width, row ? 1 : region.height, 0, 1);
-    pass.setScissorRect(x, 0, row ? 1 : region.width, row ? 1 : region.height);
-    for (const { candidate: index, slot } of drawSlots[p]) {
-      const candidate = snapshot.candidates[index];
-      const pipeline = pipelines[index];
-      // Only a redraw after a device loss can meet a mesh disposed since the snapshot; it has no buffers left.
-      if (!pipeline) continue;
-      const mesh = candidate.mesh;
-      const meshGpu = mesh.gpu!;
-      const { composed, lease } = pipeline;
-      pass.setPipeline(lease.pipeline);
-      pass.setBindGroup(0, pointGroupsFor(gpu, lease.bindGroupLayouts[0], composed.bindGroups[0].bindings)[p]);
-      pass.setBindGroup(1, drawGroupFor(gpu, lease.bindGroupLayouts[1], composed.bindGroups[1].bindings), [slot * drawSlotBytes, slot * drawSlotBytes]);
-      for (let g = 2; g < composed.bindGroups.length; g++) {
-        const group = composed.bindGroups[g];
-        pass.setBindGroup(g, group.role === 'extra' && storage
-          ? storageGroupFor(gpu, rule!.digest, mesh, lease.bindGroupLayouts[g], group.bindings, group.bindings.map((b) => storage[index][rule!.bindings.findIndex((r) => r.name === b.name)]))
-          : emptyGroupFor(gpu, lease.bindGroupLayouts[g]));
-      }
-      const sources = [...meshGpu.vertexBuffers, ...(meshGpu.instanceBuffer ? [meshGpu.instanceBuffer] : [])];
-      const vertexData = pipeline.vertexDataBuffer === null ? [] : [pipeline.vertexDataBuffer < 0 ? gpu.zeros : meshGpu.vertexBuffers[pipeline.vertexDataBuffer]];
-      const all = [...sources, ...vertexData];
-      pipeline.vertexBufferSources.forEach((source, i) => pass.setVertexBuffer(i, all[source]));
-      if (meshGpu.indexBuffer) pass.setIndexBuffer(meshGpu.indexBuffer, mesh.geometry.indices instanceof Uint16Array ? 'uint16' : 'uint32');
+  // Candidate by candidate, so pipeline, mesh buffers and storage are set once for all the points that draw it.
+  const byCandidate: { point: number; slot: number }[][] = snapshot.candidates.map(() => []);
+  drawSlots.forEach((list, point) => list.forEach(({ candidate, slot }) => byCandidate[candidate].push({ point, slot })));
+  byCandidate.forEach((uses, index) => {
+    const pipeline = pipelines[index];
+    // Only a redraw after a device loss can meet a mesh disposed since the snapshot; it has no buffers left.
+    if (!pipeline || uses.length === 0) return;
+    const candidate = snapshot.candidates[index];
+    const mesh = candidate.mesh;
+    const meshGpu = mesh.gpu!;
+    const { composed, lease } = pipeline;
+    pass.setPipeline(lease.pipeline);
+    for (let g = 2; g < composed.bindGroups.length; g++) {
+      const group = composed.bindGroups[g];
+      pass.setBindGroup(g, group.role === 'extra' && storage
+        ? storageGroupFor(gpu, rule!.digest, mesh, lease.bindGroupLayouts[g], group.bindings, group.bindings.map((b) => storage[index][rule!.bindings.findIndex((r) => r.name === b.name)]))
+        : emptyGroupFor(gpu, lease.bindGroupLayouts[g]));
+    }
+    const sources = [...meshGpu.vertexBuffers, ...(meshGpu.instanceBuffer ? [meshGpu.instanceBuffer] : [])];
+    const vertexData = pipeline.vertexDataBuffer === null ? [] : [pipeline.vertexDataBuffer < 0 ? gpu.zeros : meshGpu.vertexBuffers[pipeline.vertexDataBuffer]];
+    const all = [...sources, ...vertexData];
+    pipeline.vertexBufferSources.forEach((source, i) => pass.setVertexBuffer(i, all[source]));
+    if (meshGpu.indexBuffer) pass.setIndexBuffer(meshGpu.indexBuffer, mesh.geometry.indices instanceof Uint16Array ? 'uint16' : 'uint32');
+    const pointGroups = pointGroupsFor(gpu, lease.bindGroupLayouts[0], composed.bindGroups[0].bindings);
+    const drawGroup = drawGroupFor(gpu, lease.bindGroupLayouts[1], composed.bindGroups[1].bindings);
+    for (const { point, slot } of uses) {
+      const region = regions[point];
+      const x = row ? point : 0;
+      pass.setViewport(x, 0, row ? 1 : region.width, row ? 1 : region.height, 0, 1);
+      pass.setScissorRect(x, 0, row ? 1 : region.width, row ? 1 : region.height);
+      pass.setBindGroup(0, pointGroups[point]);
+      pass.setBindGroup(1, drawGroup, [slot * drawSlotBytes, slot * drawSlotBytes]);
       for (const run of candidate.runs ?? [{ first: 0, count: 1 }]) {
         if (meshGpu.indexBuffer) pass.drawIndexed(mesh.geometry.indices!.length, run.count, 0, 0, run.first);
         else pass.draw(mesh.geometry.vertexCount, run.count, 0, run.first);
