@@ -17,3 +17,4 @@ export * from './standard-variants.js';
 export * from './variant-registry.js';
 export * from './vertex-layout.js';
 export * from './pick-rule-variants.js';
+export * from './geometry-variants.js';

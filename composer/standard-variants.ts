@@ -1,6 +1,7 @@
 import type { Fragment } from '../fragments/fragment-types.js';
 import { createPickFragments, createStandardMaterialFragments, standardMaterialConditions, type StandardMaterialVariant } from '../fragments/standard-material.js';
 import { type ComposeCache, type ComposedShader, type ComposeSpec, composeShader } from './compose-shader.js';
+import { registerGeometryVariants } from './geometry-variants.js';
 import { registerPickRuleVariants } from './pick-rule-variants.js';
 import { makeVariantRegistry, registerVariant, type VariantRegistry } from './variant-registry.js';
 import type { VertexBufferSpec, VertexLayoutSpec } from './vertex-layout.js';
@@ -88,6 +89,7 @@ export function registerWeftVariants(registry: VariantRegistry): VariantRegistry
     }
   }
   registerPickRuleVariants(registry);
+  registerGeometryVariants(registry);
   return registry;
 }
 

@@ -45,7 +45,7 @@ interface Draw {
 const drawUniformStride = 256;
 const drawUniformFloats = 40; // world 16 + normalMatrix 16 + baseColor 4 + flags 4
 const sceneUniformBytes = 128;
-const depthFormat: GPUTextureFormat = 'depth24plus';
+const defaultDepthFormat: GPUTextureFormat = 'depth24plus';
 
 /** The standard-material variant a mesh needs: which attributes it has, whether it is thin-instanced. */
 export function standardVariantOf(mesh: Mesh): StandardMaterialVariant {
@@ -82,6 +82,8 @@ export function createForwardRenderTask(scene: Scene, options: ForwardRenderTask
 
   const colorFormat = () => (options.target ? options.target.colorFormats[0] : engine.colorFormat);
   const samples = () => (options.target ? options.target.samples : 1);
+  // A target brings its own depth (depth24plus or depth32float); the canvas/offscreen frame uses depth24plus.
+  const depthFormat = () => options.target?.depthFormat ?? defaultDepthFormat;
   const targetSize = () => (options.target ? [options.target.width, options.target.height] : [engine.width, engine.height]);
   const sizeKey = () => targetSize().join('x');
   const listMeshes = () => (options.meshes ? options.meshes() : scene.meshes);
@@ -120,7 +122,7 @@ export function createForwardRenderTask(scene: Scene, options: ForwardRenderTask
       label: `weft:${name}:standard`,
       targets: [{ format: colorFormat() }],
       primitive: { topology: 'triangle-list', cullMode: mesh.material.doubleSided ? 'none' : 'back', frontFace: 'ccw' },
-      depthStencil: { format: depthFormat, depthWriteEnabled: true, depthCompare: 'greater' },
+      depthStencil: { format: depthFormat(), depthWriteEnabled: true, depthCompare: 'greater' },
       multisample: { count: samples() },
     });
     const gpu = ensureMeshGpu(mesh, device);
@@ -162,7 +164,7 @@ export function createForwardRenderTask(scene: Scene, options: ForwardRenderTask
     const [width, height] = targetSize();
     if (!options.target && (!depthTexture || depthTexture.width !== width || depthTexture.height !== height)) {
       depthTexture?.destroy();
-      depthTexture = device.createTexture({ label: `weft:${name}:depth`, size: [width, height], format: depthFormat, usage: GPUTextureUsage.RENDER_ATTACHMENT });
+      depthTexture = device.createTexture({ label: `weft:${name}:depth`, size: [width, height], format: defaultDepthFormat, usage: GPUTextureUsage.RENDER_ATTACHMENT });
     }
     draws = nextDraws;
     recordedStructure = scene.structureVersion;

@@ -126,6 +126,14 @@ describe('render targets', () => {
     expect(interiorsEqual + blended).toBe(48 * 48);
   });
 
+  gpuTest('a render target with depth32float draws like one with depth24plus', async ({ engine }) => {
+    const scene = demoScene(engine);
+    const a = createRenderTarget(engine, { width: 32, height: 32, depthFormat: 'depth24plus' });
+    const b = createRenderTarget(engine, { width: 32, height: 32, depthFormat: 'depth32float' });
+    runTasks(engine, [createForwardRenderTask(scene, { target: a }), createForwardRenderTask(scene, { target: b })]);
+    expect(Buffer.from(await readRenderTargetPixels(b)).equals(Buffer.from(await readRenderTargetPixels(a)))).toBe(true);
+  });
+
   gpuTest('unlit base colour × texture × vertex colour matches the analytic product', async ({ engine }) => {
     const scene = createScene(engine, { clearColor: [0, 0, 0, 1] });
     scene.camera = makePerspectiveCamera({ position: [0, 0, 2], target: [0, 0, 0] });

@@ -1,0 +1,67 @@
+import type { Fragment } from './fragment-types.js';
+
+/** Condition that writes the previous positive view depth into the velocity's z. */
+export const velocityPreviousDepthCondition = 'velocityPreviousDepth';
+
+/** Bytes of `VelocityUniforms`: previousWorld 64 + previousViewProjection 64. */
+export const velocityUniformsByteSize = 128;
+
+/** Name of the slot a deformation fragment fills to give the previous frame's local position (default: the rest position). */
+export const velocityPreviousPositionSlot = 'velocityPreviousPosition';
+
+const source = `import bindings::velocity;
+import io::{ FragmentInput, FragmentOutput, VertexInput, VertexOutput };
+import package::thin_instances::instanceMatrix;
+import slots::{ adjustWorldPosition, velocityPreviousPosition };
+
+struct VelocityUniforms {
+  // The draw's world matrix and the camera's view-projection as of this task's previous frame
+  // (both equal to the current ones when the draw has no history: first frame, re-included, excluded).
+  previousWorld: mat4x4f,
+  previousViewProjection: mat4x4f,
+}
+
+fn restPreviousPosition(input: VertexInput) -> vec3f {
+  return input.position;
+}
+
+fn writeVelocityVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
+  @if(thinInstances) let previousWorld = velocity.previousWorld * instanceMatrix(input.prevInstance0, input.prevInstance1, input.prevInstance2, input.prevInstance3);
+  @else let previousWorld = velocity.previousWorld;
+  // The same world-adjust hook as the current position, so displaced surfaces move as drawn.
+  let previousWorldPosition = vec4f(adjustWorldPosition(input, previousWorld, (previousWorld * vec4f(velocityPreviousPosition(input), 1.0)).xyz), 1.0);
+  (*output).velocityPrevious = velocity.previousViewProjection * previousWorldPosition;
+  (*output).velocityCurrent = (*output).position;
+}
+
+// Clip positions are interpolated perspective-correctly and divided per pixel, so the motion is exact at the pixel.
+fn writeLinearVelocity(input: FragmentInput, output: ptr<function, FragmentOutput>) {
+  let current = input.velocityCurrent.xy / input.velocityCurrent.w;
+  let previous = input.velocityPrevious.xy / input.velocityPrevious.w;
+  // For a perspective projection clip w is the positive view depth.
+  @if(velocityPreviousDepth) let z = input.velocityPrevious.w;
+  @else let z = 0.0;
+  (*output).linearVelocity = vec4f((previous - current) * 0.5, z, 1.0);
+}
+`;
+
+/**
+ * LINEAR_VELOCITY output `linearVelocity` (rgba16float): (previousNDC - currentNDC) / 2 in xy (Y up), z 0 or the
+ * previous view depth (`velocityPreviousDepth`). Reads binding `velocity` (mesh group, dynamic offset) and, with
+ * `thinInstances`, the previous instance matrices `prevInstance0…3`. Provides `velocityPreviousPosition` so a
+ * deformation (skinning, morph targets) can supply the previous local position through a slot.
+ */
+export function createGeometryVelocityFragment(): Fragment {
+  const column = (i: number) => ({ semantic: `prevInstance${i}`, format: 'float32x4' as const, stepMode: 'instance' as const, when: 'thinInstances' });
+  return {
+    id: 'geometry-velocity',
+    source,
+    dependencies: ['geometry-surface', 'standard-vertex', 'thin-instances'],
+    bindings: [{ name: 'velocity', kind: 'uniform', type: 'VelocityUniforms', role: 'mesh', visibility: ['vertex'], hasDynamicOffset: true, minBindingSize: velocityUniformsByteSize }],
+    vertexInputs: [column(0), column(1), column(2), column(3)],
+    varyings: [{ name: 'velocityCurrent', type: 'vec4f' }, { name: 'velocityPrevious', type: 'vec4f' }],
+    outputs: [{ name: 'linearVelocity', type: 'vec4f', format: 'rgba16float' }],
+    provides: [{ name: velocityPreviousPositionSlot, params: [{ name: 'input', type: 'VertexInput' }], returns: 'vec3f', default: 'restPreviousPosition' }],
+    fills: [{ slot: 'vertexVaryings', fn: 'writeVelocityVaryings' }, { slot: 'geometryOutputs', fn: 'writeLinearVelocity' }],
+  };
+}

@@ -1,0 +1,118 @@
+import type { Mesh } from '../../engine/mesh.js';
+
+/** The task's copy of a thin-instanced mesh's previous matrices: a second instance buffer owned by the task. */
+export interface PreviousInstances {
+  buffer: GPUBuffer;
+  count: number;
+  /** The mesh's matrices as of this task's last frame, and their version. */
+  last: Float32Array<ArrayBuffer>;
+  lastVersion: number;
+  /** Version of the data the GPU buffer holds (-1: nothing yet). */
+  bufferVersion: number;
+}
+
+/** Velocity history of one mesh in one task. */
+export interface MeshVelocityHistory {
+  previousWorld: Float32Array;
+  /** False until the mesh was drawn (included, visible) in this task's previous frame. */
+  valid: boolean;
+  instances: PreviousInstances | null;
+}
+
+/** A task's velocity state: local to the task, advanced only by its own execute(). */
+export interface VelocityHistory {
+  enabled: boolean;
+  previousDepth: boolean;
+  excluded: Set<Mesh>;
+  /** False until the task has executed once (and after a resize or device change). */
+  hasCamera: boolean;
+  previousViewProjection: Float32Array;
+  meshes: Map<Mesh, MeshVelocityHistory>;
+}
+
+/** Makes an empty velocity history (CPU only). */
+export function makeVelocityHistory(): VelocityHistory {
+  return { enabled: false, previousDepth: false, excluded: new Set(), hasCamera: false, previousViewProjection: new Float32Array(16), meshes: new Map() };
+}
+
+/** Forgets every motion (next frame writes zero) and drops GPU buffers; call on device change or dispose. */
+export function resetVelocityHistory(history: VelocityHistory, destroyBuffers: boolean): void {
+  history.hasCamera = false;
+  for (const entry of history.meshes.values()) {
+    entry.valid = false;
+    if (entry.instances && destroyBuffers) entry.instances.buffer.destroy();
+    entry.instances = null;
+  }
+  history.meshes.clear();
+}
+
+/**
+ * Record-time: the history entry of a drawn mesh, kept across re-records; a thin-instanced mesh gets a task-owned
+ * previous-instance buffer (re-made, and the history invalidated, when its instance count or device changed).
+ */
+export function ensureMeshVelocityHistory(history: VelocityHistory, device: GPUDevice, label: string, mesh: Mesh): MeshVelocityHistory {
+  let entry = history.meshes.get(mesh);
+  if (!entry) {
+    entry = { previousWorld: new Float32Array(16), valid: false, instances: null };
+    history.meshes.set(mesh, entry);
+  }
+  const count = mesh.thinInstances ? mesh.thinInstanceCount : 0;
+  if (entry.instances && entry.instances.count !== count) {
+    entry.instances.buffer.destroy();
+    entry.instances = null;
+    entry.valid = false;
+  }
+  if (count > 0 && !entry.instances) {
+    entry.instances = {
+      buffer: device.createBuffer({ label: `${label}:previous-instances:${mesh.name}`, size: count * 64, usage: GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_DST }),
+      count,
+      last: new Float32Array(count * 16),
+      lastVersion: -1,
+      bufferVersion: -1,
+    };
+    entry.valid = false;
+  }
+  return entry;
+}
+
+/** Drops entries (and buffers) of meshes no longer drawn. */
+export function pruneVelocityHistory(history: VelocityHistory, drawn: ReadonlySet<Mesh>): void {
+  for (const [mesh, entry] of history.meshes) {
+    if (drawn.has(mesh)) continue;
+    entry.instances?.buffer.destroy();
+    history.meshes.delete(mesh);
+  }
+}
+
+/**
+ * Execute-time, per draw: writes previousWorld and previousViewProjection at `offset` (floats) of `out` and brings the
+ * previous-instance buffer up to date. A mesh without history (first frame, re-included, excluded, hidden) gets the
+ * current matrices, so its motion is exactly zero. Allocates nothing.
+ */
+export function writeMeshVelocity(queue: GPUQueue, history: VelocityHistory, entry: MeshVelocityHistory, mesh: Mesh, viewProjection: Float32Array, out: Float32Array, offset: number): void {
+  const moving = entry.valid && history.hasCamera && !history.excluded.has(mesh);
+  out.set(moving ? entry.previousWorld : mesh.worldMatrix, offset);
+  out.set(moving ? history.previousViewProjection : viewProjection, offset + 16);
+  const previous = entry.instances;
+  if (!previous || !mesh.thinInstances) return;
+  if (moving) {
+    if (previous.bufferVersion !== previous.lastVersion) {
+      queue.writeBuffer(previous.buffer, 0, previous.last);
+      previous.bufferVersion = previous.lastVersion;
+    }
+  } else if (previous.bufferVersion !== mesh.thinInstanceVersion) {
+    queue.writeBuffer(previous.buffer, 0, mesh.thinInstances);
+    previous.bufferVersion = mesh.thinInstanceVersion;
+  }
+}
+
+/** Execute-time, after the frame: what was drawn becomes the previous state of this mesh. */
+export function advanceMeshVelocity(history: VelocityHistory, entry: MeshVelocityHistory, mesh: Mesh): void {
+  entry.previousWorld.set(mesh.worldMatrix);
+  entry.valid = mesh.visible && !history.excluded.has(mesh);
+  const previous = entry.instances;
+  if (previous && mesh.thinInstances && previous.lastVersion !== mesh.thinInstanceVersion) {
+    previous.last.set(mesh.thinInstances);
+    previous.lastVersion = mesh.thinInstanceVersion;
+  }
+}

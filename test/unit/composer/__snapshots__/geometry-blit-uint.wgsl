@@ -1,0 +1,81 @@
+// geometry-blit-uint: copy-to-texture blit {"multisampled":false,"uint":true}
+// key 40729a5e14bac23b
+// fragments geometry-blit
+// conditions {"blitUint":true}
+// features none
+// @group(0) scene
+//   @binding(0) blit: package::geometry_blit::BlitUniforms {"binding":0,"visibility":2,"buffer":{"type":"uniform"}} from geometry-blit
+//   @binding(1) blitSource: texture_2d<u32> {"binding":1,"visibility":2,"texture":{"sampleType":"uint","viewDimension":"2d","multisampled":false}} from geometry-blit
+// varying @location(0) blitUv: vec2f
+// target @location(0) colorUint: vec4u -> rgba8uint
+// slot fragmentStage <- geometry-blit
+// slot vertexStage <- geometry-blit
+
+
+@vertex fn vertexMain(input: VertexInput) -> VertexOutput {
+  return blitVertex(input);
+}
+
+@fragment fn fragmentMain(input: FragmentInput) -> FragmentOutput {
+  return blitFragment(input);
+}
+
+// One triangle covering the viewport; blitUv is 0..1 across it, v down (texture orientation).
+fn blitVertex(input: VertexInput) -> VertexOutput {
+  var output: VertexOutput;
+  let corner = vec2f(f32((input.vertexIndex << 1u) & 2u), f32(input.vertexIndex & 2u));
+  output.position = vec4f(corner * 2.0 - 1.0, 0.0, 1.0);
+  output.blitUv = vec2f(corner.x, 1.0 - corner.y);
+  return output;
+}
+
+struct VertexInput {
+  @builtin(vertex_index) vertexIndex: u32,
+  @builtin(instance_index) instanceIndex: u32,
+}
+
+
+struct VertexOutput {
+  @builtin(position) position: vec4f,
+  @location(0) blitUv: vec2f,
+}
+
+
+fn blitFragment(input: FragmentInput) -> FragmentOutput {
+  var output: FragmentOutput;
+  output.colorUint = textureLoad(blitSource, blitTexel(input), u32(blit.source.z));
+  return output;
+}
+
+struct FragmentInput {
+  @builtin(position) position: vec4f,
+  @location(0) blitUv: vec2f,
+}
+
+
+struct FragmentOutput { @location(0) colorUint: vec4u }
+
+
+@group(0) @binding(1) var blitSource: texture_2d<u32>;
+
+// Nearest texel: at equal sizes pixel x reads texel x exactly.
+fn blitTexel(input: FragmentInput) -> vec2u {
+  var uv = input.blitUv;
+  if (blit.flags.x == 1u) {
+    uv.y = 1.0 - uv.y;
+  }
+  let size = vec2u(blit.source.xy);
+  return min(vec2u(uv * blit.source.xy), size - vec2u(1u));
+}
+
+@group(0) @binding(0) var<uniform> blit: BlitUniforms;
+
+struct BlitUniforms {
+  // Float sources: output = (texel, red replicated when flags.y) * scale + bias, rgb × source alpha when flags.z.
+  scale: vec4f,
+  bias: vec4f,
+  // xy: source size in texels at the read level, z: the level (LOD)
+  source: vec4f,
+  // x: flip Y, y: replicate red into rgb, z: multiply rgb by the source alpha, w: first sample only (multisampled sources)
+  flags: vec4u,
+}

@@ -1,0 +1,94 @@
+// geometry-blit: copy-to-texture blit {"multisampled":false,"uint":false}
+// key f03ecd76f76b0adb
+// fragments geometry-blit
+// conditions {}
+// features none
+// @group(0) scene
+//   @binding(0) blit: package::geometry_blit::BlitUniforms {"binding":0,"visibility":2,"buffer":{"type":"uniform"}} from geometry-blit
+//   @binding(1) blitSource: texture_2d<f32> {"binding":1,"visibility":2,"texture":{"sampleType":"unfilterable-float","viewDimension":"2d","multisampled":false}} from geometry-blit
+// varying @location(0) blitUv: vec2f
+// target @location(0) color: vec4f -> rgba8unorm
+// slot fragmentStage <- geometry-blit
+// slot vertexStage <- geometry-blit
+
+
+@vertex fn vertexMain(input: VertexInput) -> VertexOutput {
+  return blitVertex(input);
+}
+
+@fragment fn fragmentMain(input: FragmentInput) -> FragmentOutput {
+  return blitFragment(input);
+}
+
+// One triangle covering the viewport; blitUv is 0..1 across it, v down (texture orientation).
+fn blitVertex(input: VertexInput) -> VertexOutput {
+  var output: VertexOutput;
+  let corner = vec2f(f32((input.vertexIndex << 1u) & 2u), f32(input.vertexIndex & 2u));
+  output.position = vec4f(corner * 2.0 - 1.0, 0.0, 1.0);
+  output.blitUv = vec2f(corner.x, 1.0 - corner.y);
+  return output;
+}
+
+struct VertexInput {
+  @builtin(vertex_index) vertexIndex: u32,
+  @builtin(instance_index) instanceIndex: u32,
+}
+
+
+struct VertexOutput {
+  @builtin(position) position: vec4f,
+  @location(0) blitUv: vec2f,
+}
+
+
+fn blitFragment(input: FragmentInput) -> FragmentOutput {
+  var output: FragmentOutput;
+  let texel = blitTexel(input);
+  var value: vec4f;
+  {
+    value = textureLoad(blitSource, texel, u32(blit.source.z));
+  }
+  var mapped = value;
+  if (blit.flags.y == 1u) {
+    mapped = vec4f(value.r, value.r, value.r, value.a);
+  }
+  mapped = mapped * blit.scale + blit.bias;
+  if (blit.flags.z == 1u) {
+    mapped = vec4f(mapped.rgb * value.a, mapped.a);
+  }
+  output.color = mapped;
+  return output;
+}
+
+struct FragmentInput {
+  @builtin(position) position: vec4f,
+  @location(0) blitUv: vec2f,
+}
+
+
+// Nearest texel: at equal sizes pixel x reads texel x exactly.
+fn blitTexel(input: FragmentInput) -> vec2u {
+  var uv = input.blitUv;
+  if (blit.flags.x == 1u) {
+    uv.y = 1.0 - uv.y;
+  }
+  let size = vec2u(blit.source.xy);
+  return min(vec2u(uv * blit.source.xy), size - vec2u(1u));
+}
+
+struct FragmentOutput { @location(0) color: vec4f }
+
+
+@group(0) @binding(1) var blitSource: texture_2d<f32>;
+
+@group(0) @binding(0) var<uniform> blit: BlitUniforms;
+
+struct BlitUniforms {
+  // Float sources: output = (texel, red replicated when flags.y) * scale + bias, rgb × source alpha when flags.z.
+  scale: vec4f,
+  bias: vec4f,
+  // xy: source size in texels at the read level, z: the level (LOD)
+  source: vec4f,
+  // x: flip Y, y: replicate red into rgb, z: multiply rgb by the source alpha, w: first sample only (multisampled sources)
+  flags: vec4u,
+}

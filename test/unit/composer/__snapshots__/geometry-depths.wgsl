@@ -1,0 +1,173 @@
+// geometry-depths: geometry pass {"outputs":["viewDepth","normalizedViewDepth","screenspaceDepth","localPosition"],"normals":false,"uvs":false,"colors":false,"thinInstances":false}
+// key 3f20de747122e2cc
+// fragments draw-uniforms, geometry-scene-uniforms, scene-uniforms, thin-instances, geometry-surface, standard-vertex, geometry-local-position, geometry-normalized-view-depth, geometry-screenspace-depth, geometry-view-depth
+// conditions {}
+// features none
+// @group(0) scene
+//   @binding(0) geometryScene: package::geometry_scene_uniforms::GeometrySceneUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform"}} from geometry-scene-uniforms
+//   @binding(1) scene: package::scene_uniforms::SceneUniforms {"binding":1,"visibility":3,"buffer":{"type":"uniform"}} from scene-uniforms
+// @group(1) mesh
+//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
+// vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
+// varying @location(0) color: vec4f
+// varying @location(1) localPosition: vec3f
+// varying @location(2) uv: vec2f
+// varying @location(3) worldNormal: vec3f
+// varying @location(4) worldPosition: vec3f
+// target @location(0) localPosition: vec4f -> rgba32float
+// target @location(1) normalizedViewDepth: vec4f -> r32float
+// target @location(2) screenspaceDepth: vec4f -> r32float
+// target @location(3) viewDepth: vec4f -> r32float
+// slot adjustWorldPosition <- default
+// slot fragmentStage <- geometry-surface
+// slot geometryOutputs <- geometry-local-position, geometry-normalized-view-depth, geometry-screenspace-depth, geometry-view-depth
+// slot vertexStage <- standard-vertex
+// slot vertexVaryings <- geometry-local-position
+
+
+@vertex fn vertexMain(input: VertexInput) -> VertexOutput {
+  return standardVertex(input);
+}
+
+@fragment fn fragmentMain(input: FragmentInput) -> FragmentOutput {
+  return geometryFragment(input);
+}
+
+fn standardVertex(input: VertexInput) -> VertexOutput {
+  var output: VertexOutput;
+  let world = draw.world;
+  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(input.position, 1.0)).xyz), 1.0);
+  output.position = scene.viewProjection * worldPosition;
+  output.worldPosition = worldPosition.xyz;
+  output.worldNormal = vec3f(0.0);
+  output.uv = vec2f(0.0);
+  output.color = vec4f(1.0);
+  vertexVaryings(input, &output);
+  return output;
+}
+
+struct VertexInput {
+  @builtin(vertex_index) vertexIndex: u32,
+  @builtin(instance_index) instanceIndex: u32,
+  @location(0) position: vec3f,
+}
+
+
+fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
+  return keepWorldPosition(input, world, worldPosition);
+}
+
+@group(0) @binding(1) var<uniform> scene: SceneUniforms;
+
+fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
+  writeLocalPositionVarying(input, output);
+}
+
+struct VertexOutput {
+  @builtin(position) position: vec4f,
+  @location(0) color: vec4f,
+  @location(1) localPosition: vec3f,
+  @location(2) uv: vec2f,
+  @location(3) worldNormal: vec3f,
+  @location(4) worldPosition: vec3f,
+}
+
+
+@group(1) @binding(0) var<uniform> draw: DrawUniforms;
+
+struct DrawUniforms {
+  world: mat4x4f,
+  normalMatrix: mat4x4f,
+  baseColor: vec4f,
+  // x: unlit (1) or lit (0)
+  flags: vec4u,
+}
+
+
+// Default of the adjustWorldPosition slot: the affine world position, unchanged.
+fn keepWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
+  return worldPosition;
+}
+
+struct SceneUniforms {
+  viewProjection: mat4x4f,
+  cameraPosition: vec4f,
+  lightDirection: vec4f,
+  lightColor: vec4f,
+  ambientColor: vec4f,
+}
+
+
+fn writeLocalPositionVarying(input: VertexInput, output: ptr<function, VertexOutput>) {
+  (*output).localPosition = input.position;
+}
+
+fn geometryFragment(input: FragmentInput) -> FragmentOutput {
+  var output: FragmentOutput;
+  geometryOutputs(input, &output);
+  return output;
+}
+
+struct FragmentInput {
+  @builtin(position) position: vec4f,
+  @location(0) color: vec4f,
+  @location(1) localPosition: vec3f,
+  @location(2) uv: vec2f,
+  @location(3) worldNormal: vec3f,
+  @location(4) worldPosition: vec3f,
+}
+
+
+fn geometryOutputs(input: FragmentInput, output: ptr<function, FragmentOutput>) {
+  writeLocalPosition(input, output);
+  writeNormalizedViewDepth(input, output);
+  writeScreenspaceDepth(input, output);
+  writeViewDepth(input, output);
+}
+
+struct FragmentOutput {
+  @location(0) localPosition: vec4f,
+  @location(1) normalizedViewDepth: vec4f,
+  @location(2) screenspaceDepth: vec4f,
+  @location(3) viewDepth: vec4f,
+}
+
+
+fn writeLocalPosition(input: FragmentInput, output: ptr<function, FragmentOutput>) {
+  (*output).localPosition = vec4f(input.localPosition, 1.0);
+}
+
+fn writeNormalizedViewDepth(input: FragmentInput, output: ptr<function, FragmentOutput>) {
+  (*output).normalizedViewDepth = vec4f(normalizedViewDepth(viewDepthOf(input.worldPosition)), 0.0, 0.0, 1.0);
+}
+
+fn writeScreenspaceDepth(input: FragmentInput, output: ptr<function, FragmentOutput>) {
+  (*output).screenspaceDepth = vec4f(input.position.z, 0.0, 0.0, 1.0);
+}
+
+fn writeViewDepth(input: FragmentInput, output: ptr<function, FragmentOutput>) {
+  (*output).viewDepth = vec4f(viewDepthOf(input.worldPosition), 0.0, 0.0, 1.0);
+}
+
+// Finite far: linear (depth - near) / (far - near). Infinite far: 1 - near / depth, which keeps 0 at the near
+// plane, tends to 1 at infinity and stays monotonic (the linear form would collapse to 0).
+fn normalizedViewDepth(depth: f32) -> f32 {
+  let near = geometryScene.depthRange.x;
+  if (geometryScene.depthRange.z > 0.5) {
+    return 1.0 - near / depth;
+  }
+  return (depth - near) / (geometryScene.depthRange.y - near);
+}
+
+// Positive view-space depth of a world position (distance along the camera's -Z axis).
+fn viewDepthOf(worldPosition: vec3f) -> f32 {
+  return -(geometryScene.view * vec4f(worldPosition, 1.0)).z;
+}
+
+@group(0) @binding(0) var<uniform> geometryScene: GeometrySceneUniforms;
+
+struct GeometrySceneUniforms {
+  view: mat4x4f,
+  // x: near, y: far, z: 1 when far is infinite (then y is unused)
+  depthRange: vec4f,
+}

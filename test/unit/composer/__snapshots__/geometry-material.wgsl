@@ -1,0 +1,193 @@
+// geometry-material: geometry pass {"outputs":["albedo","irradiance","reflectivity","meshBlendTag"],"normals":true,"uvs":true,"colors":true,"thinInstances":false}
+// key 9f3bea060d2cf6df
+// fragments base-texture, draw-uniforms, geometry-draw-uniforms, lambert-lighting, scene-uniforms, thin-instances, geometry-material, geometry-surface, standard-vertex, geometry-albedo, geometry-irradiance, geometry-mesh-blend-tag, geometry-reflectivity
+// conditions {"colors":true,"normals":true,"uvs":true}
+// features none
+// @group(0) scene
+//   @binding(0) scene: package::scene_uniforms::SceneUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform"}} from scene-uniforms
+// @group(1) mesh
+//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
+//   @binding(1) geometryDraw: package::geometry_draw_uniforms::GeometryDrawUniforms {"binding":1,"visibility":2,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":32}} from geometry-draw-uniforms
+// @group(2) material
+//   @binding(0) baseSampler: sampler {"binding":0,"visibility":2,"sampler":{"type":"filtering"}} from base-texture
+//   @binding(1) baseTexture: texture_2d<f32> {"binding":1,"visibility":2,"texture":{"sampleType":"float","viewDimension":"2d","multisampled":false}} from base-texture
+// vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
+// vertex buffer 1 (caller buffer 1): stride 12 per vertex: @location(1) normal float32x3 +0
+// vertex buffer 2 (caller buffer 2): stride 8 per vertex: @location(2) uv float32x2 +0
+// vertex buffer 3 (caller buffer 3): stride 16 per vertex: @location(3) color float32x4 +0
+// varying @location(0) color: vec4f
+// varying @location(1) uv: vec2f
+// varying @location(2) worldNormal: vec3f
+// varying @location(3) worldPosition: vec3f
+// target @location(0) albedo: vec4f -> rgba8unorm
+// target @location(1) irradiance: vec4f -> rgba16float
+// target @location(2) meshBlendTag: u32 -> r8uint
+// target @location(3) reflectivity: vec4f -> rgba8unorm
+// slot adjustWorldPosition <- default
+// slot fragmentStage <- geometry-surface
+// slot geometryOutputs <- geometry-albedo, geometry-irradiance, geometry-mesh-blend-tag, geometry-reflectivity
+// slot vertexStage <- standard-vertex
+// slot vertexVaryings <- nothing
+
+
+@vertex fn vertexMain(input: VertexInput) -> VertexOutput {
+  return standardVertex(input);
+}
+
+@fragment fn fragmentMain(input: FragmentInput) -> FragmentOutput {
+  return geometryFragment(input);
+}
+
+fn standardVertex(input: VertexInput) -> VertexOutput {
+  var output: VertexOutput;
+  let world = draw.world;
+  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(input.position, 1.0)).xyz), 1.0);
+  output.position = scene.viewProjection * worldPosition;
+  output.worldPosition = worldPosition.xyz;
+  output.worldNormal = (draw.normalMatrix * vec4f(input.normal, 0.0)).xyz;
+  output.uv = input.uv;
+  output.color = input.color;
+  vertexVaryings(input, &output);
+  return output;
+}
+
+struct VertexInput {
+  @builtin(vertex_index) vertexIndex: u32,
+  @builtin(instance_index) instanceIndex: u32,
+  @location(0) position: vec3f,
+  @location(1) normal: vec3f,
+  @location(2) uv: vec2f,
+  @location(3) color: vec4f,
+}
+
+
+fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
+  return keepWorldPosition(input, world, worldPosition);
+}
+
+@group(0) @binding(0) var<uniform> scene: SceneUniforms;
+
+fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) { }
+
+struct VertexOutput {
+  @builtin(position) position: vec4f,
+  @location(0) color: vec4f,
+  @location(1) uv: vec2f,
+  @location(2) worldNormal: vec3f,
+  @location(3) worldPosition: vec3f,
+}
+
+
+@group(1) @binding(0) var<uniform> draw: DrawUniforms;
+
+struct DrawUniforms {
+  world: mat4x4f,
+  normalMatrix: mat4x4f,
+  baseColor: vec4f,
+  // x: unlit (1) or lit (0)
+  flags: vec4u,
+}
+
+
+// Default of the adjustWorldPosition slot: the affine world position, unchanged.
+fn keepWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
+  return worldPosition;
+}
+
+struct SceneUniforms {
+  viewProjection: mat4x4f,
+  cameraPosition: vec4f,
+  lightDirection: vec4f,
+  lightColor: vec4f,
+  ambientColor: vec4f,
+}
+
+
+fn geometryFragment(input: FragmentInput) -> FragmentOutput {
+  var output: FragmentOutput;
+  geometryOutputs(input, &output);
+  return output;
+}
+
+struct FragmentInput {
+  @builtin(position) position: vec4f,
+  @location(0) color: vec4f,
+  @location(1) uv: vec2f,
+  @location(2) worldNormal: vec3f,
+  @location(3) worldPosition: vec3f,
+  @builtin(front_facing) frontFacing: bool,
+}
+
+
+fn geometryOutputs(input: FragmentInput, output: ptr<function, FragmentOutput>) {
+  writeAlbedo(input, output);
+  writeIrradiance(input, output);
+  writeMeshBlendTag(input, output);
+  writeReflectivity(input, output);
+}
+
+struct FragmentOutput {
+  @location(0) albedo: vec4f,
+  @location(1) irradiance: vec4f,
+  @location(2) meshBlendTag: u32,
+  @location(3) reflectivity: vec4f,
+}
+
+
+fn writeAlbedo(input: FragmentInput, output: ptr<function, FragmentOutput>) {
+  (*output).albedo = geometryAlbedo(input);
+}
+
+fn writeIrradiance(input: FragmentInput, output: ptr<function, FragmentOutput>) {
+  let albedo = geometryAlbedo(input);
+  let normal = geometryWorldNormal(input);
+  var lit = lambert(albedo.rgb, normal, scene.lightDirection.xyz, scene.lightColor.rgb, scene.ambientColor.rgb);
+  if (draw.flags.x == 1u) {
+    lit = albedo.rgb;
+  }
+  (*output).irradiance = vec4f(lit, albedo.a);
+}
+
+fn writeMeshBlendTag(input: FragmentInput, output: ptr<function, FragmentOutput>) {
+  (*output).meshBlendTag = geometryDraw.ids.y;
+}
+
+fn writeReflectivity(input: FragmentInput, output: ptr<function, FragmentOutput>) {
+  (*output).reflectivity = geometryDraw.reflectivity;
+}
+
+// What the forward standard material shades: base colour × texture × vertex colour.
+fn geometryAlbedo(input: FragmentInput) -> vec4f {
+  return draw.baseColor * sampleBaseColor(input.uv) * input.color;
+}
+
+fn sampleBaseColor(uv: vec2f) -> vec4f {
+  return textureSample(baseTexture, baseSampler, uv);
+}
+
+@group(2) @binding(1) var baseTexture: texture_2d<f32>;
+
+@group(2) @binding(0) var baseSampler: sampler;
+
+// Unit world-space normal facing the viewer: the interpolated vertex normal (flipped on back faces), or
+// without vertex normals the flat face normal from screen-space derivatives.
+fn geometryWorldNormal(input: FragmentInput) -> vec3f {
+  {
+    let n = normalize(input.worldNormal);
+    return select(-n, n, input.frontFacing);
+  }
+}
+
+fn lambert(albedo: vec3f, normal: vec3f, lightDirection: vec3f, lightColor: vec3f, ambientColor: vec3f) -> vec3f {
+  let diffuse = max(dot(normal, lightDirection), 0.0);
+  return albedo * (ambientColor + lightColor * diffuse);
+}
+
+@group(1) @binding(1) var<uniform> geometryDraw: GeometryDrawUniforms;
+
+struct GeometryDrawUniforms {
+  // rgb: specular colour (F0), a: glossiness
+  reflectivity: vec4f,
+  // x: frame id of instance 0 (instance i writes x + i; 0 = background), y: mesh blend tag
+  ids: vec4u,
+}

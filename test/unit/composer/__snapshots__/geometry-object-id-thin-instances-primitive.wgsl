@@ -1,0 +1,174 @@
+// geometry-object-id-thin-instances-primitive: geometry pass {"outputs":["objectId","albedo"],"normals":false,"uvs":false,"colors":false,"thinInstances":true,"objectPrimitive":true}
+// key 5d8eec6cf6303baa
+// fragments base-texture, draw-uniforms, geometry-draw-uniforms, scene-uniforms, thin-instances, geometry-material, geometry-surface, standard-vertex, geometry-albedo, geometry-object-id
+// conditions {"objectPrimitive":true,"thinInstances":true}
+// features primitive-index (geometry-object-id)
+// @group(0) scene
+//   @binding(0) scene: package::scene_uniforms::SceneUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform"}} from scene-uniforms
+// @group(1) mesh
+//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
+//   @binding(1) geometryDraw: package::geometry_draw_uniforms::GeometryDrawUniforms {"binding":1,"visibility":2,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":32}} from geometry-draw-uniforms
+// @group(2) material
+//   @binding(0) baseSampler: sampler {"binding":0,"visibility":2,"sampler":{"type":"filtering"}} from base-texture
+//   @binding(1) baseTexture: texture_2d<f32> {"binding":1,"visibility":2,"texture":{"sampleType":"float","viewDimension":"2d","multisampled":false}} from base-texture
+// vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
+// vertex buffer 1 (caller buffer 1): stride 64 per instance: @location(1) instance0 float32x4 +0, @location(2) instance1 float32x4 +16, @location(3) instance2 float32x4 +32, @location(4) instance3 float32x4 +48
+// varying @location(0) color: vec4f
+// varying @location(1) @interpolate(flat) objectInstance: u32
+// varying @location(2) uv: vec2f
+// varying @location(3) worldNormal: vec3f
+// varying @location(4) worldPosition: vec3f
+// target @location(0) albedo: vec4f -> rgba8unorm
+// target @location(1) objectId: vec4u -> rg32uint
+// slot adjustWorldPosition <- default
+// slot fragmentStage <- geometry-surface
+// slot geometryOutputs <- geometry-albedo, geometry-object-id
+// slot vertexStage <- standard-vertex
+// slot vertexVaryings <- geometry-object-id
+
+enable primitive_index;
+
+@vertex fn vertexMain(input: VertexInput) -> VertexOutput {
+  return standardVertex(input);
+}
+
+@fragment fn fragmentMain(input: FragmentInput) -> FragmentOutput {
+  return geometryFragment(input);
+}
+
+fn standardVertex(input: VertexInput) -> VertexOutput {
+  var output: VertexOutput;
+  let world = draw.world * instanceMatrix(input.instance0, input.instance1, input.instance2, input.instance3);
+  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(input.position, 1.0)).xyz), 1.0);
+  output.position = scene.viewProjection * worldPosition;
+  output.worldPosition = worldPosition.xyz;
+  output.worldNormal = vec3f(0.0);
+  output.uv = vec2f(0.0);
+  output.color = vec4f(1.0);
+  vertexVaryings(input, &output);
+  return output;
+}
+
+struct VertexInput {
+  @builtin(vertex_index) vertexIndex: u32,
+  @builtin(instance_index) instanceIndex: u32,
+  @location(0) position: vec3f,
+  @location(1) instance0: vec4f,
+  @location(2) instance1: vec4f,
+  @location(3) instance2: vec4f,
+  @location(4) instance3: vec4f,
+}
+
+
+fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
+  return keepWorldPosition(input, world, worldPosition);
+}
+
+@group(0) @binding(0) var<uniform> scene: SceneUniforms;
+
+fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
+  writeObjectInstance(input, output);
+}
+
+struct VertexOutput {
+  @builtin(position) position: vec4f,
+  @location(0) color: vec4f,
+  @location(1) @interpolate(flat) objectInstance: u32,
+  @location(2) uv: vec2f,
+  @location(3) worldNormal: vec3f,
+  @location(4) worldPosition: vec3f,
+}
+
+
+@group(1) @binding(0) var<uniform> draw: DrawUniforms;
+
+// The instance matrix's w lanes are a per-instance payload: the transform uses 0, 0, 0, 1.
+fn instanceMatrix(c0: vec4f, c1: vec4f, c2: vec4f, c3: vec4f) -> mat4x4f {
+  return mat4x4f(vec4f(c0.xyz, 0.0), vec4f(c1.xyz, 0.0), vec4f(c2.xyz, 0.0), vec4f(c3.xyz, 1.0));
+}
+
+struct DrawUniforms {
+  world: mat4x4f,
+  normalMatrix: mat4x4f,
+  baseColor: vec4f,
+  // x: unlit (1) or lit (0)
+  flags: vec4u,
+}
+
+
+// Default of the adjustWorldPosition slot: the affine world position, unchanged.
+fn keepWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
+  return worldPosition;
+}
+
+struct SceneUniforms {
+  viewProjection: mat4x4f,
+  cameraPosition: vec4f,
+  lightDirection: vec4f,
+  lightColor: vec4f,
+  ambientColor: vec4f,
+}
+
+
+fn writeObjectInstance(input: VertexInput, output: ptr<function, VertexOutput>) {
+  (*output).objectInstance = input.instanceIndex;
+}
+
+fn geometryFragment(input: FragmentInput) -> FragmentOutput {
+  var output: FragmentOutput;
+  geometryOutputs(input, &output);
+  return output;
+}
+
+struct FragmentInput {
+  @builtin(position) position: vec4f,
+  @location(0) color: vec4f,
+  @location(1) @interpolate(flat) objectInstance: u32,
+  @location(2) uv: vec2f,
+  @location(3) worldNormal: vec3f,
+  @location(4) worldPosition: vec3f,
+  @builtin(primitive_index) primitiveIndex: u32,
+}
+
+
+fn geometryOutputs(input: FragmentInput, output: ptr<function, FragmentOutput>) {
+  writeAlbedo(input, output);
+  writeObjectId(input, output);
+}
+
+struct FragmentOutput {
+  @location(0) albedo: vec4f,
+  @location(1) objectId: vec4u,
+}
+
+
+fn writeAlbedo(input: FragmentInput, output: ptr<function, FragmentOutput>) {
+  (*output).albedo = geometryAlbedo(input);
+}
+
+fn writeObjectId(input: FragmentInput, output: ptr<function, FragmentOutput>) {
+  let primitive = input.primitiveIndex;
+  (*output).objectId = vec4u(geometryDraw.ids.x + input.objectInstance, primitive, 0u, 0u);
+}
+
+// What the forward standard material shades: base colour × texture × vertex colour.
+fn geometryAlbedo(input: FragmentInput) -> vec4f {
+  return draw.baseColor * sampleBaseColor(input.uv) * input.color;
+}
+
+fn sampleBaseColor(uv: vec2f) -> vec4f {
+  return textureSample(baseTexture, baseSampler, uv);
+}
+
+@group(2) @binding(1) var baseTexture: texture_2d<f32>;
+
+@group(2) @binding(0) var baseSampler: sampler;
+
+@group(1) @binding(1) var<uniform> geometryDraw: GeometryDrawUniforms;
+
+struct GeometryDrawUniforms {
+  // rgb: specular colour (F0), a: glossiness
+  reflectivity: vec4f,
+  // x: frame id of instance 0 (instance i writes x + i; 0 = background), y: mesh blend tag
+  ids: vec4u,
+}

@@ -1,0 +1,155 @@
+// geometry-positions-normals: geometry pass {"outputs":["worldPosition","worldNormal","viewNormal"],"normals":true,"uvs":false,"colors":false,"thinInstances":false}
+// key 49ad5f211ecf1f32
+// fragments draw-uniforms, geometry-scene-uniforms, scene-uniforms, thin-instances, geometry-surface, standard-vertex, geometry-view-normal, geometry-world-normal, geometry-world-position
+// conditions {"normals":true}
+// features none
+// @group(0) scene
+//   @binding(0) geometryScene: package::geometry_scene_uniforms::GeometrySceneUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform"}} from geometry-scene-uniforms
+//   @binding(1) scene: package::scene_uniforms::SceneUniforms {"binding":1,"visibility":3,"buffer":{"type":"uniform"}} from scene-uniforms
+// @group(1) mesh
+//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
+// vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
+// vertex buffer 1 (caller buffer 1): stride 12 per vertex: @location(1) normal float32x3 +0
+// varying @location(0) color: vec4f
+// varying @location(1) uv: vec2f
+// varying @location(2) worldNormal: vec3f
+// varying @location(3) worldPosition: vec3f
+// target @location(0) viewNormal: vec4f -> rgba16float
+// target @location(1) worldNormal: vec4f -> rgba16float
+// target @location(2) worldPosition: vec4f -> rgba32float
+// slot adjustWorldPosition <- default
+// slot fragmentStage <- geometry-surface
+// slot geometryOutputs <- geometry-view-normal, geometry-world-normal, geometry-world-position
+// slot vertexStage <- standard-vertex
+// slot vertexVaryings <- nothing
+
+
+@vertex fn vertexMain(input: VertexInput) -> VertexOutput {
+  return standardVertex(input);
+}
+
+@fragment fn fragmentMain(input: FragmentInput) -> FragmentOutput {
+  return geometryFragment(input);
+}
+
+fn standardVertex(input: VertexInput) -> VertexOutput {
+  var output: VertexOutput;
+  let world = draw.world;
+  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(input.position, 1.0)).xyz), 1.0);
+  output.position = scene.viewProjection * worldPosition;
+  output.worldPosition = worldPosition.xyz;
+  output.worldNormal = (draw.normalMatrix * vec4f(input.normal, 0.0)).xyz;
+  output.uv = vec2f(0.0);
+  output.color = vec4f(1.0);
+  vertexVaryings(input, &output);
+  return output;
+}
+
+struct VertexInput {
+  @builtin(vertex_index) vertexIndex: u32,
+  @builtin(instance_index) instanceIndex: u32,
+  @location(0) position: vec3f,
+  @location(1) normal: vec3f,
+}
+
+
+fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
+  return keepWorldPosition(input, world, worldPosition);
+}
+
+@group(0) @binding(1) var<uniform> scene: SceneUniforms;
+
+fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) { }
+
+struct VertexOutput {
+  @builtin(position) position: vec4f,
+  @location(0) color: vec4f,
+  @location(1) uv: vec2f,
+  @location(2) worldNormal: vec3f,
+  @location(3) worldPosition: vec3f,
+}
+
+
+@group(1) @binding(0) var<uniform> draw: DrawUniforms;
+
+struct DrawUniforms {
+  world: mat4x4f,
+  normalMatrix: mat4x4f,
+  baseColor: vec4f,
+  // x: unlit (1) or lit (0)
+  flags: vec4u,
+}
+
+
+// Default of the adjustWorldPosition slot: the affine world position, unchanged.
+fn keepWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
+  return worldPosition;
+}
+
+struct SceneUniforms {
+  viewProjection: mat4x4f,
+  cameraPosition: vec4f,
+  lightDirection: vec4f,
+  lightColor: vec4f,
+  ambientColor: vec4f,
+}
+
+
+fn geometryFragment(input: FragmentInput) -> FragmentOutput {
+  var output: FragmentOutput;
+  geometryOutputs(input, &output);
+  return output;
+}
+
+struct FragmentInput {
+  @builtin(position) position: vec4f,
+  @location(0) color: vec4f,
+  @location(1) uv: vec2f,
+  @location(2) worldNormal: vec3f,
+  @location(3) worldPosition: vec3f,
+  @builtin(front_facing) frontFacing: bool,
+}
+
+
+fn geometryOutputs(input: FragmentInput, output: ptr<function, FragmentOutput>) {
+  writeViewNormal(input, output);
+  writeWorldNormal(input, output);
+  writeWorldPosition(input, output);
+}
+
+struct FragmentOutput {
+  @location(0) viewNormal: vec4f,
+  @location(1) worldNormal: vec4f,
+  @location(2) worldPosition: vec4f,
+}
+
+
+fn writeViewNormal(input: FragmentInput, output: ptr<function, FragmentOutput>) {
+  let n = (geometryScene.view * vec4f(geometryWorldNormal(input), 0.0)).xyz;
+  (*output).viewNormal = vec4f(normalize(n), 1.0);
+}
+
+fn writeWorldNormal(input: FragmentInput, output: ptr<function, FragmentOutput>) {
+  (*output).worldNormal = vec4f(geometryWorldNormal(input), 1.0);
+}
+
+fn writeWorldPosition(input: FragmentInput, output: ptr<function, FragmentOutput>) {
+  (*output).worldPosition = vec4f(input.worldPosition, 1.0);
+}
+
+@group(0) @binding(0) var<uniform> geometryScene: GeometrySceneUniforms;
+
+// Unit world-space normal facing the viewer: the interpolated vertex normal (flipped on back faces), or
+// without vertex normals the flat face normal from screen-space derivatives.
+fn geometryWorldNormal(input: FragmentInput) -> vec3f {
+  {
+    let n = normalize(input.worldNormal);
+    return select(-n, n, input.frontFacing);
+  }
+}
+
+struct GeometrySceneUniforms {
+  view: mat4x4f,
+  // x: near, y: far, z: 1 when far is infinite (then y is unused)
+  depthRange: vec4f,
+}
