@@ -18,7 +18,7 @@ const material = (baseColor: number[]) => makeStandardMaterial({ baseColor });
 /** Builds the demo's default scene: bunny, primitives, a thin-instanced ring and a glTF table. */
 export async function buildDefaultScene(engine: Engine): Promise<{ scene: Scene; stats: DefaultSceneStats }> {
   const scene = createScene(engine, { clearColor: [0.07, 0.08, 0.1, 1] });
-  scene.camera = makePerspectiveCamera({ fovY: 0.75, near: 0.1 });
+  scene.camera = makePerspectiveCamera({ fovY: 0.75, near: 0.1, far: 20 });
   setCameraOrbit(scene.camera, { target: [0, 0.4, 0], radius: 9.2, yaw: 0.5, pitch: 0.5 });
 
   createPlaneMesh(scene, 'ground', { width: 9, depth: 9, subdivisions: 4 }, { material: material([0.42, 0.45, 0.5]) });

@@ -5,6 +5,7 @@ import { parseArgs } from 'node:util';
 import { PNG } from 'pngjs';
 import { create, globals } from 'webgpu';
 import { createEngine, disposeEngine, getDefaultForwardTask, readEngineFrame, renderFrame } from '../engine/index.js';
+import { renderGeometryStrip } from '../geometry/index.js';
 import { createGpuPicker, enableDetailedPicking, getPickedUV, pickManyAsync, type PickingInfo, pickSync } from '../picking/index.js';
 import { annotatePicks, formatPickTable } from './pick-report.js';
 import { buildDefaultScene } from './default-scene.js';
@@ -83,6 +84,26 @@ async function main(): Promise<void> {
     await writeFile(picksPath, PNG.sync.write(png));
   });
 
+  const stripSize = { width: Math.max(1, Math.round(width / 3)), height: Math.max(1, Math.round(height / 3)) };
+  const strip = await step('G-buffer strip: six attachments through copy-to-texture tasks', () => renderGeometryStrip(scene, stripSize));
+  const stripPath = resolve(outDir, 'gbuffer-strip.png');
+  await step(`writing ${stripPath} and one PNG per attachment`, async () => {
+    // Shown opaque: several attachments keep data in alpha (e.g. glossiness 0), which viewers draw as see-through.
+    for (const image of strip) for (let i = 3; i < image.rgba.length; i += 4) image.rgba[i] = 255;
+    const png = new PNG({ width: stripSize.width * strip.length, height: stripSize.height });
+    strip.forEach((image, i) => {
+      for (let y = 0; y < stripSize.height; y++) {
+        png.data.set(image.rgba.subarray(y * stripSize.width * 4, (y + 1) * stripSize.width * 4), (y * png.width + i * stripSize.width) * 4);
+      }
+    });
+    await writeFile(stripPath, PNG.sync.write(png));
+    for (const image of strip) {
+      const single = new PNG(stripSize);
+      single.data.set(image.rgba);
+      await writeFile(resolve(outDir, `gbuffer-${image.name}.png`), PNG.sync.write(single));
+    }
+  });
+
   const task = getDefaultForwardTask(scene)!;
   console.log('\nweft headless demo');
   console.log(`  adapter       ${[info.vendor, info.architecture, info.device, info.description].filter(Boolean).join(' / ') || '(no adapter info)'}`);
@@ -92,6 +113,7 @@ async function main(): Promise<void> {
   console.log(`  draw calls    ${task.drawCount}`);
   console.log(`  frame time    ${steadyMs.toFixed(1)} ms (CPU rasteriser, steady state)`);
   console.log(`  wrote         ${framePath}, ${picksPath}`);
+  console.log(`  G-buffer      ${stripPath}: ${strip.map((image) => image.name).join(', ')} (${stripSize.width}×${stripSize.height} each)`);
   console.log(`\nGPU picks (${detailed ? 'detailed: primitive-index' : 'basic'}), pixel centres of a 6×4 grid:`);
   console.log(formatPickTable(grid, picks, getPickedUV, cpuPicks));
   disposeEngine(engine);

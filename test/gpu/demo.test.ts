@@ -23,6 +23,12 @@ describe('headless demo (the README main job)', () => {
       // CPU picks of the same pixels, side by side: they agree (✓) and at least some of them hit.
       expect(stdout).not.toContain('✗');
       expect(stdout.match(/ ground \d+ ✓/g)?.length ?? 0).toBeGreaterThan(2);
+      expect(stdout).toMatch(/G-buffer\s+.*gbuffer-strip\.png: normalizedViewDepth, viewNormal, worldNormal, worldPosition, reflectivity, albedo \(107×60 each\)/);
+      const strip = PNG.sync.read(await readFile(join(out, 'gbuffer-strip.png')));
+      expect([strip.width, strip.height]).toEqual([107 * 6, 60]);
+      // World normals of the ground plane (+Y) encode as (0.5, 1, 0.5): the bottom middle of the third image.
+      const at = ((60 - 3) * strip.width + 2 * 107 + 53) * 4;
+      expect([...strip.data.subarray(at, at + 3)].map((c) => Math.round(c / 255 * 10) / 10)).toEqual([0.5, 1, 0.5]);
       const annotated = PNG.sync.read(await readFile(join(out, 'frame-picks.png')));
       expect([annotated.width, annotated.height]).toEqual([320, 180]);
       const png = PNG.sync.read(await readFile(join(out, 'frame.png')));
