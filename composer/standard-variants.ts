@@ -43,7 +43,7 @@ export function standardVertexLayout(variant: Partial<StandardMaterialVariant>):
 
 /** The compose spec of a standard-material variant (the forward renderer's shader). */
 export function standardMaterialSpec(variant: StandardMaterialVariant, options: StandardComposeOptions = {}): ComposeSpec {
-  return { fragments: options.fragments ?? createStandardMaterialFragments(), conditions: standardMaterialConditions(variant), vertexLayout: options.vertexLayout ?? standardVertexLayout(variant), deviceFeatures: options.deviceFeatures };
+  return { fragments: options.fragments ?? createStandardMaterialFragments(), conditions: { ...options.conditions, ...standardMaterialConditions(variant) }, vertexLayout: options.vertexLayout ?? standardVertexLayout(variant), deviceFeatures: options.deviceFeatures };
 }
 
 /** Composes a standard-material variant: the forward renderer's shader. */

@@ -14,3 +14,4 @@ export * from './task.js';
 export * from './texture-formats.js';
 export * from './primitives/index.js';
 export * from './loaders/load-gltf.js';
+export * from './frame-ids.js';

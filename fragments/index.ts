@@ -28,3 +28,4 @@ export * from './geometry-view-depth.js';
 export * from './geometry-view-normal.js';
 export * from './geometry-world-normal.js';
 export * from './geometry-world-position.js';
+export * from './forward-object-id.js';

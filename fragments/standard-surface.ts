@@ -4,14 +4,20 @@ const source = `import bindings::{ draw, scene };
 import io::{ FragmentInput, FragmentOutput };
 import package::base_texture::sampleBaseColor;
 import package::lambert_lighting::lambert;
+import slots::surfaceOutputs;
 
 fn standardSurface(input: FragmentInput) -> FragmentOutput {
   var output: FragmentOutput;
+  output.color = shadeStandard(input);
+  surfaceOutputs(input, &output);
+  return output;
+}
+
+fn shadeStandard(input: FragmentInput) -> vec4f {
   let texel = sampleBaseColor(input.uv);
   let albedo = draw.baseColor * texel * input.color;
   if (draw.flags.x == 1u) {
-    output.color = albedo;
-    return output;
+    return albedo;
   }
   var normal: vec3f;
   @if(normals) {
@@ -27,8 +33,7 @@ fn standardSurface(input: FragmentInput) -> FragmentOutput {
     }
   }
   let lit = lambert(albedo.rgb, normal, scene.lightDirection.xyz, scene.lightColor.rgb, scene.ambientColor.rgb);
-  output.color = vec4f(lit, albedo.a);
-  return output;
+  return vec4f(lit, albedo.a);
 }
 `;
 
@@ -44,5 +49,7 @@ export function createStandardSurfaceFragment(): Fragment {
     builtins: [{ builtin: 'front_facing', when: 'normals' }],
     outputs: [{ name: 'color', type: 'vec4f' }],
     fills: [{ slot: 'fragmentStage', fn: 'standardSurface' }],
+    // Extra colour outputs of the forward pass (e.g. object IDs) write here after the shaded colour.
+    provides: [{ name: 'surfaceOutputs', params: [{ name: 'input', type: 'FragmentInput' }, { name: 'output', type: 'ptr<function, FragmentOutput>' }], combine: 'all' }],
   };
 }

@@ -4,7 +4,7 @@ import type { Mesh } from '../engine/mesh.js';
 import { ensureMeshGpu } from '../engine/mesh.js';
 import { getRenderTargetTextures } from '../engine/render-target.js';
 import { createBlitPass, disposeBlitPass, resolveBlitRemap } from './blit-pass.js';
-import { makeFrameIdRanges } from './frame-ids.js';
+import { makeFrameIdRanges } from '../engine/frame-ids.js';
 import { acquireGeometryDraw, clearTextureGroupCache, type GeometryDraw, type GeometryDrawContext, geometryDrawGroupEntries, geometryDrawStride, textureGroupFor } from './geometry-draws.js';
 import { GeometryError } from './geometry-errors.js';
 import { allocateGeometryTextures, releaseGeometryTextures } from './geometry-targets.js';

@@ -7,7 +7,7 @@ import type { Scene } from '../engine/scene.js';
 import type { Task } from '../engine/task.js';
 import { createGeometryBlitFragment } from '../fragments/geometry-blit.js';
 import { createGeometryFragments, type GeometryOutputName } from '../fragments/geometry-fragments.js';
-import { disposeFrameIdReader, type FrameIdHit, makeFrameIdReader, readFrameIdTexel } from './frame-ids.js';
+import { disposeFrameIdReader, type FrameIdHit, makeFrameIdReader, readFrameIdTexel } from '../engine/frame-ids.js';
 import { makeTextureGroupCache } from './geometry-draws.js';
 import { GeometryError } from './geometry-errors.js';
 import { executeGeometryTask } from './geometry-execute.js';

@@ -7,7 +7,7 @@ import type { Scene } from '../engine/scene.js';
 import type { Fragment } from '../fragments/fragment-types.js';
 import type { GeometryOutputName } from '../fragments/geometry-fragments.js';
 import type { BlitPass } from './blit-pass.js';
-import type { FrameIdRange, FrameIdReader } from './frame-ids.js';
+import type { FrameIdRange, FrameIdReader } from '../engine/frame-ids.js';
 import type { GeometryDraw, TextureGroupCache } from './geometry-draws.js';
 import type { GeometryTargets } from './geometry-targets.js';
 import type { GeometryTextureType } from './geometry-types.js';

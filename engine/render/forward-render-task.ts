@@ -14,6 +14,9 @@ import { ensureMeshGpu, type Mesh, syncThinInstances } from '../mesh.js';
 import { getRenderTargetTextures, type RenderTarget } from '../render-target.js';
 import type { Scene } from '../scene.js';
 import type { Task } from '../task.js';
+import { disposeFrameIdReader, type FrameIdHit, makeFrameIdRanges } from '../frame-ids.js';
+import { createForwardObjectIdFragment } from '../../fragments/forward-object-id.js';
+import { ensureObjectIdTexture, type ForwardObjectIds, forwardObjectIdFormat, makeForwardObjectIds, readObjectIdTexel } from './forward-object-ids.js';
 
 /** Options of `createForwardRenderTask`. */
 export interface ForwardRenderTaskOptions {
@@ -24,6 +27,8 @@ export interface ForwardRenderTaskOptions {
   camera?: Camera;
   /** Meshes to draw (default: every visible mesh of the scene, in scene order). */
   meshes?: () => readonly Mesh[];
+  /** Also render object IDs (frame id + primitive index, rg32uint) for `readForwardFrameIdAsync`; single-sample only. */
+  objectIds?: boolean;
 }
 
 /** The forward renderer: draws the scene with the standard material. */
@@ -31,6 +36,8 @@ export interface ForwardRenderTask extends Task {
   readonly scene: Scene;
   /** Draw calls encoded by the last `execute()`. */
   drawCount: number;
+  /** The object-ID attachment and its frame ranges, when created with `objectIds: true`. */
+  readonly objectIds: ForwardObjectIds | null;
 }
 
 interface Draw {
@@ -74,8 +81,14 @@ export function createForwardRenderTask(scene: Scene, options: ForwardRenderTask
   let drawGroup: GPUBindGroup | null = null;
   let drawData = new Float32Array(0);
   let depthTexture: GPUTexture | null = null;
-  const fragments: readonly Fragment[] = createStandardMaterialFragments();
+  let fragments: readonly Fragment[] = createStandardMaterialFragments();
   const composeCache: ComposeCache = makeComposeCache();
+  const objectIds = options.objectIds ? makeForwardObjectIds(`weft:${name}`) : null;
+  if (objectIds && options.target && options.target.samples !== 1) {
+    throw new EngineError('createForwardRenderTask', 'object-ids-msaa', `task "${name}": objectIds needs a single-sample target; render target "${options.target.name}" has ${options.target.samples} samples`);
+  }
+  if (objectIds) fragments = [...fragments, createForwardObjectIdFragment()];
+  const objectConditions = objectIds ? { objectIds: true, objectPrimitive: engine.features.has('primitive-index') } : undefined;
   const textures = new Map<TextureData | null, { texture: GPUTexture; layout: GPUBindGroupLayout; group: GPUBindGroup }>();
   const sceneData = new Float32Array(sceneUniformBytes / 4);
   const scratch = mat4.create();
@@ -117,10 +130,10 @@ export function createForwardRenderTask(scene: Scene, options: ForwardRenderTask
   }
 
   function acquireDraw(device: GPUDevice, mesh: Mesh, slot: number): Draw {
-    const composed = composeStandardMaterial(standardVariantOf(mesh), { cache: composeCache, fragments, vertexLayout: { kind: 'buffers', buffers: meshVertexLayout(mesh) }, deviceFeatures: engine.features });
+    const composed = composeStandardMaterial(standardVariantOf(mesh), { cache: composeCache, fragments, vertexLayout: { kind: 'buffers', buffers: meshVertexLayout(mesh) }, deviceFeatures: engine.features, conditions: objectConditions });
     const lease = acquireRenderPipeline(device, composed, {
       label: `weft:${name}:standard`,
-      targets: [{ format: colorFormat() }],
+      targets: objectIds ? [{ format: colorFormat() }, { format: forwardObjectIdFormat }] : [{ format: colorFormat() }],
       primitive: { topology: 'triangle-list', cullMode: mesh.material.doubleSided ? 'none' : 'back', frontFace: 'ccw' },
       depthStencil: { format: depthFormat(), depthWriteEnabled: true, depthCompare: 'greater' },
       multisample: { count: samples() },
@@ -167,6 +180,10 @@ export function createForwardRenderTask(scene: Scene, options: ForwardRenderTask
       depthTexture = device.createTexture({ label: `weft:${name}:depth`, size: [width, height], format: defaultDepthFormat, usage: GPUTextureUsage.RENDER_ATTACHMENT });
     }
     draws = nextDraws;
+    if (objectIds) {
+      ensureObjectIdTexture(objectIds, device, width, height, `weft:${name}`);
+      objectIds.recordedRanges = makeFrameIdRanges(draws);
+    }
     recordedStructure = scene.structureVersion;
     recordedSize = sizeKey();
   }
@@ -186,6 +203,7 @@ export function createForwardRenderTask(scene: Scene, options: ForwardRenderTask
       drawData.set(scratch, base + 16);
       drawData.set(draw.material.baseColor, base + 32);
       flags[base + 36] = draw.material.unlit ? 1 : 0;
+      if (objectIds) flags[base + 37] = objectIds.recordedRanges![draw.slot].first;
       syncThinInstances(draw.mesh);
     }
     if (draws.length) engine.device.queue.writeBuffer(drawBuffer!, 0, drawData, 0, (draws.length * drawUniformStride) / 4);
@@ -195,6 +213,7 @@ export function createForwardRenderTask(scene: Scene, options: ForwardRenderTask
     name,
     scene,
     drawCount: 0,
+    objectIds,
     needsRecord() {
       if (recordedDevice !== engine.device || recordedStructure !== scene.structureVersion || recordedSize !== sizeKey()) return true;
       if (options.meshes) return true;
@@ -223,7 +242,10 @@ export function createForwardRenderTask(scene: Scene, options: ForwardRenderTask
       const [r, g, b, a] = scene.clearColor;
       const pass = encoder.beginRenderPass({
         label: `weft:${name}:pass`,
-        colorAttachments: [{ view: colorView, resolveTarget, loadOp: 'clear', storeOp: 'store', clearValue: { r, g, b, a } }],
+        colorAttachments: [
+          { view: colorView, resolveTarget, loadOp: 'clear', storeOp: 'store', clearValue: { r, g, b, a } },
+          ...(objectIds ? [{ view: objectIds.view!, loadOp: 'clear' as const, storeOp: 'store' as const, clearValue: { r: 0, g: 0, b: 0, a: 0 } }] : []),
+        ],
         depthStencilAttachment: { view: depthView, depthLoadOp: 'clear', depthClearValue: 0, depthStoreOp: 'store' },
       });
       let drawCount = 0;
@@ -246,12 +268,21 @@ export function createForwardRenderTask(scene: Scene, options: ForwardRenderTask
       }
       pass.end();
       task.drawCount = drawCount;
+      if (objectIds) objectIds.frameRanges = objectIds.recordedRanges;
     },
     dispose() {
+      objectIds?.texture?.destroy();
+      if (objectIds) disposeFrameIdReader(objectIds.reader);
       if (recordedDevice === engine.device) releaseDeviceObjects();
       draws = [];
       recordedDevice = null;
     },
   };
   return task;
+}
+
+/** What the task's last executed frame drew at framebuffer pixel (x, y): mesh, thin instance, triangle. No extra pass. */
+export function readForwardFrameIdAsync(task: ForwardRenderTask, x: number, y: number): Promise<FrameIdHit> {
+  if (!task.objectIds) return Promise.reject(new EngineError('readForwardFrameIdAsync', 'no-object-ids', `task "${task.name}" was created without objectIds: true`));
+  return readObjectIdTexel(task.objectIds, task.scene.engine.device, task.name, x, y);
 }

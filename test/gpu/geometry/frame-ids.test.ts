@@ -1,7 +1,7 @@
 import { mat4 } from 'wgpu-matrix';
 import { describe, expect } from 'vitest';
-import { createMeshFromData, disposeMesh, makeBoxData, runTasks } from '../../../engine/index.js';
-import { createGeometryRendererTask, type FrameIdHit, GeometryTextureType, readFrameIdAsync } from '../../../geometry/index.js';
+import { createMeshFromData, disposeMesh, type FrameIdHit, makeBoxData, runTasks } from '../../../engine/index.js';
+import { createGeometryRendererTask, GeometryTextureType, readFrameIdAsync } from '../../../geometry/index.js';
 import { gpuTest } from '../../support/gpu.js';
 import { castReferenceRay, castReferenceRayAll, makePixelRay, type ReferenceHit } from '../../support/reference-raycast.js';
 import { cameraMatrices, generateGeometryScene } from './geometry-test-helpers.js';

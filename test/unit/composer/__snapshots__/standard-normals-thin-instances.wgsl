@@ -1,5 +1,5 @@
 // standard-normals-thin-instances: forward standard material {"normals":true,"uvs":false,"colors":false,"thinInstances":true}
-// key 1b626bbd061d5399
+// key 95a309b61fc17b74
 // fragments base-texture, draw-uniforms, lambert-lighting, scene-uniforms, thin-instances, standard-surface, standard-vertex
 // conditions {"normals":true,"thinInstances":true}
 // features none
@@ -20,6 +20,7 @@
 // target @location(0) color: vec4f -> caller format
 // slot adjustWorldPosition <- default
 // slot fragmentStage <- standard-surface
+// slot surfaceOutputs <- nothing
 // slot vertexStage <- standard-vertex
 // slot vertexVaryings <- nothing
 
@@ -114,21 +115,8 @@ struct SceneUniforms {
 
 fn standardSurface(input: FragmentInput) -> FragmentOutput {
   var output: FragmentOutput;
-  let texel = sampleBaseColor(input.uv);
-  let albedo = draw.baseColor * texel * input.color;
-  if (draw.flags.x == 1u) {
-    output.color = albedo;
-    return output;
-  }
-  var normal: vec3f;
-  {
-    normal = normalize(input.worldNormal);
-    if (!input.frontFacing) {
-      normal = -normal;
-    }
-  }
-  let lit = lambert(albedo.rgb, normal, scene.lightDirection.xyz, scene.lightColor.rgb, scene.ambientColor.rgb);
-  output.color = vec4f(lit, albedo.a);
+  output.color = shadeStandard(input);
+  surfaceOutputs(input, &output);
   return output;
 }
 
@@ -142,6 +130,28 @@ struct FragmentInput {
 }
 
 
+fn shadeStandard(input: FragmentInput) -> vec4f {
+  let texel = sampleBaseColor(input.uv);
+  let albedo = draw.baseColor * texel * input.color;
+  if (draw.flags.x == 1u) {
+    return albedo;
+  }
+  var normal: vec3f;
+  {
+    normal = normalize(input.worldNormal);
+    if (!input.frontFacing) {
+      normal = -normal;
+    }
+  }
+  let lit = lambert(albedo.rgb, normal, scene.lightDirection.xyz, scene.lightColor.rgb, scene.ambientColor.rgb);
+  return vec4f(lit, albedo.a);
+}
+
+fn surfaceOutputs(input: FragmentInput, output: ptr<function, FragmentOutput>) { }
+
+struct FragmentOutput { @location(0) color: vec4f }
+
+
 fn sampleBaseColor(uv: vec2f) -> vec4f {
   return textureSample(baseTexture, baseSampler, uv);
 }
@@ -150,9 +160,6 @@ fn lambert(albedo: vec3f, normal: vec3f, lightDirection: vec3f, lightColor: vec3
   let diffuse = max(dot(normal, lightDirection), 0.0);
   return albedo * (ambientColor + lightColor * diffuse);
 }
-
-struct FragmentOutput { @location(0) color: vec4f }
-
 
 @group(2) @binding(1) var baseTexture: texture_2d<f32>;
 

@@ -1,5 +1,5 @@
 // standard-uvs-thin-instances: forward standard material {"normals":false,"uvs":true,"colors":false,"thinInstances":true}
-// key 7e99793873d89fa6
+// key e53d1261db6172b5
 // fragments base-texture, draw-uniforms, lambert-lighting, scene-uniforms, thin-instances, standard-surface, standard-vertex
 // conditions {"thinInstances":true,"uvs":true}
 // features none
@@ -20,6 +20,7 @@
 // target @location(0) color: vec4f -> caller format
 // slot adjustWorldPosition <- default
 // slot fragmentStage <- standard-surface
+// slot surfaceOutputs <- nothing
 // slot vertexStage <- standard-vertex
 // slot vertexVaryings <- nothing
 
@@ -106,22 +107,8 @@ struct SceneUniforms {
 
 fn standardSurface(input: FragmentInput) -> FragmentOutput {
   var output: FragmentOutput;
-  let texel = sampleBaseColor(input.uv);
-  let albedo = draw.baseColor * texel * input.color;
-  if (draw.flags.x == 1u) {
-    output.color = albedo;
-    return output;
-  }
-  var normal: vec3f;
-  {
-    // No vertex normals: the flat face normal from screen-space derivatives, turned to the viewer.
-    normal = normalize(cross(dpdx(input.worldPosition), dpdy(input.worldPosition)));
-    if (dot(normal, scene.cameraPosition.xyz - input.worldPosition) < 0.0) {
-      normal = -normal;
-    }
-  }
-  let lit = lambert(albedo.rgb, normal, scene.lightDirection.xyz, scene.lightColor.rgb, scene.ambientColor.rgb);
-  output.color = vec4f(lit, albedo.a);
+  output.color = shadeStandard(input);
+  surfaceOutputs(input, &output);
   return output;
 }
 
@@ -134,6 +121,29 @@ struct FragmentInput {
 }
 
 
+fn shadeStandard(input: FragmentInput) -> vec4f {
+  let texel = sampleBaseColor(input.uv);
+  let albedo = draw.baseColor * texel * input.color;
+  if (draw.flags.x == 1u) {
+    return albedo;
+  }
+  var normal: vec3f;
+  {
+    // No vertex normals: the flat face normal from screen-space derivatives, turned to the viewer.
+    normal = normalize(cross(dpdx(input.worldPosition), dpdy(input.worldPosition)));
+    if (dot(normal, scene.cameraPosition.xyz - input.worldPosition) < 0.0) {
+      normal = -normal;
+    }
+  }
+  let lit = lambert(albedo.rgb, normal, scene.lightDirection.xyz, scene.lightColor.rgb, scene.ambientColor.rgb);
+  return vec4f(lit, albedo.a);
+}
+
+fn surfaceOutputs(input: FragmentInput, output: ptr<function, FragmentOutput>) { }
+
+struct FragmentOutput { @location(0) color: vec4f }
+
+
 fn sampleBaseColor(uv: vec2f) -> vec4f {
   return textureSample(baseTexture, baseSampler, uv);
 }
@@ -142,9 +152,6 @@ fn lambert(albedo: vec3f, normal: vec3f, lightDirection: vec3f, lightColor: vec3
   let diffuse = max(dot(normal, lightDirection), 0.0);
   return albedo * (ambientColor + lightColor * diffuse);
 }
-
-struct FragmentOutput { @location(0) color: vec4f }
-
 
 @group(2) @binding(1) var baseTexture: texture_2d<f32>;
 

@@ -1,6 +1,6 @@
 import { describeValue } from '../composer/errors.js';
-import type { Mesh } from '../engine/mesh.js';
-import { GeometryError } from './geometry-errors.js';
+import type { Mesh } from './mesh.js';
+import { EngineError } from './engine-errors.js';
 
 /** Ids `first … first + count - 1` belong to `mesh` (its thin instances in order; count 1 without instances). */
 export interface FrameIdRange {
@@ -66,7 +66,7 @@ export function disposeFrameIdReader(reader: FrameIdReader): void {
 export async function readFrameIdTexel(reader: FrameIdReader, device: GPUDevice, texture: GPUTexture, ranges: readonly FrameIdRange[], x: number, y: number): Promise<FrameIdHit> {
   const api = 'readFrameIdAsync';
   if (!Number.isInteger(x) || !Number.isInteger(y) || x < 0 || y < 0 || x >= texture.width || y >= texture.height) {
-    throw new GeometryError(api, 'bad-pixel', `pixel (${describeValue(x)}, ${describeValue(y)}) is outside the ${texture.width}×${texture.height} frame; pass integer framebuffer pixels, origin top-left`);
+    throw new EngineError(api, 'bad-pixel', `pixel (${describeValue(x)}, ${describeValue(y)}) is outside the ${texture.width}×${texture.height} frame; pass integer framebuffer pixels, origin top-left`);
   }
   if (reader.device !== device) {
     disposeFrameIdReader(reader);
