@@ -60,7 +60,7 @@ async function start(): Promise<void> {
     updatePanel(panel, state);
   };
   requestAnimationFrame(loop);
-  const gbuffer = await setupGbufferStrip(state, frame, document.querySelector('#gbuffer-section')!, document.querySelector<HTMLInputElement>('#gbuffer-toggle')!);
+  const gbuffer = await setupGbufferStrip(state, frame, document.querySelector('#gbuffer-section')!, document.querySelector<HTMLInputElement>('#gbuffer-toggle')!, document.querySelector('#captions')!);
   installTestApi(state, frame, gbuffer);
 }
 

@@ -125,6 +125,7 @@ export function installTestApi(state: EditorState, frame: EditorFrame, gbuffer: 
     drag: () => (state.drag ? { handle: state.drag.handle.name, value: [...state.drag.value] } : null),
     startTiming() {
       Object.assign(frame.timings, { recording: true, cpu: [], gpu: [], interval: [] });
+      frame.lastFrameAt = 0;
     },
     stopTiming() {
       const t = frame.timings;

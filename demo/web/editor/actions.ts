@@ -25,7 +25,7 @@ export function clearAll(state: EditorState): void {
 
 /** Places the gizmo on the selection for the current camera (before every frame and every handle pick). */
 export function refreshGizmo(state: EditorState): void {
-  const pivot = state.selection.items.size ? selectionPivot(state.selection, state.gizmo.pivot) : null;
+  const pivot = selectionPivot(state.selection, state.gizmo.pivot, state.gizmo.scratch);
   layoutGizmo(state.gizmo, state.camera, state.cssHeight, state.mode, pivot, state.activeHandle);
 }
 

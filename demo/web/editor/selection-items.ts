@@ -54,7 +54,3 @@ export function clearSelection(selection: Selection): void {
   selection.version++;
 }
 
-/** Whether the item is selected. */
-export function isSelected(selection: Selection, item: SelectionItem): boolean {
-  return selection.items.has(itemKey(item));
-}

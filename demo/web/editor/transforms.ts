@@ -29,9 +29,9 @@ export function writeItemWorld(item: SelectionItem, world: Float32Array, scratch
   mesh.thinInstanceVersion++;
 }
 
-/** World position of the item's local origin. */
-export function itemOrigin(item: SelectionItem, out: Float32Array = vec3.create()): Float32Array {
-  const world = readItemWorld(item);
+/** World position of the item's local origin (`matrix` is scratch space). */
+export function itemOrigin(item: SelectionItem, out: Float32Array = vec3.create(), matrix: Float32Array = mat4.create()): Float32Array {
+  const world = readItemWorld(item, matrix);
   return vec3.set(world[12], world[13], world[14], out);
 }
 
@@ -40,12 +40,17 @@ export function itemWorldBounds(item: SelectionItem): Aabb {
   return item.instance >= 0 ? getThinInstanceWorldBounds(item.mesh, item.instance) : getMeshWorldBounds(item.mesh);
 }
 
+/** Scratch space for per-frame callers (no allocation per call). */
+export interface TransformScratch {
+  matrix: Float32Array;
+  origin: Float32Array;
+}
+
 /** Mean of the selected items' origins (the gizmo's pivot), or null when nothing is selected. */
-export function selectionPivot(selection: Selection, out: Float32Array = vec3.create()): Float32Array | null {
+export function selectionPivot(selection: Selection, out: Float32Array = vec3.create(), scratch: TransformScratch = { matrix: mat4.create(), origin: vec3.create() }): Float32Array | null {
   if (selection.items.size === 0) return null;
   vec3.zero(out);
-  const origin = vec3.create();
-  for (const item of selection.items.values()) vec3.add(out, itemOrigin(item, origin), out);
+  for (const item of selection.items.values()) vec3.add(out, itemOrigin(item, scratch.origin, scratch.matrix), out);
   return vec3.scale(out, 1 / selection.items.size, out);
 }
 

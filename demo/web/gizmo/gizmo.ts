@@ -32,6 +32,8 @@ export interface Gizmo {
   pivot: Float32Array;
   /** World length of an arrow (constant on screen). */
   size: number;
+  /** Scratch space for the per-frame layout. */
+  scratch: { matrix: Float32Array; origin: Float32Array };
 }
 
 /** On-screen length of an arrow, CSS pixels. */
@@ -61,13 +63,14 @@ export function createGizmo(engine: Engine, camera: Camera): Gizmo {
   }
   add('translate', -1, createMeshFromData(scene, 'gizmo:translate-free', makeCentreHandleData()), [0.85, 0.85, 0.85]);
   add('scale', -1, createMeshFromData(scene, 'gizmo:scale-uniform', makeCentreHandleData()), [0.85, 0.85, 0.85]);
-  return { scene, picker: createGpuPicker(scene), handles, byMesh: new Map(handles.map((h) => [h.mesh, h])), mode: 'select', visible: false, pivot: vec3.create(), size: 1 };
+  return { scene, picker: createGpuPicker(scene), handles, byMesh: new Map(handles.map((h) => [h.mesh, h])), mode: 'select', visible: false, pivot: vec3.create(), size: 1, scratch: { matrix: mat4.create(), origin: vec3.create() } };
 }
 
 /** Depth of `point` along the camera's viewing direction. */
 function viewDepth(camera: Camera, point: Float32Array): number {
-  const forward = vec3.normalize(vec3.subtract(camera.target, camera.position));
-  return vec3.dot(vec3.subtract(point, camera.position), forward);
+  const { position: p, target: t } = camera;
+  const length = Math.hypot(t[0] - p[0], t[1] - p[1], t[2] - p[2]);
+  return ((point[0] - p[0]) * (t[0] - p[0]) + (point[1] - p[1]) * (t[1] - p[1]) + (point[2] - p[2]) * (t[2] - p[2])) / length;
 }
 
 /**

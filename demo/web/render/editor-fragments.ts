@@ -155,14 +155,16 @@ export function createPresentFragment(): Fragment {
 }
 
 /** Bytes of `TileParams`. */
-export const tileParamsBytes = 16;
+export const tileParamsBytes = 32;
 
 const tileSource = `import bindings::{ tileParams, tileTexture };
 import io::{ FragmentInput, FragmentOutput };
 
 struct TileParams {
-  // xy: the tile's top-left pixel in the framebuffer; z: 0 colour, 1 signed normal, 2 view depth; w: depth shown white
+  // xy: the tile's top-left pixel in the framebuffer; z: 0 colour, 1 signed normal, 2 view depth
   origin: vec4f,
+  // x: view depth shown white, y: view depth shown black
+  depthRange: vec4f,
 }
 
 fn gbufferTile(input: FragmentInput) -> FragmentOutput {
@@ -173,7 +175,8 @@ fn gbufferTile(input: FragmentInput) -> FragmentOutput {
   if (mode == 1u) {
     rgb = (texel.xyz * 0.5 + 0.5) * texel.w;
   } else if (mode == 2u) {
-    rgb = vec3f(select(0.0, 1.0 - clamp(texel.r / tileParams.origin.w, 0.0, 1.0), texel.r > 0.0));
+    let range = tileParams.depthRange;
+    rgb = vec3f(select(0.0, 1.0 - clamp((texel.r - range.x) / (range.y - range.x), 0.0, 0.9), texel.r > 0.0));
   }
   output.color = vec4f(rgb, 1.0);
   return output;

@@ -32,6 +32,8 @@ export interface EditorFrame {
   waiters: (() => void)[];
   /** Extra tasks drawn on the canvas after the frame is presented (e.g. the G-buffer strip). */
   extras: Task[];
+  /** `tasks` then `extras`: what a frame runs. */
+  running: Task[];
 }
 
 /** Creates the frame target (canvas size and format, depth24plus) and the editor's tasks. */
@@ -53,7 +55,14 @@ export function createEditorFrame(state: EditorState): EditorFrame {
     createGizmoTask(state.gizmo, target),
     createPresentTask(target),
   ];
-  return { target, tasks, frames: 0, lastFrameAt: 0, lastCpuMs: 0, lastGpuMs: 0, timings: { recording: false, cpu: [], gpu: [], interval: [] }, waiters: [], extras: [] };
+  return { target, tasks, frames: 0, lastFrameAt: 0, lastCpuMs: 0, lastGpuMs: 0, timings: { recording: false, cpu: [], gpu: [], interval: [] }, waiters: [], extras: [], running: tasks };
+}
+
+/** Sets the tasks drawn after the presented frame (none: pass []). */
+export function setFrameExtras(state: EditorState, frame: EditorFrame, extras: Task[]): void {
+  frame.extras = extras;
+  frame.running = [...frame.tasks, ...extras];
+  state.dirty = true;
 }
 
 /** Follows the canvas size. */
@@ -68,7 +77,7 @@ export function drawEditorFrame(state: EditorState, frame: EditorFrame): void {
   refreshGizmo(state);
   const waiters = frame.waiters.splice(0);
   state.dirty = false;
-  if (!runTasks(state.engine, frame.extras.length ? [...frame.tasks, ...frame.extras] : frame.tasks)) {
+  if (!runTasks(state.engine, frame.running)) {
     state.dirty = true;
     frame.waiters.push(...waiters);
     return;

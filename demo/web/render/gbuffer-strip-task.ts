@@ -14,8 +14,8 @@ export interface GbufferTile {
 
 /** Gap between thumbnails and to the canvas edges, framebuffer pixels. */
 export const tileGap = 6;
-/** View depth drawn black (near is white). */
-const depthRange = 20;
+/** View depths shown white and nearly black. */
+const depthRange = [5, 14];
 
 /** Where tile `index` of size w × h sits on an engine's framebuffer. */
 export function tileRect(engine: Engine, index: number, width: number, height: number): [number, number, number, number] {
@@ -59,7 +59,7 @@ export function createGbufferStripTask(engine: Engine, tiles: readonly GbufferTi
       groups = tiles.map((tile, i) => {
         params[i] ??= device!.createBuffer({ label: `editor:gbuffer-strip:${tile.label}`, size: tileParamsBytes, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
         const [x, y] = tileRect(engine, i, width, height);
-        device!.queue.writeBuffer(params[i], 0, new Float32Array([x, y, tile.mode, depthRange]));
+        device!.queue.writeBuffer(params[i], 0, new Float32Array([x, y, tile.mode, 0, depthRange[0], depthRange[1], 0, 0]));
         const textures = sources[i];
         if (!textures) return null;
         const view = (textures.resolves[0] ?? textures.colors[0]).createView({ label: `editor:gbuffer-strip:${tile.label}:view` });

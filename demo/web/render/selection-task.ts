@@ -30,7 +30,7 @@ export interface SelectionStyle {
 /** The styles of selected and hovered objects. */
 export const selectionStyles: Readonly<Record<'selected' | 'hover', SelectionStyle>> = {
   selected: { fill: [1, 0.55, 0.12, 0.3], wire: [1, 0.72, 0.25, 1], lineWidth: 1.5, fadeFrom: 4, fadeTo: 14 },
-  hover: { fill: [0.55, 0.8, 1, 0.14], wire: [0.6, 0.85, 1, 0.45], lineWidth: 1, fadeFrom: 4, fadeTo: 14 },
+  hover: { fill: [0.6, 0.85, 1, 0.22], wire: [0.7, 0.9, 1, 0.5], lineWidth: 1, fadeFrom: 4, fadeTo: 14 },
 };
 
 interface Draw {
@@ -65,6 +65,7 @@ export function createSelectionTask(scene: Scene, camera: Camera, target: Render
   let styleBuffers: GPUBuffer[] = [];
   let groups: { scene: GPUBindGroup; draw: GPUBindGroup; styles: GPUBindGroup[] } | null = null;
   let draws: Draw[] = [];
+  const white = [1, 1, 1, 1];
 
   function release(): void {
     for (const copy of copies.values()) copy.buffer.destroy();
@@ -140,9 +141,14 @@ export function createSelectionTask(scene: Scene, camera: Camera, target: Render
       for (const item of selected) list.push({ item, style: 0 });
       if (hover && !list.some((d) => d.item.mesh === hover.mesh && d.item.instance === hover.instance)) list.push({ item: hover, style: 1 });
       ensureShared(list.length);
+      for (const [mesh, copy] of copies) {
+        if (!mesh.disposed) continue;
+        copy.buffer.destroy();
+        copies.delete(mesh);
+      }
       draws = list.filter(({ item }) => !item.mesh.disposed).map(({ item, style }) => {
         const copy = copyOf(item.mesh);
-        const thin = item.instance >= 0;
+        const thin = item.instance >= 0 && item.mesh.thinInstances !== null;
         return { item, style, vertices: copy.buffer, vertexCount: copy.vertexCount, pipeline: pipeline(thin).lease.pipeline, thin };
       });
       recordedVersion = version;
@@ -150,7 +156,7 @@ export function createSelectionTask(scene: Scene, camera: Camera, target: Render
     execute(encoder) {
       if (!draws.length) return;
       writeSceneUniforms(uniforms!, scene, camera, target.width / target.height);
-      draws.forEach((draw, slot) => setDrawUniforms(uniforms!, slot, draw.item.mesh.worldMatrix, draw.style ? selectionStyles.hover.fill : selectionStyles.selected.fill));
+      for (let slot = 0; slot < draws.length; slot++) setDrawUniforms(uniforms!, slot, draws[slot].item.mesh.worldMatrix, white);
       uploadDraws(uniforms!, draws.length);
       const { color, depth } = refreshTargetViews(target, views);
       const pass = encoder.beginRenderPass({
@@ -159,16 +165,18 @@ export function createSelectionTask(scene: Scene, camera: Camera, target: Render
         depthStencilAttachment: { view: depth, depthLoadOp: 'load', depthStoreOp: 'store' },
       });
       pass.setBindGroup(0, groups!.scene);
-      draws.forEach((draw, slot) => {
+      for (let slot = 0; slot < draws.length; slot++) {
+        const draw = draws[slot];
         const mesh = draw.item.mesh;
-        if (!mesh.visible || mesh.disposed) return;
+        if (!mesh.visible || mesh.disposed) continue;
         pass.setPipeline(draw.pipeline);
         pass.setBindGroup(1, groups!.draw, [slot * drawStride]);
         pass.setBindGroup(2, groups!.styles[draw.style]);
         pass.setVertexBuffer(0, draw.vertices);
+        // A selected thin instance: its own matrix, as the first instance of a one-instance draw.
         if (draw.thin) pass.setVertexBuffer(1, ensureMeshGpu(mesh, device!).instanceBuffer!);
         pass.draw(draw.vertexCount, 1, 0, draw.thin ? draw.item.instance : 0);
-      });
+      }
       pass.end();
     },
     dispose() {

@@ -3,7 +3,7 @@
 import type { RenderTarget, Scene, Task } from '../../../engine/index.js';
 import type { EditorState } from '../editor/editor-state.js';
 import { markDirty } from '../editor/editor-state.js';
-import type { EditorFrame } from '../render/editor-frame.js';
+import { type EditorFrame, setFrameExtras } from '../render/editor-frame.js';
 import { createGbufferStripTask, type GbufferTile, tileGap, tileRect } from '../render/gbuffer-strip-task.js';
 
 /** The strip's on/off switch, when the geometry renderer exists. */
@@ -26,7 +26,7 @@ interface GeometryModuleShape {
 }
 
 /** Looks for the geometry renderer; wires the toggle when it exists, leaves the section hidden otherwise. */
-export async function setupGbufferStrip(state: EditorState, frame: EditorFrame, section: HTMLElement, toggle: HTMLInputElement): Promise<GbufferStrip | null> {
+export async function setupGbufferStrip(state: EditorState, frame: EditorFrame, section: HTMLElement, toggle: HTMLInputElement, captions: HTMLElement): Promise<GbufferStrip | null> {
   const geometry = (await import('../../../geometry/index.js').catch(() => null)) as unknown as GeometryModuleShape | null;
   const create = geometry?.createGeometryRendererTask;
   const types = geometry?.GeometryTextureType;
@@ -54,11 +54,24 @@ export async function setupGbufferStrip(state: EditorState, frame: EditorFrame, 
       }
       strip.enabled = on;
       toggle.checked = on;
-      frame.extras = on && tasks ? tasks : [];
+      showCaptions(captions, on ? strip.tiles() : [], engine.devicePixelRatio);
+      setFrameExtras(state, frame, on && tasks ? tasks : []);
       markDirty(state, true);
     },
     tiles: () => tiles.map((tile, i) => ({ label: tile.label, rect: tileRect(engine, i, width, height) })),
   };
   toggle.addEventListener('change', () => strip.setEnabled(toggle.checked));
   return strip;
+}
+
+/** Labels under the canvas' thumbnails (CSS pixels = framebuffer pixels / ratio). */
+function showCaptions(root: HTMLElement, tiles: ReturnType<GbufferStrip['tiles']>, ratio: number): void {
+  root.replaceChildren(...tiles.map(({ label, rect: [x, y] }) => {
+    const caption = document.createElement('span');
+    caption.className = 'tile-caption';
+    caption.textContent = label;
+    caption.style.left = `${x / ratio + 4}px`;
+    caption.style.top = `${y / ratio + 2}px`;
+    return caption;
+  }));
 }
