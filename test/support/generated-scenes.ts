@@ -4,18 +4,9 @@ import {
   type MeshData, type Scene, setCameraOrbit,
 } from '../../engine/index.js';
 import { createReferenceScene, type ReferenceMesh, type ReferenceScene } from './reference-raycast.js';
+import { makeRandom } from './random.js';
 
-/** Small deterministic PRNG so every run draws the same scenes. */
-export function makeRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { makeRandom };
 
 /** A generated scene and its independent reference (three-mesh-bvh). */
 export interface Generated { scene: Scene; reference: ReferenceScene; ids: Map<number, string> }

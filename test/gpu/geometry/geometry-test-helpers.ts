@@ -4,6 +4,7 @@ import {
   type Mesh, type MeshData, readRenderTargetPixels, type RenderTarget, type Scene, setCameraOrbit,
 } from '../../../engine/index.js';
 import { createReferenceScene, type ReferenceMesh, type ReferenceScene } from '../../support/reference-raycast.js';
+import { makeRandom as seededRandom } from '../../support/random.js';
 
 /** Decodes an IEEE half float. */
 export function halfToFloat(bits: number): number {
@@ -58,17 +59,8 @@ export function decodePixels(format: string, width: number, height: number, byte
   return makePixels(width, height, layout.channels, layout.decode(new Uint8Array(bytes.slice().buffer)));
 }
 
-/** Small deterministic PRNG (mulberry32-style) so every run draws the same scenes. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+
+export { seededRandom };
 
 /** A generated scene: meshes with distinct colours, some thin-instanced, one without normals, and its ray-cast reference. */
 export interface GeneratedGeometryScene {

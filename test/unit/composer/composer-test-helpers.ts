@@ -1,16 +1,6 @@
 import type { ComposedShader, ComposeSpec } from '../../../composer/index.js';
 
-/** Deterministic PRNG (mulberry32) for shuffles that differ per seed but repeat per seed. */
-export function seededRandom(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { makeRandom as seededRandom } from '../../support/random.js';
 
 /** A shuffled copy (Fisher–Yates). */
 export function shuffled<T>(items: readonly T[], random: () => number): T[] {

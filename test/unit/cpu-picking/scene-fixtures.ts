@@ -7,15 +7,7 @@ import { makeBoxData, makeCapsuleData, makeSphereData, makeTorusData } from '../
 import { createScene, type Scene } from '../../../engine/scene.js';
 import { createReferenceScene, type ReferenceMesh, type ReferenceScene } from '../../support/reference-raycast.js';
 
-/** Seeded PRNG in [0, 1). */
-export function mulberry32(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), seed | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { makeRandom as mulberry32 } from '../../support/random.js';
 
 /** A scene on a stand-in engine: createScene only stores the engine, pickSync reads its width/height. */
 export function makeCpuScene(width = 160, height = 120): Scene {
