@@ -18,3 +18,4 @@ export * from './variant-registry.js';
 export * from './vertex-layout.js';
 export * from './pick-rule-variants.js';
 export * from './geometry-variants.js';
+export * from './deformation-variants.js';

@@ -1,6 +1,7 @@
 import type { Fragment } from '../fragments/fragment-types.js';
 import { createPickFragments, createStandardMaterialFragments, standardMaterialConditions, type StandardMaterialVariant } from '../fragments/standard-material.js';
 import { type ComposeCache, type ComposedShader, type ComposeSpec, composeShader } from './compose-shader.js';
+import { registerDeformationVariants } from './deformation-variants.js';
 import { registerGeometryVariants } from './geometry-variants.js';
 import { registerPickRuleVariants } from './pick-rule-variants.js';
 import { makeVariantRegistry, registerVariant, type VariantRegistry } from './variant-registry.js';
@@ -90,6 +91,7 @@ export function registerWeftVariants(registry: VariantRegistry): VariantRegistry
   }
   registerPickRuleVariants(registry);
   registerGeometryVariants(registry);
+  registerDeformationVariants(registry);
   return registry;
 }
 

@@ -29,3 +29,5 @@ export * from './geometry-view-normal.js';
 export * from './geometry-world-normal.js';
 export * from './geometry-world-position.js';
 export * from './forward-object-id.js';
+export * from './skinning.js';
+export * from './morph-targets.js';

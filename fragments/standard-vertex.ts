@@ -3,7 +3,13 @@ import type { Fragment } from './fragment-types.js';
 const source = `import bindings::{ draw, scene };
 import io::{ VertexInput, VertexOutput };
 import package::thin_instances::{ instanceMatrix, instanceNormalMatrix };
-import slots::{ adjustWorldPosition, vertexVaryings };
+import slots::{ adjustWorldPosition, deformVertex, vertexVaryings };
+
+// The mesh-local vertex after deformation (morph targets, skinning): what the world transform sees.
+struct DeformedVertex {
+  position: vec3f,
+  normal: vec3f,
+}
 
 // Default of the adjustWorldPosition slot: the affine world position, unchanged.
 fn keepWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
@@ -14,11 +20,15 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   var output: VertexOutput;
   @if(thinInstances) let world = draw.world * instanceMatrix(input.instance0, input.instance1, input.instance2, input.instance3);
   @else let world = draw.world;
-  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(input.position, 1.0)).xyz), 1.0);
+  var local: DeformedVertex;
+  local.position = input.position;
+  @if(normals) local.normal = input.normal;
+  deformVertex(input, &local);
+  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(local.position, 1.0)).xyz), 1.0);
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
-  @if(normals && thinInstances) output.worldNormal = (draw.normalMatrix * vec4f(instanceNormalMatrix(input.instance0, input.instance1, input.instance2) * input.normal, 0.0)).xyz;
-  @elif(normals) output.worldNormal = (draw.normalMatrix * vec4f(input.normal, 0.0)).xyz;
+  @if(normals && thinInstances) output.worldNormal = (draw.normalMatrix * vec4f(instanceNormalMatrix(input.instance0, input.instance1, input.instance2) * local.normal, 0.0)).xyz;
+  @elif(normals) output.worldNormal = (draw.normalMatrix * vec4f(local.normal, 0.0)).xyz;
   @else output.worldNormal = vec3f(0.0);
   @if(uvs) output.uv = input.uv;
   @else output.uv = vec2f(0.0);
@@ -56,6 +66,12 @@ export function createStandardVertexFragment(): Fragment {
       {
         name: 'vertexVaryings',
         params: [{ name: 'input', type: 'VertexInput' }, { name: 'output', type: 'ptr<function, VertexOutput>' }],
+        combine: 'all',
+      },
+      {
+        // Deformation hook: fillers (morph targets, then skinning) rewrite the local vertex in fragment order.
+        name: 'deformVertex',
+        params: [{ name: 'input', type: 'VertexInput' }, { name: 'vertex', type: 'ptr<function, DeformedVertex>' }],
         combine: 'all',
       },
       {

@@ -73,7 +73,7 @@ describe('composeShader errors name the API, the fragments, the bad value and wh
   test('filling a slot nobody provides', () => {
     const e = composeError({ fragments: [...vertex(), plain('filler', { fills: [{ slot: 'adjustWorld', fn: 'f' }] })] });
     expect(e.code).toBe('unknown-slot');
-    expect(e.message).toBe('composeShader: fragment "filler" fills slot "adjustWorld", which no composed fragment provides; slots: adjustWorldPosition, fragmentStage, vertexStage, vertexVaryings');
+    expect(e.message).toBe('composeShader: fragment "filler" fills slot "adjustWorld", which no composed fragment provides; slots: adjustWorldPosition, deformVertex, fragmentStage, vertexStage, vertexVaryings');
   });
 
   test('two fillers of a one-filler slot', () => {

@@ -1,5 +1,5 @@
 // geometry-depths: geometry pass {"outputs":["viewDepth","normalizedViewDepth","screenspaceDepth","localPosition"],"normals":false,"uvs":false,"colors":false,"thinInstances":false}
-// key 3f20de747122e2cc
+// key d954270785029377
 // fragments draw-uniforms, geometry-scene-uniforms, scene-uniforms, thin-instances, geometry-surface, standard-vertex, geometry-local-position, geometry-normalized-view-depth, geometry-screenspace-depth, geometry-view-depth
 // conditions {}
 // features none
@@ -19,6 +19,7 @@
 // target @location(2) screenspaceDepth: vec4f -> r32float
 // target @location(3) viewDepth: vec4f -> r32float
 // slot adjustWorldPosition <- default
+// slot deformVertex <- nothing
 // slot fragmentStage <- geometry-surface
 // slot geometryOutputs <- geometry-local-position, geometry-normalized-view-depth, geometry-screenspace-depth, geometry-view-depth
 // slot vertexStage <- standard-vertex
@@ -36,7 +37,10 @@
 fn standardVertex(input: VertexInput) -> VertexOutput {
   var output: VertexOutput;
   let world = draw.world;
-  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(input.position, 1.0)).xyz), 1.0);
+  var local: DeformedVertex;
+  local.position = input.position;
+  deformVertex(input, &local);
+  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(local.position, 1.0)).xyz), 1.0);
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = vec3f(0.0);
@@ -52,6 +56,8 @@ struct VertexInput {
   @location(0) position: vec3f,
 }
 
+
+fn deformVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) { }
 
 fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
   return keepWorldPosition(input, world, worldPosition);
@@ -81,6 +87,13 @@ struct DrawUniforms {
   baseColor: vec4f,
   // x: unlit (1) or lit (0)
   flags: vec4u,
+}
+
+
+// The mesh-local vertex after deformation (morph targets, skinning): what the world transform sees.
+struct DeformedVertex {
+  position: vec3f,
+  normal: vec3f,
 }
 
 

@@ -1,5 +1,5 @@
 // geometry-material: geometry pass {"outputs":["albedo","irradiance","reflectivity","meshBlendTag"],"normals":true,"uvs":true,"colors":true,"thinInstances":false}
-// key 9f3bea060d2cf6df
+// key 88bdc1325203a08a
 // fragments base-texture, draw-uniforms, geometry-draw-uniforms, lambert-lighting, scene-uniforms, thin-instances, geometry-material, geometry-surface, standard-vertex, geometry-albedo, geometry-irradiance, geometry-mesh-blend-tag, geometry-reflectivity
 // conditions {"colors":true,"normals":true,"uvs":true}
 // features none
@@ -24,6 +24,7 @@
 // target @location(2) meshBlendTag: u32 -> r8uint
 // target @location(3) reflectivity: vec4f -> rgba8unorm
 // slot adjustWorldPosition <- default
+// slot deformVertex <- nothing
 // slot fragmentStage <- geometry-surface
 // slot geometryOutputs <- geometry-albedo, geometry-irradiance, geometry-mesh-blend-tag, geometry-reflectivity
 // slot vertexStage <- standard-vertex
@@ -41,10 +42,14 @@
 fn standardVertex(input: VertexInput) -> VertexOutput {
   var output: VertexOutput;
   let world = draw.world;
-  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(input.position, 1.0)).xyz), 1.0);
+  var local: DeformedVertex;
+  local.position = input.position;
+  local.normal = input.normal;
+  deformVertex(input, &local);
+  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(local.position, 1.0)).xyz), 1.0);
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
-  output.worldNormal = (draw.normalMatrix * vec4f(input.normal, 0.0)).xyz;
+  output.worldNormal = (draw.normalMatrix * vec4f(local.normal, 0.0)).xyz;
   output.uv = input.uv;
   output.color = input.color;
   vertexVaryings(input, &output);
@@ -60,6 +65,8 @@ struct VertexInput {
   @location(3) color: vec4f,
 }
 
+
+fn deformVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) { }
 
 fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
   return keepWorldPosition(input, world, worldPosition);
@@ -86,6 +93,13 @@ struct DrawUniforms {
   baseColor: vec4f,
   // x: unlit (1) or lit (0)
   flags: vec4u,
+}
+
+
+// The mesh-local vertex after deformation (morph targets, skinning): what the world transform sees.
+struct DeformedVertex {
+  position: vec3f,
+  normal: vec3f,
 }
 
 

@@ -1,5 +1,5 @@
 // geometry-object-id-thin-instances-primitive: geometry pass {"outputs":["objectId","albedo"],"normals":false,"uvs":false,"colors":false,"thinInstances":true,"objectPrimitive":true}
-// key 5d8eec6cf6303baa
+// key a25e690049553f4b
 // fragments base-texture, draw-uniforms, geometry-draw-uniforms, scene-uniforms, thin-instances, geometry-material, geometry-surface, standard-vertex, geometry-albedo, geometry-object-id
 // conditions {"objectPrimitive":true,"thinInstances":true}
 // features primitive-index (geometry-object-id)
@@ -21,6 +21,7 @@
 // target @location(0) albedo: vec4f -> rgba8unorm
 // target @location(1) objectId: vec4u -> rg32uint
 // slot adjustWorldPosition <- default
+// slot deformVertex <- nothing
 // slot fragmentStage <- geometry-surface
 // slot geometryOutputs <- geometry-albedo, geometry-object-id
 // slot vertexStage <- standard-vertex
@@ -39,7 +40,10 @@ enable primitive_index;
 fn standardVertex(input: VertexInput) -> VertexOutput {
   var output: VertexOutput;
   let world = draw.world * instanceMatrix(input.instance0, input.instance1, input.instance2, input.instance3);
-  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(input.position, 1.0)).xyz), 1.0);
+  var local: DeformedVertex;
+  local.position = input.position;
+  deformVertex(input, &local);
+  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(local.position, 1.0)).xyz), 1.0);
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = vec3f(0.0);
@@ -59,6 +63,8 @@ struct VertexInput {
   @location(4) instance3: vec4f,
 }
 
+
+fn deformVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) { }
 
 fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
   return keepWorldPosition(input, world, worldPosition);
@@ -93,6 +99,13 @@ struct DrawUniforms {
   baseColor: vec4f,
   // x: unlit (1) or lit (0)
   flags: vec4u,
+}
+
+
+// The mesh-local vertex after deformation (morph targets, skinning): what the world transform sees.
+struct DeformedVertex {
+  position: vec3f,
+  normal: vec3f,
 }
 
 

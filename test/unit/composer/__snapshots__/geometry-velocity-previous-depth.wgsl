@@ -1,5 +1,5 @@
 // geometry-velocity-previous-depth: geometry pass {"outputs":["linearVelocity"],"normals":false,"uvs":false,"colors":false,"thinInstances":false,"previousDepth":true}
-// key c521c581716795a7
+// key 69058ca8851ecf58
 // fragments draw-uniforms, scene-uniforms, thin-instances, geometry-surface, standard-vertex, geometry-velocity
 // conditions {"velocityPreviousDepth":true}
 // features none
@@ -17,6 +17,7 @@
 // varying @location(5) worldPosition: vec3f
 // target @location(0) linearVelocity: vec4f -> rgba16float
 // slot adjustWorldPosition <- default
+// slot deformVertex <- nothing
 // slot fragmentStage <- geometry-surface
 // slot geometryOutputs <- geometry-velocity
 // slot velocityPreviousPosition <- default
@@ -35,7 +36,10 @@
 fn standardVertex(input: VertexInput) -> VertexOutput {
   var output: VertexOutput;
   let world = draw.world;
-  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(input.position, 1.0)).xyz), 1.0);
+  var local: DeformedVertex;
+  local.position = input.position;
+  deformVertex(input, &local);
+  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(local.position, 1.0)).xyz), 1.0);
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = vec3f(0.0);
@@ -51,6 +55,8 @@ struct VertexInput {
   @location(0) position: vec3f,
 }
 
+
+fn deformVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) { }
 
 fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
   return keepWorldPosition(input, world, worldPosition);
@@ -81,6 +87,13 @@ struct DrawUniforms {
   baseColor: vec4f,
   // x: unlit (1) or lit (0)
   flags: vec4u,
+}
+
+
+// The mesh-local vertex after deformation (morph targets, skinning): what the world transform sees.
+struct DeformedVertex {
+  position: vec3f,
+  normal: vec3f,
 }
 
 

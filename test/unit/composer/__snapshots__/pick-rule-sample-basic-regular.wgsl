@@ -1,5 +1,5 @@
 // pick-rule-sample-basic-regular: pick discard rule {"primitiveDetail":false,"thinInstances":false,"vertexData":false,"worldAdjust":false}
-// key 58f1164dd9af7ee7
+// key 652b4b6cbaf696fe
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-discard-rule, pick-output, standard-vertex
 // conditions {"pickDiscard":true}
 // features none
@@ -21,6 +21,7 @@
 // target @location(0) pickId: vec4f -> rgba8unorm
 // target @location(1) pickDepth: f32 -> r32float
 // slot adjustWorldPosition <- default
+// slot deformVertex <- nothing
 // slot fragmentStage <- pick-output
 // slot pickDiscard <- pick-discard-rule
 // slot vertexStage <- standard-vertex
@@ -38,7 +39,10 @@
 fn standardVertex(input: VertexInput) -> VertexOutput {
   var output: VertexOutput;
   let world = draw.world;
-  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(input.position, 1.0)).xyz), 1.0);
+  var local: DeformedVertex;
+  local.position = input.position;
+  deformVertex(input, &local);
+  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(local.position, 1.0)).xyz), 1.0);
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = vec3f(0.0);
@@ -54,6 +58,8 @@ struct VertexInput {
   @location(0) position: vec3f,
 }
 
+
+fn deformVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) { }
 
 fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
   return keepWorldPosition(input, world, worldPosition);
@@ -83,6 +89,13 @@ struct DrawUniforms {
   baseColor: vec4f,
   // x: unlit (1) or lit (0)
   flags: vec4u,
+}
+
+
+// The mesh-local vertex after deformation (morph targets, skinning): what the world transform sees.
+struct DeformedVertex {
+  position: vec3f,
+  normal: vec3f,
 }
 
 

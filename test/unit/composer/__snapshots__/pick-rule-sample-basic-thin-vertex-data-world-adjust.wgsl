@@ -1,5 +1,5 @@
 // pick-rule-sample-basic-thin-vertex-data-world-adjust: pick discard rule {"primitiveDetail":false,"thinInstances":true,"vertexData":true,"worldAdjust":true}
-// key 6731134d6fa4c8a4
+// key 6e76adcd9978267d
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-discard-rule, pick-output, standard-vertex, pick-world-adjust-rule
 // conditions {"pickDiscard":true,"pickVertexData":true,"pickWorldAdjust":true,"thinInstances":true}
 // features none
@@ -28,6 +28,7 @@
 // target @location(0) pickId: vec4f -> rgba8unorm
 // target @location(1) pickDepth: f32 -> r32float
 // slot adjustWorldPosition <- pick-world-adjust-rule
+// slot deformVertex <- nothing
 // slot fragmentStage <- pick-output
 // slot pickDiscard <- pick-discard-rule
 // slot vertexStage <- standard-vertex
@@ -45,7 +46,10 @@
 fn standardVertex(input: VertexInput) -> VertexOutput {
   var output: VertexOutput;
   let world = draw.world * instanceMatrix(input.instance0, input.instance1, input.instance2, input.instance3);
-  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(input.position, 1.0)).xyz), 1.0);
+  var local: DeformedVertex;
+  local.position = input.position;
+  deformVertex(input, &local);
+  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(local.position, 1.0)).xyz), 1.0);
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = vec3f(0.0);
@@ -66,6 +70,8 @@ struct VertexInput {
   @location(5) instance3: vec4f,
 }
 
+
+fn deformVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) { }
 
 fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
   return adjustWorldForPick(input, world, worldPosition);
@@ -102,6 +108,13 @@ struct DrawUniforms {
   baseColor: vec4f,
   // x: unlit (1) or lit (0)
   flags: vec4u,
+}
+
+
+// The mesh-local vertex after deformation (morph targets, skinning): what the world transform sees.
+struct DeformedVertex {
+  position: vec3f,
+  normal: vec3f,
 }
 
 

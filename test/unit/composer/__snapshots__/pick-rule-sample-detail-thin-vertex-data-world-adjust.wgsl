@@ -1,5 +1,5 @@
 // pick-rule-sample-detail-thin-vertex-data-world-adjust: pick discard rule {"primitiveDetail":true,"thinInstances":true,"vertexData":true,"worldAdjust":true}
-// key 25c835c241edcc63
+// key ad4447e025d5452a
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-discard-rule, pick-output, standard-vertex, pick-world-adjust-rule
 // conditions {"pickDiscard":true,"pickVertexData":true,"pickWorldAdjust":true,"primitiveDetail":true,"thinInstances":true}
 // features primitive-index (pick-output)
@@ -30,6 +30,7 @@
 // target @location(1) pickDepth: f32 -> r32float
 // target @location(2) pickDetail: vec4u -> rgba32uint
 // slot adjustWorldPosition <- pick-world-adjust-rule
+// slot deformVertex <- nothing
 // slot fragmentStage <- pick-output
 // slot pickDiscard <- pick-discard-rule
 // slot vertexStage <- standard-vertex
@@ -48,7 +49,10 @@ enable primitive_index;
 fn standardVertex(input: VertexInput) -> VertexOutput {
   var output: VertexOutput;
   let world = draw.world * instanceMatrix(input.instance0, input.instance1, input.instance2, input.instance3);
-  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(input.position, 1.0)).xyz), 1.0);
+  var local: DeformedVertex;
+  local.position = input.position;
+  deformVertex(input, &local);
+  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(local.position, 1.0)).xyz), 1.0);
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = vec3f(0.0);
@@ -69,6 +73,8 @@ struct VertexInput {
   @location(5) instance3: vec4f,
 }
 
+
+fn deformVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) { }
 
 fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
   return adjustWorldForPick(input, world, worldPosition);
@@ -106,6 +112,13 @@ struct DrawUniforms {
   baseColor: vec4f,
   // x: unlit (1) or lit (0)
   flags: vec4u,
+}
+
+
+// The mesh-local vertex after deformation (morph targets, skinning): what the world transform sees.
+struct DeformedVertex {
+  position: vec3f,
+  normal: vec3f,
 }
 
 

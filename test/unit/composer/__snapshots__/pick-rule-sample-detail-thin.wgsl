@@ -1,5 +1,5 @@
 // pick-rule-sample-detail-thin: pick discard rule {"primitiveDetail":true,"thinInstances":true,"vertexData":false,"worldAdjust":false}
-// key a85682423ff89a08
+// key c7b2b63e6ed9166f
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-discard-rule, pick-output, standard-vertex
 // conditions {"pickDiscard":true,"primitiveDetail":true,"thinInstances":true}
 // features primitive-index (pick-output)
@@ -28,6 +28,7 @@
 // target @location(1) pickDepth: f32 -> r32float
 // target @location(2) pickDetail: vec4u -> rgba32uint
 // slot adjustWorldPosition <- default
+// slot deformVertex <- nothing
 // slot fragmentStage <- pick-output
 // slot pickDiscard <- pick-discard-rule
 // slot vertexStage <- standard-vertex
@@ -46,7 +47,10 @@ enable primitive_index;
 fn standardVertex(input: VertexInput) -> VertexOutput {
   var output: VertexOutput;
   let world = draw.world * instanceMatrix(input.instance0, input.instance1, input.instance2, input.instance3);
-  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(input.position, 1.0)).xyz), 1.0);
+  var local: DeformedVertex;
+  local.position = input.position;
+  deformVertex(input, &local);
+  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(local.position, 1.0)).xyz), 1.0);
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = vec3f(0.0);
@@ -66,6 +70,8 @@ struct VertexInput {
   @location(4) instance3: vec4f,
 }
 
+
+fn deformVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) { }
 
 fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
   return keepWorldPosition(input, world, worldPosition);
@@ -102,6 +108,13 @@ struct DrawUniforms {
   baseColor: vec4f,
   // x: unlit (1) or lit (0)
   flags: vec4u,
+}
+
+
+// The mesh-local vertex after deformation (morph targets, skinning): what the world transform sees.
+struct DeformedVertex {
+  position: vec3f,
+  normal: vec3f,
 }
 
 

@@ -1,5 +1,5 @@
 // standard-normals-uvs-colors: forward standard material {"normals":true,"uvs":true,"colors":true,"thinInstances":false}
-// key ffaa8765c0a281ea
+// key 59a8ad78ec249f67
 // fragments base-texture, draw-uniforms, lambert-lighting, scene-uniforms, thin-instances, standard-surface, standard-vertex
 // conditions {"colors":true,"normals":true,"uvs":true}
 // features none
@@ -20,6 +20,7 @@
 // varying @location(3) worldPosition: vec3f
 // target @location(0) color: vec4f -> caller format
 // slot adjustWorldPosition <- default
+// slot deformVertex <- nothing
 // slot fragmentStage <- standard-surface
 // slot surfaceOutputs <- nothing
 // slot vertexStage <- standard-vertex
@@ -37,10 +38,14 @@
 fn standardVertex(input: VertexInput) -> VertexOutput {
   var output: VertexOutput;
   let world = draw.world;
-  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(input.position, 1.0)).xyz), 1.0);
+  var local: DeformedVertex;
+  local.position = input.position;
+  local.normal = input.normal;
+  deformVertex(input, &local);
+  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(local.position, 1.0)).xyz), 1.0);
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
-  output.worldNormal = (draw.normalMatrix * vec4f(input.normal, 0.0)).xyz;
+  output.worldNormal = (draw.normalMatrix * vec4f(local.normal, 0.0)).xyz;
   output.uv = input.uv;
   output.color = input.color;
   vertexVaryings(input, &output);
@@ -56,6 +61,8 @@ struct VertexInput {
   @location(3) color: vec4f,
 }
 
+
+fn deformVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) { }
 
 fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
   return keepWorldPosition(input, world, worldPosition);
@@ -82,6 +89,13 @@ struct DrawUniforms {
   baseColor: vec4f,
   // x: unlit (1) or lit (0)
   flags: vec4u,
+}
+
+
+// The mesh-local vertex after deformation (morph targets, skinning): what the world transform sees.
+struct DeformedVertex {
+  position: vec3f,
+  normal: vec3f,
 }
 
 

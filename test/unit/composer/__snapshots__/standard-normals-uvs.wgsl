@@ -1,5 +1,5 @@
 // standard-normals-uvs: forward standard material {"normals":true,"uvs":true,"colors":false,"thinInstances":false}
-// key 0365b8f70614946a
+// key 784bb39f813c9bb3
 // fragments base-texture, draw-uniforms, lambert-lighting, scene-uniforms, thin-instances, standard-surface, standard-vertex
 // conditions {"normals":true,"uvs":true}
 // features none
@@ -19,6 +19,7 @@
 // varying @location(3) worldPosition: vec3f
 // target @location(0) color: vec4f -> caller format
 // slot adjustWorldPosition <- default
+// slot deformVertex <- nothing
 // slot fragmentStage <- standard-surface
 // slot surfaceOutputs <- nothing
 // slot vertexStage <- standard-vertex
@@ -36,10 +37,14 @@
 fn standardVertex(input: VertexInput) -> VertexOutput {
   var output: VertexOutput;
   let world = draw.world;
-  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(input.position, 1.0)).xyz), 1.0);
+  var local: DeformedVertex;
+  local.position = input.position;
+  local.normal = input.normal;
+  deformVertex(input, &local);
+  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(local.position, 1.0)).xyz), 1.0);
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
-  output.worldNormal = (draw.normalMatrix * vec4f(input.normal, 0.0)).xyz;
+  output.worldNormal = (draw.normalMatrix * vec4f(local.normal, 0.0)).xyz;
   output.uv = input.uv;
   output.color = vec4f(1.0);
   vertexVaryings(input, &output);
@@ -54,6 +59,8 @@ struct VertexInput {
   @location(2) uv: vec2f,
 }
 
+
+fn deformVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) { }
 
 fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
   return keepWorldPosition(input, world, worldPosition);
@@ -80,6 +87,13 @@ struct DrawUniforms {
   baseColor: vec4f,
   // x: unlit (1) or lit (0)
   flags: vec4u,
+}
+
+
+// The mesh-local vertex after deformation (morph targets, skinning): what the world transform sees.
+struct DeformedVertex {
+  position: vec3f,
+  normal: vec3f,
 }
 
 

@@ -1,5 +1,5 @@
 // standard-uvs: forward standard material {"normals":false,"uvs":true,"colors":false,"thinInstances":false}
-// key 0f53ddbc28a9b459
+// key 133cea560d404358
 // fragments base-texture, draw-uniforms, lambert-lighting, scene-uniforms, thin-instances, standard-surface, standard-vertex
 // conditions {"uvs":true}
 // features none
@@ -18,6 +18,7 @@
 // varying @location(3) worldPosition: vec3f
 // target @location(0) color: vec4f -> caller format
 // slot adjustWorldPosition <- default
+// slot deformVertex <- nothing
 // slot fragmentStage <- standard-surface
 // slot surfaceOutputs <- nothing
 // slot vertexStage <- standard-vertex
@@ -35,7 +36,10 @@
 fn standardVertex(input: VertexInput) -> VertexOutput {
   var output: VertexOutput;
   let world = draw.world;
-  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(input.position, 1.0)).xyz), 1.0);
+  var local: DeformedVertex;
+  local.position = input.position;
+  deformVertex(input, &local);
+  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(local.position, 1.0)).xyz), 1.0);
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = vec3f(0.0);
@@ -52,6 +56,8 @@ struct VertexInput {
   @location(1) uv: vec2f,
 }
 
+
+fn deformVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) { }
 
 fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
   return keepWorldPosition(input, world, worldPosition);
@@ -78,6 +84,13 @@ struct DrawUniforms {
   baseColor: vec4f,
   // x: unlit (1) or lit (0)
   flags: vec4u,
+}
+
+
+// The mesh-local vertex after deformation (morph targets, skinning): what the world transform sees.
+struct DeformedVertex {
+  position: vec3f,
+  normal: vec3f,
 }
 
 

@@ -1,0 +1,195 @@
+// pick-deform-skin8-detail: deformation {"skin":8,"morph":false,"pick":true}
+// key 1eaaaa61aba38527
+// fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-output, standard-vertex, skinning
+// conditions {"primitiveDetail":true,"skin8":true}
+// features primitive-index (pick-output)
+// @group(0) scene
+//   @binding(0) scene: package::scene_uniforms::SceneUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform"}} from scene-uniforms
+// @group(1) mesh
+//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
+//   @binding(1) pick: package::pick_output::PickUniforms {"binding":1,"visibility":3,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":16}} from pick-output
+// @group(2) material (empty)
+// @group(3) extra
+//   @binding(0) boneTexture: texture_2d<f32> {"binding":0,"visibility":1,"texture":{"sampleType":"unfilterable-float","viewDimension":"2d","multisampled":false}} from skinning
+// vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
+// vertex buffer 1 (caller buffer 1): stride 8 per vertex: @location(1) joints uint16x4 +0
+// vertex buffer 2 (caller buffer 2): stride 16 per vertex: @location(2) weights float32x4 +0
+// vertex buffer 3 (caller buffer 3): stride 8 per vertex: @location(3) joints2 uint16x4 +0
+// vertex buffer 4 (caller buffer 4): stride 16 per vertex: @location(4) weights2 float32x4 +0
+// varying @location(0) color: vec4f
+// varying @location(1) @interpolate(flat) pickInstance: u32
+// varying @location(2) pickLocal: vec3f
+// varying @location(3) uv: vec2f
+// varying @location(4) worldNormal: vec3f
+// varying @location(5) worldPosition: vec3f
+// target @location(0) pickId: vec4f -> rgba8unorm
+// target @location(1) pickDepth: f32 -> r32float
+// target @location(2) pickDetail: vec4u -> rgba32uint
+// slot adjustWorldPosition <- default
+// slot deformVertex <- skinning
+// slot fragmentStage <- pick-output
+// slot pickDiscard <- default
+// slot vertexStage <- standard-vertex
+// slot vertexVaryings <- pick-output
+
+enable primitive_index;
+
+@vertex fn vertexMain(input: VertexInput) -> VertexOutput {
+  return standardVertex(input);
+}
+
+@fragment fn fragmentMain(input: FragmentInput) -> FragmentOutput {
+  return pickFragment(input);
+}
+
+fn standardVertex(input: VertexInput) -> VertexOutput {
+  var output: VertexOutput;
+  let world = draw.world;
+  var local: DeformedVertex;
+  local.position = input.position;
+  deformVertex(input, &local);
+  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(local.position, 1.0)).xyz), 1.0);
+  output.position = scene.viewProjection * worldPosition;
+  output.worldPosition = worldPosition.xyz;
+  output.worldNormal = vec3f(0.0);
+  output.uv = vec2f(0.0);
+  output.color = vec4f(1.0);
+  vertexVaryings(input, &output);
+  return output;
+}
+
+struct VertexInput {
+  @builtin(vertex_index) vertexIndex: u32,
+  @builtin(instance_index) instanceIndex: u32,
+  @location(0) position: vec3f,
+  @location(1) joints: vec4u,
+  @location(2) weights: vec4f,
+  @location(3) joints2: vec4u,
+  @location(4) weights2: vec4f,
+}
+
+
+fn deformVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) {
+  skinVertex(input, vertex);
+}
+
+fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
+  return keepWorldPosition(input, world, worldPosition);
+}
+
+@group(0) @binding(0) var<uniform> scene: SceneUniforms;
+
+fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
+  writePickVaryings(input, output);
+}
+
+struct VertexOutput {
+  @builtin(position) position: vec4f,
+  @location(0) color: vec4f,
+  @location(1) @interpolate(flat) pickInstance: u32,
+  @location(2) pickLocal: vec3f,
+  @location(3) uv: vec2f,
+  @location(4) worldNormal: vec3f,
+  @location(5) worldPosition: vec3f,
+}
+
+
+@group(1) @binding(0) var<uniform> draw: DrawUniforms;
+
+struct DrawUniforms {
+  world: mat4x4f,
+  normalMatrix: mat4x4f,
+  baseColor: vec4f,
+  // x: unlit (1) or lit (0)
+  flags: vec4u,
+}
+
+
+// The mesh-local vertex after deformation (morph targets, skinning): what the world transform sees.
+struct DeformedVertex {
+  position: vec3f,
+  normal: vec3f,
+}
+
+
+fn skinVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) {
+  var skin = boneMatrix(input.joints.x) * input.weights.x + boneMatrix(input.joints.y) * input.weights.y + boneMatrix(input.joints.z) * input.weights.z + boneMatrix(input.joints.w) * input.weights.w;
+  {
+    skin += boneMatrix(input.joints2.x) * input.weights2.x + boneMatrix(input.joints2.y) * input.weights2.y + boneMatrix(input.joints2.z) * input.weights2.z + boneMatrix(input.joints2.w) * input.weights2.w;
+  }
+  (*vertex).position = (skin * vec4f((*vertex).position, 1.0)).xyz;
+}
+
+// Bone matrices live in a rgba32float texture, one row per bone, one texel per column.
+fn boneMatrix(bone: u32) -> mat4x4f {
+  let row = i32(bone);
+  return mat4x4f(textureLoad(boneTexture, vec2i(0, row), 0), textureLoad(boneTexture, vec2i(1, row), 0), textureLoad(boneTexture, vec2i(2, row), 0), textureLoad(boneTexture, vec2i(3, row), 0));
+}
+
+@group(3) @binding(0) var boneTexture: texture_2d<f32>;
+
+// Default of the adjustWorldPosition slot: the affine world position, unchanged.
+fn keepWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
+  return worldPosition;
+}
+
+struct SceneUniforms {
+  viewProjection: mat4x4f,
+  cameraPosition: vec4f,
+  lightDirection: vec4f,
+  lightColor: vec4f,
+  ambientColor: vec4f,
+}
+
+
+fn writePickVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
+  (*output).pickInstance = input.instanceIndex;
+  (*output).pickLocal = input.position;
+}
+
+fn pickFragment(input: FragmentInput) -> FragmentOutput {
+  var output: FragmentOutput;
+  let id = pick.id + input.pickInstance;
+  output.pickId = encodePickId(id);
+  output.pickDepth = input.position.z;
+  // The interpolated mesh-local position is the exact hit on the triangle at the selected pixel centre:
+  // with the primitive index, the CPU gets barycentrics without searching.
+  output.pickDetail = vec4u(input.primitiveIndex, bitcast<vec3u>(input.pickLocal));
+  return output;
+}
+
+struct FragmentInput {
+  @builtin(position) position: vec4f,
+  @location(0) color: vec4f,
+  @location(1) @interpolate(flat) pickInstance: u32,
+  @location(2) pickLocal: vec3f,
+  @location(3) uv: vec2f,
+  @location(4) worldNormal: vec3f,
+  @location(5) worldPosition: vec3f,
+  @builtin(primitive_index) primitiveIndex: u32,
+}
+
+
+@group(1) @binding(1) var<uniform> pick: PickUniforms;
+
+// 24-bit id as RGB bytes of an rgba8unorm target: id = (r << 16) | (g << 8) | b.
+fn encodePickId(id: u32) -> vec4f {
+  return vec4f(f32((id >> 16u) & 255u), f32((id >> 8u) & 255u), f32(id & 255u), 255.0) / 255.0;
+}
+
+struct FragmentOutput {
+  @location(0) pickId: vec4f,
+  @location(1) pickDepth: f32,
+  @location(2) pickDetail: vec4u,
+}
+
+
+struct PickUniforms {
+  // Pick id of instance 0 of this draw (1-based; 0 is a miss); instance i writes id + i.
+  id: u32,
+  // 1 when the draw is thin-instanced.
+  hasThinInstance: u32,
+  // Components the vertex-data stream really has (0 = none); the rest read zero, not the vertex fetch's 0, 0, 1.
+  vertexDataComponents: u32,
+  pad2: u32,
+}
