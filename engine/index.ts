@@ -15,3 +15,5 @@ export * from './texture-formats.js';
 export * from './primitives/index.js';
 export * from './loaders/load-gltf.js';
 export * from './frame-ids.js';
+export * from './skeleton.js';
+export * from './mesh-deformation.js';

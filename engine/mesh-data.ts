@@ -2,7 +2,7 @@ import { describeValue } from '../composer/errors.js';
 import { MeshDataError } from './engine-errors.js';
 
 /** A per-vertex attribute a mesh may carry. */
-export type VertexSemantic = 'position' | 'normal' | 'uv' | 'uv2' | 'tangent' | 'color';
+export type VertexSemantic = 'position' | 'normal' | 'uv' | 'uv2' | 'tangent' | 'color' | 'joints' | 'weights' | 'joints2' | 'weights2';
 
 /** One attribute inside an interleaved vertex buffer. */
 export interface InterleavedAttribute {
@@ -27,6 +27,11 @@ export interface MeshData {
   /** float32x4 (or float32x3 when `colorComponents` is 3), or unorm8x4 bytes. */
   colors?: Float32Array | Uint8Array;
   colorComponents?: 3 | 4;
+  /** Skinning: 4 bone indices per vertex (stored as uint16x4) and their weights; joints2/weights2 add 4 more. */
+  joints?: Uint8Array | Uint16Array | Uint32Array;
+  weights?: Float32Array;
+  joints2?: Uint8Array | Uint16Array | Uint32Array;
+  weights2?: Float32Array;
   interleaved?: InterleavedVertexData;
   indices?: Uint16Array | Uint32Array;
 }
@@ -63,6 +68,10 @@ const tightFields: ReadonlyArray<[keyof MeshData, VertexSemantic]> = [
   ['uv2s', 'uv2'],
   ['tangents', 'tangent'],
   ['colors', 'color'],
+  ['joints', 'joints'],
+  ['weights', 'weights'],
+  ['joints2', 'joints2'],
+  ['weights2', 'weights2'],
 ];
 
 /** Vertex formats each semantic may be read as. */
@@ -73,6 +82,10 @@ export const allowedVertexFormats: Readonly<Record<VertexSemantic, readonly GPUV
   uv2: ['float32x2'],
   tangent: ['float32x4'],
   color: ['float32x3', 'float32x4', 'unorm8x4'],
+  joints: ['uint16x4'],
+  weights: ['float32x4'],
+  joints2: ['uint16x4'],
+  weights2: ['float32x4'],
 };
 
 const formatByteSize: Partial<Record<GPUVertexFormat, number>> = {
@@ -80,6 +93,7 @@ const formatByteSize: Partial<Record<GPUVertexFormat, number>> = {
   float32x3: 12,
   float32x4: 16,
   unorm8x4: 4,
+  uint16x4: 8,
 };
 
 /** Number of components a vertex format holds (only the formats weft reads). */
@@ -98,9 +112,17 @@ function checkFormat(api: string, name: string, field: string, semantic: VertexS
 }
 
 function tightBuffer(api: string, name: string, data: MeshData, field: keyof MeshData, semantic: VertexSemantic): VertexBufferSource {
-  const array = data[field] as Float32Array | Uint8Array;
+  let array = data[field] as Float32Array | Uint8Array | Uint16Array | Uint32Array;
   let format: GPUVertexFormat;
-  if (array instanceof Uint8Array) {
+  if (semantic === 'joints' || semantic === 'joints2') {
+    if (!(array instanceof Uint8Array || array instanceof Uint16Array || array instanceof Uint32Array)) {
+      throw new MeshDataError(api, name, field, `expected a Uint8Array, Uint16Array or Uint32Array of 4 bone indices per vertex, got ${describeValue(array)}`);
+    }
+    const too = array.findIndex((j) => j > 0xffff);
+    if (too >= 0) throw new MeshDataError(api, name, field, `${field}[${too}] = ${array[too]} exceeds 65535 bones`);
+    array = Uint16Array.from(array);
+    format = 'uint16x4';
+  } else if (array instanceof Uint8Array) {
     format = 'unorm8x4';
   } else if (array instanceof Float32Array) {
     format = semantic === 'color' ? (data.colorComponents === 3 ? 'float32x3' : 'float32x4') : allowedVertexFormats[semantic][0];
@@ -110,6 +132,27 @@ function tightBuffer(api: string, name: string, data: MeshData, field: keyof Mes
   checkFormat(api, name, field, semantic, format);
   const size = formatByteSize[format]!;
   return { bytes: new Uint8Array(array.buffer.slice(array.byteOffset, array.byteOffset + array.byteLength)), arrayStride: size, attributes: [{ semantic, format, offset: 0 }] };
+}
+
+function checkSkinWeights(api: string, name: string, geometry: MeshGeometry): void {
+  const hasJoints = !!findVertexAttribute(geometry, 'joints');
+  const hasWeights = !!findVertexAttribute(geometry, 'weights');
+  if (hasJoints !== hasWeights) throw new MeshDataError(api, name, hasJoints ? 'weights' : 'joints', 'is missing: skinning needs both joints and weights');
+  if (!!findVertexAttribute(geometry, 'joints2') !== !!findVertexAttribute(geometry, 'weights2')) {
+    throw new MeshDataError(api, name, findVertexAttribute(geometry, 'joints2') ? 'weights2' : 'joints2', 'is missing: eight influences need both joints2 and weights2');
+  }
+  if (findVertexAttribute(geometry, 'joints2') && !hasJoints) throw new MeshDataError(api, name, 'joints', 'is missing: joints2/weights2 extend joints/weights');
+  if (!hasWeights) return;
+  const w = [0, 0, 0, 0];
+  const w2 = [0, 0, 0, 0];
+  for (let v = 0; v < geometry.vertexCount; v++) {
+    readVertexAttribute(geometry, 'weights', v, w);
+    let sum = w[0] + w[1] + w[2] + w[3];
+    if (readVertexAttribute(geometry, 'weights2', v, w2)) sum += w2[0] + w2[1] + w2[2] + w2[3];
+    if (!(Math.abs(sum - 1) <= 0.01) || [...w, ...w2].some((x) => x < 0)) {
+      throw new MeshDataError(api, name, 'weights', `vertex ${v} weights sum to ${sum.toFixed(4)}; influences must be non-negative and sum to 1 (±0.01)`);
+    }
+  }
 }
 
 function interleavedBuffer(api: string, name: string, data: InterleavedVertexData): VertexBufferSource {
@@ -159,7 +202,7 @@ export function readVertexAttribute(geometry: MeshGeometry, semantic: VertexSema
   const view = new DataView(buffer.bytes.buffer, buffer.bytes.byteOffset, buffer.bytes.byteLength);
   const components = vertexFormatComponents(attribute.format);
   for (let c = 0; c < components; c++) {
-    out[c] = attribute.format === 'unorm8x4' ? view.getUint8(base + c) / 255 : view.getFloat32(base + c * 4, true);
+    out[c] = attribute.format === 'unorm8x4' ? view.getUint8(base + c) / 255 : attribute.format === 'uint16x4' ? view.getUint16(base + c * 2, true) : view.getFloat32(base + c * 4, true);
   }
   return true;
 }
@@ -214,6 +257,7 @@ export function makeMeshGeometry(name: string, data: MeshData, api = 'createMesh
       throw new MeshDataError(api, name, positionsField, `vertex ${v} is not finite (${xyz.join(', ')})`);
     }
   }
+  checkSkinWeights(api, name, geometry);
   if (data.indices !== undefined) {
     const indices = data.indices;
     if (!(indices instanceof Uint16Array) && !(indices instanceof Uint32Array)) {

@@ -3,7 +3,9 @@ import { describeValue } from '../composer/errors.js';
 import { type Aabb, computePositionsAabb, makeEmptyAabb, transformAabb, unionAabb } from './bounds.js';
 import { MeshDataError } from './engine-errors.js';
 import { makeStandardMaterial, type StandardMaterial } from './material.js';
-import { extractPositions, makeMeshGeometry, type MeshData, type MeshGeometry } from './mesh-data.js';
+import { extractPositions, findVertexAttribute, makeMeshGeometry, type MeshData, type MeshGeometry, readVertexAttribute } from './mesh-data.js';
+import type { Skeleton } from './skeleton.js';
+import { type MeshDeformationGpu, releaseMeshDeformation } from './mesh-deformation.js';
 import type { Scene } from './scene.js';
 
 /** GPU copies of a mesh's data on one device (rebuilt lazily after device loss). */
@@ -35,6 +37,13 @@ export interface Mesh {
   thinInstanceCount: number;
   thinInstanceVersion: number;
   gpu: MeshGpu | null;
+  /** Bones of a skinned mesh (null when not skinned). */
+  skeleton: Skeleton | null;
+  morphTargets: MeshMorphTargets | null;
+  /** One weight per morph target; edit in place, the renderers upload it every frame. */
+  morphWeights: Float32Array;
+  /** GPU bones and morph data (see mesh-deformation.ts). */
+  deformationGpu: MeshDeformationGpu | null;
   disposed: boolean;
 }
 
@@ -45,6 +54,64 @@ export interface MeshOptions {
   pickable?: boolean;
   visible?: boolean;
   thinInstances?: Float32Array;
+  /** Bones the mesh's joints index; required with joints/weights. */
+  skeleton?: Skeleton;
+  /** Morph targets: per target a position delta per vertex (xyz), optional normal deltas. */
+  morphTargets?: { positions: readonly Float32Array[]; normals?: readonly Float32Array[] };
+  /** Initial morph weights (default 0 each); later change `mesh.morphWeights` in place. */
+  morphWeights?: ArrayLike<number>;
+}
+
+/** Morph-target deltas of a mesh, packed as the morph fragment reads them. */
+export interface MeshMorphTargets {
+  count: number;
+  hasNormals: boolean;
+  /** vec4 per (target, vertex): position deltas for all targets, then normal deltas. */
+  deltas: Float32Array<ArrayBuffer>;
+}
+
+function checkDeformation(api: string, name: string, geometry: MeshGeometry, options: MeshOptions): { skeleton: Skeleton | null; morph: MeshMorphTargets | null; weights: Float32Array } {
+  const joints = findVertexAttribute(geometry, 'joints');
+  const skeleton = options.skeleton ?? null;
+  if (joints && !skeleton) throw new MeshDataError(api, name, 'skeleton', 'is missing: a mesh with joints needs the skeleton option');
+  if (skeleton && !joints) throw new MeshDataError(api, name, 'joints', 'is missing: a skeleton needs joints and weights in the mesh data');
+  if (skeleton) {
+    const j = [0, 0, 0, 0];
+    for (const semantic of ['joints', 'joints2'] as const) {
+      for (let v = 0; findVertexAttribute(geometry, semantic) && v < geometry.vertexCount; v++) {
+        readVertexAttribute(geometry, semantic, v, j);
+        const bad = j.find((b) => b >= skeleton.boneCount);
+        if (bad !== undefined) throw new MeshDataError(api, name, semantic, `vertex ${v} uses bone ${bad}; skeleton "${skeleton.name}" has ${skeleton.boneCount} bones (0..${skeleton.boneCount - 1})`);
+      }
+    }
+  }
+  const targets = options.morphTargets;
+  if (!targets) return { skeleton, morph: null, weights: new Float32Array(0) };
+  const positions = targets.positions;
+  if (!Array.isArray(positions) || positions.length === 0) throw new MeshDataError(api, name, 'morphTargets.positions', `expected a non-empty array of Float32Array, got ${describeValue(positions)}`);
+  const normals = targets.normals;
+  if (normals && (!Array.isArray(normals) || normals.length !== positions.length)) throw new MeshDataError(api, name, 'morphTargets.normals', `has ${describeValue(normals)}; give one normal delta array per target (${positions.length}) or none`);
+  const count = positions.length;
+  const n = geometry.vertexCount;
+  const deltas = new Float32Array(count * n * 4 * (normals ? 2 : 1));
+  [...positions, ...(normals ?? [])].forEach((array, k) => {
+    const field = k < count ? `morphTargets.positions[${k}]` : `morphTargets.normals[${k - count}]`;
+    if (!(array instanceof Float32Array) || array.length !== n * 3) {
+      throw new MeshDataError(api, name, field, `holds ${array instanceof Float32Array ? array.length / 3 : describeValue(array)} vertices; the mesh has ${n} (3 floats each)`);
+    }
+    for (let v = 0; v < n; v++) {
+      if (!Number.isFinite(array[v * 3]) || !Number.isFinite(array[v * 3 + 1]) || !Number.isFinite(array[v * 3 + 2])) throw new MeshDataError(api, name, field, `vertex ${v} is not finite`);
+      deltas.set(array.subarray(v * 3, v * 3 + 3), (k * n + v) * 4);
+    }
+  });
+  const weights = new Float32Array(count);
+  if (options.morphWeights) {
+    if (options.morphWeights.length !== count || !Array.from(options.morphWeights).every(Number.isFinite)) {
+      throw new MeshDataError(api, name, 'morphWeights', `expected ${count} finite numbers (one per target), got ${describeValue(options.morphWeights)}`);
+    }
+    weights.set(Array.from(options.morphWeights));
+  }
+  return { skeleton, morph: { count, hasNormals: !!normals, deltas }, weights };
 }
 
 function checkMatrix(api: string, name: string, field: string, matrix: ArrayLike<number>): Float32Array {
@@ -71,6 +138,7 @@ export function createMeshFromData(scene: Scene, name: string, data: MeshData, o
   const api = 'createMeshFromData';
   if (typeof name !== 'string' || name.length === 0) throw new MeshDataError(api, String(name), 'name', 'a mesh needs a non-empty string name');
   const geometry = makeMeshGeometry(name, data, api);
+  const deformation = checkDeformation(api, name, geometry, options);
   const worldMatrix = options.worldMatrix ? checkMatrix(api, name, 'worldMatrix', options.worldMatrix) : mat4.identity();
   const thinInstances = options.thinInstances ? checkThinInstances(api, name, options.thinInstances) : null;
   const positions = extractPositions(geometry);
@@ -89,6 +157,10 @@ export function createMeshFromData(scene: Scene, name: string, data: MeshData, o
     thinInstanceCount: thinInstances ? thinInstances.length / 16 : 0,
     thinInstanceVersion: 0,
     gpu: null,
+    skeleton: deformation.skeleton,
+    morphTargets: deformation.morph,
+    morphWeights: deformation.weights,
+    deformationGpu: null,
     disposed: false,
   };
   scene.meshes.push(mesh);
@@ -158,6 +230,7 @@ export function disposeMesh(mesh: Mesh): void {
 
 /** Destroys the mesh's GPU copies (they are rebuilt by the next `ensureMeshGpu`). */
 export function releaseMeshGpu(mesh: Mesh): void {
+  releaseMeshDeformation(mesh);
   if (!mesh.gpu) return;
   for (const buffer of mesh.gpu.vertexBuffers) buffer.destroy();
   mesh.gpu.indexBuffer?.destroy();

@@ -5,6 +5,7 @@ import { meshVertexLayout, standardVariantOf } from '../engine/render/forward-re
 import type { StandardMaterial, TextureData } from '../engine/material.js';
 import type { Mesh } from '../engine/mesh.js';
 import type { Fragment } from '../fragments/fragment-types.js';
+import { deformationComposeParts, meshDeformationVariant } from '../engine/mesh-deformation.js';
 import type { GeometryOutputName } from '../fragments/geometry-fragments.js';
 import type { GeometryAttachmentPlan } from './geometry-validation.js';
 import type { MeshVelocityHistory } from './velocity/velocity-history.js';
@@ -32,6 +33,8 @@ export interface GeometryDraw {
   /** Filled once the whole list acquired its pipelines. */
   vertexBuffers: GPUBuffer[];
   textureGroup: GPUBindGroup | null;
+  /** Bones and morph data (group 3) of a deformed mesh. */
+  deformGroup: GPUBindGroup | null;
   dynamicOffsets: Uint32Array;
   blendConstant: GPUColorDict;
   velocity: MeshVelocityHistory | null;
@@ -82,12 +85,16 @@ export function acquireGeometryDraw(context: GeometryDrawContext, mesh: Mesh, sl
   const variant = geometryVariantOfMesh(context, mesh);
   const buffers = meshVertexLayout(mesh);
   if (variant.thinInstances && variant.outputs.includes('linearVelocity')) buffers.push(previousInstanceVertexBuffer());
-  const composed = composeGeometryShader(variant, { cache: context.cache, fragments: context.fragments, vertexLayout: { kind: 'buffers', buffers }, deviceFeatures: context.features });
+  // A skinned or morphed mesh adds its deformation fragments to the shared vertex stage (current pose only:
+  // its velocity does not include the deformation's own motion yet).
+  const deformation = deformationComposeParts(meshDeformationVariant(mesh));
+  const fragments = deformation.fragments.length ? [...context.fragments, ...deformation.fragments] : context.fragments;
+  const composed = composeGeometryShader(variant, { cache: context.cache, fragments, vertexLayout: { kind: 'buffers', buffers }, deviceFeatures: context.features, conditions: deformation.conditions });
   const lease = acquireRenderPipeline(context.device, composed, geometryPipelineState(context, mesh, transparent));
   const alpha = mesh.material.baseColor[3];
   return {
     mesh, material: mesh.material, transparent, composed, lease, slot, ...perMesh,
-    vertexBuffers: [], textureGroup: null, dynamicOffsets: new Uint32Array(0), blendConstant: { r: alpha, g: alpha, b: alpha, a: alpha }, velocity: null,
+    vertexBuffers: [], textureGroup: null, deformGroup: null, dynamicOffsets: new Uint32Array(0), blendConstant: { r: alpha, g: alpha, b: alpha, a: alpha }, velocity: null,
   };
 }
 

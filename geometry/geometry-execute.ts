@@ -1,6 +1,7 @@
 import { mat4 } from 'wgpu-matrix';
 import { getCameraProjectionMatrix, getCameraViewMatrix } from '../engine/camera.js';
 import { syncThinInstances } from '../engine/mesh.js';
+import { syncMeshDeformation } from '../engine/mesh-deformation.js';
 import { encodeBlitPass } from './blit-pass.js';
 import { geometryDrawStride } from './geometry-draws.js';
 import { GeometryError } from './geometry-errors.js';
@@ -53,6 +54,7 @@ function writeDrawUniforms(state: GeometryTaskState): void {
       draw.blendConstant.r = draw.blendConstant.g = draw.blendConstant.b = draw.blendConstant.a = alpha;
     }
     syncThinInstances(mesh);
+    syncMeshDeformation(mesh);
   }
   if (state.draws.length) queue.writeBuffer(state.drawBuffer!, 0, drawData, 0, (state.draws.length * geometryDrawStride) / 4);
 }
@@ -78,6 +80,7 @@ export function executeGeometryTask(state: GeometryTaskState, encoder: GPUComman
     pass.setPipeline(draw.lease.pipeline);
     pass.setBindGroup(1, state.drawGroup!, draw.dynamicOffsets, 0, draw.dynamicOffsets.length);
     if (draw.textureGroup) pass.setBindGroup(2, draw.textureGroup);
+    if (draw.deformGroup) pass.setBindGroup(3, draw.deformGroup);
     if (draw.transparent) pass.setBlendConstant(draw.blendConstant);
     for (let i = 0; i < draw.vertexBuffers.length; i++) pass.setVertexBuffer(i, draw.vertexBuffers[i]);
     const instances = Math.max(1, mesh.thinInstanceCount);

@@ -5,6 +5,7 @@ import { ensureMeshGpu } from '../engine/mesh.js';
 import { getRenderTargetTextures } from '../engine/render-target.js';
 import { createBlitPass, disposeBlitPass, resolveBlitRemap } from './blit-pass.js';
 import { makeFrameIdRanges } from '../engine/frame-ids.js';
+import { ensureMeshDeformation, meshDeformationGroup } from '../engine/mesh-deformation.js';
 import { acquireGeometryDraw, clearTextureGroupCache, type GeometryDraw, type GeometryDrawContext, geometryDrawGroupEntries, geometryDrawStride, textureGroupFor } from './geometry-draws.js';
 import { GeometryError } from './geometry-errors.js';
 import { allocateGeometryTextures, releaseGeometryTextures } from './geometry-targets.js';
@@ -127,7 +128,12 @@ function finishDraw(state: GeometryTaskState, device: GPUDevice, draw: GeometryD
   if (state.hasVelocity) draw.velocity = ensureMeshVelocityHistory(state.velocity, device, `weft:${state.name}`, draw.mesh);
   const sources = [...gpu.vertexBuffers, ...(gpu.instanceBuffer ? [gpu.instanceBuffer] : []), ...(draw.velocity?.instances ? [draw.velocity.instances.buffer] : [])];
   draw.vertexBuffers = draw.composed.vertexBufferSources.map((i) => sources[i]);
-  draw.textureGroup = draw.composed.bindGroups.length > 2 ? textureGroupFor(state.textureGroups, device, `weft:${state.name}`, draw.lease.bindGroupLayouts[2], draw.material.texture) : null;
+  const groups = draw.composed.bindGroups;
+  draw.textureGroup = groups.length > 2
+    ? groups[2].entries.length ? textureGroupFor(state.textureGroups, device, `weft:${state.name}`, draw.lease.bindGroupLayouts[2], draw.material.texture) : device.createBindGroup({ label: `weft:${state.name}:empty`, layout: draw.lease.bindGroupLayouts[2], entries: [] })
+    : null;
+  const deformed = ensureMeshDeformation(draw.mesh, device);
+  draw.deformGroup = deformed && groups[3] ? meshDeformationGroup(deformed, draw.lease.bindGroupLayouts[3], groups[3].bindings) : null;
   const dynamic = draw.composed.bindGroups[1].bindings.length;
   draw.dynamicOffsets = new Uint32Array(dynamic).fill(draw.slot * geometryDrawStride);
 }

@@ -1,6 +1,7 @@
 import { mat3, mat4 } from 'wgpu-matrix';
 import { findVertexAttribute, readVertexAttribute } from '../engine/mesh-data.js';
 import type { Mesh } from '../engine/mesh.js';
+import { deformVertexOnCpu, isMeshDeformed } from '../engine/mesh-deformation.js';
 import { getTriangleVertices } from './picking-info.js';
 
 type Vec3 = [number, number, number];
@@ -67,7 +68,9 @@ export function computeTriangleDetail(mesh: Mesh, faceId: number, localPoint: Ve
   const a2 = readPosition(mesh, i2);
   const [bu, bv] = computeBarycentrics(a0, a1, a2, localPoint);
   const normalMatrix = makeNormalMatrix(world);
-  const faceNormal = normalise(cross(sub(a1, a0), sub(a2, a0)));
+  // A deformed mesh: the face normal of that one triangle as deformed now (O(1) CPU work); barycentrics stay rest-space.
+  const [d0, d1, d2] = isMeshDeformed(mesh) ? [deformVertexOnCpu(mesh, i0), deformVertexOnCpu(mesh, i1), deformVertexOnCpu(mesh, i2)] : [a0, a1, a2];
+  const faceNormal = normalise(cross(sub(d1, d0), sub(d2, d0)));
   let pickedNormal: Vec3 | null = null;
   let pickedNormalWorld: Vec3 | null = null;
   if (findVertexAttribute(mesh.geometry, 'normal')) {

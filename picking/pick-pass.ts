@@ -1,5 +1,7 @@
 import { mat4 } from 'wgpu-matrix';
 import { ensureMeshGpu, syncThinInstances } from '../engine/mesh.js';
+import { ensureMeshDeformation, meshDeformationGroup, syncMeshDeformation } from '../engine/mesh-deformation.js';
+import { PickError } from './pick-errors.js';
 import { type CheckedRule, readRuleStorage } from './discard-rules.js';
 import { decodePickId } from './pick-id.js';
 import type { PickTexel } from './pick-decode.js';
@@ -65,6 +67,7 @@ export async function encodePickPass(gpu: PickGpu, request: PickPassRequest): Pr
     if (c.mesh.disposed) continue;
     ensureMeshGpu(c.mesh, device);
     syncThinInstances(c.mesh);
+    if (ensureMeshDeformation(c.mesh, device)) syncMeshDeformation(c.mesh);
   }
   const zoom = new Float32Array(16);
   regions.forEach((region, p) => {
@@ -107,6 +110,11 @@ export async function encodePickPass(gpu: PickGpu, request: PickPassRequest): Pr
     pass.setPipeline(lease.pipeline);
     for (let g = 2; g < composed.bindGroups.length; g++) {
       const group = composed.bindGroups[g];
+      if (group.role === 'extra' && mesh.deformationGpu) {
+        if (storage) throw new PickError(request.api, 'unsupported', `mesh "${mesh.name}" is deformed and discard rule "${rule!.rule.key}" binds storage: the two cannot share the extra bind group yet`);
+        pass.setBindGroup(g, meshDeformationGroup(mesh.deformationGpu, lease.bindGroupLayouts[g], group.bindings));
+        continue;
+      }
       pass.setBindGroup(g, group.role === 'extra' && storage
         ? storageGroupFor(gpu, rule!.digest, mesh, lease.bindGroupLayouts[g], group.bindings, group.bindings.map((b) => storage[index][rule!.bindings.findIndex((r) => r.name === b.name)]))
         : emptyGroupFor(gpu, lease.bindGroupLayouts[g]));

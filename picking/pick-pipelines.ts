@@ -6,6 +6,7 @@ import type { VertexBufferSpec } from '../composer/vertex-layout.js';
 import { findVertexAttribute } from '../engine/mesh-data.js';
 import type { Mesh } from '../engine/mesh.js';
 import { meshVertexLayout } from '../engine/render/forward-render-task.js';
+import { deformationComposeParts, meshDeformationVariant } from '../engine/mesh-deformation.js';
 import { createPickDiscardRuleFragment, createPickWorldAdjustFragment } from '../fragments/pick-discard.js';
 import { type CheckedRule, checkVertexDataFormat, toRuleError, vertexDataSemantic } from './discard-rules.js';
 import type { PickGpu } from './pick-resources.js';
@@ -64,13 +65,14 @@ function describeRequest(gpu: PickGpu, api: string, mesh: Mesh, detailed: boolea
     vertexDataBuffer = data.buffer;
     vertexDataComponents = data.components;
   }
-  const key = `${detailed ? 'detail' : 'basic'}|${checked?.digest ?? 'no-rule'}|${stableStringify(buffers)}`;
+  const deformation = deformationComposeParts(meshDeformationVariant(mesh));
+  const key = `${detailed ? 'detail' : 'basic'}|${checked?.digest ?? 'no-rule'}|${deformation.key}|${stableStringify(buffers)}`;
   const compose = () => {
     const extra = checked ? [createPickDiscardRuleFragment(checked.rule.wgsl, checked.bindings), ...(checked.rule.worldAdjustWgsl !== undefined ? [createPickWorldAdjustFragment(checked.rule.worldAdjustWgsl, checked.bindings)] : [])] : [];
-    const fragments = extra.length ? [...gpu.fragments, ...extra] : gpu.fragments;
+    const fragments = extra.length || deformation.fragments.length ? [...gpu.fragments, ...deformation.fragments, ...extra] : gpu.fragments;
     return composePickShader({ thinInstances, primitiveDetail: detailed }, {
       cache: gpu.composeCache, fragments, vertexLayout: { kind: 'buffers', buffers },
-      conditions: checked ? { pickDiscard: true, pickWorldAdjust: checked.rule.worldAdjustWgsl !== undefined, pickVertexData: checked.rule.vertexData !== undefined } : undefined,
+      conditions: { ...deformation.conditions, ...(checked ? { pickDiscard: true, pickWorldAdjust: checked.rule.worldAdjustWgsl !== undefined, pickVertexData: checked.rule.vertexData !== undefined } : {}) },
     });
   };
   return { key, compose, vertexDataBuffer, vertexDataComponents };

@@ -1,6 +1,7 @@
 import { type Aabb, intersectRayAabb, makeEmptyAabb, transformAabb } from '../engine/bounds.js';
 import type { Mesh } from '../engine/mesh.js';
 import type { Scene } from '../engine/scene.js';
+import { isMeshDeformed } from '../engine/mesh-deformation.js';
 import { getCpuPicker, syncCpuPicker } from './cpu/cpu-picker.js';
 import { collectSceneCandidates } from './cpu/scene-query.js';
 import { describeValue } from '../composer/errors.js';
@@ -115,7 +116,7 @@ function addToLists(drawLists: number[][], candidateIndex: number, filter: Filte
  * cross that point's ray; without rays (pickRect) everything that passes the options is drawn.
  */
 export function makePickSnapshot(api: string, meshes: readonly Mesh[], options: PickOptions, rays: readonly PickingRay[] | null, points = 1, scene?: Scene): PickSnapshot {
-  if (scene && rays?.length === 1 && points === 1 && options.preFilter !== false && meshes === scene.meshes && meshes.length >= hierarchyThreshold) {
+  if (scene && rays?.length === 1 && points === 1 && options.preFilter !== false && meshes === scene.meshes && meshes.length >= hierarchyThreshold && !sceneHasDeformedMeshes(scene)) {
     return snapshotFromSceneHierarchy(api, scene, options, rays[0]);
   }
   const filter: Filter | null = rays !== null && options.preFilter !== false
@@ -131,8 +132,11 @@ export function makePickSnapshot(api: string, meshes: readonly Mesh[], options: 
     const candidateIndex = candidates.length;
     let runs: InstanceRun[] | null = null;
     let drawn = false;
+    // A deformed mesh may be drawn outside its rest bounds: the pre-filter always keeps it.
+    const deformed = isMeshDeformed(mesh);
     if (!mesh.thinInstances) {
-      drawn = !filter || testBounds(filter, mesh.localBounds, mesh.worldMatrix);
+      drawn = !filter || deformed || testBounds(filter, mesh.localBounds, mesh.worldMatrix);
+      if (drawn && deformed && filter) filter.hits.fill(1);
       if (drawn) addToLists(drawLists, candidateIndex, filter);
     } else {
       // Runs are shared by all points: an instance is drawn if any point's ray crosses it.
@@ -140,7 +144,9 @@ export function makePickSnapshot(api: string, meshes: readonly Mesh[], options: 
       let runStart = -1;
       for (let i = 0; i <= mesh.thinInstanceCount; i++) {
         let include = i < mesh.thinInstanceCount && (ignored.ranges.length === 0 || !ignored.ranges.some(([start, end]) => i >= start && i < end));
-        if (include && filter) {
+        if (include && filter && deformed) {
+          filter.hits.fill(1);
+        } else if (include && filter) {
           multiplyAffine(mesh.worldMatrix, mesh.thinInstances, i * 16, filter.combined);
           include = testBounds(filter, mesh.localBounds, filter.combined);
         }
@@ -161,6 +167,18 @@ export function makePickSnapshot(api: string, meshes: readonly Mesh[], options: 
     if (nextId - 1 > maxPickId) throw new PickError(api, 'too-many-ids', `the pick needs more than ${maxPickId} IDs (24-bit RGB); filter or ignore meshes`);
   }
   return { candidates, drawLists };
+}
+
+let deformedScenes: WeakMap<Scene, { version: number; deformed: boolean }> | undefined;
+
+/** Whether any mesh of the scene is deformed (cached per scene structure version; the cache appears on first use). */
+function sceneHasDeformedMeshes(scene: Scene): boolean {
+  deformedScenes ??= new WeakMap();
+  const known = deformedScenes.get(scene);
+  if (known && known.version === scene.structureVersion) return known.deformed;
+  const deformed = scene.meshes.some(isMeshDeformed);
+  deformedScenes.set(scene, { version: scene.structureVersion, deformed });
+  return deformed;
 }
 
 /** From this many meshes on, a single-ray pick asks the CPU picker's scene hierarchy which bounds the ray crosses. */

@@ -11,6 +11,7 @@ import { getEngineColorTexture } from '../engine.js';
 import { EngineError } from '../engine-errors.js';
 import type { StandardMaterial, TextureData } from '../material.js';
 import { ensureMeshGpu, type Mesh, syncThinInstances } from '../mesh.js';
+import { deformationComposeParts, ensureMeshDeformation, meshDeformationGroup, meshDeformationVariant, syncMeshDeformation } from '../mesh-deformation.js';
 import { getRenderTargetTextures, type RenderTarget } from '../render-target.js';
 import type { Scene } from '../scene.js';
 import type { Task } from '../task.js';
@@ -46,6 +47,8 @@ interface Draw {
   lease: PipelineLease;
   vertexBuffers: GPUBuffer[];
   textureGroup: GPUBindGroup;
+  /** Bones and morph data (group 3) of a deformed mesh. */
+  deformGroup: GPUBindGroup | null;
   slot: number;
 }
 
@@ -129,8 +132,14 @@ export function createForwardRenderTask(scene: Scene, options: ForwardRenderTask
     return group;
   }
 
+  // One fragment list per deformation kind, reused so the compose cache recognises it without re-hashing.
+  const fragmentsByDeformation = new Map<string, readonly Fragment[]>();
+
   function acquireDraw(device: GPUDevice, mesh: Mesh, slot: number): Draw {
-    const composed = composeStandardMaterial(standardVariantOf(mesh), { cache: composeCache, fragments, vertexLayout: { kind: 'buffers', buffers: meshVertexLayout(mesh) }, deviceFeatures: engine.features, conditions: objectConditions });
+    const deformation = deformationComposeParts(meshDeformationVariant(mesh));
+    let meshFragments = fragmentsByDeformation.get(deformation.key);
+    if (!meshFragments) fragmentsByDeformation.set(deformation.key, (meshFragments = [...fragments, ...deformation.fragments]));
+    const composed = composeStandardMaterial(standardVariantOf(mesh), { cache: composeCache, fragments: meshFragments, vertexLayout: { kind: 'buffers', buffers: meshVertexLayout(mesh) }, deviceFeatures: engine.features, conditions: { ...objectConditions, ...deformation.conditions } });
     const lease = acquireRenderPipeline(device, composed, {
       label: `weft:${name}:standard`,
       targets: objectIds ? [{ format: colorFormat() }, { format: forwardObjectIdFormat }] : [{ format: colorFormat() }],
@@ -141,7 +150,9 @@ export function createForwardRenderTask(scene: Scene, options: ForwardRenderTask
     const gpu = ensureMeshGpu(mesh, device);
     const sources = [...gpu.vertexBuffers, ...(gpu.instanceBuffer ? [gpu.instanceBuffer] : [])];
     const vertexBuffers = composed.vertexBufferSources.map((i) => sources[i]);
-    return { mesh, material: mesh.material, lease, vertexBuffers, textureGroup: textureGroup(device, lease.bindGroupLayouts[2], mesh.material.texture), slot };
+    const deformed = ensureMeshDeformation(mesh, device);
+    const deformGroup = deformed && composed.bindGroups[3] ? meshDeformationGroup(deformed, lease.bindGroupLayouts[3], composed.bindGroups[3].bindings) : null;
+    return { mesh, material: mesh.material, lease, vertexBuffers, textureGroup: textureGroup(device, lease.bindGroupLayouts[2], mesh.material.texture), deformGroup, slot };
   }
 
   function record(): void {
@@ -205,6 +216,7 @@ export function createForwardRenderTask(scene: Scene, options: ForwardRenderTask
       flags[base + 36] = draw.material.unlit ? 1 : 0;
       if (objectIds) flags[base + 37] = objectIds.recordedRanges![draw.slot].first;
       syncThinInstances(draw.mesh);
+      syncMeshDeformation(draw.mesh);
     }
     if (draws.length) engine.device.queue.writeBuffer(drawBuffer!, 0, drawData, 0, (draws.length * drawUniformStride) / 4);
   }
@@ -255,6 +267,7 @@ export function createForwardRenderTask(scene: Scene, options: ForwardRenderTask
         pass.setPipeline(draw.lease.pipeline);
         pass.setBindGroup(1, drawGroup!, [draw.slot * drawUniformStride]);
         pass.setBindGroup(2, draw.textureGroup);
+        if (draw.deformGroup) pass.setBindGroup(3, draw.deformGroup);
         draw.vertexBuffers.forEach((buffer, i) => pass.setVertexBuffer(i, buffer));
         const instances = Math.max(1, draw.mesh.thinInstanceCount);
         const gpu = draw.mesh.gpu!;

@@ -1,0 +1,134 @@
+import { createMorphTargetsFragment } from '../fragments/morph-targets.js';
+import { createSkinningFragment } from '../fragments/skinning.js';
+import type { Fragment } from '../fragments/fragment-types.js';
+import { findVertexAttribute, readVertexAttribute } from './mesh-data.js';
+import type { Mesh } from './mesh.js';
+
+/** Which deformations a mesh's shaders compose. */
+export interface MeshDeformationVariant {
+  skin: 0 | 4 | 8;
+  morph: boolean;
+  morphNormals: boolean;
+}
+
+/** GPU copies of a mesh's bones and morph data on one device (owned by the mesh, like its buffers). */
+export interface MeshDeformationGpu {
+  device: GPUDevice;
+  boneTexture: GPUTexture | null;
+  boneView: GPUTextureView | null;
+  uploadedBoneVersion: number;
+  morphDeltas: GPUBuffer | null;
+  morphWeights: GPUBuffer | null;
+  morphInfo: GPUBuffer | null;
+  /** The bind resources by binding name, for whichever pipeline layout asks. */
+  resources: Record<string, GPUBindingResource>;
+  groups: Map<GPUBindGroupLayout, GPUBindGroup>;
+}
+
+/** The mesh's deformation: skinning with 4 or 8 influences, morph targets (with normals). */
+export function meshDeformationVariant(mesh: Mesh): MeshDeformationVariant {
+  const skin = !mesh.skeleton ? 0 : findVertexAttribute(mesh.geometry, 'joints2') ? 8 : 4;
+  return { skin, morph: mesh.morphTargets !== null, morphNormals: !!mesh.morphTargets?.hasNormals && !!findVertexAttribute(mesh.geometry, 'normal') };
+}
+
+/** True when the mesh is deformed on the GPU (its drawn surface may leave its rest bounds). */
+export function isMeshDeformed(mesh: Mesh): boolean {
+  return mesh.skeleton !== null || mesh.morphTargets !== null;
+}
+
+/** Fragments and conditions a deformed mesh adds to a pass's vertex stage. */
+export function deformationComposeParts(variant: MeshDeformationVariant): { fragments: Fragment[]; conditions: Record<string, boolean>; key: string } {
+  const fragments = [...(variant.morph ? [createMorphTargetsFragment()] : []), ...(variant.skin ? [createSkinningFragment()] : [])];
+  return { fragments, conditions: { skin8: variant.skin === 8, morphNormals: variant.morphNormals }, key: `s${variant.skin}m${+variant.morph}n${+variant.morphNormals}` };
+}
+
+/** Creates (once per device) the mesh's bone texture and morph buffers. */
+export function ensureMeshDeformation(mesh: Mesh, device: GPUDevice): MeshDeformationGpu | null {
+  if (!isMeshDeformed(mesh)) return null;
+  const known = mesh.deformationGpu;
+  if (known && known.device === device) return known;
+  const label = `weft:mesh:${mesh.name}`;
+  const state: MeshDeformationGpu = { device, boneTexture: null, boneView: null, uploadedBoneVersion: -1, morphDeltas: null, morphWeights: null, morphInfo: null, resources: {}, groups: new Map() };
+  if (mesh.skeleton) {
+    state.boneTexture = device.createTexture({ label: `${label}:bones`, size: [4, mesh.skeleton.boneCount], format: 'rgba32float', usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST });
+    state.boneView = state.boneTexture.createView();
+    state.resources.boneTexture = state.boneView;
+  }
+  const morph = mesh.morphTargets;
+  if (morph) {
+    const make = (what: string, size: number, usage: GPUBufferUsageFlags) => device.createBuffer({ label: `${label}:${what}`, size: Math.max(16, Math.ceil(size / 16) * 16), usage: usage | GPUBufferUsage.COPY_DST });
+    state.morphDeltas = make('morph-deltas', morph.deltas.byteLength, GPUBufferUsage.STORAGE);
+    device.queue.writeBuffer(state.morphDeltas, 0, morph.deltas);
+    state.morphWeights = make('morph-weights', morph.count * 4, GPUBufferUsage.STORAGE);
+    state.morphInfo = make('morph-info', 16, GPUBufferUsage.UNIFORM);
+    device.queue.writeBuffer(state.morphInfo, 0, new Uint32Array([morph.count, mesh.geometry.vertexCount, 0, 0]));
+    Object.assign(state.resources, { morphDeltas: { buffer: state.morphDeltas }, morphWeights: { buffer: state.morphWeights }, morphInfo: { buffer: state.morphInfo } });
+  }
+  mesh.deformationGpu = state;
+  return state;
+}
+
+/** Uploads changed bones and the current morph weights (writes only: safe in a task's execute). */
+export function syncMeshDeformation(mesh: Mesh): void {
+  const state = mesh.deformationGpu;
+  if (!state) return;
+  const skeleton = mesh.skeleton;
+  if (skeleton && state.boneTexture && state.uploadedBoneVersion !== skeleton.version) {
+    state.device.queue.writeTexture({ texture: state.boneTexture }, skeleton.matrices, { bytesPerRow: 64 }, [4, skeleton.boneCount]);
+    state.uploadedBoneVersion = skeleton.version;
+  }
+  if (state.morphWeights && mesh.morphWeights.length) state.device.queue.writeBuffer(state.morphWeights, 0, mesh.morphWeights as Float32Array<ArrayBuffer>);
+}
+
+/** The bind group of the mesh's deformation data for a pipeline's extra-group layout (made once per layout). */
+export function meshDeformationGroup(state: MeshDeformationGpu, layout: GPUBindGroupLayout, bindings: readonly { name: string; binding: number }[]): GPUBindGroup {
+  let group = state.groups.get(layout);
+  if (!group) {
+    group = state.device.createBindGroup({ label: 'weft:mesh-deformation', layout, entries: bindings.map((b) => ({ binding: b.binding, resource: state.resources[b.name] })) });
+    state.groups.set(layout, group);
+  }
+  return group;
+}
+
+/** Destroys the mesh's deformation textures and buffers. */
+export function releaseMeshDeformation(mesh: Mesh): void {
+  const state = mesh.deformationGpu;
+  if (!state) return;
+  state.boneTexture?.destroy();
+  for (const buffer of [state.morphDeltas, state.morphWeights, state.morphInfo]) buffer?.destroy();
+  mesh.deformationGpu = null;
+}
+
+/** One vertex's deformed local position on the CPU (morph targets, then skinning), as the vertex stage computes it. */
+export function deformVertexOnCpu(mesh: Mesh, vertex: number, out: [number, number, number] = [0, 0, 0]): [number, number, number] {
+  const p = mesh.positions;
+  out[0] = p[vertex * 3];
+  out[1] = p[vertex * 3 + 1];
+  out[2] = p[vertex * 3 + 2];
+  const morph = mesh.morphTargets;
+  if (morph) {
+    const n = mesh.geometry.vertexCount;
+    for (let t = 0; t < morph.count; t++) {
+      const w = mesh.morphWeights[t];
+      for (let c = 0; c < 3; c++) out[c] += w * morph.deltas[(t * n + vertex) * 4 + c];
+    }
+  }
+  const skeleton = mesh.skeleton;
+  if (skeleton) {
+    const x = out[0];
+    const y = out[1];
+    const z = out[2];
+    out[0] = out[1] = out[2] = 0;
+    const joints = [0, 0, 0, 0];
+    const weights = [0, 0, 0, 0];
+    for (const [js, ws] of [['joints', 'weights'], ['joints2', 'weights2']] as const) {
+      if (!readVertexAttribute(mesh.geometry, js, vertex, joints)) continue;
+      readVertexAttribute(mesh.geometry, ws, vertex, weights);
+      for (let k = 0; k < 4; k++) {
+        const m = skeleton.matrices.subarray(joints[k] * 16, joints[k] * 16 + 16);
+        for (let r = 0; r < 3; r++) out[r] += weights[k] * (m[r] * x + m[4 + r] * y + m[8 + r] * z + m[12 + r]);
+      }
+    }
+  }
+  return out;
+}

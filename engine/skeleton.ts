@@ -1,0 +1,33 @@
+import { describeValue } from '../composer/errors.js';
+import { EngineError } from './engine-errors.js';
+
+/** Bone matrices in mesh space (bone world × inverse bind), column-major, 16 floats each. */
+export interface Skeleton {
+  readonly name: string;
+  readonly boneCount: number;
+  readonly matrices: Float32Array<ArrayBuffer>;
+  /** Bumped by `setBoneMatrix`; renderers re-upload the bone texture when it changes. */
+  version: number;
+}
+
+/** Makes a skeleton of `boneCount` bones, all identity. */
+export function makeSkeleton(boneCount: number, name = 'skeleton'): Skeleton {
+  if (!Number.isInteger(boneCount) || boneCount < 1 || boneCount > 4096) {
+    throw new EngineError('makeSkeleton', 'bad-bone-count', `boneCount ${describeValue(boneCount)} must be an integer in 1..4096`);
+  }
+  const matrices = new Float32Array(boneCount * 16);
+  for (let b = 0; b < boneCount; b++) matrices.set([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], b * 16);
+  return { name, boneCount, matrices, version: 0 };
+}
+
+/** Sets bone `index`'s matrix (mesh space) and marks the skeleton changed. */
+export function setBoneMatrix(skeleton: Skeleton, index: number, matrix: ArrayLike<number>): void {
+  if (!Number.isInteger(index) || index < 0 || index >= skeleton.boneCount) {
+    throw new EngineError('setBoneMatrix', 'bad-bone', `bone ${describeValue(index)} is outside 0..${skeleton.boneCount - 1} of skeleton "${skeleton.name}"`);
+  }
+  if (!matrix || matrix.length !== 16 || !Array.from(matrix).every(Number.isFinite)) {
+    throw new EngineError('setBoneMatrix', 'bad-matrix', `bone ${index} matrix ${describeValue(matrix)} must be 16 finite numbers`);
+  }
+  skeleton.matrices.set(Array.from(matrix), index * 16);
+  skeleton.version++;
+}

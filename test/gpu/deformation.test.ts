@@ -1,0 +1,162 @@
+import { mat4, vec4 } from 'wgpu-matrix';
+import { describe, expect, test } from 'vitest';
+import {
+  createMeshFromData, createScene, type Engine, getCameraViewProjectionMatrix, makeBoxData, makePerspectiveCamera, makeSkeleton, makeSphereData,
+  makeStandardMaterial, MeshDataError, type MeshData, readEngineFrame, readRenderTargetPixels, renderFrame, runTasks, type Scene, setBoneMatrix,
+} from '../../engine/index.js';
+import { createGeometryRendererTask, GeometryTextureType } from '../../geometry/index.js';
+import { createGpuPicker, enableDetailedPicking, pickAsync } from '../../picking/index.js';
+import { gpuTest } from '../support/gpu.js';
+import { castReferenceRay, createReferenceScene, makePixelRay } from '../support/reference-raycast.js';
+
+function pixelOf(engine: Engine, scene: Scene, point: [number, number, number]): [number, number] {
+  const clip = vec4.transformMat4([...point, 1], getCameraViewProjectionMatrix(scene.camera!, engine.width / engine.height));
+  return [Math.floor(((clip[0] / clip[3] + 1) / 2) * engine.width), Math.floor(((1 - clip[1] / clip[3]) / 2) * engine.height)];
+}
+
+/** A box whose lower half follows bone 0 and upper half bone 1. */
+function skinnedBox(): MeshData {
+  const box = makeBoxData();
+  const n = box.positions!.length / 3;
+  const joints = new Uint16Array(n * 4);
+  const weights = new Float32Array(n * 4);
+  for (let v = 0; v < n; v++) {
+    joints[v * 4] = box.positions![v * 3 + 1] > 0 ? 1 : 0;
+    weights[v * 4] = 1;
+  }
+  return { ...box, joints, weights };
+}
+
+/** CPU linear-blend skinning of positions (4 influences), written here independently of the shaders. */
+function skinOnCpu(data: MeshData, bones: Float32Array): Float32Array {
+  const out = new Float32Array(data.positions!.length);
+  for (let v = 0; v < out.length / 3; v++) {
+    const p = [data.positions![v * 3], data.positions![v * 3 + 1], data.positions![v * 3 + 2], 1];
+    const sum = [0, 0, 0];
+    for (let k = 0; k < 4; k++) {
+      const w = data.weights![v * 4 + k];
+      if (!w) continue;
+      const m = bones.subarray(data.joints![v * 4 + k] * 16, data.joints![v * 4 + k] * 16 + 16);
+      for (let r = 0; r < 3; r++) sum[r] += w * (m[r] * p[0] + m[4 + r] * p[1] + m[8 + r] * p[2] + m[12 + r] * p[3]);
+    }
+    out.set(sum, v * 3);
+  }
+  return out;
+}
+
+describe('deformed meshes', () => {
+  gpuTest('a skinned mesh posed away from its rest pose is drawn and picked where it is posed; details match the CPU-skinned mesh', async ({ engine }) => {
+    const scene = createScene(engine, { clearColor: [0, 0, 0, 1] });
+    scene.camera = makePerspectiveCamera({ position: [0, 0, 7], target: [0, 0, 0] });
+    const data = skinnedBox();
+    const skeleton = makeSkeleton(2);
+    setBoneMatrix(skeleton, 0, mat4.translation([1.5, 0, 0]));
+    setBoneMatrix(skeleton, 1, mat4.multiply(mat4.translation([1.5, 0.6, 0]), mat4.rotationZ(0.4)));
+    const mesh = createMeshFromData(scene, 'skinned', data, { skeleton, material: makeStandardMaterial({ baseColor: [1, 0, 0], unlit: true }) });
+    renderFrame(scene);
+    const frame = await readEngineFrame(engine);
+    const [px, py] = pixelOf(engine, scene, [1.5, -0.25, 0.5]);
+    expect(frame[(py * engine.width + px) * 4]).toBe(255);
+    const [rx, ry] = pixelOf(engine, scene, [0, 0, 0.5]);
+    expect(frame[(ry * engine.width + rx) * 4]).toBe(0);
+    const picker = createGpuPicker(scene);
+    enableDetailedPicking(picker);
+    expect((await pickAsync(picker, rx, ry)).hit).toBe(false);
+    const reference = createReferenceScene([{ id: mesh.uniqueId, positions: skinOnCpu(data, skeleton.matrices), indices: data.indices ?? null, worldMatrix: new Float32Array(mat4.identity()) }]);
+    const inverse = mat4.inverse(getCameraViewProjectionMatrix(scene.camera, engine.width / engine.height));
+    let compared = 0;
+    for (let y = 0; y < engine.height; y += 2) {
+      for (let x = 0; x < engine.width; x += 2) {
+        const cast = (dx: number, dy: number) => {
+          const ray = makePixelRay(inverse, [0, 0, 7], x + dx, y + dy, engine.width, engine.height);
+          return castReferenceRay(reference, ray.origin, ray.direction);
+        };
+        const truth = cast(0, 0);
+        if ([[-0.05, 0], [0.05, 0], [0, -0.05], [0, 0.05]].some(([dx, dy]) => cast(dx, dy)?.faceId !== truth?.faceId)) continue;
+        const info = await pickAsync(picker, x, y);
+        expect(info.hit, `pixel ${x},${y}`).toBe(!!truth);
+        if (!truth) continue;
+        compared++;
+        expect(info.faceId).toBe(truth.faceId);
+        info.pickedPoint!.forEach((c, i) => expect(Math.abs(c - truth.point[i])).toBeLessThan(1e-3 * truth.distance));
+        expect(Math.abs(info.bu - truth.bu)).toBeLessThan(1e-3);
+        expect(Math.abs(info.bv - truth.bv)).toBeLessThan(1e-3);
+        // Face normal from the CPU deformation of that one triangle.
+        info.pickedFaceNormalWorld!.forEach((c, i) => expect(Math.abs(c - truth.faceNormalWorld[i])).toBeLessThan(1e-3));
+      }
+    }
+    expect(compared).toBeGreaterThan(30);
+    // Moving the bones moves the pick: no re-record needed.
+    setBoneMatrix(skeleton, 0, mat4.translation([-1.5, 0, 0]));
+    setBoneMatrix(skeleton, 1, mat4.translation([-1.5, 0, 0]));
+    const [lx, ly] = pixelOf(engine, scene, [-1.5, 0, 0.5]);
+    expect((await pickAsync(picker, lx, ly)).pickedMesh).toBe(mesh);
+    expect((await pickAsync(picker, px, py)).hit).toBe(false);
+  }, [96, 64]);
+
+  gpuTest('the G-buffer sees the posed skinned mesh: world positions equal the CPU-skinned surface', async ({ engine }) => {
+    const scene = createScene(engine);
+    scene.camera = makePerspectiveCamera({ position: [0, 0, 7], target: [0, 0, 0] });
+    const data = skinnedBox();
+    const skeleton = makeSkeleton(2);
+    setBoneMatrix(skeleton, 0, mat4.translation([1.2, 0, 0]));
+    setBoneMatrix(skeleton, 1, mat4.multiply(mat4.translation([1.2, 0.5, 0]), mat4.rotationZ(-0.3)));
+    const mesh = createMeshFromData(scene, 'skinned', data, { skeleton });
+    const task = createGeometryRendererTask(scene, { size: { width: engine.width, height: engine.height }, textureDescriptions: [{ type: GeometryTextureType.WORLD_POSITION }] });
+    runTasks(engine, [task]);
+    const world = new Float32Array((await readRenderTargetPixels(task.geometryWorldPositionTexture!)).buffer);
+    const reference = createReferenceScene([{ id: mesh.uniqueId, positions: skinOnCpu(data, skeleton.matrices), indices: data.indices ?? null, worldMatrix: new Float32Array(mat4.identity()) }]);
+    const inverse = mat4.inverse(getCameraViewProjectionMatrix(scene.camera, engine.width / engine.height));
+    let compared = 0;
+    for (let y = 1; y < engine.height; y += 2) {
+      for (let x = 1; x < engine.width; x += 2) {
+        const cast = (dx: number, dy: number) => {
+          const ray = makePixelRay(inverse, [0, 0, 7], x + dx, y + dy, engine.width, engine.height);
+          return castReferenceRay(reference, ray.origin, ray.direction);
+        };
+        const truth = cast(0, 0);
+        if ([[-0.05, 0], [0.05, 0], [0, -0.05], [0, 0.05]].some(([dx, dy]) => cast(dx, dy)?.faceId !== truth?.faceId)) continue;
+        const at = (y * engine.width + x) * 4;
+        expect(world[at + 3], `pixel ${x},${y} coverage`).toBe(truth ? 1 : 0);
+        if (!truth) continue;
+        compared++;
+        for (let c = 0; c < 3; c++) expect(Math.abs(world[at + c] - truth.point[c])).toBeLessThan(1e-3 * truth.distance);
+      }
+    }
+    expect(compared).toBeGreaterThan(30);
+  }, [96, 64]);
+
+  gpuTest('morph targets are drawn and picked with their weights', async ({ engine }) => {
+    const scene = createScene(engine, { clearColor: [0, 0, 0, 1] });
+    scene.camera = makePerspectiveCamera({ position: [0, 0, 6], target: [0, 0, 0] });
+    const data = makeSphereData({ radius: 0.5, segments: 24, rings: 12 });
+    const inflate = data.positions!.map((c) => c); // delta = position: weight w scales the radius by (1 + w)
+    const mesh = createMeshFromData(scene, 'blob', data, { morphTargets: { positions: [inflate] }, morphWeights: [0] });
+    const picker = createGpuPicker(scene);
+    const [x, y] = pixelOf(engine, scene, [0.8, 0, 0]);
+    expect((await pickAsync(picker, x, y)).hit).toBe(false);
+    mesh.morphWeights[0] = 1; // radius 1
+    expect((await pickAsync(picker, x, y)).pickedMesh).toBe(mesh);
+    renderFrame(scene);
+    const frame = await readEngineFrame(engine);
+    expect(frame[(y * engine.width + x) * 4]).toBeGreaterThan(20);
+  }, [96, 64]);
+});
+
+describe('deformation data is validated at mesh creation', () => {
+  const scene = () => createScene({} as Engine);
+  test('bone index beyond the skeleton, bad weights, missing pieces, mismatched morph targets', () => {
+    const data = skinnedBox();
+    expect(() => createMeshFromData(scene(), 's', data, { skeleton: makeSkeleton(1) })).toThrow(/field "joints": vertex \d+ uses bone 1; skeleton "skeleton" has 1 bones \(0..0\)/);
+    const badWeights = { ...data, weights: data.weights!.map((w, i) => (i === 0 ? 0.7 : w)) };
+    expect(() => createMeshFromData(scene(), 's', badWeights, { skeleton: makeSkeleton(2) })).toThrow(/field "weights": vertex 0 weights sum to 0.7000; influences must be non-negative and sum to 1/);
+    expect(() => createMeshFromData(scene(), 's', data)).toThrow(MeshDataError);
+    expect(() => createMeshFromData(scene(), 's', { ...data, weights: undefined }, { skeleton: makeSkeleton(2) })).toThrow(/field "weights": is missing/);
+    const box = makeBoxData();
+    expect(() => createMeshFromData(scene(), 'm', box, { morphTargets: { positions: [new Float32Array(9)] } })).toThrow(/field "morphTargets.positions\[0\]": holds 3 vertices; the mesh has 24/);
+    expect(() => createMeshFromData(scene(), 'm', box, { morphTargets: { positions: [box.positions!] }, morphWeights: [0, 1] })).toThrow(/field "morphWeights": expected 1 finite numbers/);
+    const s = scene();
+    expect(() => createMeshFromData(s, 'm', box, { morphTargets: { positions: [] } })).toThrow(/morphTargets.positions/);
+    expect(s.meshes).toHaveLength(0);
+  });
+});
