@@ -1,6 +1,7 @@
 import { createMorphTargetsFragment } from '../fragments/morph-targets.js';
 import { createSkinningFragment } from '../fragments/skinning.js';
 import type { Fragment } from '../fragments/fragment-types.js';
+import { type Aabb, makeEmptyAabb, transformAabb, unionAabb } from './bounds.js';
 import { findVertexAttribute, readVertexAttribute } from './mesh-data.js';
 import type { Mesh } from './mesh.js';
 
@@ -130,5 +131,39 @@ export function deformVertexOnCpu(mesh: Mesh, vertex: number, out: [number, numb
       }
     }
   }
+  return out;
+}
+
+/**
+ * Conservative local bounds of the mesh as deformed now: rest bounds grown by the weighted morph deltas,
+ * then the union of those bounds under every bone (a skinned point is a convex blend of bone-transformed points).
+ */
+export function deformedLocalBounds(mesh: Mesh, out: Aabb = makeEmptyAabb()): Aabb {
+  const box: Aabb = { min: [...mesh.localBounds.min], max: [...mesh.localBounds.max] };
+  const morph = mesh.morphTargets;
+  if (morph) {
+    const n = mesh.geometry.vertexCount;
+    for (let t = 0; t < morph.count; t++) {
+      const w = mesh.morphWeights[t];
+      if (!w) continue;
+      for (let v = 0; v < n; v++) {
+        for (let c = 0; c < 3; c++) {
+          const d = w * morph.deltas[(t * n + v) * 4 + c];
+          if (d < 0) box.min[c] = Math.min(box.min[c], box.min[c] + d);
+          else box.max[c] = Math.max(box.max[c], box.max[c] + d);
+        }
+      }
+    }
+  }
+  const skeleton = mesh.skeleton;
+  if (!skeleton) {
+    out.min.splice(0, 3, ...box.min);
+    out.max.splice(0, 3, ...box.max);
+    return out;
+  }
+  out.min.fill(Infinity);
+  out.max.fill(-Infinity);
+  const scratch = makeEmptyAabb();
+  for (let b = 0; b < skeleton.boneCount; b++) unionAabb(out, transformAabb(box, skeleton.matrices.subarray(b * 16, b * 16 + 16), scratch));
   return out;
 }

@@ -1,7 +1,7 @@
 import { type Aabb, intersectRayAabb, makeEmptyAabb, transformAabb } from '../engine/bounds.js';
 import type { Mesh } from '../engine/mesh.js';
 import type { Scene } from '../engine/scene.js';
-import { isMeshDeformed } from '../engine/mesh-deformation.js';
+import { deformedLocalBounds, isMeshDeformed } from '../engine/mesh-deformation.js';
 import { getCpuPicker, syncCpuPicker } from './cpu/cpu-picker.js';
 import { collectSceneCandidates } from './cpu/scene-query.js';
 import { describeValue } from '../composer/errors.js';
@@ -132,11 +132,10 @@ export function makePickSnapshot(api: string, meshes: readonly Mesh[], options: 
     const candidateIndex = candidates.length;
     let runs: InstanceRun[] | null = null;
     let drawn = false;
-    // A deformed mesh may be drawn outside its rest bounds: the pre-filter always keeps it.
-    const deformed = isMeshDeformed(mesh);
+    // A deformed mesh leaves its rest bounds: test the conservative bounds of its current pose instead.
+    const bounds = isMeshDeformed(mesh) ? deformedLocalBounds(mesh) : mesh.localBounds;
     if (!mesh.thinInstances) {
-      drawn = !filter || deformed || testBounds(filter, mesh.localBounds, mesh.worldMatrix);
-      if (drawn && deformed && filter) filter.hits.fill(1);
+      drawn = !filter || testBounds(filter, bounds, mesh.worldMatrix);
       if (drawn) addToLists(drawLists, candidateIndex, filter);
     } else {
       // Runs are shared by all points: an instance is drawn if any point's ray crosses it.
@@ -144,11 +143,9 @@ export function makePickSnapshot(api: string, meshes: readonly Mesh[], options: 
       let runStart = -1;
       for (let i = 0; i <= mesh.thinInstanceCount; i++) {
         let include = i < mesh.thinInstanceCount && (ignored.ranges.length === 0 || !ignored.ranges.some(([start, end]) => i >= start && i < end));
-        if (include && filter && deformed) {
-          filter.hits.fill(1);
-        } else if (include && filter) {
+        if (include && filter) {
           multiplyAffine(mesh.worldMatrix, mesh.thinInstances, i * 16, filter.combined);
-          include = testBounds(filter, mesh.localBounds, filter.combined);
+          include = testBounds(filter, bounds, filter.combined);
         }
         if (include) {
           addToLists(drawLists, candidateIndex, filter);

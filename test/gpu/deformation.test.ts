@@ -1,7 +1,7 @@
 import { mat4, vec4 } from 'wgpu-matrix';
 import { describe, expect, test } from 'vitest';
 import {
-  createMeshFromData, createScene, type Engine, getCameraViewProjectionMatrix, makeBoxData, makePerspectiveCamera, makeSkeleton, makeSphereData,
+  createMeshFromData, createScene, deformedLocalBounds, deformVertexOnCpu, type Engine, getCameraViewProjectionMatrix, makeBoxData, makePerspectiveCamera, makeSkeleton, makeSphereData,
   makeStandardMaterial, MeshDataError, type MeshData, readEngineFrame, readRenderTargetPixels, renderFrame, runTasks, type Scene, setBoneMatrix,
 } from '../../engine/index.js';
 import { createGeometryRendererTask, GeometryTextureType } from '../../geometry/index.js';
@@ -141,6 +141,24 @@ describe('deformed meshes', () => {
     const frame = await readEngineFrame(engine);
     expect(frame[(y * engine.width + x) * 4]).toBeGreaterThan(20);
   }, [96, 64]);
+});
+
+describe('deformation bounds for the pick pre-filter', () => {
+  test('the conservative bounds of the current pose contain every CPU-deformed vertex', () => {
+    const data = skinnedBox();
+    const skeleton = makeSkeleton(2);
+    setBoneMatrix(skeleton, 0, mat4.multiply(mat4.translation([3, -1, 2]), mat4.rotationY(0.7)));
+    setBoneMatrix(skeleton, 1, mat4.multiply(mat4.translation([-2, 4, 0]), mat4.scaling([2, 0.5, 1])));
+    const mesh = createMeshFromData(createScene({} as Engine), 'b', data, { skeleton, morphTargets: { positions: [data.positions!.map((c) => c * 0.5)] }, morphWeights: [0.8] });
+    const bounds = deformedLocalBounds(mesh);
+    for (let v = 0; v < mesh.geometry.vertexCount; v++) {
+      const p = deformVertexOnCpu(mesh, v);
+      for (let c = 0; c < 3; c++) {
+        expect(p[c]).toBeGreaterThanOrEqual(bounds.min[c] - 1e-5);
+        expect(p[c]).toBeLessThanOrEqual(bounds.max[c] + 1e-5);
+      }
+    }
+  });
 });
 
 describe('deformation data is validated at mesh creation', () => {
