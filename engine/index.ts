@@ -17,3 +17,4 @@ export * from './loaders/load-gltf.js';
 export * from './frame-ids.js';
 export * from './skeleton.js';
 export * from './mesh-deformation.js';
+export { playGltfAnimation } from './loaders/gltf-animation.js';

@@ -1,10 +1,12 @@
-import { type Accessor, Document, Primitive, WebIO, type Material as GltfMaterial, type Node as GltfNode } from '@gltf-transform/core';
+import { type Accessor, Document, Primitive, WebIO, type Material as GltfMaterial, type Node as GltfNode, type Skin as GltfSkin } from '@gltf-transform/core';
 import { mat4 } from 'wgpu-matrix';
 import { describeValue } from '../../composer/errors.js';
 import { EngineError } from '../engine-errors.js';
 import { makeStandardMaterial, type StandardMaterial } from '../material.js';
 import { createMeshFromData, disposeMesh, type Mesh } from '../mesh.js';
 import { makeMeshGeometry, type MeshData } from '../mesh-data.js';
+import { makeSkeleton, type Skeleton } from '../skeleton.js';
+import { updateSkinBones } from './gltf-animation.js';
 import type { Scene } from '../scene.js';
 
 /** Options of `loadGltf`. */
@@ -15,10 +17,30 @@ export interface GltfLoadOptions {
   visible?: boolean;
 }
 
+/** A glTF skin as weft drives it: its joints (document nodes) and the skeleton whose bones follow them. */
+export interface GltfSkinBinding {
+  skin: GltfSkin;
+  joints: GltfNode[];
+  /** 16 floats per joint. */
+  inverseBind: Float32Array;
+  skeleton: Skeleton;
+}
+
+/** Which document node a created mesh follows (skinned meshes follow their joints instead). */
+export interface GltfMeshBinding {
+  mesh: Mesh;
+  node: GltfNode;
+  skin: GltfSkinBinding | null;
+}
+
 /** What `loadGltf` made: one mesh per triangle primitive of every node with a mesh, and the document. */
 export interface GltfLoadResult {
   meshes: Mesh[];
   document: Document;
+  skins: GltfSkinBinding[];
+  bindings: GltfMeshBinding[];
+  /** The root matrix applied on top of the document (options.worldMatrix or identity). */
+  root: Float32Array;
 }
 
 interface PlannedMesh {
@@ -26,6 +48,10 @@ interface PlannedMesh {
   data: MeshData;
   material: StandardMaterial;
   worldMatrix: Float32Array;
+  node: GltfNode;
+  skin: GltfSkinBinding | null;
+  morphTargets?: { positions: Float32Array[]; normals?: Float32Array[] };
+  morphWeights?: number[];
 }
 
 const api = 'loadGltf';
@@ -72,10 +98,15 @@ function readIndices(where: string, accessor: Accessor): Uint16Array | Uint32Arr
   refuse(where, `indices of component type ${accessor.getComponentType()} are not UNSIGNED_BYTE, UNSIGNED_SHORT or UNSIGNED_INT`);
 }
 
+function readJoints(where: string, semantic: string, accessor: Accessor): Uint16Array {
+  const array = accessor.getArray();
+  if (accessor.getElementSize() !== 4 || !(array instanceof Uint8Array || array instanceof Uint16Array)) refuse(where, `${semantic} must be VEC4 of UNSIGNED_BYTE or UNSIGNED_SHORT`);
+  return Uint16Array.from(array);
+}
+
 function readPrimitive(where: string, primitive: Primitive, mirrored: boolean): MeshData {
   const mode = primitive.getMode();
   if (mode !== Primitive.Mode.TRIANGLES) refuse(where, `mode ${modeNames[mode] ?? mode} is not supported; only TRIANGLES`);
-  if (primitive.listTargets().length > 0) refuse(where, `${primitive.listTargets().length} morph target(s) are not supported`);
   const attribute = (semantic: string, sizes: readonly number[]): Float32Array | undefined => {
     const accessor = primitive.getAttribute(semantic);
     return accessor ? readFloats(where, semantic, accessor, sizes) : undefined;
@@ -92,6 +123,12 @@ function readPrimitive(where: string, primitive: Primitive, mirrored: boolean): 
     colors: attribute('COLOR_0', [3, 4]),
     colorComponents: colorAccessor ? (colorAccessor.getElementSize() as 3 | 4) : undefined,
   };
+  for (const [js, ws, jf, wf] of [['JOINTS_0', 'WEIGHTS_0', 'joints', 'weights'], ['JOINTS_1', 'WEIGHTS_1', 'joints2', 'weights2']] as const) {
+    const joints = primitive.getAttribute(js);
+    if (!joints) continue;
+    data[jf] = readJoints(where, js, joints);
+    data[wf] = attribute(ws, [4]);
+  }
   const indexAccessor = primitive.getIndices();
   let indices = indexAccessor ? readIndices(where, indexAccessor) : undefined;
   // glTF: a node whose world matrix mirrors (negative determinant) shows its triangles clockwise.
@@ -119,12 +156,27 @@ function convertMaterial(where: string, material: GltfMaterial | null, cache: Ma
   return converted;
 }
 
-function planNode(node: GltfNode, index: number, root: Float32Array | null, materials: Map<GltfMaterial, StandardMaterial>, plans: PlannedMesh[]): void {
+function bindSkin(skin: GltfSkin, skins: Map<GltfSkin, GltfSkinBinding>): GltfSkinBinding {
+  let binding = skins.get(skin);
+  if (binding) return binding;
+  const joints = skin.listJoints();
+  if (joints.length === 0) refuse(`skin ${JSON.stringify(skin.getName())}`, 'has no joints');
+  const inverseBind = new Float32Array(joints.length * 16);
+  const accessor = skin.getInverseBindMatrices();
+  for (let j = 0; j < joints.length; j++) inverseBind.set(accessor ? accessor.getElement(j, []) : [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], j * 16);
+  binding = { skin, joints, inverseBind, skeleton: makeSkeleton(joints.length, skin.getName() || `skin${skins.size}`) };
+  updateSkinBones(binding);
+  skins.set(skin, binding);
+  return binding;
+}
+
+function planNode(node: GltfNode, index: number, root: Float32Array | null, materials: Map<GltfMaterial, StandardMaterial>, skins: Map<GltfSkin, GltfSkinBinding>, plans: PlannedMesh[]): void {
   const mesh = node.getMesh();
   if (!mesh) return;
   const nodeName = node.getName() || `node${index}`;
-  if (node.getSkin()) refuse(`node ${JSON.stringify(nodeName)}`, 'skins are not supported (static meshes only)');
-  const nodeWorld = Float32Array.from(node.getWorldMatrix());
+  const skinNode = node.getSkin();
+  const skin = skinNode ? bindSkin(skinNode, skins) : null;
+  const nodeWorld = skin ? Float32Array.from(mat4.identity()) : Float32Array.from(node.getWorldMatrix());
   const worldMatrix = root ? (mat4.multiply(root, nodeWorld) as Float32Array) : nodeWorld;
   if (!worldMatrix.every(Number.isFinite)) refuse(`node ${JSON.stringify(nodeName)}`, 'world matrix is not finite');
   const mirrored = mat4.determinant(worldMatrix) < 0;
@@ -133,15 +185,23 @@ function planNode(node: GltfNode, index: number, root: Float32Array | null, mate
     const where = `node ${JSON.stringify(nodeName)} primitive ${primitiveIndex}`;
     const data = readPrimitive(where, primitive, mirrored);
     makeMeshGeometry(name, data, api); // throws MeshDataError now rather than halfway through creation
-    plans.push({ name, data, material: convertMaterial(where, primitive.getMaterial(), materials), worldMatrix });
+    if (!!data.joints !== !!skin) refuse(where, skin ? 'belongs to a skinned node but has no JOINTS_0/WEIGHTS_0' : 'has JOINTS_0 but its node has no skin');
+    const targets = primitive.listTargets();
+    const morph = targets.length ? {
+      positions: targets.map((t, k) => t.getAttribute('POSITION') ? readFloats(`${where} target ${k}`, 'POSITION', t.getAttribute('POSITION')!, [3]) : new Float32Array(data.positions!.length)),
+      normals: targets.every((t) => t.getAttribute('NORMAL')) && data.normals ? targets.map((t, k) => readFloats(`${where} target ${k}`, 'NORMAL', t.getAttribute('NORMAL')!, [3])) : undefined,
+    } : undefined;
+    const weights = node.getWeights().length ? node.getWeights() : mesh.getWeights();
+    plans.push({ name, data, material: convertMaterial(where, primitive.getMaterial(), materials), worldMatrix, node, skin, morphTargets: morph, morphWeights: morph ? targets.map((_, k) => weights[k] ?? 0) : undefined });
   });
 }
 
 /**
  * Adds the static triangle meshes of a glTF document (GLB bytes or a `Document`) to the scene.
  * Each node's world matrix becomes its meshes' world matrix; materials keep base colour factor and
- * doubleSided only (textures, alphaMode, emissive and extensions are ignored). Non-TRIANGLES
- * primitives, skins and morph targets throw an EngineError; all checks run before any mesh is made.
+ * doubleSided only (textures, alphaMode, emissive and extensions are ignored). Skins become skeletons
+ * (bones = joint world × inverse bind) and morph targets mesh morph targets; `playGltfAnimation` drives
+ * them. Non-TRIANGLES primitives and CUBICSPLINE animations throw; all checks run before any mesh is made.
  */
 export async function loadGltf(scene: Scene, source: Uint8Array | Document, options: GltfLoadOptions = {}): Promise<GltfLoadResult> {
   const root = checkOptions(options);
@@ -160,15 +220,27 @@ export async function loadGltf(scene: Scene, source: Uint8Array | Document, opti
   if (scene.disposed) throw new EngineError(api, 'disposed-scene', 'the scene was disposed while the glTF was being read');
   const plans: PlannedMesh[] = [];
   const materials = new Map<GltfMaterial, StandardMaterial>();
-  document.getRoot().listNodes().forEach((node, index) => planNode(node, index, root, materials, plans));
+  const skins = new Map<GltfSkin, GltfSkinBinding>();
+  for (const animation of document.getRoot().listAnimations()) {
+    for (const sampler of animation.listSamplers()) {
+      if (sampler.getInterpolation() === 'CUBICSPLINE') refuse(`animation ${JSON.stringify(animation.getName())}`, 'CUBICSPLINE interpolation is not supported yet; use LINEAR or STEP');
+    }
+  }
+  document.getRoot().listNodes().forEach((node, index) => planNode(node, index, root, materials, skins, plans));
   const meshes: Mesh[] = [];
+  const bindings: GltfMeshBinding[] = [];
   try {
     for (const plan of plans) {
-      meshes.push(createMeshFromData(scene, plan.name, plan.data, { material: plan.material, worldMatrix: plan.worldMatrix, pickable: options.pickable, visible: options.visible }));
+      const mesh = createMeshFromData(scene, plan.name, plan.data, {
+        material: plan.material, worldMatrix: plan.worldMatrix, pickable: options.pickable, visible: options.visible,
+        skeleton: plan.skin?.skeleton, morphTargets: plan.morphTargets, morphWeights: plan.morphWeights,
+      });
+      meshes.push(mesh);
+      bindings.push({ mesh, node: plan.node, skin: plan.skin });
     }
   } catch (error) {
     for (const mesh of meshes) disposeMesh(mesh);
     throw error;
   }
-  return { meshes, document };
+  return { meshes, document, skins: [...skins.values()], bindings, root: root ?? Float32Array.from(mat4.identity()) };
 }
