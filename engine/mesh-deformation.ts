@@ -40,7 +40,7 @@ export function isMeshDeformed(mesh: Mesh): boolean {
 /** Fragments and conditions a deformed mesh adds to a pass's vertex stage. */
 export function deformationComposeParts(variant: MeshDeformationVariant): { fragments: Fragment[]; conditions: Record<string, boolean>; key: string } {
   const fragments = [...(variant.morph ? [createMorphTargetsFragment()] : []), ...(variant.skin ? [createSkinningFragment()] : [])];
-  return { fragments, conditions: { skin8: variant.skin === 8, morphNormals: variant.morphNormals }, key: `s${variant.skin}m${+variant.morph}n${+variant.morphNormals}` };
+  return { fragments, conditions: { skin8: variant.skin === 8, morphNormals: variant.morphNormals, deformSkin: variant.skin > 0, deformMorph: variant.morph }, key: `s${variant.skin}m${+variant.morph}n${+variant.morphNormals}` };
 }
 
 /** Creates (once per device) the mesh's bone texture and morph buffers. */

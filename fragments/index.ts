@@ -31,3 +31,4 @@ export * from './geometry-world-position.js';
 export * from './forward-object-id.js';
 export * from './skinning.js';
 export * from './morph-targets.js';
+export * from './geometry-velocity-deformation.js';

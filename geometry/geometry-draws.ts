@@ -6,6 +6,7 @@ import type { StandardMaterial, TextureData } from '../engine/material.js';
 import type { Mesh } from '../engine/mesh.js';
 import type { Fragment } from '../fragments/fragment-types.js';
 import { deformationComposeParts, meshDeformationVariant } from '../engine/mesh-deformation.js';
+import { createGeometryVelocityDeformationFragment } from '../fragments/geometry-velocity-deformation.js';
 import type { GeometryOutputName } from '../fragments/geometry-fragments.js';
 import type { GeometryAttachmentPlan } from './geometry-validation.js';
 import type { MeshVelocityHistory } from './velocity/velocity-history.js';
@@ -85,10 +86,11 @@ export function acquireGeometryDraw(context: GeometryDrawContext, mesh: Mesh, sl
   const variant = geometryVariantOfMesh(context, mesh);
   const buffers = meshVertexLayout(mesh);
   if (variant.thinInstances && variant.outputs.includes('linearVelocity')) buffers.push(previousInstanceVertexBuffer());
-  // A skinned or morphed mesh adds its deformation fragments to the shared vertex stage (current pose only:
-  // its velocity does not include the deformation's own motion yet).
+  // A skinned or morphed mesh adds its deformation fragments to the shared vertex stage, and with velocity the
+  // previous-frame deformation (the task's previous bones and morph weights).
   const deformation = deformationComposeParts(meshDeformationVariant(mesh));
-  const fragments = deformation.fragments.length ? [...context.fragments, ...deformation.fragments] : context.fragments;
+  const previous = deformation.fragments.length && variant.outputs.includes('linearVelocity') ? [createGeometryVelocityDeformationFragment()] : [];
+  const fragments = deformation.fragments.length ? [...context.fragments, ...deformation.fragments, ...previous] : context.fragments;
   const composed = composeGeometryShader(variant, { cache: context.cache, fragments, vertexLayout: { kind: 'buffers', buffers }, deviceFeatures: context.features, conditions: deformation.conditions });
   const lease = acquireRenderPipeline(context.device, composed, geometryPipelineState(context, mesh, transparent));
   const alpha = mesh.material.baseColor[3];

@@ -133,7 +133,14 @@ function finishDraw(state: GeometryTaskState, device: GPUDevice, draw: GeometryD
     ? groups[2].entries.length ? textureGroupFor(state.textureGroups, device, `weft:${state.name}`, draw.lease.bindGroupLayouts[2], draw.material.texture) : device.createBindGroup({ label: `weft:${state.name}:empty`, layout: draw.lease.bindGroupLayouts[2], entries: [] })
     : null;
   const deformed = ensureMeshDeformation(draw.mesh, device);
-  draw.deformGroup = deformed && groups[3] ? meshDeformationGroup(deformed, draw.lease.bindGroupLayouts[3], groups[3].bindings) : null;
+  const previous = draw.velocity?.deformation;
+  if (deformed && groups[3] && previous) {
+    // Current deformation (mesh-owned) and this task's previous bones / weights share the extra group.
+    const resources = { ...deformed.resources, ...previous.resources };
+    draw.deformGroup = device.createBindGroup({ label: `weft:${state.name}:deformation:${draw.mesh.name}`, layout: draw.lease.bindGroupLayouts[3], entries: groups[3].bindings.map((b) => ({ binding: b.binding, resource: resources[b.name] })) });
+  } else {
+    draw.deformGroup = deformed && groups[3] ? meshDeformationGroup(deformed, draw.lease.bindGroupLayouts[3], groups[3].bindings) : null;
+  }
   const dynamic = draw.composed.bindGroups[1].bindings.length;
   draw.dynamicOffsets = new Uint32Array(dynamic).fill(draw.slot * geometryDrawStride);
 }

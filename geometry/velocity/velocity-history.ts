@@ -11,12 +11,23 @@ export interface PreviousInstances {
   bufferVersion: number;
 }
 
+/** The task's previous bones and morph weights of a deformed mesh (task-owned GPU copies + CPU copies). */
+export interface PreviousDeformation {
+  bones: GPUTexture | null;
+  weights: GPUBuffer | null;
+  lastBones: Float32Array<ArrayBuffer>;
+  lastWeights: Float32Array<ArrayBuffer>;
+  /** Bind resources by name: `prevBoneTexture`, `prevMorphWeights`. */
+  resources: Record<string, GPUBindingResource>;
+}
+
 /** Velocity history of one mesh in one task. */
 export interface MeshVelocityHistory {
   previousWorld: Float32Array;
   /** False until the mesh was drawn (included, visible) in this task's previous frame. */
   valid: boolean;
   instances: PreviousInstances | null;
+  deformation: PreviousDeformation | null;
 }
 
 /** A task's velocity state: local to the task, advanced only by its own execute(). */
@@ -42,6 +53,8 @@ export function resetVelocityHistory(history: VelocityHistory, destroyBuffers: b
     entry.valid = false;
     if (entry.instances && destroyBuffers) entry.instances.buffer.destroy();
     entry.instances = null;
+    if (destroyBuffers) destroyPreviousDeformation(entry.deformation);
+    entry.deformation = null;
   }
   history.meshes.clear();
 }
@@ -53,7 +66,7 @@ export function resetVelocityHistory(history: VelocityHistory, destroyBuffers: b
 export function ensureMeshVelocityHistory(history: VelocityHistory, device: GPUDevice, label: string, mesh: Mesh): MeshVelocityHistory {
   let entry = history.meshes.get(mesh);
   if (!entry) {
-    entry = { previousWorld: new Float32Array(16), valid: false, instances: null };
+    entry = { previousWorld: new Float32Array(16), valid: false, instances: null, deformation: null };
     history.meshes.set(mesh, entry);
   }
   const count = mesh.thinInstances ? mesh.thinInstanceCount : 0;
@@ -72,7 +85,23 @@ export function ensureMeshVelocityHistory(history: VelocityHistory, device: GPUD
     };
     entry.valid = false;
   }
+  if ((mesh.skeleton || mesh.morphTargets) && !entry.deformation) {
+    const bones = mesh.skeleton ? device.createTexture({ label: `${label}:previous-bones:${mesh.name}`, size: [4, mesh.skeleton.boneCount], format: 'rgba32float', usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST }) : null;
+    const weights = mesh.morphTargets ? device.createBuffer({ label: `${label}:previous-morph-weights:${mesh.name}`, size: Math.max(16, Math.ceil(mesh.morphTargets.count / 4) * 16), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST }) : null;
+    entry.deformation = {
+      bones, weights,
+      lastBones: new Float32Array(mesh.skeleton ? mesh.skeleton.boneCount * 16 : 0),
+      lastWeights: new Float32Array(mesh.morphWeights.length),
+      resources: { ...(bones ? { prevBoneTexture: bones.createView() } : {}), ...(weights ? { prevMorphWeights: { buffer: weights } } : {}) },
+    };
+    entry.valid = false;
+  }
   return entry;
+}
+
+function destroyPreviousDeformation(previous: PreviousDeformation | null): void {
+  previous?.bones?.destroy();
+  previous?.weights?.destroy();
 }
 
 /** Drops entries (and buffers) of meshes no longer drawn. */
@@ -80,6 +109,7 @@ export function pruneVelocityHistory(history: VelocityHistory, drawn: ReadonlySe
   for (const [mesh, entry] of history.meshes) {
     if (drawn.has(mesh)) continue;
     entry.instances?.buffer.destroy();
+    destroyPreviousDeformation(entry.deformation);
     history.meshes.delete(mesh);
   }
 }
@@ -93,6 +123,12 @@ export function writeMeshVelocity(queue: GPUQueue, history: VelocityHistory, ent
   const moving = entry.valid && history.hasCamera && !history.excluded.has(mesh);
   out.set(moving ? entry.previousWorld : mesh.worldMatrix, offset);
   out.set(moving ? history.previousViewProjection : viewProjection, offset + 16);
+  const deformation = entry.deformation;
+  if (deformation) {
+    // Without history the previous deformation is the current one: zero motion.
+    if (deformation.bones && mesh.skeleton) queue.writeTexture({ texture: deformation.bones }, moving ? deformation.lastBones : mesh.skeleton.matrices, { bytesPerRow: 64 }, [4, mesh.skeleton.boneCount]);
+    if (deformation.weights && mesh.morphWeights.length) queue.writeBuffer(deformation.weights, 0, (moving ? deformation.lastWeights : mesh.morphWeights) as Float32Array<ArrayBuffer>);
+  }
   const previous = entry.instances;
   if (!previous || !mesh.thinInstances) return;
   if (moving) {
@@ -110,6 +146,10 @@ export function writeMeshVelocity(queue: GPUQueue, history: VelocityHistory, ent
 export function advanceMeshVelocity(history: VelocityHistory, entry: MeshVelocityHistory, mesh: Mesh): void {
   entry.previousWorld.set(mesh.worldMatrix);
   entry.valid = mesh.visible && !history.excluded.has(mesh);
+  if (entry.deformation) {
+    if (mesh.skeleton) entry.deformation.lastBones.set(mesh.skeleton.matrices);
+    entry.deformation.lastWeights.set(mesh.morphWeights);
+  }
   const previous = entry.instances;
   if (previous && mesh.thinInstances && previous.lastVersion !== mesh.thinInstanceVersion) {
     previous.last.set(mesh.thinInstances);

@@ -126,6 +126,70 @@ describe('deformed meshes', () => {
     expect(compared).toBeGreaterThan(30);
   }, [96, 64]);
 
+  gpuTest('G-buffer velocity includes the motion of bones and morph weights between two frames', async ({ engine }) => {
+    const scene = createScene(engine);
+    scene.camera = makePerspectiveCamera({ position: [0, 0, 6], target: [0, 0, 0] });
+    const viewProjection = getCameraViewProjectionMatrix(scene.camera, engine.width / engine.height);
+    const data = skinnedBox();
+    const skeleton = makeSkeleton(2);
+    const morph = data.positions!.map((c, i) => (i % 3 === 0 ? Math.sign(c) * 0.3 : 0)); // widens the box along x
+    const mesh = createMeshFromData(scene, 'rig', data, { skeleton, morphTargets: { positions: [morph] }, morphWeights: [0] });
+    const task = createGeometryRendererTask(scene, { size: { width: engine.width, height: engine.height }, textureDescriptions: [{ type: GeometryTextureType.LINEAR_VELOCITY, format: 'rgba32float' }] });
+    const pose = (shift: number, weight: number) => {
+      setBoneMatrix(skeleton, 1, mat4.translation([shift, 0, 0]));
+      mesh.morphWeights[0] = weight;
+    };
+    const deformedNow = () => {
+      const out = new Float32Array(data.positions!.length);
+      for (let v = 0; v < out.length / 3; v++) out.set(deformVertexOnCpu(mesh, v), v * 3);
+      return out;
+    };
+    pose(0, 0);
+    runTasks(engine, [task]);
+    const before = deformedNow();
+    pose(0.15, 0.5);
+    runTasks(engine, [task]);
+    const after = deformedNow();
+    const velocity = new Float32Array((await readRenderTargetPixels(task.geometryLinearVelocityTexture!)).buffer);
+    const reference = createReferenceScene([{ id: 1, positions: after, indices: data.indices ?? null, worldMatrix: new Float32Array(mat4.identity()) }]);
+    const inverse = mat4.inverse(viewProjection);
+    const ndc = (p: number[]) => {
+      const c = vec4.transformMat4([p[0], p[1], p[2], 1], viewProjection);
+      return [c[0] / c[3], c[1] / c[3]];
+    };
+    let compared = 0;
+    let moving = 0;
+    for (let y = 0; y < engine.height; y += 2) {
+      for (let x = 0; x < engine.width; x += 2) {
+        const cast = (dx: number, dy: number) => {
+          const ray = makePixelRay(inverse, [0, 0, 6], x + dx, y + dy, engine.width, engine.height);
+          return castReferenceRay(reference, ray.origin, ray.direction);
+        };
+        const truth = cast(0, 0);
+        if (!truth || [[-0.05, 0], [0.05, 0], [0, -0.05], [0, 0.05]].some(([dx, dy]) => cast(dx, dy)?.faceId !== truth.faceId)) continue;
+        // The same surface point a frame earlier: the hit's barycentrics on the previous pose's triangle.
+        const corners = [0, 1, 2].map((k) => data.indices![truth.faceId * 3 + k]);
+        const weights = [truth.bu, truth.bv, 1 - truth.bu - truth.bv];
+        const previous = [0, 1, 2].map((c) => corners.reduce((sum, v, k) => sum + weights[k] * before[v * 3 + c], 0));
+        const [cx, cy] = ndc(truth.point);
+        const [qx, qy] = ndc(previous);
+        const at = (y * engine.width + x) * 4;
+        expect(Math.abs(velocity[at] - (qx - cx) / 2), `pixel ${x},${y} vx`).toBeLessThan(1e-3);
+        expect(Math.abs(velocity[at + 1] - (qy - cy) / 2), `pixel ${x},${y} vy`).toBeLessThan(1e-3);
+        compared++;
+        if (Math.abs(qx - cx) > 1e-3) moving++;
+      }
+    }
+    expect(compared).toBeGreaterThan(50);
+    expect(moving).toBeGreaterThan(30);
+    // A stopped pose: zero motion on the next frame.
+    runTasks(engine, [task]);
+    const still = new Float32Array((await readRenderTargetPixels(task.geometryLinearVelocityTexture!)).buffer);
+    let maxMotion = 0;
+    for (let i = 0; i < still.length; i += 4) maxMotion = Math.max(maxMotion, Math.abs(still[i]), Math.abs(still[i + 1]));
+    expect(maxMotion).toBe(0);
+  }, [96, 64]);
+
   gpuTest('morph targets are drawn and picked with their weights', async ({ engine }) => {
     const scene = createScene(engine, { clearColor: [0, 0, 0, 1] });
     scene.camera = makePerspectiveCamera({ position: [0, 0, 6], target: [0, 0, 0] });
