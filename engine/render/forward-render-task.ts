@@ -94,6 +94,12 @@ export function createForwardRenderTask(scene: Scene, options: ForwardRenderTask
   const objectConditions = objectIds ? { objectIds: true, objectPrimitive: engine.features.has('primitive-index') } : undefined;
   const textures = new Map<TextureData | null, { texture: GPUTexture; layout: GPUBindGroupLayout; group: GPUBindGroup }>();
   const sceneData = new Float32Array(sceneUniformBytes / 4);
+  const views = new WeakMap<GPUTexture, GPUTextureView>();
+  const viewOf = (texture: GPUTexture) => {
+    let view = views.get(texture);
+    if (!view) views.set(texture, (view = texture.createView()));
+    return view;
+  };
   const scratch = mat4.create();
 
   const colorFormat = () => (options.target ? options.target.colorFormats[0] : engine.colorFormat);
@@ -243,13 +249,14 @@ export function createForwardRenderTask(scene: Scene, options: ForwardRenderTask
       let depthView: GPUTextureView;
       if (options.target) {
         const textures = getRenderTargetTextures(options.target);
-        colorView = textures.colors[0].createView();
-        resolveTarget = textures.resolves[0]?.createView();
+        colorView = viewOf(textures.colors[0]);
+        resolveTarget = textures.resolves[0] ? viewOf(textures.resolves[0]) : undefined;
         if (!textures.depth) throw new EngineError('ForwardRenderTask.execute', 'no-depth', `render target "${options.target.name}" has no depth attachment; the forward pass needs one`);
-        depthView = textures.depth.createView();
+        depthView = viewOf(textures.depth);
       } else {
-        colorView = getEngineColorTexture(engine).createView();
-        depthView = depthTexture!.createView();
+        // A canvas hands out a new texture every frame (one view each); offscreen and depth textures keep theirs.
+        colorView = viewOf(getEngineColorTexture(engine));
+        depthView = viewOf(depthTexture!);
       }
       const [r, g, b, a] = scene.clearColor;
       const pass = encoder.beginRenderPass({

@@ -216,6 +216,13 @@ describe('render targets', () => {
       originals.set(key, original);
       device[key] = (...args: unknown[]) => (creates++, original.apply(engine.device, args));
     }
+    // Texture views too: a steady offscreen frame reuses the views of its colour and depth textures.
+    const textureProto = Object.getPrototypeOf(engine.offscreenTexture!) as { createView: (...args: unknown[]) => GPUTextureView };
+    const createView = textureProto.createView;
+    textureProto.createView = function (this: GPUTexture, ...args: unknown[]) {
+      creates++;
+      return createView.apply(this, args);
+    };
     try {
       for (let i = 0; i < 3; i++) {
         scene.meshes[0].worldMatrix = mat4.translation([0, i * 0.1, 0]);
@@ -224,6 +231,7 @@ describe('render targets', () => {
       }
     } finally {
       for (const [key, original] of originals) device[key] = original;
+      textureProto.createView = createView;
     }
     expect(creates).toBe(0);
   });
