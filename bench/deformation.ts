@@ -3,6 +3,7 @@ import { mat4 } from 'wgpu-matrix';
 import { create, globals } from 'webgpu';
 import { createEngine, createMeshFromData, createScene, disposeEngine, type Engine, makePerspectiveCamera, makeSkeleton, makeSphereData, type Scene, setBoneMatrix } from '../engine/index.js';
 import { createGpuPicker, enableDetailedPicking, type GpuPicker, pickAsync } from '../picking/index.js';
+import { median, time } from './bench-timing.js';
 
 const rounds = Number(process.argv[2] ?? 60);
 const count = 200;
@@ -25,14 +26,6 @@ function makeScene(engine: Engine, skinned: boolean): Scene {
     createMeshFromData(scene, `skinned${i}`, { ...data, joints, weights }, { worldMatrix: world, skeleton });
   }
   return scene;
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
-
-async function time(work: () => Promise<unknown>): Promise<number> {
-  const start = performance.now();
-  await work();
-  return performance.now() - start;
 }
 
 async function main(): Promise<void> {

@@ -9,6 +9,7 @@ import {
   makeSphereData, makeStandardMaterial, makeTorusData, resizeEngine, runTasks, type Scene, type Task,
 } from '../engine/index.js';
 import { createGeometryRendererTask, enableGeometryVelocity, GeometryTextureType } from '../geometry/index.js';
+import { median } from './bench-timing.js';
 
 const rounds = Number(process.argv[2] ?? 30);
 const sizes: [number, number][] = [[256, 192], [512, 384], [1024, 768]];
@@ -29,11 +30,6 @@ function makeScene(engine: Engine): Scene {
   for (let k = 0; k < 6; k++) instances.set(mat4.translation([k * 1.6 - 4, -1.6, 3]), k * 16);
   createMeshFromData(scene, 'row', shapes[0], { thinInstances: instances });
   return scene;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 async function frame(engine: Engine, tasks: Task[]): Promise<number> {

@@ -4,6 +4,7 @@ import { mat4 } from 'wgpu-matrix';
 import { create, globals } from 'webgpu';
 import { createBoxMesh, createEngine, createScene, disposeEngine, type Engine, makePerspectiveCamera, type Scene } from '../engine/index.js';
 import { createGpuPicker, type GpuPicker, pickAsync, pickManyAsync } from '../picking/index.js';
+import { median, time } from './bench-timing.js';
 
 const rounds = Number(process.argv[2] ?? 40);
 const sizes = [1, 100, 1000, 10000];
@@ -19,11 +20,6 @@ function makeGridScene(engine: Engine, count: number): Scene {
     createBoxMesh(scene, `box${i}`, { width: 0.4, height: 0.4, depth: 0.4 }, { worldMatrix: mat4.translation([x * 0.9, 0, z * 0.9]) });
   }
   return scene;
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
 }
 
 /** The bare cost a pick cannot avoid: one submit and a mapAsync of a 256-byte buffer. */
@@ -55,12 +51,6 @@ function makePickShapedPass(device: GPUDevice): () => Promise<void> {
     await staging.mapAsync(GPUMapMode.READ);
     staging.unmap();
   };
-}
-
-async function time(work: () => Promise<unknown>): Promise<number> {
-  const start = performance.now();
-  await work();
-  return performance.now() - start;
 }
 
 async function main(): Promise<void> {
