@@ -54,6 +54,7 @@ export function assignStageIo(api: string, ordered: readonly Fragment[], conditi
   const varyingByName = new Map<string, ComposedVarying>();
   const builtinByName = new Map<FragmentBuiltin['builtin'], string[]>();
   const targets: ComposedTarget[] = [];
+  let depthOutput: { name: string; fragment: string } | null = null;
   for (const fragment of ordered) {
     for (const v of activeItems<FragmentVarying>(api, fragment, fragment.varyings, conditions)) {
       if (typeof v?.name !== 'string' || !isWgslIdentifier(v.name) || reservedVaryings.includes(v.name)) {
@@ -85,7 +86,14 @@ export function assignStageIo(api: string, ordered: readonly Fragment[], conditi
     for (const o of activeItems<FragmentOutputDecl>(api, fragment, fragment.outputs, conditions)) {
       if (typeof o?.name !== 'string' || !isWgslIdentifier(o.name)) throw new ComposeError(api, 'invalid-fragment', [fragment.id], `fragment "${fragment.id}" output name ${describeValue(o?.name)} must be a WGSL identifier`);
       if (typeof o.type !== 'string' || !wgslScalarKind(o.type)) throw new ComposeError(api, 'invalid-fragment', [fragment.id], `fragment "${fragment.id}" output "${o.name}" has type ${describeValue(o.type)}; an output is a numeric scalar or vector`);
-      const clash = targets.find((t) => t.name === o.name);
+      const clash = targets.find((t) => t.name === o.name) ?? (depthOutput?.name === o.name ? depthOutput : undefined);
+      if (o.builtin !== undefined) {
+        if (o.builtin !== 'frag_depth') throw new ComposeError(api, 'invalid-fragment', [fragment.id], `fragment "${fragment.id}" output "${o.name}" has builtin ${describeValue(o.builtin)}; the only output builtin is "frag_depth"`);
+        if (o.type !== 'f32') throw new ComposeError(api, 'invalid-fragment', [fragment.id], `fragment "${fragment.id}" output "${o.name}" is frag_depth with type ${describeValue(o.type)}; frag_depth is f32`);
+        if (depthOutput || clash) throw new ComposeError(api, 'interface-clash', [(depthOutput ?? clash)!.fragment, fragment.id], `output "${o.name}": fragments "${(depthOutput ?? clash)!.fragment}" and "${fragment.id}" both declare it (one frag_depth output per shader)`);
+        depthOutput = { name: o.name, fragment: fragment.id };
+        continue;
+      }
       if (clash) throw new ComposeError(api, 'interface-clash', [clash.fragment, fragment.id], `output "${o.name}" is declared by fragments "${clash.fragment}" and "${fragment.id}"; each output (render target) has one declaring fragment`);
       targets.push({ name: o.name, location: targets.length, wgslType: o.type.replace(/\s+/g, ''), format: o.format ?? null, fragment: fragment.id });
     }
@@ -110,9 +118,10 @@ export function assignStageIo(api: string, ordered: readonly Fragment[], conditi
     w.line('}');
     w.line('');
   }
-  if (targets.length) {
+  if (targets.length || depthOutput) {
     w.line('struct FragmentOutput {');
     for (const t of targets) w.line(`  @location(${t.location}) ${t.name}: ${t.wgslType},`, t.fragment);
+    if (depthOutput) w.line(`  @builtin(frag_depth) ${depthOutput.name}: f32,`, depthOutput.fragment);
     w.line('}');
   }
   return { varyings, builtins, targets, module: w.done() };

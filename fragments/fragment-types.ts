@@ -97,6 +97,8 @@ export interface FragmentOutputDecl {
   type: string;
   /** The render-target format this output is meant for (reported back in `targets`); omit for "the caller's colour format". */
   format?: GPUTextureFormat;
+  /** `frag_depth`: the member is `@builtin(frag_depth)` (type f32), not a colour target. */
+  builtin?: 'frag_depth';
   when?: string;
 }
 

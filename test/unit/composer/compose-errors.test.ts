@@ -38,6 +38,20 @@ describe('composeShader errors name the API, the fragments, the bad value and wh
     expect(e.message).toBe('composeShader: fragments "my-part" and "my_part" both map to the wesl module package::my_part; rename one');
   });
 
+  test('a frag_depth output must be f32 and single', () => {
+    const depth = (id: string, type = 'f32') => plain(id, { outputs: [{ name: `${id}Depth`, type, builtin: 'frag_depth' }] });
+    const wrongType = composeError({ fragments: [...vertex(), surface(), depth('deep', 'vec2f')] });
+    expect(wrongType.code).toBe('invalid-fragment');
+    expect(wrongType.message).toBe('composeShader: fragment "deep" output "deepDepth" is frag_depth with type "vec2f"; frag_depth is f32');
+    const twice = composeError({ fragments: [...vertex(), surface(), depth('one'), depth('two')] });
+    expect(twice.code).toBe('interface-clash');
+    expect(twice.fragmentIds).toEqual(['one', 'two']);
+    // A valid one is a builtin member of FragmentOutput, not a colour target.
+    const composed = composeShader({ fragments: [...vertex(), surface(), depth('one')] });
+    expect(composed.targets.map((t) => t.name)).toEqual(['color']);
+    expect(composed.code).toContain('@builtin(frag_depth) oneDepth: f32');
+  });
+
   test('unknown dependency', () => {
     const e = composeError({ fragments: [...vertex(), plain('needy', { dependencies: ['nowhere'] })] });
     expect(e.code).toBe('unknown-dependency');
