@@ -17,4 +17,5 @@ export * from './loaders/load-gltf.js';
 export * from './frame-ids.js';
 export * from './skeleton.js';
 export * from './mesh-deformation.js';
+export * from './vertex-animation.js';
 export { playGltfAnimation } from './loaders/gltf-animation.js';

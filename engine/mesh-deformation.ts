@@ -1,15 +1,22 @@
 import { createMorphTargetsFragment } from '../fragments/morph-targets.js';
 import { createSkinningFragment } from '../fragments/skinning.js';
 import type { Fragment } from '../fragments/fragment-types.js';
+import { describeValue } from '../composer/errors.js';
 import { type Aabb, makeEmptyAabb, transformAabb, unionAabb } from './bounds.js';
+import { MeshDataError } from './engine-errors.js';
 import { findVertexAttribute, readVertexAttribute } from './mesh-data.js';
 import type { Mesh } from './mesh.js';
+import type { VertexAnimation } from './vertex-animation-types.js';
 
 /** Which deformations a mesh's shaders compose. */
 export interface MeshDeformationVariant {
   skin: 0 | 4 | 8;
   morph: boolean;
   morphNormals: boolean;
+  /** Influences of a vertex-animated (VAT) mesh: 0 (none), 4 or 8. */
+  vat: 0 | 4 | 8;
+  /** The VAT the mesh plays: it brings its own fragment, so this module never imports VAT code. */
+  vertexAnimation: VertexAnimation | null;
 }
 
 /** GPU copies of a mesh's bones and morph data on one device (owned by the mesh, like its buffers). */
@@ -21,35 +28,67 @@ export interface MeshDeformationGpu {
   morphDeltas: GPUBuffer | null;
   morphWeights: GPUBuffer | null;
   morphInfo: GPUBuffer | null;
+  /** VAT: the baked frames (uploaded once), playback records (room for `vatPlaybackRecords`) and time/counts uniform. */
+  vatTexture: GPUTexture | null;
+  vatPlayback: GPUBuffer | null;
+  vatPlaybackRecords: number;
+  vatInfo: GPUBuffer | null;
+  /** CPU staging of `vatInfo`: time (f32), then frame count and bone count (u32, written once). */
+  vatInfoData: Float32Array<ArrayBuffer>;
   /** The bind resources by binding name, for whichever pipeline layout asks. */
   resources: Record<string, GPUBindingResource>;
   groups: Map<GPUBindGroupLayout, GPUBindGroup>;
 }
 
-/** The mesh's deformation: skinning with 4 or 8 influences, morph targets (with normals). */
+/** The mesh's deformation: skinning with 4 or 8 influences, morph targets (with normals), VAT with 4 or 8 influences. */
 export function meshDeformationVariant(mesh: Mesh): MeshDeformationVariant {
-  const skin = !mesh.skeleton ? 0 : findVertexAttribute(mesh.geometry, 'joints2') ? 8 : 4;
-  return { skin, morph: mesh.morphTargets !== null, morphNormals: !!mesh.morphTargets?.hasNormals && !!findVertexAttribute(mesh.geometry, 'normal') };
+  const influences = findVertexAttribute(mesh.geometry, 'joints2') ? 8 : 4;
+  return {
+    skin: mesh.skeleton ? influences : 0, morph: mesh.morphTargets !== null, morphNormals: !!mesh.morphTargets?.hasNormals && !!findVertexAttribute(mesh.geometry, 'normal'),
+    vat: mesh.vertexAnimation ? influences : 0, vertexAnimation: mesh.vertexAnimation,
+  };
 }
 
 /** True when the mesh is deformed on the GPU (its drawn surface may leave its rest bounds). */
 export function isMeshDeformed(mesh: Mesh): boolean {
-  return mesh.skeleton !== null || mesh.morphTargets !== null;
+  return mesh.skeleton !== null || mesh.morphTargets !== null || mesh.vertexAnimation !== null;
 }
 
 /** Fragments and conditions a deformed mesh adds to a pass's vertex stage. */
 export function deformationComposeParts(variant: MeshDeformationVariant): { fragments: Fragment[]; conditions: Record<string, boolean>; key: string } {
-  const fragments = [...(variant.morph ? [createMorphTargetsFragment()] : []), ...(variant.skin ? [createSkinningFragment()] : [])];
-  return { fragments, conditions: { skin8: variant.skin === 8, morphNormals: variant.morphNormals, deformSkin: variant.skin > 0, deformMorph: variant.morph }, key: `s${variant.skin}m${+variant.morph}n${+variant.morphNormals}` };
+  const vat = variant.vat && variant.vertexAnimation ? [variant.vertexAnimation.fragment()] : [];
+  const fragments = [...(variant.morph ? [createMorphTargetsFragment()] : []), ...(variant.skin ? [createSkinningFragment()] : []), ...vat];
+  return {
+    fragments,
+    conditions: { skin8: variant.skin === 8, morphNormals: variant.morphNormals, deformSkin: variant.skin > 0, deformMorph: variant.morph, vat8: vat.length > 0 && variant.vat === 8, deformVat: vat.length > 0 },
+    key: `s${variant.skin}m${+variant.morph}n${+variant.morphNormals}${vat.length ? `v${variant.vat}` : ''}`,
+  };
 }
 
-/** Creates (once per device) the mesh's bone texture and morph buffers. */
+function ensureVatPlayback(state: MeshDeformationGpu, mesh: Mesh, label: string): void {
+  const records = mesh.vertexAnimationPlayback.length / 12;
+  if (state.vatPlayback && state.vatPlaybackRecords >= records) return;
+  // More instances than the buffer holds (setThinInstances bumped the structure, so every pass re-records).
+  state.vatPlayback?.destroy();
+  state.vatPlayback = state.device.createBuffer({ label: `${label}:vertex-animation-playback`, size: records * 48, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+  state.vatPlaybackRecords = records;
+  state.resources.vatPlayback = { buffer: state.vatPlayback };
+  state.groups.clear();
+}
+
+/** Creates (once per device) the mesh's bone texture, morph buffers or VAT texture and buffers (playback grown with the instances). */
 export function ensureMeshDeformation(mesh: Mesh, device: GPUDevice): MeshDeformationGpu | null {
   if (!isMeshDeformed(mesh)) return null;
   const known = mesh.deformationGpu;
-  if (known && known.device === device) return known;
   const label = `weft:mesh:${mesh.name}`;
-  const state: MeshDeformationGpu = { device, boneTexture: null, boneView: null, uploadedBoneVersion: -1, morphDeltas: null, morphWeights: null, morphInfo: null, resources: {}, groups: new Map() };
+  if (known && known.device === device) {
+    if (mesh.vertexAnimation) ensureVatPlayback(known, mesh, label);
+    return known;
+  }
+  const state: MeshDeformationGpu = {
+    device, boneTexture: null, boneView: null, uploadedBoneVersion: -1, morphDeltas: null, morphWeights: null, morphInfo: null,
+    vatTexture: null, vatPlayback: null, vatPlaybackRecords: 0, vatInfo: null, vatInfoData: new Float32Array(4), resources: {}, groups: new Map(),
+  };
   if (mesh.skeleton) {
     state.boneTexture = device.createTexture({ label: `${label}:bones`, size: [4, mesh.skeleton.boneCount], format: 'rgba32float', usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST });
     state.boneView = state.boneTexture.createView();
@@ -65,11 +104,20 @@ export function ensureMeshDeformation(mesh: Mesh, device: GPUDevice): MeshDeform
     device.queue.writeBuffer(state.morphInfo, 0, new Uint32Array([morph.count, mesh.geometry.vertexCount, 0, 0]));
     Object.assign(state.resources, { morphDeltas: { buffer: state.morphDeltas }, morphWeights: { buffer: state.morphWeights }, morphInfo: { buffer: state.morphInfo } });
   }
+  const vat = mesh.vertexAnimation;
+  if (vat) {
+    state.vatTexture = device.createTexture({ label: `${label}:vertex-animation`, size: [vat.boneCount * 4, vat.frameCount], format: 'rgba32float', usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST });
+    device.queue.writeTexture({ texture: state.vatTexture }, vat.frames, { bytesPerRow: vat.boneCount * 64 }, [vat.boneCount * 4, vat.frameCount]);
+    state.vatInfo = device.createBuffer({ label: `${label}:vertex-animation-info`, size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    new Uint32Array(state.vatInfoData.buffer).set([vat.frameCount, vat.boneCount], 1);
+    Object.assign(state.resources, { vatTexture: state.vatTexture.createView(), vatInfo: { buffer: state.vatInfo } });
+    ensureVatPlayback(state, mesh, label);
+  }
   mesh.deformationGpu = state;
   return state;
 }
 
-/** Uploads changed bones and the current morph weights (writes only: safe in a task's execute). */
+/** Uploads changed bones, the current morph weights and the VAT time and playback (writes only: safe in a task's execute). */
 export function syncMeshDeformation(mesh: Mesh): void {
   const state = mesh.deformationGpu;
   if (!state) return;
@@ -79,6 +127,11 @@ export function syncMeshDeformation(mesh: Mesh): void {
     state.uploadedBoneVersion = skeleton.version;
   }
   if (state.morphWeights && mesh.morphWeights.length) state.device.queue.writeBuffer(state.morphWeights, 0, mesh.morphWeights as Float32Array<ArrayBuffer>);
+  if (state.vatInfo && state.vatPlayback) {
+    state.vatInfoData[0] = mesh.vertexAnimationTime;
+    state.device.queue.writeBuffer(state.vatInfo, 0, state.vatInfoData);
+    state.device.queue.writeBuffer(state.vatPlayback, 0, mesh.vertexAnimationPlayback);
+  }
 }
 
 /** The bind group of the mesh's deformation data for a pipeline's extra-group layout (made once per layout). */
@@ -96,16 +149,45 @@ export function releaseMeshDeformation(mesh: Mesh): void {
   const state = mesh.deformationGpu;
   if (!state) return;
   state.boneTexture?.destroy();
-  for (const buffer of [state.morphDeltas, state.morphWeights, state.morphInfo]) buffer?.destroy();
+  state.vatTexture?.destroy();
+  for (const buffer of [state.morphDeltas, state.morphWeights, state.morphInfo, state.vatPlayback, state.vatInfo]) buffer?.destroy();
   mesh.deformationGpu = null;
 }
 
-/** One vertex's deformed local position on the CPU (morph targets, then skinning), as the vertex stage computes it. */
-export function deformVertexOnCpu(mesh: Mesh, vertex: number, out: [number, number, number] = [0, 0, 0]): [number, number, number] {
+function readInfluences(mesh: Mesh, vertex: number): { joints: number[]; weights: number[] } {
+  const joints = [0, 0, 0, 0, 0, 0, 0, 0];
+  const weights = [0, 0, 0, 0, 0, 0, 0, 0];
+  const four = [0, 0, 0, 0];
+  for (const [k, js, ws] of [[0, 'joints', 'weights'], [4, 'joints2', 'weights2']] as const) {
+    if (!readVertexAttribute(mesh.geometry, js, vertex, four)) continue;
+    joints.splice(k, 4, ...four);
+    readVertexAttribute(mesh.geometry, ws, vertex, four);
+    weights.splice(k, 4, ...four);
+  }
+  return { joints, weights };
+}
+
+/**
+ * One vertex's deformed local position on the CPU (morph targets, then skinning; or VAT with the playback record of
+ * thin instance `instance`, 0 without instances), as the vertex stage computes it.
+ */
+export function deformVertexOnCpu(mesh: Mesh, vertex: number, out: [number, number, number] = [0, 0, 0], instance = 0): [number, number, number] {
   const p = mesh.positions;
   out[0] = p[vertex * 3];
   out[1] = p[vertex * 3 + 1];
   out[2] = p[vertex * 3 + 2];
+  const vat = mesh.vertexAnimation;
+  if (vat) {
+    const records = mesh.vertexAnimationPlayback.length / 12;
+    if (!Number.isInteger(instance) || instance < 0 || instance >= records) {
+      throw new MeshDataError('deformVertexOnCpu', mesh.name, 'instance', `${describeValue(instance)} is not a playback record in 0..${records - 1}`);
+    }
+    const { joints, weights } = readInfluences(mesh, vertex);
+    const m = vat.influenceMatrix(joints, weights, mesh.vertexAnimationPlayback, instance, mesh.vertexAnimationTime);
+    const [x, y, z] = out;
+    for (let r = 0; r < 3; r++) out[r] = m[r] * x + m[4 + r] * y + m[8 + r] * z + m[12 + r];
+    return out;
+  }
   const morph = mesh.morphTargets;
   if (morph) {
     const n = mesh.geometry.vertexCount;
@@ -120,15 +202,10 @@ export function deformVertexOnCpu(mesh: Mesh, vertex: number, out: [number, numb
     const y = out[1];
     const z = out[2];
     out[0] = out[1] = out[2] = 0;
-    const joints = [0, 0, 0, 0];
-    const weights = [0, 0, 0, 0];
-    for (const [js, ws] of [['joints', 'weights'], ['joints2', 'weights2']] as const) {
-      if (!readVertexAttribute(mesh.geometry, js, vertex, joints)) continue;
-      readVertexAttribute(mesh.geometry, ws, vertex, weights);
-      for (let k = 0; k < 4; k++) {
-        const m = skeleton.matrices.subarray(joints[k] * 16, joints[k] * 16 + 16);
-        for (let r = 0; r < 3; r++) out[r] += weights[k] * (m[r] * x + m[4 + r] * y + m[8 + r] * z + m[12 + r]);
-      }
+    const { joints, weights } = readInfluences(mesh, vertex);
+    for (let k = 0; k < 8; k++) {
+      const m = skeleton.matrices.subarray(joints[k] * 16, joints[k] * 16 + 16);
+      for (let r = 0; r < 3; r++) out[r] += weights[k] * (m[r] * x + m[4 + r] * y + m[8 + r] * z + m[12 + r]);
     }
   }
   return out;
@@ -139,6 +216,13 @@ export function deformVertexOnCpu(mesh: Mesh, vertex: number, out: [number, numb
  * then the union of those bounds under every bone (a skinned point is a convex blend of bone-transformed points).
  */
 export function deformedLocalBounds(mesh: Mesh, out: Aabb = makeEmptyAabb()): Aabb {
+  if (mesh.vertexAnimation) {
+    // Every frame's every bone: valid for any playback and time (a blend of bone images stays in their union).
+    const bounds = mesh.vertexAnimation.animatedBounds(mesh.localBounds);
+    out.min.splice(0, 3, ...bounds.min);
+    out.max.splice(0, 3, ...bounds.max);
+    return out;
+  }
   const box: Aabb = { min: [...mesh.localBounds.min], max: [...mesh.localBounds.max] };
   const morph = mesh.morphTargets;
   if (morph) {

@@ -5,6 +5,7 @@ import { MeshDataError } from './engine-errors.js';
 import { makeStandardMaterial, type StandardMaterial } from './material.js';
 import { extractPositions, findVertexAttribute, makeMeshGeometry, type MeshData, type MeshGeometry, readVertexAttribute } from './mesh-data.js';
 import type { Skeleton } from './skeleton.js';
+import type { VertexAnimation } from './vertex-animation-types.js';
 import { type MeshDeformationGpu, releaseMeshDeformation } from './mesh-deformation.js';
 import type { Scene } from './scene.js';
 
@@ -42,7 +43,13 @@ export interface Mesh {
   morphTargets: MeshMorphTargets | null;
   /** One weight per morph target; edit in place, the renderers upload it every frame. */
   morphWeights: Float32Array;
-  /** GPU bones and morph data (see mesh-deformation.ts). */
+  /** Baked per-frame bones (VAT) the mesh's joints index (null when not VAT-animated). */
+  readonly vertexAnimation: VertexAnimation | null;
+  /** 12 floats per playback record (one per thin instance, else one); edit in place, uploaded every frame. Empty without VAT. */
+  readonly vertexAnimationPlayback: Float32Array<ArrayBuffer>;
+  /** Time (seconds) of the vertex animation; set it, the renderers and picks use it as of their next frame / pick. */
+  vertexAnimationTime: number;
+  /** GPU bones, morph and VAT data (see mesh-deformation.ts). */
   deformationGpu: MeshDeformationGpu | null;
   disposed: boolean;
 }
@@ -60,6 +67,13 @@ export interface MeshOptions {
   morphTargets?: { positions: readonly Float32Array[]; normals?: readonly Float32Array[] };
   /** Initial morph weights (default 0 each); later change `mesh.morphWeights` in place. */
   morphWeights?: ArrayLike<number>;
+  /** Baked bones per frame (`makeVertexAnimation`); the mesh needs joints/weights. Not with `skeleton` or `morphTargets`. */
+  vertexAnimation?: VertexAnimation;
+  /**
+   * Playback records, 12 floats each (one per thin instance, else one): clip A (fromFrame, toFrame, offset, speed),
+   * clip B (same), (weightB, 0, 0, 0). Default: every instance plays all frames, speed 1, no blend.
+   */
+  vertexAnimationPlayback?: ArrayLike<number>;
 }
 
 /** Morph-target deltas of a mesh, packed as the morph fragment reads them. */
@@ -70,10 +84,24 @@ export interface MeshMorphTargets {
   deltas: Float32Array<ArrayBuffer>;
 }
 
+function checkVertexAnimation(api: string, scene: Scene, name: string, geometry: MeshGeometry, options: MeshOptions, records: number): Float32Array<ArrayBuffer> {
+  const vat = options.vertexAnimation;
+  if (!vat) {
+    if (options.vertexAnimationPlayback !== undefined) throw new MeshDataError(api, name, 'vertexAnimationPlayback', 'is given without the vertexAnimation option');
+    return new Float32Array(0);
+  }
+  if (typeof vat.checkMesh !== 'function') throw new MeshDataError(api, name, 'vertexAnimation', `expected a VertexAnimation from makeVertexAnimation, got ${describeValue(vat)}`);
+  if (options.skeleton) throw new MeshDataError(api, name, 'vertexAnimation', `is given together with skeleton "${options.skeleton.name}"; choose one: VAT bakes the bones per frame`);
+  if (options.morphTargets) throw new MeshDataError(api, name, 'vertexAnimation', 'with morphTargets is not supported yet; bake the morph into the VAT or drop one of them');
+  // 8192 is WebGPU's default maxTextureDimension2D (a scene without a device yet, e.g. in CPU-only tests).
+  const maxTexture = scene.engine?.device?.limits?.maxTextureDimension2D ?? 8192;
+  return vat.checkMesh(api, name, geometry, options.vertexAnimationPlayback, records, maxTexture);
+}
+
 function checkDeformation(api: string, name: string, geometry: MeshGeometry, options: MeshOptions): { skeleton: Skeleton | null; morph: MeshMorphTargets | null; weights: Float32Array } {
   const joints = findVertexAttribute(geometry, 'joints');
   const skeleton = options.skeleton ?? null;
-  if (joints && !skeleton) throw new MeshDataError(api, name, 'skeleton', 'is missing: a mesh with joints needs the skeleton option');
+  if (joints && !skeleton && !options.vertexAnimation) throw new MeshDataError(api, name, 'skeleton', 'is missing: a mesh with joints needs the skeleton or vertexAnimation option');
   if (skeleton && !joints) throw new MeshDataError(api, name, 'joints', 'is missing: a skeleton needs joints and weights in the mesh data');
   if (skeleton) {
     const j = [0, 0, 0, 0];
@@ -141,6 +169,7 @@ export function createMeshFromData(scene: Scene, name: string, data: MeshData, o
   const deformation = checkDeformation(api, name, geometry, options);
   const worldMatrix = options.worldMatrix ? checkMatrix(api, name, 'worldMatrix', options.worldMatrix) : mat4.identity();
   const thinInstances = options.thinInstances ? checkThinInstances(api, name, options.thinInstances) : null;
+  const playback = checkVertexAnimation(api, scene, name, geometry, options, thinInstances ? thinInstances.length / 16 : 1);
   const positions = extractPositions(geometry);
   const mesh: Mesh = {
     uniqueId: scene.nextMeshId++,
@@ -160,6 +189,9 @@ export function createMeshFromData(scene: Scene, name: string, data: MeshData, o
     skeleton: deformation.skeleton,
     morphTargets: deformation.morph,
     morphWeights: deformation.weights,
+    vertexAnimation: options.vertexAnimation ?? null,
+    vertexAnimationPlayback: playback,
+    vertexAnimationTime: 0,
     deformationGpu: null,
     disposed: false,
   };
@@ -168,11 +200,21 @@ export function createMeshFromData(scene: Scene, name: string, data: MeshData, o
   return mesh;
 }
 
-/** Replaces (or with null removes) the thin instances: 16 floats each, w lanes are payload. */
-export function setThinInstances(mesh: Mesh, matrices: Float32Array | null): void {
+/**
+ * Replaces (or with null removes) the thin instances: 16 floats each, w lanes are payload. A VAT mesh whose instance
+ * count changes needs `vertexAnimationPlayback` too (12 floats per instance; one record without instances).
+ */
+export function setThinInstances(mesh: Mesh, matrices: Float32Array | null, vertexAnimationPlayback?: ArrayLike<number>): void {
   const api = 'setThinInstances';
   const next = matrices ? checkThinInstances(api, mesh.name, matrices) : null;
   const countChanged = (next ? next.length / 16 : 0) !== mesh.thinInstanceCount;
+  const vat = mesh.vertexAnimation;
+  const records = next ? next.length / 16 : 1;
+  if (!vat && vertexAnimationPlayback !== undefined) throw new MeshDataError(api, mesh.name, 'vertexAnimationPlayback', 'is given but the mesh has no vertex animation');
+  if (vat && vertexAnimationPlayback === undefined && mesh.vertexAnimationPlayback.length !== records * 12) {
+    throw new MeshDataError(api, mesh.name, 'vertexAnimationPlayback', `is missing: the mesh's vertex animation has ${mesh.vertexAnimationPlayback.length / 12} playback records and the new instances need ${records} (12 floats each)`);
+  }
+  if (vat && vertexAnimationPlayback !== undefined) Object.assign(mesh, { vertexAnimationPlayback: vat.checkPlayback(api, mesh.name, vertexAnimationPlayback, records) });
   mesh.thinInstances = next;
   mesh.thinInstanceCount = next ? next.length / 16 : 0;
   mesh.thinInstanceVersion++;

@@ -32,3 +32,5 @@ export * from './forward-object-id.js';
 export * from './skinning.js';
 export * from './morph-targets.js';
 export * from './geometry-velocity-deformation.js';
+export * from './vertex-animation.js';
+export * from './vertex-animation-velocity.js';

@@ -86,10 +86,11 @@ export function acquireGeometryDraw(context: GeometryDrawContext, mesh: Mesh, sl
   const variant = geometryVariantOfMesh(context, mesh);
   const buffers = meshVertexLayout(mesh);
   if (variant.thinInstances && variant.outputs.includes('linearVelocity')) buffers.push(previousInstanceVertexBuffer());
-  // A skinned or morphed mesh adds its deformation fragments to the shared vertex stage, and with velocity the
-  // previous-frame deformation (the task's previous bones and morph weights).
+  // A skinned, morphed or VAT mesh adds its deformation fragments to the shared vertex stage, and with velocity the
+  // previous-frame deformation (the task's previous bones and morph weights, or VAT playback and time).
   const deformation = deformationComposeParts(meshDeformationVariant(mesh));
-  const previous = deformation.fragments.length && variant.outputs.includes('linearVelocity') ? [createGeometryVelocityDeformationFragment()] : [];
+  const previousFragment = () => (mesh.vertexAnimation ? mesh.vertexAnimation.velocityFragment() : createGeometryVelocityDeformationFragment());
+  const previous = deformation.fragments.length && variant.outputs.includes('linearVelocity') ? [previousFragment()] : [];
   const fragments = deformation.fragments.length ? [...context.fragments, ...deformation.fragments, ...previous] : context.fragments;
   const composed = composeGeometryShader(variant, { cache: context.cache, fragments, vertexLayout: { kind: 'buffers', buffers }, deviceFeatures: context.features, conditions: deformation.conditions });
   const lease = acquireRenderPipeline(context.device, composed, geometryPipelineState(context, mesh, transparent));

@@ -12,8 +12,9 @@ export interface TriangleDetail {
   bv: number;
   pickedNormal: Vec3 | null;
   pickedNormalWorld: Vec3 | null;
-  pickedFaceNormal: Vec3;
-  pickedFaceNormalWorld: Vec3;
+  /** Null on a VAT mesh (its per-frame normal transform is not run on the CPU), like the other normals. */
+  pickedFaceNormal: Vec3 | null;
+  pickedFaceNormalWorld: Vec3 | null;
 }
 
 function readPosition(mesh: Mesh, vertex: number): Vec3 {
@@ -60,13 +61,14 @@ function transformNormal(normalMatrix: Float32Array, n: Vec3): Vec3 {
   return normalise([m[0] * n[0] + m[4] * n[1] + m[8] * n[2], m[1] * n[0] + m[5] * n[1] + m[9] * n[2], m[2] * n[0] + m[6] * n[1] + m[10] * n[2]]);
 }
 
-/** bu/bv and local/world normals of triangle `faceId` at the local hit point. */
+/** bu/bv and local/world normals of triangle `faceId` at the local hit point (normals null for a VAT mesh). */
 export function computeTriangleDetail(mesh: Mesh, faceId: number, localPoint: Vec3, world: Float32Array): TriangleDetail {
   const [i0, i1, i2] = getTriangleVertices(mesh, faceId);
   const a0 = readPosition(mesh, i0);
   const a1 = readPosition(mesh, i1);
   const a2 = readPosition(mesh, i2);
   const [bu, bv] = computeBarycentrics(a0, a1, a2, localPoint);
+  if (mesh.vertexAnimation) return { bu, bv, pickedNormal: null, pickedNormalWorld: null, pickedFaceNormal: null, pickedFaceNormalWorld: null };
   const normalMatrix = makeNormalMatrix(world);
   // A deformed mesh: the face normal of that one triangle as deformed now (O(1) CPU work); barycentrics stay rest-space.
   const [d0, d1, d2] = isMeshDeformed(mesh) ? [deformVertexOnCpu(mesh, i0), deformVertexOnCpu(mesh, i1), deformVertexOnCpu(mesh, i2)] : [a0, a1, a2];

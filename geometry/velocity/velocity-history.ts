@@ -11,13 +11,19 @@ export interface PreviousInstances {
   bufferVersion: number;
 }
 
-/** The task's previous bones and morph weights of a deformed mesh (task-owned GPU copies + CPU copies). */
+/** The task's previous bones and morph weights (or VAT playback and time) of a deformed mesh (task-owned GPU copies + CPU copies). */
 export interface PreviousDeformation {
   bones: GPUTexture | null;
   weights: GPUBuffer | null;
   lastBones: Float32Array<ArrayBuffer>;
   lastWeights: Float32Array<ArrayBuffer>;
-  /** Bind resources by name: `prevBoneTexture`, `prevMorphWeights`. */
+  /** VAT: previous playback records and `(time, 0, 0, 0)`; `vatTime` stages the current time when there is no history. */
+  vatPlayback: GPUBuffer | null;
+  vatInfo: GPUBuffer | null;
+  lastVatPlayback: Float32Array<ArrayBuffer>;
+  lastVatTime: Float32Array<ArrayBuffer>;
+  vatTime: Float32Array<ArrayBuffer>;
+  /** Bind resources by name: `prevBoneTexture`, `prevMorphWeights`, `prevVatPlayback`, `prevVatInfo`. */
   resources: Record<string, GPUBindingResource>;
 }
 
@@ -85,14 +91,27 @@ export function ensureMeshVelocityHistory(history: VelocityHistory, device: GPUD
     };
     entry.valid = false;
   }
-  if ((mesh.skeleton || mesh.morphTargets) && !entry.deformation) {
+  if (entry.deformation && entry.deformation.lastVatPlayback.length !== mesh.vertexAnimationPlayback.length) {
+    destroyPreviousDeformation(entry.deformation); // the VAT instance count changed
+    entry.deformation = null;
+  }
+  if ((mesh.skeleton || mesh.morphTargets || mesh.vertexAnimation) && !entry.deformation) {
     const bones = mesh.skeleton ? device.createTexture({ label: `${label}:previous-bones:${mesh.name}`, size: [4, mesh.skeleton.boneCount], format: 'rgba32float', usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST }) : null;
     const weights = mesh.morphTargets ? device.createBuffer({ label: `${label}:previous-morph-weights:${mesh.name}`, size: Math.max(16, Math.ceil(mesh.morphTargets.count / 4) * 16), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST }) : null;
+    const vat = mesh.vertexAnimation !== null;
+    const playback = vat ? device.createBuffer({ label: `${label}:previous-vat-playback:${mesh.name}`, size: mesh.vertexAnimationPlayback.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST }) : null;
+    const info = vat ? device.createBuffer({ label: `${label}:previous-vat-info:${mesh.name}`, size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST }) : null;
     entry.deformation = {
-      bones, weights,
+      bones, weights, vatPlayback: playback, vatInfo: info,
       lastBones: new Float32Array(mesh.skeleton ? mesh.skeleton.boneCount * 16 : 0),
       lastWeights: new Float32Array(mesh.morphWeights.length),
-      resources: { ...(bones ? { prevBoneTexture: bones.createView() } : {}), ...(weights ? { prevMorphWeights: { buffer: weights } } : {}) },
+      lastVatPlayback: new Float32Array(mesh.vertexAnimationPlayback.length),
+      lastVatTime: new Float32Array(4),
+      vatTime: new Float32Array(4),
+      resources: {
+        ...(bones ? { prevBoneTexture: bones.createView() } : {}), ...(weights ? { prevMorphWeights: { buffer: weights } } : {}),
+        ...(playback && info ? { prevVatPlayback: { buffer: playback }, prevVatInfo: { buffer: info } } : {}),
+      },
     };
     entry.valid = false;
   }
@@ -102,6 +121,8 @@ export function ensureMeshVelocityHistory(history: VelocityHistory, device: GPUD
 function destroyPreviousDeformation(previous: PreviousDeformation | null): void {
   previous?.bones?.destroy();
   previous?.weights?.destroy();
+  previous?.vatPlayback?.destroy();
+  previous?.vatInfo?.destroy();
 }
 
 /** Drops entries (and buffers) of meshes no longer drawn. */
@@ -128,6 +149,11 @@ export function writeMeshVelocity(queue: GPUQueue, history: VelocityHistory, ent
     // Without history the previous deformation is the current one: zero motion.
     if (deformation.bones && mesh.skeleton) queue.writeTexture({ texture: deformation.bones }, moving ? deformation.lastBones : mesh.skeleton.matrices, { bytesPerRow: 64 }, [4, mesh.skeleton.boneCount]);
     if (deformation.weights && mesh.morphWeights.length) queue.writeBuffer(deformation.weights, 0, (moving ? deformation.lastWeights : mesh.morphWeights) as Float32Array<ArrayBuffer>);
+    if (deformation.vatPlayback && deformation.vatInfo) {
+      deformation.vatTime[0] = mesh.vertexAnimationTime;
+      queue.writeBuffer(deformation.vatPlayback, 0, moving ? deformation.lastVatPlayback : mesh.vertexAnimationPlayback);
+      queue.writeBuffer(deformation.vatInfo, 0, moving ? deformation.lastVatTime : deformation.vatTime);
+    }
   }
   const previous = entry.instances;
   if (!previous || !mesh.thinInstances) return;
@@ -149,6 +175,8 @@ export function advanceMeshVelocity(history: VelocityHistory, entry: MeshVelocit
   if (entry.deformation) {
     if (mesh.skeleton) entry.deformation.lastBones.set(mesh.skeleton.matrices);
     entry.deformation.lastWeights.set(mesh.morphWeights);
+    entry.deformation.lastVatPlayback.set(mesh.vertexAnimationPlayback);
+    entry.deformation.lastVatTime[0] = mesh.vertexAnimationTime;
   }
   const previous = entry.instances;
   if (previous && mesh.thinInstances && previous.lastVersion !== mesh.thinInstanceVersion) {

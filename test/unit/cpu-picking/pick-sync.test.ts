@@ -82,7 +82,7 @@ describe('pickSync / pickWithRaySync: PickingInfo like the GPU picker', () => {
     close(front.pickedFaceNormal, [0, 0, 1]);
     const local = Array.from(vec3.transformMat4(front.pickedPoint!, mat4.inverse(mirrored.worldMatrix))) as [number, number, number];
     const gpu = computeTriangleDetail(mirrored, 0, local, mirrored.worldMatrix); // the GPU picker's own routine
-    close(front.pickedFaceNormalWorld, gpu.pickedFaceNormalWorld, 6);
+    close(front.pickedFaceNormalWorld, gpu.pickedFaceNormalWorld!, 6);
     close(front.pickedNormalWorld, gpu.pickedNormalWorld!, 5);
     expect([front.bu, front.bv]).toEqual([expect.closeTo(gpu.bu, 6), expect.closeTo(gpu.bv, 6)]);
     // Under mirroring that is the image of the local front, opposite to the world-winding normal a rasteriser sees.

@@ -1,0 +1,81 @@
+import type { Fragment } from './fragment-types.js';
+
+/** Condition for eight influences per vertex (joints2/weights2 as well as joints/weights). */
+export const vat8Condition = 'vat8';
+
+const source = `import bindings::{ vatInfo, vatPlayback, vatTexture };
+import io::VertexInput;
+import package::standard_vertex::DeformedVertex;
+
+struct VertexAnimationInfo {
+  time: f32,
+  frameCount: u32,
+  boneCount: u32,
+  pad0: u32,
+}
+
+// Frame f is texture row f; bone b is texels 4b..4b+3 of that row (one column each).
+fn vertexAnimationBone(row: i32, bone: u32) -> mat4x4f {
+  let x = i32(bone) * 4;
+  return mat4x4f(textureLoad(vatTexture, vec2i(x, row), 0), textureLoad(vatTexture, vec2i(x + 1, row), 0),
+                 textureLoad(vatTexture, vec2i(x + 2, row), 0), textureLoad(vatTexture, vec2i(x + 3, row), 0));
+}
+
+// clip = (fromFrame, toFrame, offset, speed): row = fromFrame + floor(mod(time * speed + offset, toFrame - fromFrame + 1)),
+// mod(a, n) = a - n * floor(a / n); no interpolation between rows.
+fn vertexAnimationRow(clip: vec4f, time: f32) -> i32 {
+  let length = max(clip.y - clip.x + 1.0, 1.0);
+  let t = time * clip.w + clip.z;
+  let row = clip.x + min(floor(t - length * floor(t / length)), length - 1.0);
+  return clamp(i32(row), 0, i32(vatInfo.frameCount) - 1);
+}
+
+fn vertexAnimationBones(input: VertexInput, row: i32) -> mat4x4f {
+  var bones = vertexAnimationBone(row, input.joints.x) * input.weights.x + vertexAnimationBone(row, input.joints.y) * input.weights.y
+            + vertexAnimationBone(row, input.joints.z) * input.weights.z + vertexAnimationBone(row, input.joints.w) * input.weights.w;
+  @if(vat8) {
+    bones += vertexAnimationBone(row, input.joints2.x) * input.weights2.x + vertexAnimationBone(row, input.joints2.y) * input.weights2.y
+           + vertexAnimationBone(row, input.joints2.z) * input.weights2.z + vertexAnimationBone(row, input.joints2.w) * input.weights2.w;
+  }
+  return bones;
+}
+
+// The influence matrix of a playback record: (1 - weightB) * bones(row of clip A) + weightB * bones(row of clip B).
+fn vertexAnimationInfluence(input: VertexInput, clipA: vec4f, clipB: vec4f, weightB: f32, time: f32) -> mat4x4f {
+  let b = clamp(weightB, 0.0, 1.0);
+  return vertexAnimationBones(input, vertexAnimationRow(clipA, time)) * (1.0 - b) + vertexAnimationBones(input, vertexAnimationRow(clipB, time)) * b;
+}
+
+// Playback record i (12 floats = 3 vec4f) belongs to instance i; a mesh without thin instances draws instance 0.
+fn vertexAnimationVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) {
+  let base = input.instanceIndex * 3u;
+  let influence = vertexAnimationInfluence(input, vatPlayback[base], vatPlayback[base + 1u], vatPlayback[base + 2u].x, vatInfo.time);
+  (*vertex).position = (influence * vec4f((*vertex).position, 1.0)).xyz;
+  @if(normals) (*vertex).normal = (influence * vec4f((*vertex).normal, 0.0)).xyz;
+}
+`;
+
+/**
+ * Vertex animation texture (VAT): baked mesh-space bone matrices per frame in `vatTexture` (rgba32float, width
+ * 4 × bone count, height frame count), 4 (or, with `vat8`, 8) influences per vertex, per-instance playback records
+ * (two clips and a blend weight) in `vatPlayback`, time and counts in `vatInfo`. Fills `deformVertex`.
+ */
+export function createVertexAnimationFragment(): Fragment {
+  return {
+    id: 'vertex-animation',
+    source,
+    dependencies: ['standard-vertex'],
+    vertexInputs: [
+      { semantic: 'joints', format: 'uint16x4', type: 'vec4u' },
+      { semantic: 'weights', format: 'float32x4' },
+      { semantic: 'joints2', format: 'uint16x4', type: 'vec4u', when: vat8Condition },
+      { semantic: 'weights2', format: 'float32x4', when: vat8Condition },
+    ],
+    bindings: [
+      { name: 'vatTexture', kind: 'texture', sampleType: 'unfilterable-float', viewDimension: '2d', role: 'extra', visibility: ['vertex'] },
+      { name: 'vatPlayback', kind: 'read-only-storage', type: 'array<vec4f>', role: 'extra', visibility: ['vertex'] },
+      { name: 'vatInfo', kind: 'uniform', type: 'VertexAnimationInfo', role: 'extra', visibility: ['vertex'] },
+    ],
+    fills: [{ slot: 'deformVertex', fn: 'vertexAnimationVertex' }],
+  };
+}

@@ -1,0 +1,220 @@
+// deform-vat4: deformation {"skin":0,"morph":false,"vat":4}
+// key ef9d5fe5f91cc887
+// fragments base-texture, draw-uniforms, lambert-lighting, scene-uniforms, thin-instances, standard-surface, standard-vertex, vertex-animation
+// conditions {"normals":true}
+// features none
+// @group(0) scene
+//   @binding(0) scene: package::scene_uniforms::SceneUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform"}} from scene-uniforms
+// @group(1) mesh
+//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
+// @group(2) material
+//   @binding(0) baseSampler: sampler {"binding":0,"visibility":2,"sampler":{"type":"filtering"}} from base-texture
+//   @binding(1) baseTexture: texture_2d<f32> {"binding":1,"visibility":2,"texture":{"sampleType":"float","viewDimension":"2d","multisampled":false}} from base-texture
+// @group(3) extra
+//   @binding(0) vatInfo: package::vertex_animation::VertexAnimationInfo {"binding":0,"visibility":1,"buffer":{"type":"uniform"}} from vertex-animation
+//   @binding(1) vatPlayback: array<vec4f> {"binding":1,"visibility":1,"buffer":{"type":"read-only-storage"}} from vertex-animation
+//   @binding(2) vatTexture: texture_2d<f32> {"binding":2,"visibility":1,"texture":{"sampleType":"unfilterable-float","viewDimension":"2d","multisampled":false}} from vertex-animation
+// vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
+// vertex buffer 1 (caller buffer 1): stride 12 per vertex: @location(1) normal float32x3 +0
+// vertex buffer 2 (caller buffer 2): stride 8 per vertex: @location(2) joints uint16x4 +0
+// vertex buffer 3 (caller buffer 3): stride 16 per vertex: @location(3) weights float32x4 +0
+// varying @location(0) color: vec4f
+// varying @location(1) uv: vec2f
+// varying @location(2) worldNormal: vec3f
+// varying @location(3) worldPosition: vec3f
+// target @location(0) color: vec4f -> caller format
+// slot adjustWorldPosition <- default
+// slot deformVertex <- vertex-animation
+// slot fragmentStage <- standard-surface
+// slot surfaceOutputs <- nothing
+// slot vertexStage <- standard-vertex
+// slot vertexVaryings <- nothing
+
+
+@vertex fn vertexMain(input: VertexInput) -> VertexOutput {
+  return standardVertex(input);
+}
+
+@fragment fn fragmentMain(input: FragmentInput) -> FragmentOutput {
+  return standardSurface(input);
+}
+
+fn standardVertex(input: VertexInput) -> VertexOutput {
+  var output: VertexOutput;
+  let world = draw.world;
+  var local: DeformedVertex;
+  local.position = input.position;
+  local.normal = input.normal;
+  deformVertex(input, &local);
+  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(local.position, 1.0)).xyz), 1.0);
+  output.position = scene.viewProjection * worldPosition;
+  output.worldPosition = worldPosition.xyz;
+  output.worldNormal = (draw.normalMatrix * vec4f(local.normal, 0.0)).xyz;
+  output.uv = vec2f(0.0);
+  output.color = vec4f(1.0);
+  vertexVaryings(input, &output);
+  return output;
+}
+
+struct VertexInput {
+  @builtin(vertex_index) vertexIndex: u32,
+  @builtin(instance_index) instanceIndex: u32,
+  @location(0) position: vec3f,
+  @location(1) normal: vec3f,
+  @location(2) joints: vec4u,
+  @location(3) weights: vec4f,
+}
+
+
+fn deformVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) {
+  vertexAnimationVertex(input, vertex);
+}
+
+fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
+  return keepWorldPosition(input, world, worldPosition);
+}
+
+@group(0) @binding(0) var<uniform> scene: SceneUniforms;
+
+fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) { }
+
+struct VertexOutput {
+  @builtin(position) position: vec4f,
+  @location(0) color: vec4f,
+  @location(1) uv: vec2f,
+  @location(2) worldNormal: vec3f,
+  @location(3) worldPosition: vec3f,
+}
+
+
+@group(1) @binding(0) var<uniform> draw: DrawUniforms;
+
+struct DrawUniforms {
+  world: mat4x4f,
+  normalMatrix: mat4x4f,
+  baseColor: vec4f,
+  // x: unlit (1) or lit (0)
+  flags: vec4u,
+}
+
+
+// The mesh-local vertex after deformation (morph targets, skinning): what the world transform sees.
+struct DeformedVertex {
+  position: vec3f,
+  normal: vec3f,
+}
+
+
+// Playback record i (12 floats = 3 vec4f) belongs to instance i; a mesh without thin instances draws instance 0.
+fn vertexAnimationVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) {
+  let base = input.instanceIndex * 3u;
+  let influence = vertexAnimationInfluence(input, vatPlayback[base], vatPlayback[base + 1u], vatPlayback[base + 2u].x, vatInfo.time);
+  (*vertex).position = (influence * vec4f((*vertex).position, 1.0)).xyz;
+  (*vertex).normal = (influence * vec4f((*vertex).normal, 0.0)).xyz;
+}
+
+// The influence matrix of a playback record: (1 - weightB) * bones(row of clip A) + weightB * bones(row of clip B).
+fn vertexAnimationInfluence(input: VertexInput, clipA: vec4f, clipB: vec4f, weightB: f32, time: f32) -> mat4x4f {
+  let b = clamp(weightB, 0.0, 1.0);
+  return vertexAnimationBones(input, vertexAnimationRow(clipA, time)) * (1.0 - b) + vertexAnimationBones(input, vertexAnimationRow(clipB, time)) * b;
+}
+
+@group(3) @binding(1) var<storage, read> vatPlayback: array<vec4f>;
+
+@group(3) @binding(0) var<uniform> vatInfo: VertexAnimationInfo;
+
+fn vertexAnimationBones(input: VertexInput, row: i32) -> mat4x4f {
+  var bones = vertexAnimationBone(row, input.joints.x) * input.weights.x + vertexAnimationBone(row, input.joints.y) * input.weights.y + vertexAnimationBone(row, input.joints.z) * input.weights.z + vertexAnimationBone(row, input.joints.w) * input.weights.w;
+  return bones;
+}
+
+// clip = (fromFrame, toFrame, offset, speed): row = fromFrame + floor(mod(time * speed + offset, toFrame - fromFrame + 1)),
+// mod(a, n) = a - n * floor(a / n); no interpolation between rows.
+fn vertexAnimationRow(clip: vec4f, time: f32) -> i32 {
+  let length = max(clip.y - clip.x + 1.0, 1.0);
+  let t = time * clip.w + clip.z;
+  let row = clip.x + min(floor(t - length * floor(t / length)), length - 1.0);
+  return clamp(i32(row), 0, i32(vatInfo.frameCount) - 1);
+}
+
+// Frame f is texture row f; bone b is texels 4b..4b+3 of that row (one column each).
+fn vertexAnimationBone(row: i32, bone: u32) -> mat4x4f {
+  let x = i32(bone) * 4;
+  return mat4x4f(textureLoad(vatTexture, vec2i(x, row), 0), textureLoad(vatTexture, vec2i(x + 1, row), 0), textureLoad(vatTexture, vec2i(x + 2, row), 0), textureLoad(vatTexture, vec2i(x + 3, row), 0));
+}
+
+@group(3) @binding(2) var vatTexture: texture_2d<f32>;
+
+struct VertexAnimationInfo {
+  time: f32,
+  frameCount: u32,
+  boneCount: u32,
+  pad0: u32,
+}
+
+
+// Default of the adjustWorldPosition slot: the affine world position, unchanged.
+fn keepWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
+  return worldPosition;
+}
+
+struct SceneUniforms {
+  viewProjection: mat4x4f,
+  cameraPosition: vec4f,
+  lightDirection: vec4f,
+  lightColor: vec4f,
+  ambientColor: vec4f,
+}
+
+
+fn standardSurface(input: FragmentInput) -> FragmentOutput {
+  var output: FragmentOutput;
+  output.color = shadeStandard(input);
+  surfaceOutputs(input, &output);
+  return output;
+}
+
+struct FragmentInput {
+  @builtin(position) position: vec4f,
+  @location(0) color: vec4f,
+  @location(1) uv: vec2f,
+  @location(2) worldNormal: vec3f,
+  @location(3) worldPosition: vec3f,
+  @builtin(front_facing) frontFacing: bool,
+}
+
+
+fn shadeStandard(input: FragmentInput) -> vec4f {
+  let texel = sampleBaseColor(input.uv);
+  let albedo = draw.baseColor * texel * input.color;
+  if (draw.flags.x == 1u) {
+    return albedo;
+  }
+  var normal: vec3f;
+  {
+    normal = normalize(input.worldNormal);
+    if (!input.frontFacing) {
+      normal = -normal;
+    }
+  }
+  let lit = lambert(albedo.rgb, normal, scene.lightDirection.xyz, scene.lightColor.rgb, scene.ambientColor.rgb);
+  return vec4f(lit, albedo.a);
+}
+
+fn surfaceOutputs(input: FragmentInput, output: ptr<function, FragmentOutput>) { }
+
+struct FragmentOutput { @location(0) color: vec4f }
+
+
+fn sampleBaseColor(uv: vec2f) -> vec4f {
+  return textureSample(baseTexture, baseSampler, uv);
+}
+
+fn lambert(albedo: vec3f, normal: vec3f, lightDirection: vec3f, lightColor: vec3f, ambientColor: vec3f) -> vec3f {
+  let diffuse = max(dot(normal, lightDirection), 0.0);
+  return albedo * (ambientColor + lightColor * diffuse);
+}
+
+@group(2) @binding(1) var baseTexture: texture_2d<f32>;
+
+@group(2) @binding(0) var baseSampler: sampler;

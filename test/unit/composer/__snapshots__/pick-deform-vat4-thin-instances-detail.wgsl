@@ -1,0 +1,234 @@
+// pick-deform-vat4-thin-instances-detail: deformation {"skin":0,"morph":false,"vat":4,"thinInstances":true,"pick":true}
+// key d8673ce7ea14a449
+// fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-output, standard-vertex, vertex-animation
+// conditions {"primitiveDetail":true,"thinInstances":true}
+// features primitive-index (pick-output)
+// @group(0) scene
+//   @binding(0) scene: package::scene_uniforms::SceneUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform"}} from scene-uniforms
+// @group(1) mesh
+//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
+//   @binding(1) pick: package::pick_output::PickUniforms {"binding":1,"visibility":3,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":16}} from pick-output
+// @group(2) material (empty)
+// @group(3) extra
+//   @binding(0) vatInfo: package::vertex_animation::VertexAnimationInfo {"binding":0,"visibility":1,"buffer":{"type":"uniform"}} from vertex-animation
+//   @binding(1) vatPlayback: array<vec4f> {"binding":1,"visibility":1,"buffer":{"type":"read-only-storage"}} from vertex-animation
+//   @binding(2) vatTexture: texture_2d<f32> {"binding":2,"visibility":1,"texture":{"sampleType":"unfilterable-float","viewDimension":"2d","multisampled":false}} from vertex-animation
+// vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
+// vertex buffer 1 (caller buffer 1): stride 64 per instance: @location(3) instance0 float32x4 +0, @location(4) instance1 float32x4 +16, @location(5) instance2 float32x4 +32, @location(6) instance3 float32x4 +48
+// vertex buffer 2 (caller buffer 2): stride 8 per vertex: @location(1) joints uint16x4 +0
+// vertex buffer 3 (caller buffer 3): stride 16 per vertex: @location(2) weights float32x4 +0
+// varying @location(0) color: vec4f
+// varying @location(1) @interpolate(flat) pickInstance: u32
+// varying @location(2) pickLocal: vec3f
+// varying @location(3) uv: vec2f
+// varying @location(4) worldNormal: vec3f
+// varying @location(5) worldPosition: vec3f
+// target @location(0) pickId: vec4f -> rgba8unorm
+// target @location(1) pickDepth: f32 -> r32float
+// target @location(2) pickDetail: vec4u -> rgba32uint
+// slot adjustWorldPosition <- default
+// slot deformVertex <- vertex-animation
+// slot fragmentStage <- pick-output
+// slot pickDiscard <- default
+// slot vertexStage <- standard-vertex
+// slot vertexVaryings <- pick-output
+
+enable primitive_index;
+
+@vertex fn vertexMain(input: VertexInput) -> VertexOutput {
+  return standardVertex(input);
+}
+
+@fragment fn fragmentMain(input: FragmentInput) -> FragmentOutput {
+  return pickFragment(input);
+}
+
+fn standardVertex(input: VertexInput) -> VertexOutput {
+  var output: VertexOutput;
+  let world = draw.world * instanceMatrix(input.instance0, input.instance1, input.instance2, input.instance3);
+  var local: DeformedVertex;
+  local.position = input.position;
+  deformVertex(input, &local);
+  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(local.position, 1.0)).xyz), 1.0);
+  output.position = scene.viewProjection * worldPosition;
+  output.worldPosition = worldPosition.xyz;
+  output.worldNormal = vec3f(0.0);
+  output.uv = vec2f(0.0);
+  output.color = vec4f(1.0);
+  vertexVaryings(input, &output);
+  return output;
+}
+
+struct VertexInput {
+  @builtin(vertex_index) vertexIndex: u32,
+  @builtin(instance_index) instanceIndex: u32,
+  @location(0) position: vec3f,
+  @location(1) joints: vec4u,
+  @location(2) weights: vec4f,
+  @location(3) instance0: vec4f,
+  @location(4) instance1: vec4f,
+  @location(5) instance2: vec4f,
+  @location(6) instance3: vec4f,
+}
+
+
+fn deformVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) {
+  vertexAnimationVertex(input, vertex);
+}
+
+fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
+  return keepWorldPosition(input, world, worldPosition);
+}
+
+@group(0) @binding(0) var<uniform> scene: SceneUniforms;
+
+fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
+  writePickVaryings(input, output);
+}
+
+struct VertexOutput {
+  @builtin(position) position: vec4f,
+  @location(0) color: vec4f,
+  @location(1) @interpolate(flat) pickInstance: u32,
+  @location(2) pickLocal: vec3f,
+  @location(3) uv: vec2f,
+  @location(4) worldNormal: vec3f,
+  @location(5) worldPosition: vec3f,
+}
+
+
+@group(1) @binding(0) var<uniform> draw: DrawUniforms;
+
+// The instance matrix's w lanes are a per-instance payload: the transform uses 0, 0, 0, 1.
+fn instanceMatrix(c0: vec4f, c1: vec4f, c2: vec4f, c3: vec4f) -> mat4x4f {
+  return mat4x4f(vec4f(c0.xyz, 0.0), vec4f(c1.xyz, 0.0), vec4f(c2.xyz, 0.0), vec4f(c3.xyz, 1.0));
+}
+
+struct DrawUniforms {
+  world: mat4x4f,
+  normalMatrix: mat4x4f,
+  baseColor: vec4f,
+  // x: unlit (1) or lit (0)
+  flags: vec4u,
+}
+
+
+// The mesh-local vertex after deformation (morph targets, skinning): what the world transform sees.
+struct DeformedVertex {
+  position: vec3f,
+  normal: vec3f,
+}
+
+
+// Playback record i (12 floats = 3 vec4f) belongs to instance i; a mesh without thin instances draws instance 0.
+fn vertexAnimationVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) {
+  let base = input.instanceIndex * 3u;
+  let influence = vertexAnimationInfluence(input, vatPlayback[base], vatPlayback[base + 1u], vatPlayback[base + 2u].x, vatInfo.time);
+  (*vertex).position = (influence * vec4f((*vertex).position, 1.0)).xyz;
+}
+
+// The influence matrix of a playback record: (1 - weightB) * bones(row of clip A) + weightB * bones(row of clip B).
+fn vertexAnimationInfluence(input: VertexInput, clipA: vec4f, clipB: vec4f, weightB: f32, time: f32) -> mat4x4f {
+  let b = clamp(weightB, 0.0, 1.0);
+  return vertexAnimationBones(input, vertexAnimationRow(clipA, time)) * (1.0 - b) + vertexAnimationBones(input, vertexAnimationRow(clipB, time)) * b;
+}
+
+@group(3) @binding(1) var<storage, read> vatPlayback: array<vec4f>;
+
+@group(3) @binding(0) var<uniform> vatInfo: VertexAnimationInfo;
+
+fn vertexAnimationBones(input: VertexInput, row: i32) -> mat4x4f {
+  var bones = vertexAnimationBone(row, input.joints.x) * input.weights.x + vertexAnimationBone(row, input.joints.y) * input.weights.y + vertexAnimationBone(row, input.joints.z) * input.weights.z + vertexAnimationBone(row, input.joints.w) * input.weights.w;
+  return bones;
+}
+
+// clip = (fromFrame, toFrame, offset, speed): row = fromFrame + floor(mod(time * speed + offset, toFrame - fromFrame + 1)),
+// mod(a, n) = a - n * floor(a / n); no interpolation between rows.
+fn vertexAnimationRow(clip: vec4f, time: f32) -> i32 {
+  let length = max(clip.y - clip.x + 1.0, 1.0);
+  let t = time * clip.w + clip.z;
+  let row = clip.x + min(floor(t - length * floor(t / length)), length - 1.0);
+  return clamp(i32(row), 0, i32(vatInfo.frameCount) - 1);
+}
+
+// Frame f is texture row f; bone b is texels 4b..4b+3 of that row (one column each).
+fn vertexAnimationBone(row: i32, bone: u32) -> mat4x4f {
+  let x = i32(bone) * 4;
+  return mat4x4f(textureLoad(vatTexture, vec2i(x, row), 0), textureLoad(vatTexture, vec2i(x + 1, row), 0), textureLoad(vatTexture, vec2i(x + 2, row), 0), textureLoad(vatTexture, vec2i(x + 3, row), 0));
+}
+
+@group(3) @binding(2) var vatTexture: texture_2d<f32>;
+
+struct VertexAnimationInfo {
+  time: f32,
+  frameCount: u32,
+  boneCount: u32,
+  pad0: u32,
+}
+
+
+// Default of the adjustWorldPosition slot: the affine world position, unchanged.
+fn keepWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
+  return worldPosition;
+}
+
+struct SceneUniforms {
+  viewProjection: mat4x4f,
+  cameraPosition: vec4f,
+  lightDirection: vec4f,
+  lightColor: vec4f,
+  ambientColor: vec4f,
+}
+
+
+fn writePickVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
+  (*output).pickInstance = input.instanceIndex;
+  (*output).pickLocal = input.position;
+}
+
+fn pickFragment(input: FragmentInput) -> FragmentOutput {
+  var output: FragmentOutput;
+  let id = pick.id + input.pickInstance;
+  output.pickId = encodePickId(id);
+  output.pickDepth = input.position.z;
+  // The interpolated mesh-local position is the exact hit on the triangle at the selected pixel centre:
+  // with the primitive index, the CPU gets barycentrics without searching.
+  output.pickDetail = vec4u(input.primitiveIndex, bitcast<vec3u>(input.pickLocal));
+  return output;
+}
+
+struct FragmentInput {
+  @builtin(position) position: vec4f,
+  @location(0) color: vec4f,
+  @location(1) @interpolate(flat) pickInstance: u32,
+  @location(2) pickLocal: vec3f,
+  @location(3) uv: vec2f,
+  @location(4) worldNormal: vec3f,
+  @location(5) worldPosition: vec3f,
+  @builtin(primitive_index) primitiveIndex: u32,
+}
+
+
+@group(1) @binding(1) var<uniform> pick: PickUniforms;
+
+// 24-bit id as RGB bytes of an rgba8unorm target: id = (r << 16) | (g << 8) | b.
+fn encodePickId(id: u32) -> vec4f {
+  return vec4f(f32((id >> 16u) & 255u), f32((id >> 8u) & 255u), f32(id & 255u), 255.0) / 255.0;
+}
+
+struct FragmentOutput {
+  @location(0) pickId: vec4f,
+  @location(1) pickDepth: f32,
+  @location(2) pickDetail: vec4u,
+}
+
+
+struct PickUniforms {
+  // Pick id of instance 0 of this draw (1-based; 0 is a miss); instance i writes id + i.
+  id: u32,
+  // 1 when the draw is thin-instanced.
+  hasThinInstance: u32,
+  // Components the vertex-data stream really has (0 = none); the rest read zero, not the vertex fetch's 0, 0, 1.
+  vertexDataComponents: u32,
+  pad2: u32,
+}
