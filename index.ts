@@ -4,3 +4,5 @@ export * from './engine/index.js';
 export * from './fragments/index.js';
 export * from './geometry/index.js';
 export * from './picking/index.js';
+export * from './billboards/index.js';
+export * from './splats/index.js';

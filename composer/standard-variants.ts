@@ -2,6 +2,7 @@ import type { Fragment } from '../fragments/fragment-types.js';
 import { createPickFragments, createStandardMaterialFragments, standardMaterialConditions, type StandardMaterialVariant } from '../fragments/standard-material.js';
 import { type ComposeCache, type ComposedShader, type ComposeSpec, composeShader } from './compose-shader.js';
 import { registerDeformationVariants } from './deformation-variants.js';
+import { registerEntityVariants } from './entity-variants.js';
 import { registerGeometryVariants } from './geometry-variants.js';
 import { registerPickRuleVariants } from './pick-rule-variants.js';
 import { makeVariantRegistry, registerVariant, type VariantRegistry } from './variant-registry.js';
@@ -77,7 +78,7 @@ export function pickVariantName(v: PickVariant): string {
   return ['pick', v.primitiveDetail && 'detail', v.thinInstances && 'thin-instances'].filter(Boolean).join('-');
 }
 
-/** Registers weft's own variants (all 16 standard-material variants and 4 pick variants); later features add theirs. */
+/** Registers weft's own variants: standard material, pick, pick rules, geometry, deformation, billboard and splat shaders. */
 export function registerWeftVariants(registry: VariantRegistry): VariantRegistry {
   for (let bits = 0; bits < 16; bits++) {
     const variant: StandardMaterialVariant = { normals: !!(bits & 1), uvs: !!(bits & 2), colors: !!(bits & 4), thinInstances: !!(bits & 8) };
@@ -92,6 +93,7 @@ export function registerWeftVariants(registry: VariantRegistry): VariantRegistry
   registerPickRuleVariants(registry);
   registerGeometryVariants(registry);
   registerDeformationVariants(registry);
+  registerEntityVariants(registry);
   return registry;
 }
 

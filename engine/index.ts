@@ -10,6 +10,7 @@ export * from './render-frame.js';
 export * from './render-target.js';
 export * from './render/forward-render-task.js';
 export * from './scene.js';
+export * from './pick-sources.js';
 export * from './task.js';
 export * from './texture-formats.js';
 export * from './primitives/index.js';

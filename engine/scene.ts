@@ -3,6 +3,7 @@ import type { Camera } from './camera.js';
 import type { Engine } from './engine.js';
 import { EngineError } from './engine-errors.js';
 import { disposeMesh, type Mesh } from './mesh.js';
+import type { PickSource } from './pick-sources.js';
 import { disposeDefaultForwardTask } from './render-frame.js';
 
 /** Meshes, a camera and the light of one rendered world. */
@@ -15,6 +16,8 @@ export interface Scene {
   /** Unit direction from surfaces towards the light (world space). */
   lightDirection: [number, number, number];
   lightColor: [number, number, number];
+  /** Non-mesh pickables (billboards, splats, …) registered with `registerPickSource`. */
+  readonly pickSources: PickSource[];
   /** Bumped on add/remove/re-layout: renderers re-record when it changes. */
   structureVersion: number;
   nextMeshId: number;
@@ -46,6 +49,7 @@ export function createScene(engine: Engine, options: SceneOptions = {}): Scene {
   return {
     engine,
     meshes: [],
+    pickSources: [],
     camera: null,
     clearColor: [clear[0], clear[1], clear[2], clear[3]],
     ambientColor: checkTriple(api, 'ambientColor', options.ambientColor, [0.25, 0.25, 0.25]),

@@ -34,3 +34,6 @@ export * from './morph-targets.js';
 export * from './geometry-velocity-deformation.js';
 export * from './vertex-animation.js';
 export * from './vertex-animation-velocity.js';
+export * from './contributor-view.js';
+export * from './billboard-pick.js';
+export * from './splat-pick.js';

@@ -1,5 +1,7 @@
 import { mat4 } from 'wgpu-matrix';
 import { describeValue } from '../composer/errors.js';
+import { getCameraViewMatrix } from '../engine/camera.js';
+import type { Camera } from '../engine/camera.js';
 import { whenEngineReady } from '../engine/engine.js';
 import type { Scene } from '../engine/scene.js';
 import { decodePickTexel } from './pick-decode.js';
@@ -9,6 +11,7 @@ import { disposePickGpu, encodePickPass, ensurePickGpu, type PickGpu, type PickP
 import { makePickSnapshot, type PickOptions } from './pick-snapshot.js';
 import type { PixelRegion } from './pick-zoom.js';
 import { type PickingInfo } from './picking-info.js';
+import { captureSources, type CapturedSource, findCapturedSource, type ContributorState, type ContributorViewData, loadContributorModules, makeContributorState, pruneContributors } from './pick-contributors.js';
 import { createPickingRay, type PickingRay, type PickViewport, toFramebufferPixel } from './picking-ray.js';
 
 /** Options of pickAsync / pickManyAsync: filtering plus the framebuffer the coordinates refer to. */
@@ -19,6 +22,8 @@ export interface GpuPickOptions extends PickOptions {
   devicePixelRatio?: number;
   /** A custom WGSL rule deciding, per fragment of the pick pass, what cannot be picked. */
   discard?: PickDiscardRule;
+  /** Which registered pick sources (billboards, splats, …) take part; default all. */
+  filterSource?: (entity: object) => boolean;
 }
 
 /** A GPU picker bound to a scene: plain state; GPU objects appear on the first pick. */
@@ -30,11 +35,13 @@ export interface GpuPicker {
   disposed: boolean;
   /** Picks completed (for tests and benchmarks). */
   picks: number;
+  /** Contributor modules of the scene's pick sources, loaded on the first pick. */
+  contributors: ContributorState;
 }
 
 /** Creates a picker for a scene; targets, buffers and pipelines are made on the first pick. */
 export function createGpuPicker(scene: Scene): GpuPicker {
-  return { scene, detailed: false, gpu: null, inFlight: new Set(), disposed: false, picks: 0 };
+  return { scene, detailed: false, gpu: null, inFlight: new Set(), disposed: false, picks: 0, contributors: makeContributorState() };
 }
 
 /** Turns on triangle detail (faceId, barycentrics, normals, UV) when the device has `primitive-index`. */
@@ -57,6 +64,37 @@ function cameraOf(picker: GpuPicker, api: string) {
   const camera = picker.scene.camera;
   if (!camera) throw new PickError(api, 'no-camera', 'the scene has no camera; set scene.camera before picking');
   return camera;
+}
+
+/**
+ * Loads the contributor modules of newly registered pick sources. Null when they are all loaded: the caller then
+ * goes on without an await, so the pick still captures the scene as it is at the call.
+ */
+function loadSources(picker: GpuPicker, api: string): Promise<void> | null {
+  const loading = loadContributorModules(picker.contributors, picker.scene);
+  if (picker.gpu) pruneContributors(picker.gpu.contributors, picker.scene);
+  return loading?.then(() => assertAlive(picker, api)) ?? null;
+}
+
+/** Camera data pick sources draw with. */
+function contributorView(camera: Camera, viewProjection: Float32Array, width: number, height: number): ContributorViewData {
+  const v = getCameraViewMatrix(camera);
+  return {
+    inverseViewProjection: mat4.inverse(viewProjection) as Float32Array,
+    cameraPosition: [camera.position[0], camera.position[1], camera.position[2]],
+    cameraRight: [v[0], v[4], v[8]],
+    cameraUp: [v[1], v[5], v[9]],
+    width,
+    height,
+  };
+}
+
+/** Captures the sources after the snapshot's mesh IDs. */
+function captureSceneSources(picker: GpuPicker, api: string, snapshot: { candidates: readonly { baseId: number; idCount: number }[] }, rays: readonly PickingRay[] | null, camera: Camera, options: GpuPickOptions | undefined): CapturedSource[] {
+  if (picker.scene.pickSources.length === 0) return [];
+  const last = snapshot.candidates[snapshot.candidates.length - 1];
+  const request = { rays, preFilter: options?.preFilter !== false, cameraPosition: [camera.position[0], camera.position[1], camera.position[2]] as const };
+  return captureSources(api, picker.contributors, picker.scene, request, last ? last.baseId + last.idCount - 1 : 0, options?.filterSource);
 }
 
 /**
@@ -106,6 +144,8 @@ export async function pickAsync(picker: GpuPicker, x: number, y: number, options
 export async function pickManyAsync(picker: GpuPicker, points: readonly { x: number; y: number }[], options?: GpuPickOptions, api = 'pickManyAsync'): Promise<PickingInfo[]> {
   assertAlive(picker, api);
   if (!Array.isArray(points) || points.length === 0) throw new PickError(api, 'no-points', `points ${describeValue(points)} must be a non-empty array of { x, y }`);
+  const loading = loadSources(picker, api);
+  if (loading) await loading;
   const maxPoints = picker.scene.engine.device.limits.maxTextureDimension2D;
   if (points.length > maxPoints) throw new PickError(api, 'too-many-points', `${points.length} points exceed ${maxPoints} per call (maxTextureDimension2D)`);
   const camera = cameraOf(picker, api);
@@ -125,20 +165,29 @@ export async function pickManyAsync(picker: GpuPicker, points: readonly { x: num
   const inverse = mat4.inverse(viewProjection) as Float32Array;
   const regions: PixelRegion[] = rays.map((ray) => ({ x: ray.pixelX, y: ray.pixelY, width: 1, height: 1 }));
   const detailed = picker.detailed;
-  return runRequest(picker, api, { api, snapshot, viewProjection, width: viewport.width, height: viewport.height, regions, layout: 'row', detailed, rule }, (readback) =>
-    rays.map((ray, i) => decodePickTexel(snapshot, ray, inverse, readback.texel(i), rule?.rule.worldAdjustWgsl !== undefined)));
+  const sources = captureSceneSources(picker, api, snapshot, rays, camera, options);
+  const view = contributorView(camera, viewProjection, viewport.width, viewport.height);
+  return runRequest(picker, api, { api, snapshot, viewProjection, width: viewport.width, height: viewport.height, regions, layout: 'row', detailed, rule, sources, view }, (readback) =>
+    rays.map((ray, i) => decodePickTexel(snapshot, ray, inverse, readback.texel(i), rule?.rule.worldAdjustWgsl !== undefined, sources)));
 }
 
-/** An identity visible in a marquee rectangle. */
+/** An identity visible in a marquee rectangle: a mesh (and thin instance), or a pick source's entity (and its detail). */
 export interface PickedIdentity {
-  mesh: PickingInfo['pickedMesh'] & object;
+  /** null for a pick source's entity. */
+  mesh: PickingInfo['pickedMesh'];
   thinInstanceIndex: number;
+  /** The pick source's entity (null for meshes). */
+  entity: object | null;
+  /** The source's detail for this ID (e.g. `{ spriteIndex }`), null for meshes. */
+  entityDetail: Record<string, unknown> | null;
 }
 
 /** Marquee selection: the deduplicated identities (mesh + thin instance) visible in the rectangle. */
 export async function pickRectAsync(picker: GpuPicker, x: number, y: number, width: number, height: number, options?: GpuPickOptions & { maxResults?: number }): Promise<PickedIdentity[]> {
   const api = 'pickRectAsync';
   assertAlive(picker, api);
+  const loading = loadSources(picker, api);
+  if (loading) await loading;
   const viewport = viewportOf(picker, options);
   const [x0, y0] = toFramebufferPixel(api, x, y, viewport);
   const ratio = viewport.devicePixelRatio ?? 1;
@@ -153,13 +202,17 @@ export async function pickRectAsync(picker: GpuPicker, x: number, y: number, wid
   const rule = options?.discard !== undefined ? checkDiscardRule(api, options.discard) : null;
   const snapshot = makePickSnapshot(api, picker.scene.meshes, options ?? {}, null, 1);
   const viewProjection = createPickingRay(camera, x0, y0, { width: viewport.width, height: viewport.height }).viewProjection;
-  return runRequest(picker, api, { api, snapshot, viewProjection, width: viewport.width, height: viewport.height, regions: [{ x: x0, y: y0, width: w, height: h }], layout: 'rect', detailed: false, rule }, (readback) => {
+  const sources = captureSceneSources(picker, api, snapshot, null, camera, options);
+  const view = contributorView(camera, viewProjection, viewport.width, viewport.height);
+  return runRequest(picker, api, { api, snapshot, viewProjection, width: viewport.width, height: viewport.height, regions: [{ x: x0, y: y0, width: w, height: h }], layout: 'rect', detailed: false, rule, sources, view }, (readback) => {
     const seen = new Map<number, PickedIdentity>();
     for (const id of readback.ids()) {
       if (id === 0 || seen.has(id)) continue;
       const candidate = snapshot.candidates.find((c) => id >= c.baseId && id < c.baseId + c.idCount);
-      if (!candidate) continue;
-      seen.set(id, { mesh: candidate.mesh, thinInstanceIndex: candidate.runs ? id - candidate.baseId : -1 });
+      const source = candidate ? null : findCapturedSource(sources, id);
+      if (candidate) seen.set(id, { mesh: candidate.mesh, thinInstanceIndex: candidate.runs ? id - candidate.baseId : -1, entity: null, entityDetail: null });
+      else if (source) seen.set(id, { mesh: null, thinInstanceIndex: -1, entity: source.source.entity, entityDetail: source.module.resolvePick(source.source.entity, source.captured, id - source.baseId, { id: [0, 0, 0], depth: 0, detail: null }) });
+      else continue;
       if (seen.size >= maxResults) break;
     }
     return [...seen.values()];

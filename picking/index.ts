@@ -9,3 +9,5 @@ export * from './picking-info.js';
 export * from './picking-ray.js';
 export * from './discard-rules.js';
 export * from './cpu/index.js';
+export * from './pick-contributors.js';
+export * from './contributor-gpu.js';

@@ -1,6 +1,7 @@
 import { vec4 } from 'wgpu-matrix';
 import { computeTriangleDetail, composeInstanceWorld } from './detailed-picking.js';
 import { decodePickId } from './pick-id.js';
+import { type CapturedSource, findCapturedSource } from './pick-contributors.js';
 import { findCandidate, type PickSnapshot, snapshotInstanceMatrix } from './pick-snapshot.js';
 import { pixelCentreNdc } from './pick-zoom.js';
 import { makeMissInfo, type PickingInfo } from './picking-info.js';
@@ -20,21 +21,29 @@ export interface PickTexel {
 }
 
 /** Turns one read-back texel into a PickingInfo using the snapshot taken at encode time. */
-export function decodePickTexel(snapshot: PickSnapshot, ray: PickingRay, inverseViewProjection: Float32Array, texel: PickTexel, worldAdjusted = false): PickingInfo {
+export function decodePickTexel(snapshot: PickSnapshot, ray: PickingRay, inverseViewProjection: Float32Array, texel: PickTexel, worldAdjusted = false, sources: readonly CapturedSource[] = []): PickingInfo {
   const id = decodePickId(texel.id[0], texel.id[1], texel.id[2]);
   if (id === 0) return makeMissInfo(texel.detail ? ray : null);
   const found = findCandidate(snapshot, id);
-  if (!found) return makeMissInfo(texel.detail ? ray : null);
-  const { candidate, instance } = found;
+  const source = found ? null : findCapturedSource(sources, id);
+  if (!found && !source) return makeMissInfo(texel.detail ? ray : null);
   const [ndcX, ndcY] = pixelCentreNdc(ray.pixelX, ray.pixelY, ray.width, ray.height);
   const clip = vec4.transformMat4([ndcX, ndcY, texel.depth, 1], inverseViewProjection);
   const point: [number, number, number] = [clip[0] / clip[3], clip[1] / clip[3], clip[2] / clip[3]];
   const info = makeMissInfo(null);
   info.hit = true;
-  info.pickedMesh = candidate.mesh;
-  info.thinInstanceIndex = instance;
   info.pickedPoint = point;
   info.distance = Math.hypot(point[0] - ray.origin[0], point[1] - ray.origin[1], point[2] - ray.origin[2]);
+  if (texel.detail) info.ray = ray;
+  if (source) {
+    // A contributor's hit: it names its own entity and detail; no mesh, no triangle.
+    info.pickedEntity = source.source.entity;
+    info.entityDetail = source.module.resolvePick(source.source.entity, source.captured, id - source.baseId, texel);
+    return info;
+  }
+  const { candidate, instance } = found!;
+  info.pickedMesh = candidate.mesh;
+  info.thinInstanceIndex = instance;
   if (texel.detail && texel.detail[0] !== noPrimitiveSentinel) {
     const floats = new Float32Array(texel.detail.buffer, texel.detail.byteOffset + 4, 3);
     const world = composeInstanceWorld(candidate.worldMatrix, instance >= 0 ? snapshotInstanceMatrix(candidate, instance) : null);
@@ -45,9 +54,6 @@ export function decodePickTexel(snapshot: PickSnapshot, ray: PickingRay, inverse
       // A world-adjust hook moves vertices in WGSL the CPU cannot run: the displaced surface's normals are unknown.
       info.pickedNormal = info.pickedNormalWorld = info.pickedFaceNormal = info.pickedFaceNormalWorld = null;
     }
-    info.ray = ray;
-  } else if (texel.detail) {
-    info.ray = ray;
   }
   return info;
 }

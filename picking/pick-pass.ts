@@ -11,6 +11,7 @@ import {
   pointSlotBytes, storageGroupFor,
 } from './pick-resources.js';
 import type { PickSnapshot } from './pick-snapshot.js';
+import { type CapturedSource, type ContributorPoint, type ContributorViewData, encodeCapturedSources } from './pick-contributors.js';
 import { makePickZoomMatrix, type PixelRegion } from './pick-zoom.js';
 import { acquireStagingBuffer, releaseStagingBuffer } from './staging-pool.js';
 
@@ -28,6 +29,10 @@ export interface PickPassRequest {
   layout: 'row' | 'rect';
   detailed: boolean;
   rule: CheckedRule | null;
+  /** Non-mesh pick sources captured with the snapshot, after the meshes' IDs. */
+  sources: readonly CapturedSource[];
+  /** Camera data the sources draw with. */
+  view: ContributorViewData;
 }
 
 /** What a finished pass read back. */
@@ -70,9 +75,12 @@ export async function encodePickPass(gpu: PickGpu, request: PickPassRequest): Pr
     if (ensureMeshDeformation(c.mesh, device)) syncMeshDeformation(c.mesh);
   }
   const zoom = new Float32Array(16);
+  const points: ContributorPoint[] = [];
   regions.forEach((region, p) => {
     makePickZoomMatrix(region, request.width, request.height, zoom);
-    gpu.pointData.set(mat4.multiply(zoom, request.viewProjection), (p * pointSlotBytes) / 4);
+    const zoomed = mat4.multiply(zoom, request.viewProjection) as Float32Array;
+    gpu.pointData.set(zoomed, (p * pointSlotBytes) / 4);
+    if (request.sources.length) points.push({ viewProjection: zoomed, viewport: row ? [p, 0, 1, 1] : [0, 0, region.width, region.height], pixelOffset: [region.x - (row ? p : 0), region.y] });
     // Fragment coordinates in the pick target plus this offset give the original framebuffer's.
     gpu.pointData.set([region.x - (row ? p : 0), region.y, 0, 0], (p * pointSlotBytes + pickFrameOffset) / 4);
   });
@@ -139,6 +147,8 @@ export async function encodePickPass(gpu: PickGpu, request: PickPassRequest): Pr
       }
     }
   });
+  // Sources draw into the same targets against the same depth, so they depth-sort with the meshes.
+  if (request.sources.length) encodeCapturedSources(gpu.contributors, request.sources, { device, pass, detailed, points, view: request.view });
   pass.end();
   const attachments = detailed ? 3 : 2;
   const texelBytes = [4, 4, 16];

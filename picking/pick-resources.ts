@@ -4,6 +4,7 @@ import type { Mesh } from '../engine/mesh.js';
 import type { Fragment } from '../fragments/fragment-types.js';
 import { createPickFragments } from '../fragments/standard-material.js';
 import type { PickPipeline } from './pick-pipelines.js';
+import { type DeviceContributors, pruneContributors } from './pick-contributors.js';
 import { destroyStagingPool, makeStagingPool, type StagingPool } from './staging-pool.js';
 
 /** Per point: SceneUniforms at 0, PickFrameUniforms at 256 (binding offsets must be 256-aligned). */
@@ -44,6 +45,8 @@ export interface PickGpu {
   /** 256 zero bytes: vertex data of meshes without the attribute, storage of meshes without data. */
   zeros: GPUBuffer;
   allBuffers: Set<GPUBuffer>;
+  /** Pick contributors (billboards, splats, …) on this device, by source. */
+  contributors: DeviceContributors;
 }
 
 /** The picker's GPU state on `device`, rebuilt when the device changed (after a loss). */
@@ -70,6 +73,7 @@ export function ensurePickGpu(picker: { gpu: PickGpu | null }, device: GPUDevice
     storage: new Map(),
     zeros,
     allBuffers: new Set([zeros]),
+    contributors: new Map(),
   };
   return picker.gpu;
 }
@@ -195,4 +199,5 @@ export function disposePickGpu(gpu: PickGpu): void {
   for (const buffer of gpu.allBuffers) buffer.destroy();
   gpu.allBuffers.clear();
   destroyStagingPool(gpu.staging);
+  pruneContributors(gpu.contributors, null);
 }

@@ -18,6 +18,10 @@ export interface PickingInfo {
   pickedFaceNormal: Vec3 | null;
   pickedFaceNormalWorld: Vec3 | null;
   pickedMesh: Mesh | null;
+  /** The non-mesh entity hit (a billboard system, a splat mesh, …; see registerPickSource), else null. */
+  pickedEntity: object | null;
+  /** What that entity's contributor says about the hit (e.g. `{ spriteIndex }`), else null. */
+  entityDetail: Record<string, unknown> | null;
   /** Triangle index into the mesh's index buffer (index / 3), -1 without detail. */
   faceId: number;
   /** Barycentrics: A = bu·A0 + bv·A1 + (1 − bu − bv)·A2 for the corners of triangle faceId. */
@@ -33,7 +37,7 @@ export interface PickingInfo {
 export function makeMissInfo(ray: PickingRay | null = null): PickingInfo {
   return {
     hit: false, distance: 0, pickedPoint: null, pickedNormal: null, pickedNormalWorld: null, pickedFaceNormal: null,
-    pickedFaceNormalWorld: null, pickedMesh: null, faceId: -1, bu: 0, bv: 0, subMeshId: 0, thinInstanceIndex: -1, ray,
+    pickedFaceNormalWorld: null, pickedMesh: null, pickedEntity: null, entityDetail: null, faceId: -1, bu: 0, bv: 0, subMeshId: 0, thinInstanceIndex: -1, ray,
   };
 }
 

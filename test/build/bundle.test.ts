@@ -53,4 +53,34 @@ export async function main(gpu) { const engine = await createEngine(gpu, { width
     expect(code).not.toMatch(/^import .*@gltf-transform/m);
     expect(code).not.toMatch(/^import .*['"]bunny['"]/m);
   });
+
+  // Marker names from the billboard, splat and VAT code (WGSL entry points and TS functions).
+  const optionalFeatureMarkers = ['createBillboardSystem', 'billboardPickFragment', 'createSplatMesh', 'splatPickFragment', 'splatColorFragment', 'function makeVertexAnimation(', 'fn vertexAnimationVertex', 'createVertexAnimationFragment'];
+
+  test('a scene that renders and picks meshes ships no billboard, splat or VAT code', async () => {
+    const code = await bundleConsumer(`import { createEngine, createScene, createBoxMesh, renderFrame } from '${join(out, 'index.js')}';
+import { createGpuPicker, enableDetailedPicking, pickAsync } from '${join(out, 'index.js')}';
+export async function main(gpu) { const engine = await createEngine(gpu, { width: 8, height: 8 }); const scene = createScene(engine); createBoxMesh(scene, 'b'); renderFrame(scene);
+  const picker = createGpuPicker(scene); enableDetailedPicking(picker); return pickAsync(picker, 1, 1); }\n`);
+    expect(code).toContain('pickAsync');
+    for (const absent of optionalFeatureMarkers) expect(code, absent).not.toContain(absent);
+  });
+
+  test('a scene with billboards ships their pick code in a chunk loaded on the first pick only', async () => {
+    const code = await bundleConsumer(`import { createEngine, createScene, createBillboardSystem } from '${join(out, 'index.js')}';
+export async function main(gpu) { const engine = await createEngine(gpu, { width: 8, height: 8 }); const scene = createScene(engine); createBillboardSystem(scene, 's', { positions: new Float32Array(3) }); }\n`);
+    const chunks = code.split(/^\/\/ (?=\S+\.js$)/m);
+    const entry = chunks.find((c) => c.includes('createBillboardSystem'))!;
+    expect(entry).toContain('import(');
+    expect(entry).not.toContain('billboardPickFragment');
+    expect(code, 'the renderer is not used').not.toContain('billboardColorFragment');
+    expect(chunks.some((c) => c.includes('billboardPickFragment'))).toBe(true);
+    for (const absent of optionalFeatureMarkers.slice(2)) expect(code, absent).not.toContain(absent);
+  });
+
+  test('a scene that uses VAT ships the VAT shader and CPU code (the markers above are real)', async () => {
+    const code = await bundleConsumer(`import { makeVertexAnimation } from '${join(out, 'index.js')}';
+export const walk = () => makeVertexAnimation({ frames: new Float32Array(16), boneCount: 1, frameCount: 1 });\n`);
+    for (const present of ['function makeVertexAnimation(', 'fn vertexAnimationVertex']) expect(code, present).toContain(present);
+  });
 });

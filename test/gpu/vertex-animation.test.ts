@@ -7,6 +7,7 @@ import {
 import { createGeometryRendererTask, GeometryTextureType } from '../../geometry/index.js';
 import { createGpuPicker, enableDetailedPicking, type GpuPicker, pickAsync, pickManyAsync } from '../../picking/index.js';
 import { gpuTest } from '../support/gpu.js';
+import { countDeviceCreates } from '../support/create-counter.js';
 import { castReferenceRay, createReferenceScene, makePixelRay, type ReferenceHit, type ReferenceScene } from '../support/reference-raycast.js';
 import { animateOnCpu, bakeFrames, crowdFrames, crowdInstances, twoBoneBox } from '../support/vat-reference.js';
 
@@ -80,14 +81,6 @@ function createCrowd(scene: Scene): { mesh: Mesh; data: MeshData; frames: Float3
   return { mesh, data, frames, matrices, playback };
 }
 
-function countCreates(device: GPUDevice): { count: () => number; restore: () => void } {
-  const target = device as unknown as Record<string, (...args: unknown[]) => unknown>;
-  const keys = ['createBuffer', 'createTexture', 'createBindGroup', 'createShaderModule', 'createRenderPipeline', 'createSampler', 'createBindGroupLayout', 'createPipelineLayout'];
-  const originals = keys.map((k) => target[k]);
-  let creates = 0;
-  keys.forEach((k, i) => (target[k] = (...args: unknown[]) => (creates++, originals[i].apply(device, args))));
-  return { count: () => creates, restore: () => keys.forEach((k, i) => (target[k] = originals[i])) };
-}
 
 describe('vertex animation textures', () => {
   gpuTest('a thin-instanced VAT crowd is picked where each member is animated at two times; details match the CPU-animated mesh', async ({ engine }) => {
@@ -195,7 +188,7 @@ describe('vertex animation textures', () => {
     renderFrame(scene);
     runTasks(engine, [task]);
     await pickAsync(picker, 64, 32);
-    const counter = countCreates(engine.device);
+    const counter = countDeviceCreates(engine.device);
     try {
       for (let i = 0; i < 4; i++) {
         mesh.vertexAnimationTime = 0.3 * i;

@@ -46,5 +46,5 @@ export async function pickItemsInRect(state: EditorState, ax: number, ay: number
   const x1 = clamp(Math.ceil(Math.max(ax, bx)), x0 + 1, Math.floor(state.engine.width / state.engine.devicePixelRatio));
   const y1 = clamp(Math.ceil(Math.max(ay, by)), y0 + 1, Math.floor(state.engine.height / state.engine.devicePixelRatio));
   const found = await pickRectAsync(state.picker, x0, y0, x1 - x0, y1 - y0, { devicePixelRatio: state.engine.devicePixelRatio });
-  return found.map((f) => ({ mesh: f.mesh, instance: f.thinInstanceIndex }));
+  return found.flatMap((f) => (f.mesh ? [{ mesh: f.mesh, instance: f.thinInstanceIndex }] : []));
 }

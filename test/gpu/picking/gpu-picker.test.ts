@@ -8,6 +8,7 @@ import {
   createGpuPicker, disposePicker, enableDetailedPicking, type GpuPicker, makePickSnapshot, PickError, pickAsync, pickManyAsync, pickRectAsync, type PickingInfo,
 } from '../../../picking/index.js';
 import { gpuTest } from '../../support/gpu.js';
+import { countDeviceCreates } from '../../support/create-counter.js';
 
 interface Layout { scene: Scene; left: Mesh; middle: Mesh; right: Mesh; row: Mesh; back: Mesh }
 
@@ -42,14 +43,6 @@ async function pickAt(picker: GpuPicker, layout: Layout, point: [number, number,
   return who(await pickAsync(picker, x, y, options));
 }
 
-function countCreates(device: GPUDevice): { count: () => number; restore: () => void } {
-  const target = device as unknown as Record<string, (...args: unknown[]) => unknown>;
-  const keys = ['createBuffer', 'createTexture', 'createBindGroup', 'createShaderModule', 'createRenderPipeline', 'createSampler', 'createBindGroupLayout', 'createPipelineLayout', 'createCommandEncoder'];
-  const originals = keys.map((k) => target[k]);
-  let creates = 0;
-  keys.forEach((k, i) => (target[k] = (...args: unknown[]) => ((k === 'createCommandEncoder' ? 0 : creates++), originals[i].apply(device, args))));
-  return { count: () => creates, restore: () => keys.forEach((k, i) => (target[k] = originals[i])) };
-}
 
 describe('GPU picker', () => {
   gpuTest('hits the object drawn at a pixel, instances by index, and misses the background', async ({ engine }) => {
@@ -167,7 +160,7 @@ describe('GPU picker', () => {
     await pickAsync(picker, 48, 20);
     await pickManyAsync(picker, points);
     await pickRectAsync(picker, 0, 0, 96, 64);
-    const counter = countCreates(engine.device);
+    const counter = countDeviceCreates(engine.device);
     try {
       for (let i = 0; i < 5; i++) {
         await pickAsync(picker, 48 - i, 20 + i);
@@ -205,7 +198,7 @@ describe('GPU picker', () => {
     const [x0, y0] = pixelOf(engine, layout.scene, [-2.7, 1.7, 0.5]);
     const [x1, y1] = pixelOf(engine, layout.scene, [0.7, -1.7, 0.5]);
     const found = await pickRectAsync(picker, x0, y0, x1 - x0, y1 - y0);
-    const names = found.map((f) => `${f.mesh.name}${f.thinInstanceIndex >= 0 ? `#${f.thinInstanceIndex}` : ''}`).sort();
+    const names = found.map((f) => `${f.mesh!.name}${f.thinInstanceIndex >= 0 ? `#${f.thinInstanceIndex}` : ''}`).sort();
     expect(names).toEqual(['back', 'left', 'middle', 'row#0', 'row#1']);
     expect(await pickRectAsync(picker, x0, y0, x1 - x0, y1 - y0, { maxResults: 2 })).toHaveLength(2);
   }, [96, 64]);

@@ -1,0 +1,2 @@
+export * from './billboard-system.js';
+export * from './billboard-render-task.js';

@@ -1,0 +1,121 @@
+import type { ComposeCache, ComposedShader } from '../composer/compose-shader.js';
+import { composeShader, makeComposeCache } from '../composer/compose-shader.js';
+import { acquireRenderPipeline, type PipelineLease, releaseRenderPipeline, type RenderPipelineState } from '../composer/pipeline-cache.js';
+import type { Fragment } from '../fragments/fragment-types.js';
+import { acquireContributorPipeline, type ContributorEncodeContext, contributorViewSlotBytes, writeContributorView } from './pick-contributors.js';
+
+/**
+ * The GPU side pick contributors and entity renderers share: one pipeline per mode, the per-point view uniform,
+ * an item storage buffer and a params uniform, grown on demand and otherwise reused (a warm pick creates nothing).
+ */
+export interface ContributorGpu {
+  readonly device: GPUDevice;
+  readonly label: string;
+  readonly fragments: readonly Fragment[];
+  readonly itemsBinding: string;
+  readonly paramsBinding: string;
+  readonly cache: ComposeCache;
+  /** Fixed pipeline state of a renderer; null: the pick pass's state (per detailed mode). */
+  readonly state: RenderPipelineState | null;
+  pipelines: Map<boolean, { composed: ComposedShader; lease: PipelineLease }>;
+  viewBuffer: GPUBuffer | null;
+  viewData: ArrayBuffer;
+  itemBuffer: GPUBuffer | null;
+  paramsBuffer: GPUBuffer;
+  groups: Map<GPUBindGroupLayout, GPUBindGroup>;
+}
+
+/** Options of `createContributorGpu`. */
+export interface ContributorGpuOptions {
+  label: string;
+  /** Every fragment of the shader (for a pick: `createContributorBaseFragments()` plus the contributor's own). */
+  fragments: readonly Fragment[];
+  itemsBinding: string;
+  paramsBinding: string;
+  paramsBytes: number;
+  /** A renderer's pipeline state (targets, blending, depth); omitted for the pick pass. */
+  state?: RenderPipelineState;
+}
+
+/** Creates the shared state (nothing on the GPU but the params buffer until the first draw). */
+export function createContributorGpu(device: GPUDevice, options: ContributorGpuOptions): ContributorGpu {
+  return {
+    device, label: options.label, fragments: options.fragments, itemsBinding: options.itemsBinding, paramsBinding: options.paramsBinding, state: options.state ?? null,
+    cache: makeComposeCache({ maxResults: 4 }), pipelines: new Map(), viewBuffer: null, viewData: new ArrayBuffer(0), itemBuffer: null,
+    paramsBuffer: device.createBuffer({ label: `${options.label}:params`, size: Math.ceil(options.paramsBytes / 16) * 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST }),
+    groups: new Map(),
+  };
+}
+
+function grow(gpu: ContributorGpu, points: number, itemBytes: number): void {
+  if (!gpu.viewBuffer || gpu.viewBuffer.size < points * contributorViewSlotBytes) {
+    gpu.viewBuffer?.destroy();
+    const slots = Math.max(points, 2 * ((gpu.viewBuffer?.size ?? 0) / contributorViewSlotBytes), 1);
+    gpu.viewBuffer = gpu.device.createBuffer({ label: `${gpu.label}:views`, size: slots * contributorViewSlotBytes, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    gpu.viewData = new ArrayBuffer(slots * contributorViewSlotBytes);
+    gpu.groups.clear();
+  }
+  if (!gpu.itemBuffer || gpu.itemBuffer.size < itemBytes) {
+    gpu.itemBuffer?.destroy();
+    const size = Math.max(256, 2 ** Math.ceil(Math.log2(Math.max(itemBytes, 1))));
+    gpu.itemBuffer = gpu.device.createBuffer({ label: `${gpu.label}:items`, size, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    gpu.groups.clear();
+  }
+}
+
+function groupFor(gpu: ContributorGpu, layout: GPUBindGroupLayout, bindings: readonly { name: string; binding: number }[]): GPUBindGroup {
+  let group = gpu.groups.get(layout);
+  if (group) return group;
+  const resource = (name: string): GPUBindingResource => {
+    if (name === gpu.itemsBinding) return { buffer: gpu.itemBuffer! };
+    if (name === gpu.paramsBinding) return { buffer: gpu.paramsBuffer };
+    return { buffer: gpu.viewBuffer!, offset: 0, size: 208 };
+  };
+  group = gpu.device.createBindGroup({ label: `${gpu.label}:group`, layout, entries: bindings.map((b) => ({ binding: b.binding, resource: resource(b.name) })) });
+  gpu.groups.set(layout, group);
+  return group;
+}
+
+function acquirePipeline(gpu: ContributorGpu, detailed: boolean): { composed: ComposedShader; lease: PipelineLease } {
+  if (!gpu.state) return acquireContributorPipeline(gpu.device, gpu.fragments, detailed, gpu.cache);
+  const composed = composeShader({ fragments: gpu.fragments }, gpu.cache);
+  return { composed, lease: acquireRenderPipeline(gpu.device, composed, gpu.state) };
+}
+
+/** Makes the pipeline and buffers a draw of `points` views and `itemBytes` of items needs, so that the draw creates nothing. */
+export function prepareContributorGpu(gpu: ContributorGpu, points: number, itemBytes: number, detailed = false): void {
+  if (!gpu.pipelines.has(detailed)) gpu.pipelines.set(detailed, acquirePipeline(gpu, detailed));
+  grow(gpu, points, itemBytes);
+}
+
+/** Uploads views, items and params, then draws `vertexCount` vertices × `itemCount` instances once per point. */
+export function drawContributorItems(gpu: ContributorGpu, context: ContributorEncodeContext, items: ArrayBufferView, itemCount: number, params: ArrayBufferView, vertexCount: number): void {
+  if (itemCount === 0) return;
+  const { device, pass, points } = context;
+  prepareContributorGpu(gpu, points.length, items.byteLength, context.detailed);
+  const pipeline = gpu.pipelines.get(context.detailed)!;
+  points.forEach((point, p) => writeContributorView(gpu.viewData, p, point, context.view, context.baseId));
+  device.queue.writeBuffer(gpu.viewBuffer!, 0, gpu.viewData, 0, points.length * contributorViewSlotBytes);
+  device.queue.writeBuffer(gpu.itemBuffer!, 0, items.buffer, items.byteOffset, items.byteLength);
+  device.queue.writeBuffer(gpu.paramsBuffer, 0, params.buffer, params.byteOffset, params.byteLength);
+  const { composed, lease } = pipeline;
+  pass.setPipeline(lease.pipeline);
+  for (let g = 1; g < composed.bindGroups.length; g++) pass.setBindGroup(g, groupFor(gpu, lease.bindGroupLayouts[g], composed.bindGroups[g].bindings));
+  const viewGroup = groupFor(gpu, lease.bindGroupLayouts[0], composed.bindGroups[0].bindings);
+  points.forEach((point, p) => {
+    const [x, y, w, h] = point.viewport;
+    pass.setViewport(x, y, w, h, 0, 1);
+    pass.setScissorRect(x, y, w, h);
+    pass.setBindGroup(0, viewGroup, [p * contributorViewSlotBytes]);
+    pass.draw(vertexCount, itemCount);
+  });
+}
+
+/** Gives back the pipelines and destroys the buffers. */
+export function disposeContributorGpu(gpu: ContributorGpu): void {
+  for (const { lease } of gpu.pipelines.values()) releaseRenderPipeline(gpu.device, lease);
+  gpu.pipelines.clear();
+  for (const buffer of [gpu.viewBuffer, gpu.itemBuffer, gpu.paramsBuffer]) buffer?.destroy();
+  gpu.viewBuffer = gpu.itemBuffer = null;
+  gpu.groups.clear();
+}

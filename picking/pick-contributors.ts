@@ -1,0 +1,189 @@
+import { type ComposeCache, type ComposedShader, composeShader } from '../composer/compose-shader.js';
+import { acquireRenderPipeline, type PipelineLease, type RenderPipelineState } from '../composer/pipeline-cache.js';
+import type { PickSource } from '../engine/pick-sources.js';
+import type { Scene } from '../engine/scene.js';
+import type { Fragment } from '../fragments/fragment-types.js';
+import { contributorViewByteSize, createContributorViewFragment, createPickContributorOutputFragment } from '../fragments/contributor-view.js';
+import { maxPickId } from './pick-id.js';
+import { PickError } from './pick-errors.js';
+import type { PickTexel } from './pick-decode.js';
+import type { PickingRay } from './picking-ray.js';
+
+/** What a contributor sees when a pick is encoded: the camera and the rays (null for a marquee). */
+export interface ContributorCaptureRequest {
+  rays: readonly PickingRay[] | null;
+  /** False when the caller turned the ray pre-filter off: draw everything. */
+  preFilter: boolean;
+  cameraPosition: readonly [number, number, number];
+}
+
+/** One point of the pass: its pick-zoomed matrix and where it lands in the pick target. */
+export interface ContributorPoint {
+  viewProjection: Float32Array;
+  /** x, y, width, height in the pick target. */
+  viewport: readonly [number, number, number, number];
+  /** Framebuffer pixel of the target's texel (0, 0) in this viewport. */
+  pixelOffset: readonly [number, number];
+}
+
+/** Everything a contributor needs to draw into the pick pass it shares with meshes. */
+export interface ContributorEncodeContext {
+  device: GPUDevice;
+  pass: GPURenderPassEncoder;
+  baseId: number;
+  detailed: boolean;
+  points: readonly ContributorPoint[];
+  /** Unzoomed view-projection and its inverse, camera position/right/up, framebuffer size. */
+  view: ContributorViewData;
+}
+
+/** Camera data shared by all points of one pass. */
+export interface ContributorViewData {
+  inverseViewProjection: Float32Array;
+  cameraPosition: readonly [number, number, number];
+  cameraRight: readonly [number, number, number];
+  cameraUp: readonly [number, number, number];
+  width: number;
+  height: number;
+}
+
+/** A contributor's GPU state on one device. */
+export interface PickContributor<Captured> {
+  /** Draws the captured data into the pass (pipelines, buffers and bind groups are made once, then reused). */
+  encode(captured: Captured, context: ContributorEncodeContext): void;
+  /** Frees every GPU object it made. */
+  dispose(): void;
+}
+
+/** The module a pick source's `load()` resolves to. */
+export interface PickContributorModule<Entity extends object, Captured> {
+  /** CPU only, at the pick call: copies what to draw (null: nothing under the rays); `idCount` IDs are reserved. */
+  capturePick(entity: Entity, request: ContributorCaptureRequest): { idCount: number; captured: Captured } | null;
+  /** GPU state on a device (created on the first pick that draws this source on it). */
+  createPickContributor(device: GPUDevice): PickContributor<Captured>;
+  /** The result fields of a hit on local id `localId` (0-based in the source's range), e.g. `{ spriteIndex }`. */
+  resolvePick(entity: Entity, captured: Captured, localId: number, texel: PickTexel): Record<string, unknown>;
+}
+
+/** A source's capture in one pick snapshot, with its ID range. */
+export interface CapturedSource {
+  source: PickSource;
+  module: PickContributorModule<object, unknown>;
+  captured: unknown;
+  baseId: number;
+  idCount: number;
+}
+
+/** Per picker: loaded modules (cached per source) and contributors per device. */
+export interface ContributorState {
+  modules: Map<PickSource, PickContributorModule<object, unknown> | Promise<PickContributorModule<object, unknown>>>;
+}
+
+/** Creates the picker's contributor state (nothing loaded). */
+export function makeContributorState(): ContributorState {
+  return { modules: new Map() };
+}
+
+function checkModule(source: PickSource, module: unknown): PickContributorModule<object, unknown> {
+  const m = module as Partial<PickContributorModule<object, unknown>> | null;
+  if (!m || typeof m.capturePick !== 'function' || typeof m.createPickContributor !== 'function' || typeof m.resolvePick !== 'function') {
+    throw new PickError('pickAsync', 'bad-pick-source', `the pick source of ${(source.entity as { name?: string }).name ?? 'an entity'} loaded a module without capturePick, createPickContributor and resolvePick`);
+  }
+  return m as PickContributorModule<object, unknown>;
+}
+
+/** Loads (once per source) every registered source's contributor module; null when all are loaded already. */
+export function loadContributorModules(state: ContributorState, scene: Scene): Promise<void> | null {
+  const pending: Promise<unknown>[] = [];
+  for (const source of scene.pickSources) {
+    const known = state.modules.get(source);
+    if (known instanceof Promise) pending.push(known);
+    else if (!known) {
+      const loading = source.load().then((module) => {
+        const checked = checkModule(source, module);
+        state.modules.set(source, checked);
+        return checked;
+      }, (error: unknown) => {
+        state.modules.delete(source);
+        throw new PickError('pickAsync', 'pick-source-load', `loading the pick source of ${(source.entity as { name?: string }).name ?? 'an entity'} failed: ${(error as Error)?.message ?? error}`);
+      });
+      state.modules.set(source, loading);
+      pending.push(loading);
+    }
+  }
+  for (const source of state.modules.keys()) if (!scene.pickSources.includes(source)) state.modules.delete(source);
+  return pending.length ? Promise.all(pending).then(() => undefined) : null;
+}
+
+/** Captures every loaded source after the meshes' IDs (ending at `lastMeshId`): contiguous ranges in registration order. */
+export function captureSources(api: string, state: ContributorState, scene: Scene, request: ContributorCaptureRequest, lastMeshId: number, accept?: (entity: object) => boolean): CapturedSource[] {
+  const result: CapturedSource[] = [];
+  let nextId = lastMeshId + 1;
+  for (const source of scene.pickSources) {
+    const module = state.modules.get(source);
+    if (!module || module instanceof Promise || (accept && !accept(source.entity))) continue;
+    const capture = module.capturePick(source.entity, request);
+    if (!capture || capture.idCount < 1) continue;
+    result.push({ source, module, captured: capture.captured, baseId: nextId, idCount: capture.idCount });
+    nextId += capture.idCount;
+    if (nextId - 1 > maxPickId) throw new PickError(api, 'too-many-ids', `the pick needs more than ${maxPickId} IDs (24-bit RGB); filter or ignore meshes and sources`);
+  }
+  return result;
+}
+
+/** The captured source owning `id`, if any. */
+export function findCapturedSource(sources: readonly CapturedSource[], id: number): CapturedSource | null {
+  return sources.find((s) => id >= s.baseId && id < s.baseId + s.idCount) ?? null;
+}
+
+/** Contributors of one picker on one device, by source; disposed with the picker's GPU state. */
+export type DeviceContributors = Map<PickSource, PickContributor<unknown>>;
+
+/** Draws every captured source into the pass, creating a source's contributor on this device on first use. */
+export function encodeCapturedSources(contributors: DeviceContributors, sources: readonly CapturedSource[], context: Omit<ContributorEncodeContext, 'baseId'>): void {
+  for (const entry of sources) {
+    let contributor = contributors.get(entry.source);
+    if (!contributor) contributors.set(entry.source, (contributor = entry.module.createPickContributor(context.device)));
+    contributor.encode(entry.captured, { ...context, baseId: entry.baseId });
+  }
+}
+
+/** Frees contributors whose source is no longer registered (or all of them, without a scene). */
+export function pruneContributors(contributors: DeviceContributors, scene: Scene | null): void {
+  for (const [source, contributor] of contributors) {
+    if (scene && scene.pickSources.includes(source)) continue;
+    contributor.dispose();
+    contributors.delete(source);
+  }
+}
+
+// ---- helpers for contributor implementations ----
+
+/** Per-point uniform slot size of the contributor view (dynamic offsets are 256-aligned). */
+export const contributorViewSlotBytes = 256;
+
+/** The fragments every contributor pick shader starts from (view uniform, ray helpers, pick outputs). */
+export function createContributorBaseFragments(): Fragment[] {
+  return [createContributorViewFragment(), createPickContributorOutputFragment()];
+}
+
+/** Writes point `index`'s ContributorView at its slot of `data` (floats and words share the buffer). */
+export function writeContributorView(data: ArrayBuffer, index: number, point: ContributorPoint, view: ContributorViewData, baseId: number): void {
+  const floats = new Float32Array(data, index * contributorViewSlotBytes, contributorViewByteSize / 4);
+  floats.set(point.viewProjection, 0);
+  floats.set(view.inverseViewProjection, 16);
+  floats.set([...view.cameraPosition, 1, ...view.cameraRight, 0, ...view.cameraUp, 0, point.pixelOffset[0], point.pixelOffset[1], view.width, view.height], 32);
+  new Uint32Array(data, index * contributorViewSlotBytes + 192, 4).set([baseId, 0, 0, 0]);
+}
+
+/** Composes a contributor shader and acquires its pipeline with the pick pass's fixed state (targets, reverse-Z depth, no culling). */
+export function acquireContributorPipeline(device: GPUDevice, fragments: readonly Fragment[], detailed: boolean, cache?: ComposeCache, conditions: Record<string, boolean> = {}): { composed: ComposedShader; lease: PipelineLease } {
+  const composed = composeShader({ fragments, conditions: { ...conditions, primitiveDetail: detailed } }, cache);
+  const state: RenderPipelineState = {
+    label: 'weft:pick-contributor',
+    targets: composed.targets.map((t) => ({ format: t.format! })),
+    primitive: { topology: 'triangle-list', cullMode: 'none' },
+    depthStencil: { format: 'depth24plus', depthWriteEnabled: true, depthCompare: 'greater' },
+  };
+  return { composed, lease: acquireRenderPipeline(device, composed, state) };
+}

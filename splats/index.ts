@@ -1,0 +1,2 @@
+export * from './splat-mesh.js';
+export * from './splat-render-task.js';
