@@ -2,7 +2,8 @@ import type { Mesh } from '../../engine/mesh.js';
 import type { Scene } from '../../engine/scene.js';
 import { describeValue } from '../../composer/errors.js';
 import { CpuPickError } from './cpu-pick-error.js';
-import { peekMeshBvh } from './mesh-bvh-cache.js';
+import { meshBvhCacheEpoch, peekMeshBvh } from './mesh-bvh-cache.js';
+import type { TriangleBvh } from './triangle-bvh.js';
 import { buildSceneBvh, type CpuPickDiagnostic, refitSceneBvh, type SceneBvh, type SceneBvhMode } from './scene-bvh.js';
 import { makeSceneEntries, type SceneEntries, updateMeshEntries } from './scene-entries.js';
 
@@ -37,7 +38,7 @@ interface MeshSnapshot {
   world: Float32Array;
   instancesRef: Float32Array | null;
   instanceVersion: number;
-  bvhRef: object | null;
+  bvhRef: TriangleBvh | null;
   bvhRefits: number;
 }
 
@@ -47,6 +48,8 @@ export interface CpuPicker {
   readonly options: Required<Omit<CpuPickerOptions, 'onDiagnostic'>> & Pick<CpuPickerOptions, 'onDiagnostic'>;
   /** `scene.structureVersion` the entries were built for (-1 before the first pick). */
   builtVersion: number;
+  /** `meshBvhCacheEpoch()` at the last refit check. */
+  bvhCacheEpoch: number;
   meshes: Mesh[];
   entries: SceneEntries;
   bvh: SceneBvh | null;
@@ -75,6 +78,7 @@ export function createCpuPicker(scene: Scene, options: CpuPickerOptions = {}): C
     scene,
     options: { sceneBvh, refit, onDiagnostic: options.onDiagnostic },
     builtVersion: -1,
+    bvhCacheEpoch: -1,
     meshes: [],
     entries: makeSceneEntries([]),
     bvh: null,
@@ -108,10 +112,14 @@ function retake(s: MeshSnapshot, mesh: Mesh): void {
   s.bvhRefits = bvh ? bvh.refitCount : 0;
 }
 
-function changed(mesh: Mesh, s: MeshSnapshot): boolean {
+/** Whether the mesh moved, changed instances or had its BVH replaced or refitted; `cacheSame`: no BVH was built, set or dropped since. */
+function changed(mesh: Mesh, s: MeshSnapshot, cacheSame: boolean): boolean {
   if (s.worldRef !== mesh.worldMatrix || s.instancesRef !== mesh.thinInstances || s.instanceVersion !== mesh.thinInstanceVersion) return true;
-  const bvh = peekMeshBvh(mesh);
-  if (s.bvhRef !== bvh || (bvh && s.bvhRefits !== bvh.refitCount)) return true;
+  if (!cacheSame) {
+    const bvh = peekMeshBvh(mesh);
+    if (s.bvhRef !== bvh) return true;
+  }
+  if (s.bvhRef && s.bvhRefits !== s.bvhRef.refitCount) return true;
   const w = mesh.worldMatrix;
   const c = s.world;
   for (let k = 0; k < 16; k++) if (w[k] !== c[k]) return true;
@@ -164,9 +172,12 @@ export function refitCpuPicker(picker: CpuPicker): boolean {
     return true;
   }
   let any = false;
+  const epoch = meshBvhCacheEpoch();
+  const cacheSame = picker.bvhCacheEpoch === epoch;
+  picker.bvhCacheEpoch = epoch;
   for (let m = 0; m < picker.meshes.length; m++) {
     const mesh = picker.meshes[m];
-    if (!changed(mesh, picker.snapshots[m])) continue;
+    if (!changed(mesh, picker.snapshots[m], cacheSame)) continue;
     updateMeshEntries(picker.entries, m);
     retake(picker.snapshots[m], mesh);
     any = true;

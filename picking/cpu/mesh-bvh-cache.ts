@@ -3,11 +3,18 @@ import { CpuPickError } from './cpu-pick-error.js';
 import { buildTriangleBvh, refitTriangleBvh, type TriangleBvh } from './triangle-bvh.js';
 
 let meshBvhs: WeakMap<Mesh, TriangleBvh> | null = null;
+/** Bumped whenever a mesh gains, swaps or loses its cached BVH (refits show in the BVH's own refitCount). */
+let cacheEpoch = 0;
 
 // Created on first use: a module-level `new WeakMap()` would be a side effect at import.
 function cache(): WeakMap<Mesh, TriangleBvh> {
   meshBvhs ??= new WeakMap();
   return meshBvhs;
+}
+
+/** Changes when any mesh's cached BVH was built, replaced or dropped: pickers skip per-mesh cache lookups while it holds. */
+export function meshBvhCacheEpoch(): number {
+  return cacheEpoch;
 }
 
 /** The mesh's triangle BVH, built from `mesh.positions` on first use and cached per mesh. */
@@ -16,6 +23,7 @@ export function getMeshBvh(mesh: Mesh): TriangleBvh {
   if (!bvh) {
     bvh = buildTriangleBvh(mesh.positions, mesh.geometry.indices);
     cache().set(mesh, bvh);
+    cacheEpoch++;
   }
   return bvh;
 }
@@ -31,11 +39,12 @@ export function setMeshBvh(mesh: Mesh, bvh: TriangleBvh): void {
     throw new CpuPickError('setMeshBvh', 'bvh-mismatch', `mesh ${JSON.stringify(mesh.name)} has ${mesh.geometry.triangleCount} triangles but the BVH covers ${bvh.triangleCount}`);
   }
   cache().set(mesh, bvh);
+  cacheEpoch++;
 }
 
 /** Forgets the mesh's BVH (the next pick rebuilds it). */
 export function dropMeshBvh(mesh: Mesh): void {
-  meshBvhs?.delete(mesh);
+  if (meshBvhs?.delete(mesh)) cacheEpoch++;
 }
 
 /**

@@ -147,6 +147,28 @@ describe('scene BVH: SAH gate, structural rebuilds, per-frame refit, census', ()
     expect(picker.stats.builds).toBe(1);
   });
 
+  test('auto refit sees a mesh BVH refitted in place, replaced or dropped between picks', () => {
+    const scene = makeCpuScene();
+    const ball = createMeshFromData(scene, 'ball', makeSphereData({ radius: 1 }));
+    createMeshFromData(scene, 'other', makeBoxData(), { worldMatrix: mat4.translation([6, 0, 0]) });
+    createCpuPicker(scene);
+    const through = { origin: [0, 0, 10], direction: [0, 0, -1] };
+    const grazing = { origin: [1.5, 0, 10], direction: [0, 0, -1] };
+    expect(pickWithRaySync(scene, through).pickedMesh).toBe(ball); // builds the ball's BVH
+    const built = peekMeshBvh(ball)!;
+    for (let i = 0; i < ball.positions.length; i++) ball.positions[i] *= 2;
+    refitMeshBvh(ball); // in place: the same BVH object, refitCount bumped
+    expect(peekMeshBvh(ball)).toBe(built);
+    expect(pickWithRaySync(scene, grazing).pickedMesh).toBe(ball);
+    for (let i = 0; i < ball.positions.length; i++) ball.positions[i] /= 2;
+    dropMeshBvh(ball); // dropped: bounds fall back to the (rest) local bounds
+    expect(pickWithRaySync(scene, grazing).hit).toBe(false);
+    for (let i = 0; i < ball.positions.length; i++) ball.positions[i] *= 2;
+    const bytes = serialiseMeshBvh(ball);
+    loadMeshBvh(ball, bytes); // replaced by another object
+    expect(pickWithRaySync(scene, grazing).pickedMesh).toBe(ball);
+  });
+
   test('a serialised mesh BVH loads in place of a build and picks identically', () => {
     const scene = makeCpuScene();
     const ball = createMeshFromData(scene, 'ball', makeSphereData({ radius: 1, segments: 40, rings: 20 }));
