@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
-import { createBillboardSystem } from '../../billboards/index.js';
-import { createScene, type Engine, EngineError, registerPickSource, unregisterPickSource } from '../../engine/index.js';
+import { createBillboardRenderTask, createBillboardSystem } from '../../billboards/index.js';
+import { createScene, type Engine, EngineError, registerPickSource, type RenderTarget, unregisterPickSource } from '../../engine/index.js';
 import { createSplatMesh } from '../../splats/index.js';
 
 const scene = () => createScene({} as Engine);
@@ -30,6 +30,8 @@ describe('pick sources: bad input is refused with a typed error and registers no
     expect(Array.from(system.sizes)).toEqual([2, 1, 2, 1]);
     expect(system.axis).toEqual([0, 1, 0]);
     expect(s.pickSources.map((p) => p.entity)).toEqual([system]);
+    // The renderer depth-tests against the meshes drawn before it: a target without depth is refused up front.
+    refused(() => createBillboardRenderTask(system, { target: { name: 'flat', depthFormat: null } as unknown as RenderTarget }), /needs a render target with depth/);
   });
 
   test('splat meshes', () => {
