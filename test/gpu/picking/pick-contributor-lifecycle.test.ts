@@ -1,7 +1,7 @@
 import { mat4 } from 'wgpu-matrix';
 import { describe, expect, vi } from 'vitest';
 import { createBillboardSystem, disposeBillboardSystem, getPickedSpriteIndex } from '../../../billboards/index.js';
-import { createBoxMesh, createScene, type Engine, EngineError, makePerspectiveCamera, registerPickSource, renderFrame, type Scene, unregisterPickSource } from '../../../engine/index.js';
+import { createBoxMesh, createScene, type Engine, EngineError, makePerspectiveCamera, registerPickSource, renderFrame, type Scene, unregisterPickSource, whenEngineReady } from '../../../engine/index.js';
 import type { Fragment } from '../../../fragments/index.js';
 import {
   createContributorBaseFragments, createContributorGpu, createGpuPicker, disposeContributorGpu, disposePicker, drawContributorItems, PickError, type PickContributorModule, pickAsync, pickRectAsync,
@@ -141,6 +141,28 @@ describe('pick contributor lifecycle', () => {
     expect(names).toEqual(['splat', 'sprite#0', 'sprite#1', 'sprite#2']);
     disposeBillboardSystem(sprites);
     expect((await pickAsync(picker, ...centre)).hit).toBe(false);
+  }, [64, 48]);
+
+  gpuTest('after a device loss sources are drawn again on the new device; a pick in flight is redrawn there', async ({ engine }) => {
+    const scene = setUp(engine);
+    createBillboardSystem(scene, 'sprites', { positions: new Float32Array([-1.5, 0, 0, 0, 0, 0, 1.5, 0, 0]), sizes: [1, 1] });
+    const disposed = { count: 0 };
+    registerPickSource(scene, { entity: { name: 'ground', y: -2 } as Ground, load: async () => groundModule(disposed) });
+    const picker = createGpuPicker(scene);
+    const centre = [Math.floor(engine.width / 2), Math.floor(engine.height / 2)] as const;
+    const low = [Math.floor(engine.width / 2), engine.height - 2] as const;
+    expect(getPickedSpriteIndex(await pickAsync(picker, ...centre))).toBe(1);
+    const lost = engine.device;
+    const pending = pickAsync(picker, ...centre);
+    lost.destroy();
+    expect(getPickedSpriteIndex(await pending)).toBe(1);
+    await whenEngineReady(engine);
+    expect(engine.device).not.toBe(lost);
+    expect(getPickedSpriteIndex(await pickAsync(picker, ...centre))).toBe(1);
+    expect((await pickAsync(picker, ...low)).entityDetail).toEqual({ ground: 'ground' });
+    expect(picker.gpu!.device).toBe(engine.device);
+    // The old device's contributors were freed with the picker's old GPU state.
+    expect(disposed.count).toBe(1);
   }, [64, 48]);
 
   gpuTest('bad pick sources: typed errors at registration, a failed load rejects and leaves the picker working', async ({ engine }) => {
