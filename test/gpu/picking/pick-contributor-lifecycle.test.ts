@@ -165,6 +165,23 @@ describe('pick contributor lifecycle', () => {
     expect(disposed.count).toBe(1);
   }, [64, 48]);
 
+  gpuTest('concurrent picks over sprites and splats each get their own answer (per-pick uniforms are not overwritten in flight)', async ({ engine }) => {
+    const scene = setUp(engine);
+    const positions: number[] = [];
+    for (let i = 0; i < 8; i++) positions.push(i * 0.8 - 2.8, 0.6, 0);
+    createBillboardSystem(scene, 'sprites', { positions: new Float32Array(positions), sizes: [0.6, 0.6] });
+    createSplatMesh(scene, 'splats', { centers: new Float32Array([-1, -1, 0, 1, -1, 0]), scales: new Float32Array([0.4, 0.3, 0.3, 0.4, 0.3, 0.3]) });
+    const picker = createGpuPicker(scene);
+    const points = Array.from({ length: 96 }, (_, i) => ({ x: 2 + (i % 12) * 5, y: 2 + Math.floor(i / 12) * 6 }));
+    const describe = (info: Awaited<ReturnType<typeof pickAsync>>) => `${info.hit}:${JSON.stringify(info.entityDetail)}:${info.pickedPoint?.map((v) => v.toFixed(4))}`;
+    const sequential: string[] = [];
+    for (const p of points) sequential.push(describe(await pickAsync(picker, p.x, p.y)));
+    const concurrent = (await Promise.all(points.map((p) => pickAsync(picker, p.x, p.y)))).map(describe);
+    expect(concurrent).toEqual(sequential);
+    expect(sequential.filter((d) => d.includes('spriteIndex')).length).toBeGreaterThan(3);
+    expect(sequential.filter((d) => d.includes('splatIndex')).length).toBeGreaterThan(3);
+  }, [64, 48]);
+
   gpuTest('bad pick sources: typed errors at registration, a failed load rejects and leaves the picker working', async ({ engine }) => {
     const scene = setUp(engine);
     createBoxMesh(scene, 'box');
