@@ -116,8 +116,8 @@ function addToLists(drawLists: number[][], candidateIndex: number, filter: Filte
  * cross that point's ray; without rays (pickRect) everything that passes the options is drawn.
  */
 export function makePickSnapshot(api: string, meshes: readonly Mesh[], options: PickOptions, rays: readonly PickingRay[] | null, points = 1, scene?: Scene): PickSnapshot {
-  if (scene && rays?.length === 1 && points === 1 && options.preFilter !== false && meshes === scene.meshes && meshes.length >= hierarchyThreshold && !sceneHasDeformedMeshes(scene)) {
-    return snapshotFromSceneHierarchy(api, scene, options, rays[0]);
+  if (scene && rays && rays.length === points && options.preFilter !== false && meshes === scene.meshes && meshes.length >= hierarchyThreshold && !sceneHasDeformedMeshes(scene)) {
+    return snapshotFromSceneHierarchy(api, scene, options, rays);
   }
   const filter: Filter | null = rays !== null && options.preFilter !== false
     ? { rays, inverseDirections: rays.map((ray) => Float64Array.from(ray.direction, (d) => 1 / d)), box: makeEmptyAabb(), combined: new Float32Array(16), hits: new Uint8Array(points) }
@@ -178,11 +178,15 @@ function sceneHasDeformedMeshes(scene: Scene): boolean {
   return deformed;
 }
 
-/** From this many meshes on, a single-ray pick asks the CPU picker's scene hierarchy which bounds the ray crosses. */
+/** From this many meshes on, a pick asks the CPU picker's scene hierarchy which bounds each ray crosses. */
 const hierarchyThreshold = 64;
 
-/** The same snapshot as the scan, with candidates found through the scene BVH: cost grows with what is under the ray. */
-function snapshotFromSceneHierarchy(api: string, scene: Scene, options: PickOptions, ray: PickingRay): PickSnapshot {
+/**
+ * The same snapshot as the scan, with candidates found through the scene BVH, one query per ray: cost grows with
+ * what is under the rays. Candidates are the union over the rays (a mesh's instance runs too); each point draws
+ * the candidates its own ray crosses.
+ */
+function snapshotFromSceneHierarchy(api: string, scene: Scene, options: PickOptions, rays: readonly PickingRay[]): PickSnapshot {
   const ignore = options.ignore ?? [];
   const ranges = new Map<Mesh, [number, number][] | 'all'>();
   for (const entry of ignore) {
@@ -201,8 +205,10 @@ function snapshotFromSceneHierarchy(api: string, scene: Scene, options: PickOpti
   };
   const picker = getCpuPicker(scene);
   syncCpuPicker(picker);
-  const entries = collectSceneCandidates(picker, ray.origin, ray.direction, accept).sort((a, b) => a - b);
+  const perRay = rays.map((ray) => collectSceneCandidates(picker, ray.origin, ray.direction, accept));
+  const entries = rays.length === 1 ? perRay[0].sort((a, b) => a - b) : [...new Set(perRay.flat())].sort((a, b) => a - b);
   const candidates: PickCandidate[] = [];
+  const candidateOfMesh = new Map<Mesh, number>();
   let nextId = 1;
   for (let k = 0; k < entries.length; ) {
     const mesh = picker.entries.meshes[entries[k]];
@@ -216,11 +222,14 @@ function snapshotFromSceneHierarchy(api: string, scene: Scene, options: PickOpti
       k += count;
     }
     const idCount = Math.max(1, mesh.thinInstanceCount);
+    candidateOfMesh.set(mesh, candidates.length);
     candidates.push({ mesh, baseId: nextId, idCount, worldMatrix: Float32Array.from(mesh.worldMatrix), runs: mesh.thinInstances ? runs : null });
     nextId += idCount;
     if (nextId - 1 > maxPickId) throw new PickError(api, 'too-many-ids', `the pick needs more than ${maxPickId} IDs (24-bit RGB); filter or ignore meshes`);
   }
-  return { candidates, drawLists: [candidates.map((_, i) => i)] };
+  if (rays.length === 1) return { candidates, drawLists: [candidates.map((_, i) => i)] };
+  const drawLists = perRay.map((list) => [...new Set(list.map((e) => candidateOfMesh.get(picker.entries.meshes[e])!))].sort((a, b) => a - b));
+  return { candidates, drawLists };
 }
 
 /** The candidate owning `id` and the thin instance it names (-1 when the mesh has none). */

@@ -192,6 +192,28 @@ describe('GPU picker', () => {
     });
   }, [96, 64]);
 
+  gpuTest('on a scene big enough for the scene hierarchy, pickManyAsync still equals single picks (filters and ignores too)', async ({ engine }) => {
+    const scene = createScene(engine);
+    scene.camera = makePerspectiveCamera({ position: [0.3, 9, 7], target: [0, 0, 0], fovY: 0.9 });
+    for (let i = 0; i < 120; i++) {
+      createBoxMesh(scene, `b${i}`, { width: 0.5, height: 0.5 + (i % 3) * 0.3, depth: 0.5 }, { worldMatrix: mat4.translation([(i % 12) * 0.8 - 4.4, 0, Math.floor(i / 12) * 0.8 - 3.6]) });
+    }
+    const instances = new Float32Array(10 * 16);
+    for (let k = 0; k < 10; k++) instances.set(mat4.translation([k * 0.8 - 3.6, 1.2, 0.4]), k * 16);
+    const row = createBoxMesh(scene, 'row', { width: 0.4, height: 0.4, depth: 0.4 }, { thinInstances: instances });
+    const picker = createGpuPicker(scene);
+    const points = Array.from({ length: 80 }, (_, i) => ({ x: (i * 37) % 96, y: (i * 23) % 64 }));
+    const options = { ignore: [scene.meshes[5], { mesh: row, thinInstances: [2, 5] as const }], filter: (m: Mesh) => m.name !== 'b7' };
+    const many = await pickManyAsync(picker, points, options);
+    const scan = await pickManyAsync(picker, points, { ...options, preFilter: false });
+    const single: string[] = [];
+    for (const p of points) single.push(who(await pickAsync(picker, p.x, p.y, options)));
+    expect(many.map(who)).toEqual(single);
+    expect(scan.map(who)).toEqual(single);
+    expect(new Set(single).size).toBeGreaterThan(15);
+    expect(single.some((w) => w.startsWith('row#'))).toBe(true);
+  }, [96, 64]);
+
   gpuTest('pickRectAsync returns the deduplicated identities inside the marquee, capped by maxResults', async ({ engine }) => {
     const layout = knownLayout(engine);
     const picker = createGpuPicker(layout.scene);
