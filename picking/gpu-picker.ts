@@ -76,8 +76,9 @@ function loadSources(picker: GpuPicker, api: string): Promise<void> | null {
   return loading?.then(() => assertAlive(picker, api)) ?? null;
 }
 
-/** Camera data pick sources draw with. */
-function contributorView(camera: Camera, viewProjection: Float32Array, width: number, height: number): ContributorViewData {
+/** Camera data pick sources draw with (null when no source was captured: nothing reads it). */
+function contributorView(sources: readonly CapturedSource[], camera: Camera, viewProjection: Float32Array, width: number, height: number): ContributorViewData | null {
+  if (sources.length === 0) return null;
   const v = getCameraViewMatrix(camera);
   return {
     inverseViewProjection: mat4.inverse(viewProjection) as Float32Array,
@@ -166,7 +167,7 @@ export async function pickManyAsync(picker: GpuPicker, points: readonly { x: num
   const regions: PixelRegion[] = rays.map((ray) => ({ x: ray.pixelX, y: ray.pixelY, width: 1, height: 1 }));
   const detailed = picker.detailed;
   const sources = captureSceneSources(picker, api, snapshot, rays, camera, options);
-  const view = contributorView(camera, viewProjection, viewport.width, viewport.height);
+  const view = contributorView(sources, camera, viewProjection, viewport.width, viewport.height);
   return runRequest(picker, api, { api, snapshot, viewProjection, width: viewport.width, height: viewport.height, regions, layout: 'row', detailed, rule, sources, view }, (readback) =>
     rays.map((ray, i) => decodePickTexel(snapshot, ray, inverse, readback.texel(i), rule?.rule.worldAdjustWgsl !== undefined, sources)));
 }
@@ -203,7 +204,7 @@ export async function pickRectAsync(picker: GpuPicker, x: number, y: number, wid
   const snapshot = makePickSnapshot(api, picker.scene.meshes, options ?? {}, null, 1);
   const viewProjection = createPickingRay(camera, x0, y0, { width: viewport.width, height: viewport.height }).viewProjection;
   const sources = captureSceneSources(picker, api, snapshot, null, camera, options);
-  const view = contributorView(camera, viewProjection, viewport.width, viewport.height);
+  const view = contributorView(sources, camera, viewProjection, viewport.width, viewport.height);
   return runRequest(picker, api, { api, snapshot, viewProjection, width: viewport.width, height: viewport.height, regions: [{ x: x0, y: y0, width: w, height: h }], layout: 'rect', detailed: false, rule, sources, view }, (readback) => {
     const seen = new Map<number, PickedIdentity>();
     for (const id of readback.ids()) {

@@ -31,8 +31,8 @@ export interface PickPassRequest {
   rule: CheckedRule | null;
   /** Non-mesh pick sources captured with the snapshot, after the meshes' IDs. */
   sources: readonly CapturedSource[];
-  /** Camera data the sources draw with. */
-  view: ContributorViewData;
+  /** Camera data the sources draw with (null without sources). */
+  view: ContributorViewData | null;
 }
 
 /** What a finished pass read back. */
@@ -148,7 +148,7 @@ export async function encodePickPass(gpu: PickGpu, request: PickPassRequest): Pr
     }
   });
   // Sources draw into the same targets against the same depth, so they depth-sort with the meshes.
-  if (request.sources.length) encodeCapturedSources(gpu.contributors, request.sources, { device, pass, detailed, points, view: request.view });
+  if (request.sources.length && request.view) encodeCapturedSources(gpu.contributors, request.sources, { device, pass, detailed, points, view: request.view });
   pass.end();
   const attachments = detailed ? 3 : 2;
   const texelBytes = [4, 4, 16];
