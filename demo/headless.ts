@@ -9,6 +9,7 @@ import { renderGeometryStrip } from '../geometry/index.js';
 import { createGpuPicker, enableDetailedPicking, getPickedUV, pickManyAsync, type PickingInfo, pickSync } from '../picking/index.js';
 import { annotatePicks, formatPickTable } from './pick-report.js';
 import { buildDefaultScene } from './default-scene.js';
+import { showPickSources } from './pick-sources-demo.js';
 
 const { values } = parseArgs({
   options: {
@@ -104,6 +105,15 @@ async function main(): Promise<void> {
     }
   });
 
+  // Last, so the mesh-only report above is unchanged: labels and a splat cloud join the scene as pick sources.
+  const entities = await step('pick sources: billboard labels and a splat cloud, drawn over the meshes and picked', () => showPickSources(engine, scene, picker));
+  const entitiesPath = resolve(outDir, 'frame-entities.png');
+  await step(`writing ${entitiesPath}`, async () => {
+    const png = new PNG({ width, height });
+    png.data.set(entities.rgba);
+    await writeFile(entitiesPath, PNG.sync.write(png));
+  });
+
   const task = getDefaultForwardTask(scene)!;
   console.log('\nweft headless demo');
   console.log(`  adapter       ${[info.vendor, info.architecture, info.device, info.description].filter(Boolean).join(' / ') || '(no adapter info)'}`);
@@ -116,6 +126,8 @@ async function main(): Promise<void> {
   console.log(`  G-buffer      ${stripPath}: ${strip.map((image) => image.name).join(', ')} (${stripSize.width}×${stripSize.height} each)`);
   console.log(`\nGPU picks (${detailed ? 'detailed: primitive-index' : 'basic'}), pixel centres of a 6×4 grid:`);
   console.log(formatPickTable(grid, picks, getPickedUV, cpuPicks));
+  console.log(`\nPick sources (${entitiesPath}): billboards and Gaussian splats in the same pick pass, aimed at their centres:`);
+  console.log(entities.lines.join('\n'));
   disposeEngine(engine);
 }
 

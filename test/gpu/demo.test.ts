@@ -29,6 +29,12 @@ describe('headless demo (the README main job)', () => {
       // World normals of the ground plane (+Y) encode as (0.5, 1, 0.5): the bottom middle of the third image.
       const at = ((60 - 3) * strip.width + 2 * 107 + 53) * 4;
       expect([...strip.data.subarray(at, at + 3)].map((c) => Math.round(c / 255 * 10) / 10)).toEqual([0.5, 1, 0.5]);
+      // Pick sources: each label picks as its own sprite; the splat cloud picks as the cloud.
+      expect(stdout).toContain('Pick sources (');
+      for (let i = 0; i < 5; i++) expect(stdout).toMatch(new RegExp(`aimed at sprite #${i} +picked sprite #${i} .* ✓`));
+      expect(stdout.match(/aimed at splat #\d+ +picked splat #\d+ .* ✓/g)?.length ?? 0).toBe(4);
+      const entities = PNG.sync.read(await readFile(join(out, 'frame-entities.png')));
+      expect([entities.width, entities.height]).toEqual([320, 180]);
       const annotated = PNG.sync.read(await readFile(join(out, 'frame-picks.png')));
       expect([annotated.width, annotated.height]).toEqual([320, 180]);
       const png = PNG.sync.read(await readFile(join(out, 'frame.png')));
