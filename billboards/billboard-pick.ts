@@ -1,6 +1,6 @@
 import { billboardParamsBytes, billboardSpriteBytes, createBillboardPickFragment, createBillboardQuadFragment } from '../fragments/billboard-pick.js';
 import { createContributorGpu, disposeContributorGpu, drawContributorItems } from '../picking/contributor-gpu.js';
-import { type ContributorCaptureRequest, createContributorBaseFragments, type PickContributor } from '../picking/pick-contributors.js';
+import { type ContributorCaptureRequest, createContributorBaseFragments, type PickContributor, raysNearSphere } from '../picking/pick-contributors.js';
 import { billboardParams, packBillboardSprite } from './billboard-items.js';
 import type { BillboardSystem } from './billboard-system.js';
 
@@ -11,32 +11,19 @@ export interface CapturedBillboards {
   params: Float32Array<ArrayBuffer>;
 }
 
-/** Whether any ray comes within `radius` of the centre (a sprite never leaves the sphere through its corners). */
-function raysNearSphere(rays: NonNullable<ContributorCaptureRequest['rays']>, x: number, y: number, z: number, radius: number): boolean {
-  for (const ray of rays) {
-    const dx = x - ray.origin[0];
-    const dy = y - ray.origin[1];
-    const dz = z - ray.origin[2];
-    const along = dx * ray.direction[0] + dy * ray.direction[1] + dz * ray.direction[2];
-    const distanceSquared = dx * dx + dy * dy + dz * dz - along * along;
-    if (along >= -radius && distanceSquared <= radius * radius) return true;
-  }
-  return false;
-}
-
 /** Copies the sprites near the pick rays (all of them for a marquee or without the pre-filter). */
 export function capturePick(system: BillboardSystem, request: ContributorCaptureRequest): { idCount: number; captured: CapturedBillboards } | null {
   if (system.disposed || !system.pickable || system.count === 0) return null;
-  const sprites = new ArrayBuffer(system.count * billboardSpriteBytes);
   const rays = request.preFilter ? request.rays : null;
-  let drawn = 0;
+  const drawn: number[] = [];
   for (let i = 0; i < system.count; i++) {
-    const [x, y, z] = [system.positions[i * 3], system.positions[i * 3 + 1], system.positions[i * 3 + 2]];
-    if (rays && !raysNearSphere(rays, x, y, z, 0.5 * Math.hypot(system.sizes[i * 2], system.sizes[i * 2 + 1]))) continue;
-    packBillboardSprite(system, i, sprites, drawn++);
+    const p = system.positions;
+    if (!rays || raysNearSphere(rays, p[i * 3], p[i * 3 + 1], p[i * 3 + 2], 0.5 * Math.hypot(system.sizes[i * 2], system.sizes[i * 2 + 1]))) drawn.push(i);
   }
-  if (drawn === 0) return null;
-  return { idCount: system.count, captured: { sprites: sprites.slice(0, drawn * billboardSpriteBytes), drawn, params: billboardParams(system) } };
+  if (drawn.length === 0) return null;
+  const sprites = new ArrayBuffer(drawn.length * billboardSpriteBytes);
+  drawn.forEach((index, slot) => packBillboardSprite(system, index, sprites, slot));
+  return { idCount: system.count, captured: { sprites, drawn: drawn.length, params: billboardParams(system) } };
 }
 
 /** The billboard contributor on one device. */

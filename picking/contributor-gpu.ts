@@ -1,6 +1,8 @@
 import type { ComposeCache, ComposedShader } from '../composer/compose-shader.js';
 import { composeShader, makeComposeCache } from '../composer/compose-shader.js';
 import { acquireRenderPipeline, type PipelineLease, releaseRenderPipeline, type RenderPipelineState } from '../composer/pipeline-cache.js';
+import { WeftError } from '../composer/errors.js';
+import { contributorViewByteSize } from '../fragments/contributor-view.js';
 import type { Fragment } from '../fragments/fragment-types.js';
 import { acquireContributorPipeline, type ContributorEncodeContext, contributorViewSlotBytes, writeContributorView } from './pick-contributors.js';
 
@@ -69,7 +71,8 @@ function groupFor(gpu: ContributorGpu, layout: GPUBindGroupLayout, bindings: rea
   const resource = (name: string): GPUBindingResource => {
     if (name === gpu.itemsBinding) return { buffer: gpu.itemBuffer! };
     if (name === gpu.paramsBinding) return { buffer: gpu.paramsBuffer };
-    return { buffer: gpu.viewBuffer!, offset: 0, size: 208 };
+    if (name === 'contributorView') return { buffer: gpu.viewBuffer!, offset: 0, size: contributorViewByteSize };
+    throw new WeftError('drawContributorItems', 'unknown-binding', `shader "${gpu.label}" binds "${name}"; a contributor binds only contributorView, "${gpu.itemsBinding}" and "${gpu.paramsBinding}"`);
   };
   group = gpu.device.createBindGroup({ label: `${gpu.label}:group`, layout, entries: bindings.map((b) => ({ binding: b.binding, resource: resource(b.name) })) });
   gpu.groups.set(layout, group);

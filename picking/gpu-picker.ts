@@ -1,6 +1,5 @@
 import { mat4 } from 'wgpu-matrix';
 import { describeValue } from '../composer/errors.js';
-import { getCameraViewMatrix } from '../engine/camera.js';
 import type { Camera } from '../engine/camera.js';
 import { whenEngineReady } from '../engine/engine.js';
 import type { Scene } from '../engine/scene.js';
@@ -11,7 +10,7 @@ import { disposePickGpu, encodePickPass, ensurePickGpu, type PickGpu, type PickP
 import { makePickSnapshot, type PickOptions } from './pick-snapshot.js';
 import type { PixelRegion } from './pick-zoom.js';
 import { type PickingInfo } from './picking-info.js';
-import { captureSources, type CapturedSource, findCapturedSource, type ContributorState, type ContributorViewData, loadContributorModules, makeContributorState, pruneContributors } from './pick-contributors.js';
+import { captureSources, type CapturedSource, findCapturedSource, type ContributorState, loadContributorModules, makeContributorState, makeContributorViewData, pruneContributors } from './pick-contributors.js';
 import { createPickingRay, type PickingRay, type PickViewport, toFramebufferPixel } from './picking-ray.js';
 
 /** Options of pickAsync / pickManyAsync: filtering plus the framebuffer the coordinates refer to. */
@@ -71,27 +70,16 @@ function cameraOf(picker: GpuPicker, api: string) {
  * goes on without an await, so the pick still captures the scene as it is at the call.
  */
 function loadSources(picker: GpuPicker, api: string): Promise<void> | null {
-  const loading = loadContributorModules(picker.contributors, picker.scene);
+  const loading = loadContributorModules(api, picker.contributors, picker.scene);
   if (picker.gpu) pruneContributors(picker.gpu.contributors, picker.scene);
   return loading?.then(() => assertAlive(picker, api)) ?? null;
 }
 
-/** Camera data pick sources draw with (null when no source was captured: nothing reads it). */
-function contributorView(sources: readonly CapturedSource[], camera: Camera, viewProjection: Float32Array, width: number, height: number): ContributorViewData | null {
-  if (sources.length === 0) return null;
-  const v = getCameraViewMatrix(camera);
-  return {
-    inverseViewProjection: mat4.inverse(viewProjection) as Float32Array,
-    cameraPosition: [camera.position[0], camera.position[1], camera.position[2]],
-    cameraRight: [v[0], v[4], v[8]],
-    cameraUp: [v[1], v[5], v[9]],
-    width,
-    height,
-  };
-}
-
 /** Captures the sources after the snapshot's mesh IDs. */
 function captureSceneSources(picker: GpuPicker, api: string, snapshot: { candidates: readonly { baseId: number; idCount: number }[] }, rays: readonly PickingRay[] | null, camera: Camera, options: GpuPickOptions | undefined): CapturedSource[] {
+  if (options?.filterSource !== undefined && typeof options.filterSource !== 'function') {
+    throw new PickError(api, 'bad-option', `filterSource ${describeValue(options.filterSource)} must be a function (entity) => boolean`);
+  }
   if (picker.scene.pickSources.length === 0) return [];
   const last = snapshot.candidates[snapshot.candidates.length - 1];
   const request = { rays, preFilter: options?.preFilter !== false, cameraPosition: [camera.position[0], camera.position[1], camera.position[2]] as const };
@@ -167,7 +155,7 @@ export async function pickManyAsync(picker: GpuPicker, points: readonly { x: num
   const regions: PixelRegion[] = rays.map((ray) => ({ x: ray.pixelX, y: ray.pixelY, width: 1, height: 1 }));
   const detailed = picker.detailed;
   const sources = captureSceneSources(picker, api, snapshot, rays, camera, options);
-  const view = contributorView(sources, camera, viewProjection, viewport.width, viewport.height);
+  const view = sources.length ? makeContributorViewData(camera, viewProjection, viewport.width, viewport.height) : null;
   return runRequest(picker, api, { api, snapshot, viewProjection, width: viewport.width, height: viewport.height, regions, layout: 'row', detailed, rule, sources, view }, (readback) =>
     rays.map((ray, i) => decodePickTexel(snapshot, ray, inverse, readback.texel(i), rule?.rule.worldAdjustWgsl !== undefined, sources)));
 }
@@ -204,7 +192,7 @@ export async function pickRectAsync(picker: GpuPicker, x: number, y: number, wid
   const snapshot = makePickSnapshot(api, picker.scene.meshes, options ?? {}, null, 1);
   const viewProjection = createPickingRay(camera, x0, y0, { width: viewport.width, height: viewport.height }).viewProjection;
   const sources = captureSceneSources(picker, api, snapshot, null, camera, options);
-  const view = contributorView(sources, camera, viewProjection, viewport.width, viewport.height);
+  const view = sources.length ? makeContributorViewData(camera, viewProjection, viewport.width, viewport.height) : null;
   return runRequest(picker, api, { api, snapshot, viewProjection, width: viewport.width, height: viewport.height, regions: [{ x: x0, y: y0, width: w, height: h }], layout: 'rect', detailed: false, rule, sources, view }, (readback) => {
     const seen = new Map<number, PickedIdentity>();
     for (const id of readback.ids()) {

@@ -1,5 +1,7 @@
 import { type ComposeCache, type ComposedShader, composeShader } from '../composer/compose-shader.js';
 import { acquireRenderPipeline, type PipelineLease, type RenderPipelineState } from '../composer/pipeline-cache.js';
+import { mat4 } from 'wgpu-matrix';
+import { type Camera, getCameraViewMatrix } from '../engine/camera.js';
 import type { PickSource } from '../engine/pick-sources.js';
 import type { Scene } from '../engine/scene.js';
 import type { Fragment } from '../fragments/fragment-types.js';
@@ -40,11 +42,38 @@ export interface ContributorEncodeContext {
 /** Camera data shared by all points of one pass. */
 export interface ContributorViewData {
   inverseViewProjection: Float32Array;
-  cameraPosition: readonly [number, number, number];
-  cameraRight: readonly [number, number, number];
-  cameraUp: readonly [number, number, number];
+  cameraPosition: [number, number, number];
+  cameraRight: [number, number, number];
+  cameraUp: [number, number, number];
   width: number;
   height: number;
+}
+
+/** The camera data contributor and entity-renderer shaders read (right and up are the view matrix's rows); fills `out` when given. */
+export function makeContributorViewData(camera: Camera, viewProjection: Float32Array, width: number, height: number, out?: ContributorViewData): ContributorViewData {
+  const data = out ?? { inverseViewProjection: new Float32Array(16), cameraPosition: [0, 0, 0], cameraRight: [0, 0, 0], cameraUp: [0, 0, 0], width, height };
+  const v = getCameraViewMatrix(camera);
+  mat4.inverse(viewProjection, data.inverseViewProjection);
+  for (let k = 0; k < 3; k++) {
+    data.cameraPosition[k] = camera.position[k];
+    data.cameraRight[k] = v[k * 4];
+    data.cameraUp[k] = v[k * 4 + 1];
+  }
+  data.width = width;
+  data.height = height;
+  return data;
+}
+
+/** Whether any ray passes within `radius` of (x, y, z), not behind its origin by more than that: the pre-filter for round bounds. */
+export function raysNearSphere(rays: readonly PickingRay[], x: number, y: number, z: number, radius: number): boolean {
+  for (const ray of rays) {
+    const dx = x - ray.origin[0];
+    const dy = y - ray.origin[1];
+    const dz = z - ray.origin[2];
+    const along = dx * ray.direction[0] + dy * ray.direction[1] + dz * ray.direction[2];
+    if (along >= -radius && dx * dx + dy * dy + dz * dz - along * along <= radius * radius) return true;
+  }
+  return false;
 }
 
 /** A contributor's GPU state on one device. */
@@ -84,28 +113,28 @@ export function makeContributorState(): ContributorState {
   return { modules: new Map() };
 }
 
-function checkModule(source: PickSource, module: unknown): PickContributorModule<object, unknown> {
+function checkModule(api: string, source: PickSource, module: unknown): PickContributorModule<object, unknown> {
   const m = module as Partial<PickContributorModule<object, unknown>> | null;
   if (!m || typeof m.capturePick !== 'function' || typeof m.createPickContributor !== 'function' || typeof m.resolvePick !== 'function') {
-    throw new PickError('pickAsync', 'bad-pick-source', `the pick source of ${(source.entity as { name?: string }).name ?? 'an entity'} loaded a module without capturePick, createPickContributor and resolvePick`);
+    throw new PickError(api, 'bad-pick-source', `the pick source of ${(source.entity as { name?: string }).name ?? 'an entity'} loaded a module without capturePick, createPickContributor and resolvePick`);
   }
   return m as PickContributorModule<object, unknown>;
 }
 
 /** Loads (once per source) every registered source's contributor module; null when all are loaded already. */
-export function loadContributorModules(state: ContributorState, scene: Scene): Promise<void> | null {
+export function loadContributorModules(api: string, state: ContributorState, scene: Scene): Promise<void> | null {
   const pending: Promise<unknown>[] = [];
   for (const source of scene.pickSources) {
     const known = state.modules.get(source);
     if (known instanceof Promise) pending.push(known);
     else if (!known) {
       const loading = source.load().then((module) => {
-        const checked = checkModule(source, module);
+        const checked = checkModule(api, source, module);
         state.modules.set(source, checked);
         return checked;
       }, (error: unknown) => {
         state.modules.delete(source);
-        throw new PickError('pickAsync', 'pick-source-load', `loading the pick source of ${(source.entity as { name?: string }).name ?? 'an entity'} failed: ${(error as Error)?.message ?? error}`);
+        throw new PickError(api, 'pick-source-load', `loading the pick source of ${(source.entity as { name?: string }).name ?? 'an entity'} failed: ${(error as Error)?.message ?? error}`);
       });
       state.modules.set(source, loading);
       pending.push(loading);

@@ -1,7 +1,7 @@
 import { createSplatPickFragment, createSplatQuadFragment, splatItemBytes, splatParamsBytes } from '../fragments/splat-pick.js';
 import { createContributorGpu, disposeContributorGpu, drawContributorItems } from '../picking/contributor-gpu.js';
 import type { PickTexel } from '../picking/pick-decode.js';
-import { type ContributorCaptureRequest, createContributorBaseFragments, type PickContributor } from '../picking/pick-contributors.js';
+import { type ContributorCaptureRequest, createContributorBaseFragments, type PickContributor, raysNearSphere } from '../picking/pick-contributors.js';
 import { packSplat, splatParams, splatReach, splatWorldScale } from './splat-items.js';
 import type { SplatMesh } from './splat-mesh.js';
 
@@ -15,28 +15,20 @@ export interface CapturedSplats {
 /** Copies the splats whose opacity can reach the threshold and whose bounding sphere a pick ray crosses. */
 export function capturePick(mesh: SplatMesh, request: ContributorCaptureRequest): { idCount: number; captured: CapturedSplats } | null {
   if (mesh.disposed || !mesh.pickable || mesh.count === 0) return null;
-  const items = new ArrayBuffer(mesh.count * splatItemBytes);
-  const world = mesh.worldMatrix;
-  const scale = splatWorldScale(world);
+  const w = mesh.worldMatrix;
+  const scale = splatWorldScale(w);
   const rays = request.preFilter ? request.rays : null;
-  let drawn = 0;
+  const drawn: number[] = [];
   for (let i = 0; i < mesh.count; i++) {
     const radius = splatReach(mesh, i, mesh.pickOpacityThreshold, scale);
     if (radius === 0) continue;
-    if (rays) {
-      const [x, y, z] = [mesh.centers[i * 3], mesh.centers[i * 3 + 1], mesh.centers[i * 3 + 2]];
-      const centre = [0, 1, 2].map((r) => world[r] * x + world[4 + r] * y + world[8 + r] * z + world[12 + r]);
-      const near = rays.some((ray) => {
-        const d = [centre[0] - ray.origin[0], centre[1] - ray.origin[1], centre[2] - ray.origin[2]];
-        const along = d[0] * ray.direction[0] + d[1] * ray.direction[1] + d[2] * ray.direction[2];
-        return along >= -radius && d[0] * d[0] + d[1] * d[1] + d[2] * d[2] - along * along <= radius * radius;
-      });
-      if (!near) continue;
-    }
-    packSplat(mesh, i, items, drawn++);
+    const [x, y, z] = [mesh.centers[i * 3], mesh.centers[i * 3 + 1], mesh.centers[i * 3 + 2]];
+    if (!rays || raysNearSphere(rays, w[0] * x + w[4] * y + w[8] * z + w[12], w[1] * x + w[5] * y + w[9] * z + w[13], w[2] * x + w[6] * y + w[10] * z + w[14], radius)) drawn.push(i);
   }
-  if (drawn === 0) return null;
-  return { idCount: mesh.count, captured: { items: items.slice(0, drawn * splatItemBytes), drawn, params: splatParams(mesh, mesh.pickOpacityThreshold) } };
+  if (drawn.length === 0) return null;
+  const items = new ArrayBuffer(drawn.length * splatItemBytes);
+  drawn.forEach((index, slot) => packSplat(mesh, index, items, slot));
+  return { idCount: mesh.count, captured: { items, drawn: drawn.length, params: splatParams(mesh, mesh.pickOpacityThreshold) } };
 }
 
 /** The splat contributor on one device. */

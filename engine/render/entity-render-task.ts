@@ -1,9 +1,8 @@
-import { mat4 } from 'wgpu-matrix';
 import type { RenderPipelineState } from '../../composer/pipeline-cache.js';
 import type { Fragment } from '../../fragments/fragment-types.js';
 import { type ContributorGpu, createContributorGpu, disposeContributorGpu, drawContributorItems, prepareContributorGpu } from '../../picking/contributor-gpu.js';
-import type { ContributorViewData } from '../../picking/pick-contributors.js';
-import { type Camera, getCameraViewMatrix, getCameraViewProjectionMatrix } from '../camera.js';
+import { type ContributorViewData, makeContributorViewData } from '../../picking/pick-contributors.js';
+import { type Camera, getCameraViewProjectionMatrix } from '../camera.js';
 import { EngineError } from '../engine-errors.js';
 import { getRenderTargetTextures, type RenderTarget } from '../render-target.js';
 import type { Scene } from '../scene.js';
@@ -47,7 +46,6 @@ export function createEntityRenderTask(scene: Scene, options: EntityRenderTaskOp
   let capacity = 0;
   let items = new ArrayBuffer(0);
   const viewProjection = new Float32Array(16);
-  const view = new Float32Array(16);
   const viewData: ContributorViewData = { inverseViewProjection: new Float32Array(16), cameraPosition: [0, 0, 0], cameraRight: [1, 0, 0], cameraUp: [0, 1, 0], width: 1, height: 1 };
   const point = { viewProjection, viewport: [0, 0, 1, 1] as [number, number, number, number], pixelOffset: [0, 0] as const };
   const views = new WeakMap<GPUTexture, GPUTextureView>();
@@ -78,13 +76,7 @@ export function createEntityRenderTask(scene: Scene, options: EntityRenderTaskOp
       if (!camera) throw new EngineError(`${name}.execute`, 'no-camera', `task "${name}" has no camera: set scene.camera or options.camera`);
       const { width, height } = target;
       getCameraViewProjectionMatrix(camera, width / height, viewProjection);
-      getCameraViewMatrix(camera, view);
-      mat4.inverse(viewProjection, viewData.inverseViewProjection);
-      viewData.cameraPosition = [camera.position[0], camera.position[1], camera.position[2]];
-      viewData.cameraRight = [view[0], view[4], view[8]];
-      viewData.cameraUp = [view[1], view[5], view[9]];
-      viewData.width = width;
-      viewData.height = height;
+      makeContributorViewData(camera, viewProjection, width, height, viewData);
       point.viewport[2] = width;
       point.viewport[3] = height;
       const count = spec.fill(items, viewData);

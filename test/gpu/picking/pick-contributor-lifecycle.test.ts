@@ -122,6 +122,9 @@ describe('pick contributor lifecycle', () => {
     const { width, height } = engine;
     const centre = [Math.floor(width / 2), Math.floor(height / 2)] as const;
     expect(getPickedSpriteIndex(await pickAsync(picker, ...centre))).toBe(1);
+    // filterSource leaves the sprites out: the ray goes on to nothing.
+    expect((await pickAsync(picker, ...centre, { filterSource: (entity) => entity !== sprites })).hit).toBe(false);
+    await expect(pickAsync(picker, ...centre, { filterSource: 3 as unknown as () => boolean })).rejects.toThrow(/^pickAsync: filterSource 3 must be a function \(entity\) => boolean$/);
     // Moved during the await: the pick still answers for the sprites as they were at the call.
     const pending = pickAsync(picker, ...centre);
     sprites.positions[3] = 5;
@@ -173,10 +176,10 @@ describe('pick contributor lifecycle', () => {
     createSplatMesh(scene, 'splats', { centers: new Float32Array([-1, -1, 0, 1, -1, 0]), scales: new Float32Array([0.4, 0.3, 0.3, 0.4, 0.3, 0.3]) });
     const picker = createGpuPicker(scene);
     const points = Array.from({ length: 96 }, (_, i) => ({ x: 2 + (i % 12) * 5, y: 2 + Math.floor(i / 12) * 6 }));
-    const describe = (info: Awaited<ReturnType<typeof pickAsync>>) => `${info.hit}:${JSON.stringify(info.entityDetail)}:${info.pickedPoint?.map((v) => v.toFixed(4))}`;
+    const summary = (info: Awaited<ReturnType<typeof pickAsync>>) => `${info.hit}:${JSON.stringify(info.entityDetail)}:${info.pickedPoint?.map((v) => v.toFixed(4))}`;
     const sequential: string[] = [];
-    for (const p of points) sequential.push(describe(await pickAsync(picker, p.x, p.y)));
-    const concurrent = (await Promise.all(points.map((p) => pickAsync(picker, p.x, p.y)))).map(describe);
+    for (const p of points) sequential.push(summary(await pickAsync(picker, p.x, p.y)));
+    const concurrent = (await Promise.all(points.map((p) => pickAsync(picker, p.x, p.y)))).map(summary);
     expect(concurrent).toEqual(sequential);
     expect(sequential.filter((d) => d.includes('spriteIndex')).length).toBeGreaterThan(3);
     expect(sequential.filter((d) => d.includes('splatIndex')).length).toBeGreaterThan(3);
