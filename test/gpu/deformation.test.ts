@@ -7,24 +7,12 @@ import {
 import { createGeometryRendererTask, GeometryTextureType } from '../../geometry/index.js';
 import { createGpuPicker, enableDetailedPicking, pickAsync } from '../../picking/index.js';
 import { gpuTest } from '../support/gpu.js';
+import { twoBoneBox } from '../support/vat-reference.js';
 import { castReferenceRay, createReferenceScene, makePixelRay } from '../support/reference-raycast.js';
 
 function pixelOf(engine: Engine, scene: Scene, point: [number, number, number]): [number, number] {
   const clip = vec4.transformMat4([...point, 1], getCameraViewProjectionMatrix(scene.camera!, engine.width / engine.height));
   return [Math.floor(((clip[0] / clip[3] + 1) / 2) * engine.width), Math.floor(((1 - clip[1] / clip[3]) / 2) * engine.height)];
-}
-
-/** A box whose lower half follows bone 0 and upper half bone 1. */
-function skinnedBox(): MeshData {
-  const box = makeBoxData();
-  const n = box.positions!.length / 3;
-  const joints = new Uint16Array(n * 4);
-  const weights = new Float32Array(n * 4);
-  for (let v = 0; v < n; v++) {
-    joints[v * 4] = box.positions![v * 3 + 1] > 0 ? 1 : 0;
-    weights[v * 4] = 1;
-  }
-  return { ...box, joints, weights };
 }
 
 /** CPU linear-blend skinning of positions (4 influences), written here independently of the shaders. */
@@ -48,7 +36,7 @@ describe('deformed meshes', () => {
   gpuTest('a skinned mesh posed away from its rest pose is drawn and picked where it is posed; details match the CPU-skinned mesh', async ({ engine }) => {
     const scene = createScene(engine, { clearColor: [0, 0, 0, 1] });
     scene.camera = makePerspectiveCamera({ position: [0, 0, 7], target: [0, 0, 0] });
-    const data = skinnedBox();
+    const data = twoBoneBox();
     const skeleton = makeSkeleton(2);
     setBoneMatrix(skeleton, 0, mat4.translation([1.5, 0, 0]));
     setBoneMatrix(skeleton, 1, mat4.multiply(mat4.translation([1.5, 0.6, 0]), mat4.rotationZ(0.4)));
@@ -97,7 +85,7 @@ describe('deformed meshes', () => {
   gpuTest('the G-buffer sees the posed skinned mesh: world positions equal the CPU-skinned surface', async ({ engine }) => {
     const scene = createScene(engine);
     scene.camera = makePerspectiveCamera({ position: [0, 0, 7], target: [0, 0, 0] });
-    const data = skinnedBox();
+    const data = twoBoneBox();
     const skeleton = makeSkeleton(2);
     setBoneMatrix(skeleton, 0, mat4.translation([1.2, 0, 0]));
     setBoneMatrix(skeleton, 1, mat4.multiply(mat4.translation([1.2, 0.5, 0]), mat4.rotationZ(-0.3)));
@@ -130,7 +118,7 @@ describe('deformed meshes', () => {
     const scene = createScene(engine);
     scene.camera = makePerspectiveCamera({ position: [0, 0, 6], target: [0, 0, 0] });
     const viewProjection = getCameraViewProjectionMatrix(scene.camera, engine.width / engine.height);
-    const data = skinnedBox();
+    const data = twoBoneBox();
     const skeleton = makeSkeleton(2);
     const morph = data.positions!.map((c, i) => (i % 3 === 0 ? Math.sign(c) * 0.3 : 0)); // widens the box along x
     const mesh = createMeshFromData(scene, 'rig', data, { skeleton, morphTargets: { positions: [morph] }, morphWeights: [0] });
@@ -209,7 +197,7 @@ describe('deformed meshes', () => {
 
 describe('deformation bounds for the pick pre-filter', () => {
   test('the conservative bounds of the current pose contain every CPU-deformed vertex', () => {
-    const data = skinnedBox();
+    const data = twoBoneBox();
     const skeleton = makeSkeleton(2);
     setBoneMatrix(skeleton, 0, mat4.multiply(mat4.translation([3, -1, 2]), mat4.rotationY(0.7)));
     setBoneMatrix(skeleton, 1, mat4.multiply(mat4.translation([-2, 4, 0]), mat4.scaling([2, 0.5, 1])));
@@ -228,7 +216,7 @@ describe('deformation bounds for the pick pre-filter', () => {
 describe('deformation data is validated at mesh creation', () => {
   const scene = () => createScene({} as Engine);
   test('bone index beyond the skeleton, bad weights, missing pieces, mismatched morph targets', () => {
-    const data = skinnedBox();
+    const data = twoBoneBox();
     expect(() => createMeshFromData(scene(), 's', data, { skeleton: makeSkeleton(1) })).toThrow(/field "joints": vertex \d+ uses bone 1; skeleton "skeleton" has 1 bones \(0..0\)/);
     const badWeights = { ...data, weights: data.weights!.map((w, i) => (i === 0 ? 0.7 : w)) };
     expect(() => createMeshFromData(scene(), 's', badWeights, { skeleton: makeSkeleton(2) })).toThrow(/field "weights": vertex 0 weights sum to 0.7000; influences must be non-negative and sum to 1/);

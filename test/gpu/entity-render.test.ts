@@ -1,29 +1,14 @@
 import { mat4, quat } from 'wgpu-matrix';
 import { describe, expect } from 'vitest';
 import { createBillboardRenderTask, createBillboardSystem } from '../../billboards/index.js';
-import {
-  createBoxMesh, createForwardRenderTask, createRenderTarget, createScene, type Engine, makePerspectiveCamera, makeStandardMaterial, readRenderTargetPixels, runTasks, type Scene,
-} from '../../engine/index.js';
+import { createForwardRenderTask, createRenderTarget, readRenderTargetPixels, runTasks } from '../../engine/index.js';
 import { createSplatMesh, createSplatRenderTask, splatRenderCutoff } from '../../splats/index.js';
-import { add, cameraBasis, type CameraBasis, pixelRay, scale, sub } from '../support/camera-rays.js';
-import { boxCandidates, boxes, nearest, type Ray, splatCandidate, spriteCandidate, type Vec3 } from '../support/entity-reference.js';
+import { pixelRay } from '../support/camera-rays.js';
+import { boxCandidates, nearest, type Ray, referenceCamera, setUpReferenceScene, splatCandidate, spriteCandidate, type Vec3 } from '../support/entity-reference.js';
 import { gpuTest } from '../support/gpu.js';
 import { countDeviceCreates } from '../support/create-counter.js';
 
-const cameraPosition: Vec3 = [1.5, 2, 8];
-const fovY = 0.7;
 const boxColors: Record<string, Vec3> = { front: [0.8, 0.2, 0.2], back: [0.2, 0.4, 0.8] };
-
-function setUp(engine: Engine): { scene: Scene; camera: CameraBasis } {
-  const scene = createScene(engine, { clearColor: [0, 0, 0, 1] });
-  scene.camera = makePerspectiveCamera({ position: cameraPosition, target: [0, 0, 0], fovY, far: 100 });
-  for (const b of boxes) {
-    const size = sub(b.max, b.min);
-    createBoxMesh(scene, b.name, { width: size[0], height: size[1], depth: size[2] }, { worldMatrix: mat4.translation(scale(add(b.min, b.max), 0.5)), material: makeStandardMaterial({ baseColor: boxColors[b.name], unlit: true }) });
-  }
-  return { scene, camera: cameraBasis(cameraPosition, [0, 0, 0], fovY, engine.width, engine.height) };
-}
-
 
 /** Compares every pixel with `expected` (0..1 RGB, or null to skip); returns how many were compared and the worst error in 8-bit steps. */
 function comparePixels(pixels: Uint8Array, width: number, height: number, expected: (px: number, py: number) => Vec3 | null): { compared: number; worst: number; where: string } {
@@ -46,7 +31,7 @@ function comparePixels(pixels: Uint8Array, width: number, height: number, expect
 
 describe('entity renderers', () => {
   gpuTest('billboards draw their sprite colours where the reference quads are, depth-tested against meshes', async ({ engine }) => {
-    const { scene, camera } = setUp(engine);
+    const { scene, camera } = setUpReferenceScene(engine, boxColors);
     const positions: number[] = [];
     for (let row = 0; row < 3; row++) for (let col = 0; col < 4; col++) positions.push(col * 1.3 - 2, row * 1.1 - 1, 0);
     const colors = new Float32Array(48).map((_, i) => (i % 4 === 3 ? 1 : ((i * 37) % 11) / 10));
@@ -79,7 +64,7 @@ describe('entity renderers', () => {
   }, [96, 72]);
 
   gpuTest('splats blend back to front at their peak opacity along each pixel ray and hide behind nearer meshes', async ({ engine }) => {
-    const { scene, camera } = setUp(engine);
+    const { scene, camera } = setUpReferenceScene(engine, boxColors);
     const rotations = new Float32Array(12);
     [quat.identity(), quat.fromEuler(0.3, 0.8, 0.2, 'xyz'), quat.fromEuler(-0.5, 0.1, 1.1, 'xyz')].forEach((q, i) => rotations.set(q, i * 4));
     const splats = createSplatMesh(scene, 'splats', {
@@ -97,7 +82,7 @@ describe('entity renderers', () => {
     // Back to front by the centre's distance along the view direction, as documented for the renderer.
     const centreDepth = (i: number) => {
       const c = [splats.centers[i * 3] + 0.2, splats.centers[i * 3 + 1], splats.centers[i * 3 + 2]];
-      return (c[0] - cameraPosition[0]) * camera.forward[0] + (c[1] - cameraPosition[1]) * camera.forward[1] + (c[2] - cameraPosition[2]) * camera.forward[2];
+      return (c[0] - referenceCamera.position[0]) * camera.forward[0] + (c[1] - referenceCamera.position[1]) * camera.forward[1] + (c[2] - referenceCamera.position[2]) * camera.forward[2];
     };
     const order = [0, 1, 2].sort((a, b) => centreDepth(b) - centreDepth(a));
     let blended = 0;

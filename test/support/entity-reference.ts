@@ -1,8 +1,9 @@
 // Reference geometry for the billboard and splat tests: written here from the definitions, not from weft's shaders.
-import { mat3 } from 'wgpu-matrix';
+import { mat3, mat4 } from 'wgpu-matrix';
 import type { BillboardSystem } from '../../billboards/index.js';
+import { createBoxMesh, createScene, type Engine, makePerspectiveCamera, makeStandardMaterial, type Scene } from '../../engine/index.js';
 import type { SplatMesh } from '../../splats/index.js';
-import { add, type CameraBasis, cross, dot, normalize, rayBox, scale, sub } from './camera-rays.js';
+import { add, cameraBasis, type CameraBasis, cross, dot, normalize, rayBox, scale, sub } from './camera-rays.js';
 
 export type Vec3 = [number, number, number];
 export type Ray = { origin: Vec3; direction: Vec3 };
@@ -63,3 +64,18 @@ export function splatCandidate(mesh: SplatMesh, ray: Ray, i: number) {
   return { name: `splat#${i}`, t, unsure: alpha < mesh.pickOpacityThreshold + 0.01, alpha };
 }
 
+
+/** The camera every entity test looks through. */
+export const referenceCamera = { position: [1.5, 2, 8] as Vec3, fovY: 0.7 };
+
+/** A scene with the reference camera and the boxes (unlit in `colors` when given), plus the test's own camera basis. */
+export function setUpReferenceScene(engine: Engine, colors?: Record<string, Vec3>): { scene: Scene; camera: CameraBasis } {
+  const scene = createScene(engine, colors ? { clearColor: [0, 0, 0, 1] } : {});
+  scene.camera = makePerspectiveCamera({ position: referenceCamera.position, target: [0, 0, 0], fovY: referenceCamera.fovY, far: 100 });
+  for (const b of boxes) {
+    const size = sub(b.max, b.min);
+    const material = colors ? makeStandardMaterial({ baseColor: colors[b.name], unlit: true }) : undefined;
+    createBoxMesh(scene, b.name, { width: size[0], height: size[1], depth: size[2] }, { worldMatrix: mat4.translation(scale(add(b.min, b.max), 0.5)), material });
+  }
+  return { scene, camera: cameraBasis(referenceCamera.position, [0, 0, 0], referenceCamera.fovY, engine.width, engine.height) };
+}

@@ -1,28 +1,12 @@
 import { mat4, quat } from 'wgpu-matrix';
 import { describe, expect } from 'vitest';
 import { type BillboardSystem, createBillboardSystem, getPickedSpriteIndex } from '../../../billboards/index.js';
-import { createBoxMesh, createScene, type Engine, makePerspectiveCamera, type Scene } from '../../../engine/index.js';
+import type { Scene } from '../../../engine/index.js';
 import { createGpuPicker, disposePicker, enableDetailedPicking, type GpuPicker, pickAsync, pickManyAsync, type PickingInfo } from '../../../picking/index.js';
 import { createSplatMesh, getPickedSplatIndex } from '../../../splats/index.js';
-import { add, cameraBasis, type CameraBasis, pixelRay, scale, sub } from '../../support/camera-rays.js';
-import { boxCandidates, boxes, nearest, type Ray, splatCandidate, spriteCandidate, type Vec3 } from '../../support/entity-reference.js';
+import { add, type CameraBasis, pixelRay, scale, sub } from '../../support/camera-rays.js';
+import { boxCandidates, nearest, type Ray, setUpReferenceScene, splatCandidate, spriteCandidate } from '../../support/entity-reference.js';
 import { gpuTest } from '../../support/gpu.js';
-
-const cameraPosition: Vec3 = [1.5, 2, 8];
-const fovY = 0.7;
-
-function setUp(engine: Engine): { scene: Scene; camera: CameraBasis } {
-  const scene = createScene(engine);
-  scene.camera = makePerspectiveCamera({ position: cameraPosition, target: [0, 0, 0], fovY, far: 100 });
-  return { scene, camera: cameraBasis(cameraPosition, [0, 0, 0], fovY, engine.width, engine.height) };
-}
-
-function addBoxes(scene: Scene): void {
-  for (const b of boxes) {
-    const size = sub(b.max, b.min);
-    createBoxMesh(scene, b.name, { width: size[0], height: size[1], depth: size[2] }, { worldMatrix: mat4.translation(scale(add(b.min, b.max), 0.5)) });
-  }
-}
 
 function describeHit(info: PickingInfo): string {
   if (!info.hit) return 'miss';
@@ -73,8 +57,7 @@ function spriteGrid(scene: Scene, orientation: 'camera' | 'axis'): BillboardSyst
 describe('pick contributors', () => {
   for (const orientation of ['camera', 'axis'] as const) {
     gpuTest(`${orientation === 'camera' ? 'camera-facing' : 'axis-locked'} billboards pick with the exact sprite index and depth-sort with meshes both ways`, async ({ engine }) => {
-      const { scene, camera } = setUp(engine);
-      addBoxes(scene);
+      const { scene, camera } = setUpReferenceScene(engine);
       const system = spriteGrid(scene, orientation);
       const picker = createGpuPicker(scene);
       const result = await compareFrame(picker, camera, (ray) => [...boxCandidates(ray), ...Array.from({ length: system.count }, (_, i) => spriteCandidate(system, camera, ray, i))]);
@@ -91,8 +74,7 @@ describe('pick contributors', () => {
   }
 
   gpuTest('Gaussian splats pick where their opacity reaches the threshold, transparent regions fall through, depth sorts with meshes', async ({ engine }) => {
-    const { scene, camera } = setUp(engine);
-    addBoxes(scene);
+    const { scene, camera } = setUpReferenceScene(engine);
     const rotations = new Float32Array(16);
     [quat.identity(), quat.fromEuler(0.3, 0.8, 0.2, 'xyz'), quat.fromEuler(-0.5, 0.1, 1.1, 'xyz'), quat.identity()].forEach((q, i) => rotations.set(q, i * 4));
     const splats = createSplatMesh(scene, 'splats', {
