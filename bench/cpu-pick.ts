@@ -8,7 +8,7 @@
  * Ratios are weft relative to three-mesh-bvh; > 1 means weft is faster. Best of several interleaved passes.
  * Run: npx tsx bench/cpu-pick.ts [passes]
  */
-import { BufferAttribute, BufferGeometry, DoubleSide, Matrix4, Mesh as ThreeMesh, MeshBasicMaterial, Ray, Raycaster, Vector3 } from 'three';
+import { BufferAttribute, BufferGeometry, DoubleSide, Matrix4, Mesh as ThreeMesh, MeshBasicMaterial, Ray, Raycaster, } from 'three';
 import { acceleratedRaycast, MeshBVH, ObjectBVH, SAH } from 'three-mesh-bvh';
 import { mat4, vec3 } from 'wgpu-matrix';
 import { makePerspectiveCamera, setCameraOrbit } from '../engine/camera.js';
@@ -16,7 +16,7 @@ import type { Engine } from '../engine/engine.js';
 import { createMeshFromData, type Mesh } from '../engine/mesh.js';
 import type { MeshData } from '../engine/mesh-data.js';
 import { makeBoxData, makeBunnyData, makeCapsuleData, makeSphereData, makeTorusData } from '../engine/primitives/index.js';
-import { createScene, type Scene } from '../engine/scene.js';
+import { createScene, } from '../engine/scene.js';
 import { createPickingRay } from '../picking/picking-ray.js';
 import {
   buildTriangleBvh, createCpuPicker, makeTriangleHit, pickWithRaySync, raycastTriangleBvhFirst, refitCpuPicker, takeCpuPickCensus, type CpuPickCensusReport,

@@ -87,7 +87,7 @@ async function main(): Promise<void> {
     const hit = await pickAsync(picker, centre.x, centre.y);
     const b = median(samples.bare);
     const f = median(samples.floor);
-    rows.push([String(count), hit.hit ? hit.pickedMesh!.name : 'miss', b.toFixed(3), f.toFixed(3), (f / b).toFixed(2) + '×', median(samples.pick).toFixed(3), (median(samples.pick) / b).toFixed(2) + '×', (median(samples.pick) / f).toFixed(2) + '×', median(manual).toFixed(3), (median(manual) / f).toFixed(2) + '×', median(samples.full).toFixed(3), (median(samples.full) / b).toFixed(2) + '×']);
+    rows.push([String(count), hit.hit ? hit.pickedMesh!.name : 'miss', b.toFixed(3), f.toFixed(3), `${(f / b).toFixed(2)}×`, median(samples.pick).toFixed(3), `${(median(samples.pick) / b).toFixed(2)}×`, `${(median(samples.pick) / f).toFixed(2)}×`, median(manual).toFixed(3), `${(median(manual) / f).toFixed(2)}×`, median(samples.full).toFixed(3), `${(median(samples.full) / b).toFixed(2)}×`]);
     if (count === 1000) {
       const points = Array.from({ length: 64 }, (_, i) => ({ x: 64 + (i % 8) * 48, y: 64 + Math.floor(i / 8) * 48 }));
       await pickManyAsync(picker, points);

@@ -2,7 +2,7 @@ import type { ComposedShader } from './compose-shader.js';
 import { type DeviceCaches, getDeviceCaches, type PipelineEntry } from './device-caches.js';
 import { WeftError } from './errors.js';
 import { fnv1a64, stableStringify } from './hash.js';
-import { acquireCheckedShaderModule, acquireShaderModule, releaseShaderModule, type ShaderModuleLease } from './shader-module-memo.js';
+import { acquireCheckedShaderModule, acquireShaderModule, releaseShaderModule, } from './shader-module-memo.js';
 
 /** The fixed-function state of a render pipeline around a composed shader. */
 export interface RenderPipelineState {

@@ -36,5 +36,5 @@ export function formatPickTable(points: readonly { x: number; y: number }[], pic
       : [`${p.x},${p.y}`, '(miss)', '', '', '', '', '', '', describeCpu(info, cpuPicks[i])]);
   });
   const widths = rows[0].map((_, c) => Math.max(...rows.map((r) => r[c].length)));
-  return rows.map((r) => '  ' + r.map((cell, c) => cell.padEnd(widths[c])).join('  ')).join('\n');
+  return rows.map((r) => `  ${r.map((cell, c) => cell.padEnd(widths[c])).join('  ')}`).join('\n');
 }

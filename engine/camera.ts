@@ -31,7 +31,7 @@ export interface PerspectiveCameraOptions {
 
 function checkVector(api: string, name: string, value: readonly number[] | undefined, fallback: number[]): Float32Array {
   const v = value ?? fallback;
-  if (!v || v.length !== 3 || !Array.from(v).every(Number.isFinite)) throw new EngineError(api, 'bad-vector', `${name} ${describeValue(v)} must be 3 finite numbers`);
+  if (v?.length !== 3 || !Array.from(v).every(Number.isFinite)) throw new EngineError(api, 'bad-vector', `${name} ${describeValue(v)} must be 3 finite numbers`);
   return Float32Array.from(v);
 }
 

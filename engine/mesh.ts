@@ -81,7 +81,7 @@ export interface MeshOptions {
 
 
 function checkMatrix(api: string, name: string, field: string, matrix: ArrayLike<number>): Float32Array {
-  if (!matrix || matrix.length !== 16 || !Array.from(matrix).every(Number.isFinite)) {
+  if (matrix?.length !== 16 || !Array.from(matrix).every(Number.isFinite)) {
     throw new MeshDataError(api, name, field, `expected 16 finite numbers (column-major 4×4), got ${describeValue(matrix)}`);
   }
   return Float32Array.from(matrix);
@@ -248,7 +248,7 @@ export function ensureMeshGpu(mesh: Mesh, device: GPUDevice): MeshGpu {
 /** Writes changed thin-instance matrices into the existing instance buffer (no allocation). */
 export function syncThinInstances(mesh: Mesh): void {
   const gpu = mesh.gpu;
-  if (!gpu || !gpu.instanceBuffer || !mesh.thinInstances || gpu.uploadedInstanceVersion === mesh.thinInstanceVersion) return;
+  if (!gpu?.instanceBuffer || !mesh.thinInstances || gpu.uploadedInstanceVersion === mesh.thinInstanceVersion) return;
   gpu.device.queue.writeBuffer(gpu.instanceBuffer, 0, mesh.thinInstances);
   gpu.uploadedInstanceVersion = mesh.thinInstanceVersion;
 }

@@ -25,7 +25,7 @@ export function setBoneMatrix(skeleton: Skeleton, index: number, matrix: ArrayLi
   if (!Number.isInteger(index) || index < 0 || index >= skeleton.boneCount) {
     throw new EngineError('setBoneMatrix', 'bad-bone', `bone ${describeValue(index)} is outside 0..${skeleton.boneCount - 1} of skeleton "${skeleton.name}"`);
   }
-  if (!matrix || matrix.length !== 16 || !Array.from(matrix).every(Number.isFinite)) {
+  if (matrix?.length !== 16 || !Array.from(matrix).every(Number.isFinite)) {
     throw new EngineError('setBoneMatrix', 'bad-matrix', `bone ${index} matrix ${describeValue(matrix)} must be 16 finite numbers`);
   }
   skeleton.matrices.set(Array.from(matrix), index * 16);

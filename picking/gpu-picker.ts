@@ -9,7 +9,7 @@ import { checkDiscardRule, type PickDiscardRule } from './discard-rules.js';
 import { disposePickGpu, encodePickPass, ensurePickGpu, type PickGpu, type PickPassRequest, type PickReadback, preparePickPass } from './pick-pass.js';
 import { makePickSnapshot, type PickOptions } from './pick-snapshot.js';
 import type { PixelRegion } from './pick-zoom.js';
-import { type PickingInfo } from './picking-info.js';
+import type { PickingInfo } from './picking-info.js';
 import { captureSources, type CapturedSource, findCapturedSource, type ContributorState, loadContributorModules, makeContributorState, makeContributorViewData, pruneContributors } from './pick-contributors.js';
 import { createPickingRay, type PickingRay, type PickViewport, toFramebufferPixel } from './picking-ray.js';
 

@@ -180,7 +180,7 @@ export function encodeCapturedSources(contributors: DeviceContributors, sources:
 /** Frees contributors whose source is no longer registered (or all of them, without a scene). */
 export function pruneContributors(contributors: DeviceContributors, scene: Scene | null): void {
   for (const [source, contributor] of contributors) {
-    if (scene && scene.pickSources.includes(source)) continue;
+    if (scene?.pickSources.includes(source)) continue;
     contributor.dispose();
     contributors.delete(source);
   }

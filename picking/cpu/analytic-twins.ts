@@ -49,7 +49,7 @@ export function checkEntity(api: string, entity: PickEntity): void {
   };
   if (!entity || typeof entity !== 'object') bad('entity', entity, 'must be an analytic twin or a bounding proxy object');
   const m = entity.worldMatrix;
-  if (!m || m.length !== 16 || !Array.from(m).every(Number.isFinite) || mat4d.determinant(Array.from(m)) === 0) bad('worldMatrix', m, 'must be 16 finite numbers of an invertible column-major matrix');
+  if (m?.length !== 16 || !Array.from(m).every(Number.isFinite) || mat4d.determinant(Array.from(m)) === 0) bad('worldMatrix', m, 'must be 16 finite numbers of an invertible column-major matrix');
   switch (entity.kind) {
     case 'sphere': if (!positive(entity.radius)) bad('radius', entity.radius, 'must be a finite number > 0'); break;
     case 'box': if (!Array.isArray(entity.halfExtents) || entity.halfExtents.length !== 3 || !entity.halfExtents.every(positive)) bad('halfExtents', entity.halfExtents, 'must be 3 finite numbers > 0'); break;

@@ -56,7 +56,7 @@ function repoFallback(root: string): Plugin {
     name: 'weft-repo-fallback',
     enforce: 'pre',
     resolveId(source) {
-      if (!source.startsWith('/') || source.startsWith('/@') || source.startsWith(repoRoot + '/')) return null;
+      if (!source.startsWith('/') || source.startsWith('/@') || source.startsWith(`${repoRoot}/`)) return null;
       const path = source.split(/[?#]/)[0];
       if (isFile(join(root, path))) return null;
       const inRepo = join(repoRoot, path);

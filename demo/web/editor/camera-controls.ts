@@ -26,7 +26,7 @@ export function pan(camera: Camera, dx: number, dy: number, cssHeight: number): 
 
 /** Moves towards (negative deltaY) or away from the target. */
 export function dolly(camera: Camera, deltaY: number): void {
-  dollyCamera(camera, Math.pow(cameraControls.dollyBase, deltaY));
+  dollyCamera(camera, cameraControls.dollyBase ** deltaY);
 }
 
 /** Puts the camera back where it started. */

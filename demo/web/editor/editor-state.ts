@@ -1,7 +1,7 @@
 // The editor's state object: scene, camera, gizmo, mode, selection, hover, the drag in progress and work in flight.
 import { mat4 } from 'wgpu-matrix';
 import { type Camera, type Engine, getCameraViewProjectionMatrix } from '../../../engine/index.js';
-import { type GpuPicker } from '../../../picking/index.js';
+import type { GpuPicker } from '../../../picking/index.js';
 import type { DragState } from '../gizmo/gizmo-drag.js';
 import type { EditorMode, Gizmo } from '../gizmo/gizmo.js';
 import { makeScreenView, type ScreenView } from '../math/rays.js';

@@ -60,11 +60,11 @@ describe('editor page: camera controls (Chromium, SwiftShader)', () => {
     await page().mouse.wheel(0, -240);
     await idle(page());
     const closer = await currentCamera();
-    expect(closer.orbit.radius / camera.orbit.radius).toBeCloseTo(Math.pow(constants.dollyBase, -240), 3);
+    expect(closer.orbit.radius / camera.orbit.radius).toBeCloseTo(constants.dollyBase ** -240, 3);
     await page().mouse.wheel(0, 400);
     await idle(page());
     const farther = await currentCamera();
-    expect(farther.orbit.radius / camera.orbit.radius).toBeCloseTo(Math.pow(constants.dollyBase, 160), 3);
+    expect(farther.orbit.radius / camera.orbit.radius).toBeCloseTo(constants.dollyBase ** 160, 3);
     await dragOnCanvas(page(), camera, { x: 300, y: 300 }, { x: 380, y: 260 }, { modifiers: ['Alt'] });
     await saveShot(page(), 'camera-moved');
     await page().keyboard.press(' ');

@@ -42,7 +42,7 @@ function applyPose(s: MotionScene, pose: Pose): void {
   setThinInstances(s.spheres, pose.instances);
 }
 
-function instanceWorld(mesh: Mesh, world: Float32Array, instances: Float32Array | null, index: number): Float32Array {
+function instanceWorld(_mesh: Mesh, world: Float32Array, instances: Float32Array | null, index: number): Float32Array {
   if (index < 0 || !instances) return world;
   const m = instances.slice(index * 16, index * 16 + 16);
   m[3] = m[7] = m[11] = 0;
