@@ -1,6 +1,15 @@
 import typescript from '@rollup/plugin-typescript';
 
-const entries = ['index', 'composer/index', 'engine/index', 'picking/index', 'geometry/index', 'fragments/index', 'billboards/index', 'splats/index'];
+const entries = [
+  'index',
+  'composer/index',
+  'engine/index',
+  'picking/index',
+  'geometry/index',
+  'fragments/index',
+  'billboards/index',
+  'splats/index',
+];
 
 export default {
   input: Object.fromEntries(entries.map((name) => [name, `${name}.ts`])),

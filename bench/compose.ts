@@ -11,7 +11,9 @@ import { createPickFragments } from '../fragments/index.js';
 const iterations = Number(process.argv[2] ?? 300);
 const fragments = createPickFragments();
 const typical: PickVariant = { thinInstances: true, primitiveDetail: false };
-const variants: PickVariant[] = [false, true].flatMap((primitiveDetail) => [false, true].map((thinInstances) => ({ thinInstances, primitiveDetail })));
+const variants: PickVariant[] = [false, true].flatMap((primitiveDetail) =>
+  [false, true].map((thinInstances) => ({ thinInstances, primitiveDetail })),
+);
 
 function measure(run: (i: number) => void): number[] {
   for (let i = 0; i < Math.min(50, iterations); i++) run(i); // warm the JIT
@@ -35,7 +37,8 @@ const hitCache = makeComposeCache();
 const reference = composeShader(pickSpec(typical, { fragments }), hitCache);
 const hitBefore = getComposeCounters(hitCache);
 const hit = measure(() => {
-  if (composeShader(pickSpec(typical, { fragments }), hitCache) !== reference) throw new Error('cache hit returned another result');
+  if (composeShader(pickSpec(typical, { fragments }), hitCache) !== reference)
+    throw new Error('cache hit returned another result');
 });
 const hitAfter = getComposeCounters(hitCache);
 
@@ -44,7 +47,11 @@ const mean = (t: number[]) => t.reduce((a, b) => a + b, 0) / t.length;
 const p95 = (t: number[]) => t[Math.floor(t.length * 0.95)];
 const rows = [
   ['cold compose (fresh cache)', cold, `parses ${makeComposeCacheParses()}/call`],
-  ['warm re-compose (parsed modules, 4 condition sets)', warm, `links +${warmAfter.links - warmBefore.links}, parses +${warmAfter.parses - warmBefore.parses}`],
+  [
+    'warm re-compose (parsed modules, 4 condition sets)',
+    warm,
+    `links +${warmAfter.links - warmBefore.links}, parses +${warmAfter.parses - warmBefore.parses}`,
+  ],
   ['cache hit (same spec)', hit, `links +${hitAfter.links - hitBefore.links}, hits +${hitAfter.hits - hitBefore.hits}`],
 ] as const;
 
@@ -55,10 +62,30 @@ function makeComposeCacheParses(): number {
 }
 
 const coldMedian = median(cold);
-console.log(`compose benchmark: pick variant ${JSON.stringify(typical)}, ${iterations} iterations each (times in ms)\n`);
-console.log(['case'.padEnd(52), 'median'.padStart(9), 'mean'.padStart(9), 'p95'.padStart(9), 'cold/this'.padStart(10), '  counters'].join(''));
+console.log(
+  `compose benchmark: pick variant ${JSON.stringify(typical)}, ${iterations} iterations each (times in ms)\n`,
+);
+console.log(
+  [
+    'case'.padEnd(52),
+    'median'.padStart(9),
+    'mean'.padStart(9),
+    'p95'.padStart(9),
+    'cold/this'.padStart(10),
+    '  counters',
+  ].join(''),
+);
 for (const [name, times, note] of rows) {
-  console.log([name.padEnd(52), median(times).toFixed(4).padStart(9), mean(times).toFixed(4).padStart(9), p95(times).toFixed(4).padStart(9), `${(coldMedian / median(times)).toFixed(1)}×`.padStart(10), `  ${note}`].join(''));
+  console.log(
+    [
+      name.padEnd(52),
+      median(times).toFixed(4).padStart(9),
+      mean(times).toFixed(4).padStart(9),
+      p95(times).toFixed(4).padStart(9),
+      `${(coldMedian / median(times)).toFixed(1)}×`.padStart(10),
+      `  ${note}`,
+    ].join(''),
+  );
 }
 if (hitAfter.links !== hitBefore.links) {
   console.error(`FAIL: cache hits linked ${hitAfter.links - hitBefore.links} time(s); a hit must not re-link`);

@@ -8,18 +8,40 @@
  * Ratios are weft relative to three-mesh-bvh; > 1 means weft is faster. Best of several interleaved passes.
  * Run: npx tsx bench/cpu-pick.ts [passes]
  */
-import { BufferAttribute, BufferGeometry, DoubleSide, Matrix4, Mesh as ThreeMesh, MeshBasicMaterial, Ray, Raycaster, } from 'three';
+import {
+  BufferAttribute,
+  BufferGeometry,
+  DoubleSide,
+  Matrix4,
+  Mesh as ThreeMesh,
+  MeshBasicMaterial,
+  Ray,
+  Raycaster,
+} from 'three';
 import { acceleratedRaycast, MeshBVH, ObjectBVH, SAH } from 'three-mesh-bvh';
 import { mat4, vec3 } from 'wgpu-matrix';
 import { makePerspectiveCamera, setCameraOrbit } from '../engine/camera.js';
 import type { Engine } from '../engine/engine.js';
 import { createMeshFromData, type Mesh } from '../engine/mesh.js';
 import type { MeshData } from '../engine/mesh-data.js';
-import { makeBoxData, makeBunnyData, makeCapsuleData, makeSphereData, makeTorusData } from '../engine/primitives/index.js';
-import { createScene, } from '../engine/scene.js';
+import {
+  makeBoxData,
+  makeBunnyData,
+  makeCapsuleData,
+  makeSphereData,
+  makeTorusData,
+} from '../engine/primitives/index.js';
+import { createScene } from '../engine/scene.js';
 import { createPickingRay } from '../picking/picking-ray.js';
 import {
-  buildTriangleBvh, createCpuPicker, makeTriangleHit, pickWithRaySync, raycastTriangleBvhFirst, refitCpuPicker, takeCpuPickCensus, type CpuPickCensusReport,
+  buildTriangleBvh,
+  createCpuPicker,
+  makeTriangleHit,
+  pickWithRaySync,
+  raycastTriangleBvhFirst,
+  refitCpuPicker,
+  takeCpuPickCensus,
+  type CpuPickCensusReport,
 } from '../picking/cpu/index.js';
 
 const passes = Number(process.argv[2] ?? 5);
@@ -80,7 +102,8 @@ function threeGeometry(data: { positions: Float32Array; indices: Uint16Array | U
 
 const table: string[][] = [];
 const row = (...cells: string[]) => table.push(cells);
-const fmt = (v: number, digits = 0) => v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+const fmt = (v: number, digits = 0) =>
+  v.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
 
 function benchMesh(label: string, data: MeshData): void {
   const positions = data.positions!;
@@ -89,8 +112,17 @@ function benchMesh(label: string, data: MeshData): void {
   const geometry = threeGeometry({ positions, indices });
   let weft = buildTriangleBvh(positions, indices);
   let three = new MeshBVH(geometry, { strategy: SAH, indirect: true });
-  const [buildWeft, buildThree] = bestOf(() => (weft = buildTriangleBvh(positions, indices)), () => (three = new MeshBVH(geometry, { strategy: SAH, indirect: true })));
-  row(`${label} (${fmt(triangles)} tris)`, 'build (ms)', fmt(buildWeft, 1), fmt(buildThree, 1), fmt(buildThree / buildWeft, 2));
+  const [buildWeft, buildThree] = bestOf(
+    () => (weft = buildTriangleBvh(positions, indices)),
+    () => (three = new MeshBVH(geometry, { strategy: SAH, indirect: true })),
+  );
+  row(
+    `${label} (${fmt(triangles)} tris)`,
+    'build (ms)',
+    fmt(buildWeft, 1),
+    fmt(buildThree, 1),
+    fmt(buildThree / buildWeft, 2),
+  );
   const box = weft.nodes.floats;
   const centre = [(box[0] + box[1]) / 2, (box[2] + box[3]) / 2, (box[4] + box[5]) / 2];
   const extent = Math.max(box[1] - box[0], box[3] - box[2], box[5] - box[4]);
@@ -102,7 +134,10 @@ function benchMesh(label: string, data: MeshData): void {
   threeMesh.raycast = acceleratedRaycast;
   const raycaster = new Raycaster();
   raycaster.firstHitOnly = true;
-  for (const [kind, rays] of [['camera rays', cameraRays(centre, extent * 1.6, 256)], ['random rays', randomRays(centre, extent, 65536, 7)]] as const) {
+  for (const [kind, rays] of [
+    ['camera rays', cameraRays(centre, extent * 1.6, 256)],
+    ['random rays', randomRays(centre, extent, 65536, 7)],
+  ] as const) {
     const n = rays.length / 6;
     const hit = makeTriangleHit();
     const ray = new Ray();
@@ -111,7 +146,18 @@ function benchMesh(label: string, data: MeshData): void {
     let agree = 0;
     for (let i = 0; i < n; i++) {
       const b = i * 6;
-      const ours = raycastTriangleBvhFirst(weft, rays[b], rays[b + 1], rays[b + 2], rays[b + 3], rays[b + 4], rays[b + 5], 0, Infinity, hit);
+      const ours = raycastTriangleBvhFirst(
+        weft,
+        rays[b],
+        rays[b + 1],
+        rays[b + 2],
+        rays[b + 3],
+        rays[b + 4],
+        rays[b + 5],
+        0,
+        Infinity,
+        hit,
+      );
       ray.origin.set(rays[b], rays[b + 1], rays[b + 2]);
       ray.direction.set(rays[b + 3], rays[b + 4], rays[b + 5]);
       const theirs = three.raycastFirst(ray, DoubleSide);
@@ -123,7 +169,18 @@ function benchMesh(label: string, data: MeshData): void {
       () => {
         for (let i = 0; i < n; i++) {
           const b = i * 6;
-          raycastTriangleBvhFirst(weft, rays[b], rays[b + 1], rays[b + 2], rays[b + 3], rays[b + 4], rays[b + 5], 0, Infinity, hit);
+          raycastTriangleBvhFirst(
+            weft,
+            rays[b],
+            rays[b + 1],
+            rays[b + 2],
+            rays[b + 3],
+            rays[b + 4],
+            rays[b + 5],
+            0,
+            Infinity,
+            hit,
+          );
         }
       },
       () => {
@@ -136,10 +193,21 @@ function benchMesh(label: string, data: MeshData): void {
       },
     );
     const note = `${fmt((100 * hitsWeft) / n, 1)} % hit; same face as three on ${fmt((100 * agree) / n, 2)} % (three hits ${fmt((100 * hitsThree) / n, 1)} %)`;
-    row('', `${kind}: BVH query (rays/s)`, fmt((n / tWeft) * 1000), fmt((n / tThree) * 1000), fmt(tThree / tWeft, 2), note);
+    row(
+      '',
+      `${kind}: BVH query (rays/s)`,
+      fmt((n / tWeft) * 1000),
+      fmt((n / tThree) * 1000),
+      fmt(tThree / tWeft, 2),
+      note,
+    );
     const [pWeft, pThree] = bestOf(
       () => {
-        for (let i = 0; i < n; i++) pickWithRaySync(scene, { origin: rays.subarray(i * 6, i * 6 + 3) as unknown as number[], direction: rays.subarray(i * 6 + 3, i * 6 + 6) as unknown as number[] });
+        for (let i = 0; i < n; i++)
+          pickWithRaySync(scene, {
+            origin: rays.subarray(i * 6, i * 6 + 3) as unknown as number[],
+            direction: rays.subarray(i * 6 + 3, i * 6 + 6) as unknown as number[],
+          });
       },
       () => {
         const out: unknown[] = [];
@@ -151,13 +219,25 @@ function benchMesh(label: string, data: MeshData): void {
         }
       },
     );
-    row('', `${kind}: full pick (rays/s)`, fmt((n / pWeft) * 1000), fmt((n / pThree) * 1000), fmt(pThree / pWeft, 2), 'pickWithRaySync → PickingInfo vs Mesh.raycast (accelerated) → Intersection');
+    row(
+      '',
+      `${kind}: full pick (rays/s)`,
+      fmt((n / pWeft) * 1000),
+      fmt((n / pThree) * 1000),
+      fmt(pThree / pWeft, 2),
+      'pickWithRaySync → PickingInfo vs Mesh.raycast (accelerated) → Intersection',
+    );
   }
 }
 
 function benchScene(count: number): void {
   const rand = seeded(3);
-  const shapes: MeshData[] = [makeSphereData({ segments: 16, rings: 8 }), makeBoxData(), makeTorusData({ radialSegments: 8, tubularSegments: 16 }), makeCapsuleData({ segments: 12, capRings: 4 })];
+  const shapes: MeshData[] = [
+    makeSphereData({ segments: 16, rings: 8 }),
+    makeBoxData(),
+    makeTorusData({ radialSegments: 8, tubularSegments: 16 }),
+    makeCapsuleData({ segments: 12, capRings: 4 }),
+  ];
   const scene = createScene({ width: 1, height: 1 } as Engine);
   const threeMeshes: ThreeMesh[] = [];
   const material = new MeshBasicMaterial({ side: DoubleSide });
@@ -179,22 +259,47 @@ function benchScene(count: number): void {
   let picker = createCpuPicker(scene, { refit: 'manual' });
   let objects = new ObjectBVH(threeMeshes, { strategy: SAH });
   const [sceneWeft, sceneThree] = bestOf(
-    () => { picker = createCpuPicker(scene, { refit: 'manual' }); refitCpuPicker(picker); },
+    () => {
+      picker = createCpuPicker(scene, { refit: 'manual' });
+      refitCpuPicker(picker);
+    },
     () => (objects = new ObjectBVH(threeMeshes, { strategy: SAH })),
   );
-  row(`${fmt(count)} objects (${fmt(triangles)} tris)`, 'scene-level build (ms)', fmt(sceneWeft, 1), fmt(sceneThree, 1), fmt(sceneThree / sceneWeft, 2), `scene BVH: ${picker.diagnostics.at(-1)!.consequence}`);
+  row(
+    `${fmt(count)} objects (${fmt(triangles)} tris)`,
+    'scene-level build (ms)',
+    fmt(sceneWeft, 1),
+    fmt(sceneThree, 1),
+    fmt(sceneThree / sceneWeft, 2),
+    `scene BVH: ${picker.diagnostics.at(-1)!.consequence}`,
+  );
   const meshes = scene.meshes;
   const [meshesWeft, meshesThree] = bestOf(
     () => meshes.forEach((m) => buildTriangleBvh(m.positions, m.geometry.indices)),
-    () => threeMeshes.forEach((m) => (m.geometry.boundsTree = new MeshBVH(m.geometry, { strategy: SAH, indirect: true }))),
+    () =>
+      threeMeshes.forEach((m) => (m.geometry.boundsTree = new MeshBVH(m.geometry, { strategy: SAH, indirect: true }))),
   );
-  row('', 'all mesh BVHs (ms)', fmt(meshesWeft, 1), fmt(meshesThree, 1), fmt(meshesThree / meshesWeft, 2), 'weft builds them lazily, on the first pick that reaches a mesh');
+  row(
+    '',
+    'all mesh BVHs (ms)',
+    fmt(meshesWeft, 1),
+    fmt(meshesThree, 1),
+    fmt(meshesThree / meshesWeft, 2),
+    'weft builds them lazily, on the first pick that reaches a mesh',
+  );
   const raycaster = new Raycaster();
   raycaster.firstHitOnly = true;
   const censuses: Record<string, CpuPickCensusReport> = {};
-  for (const [kind, rays] of [['camera rays', cameraRays([0, 0, 0], spread * 0.9, 128)], ['random rays', randomRays([0, 0, 0], spread, 16384, 11)]] as const) {
+  for (const [kind, rays] of [
+    ['camera rays', cameraRays([0, 0, 0], spread * 0.9, 128)],
+    ['random rays', randomRays([0, 0, 0], spread, 16384, 11)],
+  ] as const) {
     const n = rays.length / 6;
-    const pick = (i: number) => pickWithRaySync(scene, { origin: rays.subarray(i * 6, i * 6 + 3) as unknown as number[], direction: rays.subarray(i * 6 + 3, i * 6 + 6) as unknown as number[] });
+    const pick = (i: number) =>
+      pickWithRaySync(scene, {
+        origin: rays.subarray(i * 6, i * 6 + 3) as unknown as number[],
+        direction: rays.subarray(i * 6 + 3, i * 6 + 6) as unknown as number[],
+      });
     let agree = 0;
     let hits = 0;
     const out: Array<{ object: unknown; faceIndex?: number | null }> = [];
@@ -206,24 +311,45 @@ function benchScene(count: number): void {
       objects.raycast(raycaster, out as never);
       hits += info.hit ? 1 : 0;
       const theirs = out[0];
-      if (info.hit === !!theirs && (!theirs || (threeMeshes.indexOf(theirs.object as ThreeMesh) === meshes.indexOf(info.pickedMesh!) && theirs.faceIndex === info.faceId))) agree++;
+      if (
+        info.hit === !!theirs &&
+        (!theirs ||
+          (threeMeshes.indexOf(theirs.object as ThreeMesh) === meshes.indexOf(info.pickedMesh!) &&
+            theirs.faceIndex === info.faceId))
+      )
+        agree++;
     }
     takeCpuPickCensus(picker);
     pickRays(n, pick);
     censuses[kind] = takeCpuPickCensus(picker);
-    const [tWeft, tThree] = bestOf(() => pickRays(n, pick), () => {
-      for (let i = 0; i < n; i++) {
-        raycaster.ray.origin.set(rays[i * 6], rays[i * 6 + 1], rays[i * 6 + 2]);
-        raycaster.ray.direction.set(rays[i * 6 + 3], rays[i * 6 + 4], rays[i * 6 + 5]);
-        out.length = 0;
-        objects.raycast(raycaster, out as never);
-      }
-    });
-    row('', `${kind}: full pick (rays/s)`, fmt((n / tWeft) * 1000), fmt((n / tThree) * 1000), fmt(tThree / tWeft, 2), `${fmt((100 * hits) / n, 1)} % hit; same object + face as three on ${fmt((100 * agree) / n, 2)} %; vs ObjectBVH.raycast (firstHitOnly)`);
+    const [tWeft, tThree] = bestOf(
+      () => pickRays(n, pick),
+      () => {
+        for (let i = 0; i < n; i++) {
+          raycaster.ray.origin.set(rays[i * 6], rays[i * 6 + 1], rays[i * 6 + 2]);
+          raycaster.ray.direction.set(rays[i * 6 + 3], rays[i * 6 + 4], rays[i * 6 + 5]);
+          out.length = 0;
+          objects.raycast(raycaster, out as never);
+        }
+      },
+    );
+    row(
+      '',
+      `${kind}: full pick (rays/s)`,
+      fmt((n / tWeft) * 1000),
+      fmt((n / tThree) * 1000),
+      fmt(tThree / tWeft, 2),
+      `${fmt((100 * hits) / n, 1)} % hit; same object + face as three on ${fmt((100 * agree) / n, 2)} %; vs ObjectBVH.raycast (firstHitOnly)`,
+    );
   }
   const flat = createCpuPicker(scene, { refit: 'manual', sceneBvh: 'never' });
   const flatRays = randomRays([0, 0, 0], spread, 2048, 11);
-  pickRays(2048, (i) => pickWithRaySync(scene, { origin: Array.from(flatRays.subarray(i * 6, i * 6 + 3)), direction: Array.from(flatRays.subarray(i * 6 + 3, i * 6 + 6)) }));
+  pickRays(2048, (i) =>
+    pickWithRaySync(scene, {
+      origin: Array.from(flatRays.subarray(i * 6, i * 6 + 3)),
+      direction: Array.from(flatRays.subarray(i * 6 + 3, i * 6 + 6)),
+    }),
+  );
   const flatCensus = takeCpuPickCensus(flat);
   census.push(
     `offers per ray (entries offered to the ray), ${fmt(count)} objects: scene BVH ${fmt(censuses['camera rays'].offersPerRay, 2)} (camera rays), ${fmt(censuses['random rays'].offersPerRay, 2)} (random rays); flat scan ${fmt(flatCensus.offersPerRay, 0)}`,
@@ -247,7 +373,18 @@ function warmUp(): void {
     const three = new MeshBVH(geometry, { strategy: SAH, indirect: true });
     for (let i = 0; i < rays.length / 6; i++) {
       const b = i * 6;
-      raycastTriangleBvhFirst(weft, rays[b], rays[b + 1], rays[b + 2], rays[b + 3], rays[b + 4], rays[b + 5], 0, Infinity, hit);
+      raycastTriangleBvhFirst(
+        weft,
+        rays[b],
+        rays[b + 1],
+        rays[b + 2],
+        rays[b + 3],
+        rays[b + 4],
+        rays[b + 5],
+        0,
+        Infinity,
+        hit,
+      );
       ray.origin.set(rays[b], rays[b + 1], rays[b + 2]);
       ray.direction.set(rays[b + 3], rays[b + 4], rays[b + 5]);
       three.raycastFirst(ray, DoubleSide);
@@ -263,8 +400,14 @@ benchScene(10_000);
 
 const header = ['mesh / scene', 'measure', 'weft', 'three-mesh-bvh', 'ratio', 'notes'];
 const widths = header.map((h, i) => Math.max(h.length, ...table.map((r) => (r[i] ?? '').length)));
-const line = (cells: string[]) => cells.map((c, i) => (i >= 2 && i <= 4 ? (c ?? '').padStart(widths[i]) : (c ?? '').padEnd(widths[i]))).join('  ').trimEnd();
-console.log(`CPU pick benchmark (best of ${passes} interleaved passes; ratio = weft speed / three-mesh-bvh speed, > 1 = weft faster)\n`);
+const line = (cells: string[]) =>
+  cells
+    .map((c, i) => (i >= 2 && i <= 4 ? (c ?? '').padStart(widths[i]) : (c ?? '').padEnd(widths[i])))
+    .join('  ')
+    .trimEnd();
+console.log(
+  `CPU pick benchmark (best of ${passes} interleaved passes; ratio = weft speed / three-mesh-bvh speed, > 1 = weft faster)\n`,
+);
 console.log(line(header));
 console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 table.forEach((r) => console.log(line(r)));

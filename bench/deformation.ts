@@ -3,7 +3,17 @@
 import { mat4 } from 'wgpu-matrix';
 import { create, globals } from 'webgpu';
 import {
-  createEngine, createMeshFromData, createScene, disposeEngine, type Engine, makePerspectiveCamera, makeSkeleton, makeSphereData, makeVertexAnimation, type Scene, setBoneMatrix,
+  createEngine,
+  createMeshFromData,
+  createScene,
+  disposeEngine,
+  type Engine,
+  makePerspectiveCamera,
+  makeSkeleton,
+  makeSphereData,
+  makeVertexAnimation,
+  type Scene,
+  setBoneMatrix,
 } from '../engine/index.js';
 import { createGpuPicker, enableDetailedPicking, type GpuPicker, pickAsync } from '../picking/index.js';
 import { median, time } from './bench-timing.js';
@@ -18,7 +28,9 @@ function makeScene(engine: Engine, kind: Kind): Scene {
   scene.camera = makePerspectiveCamera({ position: [0, 0, 30], target: [0, 0, 0] });
   const data = makeSphereData({ radius: 0.4, segments: 24, rings: 12 });
   const n = data.positions!.length / 3;
-  const joints = new Uint16Array(n * 4).map((_, i) => (i % 4 === 0 && data.positions![Math.floor(i / 4) * 3 + 1] > 0 ? 1 : 0));
+  const joints = new Uint16Array(n * 4).map((_, i) =>
+    i % 4 === 0 && data.positions![Math.floor(i / 4) * 3 + 1] > 0 ? 1 : 0,
+  );
   const weights = new Float32Array(n * 4).map((_, i) => (i % 4 === 0 ? 1 : 0));
   if (kind === 'instances' || kind === 'vat') {
     // One thin-instanced mesh; the VAT one plays 8 baked frames of 2 bones, each instance at its own offset.
@@ -36,7 +48,12 @@ function makeScene(engine: Engine, kind: Kind): Scene {
     const playback = new Float32Array(count * 12);
     for (let i = 0; i < count; i++) playback.set([0, 7, i % 8, 8, 0, 7, i % 8, 8, 0, 0, 0, 0], i * 12);
     const walk = makeVertexAnimation({ name: 'walk', frames, boneCount: 2, frameCount: 8 });
-    createMeshFromData(scene, 'crowd', { ...data, joints, weights }, { thinInstances: instances, vertexAnimation: walk, vertexAnimationPlayback: playback });
+    createMeshFromData(
+      scene,
+      'crowd',
+      { ...data, joints, weights },
+      { thinInstances: instances, vertexAnimation: walk, vertexAnimationPlayback: playback },
+    );
     return scene;
   }
   for (let i = 0; i < count; i++) {
@@ -72,12 +89,20 @@ async function main(): Promise<void> {
   const hit = await pickAsync(pickers.skinned, 256, 128);
   const crowdHit = await pickAsync(pickers.vat, 256, 128);
   console.log(`pick latency, ${count} meshes, detailed picks, medians of ${rounds} interleaved rounds (ms)`);
-  console.log(`  static ${a.toFixed(3)}   skinned ${b.toFixed(3)}   skinned/static ${(b / a).toFixed(2)}×   (hit: ${hit.hit ? hit.pickedMesh!.name : 'miss'})`);
-  console.log('  skinned meshes are pre-filtered by conservative bounds of their current pose (rest bounds under every bone),');
-  console.log('  so both scenes draw only the few meshes under the cursor; the difference is bone uploads and the deformation shader.');
+  console.log(
+    `  static ${a.toFixed(3)}   skinned ${b.toFixed(3)}   skinned/static ${(b / a).toFixed(2)}×   (hit: ${hit.hit ? hit.pickedMesh!.name : 'miss'})`,
+  );
+  console.log(
+    '  skinned meshes are pre-filtered by conservative bounds of their current pose (rest bounds under every bone),',
+  );
+  console.log(
+    '  so both scenes draw only the few meshes under the cursor; the difference is bone uploads and the deformation shader.',
+  );
   const c = median(samples.instances);
   const d = median(samples.vat);
-  console.log(`  ${count} static thin instances ${c.toFixed(3)}   ${count}-instance VAT crowd ${d.toFixed(3)}   vat/static ${(d / c).toFixed(2)}×   (hit: ${crowdHit.hit ? `crowd#${crowdHit.thinInstanceIndex}` : 'miss'})`);
+  console.log(
+    `  ${count} static thin instances ${c.toFixed(3)}   ${count}-instance VAT crowd ${d.toFixed(3)}   vat/static ${(d / c).toFixed(2)}×   (hit: ${crowdHit.hit ? `crowd#${crowdHit.thinInstanceIndex}` : 'miss'})`,
+  );
   disposeEngine(engine);
 }
 

@@ -5,26 +5,58 @@ import { mat4 } from 'wgpu-matrix';
 import { create, globals } from 'webgpu';
 import { getComposerCounters } from '../composer/index.js';
 import {
-  createEngine, createForwardRenderTask, createMeshFromData, createRenderTarget, createScene, disposeEngine, type Engine, makeBoxData, makePerspectiveCamera,
-  makeSphereData, makeStandardMaterial, makeTorusData, resizeEngine, runTasks, type Scene, type Task,
+  createEngine,
+  createForwardRenderTask,
+  createMeshFromData,
+  createRenderTarget,
+  createScene,
+  disposeEngine,
+  type Engine,
+  makeBoxData,
+  makePerspectiveCamera,
+  makeSphereData,
+  makeStandardMaterial,
+  makeTorusData,
+  resizeEngine,
+  runTasks,
+  type Scene,
+  type Task,
 } from '../engine/index.js';
 import { createGeometryRendererTask, enableGeometryVelocity, GeometryTextureType } from '../geometry/index.js';
 import { median } from './bench-timing.js';
 
 const rounds = Number(process.argv[2] ?? 30);
-const sizes: [number, number][] = [[256, 192], [512, 384], [1024, 768]];
-const strip = [GeometryTextureType.NORMALIZED_VIEW_DEPTH, GeometryTextureType.VIEW_NORMAL, GeometryTextureType.WORLD_NORMAL, GeometryTextureType.WORLD_POSITION, GeometryTextureType.REFLECTIVITY, GeometryTextureType.ALBEDO];
+const sizes: [number, number][] = [
+  [256, 192],
+  [512, 384],
+  [1024, 768],
+];
+const strip = [
+  GeometryTextureType.NORMALIZED_VIEW_DEPTH,
+  GeometryTextureType.VIEW_NORMAL,
+  GeometryTextureType.WORLD_NORMAL,
+  GeometryTextureType.WORLD_POSITION,
+  GeometryTextureType.REFLECTIVITY,
+  GeometryTextureType.ALBEDO,
+];
 
 /** 96 lit meshes (spheres, boxes, tori; a thin-instanced row) in a block that fills the view. */
 function makeScene(engine: Engine): Scene {
   const scene = createScene(engine);
   scene.camera = makePerspectiveCamera({ position: [0, 3, 9], target: [0, 0, 0], fovY: 0.9, far: 60 });
-  const shapes = [makeSphereData({ radius: 0.45, segments: 32, rings: 16 }), makeBoxData({ width: 0.8, height: 0.8, depth: 0.8 }), makeTorusData({ radius: 0.4, tube: 0.14 })];
+  const shapes = [
+    makeSphereData({ radius: 0.45, segments: 32, rings: 16 }),
+    makeBoxData({ width: 0.8, height: 0.8, depth: 0.8 }),
+    makeTorusData({ radius: 0.4, tube: 0.14 }),
+  ];
   for (let i = 0; i < 90; i++) {
     const x = (i % 10) - 4.5;
     const z = -Math.floor(i / 10) * 1.1 + 2;
     const world = mat4.multiply(mat4.translation([x * 1.05, Math.sin(i) * 0.6, z]), mat4.rotationY(i * 0.7));
-    createMeshFromData(scene, `m${i}`, shapes[i % 3], { worldMatrix: world, material: makeStandardMaterial({ baseColor: [0.3 + (i % 7) / 10, 0.5, 0.9 - (i % 5) / 10] }) });
+    createMeshFromData(scene, `m${i}`, shapes[i % 3], {
+      worldMatrix: world,
+      material: makeStandardMaterial({ baseColor: [0.3 + (i % 7) / 10, 0.5, 0.9 - (i % 5) / 10] }),
+    });
   }
   const instances = new Float32Array(6 * 16);
   for (let k = 0; k < 6; k++) instances.set(mat4.translation([k * 1.6 - 4, -1.6, 3]), k * 16);
@@ -51,7 +83,17 @@ function countCreates(device: GPUDevice, texture: GPUTexture, body: () => void):
     };
     restore.push(() => (owner[key] = original));
   };
-  for (const key of ['createBuffer', 'createTexture', 'createBindGroup', 'createBindGroupLayout', 'createPipelineLayout', 'createShaderModule', 'createRenderPipeline', 'createSampler']) patch(device as unknown as Record<string, unknown>, key);
+  for (const key of [
+    'createBuffer',
+    'createTexture',
+    'createBindGroup',
+    'createBindGroupLayout',
+    'createPipelineLayout',
+    'createShaderModule',
+    'createRenderPipeline',
+    'createSampler',
+  ])
+    patch(device as unknown as Record<string, unknown>, key);
   patch(Object.getPrototypeOf(texture), 'createView');
   try {
     body();
@@ -65,7 +107,11 @@ async function main(): Promise<void> {
   Object.assign(globalThis, globals);
   const gpu = create([]);
   // Six attachments need 52 bytes per sample (alignment included); the default limit is 32.
-  const engine = await createEngine(gpu, { width: 256, height: 192 }, { requiredLimits: { maxColorAttachmentBytesPerSample: 64 } });
+  const engine = await createEngine(
+    gpu,
+    { width: 256, height: 192 },
+    { requiredLimits: { maxColorAttachmentBytesPerSample: 64 } },
+  );
   const scene = makeScene(engine);
   const rows: string[][] = [];
   for (const [width, height] of sizes) {
@@ -76,27 +122,68 @@ async function main(): Promise<void> {
     const one = createGeometryRendererTask(scene, { textureDescriptions: [{ type: GeometryTextureType.ALBEDO }] });
     const six = createGeometryRendererTask(scene, { textureDescriptions: strip.map((type) => ({ type })) });
     // The same six outputs in 8-bit formats (too coarse for the accuracy the tests demand): what the float formats cost here.
-    const sixBytes = createGeometryRendererTask(scene, { textureDescriptions: strip.map((type) => ({ type, format: (type === GeometryTextureType.NORMALIZED_VIEW_DEPTH ? 'r8unorm' : 'rgba8unorm') as GPUTextureFormat })) });
-    const velocity = createGeometryRendererTask(scene, { textureDescriptions: [{ type: GeometryTextureType.LINEAR_VELOCITY }, { type: GeometryTextureType.VIEW_DEPTH }] });
+    const sixBytes = createGeometryRendererTask(scene, {
+      textureDescriptions: strip.map((type) => ({
+        type,
+        format: (type === GeometryTextureType.NORMALIZED_VIEW_DEPTH ? 'r8unorm' : 'rgba8unorm') as GPUTextureFormat,
+      })),
+    });
+    const velocity = createGeometryRendererTask(scene, {
+      textureDescriptions: [{ type: GeometryTextureType.LINEAR_VELOCITY }, { type: GeometryTextureType.VIEW_DEPTH }],
+    });
     enableGeometryVelocity(velocity);
     // The floor: the same passes with nothing to draw (clears and stores only).
     const forwardEmpty = createForwardRenderTask(scene, { target, meshes: () => [] });
-    const sixEmpty = createGeometryRendererTask(scene, { meshes: [], textureDescriptions: strip.map((type) => ({ type })) });
+    const sixEmpty = createGeometryRendererTask(scene, {
+      meshes: [],
+      textureDescriptions: strip.map((type) => ({ type })),
+    });
     const all = { forward, one, six, sixBytes, velocity, forwardEmpty, sixEmpty };
-    const samples = Object.fromEntries(Object.keys(all).map((k) => [k, [] as number[]])) as Record<keyof typeof all, number[]>;
+    const samples = Object.fromEntries(Object.keys(all).map((k) => [k, [] as number[]])) as Record<
+      keyof typeof all,
+      number[]
+    >;
     for (let i = 0; i < 5; i++) for (const task of Object.values(all)) await frame(engine, [task]);
     // Interleaved so machine noise hits every pass alike.
-    for (let r = 0; r < rounds; r++) for (const [key, task] of Object.entries(all)) samples[key as keyof typeof all].push(await frame(engine, [task]));
+    for (let r = 0; r < rounds; r++)
+      for (const [key, task] of Object.entries(all)) samples[key as keyof typeof all].push(await frame(engine, [task]));
     const f = median(samples.forward);
     const cells = (ms: number) => [ms.toFixed(2), `${(ms / f).toFixed(2)}×`];
-    rows.push([`${width}×${height}`, f.toFixed(2), ...cells(median(samples.one)), ...cells(median(samples.six)), `${(median(samples.sixBytes) / f).toFixed(2)}×`, ...cells(median(samples.velocity)), `${(median(samples.sixEmpty) / median(samples.forwardEmpty)).toFixed(2)}×`]);
+    rows.push([
+      `${width}×${height}`,
+      f.toFixed(2),
+      ...cells(median(samples.one)),
+      ...cells(median(samples.six)),
+      `${(median(samples.sixBytes) / f).toFixed(2)}×`,
+      ...cells(median(samples.velocity)),
+      `${(median(samples.sixEmpty) / median(samples.forwardEmpty)).toFixed(2)}×`,
+    ]);
     for (const task of Object.values(all)) task.dispose();
   }
-  console.log(`G-buffer frame time vs the forward pass of the same scene (${scene.meshes.length} meshes, medians of ${rounds} interleaved frames, ms; target: six attachments ≤ 1.5×)`);
-  console.log('6 attachments write 52 B per pixel (+ depth32float) where the forward pass writes 4 (+ depth24plus): on this CPU rasteriser the');
-  console.log('store bandwidth grows with the frame; "empty 6 / empty fwd" is the same two passes with nothing drawn (clears + stores only);');
-  console.log('"6 × 8-bit" is the six outputs in rgba8unorm / r8unorm: same shader work, cheap stores, too coarse for the accuracy targets.');
-  const header = ['frame', 'forward', '1 attachment', 'ratio', '6 attachments', 'ratio', '6 × 8-bit', 'velocity + depth', 'ratio', 'empty 6 / empty fwd'];
+  console.log(
+    `G-buffer frame time vs the forward pass of the same scene (${scene.meshes.length} meshes, medians of ${rounds} interleaved frames, ms; target: six attachments ≤ 1.5×)`,
+  );
+  console.log(
+    '6 attachments write 52 B per pixel (+ depth32float) where the forward pass writes 4 (+ depth24plus): on this CPU rasteriser the',
+  );
+  console.log(
+    'store bandwidth grows with the frame; "empty 6 / empty fwd" is the same two passes with nothing drawn (clears + stores only);',
+  );
+  console.log(
+    '"6 × 8-bit" is the six outputs in rgba8unorm / r8unorm: same shader work, cheap stores, too coarse for the accuracy targets.',
+  );
+  const header = [
+    'frame',
+    'forward',
+    '1 attachment',
+    'ratio',
+    '6 attachments',
+    'ratio',
+    '6 × 8-bit',
+    'velocity + depth',
+    'ratio',
+    'empty 6 / empty fwd',
+  ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i])).join('  ');
   console.log(line(header));

@@ -2,8 +2,23 @@
 // Absolute times on this machine's software rasteriser mean little; the ratios are the result.
 import { mat4 } from 'wgpu-matrix';
 import { create, globals } from 'webgpu';
-import { createBoxMesh, createEngine, createScene, disposeEngine, type Engine, makePerspectiveCamera, type Scene } from '../engine/index.js';
-import { createCpuPicker, createGpuPicker, type GpuPicker, pickAsync, pickManyAsync, refitCpuPicker } from '../picking/index.js';
+import {
+  createBoxMesh,
+  createEngine,
+  createScene,
+  disposeEngine,
+  type Engine,
+  makePerspectiveCamera,
+  type Scene,
+} from '../engine/index.js';
+import {
+  createCpuPicker,
+  createGpuPicker,
+  type GpuPicker,
+  pickAsync,
+  pickManyAsync,
+  refitCpuPicker,
+} from '../picking/index.js';
 import { median, time } from './bench-timing.js';
 
 const rounds = Number(process.argv[2] ?? 40);
@@ -17,7 +32,12 @@ function makeGridScene(engine: Engine, count: number): Scene {
   for (let i = 0; i < count; i++) {
     const x = (i % side) - Math.floor(side / 2);
     const z = Math.floor(i / side) - Math.floor(side / 2);
-    createBoxMesh(scene, `box${i}`, { width: 0.4, height: 0.4, depth: 0.4 }, { worldMatrix: mat4.translation([x * 0.9, 0, z * 0.9]) });
+    createBoxMesh(
+      scene,
+      `box${i}`,
+      { width: 0.4, height: 0.4, depth: 0.4 },
+      { worldMatrix: mat4.translation([x * 0.9, 0, z * 0.9]) },
+    );
   }
   return scene;
 }
@@ -37,16 +57,22 @@ function makeBareRoundTrip(device: GPUDevice): () => Promise<void> {
 
 /** The GPU floor of a pick on this device: the same attachments, clears and copies, no draw, no weft code. */
 function makePickShapedPass(device: GPUDevice): () => Promise<void> {
-  const make = (format: GPUTextureFormat) => device.createTexture({ size: [1, 1], format, usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
+  const make = (format: GPUTextureFormat) =>
+    device.createTexture({ size: [1, 1], format, usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
   const colors = [make('rgba8unorm'), make('r32float')];
   const views = colors.map((t) => t.createView());
   const depthView = make('depth24plus').createView();
   const staging = device.createBuffer({ size: 1024, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
   return async () => {
     const encoder = device.createCommandEncoder();
-    const pass = encoder.beginRenderPass({ colorAttachments: views.map((view) => ({ view, loadOp: 'clear' as const, storeOp: 'store' as const })), depthStencilAttachment: { view: depthView, depthLoadOp: 'clear', depthClearValue: 0, depthStoreOp: 'discard' } });
+    const pass = encoder.beginRenderPass({
+      colorAttachments: views.map((view) => ({ view, loadOp: 'clear' as const, storeOp: 'store' as const })),
+      depthStencilAttachment: { view: depthView, depthLoadOp: 'clear', depthClearValue: 0, depthStoreOp: 'discard' },
+    });
     pass.end();
-    colors.forEach((texture, i) => encoder.copyTextureToBuffer({ texture }, { buffer: staging, offset: i * 256 }, [1, 1]));
+    colors.forEach((texture, i) =>
+      encoder.copyTextureToBuffer({ texture }, { buffer: staging, offset: i * 256 }, [1, 1]),
+    );
     device.queue.submit([encoder.finish()]);
     await staging.mapAsync(GPUMapMode.READ);
     staging.unmap();
@@ -76,7 +102,8 @@ async function main(): Promise<void> {
       samples.bare.push(await time(bare));
       samples.floor.push(await time(floor));
       samples.pick.push(await time(() => pickAsync(picker, centre.x, centre.y)));
-      if (r < fullRounds) samples.full.push(await time(() => pickAsync(picker, centre.x, centre.y, { preFilter: false })));
+      if (r < fullRounds)
+        samples.full.push(await time(() => pickAsync(picker, centre.x, centre.y, { preFilter: false })));
     }
     // The editor pattern for big scenes: the CPU picker refits once per frame (after animation), picks trust it.
     const cpu = createCpuPicker(scene, { refit: 'manual' });
@@ -87,7 +114,20 @@ async function main(): Promise<void> {
     const hit = await pickAsync(picker, centre.x, centre.y);
     const b = median(samples.bare);
     const f = median(samples.floor);
-    rows.push([String(count), hit.hit ? hit.pickedMesh!.name : 'miss', b.toFixed(3), f.toFixed(3), `${(f / b).toFixed(2)}×`, median(samples.pick).toFixed(3), `${(median(samples.pick) / b).toFixed(2)}×`, `${(median(samples.pick) / f).toFixed(2)}×`, median(manual).toFixed(3), `${(median(manual) / f).toFixed(2)}×`, median(samples.full).toFixed(3), `${(median(samples.full) / b).toFixed(2)}×`]);
+    rows.push([
+      String(count),
+      hit.hit ? hit.pickedMesh!.name : 'miss',
+      b.toFixed(3),
+      f.toFixed(3),
+      `${(f / b).toFixed(2)}×`,
+      median(samples.pick).toFixed(3),
+      `${(median(samples.pick) / b).toFixed(2)}×`,
+      `${(median(samples.pick) / f).toFixed(2)}×`,
+      median(manual).toFixed(3),
+      `${(median(manual) / f).toFixed(2)}×`,
+      median(samples.full).toFixed(3),
+      `${(median(samples.full) / b).toFixed(2)}×`,
+    ]);
     if (count === 1000) {
       const points = Array.from({ length: 64 }, (_, i) => ({ x: 64 + (i % 8) * 48, y: 64 + Math.floor(i / 8) * 48 }));
       await pickManyAsync(picker, points);
@@ -95,21 +135,42 @@ async function main(): Promise<void> {
       const singles: number[] = [];
       for (let r = 0; r < Math.max(5, rounds / 4); r++) {
         many.push(await time(() => pickManyAsync(picker, points)));
-        singles.push(await time(async () => {
-          for (const p of points) await pickAsync(picker, p.x, p.y);
-        }));
+        singles.push(
+          await time(async () => {
+            for (const p of points) await pickAsync(picker, p.x, p.y);
+          }),
+        );
       }
       const perPointMany = median(many) / points.length;
       const perPointSingle = median(singles) / points.length;
       console.log(`\npickManyAsync vs single picks (1 000 meshes, 64 points; target ≥ 10× cheaper per point)`);
-      console.log(`  per point: pickMany ${perPointMany.toFixed(3)} ms, single ${perPointSingle.toFixed(3)} ms → pickMany is ${(perPointSingle / perPointMany).toFixed(1)}× cheaper`);
+      console.log(
+        `  per point: pickMany ${perPointMany.toFixed(3)} ms, single ${perPointSingle.toFixed(3)} ms → pickMany is ${(perPointSingle / perPointMany).toFixed(1)}× cheaper`,
+      );
     }
   }
-  console.log(`\nwarm pick latency vs the bare submit + mapAsync round trip of a 256-byte buffer (medians of ${rounds} interleaved rounds, ms)`);
+  console.log(
+    `\nwarm pick latency vs the bare submit + mapAsync round trip of a 256-byte buffer (medians of ${rounds} interleaved rounds, ms)`,
+  );
   console.log('target: ≤ 2× at 10 000 meshes with the pre-filter on');
-  console.log('floor = a pass with the pick attachments and copies but no draw and no weft code (what any GPU pick costs here)');
-  console.log('manual = the scene\'s CPU picker in refit: \'manual\' mode (the app refits once per frame, not per pick)');
-  const header = ['meshes', 'hit', 'bare', 'floor', 'floor/bare', 'pick', 'pick/bare', 'pick/floor', 'manual', 'manual/floor', 'no pre-filter', 'no-pf/bare'];
+  console.log(
+    'floor = a pass with the pick attachments and copies but no draw and no weft code (what any GPU pick costs here)',
+  );
+  console.log("manual = the scene's CPU picker in refit: 'manual' mode (the app refits once per frame, not per pick)");
+  const header = [
+    'meshes',
+    'hit',
+    'bare',
+    'floor',
+    'floor/bare',
+    'pick',
+    'pick/bare',
+    'pick/floor',
+    'manual',
+    'manual/floor',
+    'no pre-filter',
+    'no-pf/bare',
+  ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i])).join('  ');
   console.log(line(header));

@@ -1,6 +1,16 @@
-import { billboardParamsBytes, billboardSpriteBytes, createBillboardPickFragment, createBillboardQuadFragment } from '../fragments/billboard-pick.js';
+import {
+  billboardParamsBytes,
+  billboardSpriteBytes,
+  createBillboardPickFragment,
+  createBillboardQuadFragment,
+} from '../fragments/billboard-pick.js';
 import { createContributorGpu, disposeContributorGpu, drawContributorItems } from '../picking/contributor-gpu.js';
-import { type ContributorCaptureRequest, createContributorBaseFragments, type PickContributor, raysNearSphere } from '../picking/pick-contributors.js';
+import {
+  type ContributorCaptureRequest,
+  createContributorBaseFragments,
+  type PickContributor,
+  raysNearSphere,
+} from '../picking/pick-contributors.js';
 import { billboardParams, packBillboardSprite } from './billboard-items.js';
 import type { BillboardSystem } from './billboard-system.js';
 
@@ -12,13 +22,26 @@ export interface CapturedBillboards {
 }
 
 /** Copies the sprites near the pick rays (all of them for a marquee or without the pre-filter). */
-export function capturePick(system: BillboardSystem, request: ContributorCaptureRequest): { idCount: number; captured: CapturedBillboards } | null {
+export function capturePick(
+  system: BillboardSystem,
+  request: ContributorCaptureRequest,
+): { idCount: number; captured: CapturedBillboards } | null {
   if (system.disposed || !system.pickable || system.count === 0) return null;
   const rays = request.preFilter ? request.rays : null;
   const drawn: number[] = [];
   for (let i = 0; i < system.count; i++) {
     const p = system.positions;
-    if (!rays || raysNearSphere(rays, p[i * 3], p[i * 3 + 1], p[i * 3 + 2], 0.5 * Math.hypot(system.sizes[i * 2], system.sizes[i * 2 + 1]))) drawn.push(i);
+    if (
+      !rays ||
+      raysNearSphere(
+        rays,
+        p[i * 3],
+        p[i * 3 + 1],
+        p[i * 3 + 2],
+        0.5 * Math.hypot(system.sizes[i * 2], system.sizes[i * 2 + 1]),
+      )
+    )
+      drawn.push(i);
   }
   if (drawn.length === 0) return null;
   const sprites = new ArrayBuffer(drawn.length * billboardSpriteBytes);
@@ -28,15 +51,25 @@ export function capturePick(system: BillboardSystem, request: ContributorCapture
 
 /** The billboard contributor on one device. */
 export function createPickContributor(device: GPUDevice): PickContributor<CapturedBillboards> {
-  const gpu = createContributorGpu(device, { label: 'weft:billboards:pick', fragments: [...createContributorBaseFragments(), createBillboardQuadFragment(), createBillboardPickFragment()], itemsBinding: 'billboardSprites', paramsBinding: 'billboardParams', paramsBytes: billboardParamsBytes });
+  const gpu = createContributorGpu(device, {
+    label: 'weft:billboards:pick',
+    fragments: [...createContributorBaseFragments(), createBillboardQuadFragment(), createBillboardPickFragment()],
+    itemsBinding: 'billboardSprites',
+    paramsBinding: 'billboardParams',
+    paramsBytes: billboardParamsBytes,
+  });
   return {
-    encode: (captured, context) => drawContributorItems(gpu, context, new Uint8Array(captured.sprites), captured.drawn, captured.params, 6),
+    encode: (captured, context) =>
+      drawContributorItems(gpu, context, new Uint8Array(captured.sprites), captured.drawn, captured.params, 6),
     dispose: () => disposeContributorGpu(gpu),
   };
 }
 
 /** A billboard hit names its sprite. */
-export function resolvePick(_system: BillboardSystem, _captured: CapturedBillboards, localId: number): Record<string, unknown> {
+export function resolvePick(
+  _system: BillboardSystem,
+  _captured: CapturedBillboards,
+  localId: number,
+): Record<string, unknown> {
   return { spriteIndex: localId };
 }
-

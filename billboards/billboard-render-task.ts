@@ -1,5 +1,10 @@
 import { createContributorViewFragment } from '../fragments/contributor-view.js';
-import { billboardParamsBytes, billboardSpriteBytes, createBillboardColorFragment, createBillboardQuadFragment } from '../fragments/billboard-pick.js';
+import {
+  billboardParamsBytes,
+  billboardSpriteBytes,
+  createBillboardColorFragment,
+  createBillboardQuadFragment,
+} from '../fragments/billboard-pick.js';
 import { createEntityRenderTask, type EntityRenderTaskOptions } from '../engine/render/entity-render-task.js';
 import type { Task } from '../engine/task.js';
 import { billboardParams, packBillboardSprite } from './billboard-items.js';
@@ -8,20 +13,24 @@ import type { BillboardSystem } from './billboard-system.js';
 /** Draws a billboard system's sprites (flat colours, depth-tested and depth-writing) over a target the meshes were drawn into. */
 export function createBillboardRenderTask(system: BillboardSystem, options: EntityRenderTaskOptions): Task {
   const params = new Float32Array(4);
-  return createEntityRenderTask(system.scene, { name: `billboards:${system.name}`, ...options }, {
-    label: `billboards:${system.name}`,
-    fragments: [createContributorViewFragment(), createBillboardQuadFragment(), createBillboardColorFragment()],
-    itemsBinding: 'billboardSprites',
-    paramsBinding: 'billboardParams',
-    paramsBytes: billboardParamsBytes,
-    itemBytes: billboardSpriteBytes,
-    depthWrite: true,
-    capacity: () => system.count,
-    fill(items) {
-      if (system.disposed) return 0;
-      for (let i = 0; i < system.count; i++) packBillboardSprite(system, i, items, i);
-      return system.count;
+  return createEntityRenderTask(
+    system.scene,
+    { name: `billboards:${system.name}`, ...options },
+    {
+      label: `billboards:${system.name}`,
+      fragments: [createContributorViewFragment(), createBillboardQuadFragment(), createBillboardColorFragment()],
+      itemsBinding: 'billboardSprites',
+      paramsBinding: 'billboardParams',
+      paramsBytes: billboardParamsBytes,
+      itemBytes: billboardSpriteBytes,
+      depthWrite: true,
+      capacity: () => system.count,
+      fill(items) {
+        if (system.disposed) return 0;
+        for (let i = 0; i < system.count; i++) packBillboardSprite(system, i, items, i);
+        return system.count;
+      },
+      params: () => billboardParams(system, params),
     },
-    params: () => billboardParams(system, params),
-  });
+  );
 }

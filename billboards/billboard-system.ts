@@ -43,14 +43,26 @@ function fail(api: string, name: string, message: string): never {
 }
 
 /** Per-sprite values from a Float32Array of `width` per sprite, or one value repeated for every sprite. */
-function perSprite(api: string, name: string, field: string, value: Float32Array | readonly number[] | undefined, count: number, width: number, fallback: readonly number[]): Float32Array {
+function perSprite(
+  api: string,
+  name: string,
+  field: string,
+  value: Float32Array | readonly number[] | undefined,
+  count: number,
+  width: number,
+  fallback: readonly number[],
+): Float32Array {
   const out = new Float32Array(count * width);
   if (value === undefined || (Array.isArray(value) && value.length === width)) {
     for (let i = 0; i < count; i++) out.set(value ?? fallback, i * width);
   } else if (value instanceof Float32Array && value.length === count * width) {
     out.set(value);
   } else {
-    fail(api, name, `${field} ${describeValue(value)} must be a Float32Array of ${count * width} floats (${width} per sprite) or one ${width}-number value for all`);
+    fail(
+      api,
+      name,
+      `${field} ${describeValue(value)} must be a Float32Array of ${count * width} floats (${width} per sprite) or one ${width}-number value for all`,
+    );
   }
   if (!out.every(Number.isFinite)) fail(api, name, `${field} holds a non-finite value`);
   return out;
@@ -60,7 +72,12 @@ function perSprite(api: string, name: string, field: string, value: Float32Array
 export function createBillboardSystem(scene: Scene, name: string, options: BillboardOptions): BillboardSystem {
   const api = 'createBillboardSystem';
   const { positions } = options;
-  if (!(positions instanceof Float32Array) || positions.length === 0 || positions.length % 3 !== 0 || !positions.every(Number.isFinite)) {
+  if (
+    !(positions instanceof Float32Array) ||
+    positions.length === 0 ||
+    positions.length % 3 !== 0 ||
+    !positions.every(Number.isFinite)
+  ) {
     fail(api, name, `positions ${describeValue(positions)} must be a non-empty Float32Array of finite x, y, z triples`);
   }
   const count = positions.length / 3;
@@ -68,13 +85,22 @@ export function createBillboardSystem(scene: Scene, name: string, options: Billb
   if (sizes.some((s) => s <= 0)) fail(api, name, 'sizes must be > 0');
   const colors = perSprite(api, name, 'colors', options.colors, count, 4, [1, 1, 1, 1]);
   const orientation = options.orientation ?? 'camera';
-  if (orientation !== 'camera' && orientation !== 'axis') fail(api, name, `orientation ${describeValue(orientation)} must be "camera" or "axis"`);
+  if (orientation !== 'camera' && orientation !== 'axis')
+    fail(api, name, `orientation ${describeValue(orientation)} must be "camera" or "axis"`);
   const axis = options.axis ?? [0, 1, 0];
   const length = Array.isArray(axis) && axis.length === 3 && axis.every(Number.isFinite) ? Math.hypot(...axis) : 0;
   if (!(length > 0)) fail(api, name, `axis ${describeValue(axis)} must be 3 finite numbers, not all zero`);
   const system: BillboardSystem = {
-    scene, name, positions: Float32Array.from(positions), sizes, count, orientation, axis: [axis[0] / length, axis[1] / length, axis[2] / length], colors,
-    pickable: options.pickable ?? true, disposed: false,
+    scene,
+    name,
+    positions: Float32Array.from(positions),
+    sizes,
+    count,
+    orientation,
+    axis: [axis[0] / length, axis[1] / length, axis[2] / length],
+    colors,
+    pickable: options.pickable ?? true,
+    disposed: false,
   };
   registerPickSource(scene, { entity: system, load: () => import('./billboard-pick.js') });
   return system;

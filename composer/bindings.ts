@@ -1,4 +1,10 @@
-import { type BindingRole, type Fragment, type FragmentBinding, fragmentModuleName, type ShaderStageName } from '../fragments/fragment-types.js';
+import {
+  type BindingRole,
+  type Fragment,
+  type FragmentBinding,
+  fragmentModuleName,
+  type ShaderStageName,
+} from '../fragments/fragment-types.js';
 import type { Conditions } from './conditions.js';
 import { ComposeError, describeValue } from './errors.js';
 import { activeItems } from './fragment-graph.js';
@@ -42,11 +48,21 @@ interface Collected {
 }
 
 const textureTypeByDimension: Readonly<Record<GPUTextureViewDimension, string>> = {
-  '1d': 'texture_1d', '2d': 'texture_2d', '2d-array': 'texture_2d_array', cube: 'texture_cube', 'cube-array': 'texture_cube_array', '3d': 'texture_3d',
+  '1d': 'texture_1d',
+  '2d': 'texture_2d',
+  '2d-array': 'texture_2d_array',
+  cube: 'texture_cube',
+  'cube-array': 'texture_cube_array',
+  '3d': 'texture_3d',
 };
 
 function fail(api: string, fragment: Fragment, binding: unknown, what: string): never {
-  throw new ComposeError(api, 'invalid-fragment', [fragment.id], `fragment "${fragment.id}" binding ${describeValue((binding as { name?: unknown })?.name)}: ${what}`);
+  throw new ComposeError(
+    api,
+    'invalid-fragment',
+    [fragment.id],
+    `fragment "${fragment.id}" binding ${describeValue((binding as { name?: unknown })?.name)}: ${what}`,
+  );
 }
 
 function wgslTypeOf(api: string, fragment: Fragment, b: FragmentBinding): string {
@@ -55,21 +71,46 @@ function wgslTypeOf(api: string, fragment: Fragment, b: FragmentBinding): string
     case 'uniform':
     case 'storage':
     case 'read-only-storage':
-      if (typeof b.type !== 'string' || !b.type.trim()) fail(api, fragment, b, `type ${describeValue(b.type)} must be a WGSL type`);
+      if (typeof b.type !== 'string' || !b.type.trim())
+        fail(api, fragment, b, `type ${describeValue(b.type)} must be a WGSL type`);
       return qualifyWgslType(b.type.trim(), qualify);
     case 'texture': {
       const sample = b.sampleType;
       const dimension = textureTypeByDimension[b.viewDimension];
-      if (!dimension) fail(api, fragment, b, `viewDimension ${describeValue(b.viewDimension)} is not one of ${Object.keys(textureTypeByDimension).join(', ')}`);
+      if (!dimension)
+        fail(
+          api,
+          fragment,
+          b,
+          `viewDimension ${describeValue(b.viewDimension)} is not one of ${Object.keys(textureTypeByDimension).join(', ')}`,
+        );
       if (sample === 'depth') {
         if (b.multisampled) return 'texture_depth_multisampled_2d';
-        if (!['2d', '2d-array', 'cube', 'cube-array'].includes(b.viewDimension)) fail(api, fragment, b, `a depth texture's viewDimension must be 2d, 2d-array, cube or cube-array, not ${describeValue(b.viewDimension)}`);
+        if (!['2d', '2d-array', 'cube', 'cube-array'].includes(b.viewDimension))
+          fail(
+            api,
+            fragment,
+            b,
+            `a depth texture's viewDimension must be 2d, 2d-array, cube or cube-array, not ${describeValue(b.viewDimension)}`,
+          );
         return dimension.replace('texture_', 'texture_depth_');
       }
       const scalar = { float: 'f32', 'unfilterable-float': 'f32', sint: 'i32', uint: 'u32' }[sample as string];
-      if (!scalar) fail(api, fragment, b, `sampleType ${describeValue(sample)} is not one of float, unfilterable-float, depth, sint, uint`);
+      if (!scalar)
+        fail(
+          api,
+          fragment,
+          b,
+          `sampleType ${describeValue(sample)} is not one of float, unfilterable-float, depth, sint, uint`,
+        );
       if (b.multisampled) {
-        if (b.viewDimension !== '2d') fail(api, fragment, b, `a multisampled texture's viewDimension must be 2d, not ${describeValue(b.viewDimension)}`);
+        if (b.viewDimension !== '2d')
+          fail(
+            api,
+            fragment,
+            b,
+            `a multisampled texture's viewDimension must be 2d, not ${describeValue(b.viewDimension)}`,
+          );
         return `texture_multisampled_2d<${scalar}>`;
       }
       return `${dimension}<${scalar}>`;
@@ -77,22 +118,48 @@ function wgslTypeOf(api: string, fragment: Fragment, b: FragmentBinding): string
     case 'storage-texture': {
       const dimension = textureTypeByDimension[b.viewDimension];
       const access = { 'write-only': 'write', 'read-only': 'read', 'read-write': 'read_write' }[b.access as string];
-      if (!dimension || b.viewDimension.startsWith('cube')) fail(api, fragment, b, `a storage texture's viewDimension must be 1d, 2d, 2d-array or 3d, not ${describeValue(b.viewDimension)}`);
-      if (!access) fail(api, fragment, b, `access ${describeValue(b.access)} is not one of write-only, read-only, read-write`);
-      if (typeof b.format !== 'string' || !/^[a-z0-9]+$/.test(b.format)) fail(api, fragment, b, `format ${describeValue(b.format)} is not a storage texture format`);
+      if (!dimension || b.viewDimension.startsWith('cube'))
+        fail(
+          api,
+          fragment,
+          b,
+          `a storage texture's viewDimension must be 1d, 2d, 2d-array or 3d, not ${describeValue(b.viewDimension)}`,
+        );
+      if (!access)
+        fail(api, fragment, b, `access ${describeValue(b.access)} is not one of write-only, read-only, read-write`);
+      if (typeof b.format !== 'string' || !/^[a-z0-9]+$/.test(b.format))
+        fail(api, fragment, b, `format ${describeValue(b.format)} is not a storage texture format`);
       return `${dimension.replace('texture_', 'texture_storage_')}<${b.format}, ${access}>`;
     }
     case 'sampler':
-      if (!['filtering', 'non-filtering', 'comparison'].includes(b.samplerType)) fail(api, fragment, b, `samplerType ${describeValue(b.samplerType)} is not one of filtering, non-filtering, comparison`);
+      if (!['filtering', 'non-filtering', 'comparison'].includes(b.samplerType))
+        fail(
+          api,
+          fragment,
+          b,
+          `samplerType ${describeValue(b.samplerType)} is not one of filtering, non-filtering, comparison`,
+        );
       return b.samplerType === 'comparison' ? 'sampler_comparison' : 'sampler';
     default:
-      return fail(api, fragment, b, `kind ${describeValue((b as { kind?: unknown }).kind)} is not one of uniform, storage, read-only-storage, texture, storage-texture, sampler`);
+      return fail(
+        api,
+        fragment,
+        b,
+        `kind ${describeValue((b as { kind?: unknown }).kind)} is not one of uniform, storage, read-only-storage, texture, storage-texture, sampler`,
+      );
   }
 }
 
 function declarationOf(c: Collected): string {
   const d = c.decl;
-  const space = d.kind === 'uniform' ? '<uniform>' : d.kind === 'storage' ? '<storage, read_write>' : d.kind === 'read-only-storage' ? '<storage, read>' : '';
+  const space =
+    d.kind === 'uniform'
+      ? '<uniform>'
+      : d.kind === 'storage'
+        ? '<storage, read_write>'
+        : d.kind === 'read-only-storage'
+          ? '<storage, read>'
+          : '';
   return `var${space} ${d.name}: ${c.wgslType};`;
 }
 
@@ -103,10 +170,18 @@ function layoutEntry(c: Collected, binding: number): GPUBindGroupLayoutEntry {
     case 'uniform':
     case 'storage':
     case 'read-only-storage':
-      entry.buffer = { type: d.kind, ...(d.hasDynamicOffset ? { hasDynamicOffset: true } : {}), ...(d.minBindingSize !== undefined ? { minBindingSize: d.minBindingSize } : {}) };
+      entry.buffer = {
+        type: d.kind,
+        ...(d.hasDynamicOffset ? { hasDynamicOffset: true } : {}),
+        ...(d.minBindingSize !== undefined ? { minBindingSize: d.minBindingSize } : {}),
+      };
       break;
     case 'texture':
-      entry.texture = { sampleType: d.sampleType, viewDimension: d.viewDimension, multisampled: d.multisampled === true };
+      entry.texture = {
+        sampleType: d.sampleType,
+        viewDimension: d.viewDimension,
+        multisampled: d.multisampled === true,
+      };
       break;
     case 'storage-texture':
       entry.storageTexture = { access: d.access, format: d.format, viewDimension: d.viewDimension };
@@ -129,26 +204,44 @@ function describeBinding(c: { decl: FragmentBinding; wgslType: string }): string
  * Collects the active bindings of the fragments (in fragment order), shares identical ones, rejects clashes,
  * and assigns `@group` by role and `@binding` by name within the group. Returns the groups and the `bindings` module.
  */
-export function assignBindings(api: string, ordered: readonly Fragment[], conditions: Conditions): { groups: ComposedBindGroup[]; module: GeneratedModule } {
+export function assignBindings(
+  api: string,
+  ordered: readonly Fragment[],
+  conditions: Conditions,
+): { groups: ComposedBindGroup[]; module: GeneratedModule } {
   const byName = new Map<string, Collected>();
   for (const fragment of ordered) {
     for (const decl of activeItems(api, fragment, fragment.bindings, conditions)) {
-      if (typeof decl?.name !== 'string' || !isWgslIdentifier(decl.name)) fail(api, fragment, decl, 'name must be a WGSL identifier');
-      if (!roles.includes(decl.role)) fail(api, fragment, decl, `role ${describeValue(decl.role)} is not one of ${roles.join(', ')}`);
+      if (typeof decl?.name !== 'string' || !isWgslIdentifier(decl.name))
+        fail(api, fragment, decl, 'name must be a WGSL identifier');
+      if (!roles.includes(decl.role))
+        fail(api, fragment, decl, `role ${describeValue(decl.role)} is not one of ${roles.join(', ')}`);
       if (!Array.isArray(decl.visibility) || !decl.visibility.length || !decl.visibility.every((s) => s in stageBits)) {
-        fail(api, fragment, decl, `visibility ${describeValue(decl.visibility)} must list stages among vertex, fragment, compute`);
+        fail(
+          api,
+          fragment,
+          decl,
+          `visibility ${describeValue(decl.visibility)} must list stages among vertex, fragment, compute`,
+        );
       }
       const wgslType = wgslTypeOf(api, fragment, decl);
-      const signature = JSON.stringify(layoutEntry({ decl, wgslType, signature: '', visibility: 0, fragments: [] }, 0)) + decl.role + wgslType;
+      const signature =
+        JSON.stringify(layoutEntry({ decl, wgslType, signature: '', visibility: 0, fragments: [] }, 0)) +
+        decl.role +
+        wgslType;
       const visibility = decl.visibility.reduce((bits: number, s: ShaderStageName) => bits | stageBits[s], 0);
       const existing = byName.get(decl.name);
       if (!existing) {
         byName.set(decl.name, { decl, wgslType, signature, visibility, fragments: [fragment.id] });
       } else if (existing.signature !== signature) {
         const ids = [...new Set([...existing.fragments, fragment.id])];
-        throw new ComposeError(api, 'binding-clash', ids,
-          `binding "${decl.name}" is declared by fragment "${existing.fragments[0]}" as ${describeBinding(existing)} and by fragment "${fragment.id}" as ${describeBinding({ decl, wgslType })}; `
-          + 'fragments share a binding only when kind, type and role are identical (a struct type is identical only when it comes from the same fragment): rename one or move it into a shared dependency');
+        throw new ComposeError(
+          api,
+          'binding-clash',
+          ids,
+          `binding "${decl.name}" is declared by fragment "${existing.fragments[0]}" as ${describeBinding(existing)} and by fragment "${fragment.id}" as ${describeBinding({ decl, wgslType })}; ` +
+            'fragments share a binding only when kind, type and role are identical (a struct type is identical only when it comes from the same fragment): rename one or move it into a shared dependency',
+        );
       } else {
         existing.visibility |= visibility;
         if (!existing.fragments.includes(fragment.id)) existing.fragments.push(fragment.id);
@@ -161,14 +254,25 @@ export function assignBindings(api: string, ordered: readonly Fragment[], condit
   const lastGroup = Math.max(-1, ...used.map((c) => bindGroupOfRole[c.decl.role]));
   for (let group = 0; group <= lastGroup; group++) {
     const role = roles[group];
-    const members = used.filter((c) => c.decl.role === role).sort((a, b) => (a.decl.name < b.decl.name ? -1 : a.decl.name > b.decl.name ? 1 : 0));
+    const members = used
+      .filter((c) => c.decl.role === role)
+      .sort((a, b) => (a.decl.name < b.decl.name ? -1 : a.decl.name > b.decl.name ? 1 : 0));
     groups.push({
       group,
       role,
       entries: members.map((c, binding) => layoutEntry(c, binding)),
-      bindings: members.map((c, binding) => ({ name: c.decl.name, group, binding, kind: c.decl.kind, wgslType: c.wgslType, fragments: c.fragments })),
+      bindings: members.map((c, binding) => ({
+        name: c.decl.name,
+        group,
+        binding,
+        kind: c.decl.kind,
+        wgslType: c.wgslType,
+        fragments: c.fragments,
+      })),
     });
-    members.forEach((c, binding) => writer.line(`@group(${group}) @binding(${binding}) ${declarationOf(c)}`, c.fragments[0]));
+    members.forEach((c, binding) =>
+      writer.line(`@group(${group}) @binding(${binding}) ${declarationOf(c)}`, c.fragments[0]),
+    );
   }
   return { groups, module: writer.done() };
 }

@@ -7,7 +7,11 @@ import { generatedPath, locate, sourceMessage } from './link.js';
  * Maps a device's `GPUCompilationInfo` for a composed shader to messages located in the fragments' own sources
  * (`fragmentId:line:column`). Without a source map (plain WGSL), positions stay in the code, under `weft:code`.
  */
-export function mapCompilationInfo(code: string, sourceMap: ComposedSourceMap | undefined, info: GPUCompilationInfo): MappedShaderMessage[] {
+export function mapCompilationInfo(
+  code: string,
+  sourceMap: ComposedSourceMap | undefined,
+  info: GPUCompilationInfo,
+): MappedShaderMessage[] {
   const firstLine = (text: string) => text.split('\n')[0].trim();
   if (!sourceMap) {
     const source = { path: generatedPath('code'), text: code };
@@ -24,14 +28,23 @@ export function mapCompilationInfo(code: string, sourceMap: ComposedSourceMap | 
 }
 
 /** Creates a shader module inside its own validation scope, so a bad shader leaves no device error behind. */
-export function createShaderModuleScoped(device: GPUDevice, code: string, label: string): { module: GPUShaderModule; scope: Promise<unknown> } {
+export function createShaderModuleScoped(
+  device: GPUDevice,
+  code: string,
+  label: string,
+): { module: GPUShaderModule; scope: Promise<unknown> } {
   device.pushErrorScope('validation');
   const module = device.createShaderModule({ label, code });
   return { module, scope: device.popErrorScope() };
 }
 
 /** Waits for a module's compilation info and maps it (see `mapCompilationInfo`). */
-export async function compilationMessages(module: GPUShaderModule, code: string, sourceMap: ComposedSourceMap | undefined, scope?: Promise<unknown>): Promise<MappedShaderMessage[]> {
+export async function compilationMessages(
+  module: GPUShaderModule,
+  code: string,
+  sourceMap: ComposedSourceMap | undefined,
+  scope?: Promise<unknown>,
+): Promise<MappedShaderMessage[]> {
   const info = await module.getCompilationInfo();
   await scope;
   return mapCompilationInfo(code, sourceMap, info);

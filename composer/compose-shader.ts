@@ -9,7 +9,12 @@ import { fnv1a64, stableStringify } from './hash.js';
 import { type LinkRegistry, type LinkResult, linkFragments, makeLinkRegistry } from './link.js';
 import { type ComposedSlot, resolveSlots, type StageFunction } from './slots.js';
 import { assignStageIo, type ComposedTarget, type ComposedVarying } from './stage-io.js';
-import { assignVertexInputs, canonicalVertexLayout, type ComposedVertexInput, type VertexLayoutSpec } from './vertex-layout.js';
+import {
+  assignVertexInputs,
+  canonicalVertexLayout,
+  type ComposedVertexInput,
+  type VertexLayoutSpec,
+} from './vertex-layout.js';
 import { isWgslIdentifier } from './wgsl-names.js';
 
 const api = 'composeShader';
@@ -76,7 +81,13 @@ export interface ComposeCache {
 
 /** Makes a compose cache. `maxResults: 0` keeps only parsed modules (every compose re-links). */
 export function makeComposeCache(options: { maxResults?: number; maxModules?: number } = {}): ComposeCache {
-  return { registry: makeLinkRegistry(options.maxModules ?? 512), results: new Map(), digests: new WeakMap(), maxResults: options.maxResults ?? 256, counters: { composes: 0, hits: 0 } };
+  return {
+    registry: makeLinkRegistry(options.maxModules ?? 512),
+    results: new Map(),
+    digests: new WeakMap(),
+    maxResults: options.maxResults ?? 256,
+    counters: { composes: 0, hits: 0 },
+  };
 }
 
 /** A snapshot of the cache's counters (links and parses come from its registry). */
@@ -94,13 +105,27 @@ function fragmentDigest(cache: ComposeCache, fragment: Fragment): string {
 }
 
 function checkSpec(spec: ComposeSpec): void {
-  if (!spec || typeof spec !== 'object') throw new ComposeError(api, 'invalid-spec', [], `spec ${describeValue(spec)} must be an object with fragments`);
+  if (!spec || typeof spec !== 'object')
+    throw new ComposeError(api, 'invalid-spec', [], `spec ${describeValue(spec)} must be an object with fragments`);
   for (const [name, value] of Object.entries(spec.conditions ?? {})) {
-    if (!isWgslIdentifier(name) || typeof value !== 'boolean') throw new ComposeError(api, 'invalid-spec', [], `condition ${describeValue(name)} = ${describeValue(value)}: conditions map WGSL identifiers to booleans`);
+    if (!isWgslIdentifier(name) || typeof value !== 'boolean')
+      throw new ComposeError(
+        api,
+        'invalid-spec',
+        [],
+        `condition ${describeValue(name)} = ${describeValue(value)}: conditions map WGSL identifiers to booleans`,
+      );
   }
   for (const [name, value] of Object.entries(spec.constants ?? {})) {
-    const ok = (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && value.trim() !== '');
-    if (!isWgslIdentifier(name) || !ok) throw new ComposeError(api, 'invalid-spec', [], `constant ${describeValue(name)} = ${describeValue(value)}: constants map WGSL identifiers to finite numbers or WGSL expressions`);
+    const ok =
+      (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && value.trim() !== '');
+    if (!isWgslIdentifier(name) || !ok)
+      throw new ComposeError(
+        api,
+        'invalid-spec',
+        [],
+        `constant ${describeValue(name)} = ${describeValue(value)}: constants map WGSL identifiers to finite numbers or WGSL expressions`,
+      );
   }
 }
 
@@ -110,7 +135,12 @@ function constantsModule(constants: Readonly<Record<string, number | string>>): 
   return w.done();
 }
 
-function rootModule(features: readonly ComposedFeature[], vertex: StageFunction, fragment: StageFunction | null, hasOutputs: boolean): GeneratedModule {
+function rootModule(
+  features: readonly ComposedFeature[],
+  vertex: StageFunction,
+  fragment: StageFunction | null,
+  hasOutputs: boolean,
+): GeneratedModule {
   const w = makeModuleWriter('weft_main');
   const enables = [...new Set(features.map((f) => enableOfFeature[f.feature]).filter(Boolean))].sort();
   if (enables.length) {
@@ -189,7 +219,10 @@ function composeUncached(spec: ComposeSpec, registry: LinkRegistry): ComposedSha
  * Pure: the same spec gives byte-identical output in any process and any fragment order. With a cache, a spec
  * seen before returns the earlier result without linking; parsed modules are reused across specs.
  */
-export function composeShader(spec: ComposeSpec, cache: ComposeCache = makeComposeCache({ maxResults: 0 })): ComposedShader {
+export function composeShader(
+  spec: ComposeSpec,
+  cache: ComposeCache = makeComposeCache({ maxResults: 0 }),
+): ComposedShader {
   checkSpec(spec);
   cache.counters.composes++;
   let composed: ComposedShader | undefined;

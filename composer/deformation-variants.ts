@@ -24,10 +24,19 @@ export interface DeformationVariant {
 
 /** A layout's buffers plus one tight buffer per influence attribute (joints, weights, and joints2/weights2 for 8). */
 function withInfluenceBuffers(layout: VertexLayoutSpec, influences: 4 | 8): VertexLayoutSpec {
-  const tight = (semantic: string, format: GPUVertexFormat, size: number): VertexBufferSpec => ({ arrayStride: size, attributes: [{ semantic, offset: 0, format }] });
+  const tight = (semantic: string, format: GPUVertexFormat, size: number): VertexBufferSpec => ({
+    arrayStride: size,
+    attributes: [{ semantic, offset: 0, format }],
+  });
   const sets = influences === 8 ? ['', '2'] : [''];
   const buffers = (layout as Extract<VertexLayoutSpec, { kind: 'buffers' }>).buffers;
-  return { kind: 'buffers', buffers: [...buffers, ...sets.flatMap((n) => [tight(`joints${n}`, 'uint16x4', 8), tight(`weights${n}`, 'float32x4', 16)])] };
+  return {
+    kind: 'buffers',
+    buffers: [
+      ...buffers,
+      ...sets.flatMap((n) => [tight(`joints${n}`, 'uint16x4', 8), tight(`weights${n}`, 'float32x4', 16)]),
+    ],
+  };
 }
 
 /**
@@ -37,22 +46,43 @@ function withInfluenceBuffers(layout: VertexLayoutSpec, influences: 4 | 8): Vert
 export function deformationSpec(variant: DeformationVariant): ComposeSpec {
   const base = variant.pick ? createPickFragments() : createStandardMaterialFragments();
   const extra = [
-    ...(variant.morph ? [createMorphTargetsFragment()] : []), ...(variant.skin ? [createSkinningFragment()] : []), ...(variant.vat ? [createVertexAnimationFragment()] : []),
+    ...(variant.morph ? [createMorphTargetsFragment()] : []),
+    ...(variant.skin ? [createSkinningFragment()] : []),
+    ...(variant.vat ? [createVertexAnimationFragment()] : []),
   ];
   return {
     fragments: [...base, ...extra],
     conditions: {
-      normals: !variant.pick, thinInstances: variant.thinInstances ?? false, skin8: variant.skin === 8, vat8: variant.vat === 8,
-      morphNormals: variant.morphNormals ?? false, primitiveDetail: variant.pick ?? false,
+      normals: !variant.pick,
+      thinInstances: variant.thinInstances ?? false,
+      skin8: variant.skin === 8,
+      vat8: variant.vat === 8,
+      morphNormals: variant.morphNormals ?? false,
+      primitiveDetail: variant.pick ?? false,
     },
-    vertexLayout: variant.vat ? withInfluenceBuffers(standardVertexLayout({ normals: !variant.pick, thinInstances: variant.thinInstances ?? false }), variant.vat) : { kind: 'tight' },
+    vertexLayout: variant.vat
+      ? withInfluenceBuffers(
+          standardVertexLayout({ normals: !variant.pick, thinInstances: variant.thinInstances ?? false }),
+          variant.vat,
+        )
+      : { kind: 'tight' },
   };
 }
 
 /** The G-buffer's velocity variant of a thin-instanced VAT mesh: current and previous animated positions. */
 export function vertexAnimationVelocitySpec(): ComposeSpec {
-  const variant = { outputs: ['linearVelocity', 'worldPosition'] as const, normals: false, uvs: false, colors: false, thinInstances: true };
-  const fragments = [...createGeometryFragments(variant.outputs), createVertexAnimationFragment(), createVertexAnimationVelocityFragment()];
+  const variant = {
+    outputs: ['linearVelocity', 'worldPosition'] as const,
+    normals: false,
+    uvs: false,
+    colors: false,
+    thinInstances: true,
+  };
+  const fragments = [
+    ...createGeometryFragments(variant.outputs),
+    createVertexAnimationFragment(),
+    createVertexAnimationVelocityFragment(),
+  ];
   return geometrySpec(variant, { fragments, vertexLayout: withInfluenceBuffers(geometryVertexLayout(variant), 4) });
 }
 
@@ -69,7 +99,16 @@ export function registerDeformationVariants(registry: VariantRegistry): VariantR
     ['deform-vat8-thin-instances', { skin: 0, morph: false, vat: 8, thinInstances: true }],
     ['pick-deform-vat4-thin-instances-detail', { skin: 0, morph: false, vat: 4, thinInstances: true, pick: true }],
   ];
-  for (const [name, variant] of variants) registerVariant(registry, { name, description: `deformation ${JSON.stringify(variant)}`, spec: () => deformationSpec(variant) });
-  registerVariant(registry, { name: 'geometry-deform-vat4-velocity-thin-instances', description: 'geometry pass: linear velocity and world position of a thin-instanced VAT mesh', spec: vertexAnimationVelocitySpec });
+  for (const [name, variant] of variants)
+    registerVariant(registry, {
+      name,
+      description: `deformation ${JSON.stringify(variant)}`,
+      spec: () => deformationSpec(variant),
+    });
+  registerVariant(registry, {
+    name: 'geometry-deform-vat4-velocity-thin-instances',
+    description: 'geometry pass: linear velocity and world position of a thin-instanced VAT mesh',
+    spec: vertexAnimationVelocitySpec,
+  });
   return registry;
 }

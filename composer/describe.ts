@@ -2,19 +2,39 @@ import type { ComposedShader } from './compose-shader.js';
 
 /** A readable summary of a composed shader's layouts (key, groups, vertex buffers, varyings, targets), one item per line. */
 export function describeComposedShader(composed: ComposedShader): string {
-  const lines = [`key ${composed.key}`, `fragments ${composed.fragments.join(', ')}`, `conditions ${JSON.stringify(composed.conditions)}`];
+  const lines = [
+    `key ${composed.key}`,
+    `fragments ${composed.fragments.join(', ')}`,
+    `conditions ${JSON.stringify(composed.conditions)}`,
+  ];
   if (Object.keys(composed.constants).length) lines.push(`constants ${JSON.stringify(composed.constants)}`);
-  lines.push(`features ${composed.features.map((f) => `${f.feature} (${f.fragments.join(', ')})`).join(', ') || 'none'}`);
+  lines.push(
+    `features ${composed.features.map((f) => `${f.feature} (${f.fragments.join(', ')})`).join(', ') || 'none'}`,
+  );
   for (const group of composed.bindGroups) {
     lines.push(`@group(${group.group}) ${group.role}${group.bindings.length ? '' : ' (empty)'}`);
-    group.bindings.forEach((b, i) => lines.push(`  @binding(${b.binding}) ${b.name}: ${b.wgslType} ${JSON.stringify(group.entries[i])} from ${b.fragments.join(', ')}`));
+    group.bindings.forEach((b, i) =>
+      lines.push(
+        `  @binding(${b.binding}) ${b.name}: ${b.wgslType} ${JSON.stringify(group.entries[i])} from ${b.fragments.join(', ')}`,
+      ),
+    );
   }
   composed.vertexBuffers.forEach((buffer, i) => {
-    const attributes = [...buffer.attributes].map((a) => `@location(${a.shaderLocation}) ${composed.vertexInputs.find((v) => v.location === a.shaderLocation)!.semantic} ${a.format} +${a.offset}`);
-    lines.push(`vertex buffer ${i} (caller buffer ${composed.vertexBufferSources[i]}): stride ${buffer.arrayStride} per ${buffer.stepMode ?? 'vertex'}: ${attributes.join(', ')}`);
+    const attributes = [...buffer.attributes].map(
+      (a) =>
+        `@location(${a.shaderLocation}) ${composed.vertexInputs.find((v) => v.location === a.shaderLocation)!.semantic} ${a.format} +${a.offset}`,
+    );
+    lines.push(
+      `vertex buffer ${i} (caller buffer ${composed.vertexBufferSources[i]}): stride ${buffer.arrayStride} per ${buffer.stepMode ?? 'vertex'}: ${attributes.join(', ')}`,
+    );
   });
-  for (const v of composed.varyings) lines.push(`varying @location(${v.location}) ${v.interpolation ? `@interpolate(${v.interpolation}) ` : ''}${v.name}: ${v.wgslType}`);
-  for (const t of composed.targets) lines.push(`target @location(${t.location}) ${t.name}: ${t.wgslType} -> ${t.format ?? 'caller format'}`);
-  for (const s of composed.slots) lines.push(`slot ${s.name} <- ${s.fillers.join(', ') || (s.usesDefault ? 'default' : 'nothing')}`);
+  for (const v of composed.varyings)
+    lines.push(
+      `varying @location(${v.location}) ${v.interpolation ? `@interpolate(${v.interpolation}) ` : ''}${v.name}: ${v.wgslType}`,
+    );
+  for (const t of composed.targets)
+    lines.push(`target @location(${t.location}) ${t.name}: ${t.wgslType} -> ${t.format ?? 'caller format'}`);
+  for (const s of composed.slots)
+    lines.push(`slot ${s.name} <- ${s.fillers.join(', ') || (s.usesDefault ? 'default' : 'nothing')}`);
   return lines.join('\n');
 }

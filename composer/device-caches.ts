@@ -68,6 +68,14 @@ export function getDeviceCaches(device: GPUDevice): DeviceCaches {
 /** A snapshot of the composer's counters for a device (all zero for a device never used). */
 export function getComposerCounters(device: GPUDevice): ComposerCounters {
   const caches = cachesByDevice?.get(device);
-  if (!caches) return { modulesCompiled: 0, moduleHits: 0, liveModules: 0, pipelinesCreated: 0, pipelineHits: 0, livePipelines: 0 };
+  if (!caches)
+    return {
+      modulesCompiled: 0,
+      moduleHits: 0,
+      liveModules: 0,
+      pipelinesCreated: 0,
+      pipelineHits: 0,
+      livePipelines: 0,
+    };
   return { ...caches.counters, liveModules: caches.modules.size, livePipelines: caches.pipelines.size };
 }

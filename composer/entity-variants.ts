@@ -1,4 +1,8 @@
-import { createBillboardColorFragment, createBillboardPickFragment, createBillboardQuadFragment } from '../fragments/billboard-pick.js';
+import {
+  createBillboardColorFragment,
+  createBillboardPickFragment,
+  createBillboardQuadFragment,
+} from '../fragments/billboard-pick.js';
 import { createContributorViewFragment, createPickContributorOutputFragment } from '../fragments/contributor-view.js';
 import type { Fragment } from '../fragments/fragment-types.js';
 import { createSplatColorFragment, createSplatPickFragment, createSplatQuadFragment } from '../fragments/splat-pick.js';
@@ -8,15 +12,49 @@ import { registerVariant, type VariantRegistry } from './variant-registry.js';
 export function registerEntityVariants(registry: VariantRegistry): VariantRegistry {
   const pick = (): Fragment[] => [createContributorViewFragment(), createPickContributorOutputFragment()];
   const variants: [string, string, () => Fragment[], boolean][] = [
-    ['billboard-pick', 'billboard pick contributor', () => [...pick(), createBillboardQuadFragment(), createBillboardPickFragment()], false],
-    ['billboard-pick-detail', 'billboard pick contributor, detail attachment', () => [...pick(), createBillboardQuadFragment(), createBillboardPickFragment()], true],
-    ['billboard-color', 'billboard renderer', () => [createContributorViewFragment(), createBillboardQuadFragment(), createBillboardColorFragment()], false],
-    ['splat-pick', 'Gaussian splat pick contributor', () => [...pick(), createSplatQuadFragment(), createSplatPickFragment()], false],
-    ['splat-pick-detail', 'Gaussian splat pick contributor, detail attachment', () => [...pick(), createSplatQuadFragment(), createSplatPickFragment()], true],
-    ['splat-color', 'Gaussian splat renderer', () => [createContributorViewFragment(), createSplatQuadFragment(), createSplatColorFragment()], false],
+    [
+      'billboard-pick',
+      'billboard pick contributor',
+      () => [...pick(), createBillboardQuadFragment(), createBillboardPickFragment()],
+      false,
+    ],
+    [
+      'billboard-pick-detail',
+      'billboard pick contributor, detail attachment',
+      () => [...pick(), createBillboardQuadFragment(), createBillboardPickFragment()],
+      true,
+    ],
+    [
+      'billboard-color',
+      'billboard renderer',
+      () => [createContributorViewFragment(), createBillboardQuadFragment(), createBillboardColorFragment()],
+      false,
+    ],
+    [
+      'splat-pick',
+      'Gaussian splat pick contributor',
+      () => [...pick(), createSplatQuadFragment(), createSplatPickFragment()],
+      false,
+    ],
+    [
+      'splat-pick-detail',
+      'Gaussian splat pick contributor, detail attachment',
+      () => [...pick(), createSplatQuadFragment(), createSplatPickFragment()],
+      true,
+    ],
+    [
+      'splat-color',
+      'Gaussian splat renderer',
+      () => [createContributorViewFragment(), createSplatQuadFragment(), createSplatColorFragment()],
+      false,
+    ],
   ];
   for (const [name, description, fragments, detail] of variants) {
-    registerVariant(registry, { name, description, spec: () => ({ fragments: fragments(), conditions: { primitiveDetail: detail } }) });
+    registerVariant(registry, {
+      name,
+      description,
+      spec: () => ({ fragments: fragments(), conditions: { primitiveDetail: detail } }),
+    });
   }
   return registry;
 }

@@ -15,7 +15,8 @@ export class WeftError extends Error {
 export function describeValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'number' || typeof value === 'boolean' || value == null) return String(value);
-  if (ArrayBuffer.isView(value)) return `${value.constructor.name}(${(value as unknown as ArrayLike<unknown>).length ?? value.byteLength})`;
+  if (ArrayBuffer.isView(value))
+    return `${value.constructor.name}(${(value as unknown as ArrayLike<unknown>).length ?? value.byteLength})`;
   if (Array.isArray(value)) return `array(${value.length})`;
   if (typeof value === 'function') return 'a function';
   return Object.prototype.toString.call(value);
@@ -45,7 +46,13 @@ export class ComposeError extends WeftError {
   /** For `link-error`: where wesl stopped, in the fragment's own source. */
   readonly messages: readonly MappedShaderMessage[];
 
-  constructor(api: string, code: ComposeErrorCode, fragmentIds: readonly string[], message: string, messages: readonly MappedShaderMessage[] = []) {
+  constructor(
+    api: string,
+    code: ComposeErrorCode,
+    fragmentIds: readonly string[],
+    message: string,
+    messages: readonly MappedShaderMessage[] = [],
+  ) {
     super(api, code, message);
     this.name = 'ComposeError';
     this.code = code;
@@ -84,7 +91,11 @@ export class ShaderCompileError extends WeftError {
 
   constructor(api: string, label: string, messages: readonly MappedShaderMessage[]) {
     const errors = messages.filter((m) => m.type === 'error');
-    super(api, 'shader-compile', `shader ${JSON.stringify(label)} failed to compile with ${errors.length} error(s):\n${messages.map(formatShaderMessage).join('\n')}`);
+    super(
+      api,
+      'shader-compile',
+      `shader ${JSON.stringify(label)} failed to compile with ${errors.length} error(s):\n${messages.map(formatShaderMessage).join('\n')}`,
+    );
     this.name = 'ShaderCompileError';
     this.messages = messages;
   }

@@ -16,44 +16,92 @@ const idPattern = /^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$/;
 /** Checks ids and dependencies and sorts the fragments; throws ComposeError naming the fragments at fault. */
 export function orderFragments(api: string, fragments: readonly Fragment[]): FragmentGraph {
   if (!Array.isArray(fragments) || fragments.length === 0) {
-    throw new ComposeError(api, 'invalid-spec', [], `spec.fragments must be a non-empty array of fragments, got ${describeValue(fragments)}`);
+    throw new ComposeError(
+      api,
+      'invalid-spec',
+      [],
+      `spec.fragments must be a non-empty array of fragments, got ${describeValue(fragments)}`,
+    );
   }
   const byId = new Map<string, Fragment>();
   const byModule = new Map<string, string>();
   fragments.forEach((fragment, position) => {
     const id = fragment?.id;
     if (typeof id !== 'string' || !idPattern.test(id)) {
-      throw new ComposeError(api, 'invalid-fragment', typeof id === 'string' ? [id] : [], `fragment at position ${position} has id ${describeValue(id)}; an id is lower-case words of a-z0-9 joined by "-" or "_", e.g. "standard-vertex"`);
+      throw new ComposeError(
+        api,
+        'invalid-fragment',
+        typeof id === 'string' ? [id] : [],
+        `fragment at position ${position} has id ${describeValue(id)}; an id is lower-case words of a-z0-9 joined by "-" or "_", e.g. "standard-vertex"`,
+      );
     }
     if (typeof fragment.source !== 'string') {
-      throw new ComposeError(api, 'invalid-fragment', [id], `fragment "${id}" has source ${describeValue(fragment.source)}; a fragment's source is a WESL string`);
+      throw new ComposeError(
+        api,
+        'invalid-fragment',
+        [id],
+        `fragment "${id}" has source ${describeValue(fragment.source)}; a fragment's source is a WESL string`,
+      );
     }
     if (byId.has(id)) {
       const first = fragments.findIndex((f) => f.id === id);
-      throw new ComposeError(api, 'duplicate-fragment', [id], `fragment id "${id}" is given twice (positions ${first} and ${position}); each fragment id must be unique`);
+      throw new ComposeError(
+        api,
+        'duplicate-fragment',
+        [id],
+        `fragment id "${id}" is given twice (positions ${first} and ${position}); each fragment id must be unique`,
+      );
     }
     const module = fragmentModuleName(id);
     if (generatedModuleNames.includes(module)) {
-      throw new ComposeError(api, 'invalid-fragment', [id], `fragment id "${id}" is reserved for a generated module; reserved: ${generatedModuleNames.join(', ')}`);
+      throw new ComposeError(
+        api,
+        'invalid-fragment',
+        [id],
+        `fragment id "${id}" is reserved for a generated module; reserved: ${generatedModuleNames.join(', ')}`,
+      );
     }
     const other = byModule.get(module);
     if (other !== undefined) {
-      throw new ComposeError(api, 'duplicate-fragment', [other, id].sort(), `fragments "${other}" and "${id}" both map to the wesl module package::${module}; rename one`);
+      throw new ComposeError(
+        api,
+        'duplicate-fragment',
+        [other, id].sort(),
+        `fragments "${other}" and "${id}" both map to the wesl module package::${module}; rename one`,
+      );
     }
-    const hardCoded = /@(group|binding|location)\s*\(/.exec(fragment.source.replace(/\/\/[^\n]*/g, (c: string) => ' '.repeat(c.length)));
+    const hardCoded = /@(group|binding|location)\s*\(/.exec(
+      fragment.source.replace(/\/\/[^\n]*/g, (c: string) => ' '.repeat(c.length)),
+    );
     if (hardCoded) {
       const line = fragment.source.slice(0, hardCoded.index).split('\n').length;
-      throw new ComposeError(api, 'invalid-fragment', [id], `fragment "${id}" writes @${hardCoded[1]}(…) at line ${line}; the composer assigns every @group, @binding and @location: declare the resource in \`bindings\` (or the attribute in \`vertexInputs\` / \`varyings\` / \`outputs\`) and import it from bindings:: or io::`);
+      throw new ComposeError(
+        api,
+        'invalid-fragment',
+        [id],
+        `fragment "${id}" writes @${hardCoded[1]}(…) at line ${line}; the composer assigns every @group, @binding and @location: declare the resource in \`bindings\` (or the attribute in \`vertexInputs\` / \`varyings\` / \`outputs\`) and import it from bindings:: or io::`,
+      );
     }
     byId.set(id, fragment);
     byModule.set(module, id);
   });
   for (const fragment of fragments) {
     const dependencies = fragment.dependencies ?? [];
-    if (!Array.isArray(dependencies)) throw new ComposeError(api, 'invalid-fragment', [fragment.id], `fragment "${fragment.id}" has dependencies ${describeValue(dependencies)}; expected an array of fragment ids`);
+    if (!Array.isArray(dependencies))
+      throw new ComposeError(
+        api,
+        'invalid-fragment',
+        [fragment.id],
+        `fragment "${fragment.id}" has dependencies ${describeValue(dependencies)}; expected an array of fragment ids`,
+      );
     for (const dependency of dependencies) {
       if (!byId.has(dependency)) {
-        throw new ComposeError(api, 'unknown-dependency', [fragment.id], `fragment "${fragment.id}" depends on ${describeValue(dependency)}, which is not among the composed fragments: ${[...byId.keys()].sort().join(', ')}`);
+        throw new ComposeError(
+          api,
+          'unknown-dependency',
+          [fragment.id],
+          `fragment "${fragment.id}" depends on ${describeValue(dependency)}, which is not among the composed fragments: ${[...byId.keys()].sort().join(', ')}`,
+        );
       }
     }
   }
@@ -62,7 +110,10 @@ export function orderFragments(api: string, fragments: readonly Fragment[]): Fra
   for (const fragment of fragments) remaining.set(fragment.id, new Set(fragment.dependencies ?? []));
   const ordered: Fragment[] = [];
   while (remaining.size) {
-    const ready = [...remaining].filter(([, deps]) => deps.size === 0).map(([id]) => id).sort();
+    const ready = [...remaining]
+      .filter(([, deps]) => deps.size === 0)
+      .map(([id]) => id)
+      .sort();
     if (!ready.length) throw cycleError(api, remaining);
     for (const id of ready) {
       remaining.delete(id);
@@ -77,29 +128,50 @@ function cycleError(api: string, remaining: Map<string, Set<string>>): ComposeEr
   const start = [...remaining.keys()].sort()[0];
   const path = [start];
   const seen = new Map([[start, 0]]);
-  for (let id = start; ;) {
+  for (let id = start; ; ) {
     // Follow the smallest dependency that is itself stuck; a stuck node always has one.
     id = [...remaining.get(id)!].filter((d) => remaining.has(d)).sort()[0];
     const at = seen.get(id);
     path.push(id);
     if (at !== undefined) {
       const cycle = path.slice(at);
-      return new ComposeError(api, 'dependency-cycle', [...new Set(cycle)].sort(), `fragment dependencies form a cycle: ${cycle.join(' → ')}; a fragment cannot depend on itself through others`);
+      return new ComposeError(
+        api,
+        'dependency-cycle',
+        [...new Set(cycle)].sort(),
+        `fragment dependencies form a cycle: ${cycle.join(' → ')}; a fragment cannot depend on itself through others`,
+      );
     }
     seen.set(id, path.length - 1);
   }
 }
 
 /** The items of a fragment list whose `when` holds under the conditions. */
-export function activeItems<T extends { when?: string }>(api: string, fragment: Fragment, items: readonly T[] | undefined, conditions: Conditions): T[] {
+export function activeItems<T extends { when?: string }>(
+  api: string,
+  fragment: Fragment,
+  items: readonly T[] | undefined,
+  conditions: Conditions,
+): T[] {
   if (items === undefined) return [];
-  if (!Array.isArray(items)) throw new ComposeError(api, 'invalid-fragment', [fragment.id], `fragment "${fragment.id}" has a list field that is ${describeValue(items)}; expected an array`);
+  if (!Array.isArray(items))
+    throw new ComposeError(
+      api,
+      'invalid-fragment',
+      [fragment.id],
+      `fragment "${fragment.id}" has a list field that is ${describeValue(items)}; expected an array`,
+    );
   return items.filter((item) => {
     if (item.when === undefined) return true;
     try {
       return evaluateCondition(item.when, conditions);
     } catch (error) {
-      throw new ComposeError(api, 'invalid-fragment', [fragment.id], `fragment "${fragment.id}": ${(error as Error).message}`);
+      throw new ComposeError(
+        api,
+        'invalid-fragment',
+        [fragment.id],
+        `fragment "${fragment.id}": ${(error as Error).message}`,
+      );
     }
   });
 }

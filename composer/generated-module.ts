@@ -8,7 +8,10 @@ export interface GeneratedModule {
 }
 
 /** Builds a generated module line by line. */
-export function makeModuleWriter(name: string): { line(text: string, origin?: string | null): void; done(): GeneratedModule } {
+export function makeModuleWriter(name: string): {
+  line(text: string, origin?: string | null): void;
+  done(): GeneratedModule;
+} {
   const lines: string[] = [];
   const origins: (string | null)[] = [];
   return {

@@ -1,5 +1,14 @@
-import { blitMultisampledCondition, blitUintCondition, createGeometryBlitFragment } from '../fragments/geometry-blit.js';
-import { createGeometryFragments, type GeometryOutputName, geometryOutputsUsingMaterial, geometryOutputsUsingNormals } from '../fragments/geometry-fragments.js';
+import {
+  blitMultisampledCondition,
+  blitUintCondition,
+  createGeometryBlitFragment,
+} from '../fragments/geometry-blit.js';
+import {
+  createGeometryFragments,
+  type GeometryOutputName,
+  geometryOutputsUsingMaterial,
+  geometryOutputsUsingNormals,
+} from '../fragments/geometry-fragments.js';
 import { objectPrimitiveCondition } from '../fragments/geometry-object-id.js';
 import { velocityPreviousDepthCondition } from '../fragments/geometry-velocity.js';
 import { type ComposedShader, type ComposeSpec, composeShader } from './compose-shader.js';
@@ -22,11 +31,22 @@ export interface GeometryVariant {
 
 /** The task's previous thin-instance matrices: one 64-byte matrix per instance, columns `prevInstance0…3`. */
 export function previousInstanceVertexBuffer(): VertexBufferSpec {
-  return { arrayStride: 64, stepMode: 'instance', attributes: [0, 1, 2, 3].map((i) => ({ semantic: `prevInstance${i}`, offset: i * 16, format: 'float32x4' as const })) };
+  return {
+    arrayStride: 64,
+    stepMode: 'instance',
+    attributes: [0, 1, 2, 3].map((i) => ({
+      semantic: `prevInstance${i}`,
+      offset: i * 16,
+      format: 'float32x4' as const,
+    })),
+  };
 }
 
 /** Mesh inputs a geometry variant actually reads: normals only for normal/lit outputs, uv and colour only for material outputs. */
-export function geometryVariantOf(outputs: readonly GeometryOutputName[], mesh: { normals: boolean; uvs: boolean; colors: boolean; thinInstances: boolean }): Omit<GeometryVariant, 'previousDepth' | 'objectPrimitive'> {
+export function geometryVariantOf(
+  outputs: readonly GeometryOutputName[],
+  mesh: { normals: boolean; uvs: boolean; colors: boolean; thinInstances: boolean },
+): Omit<GeometryVariant, 'previousDepth' | 'objectPrimitive'> {
   const material = outputs.some((o) => geometryOutputsUsingMaterial.includes(o));
   return {
     outputs,
@@ -40,8 +60,12 @@ export function geometryVariantOf(outputs: readonly GeometryOutputName[], mesh: 
 /** The compose conditions of a geometry variant. */
 export function geometryConditions(variant: GeometryVariant): Record<string, boolean> {
   return {
-    normals: variant.normals, uvs: variant.uvs, colors: variant.colors, thinInstances: variant.thinInstances,
-    [velocityPreviousDepthCondition]: variant.previousDepth === true, [objectPrimitiveCondition]: variant.objectPrimitive === true,
+    normals: variant.normals,
+    uvs: variant.uvs,
+    colors: variant.colors,
+    thinInstances: variant.thinInstances,
+    [velocityPreviousDepthCondition]: variant.previousDepth === true,
+    [objectPrimitiveCondition]: variant.objectPrimitive === true,
   };
 }
 
@@ -85,27 +109,93 @@ export function blitSpec(variant: BlitVariant, options: Pick<StandardComposeOpti
 
 /** Name of a geometry variant in the registry: `geometry-` plus the outputs and the mesh inputs. */
 export function geometryVariantName(label: string, variant: GeometryVariant): string {
-  return ['geometry', label, variant.thinInstances && 'thin-instances', variant.previousDepth && 'previous-depth', variant.objectPrimitive && 'primitive'].filter(Boolean).join('-');
+  return [
+    'geometry',
+    label,
+    variant.thinInstances && 'thin-instances',
+    variant.previousDepth && 'previous-depth',
+    variant.objectPrimitive && 'primitive',
+  ]
+    .filter(Boolean)
+    .join('-');
 }
 
 const registered: readonly [string, GeometryVariant][] = [
-  ['positions-normals', { outputs: ['worldPosition', 'worldNormal', 'viewNormal'], normals: true, uvs: false, colors: false, thinInstances: false }],
-  ['depths', { outputs: ['viewDepth', 'normalizedViewDepth', 'screenspaceDepth', 'localPosition'], normals: false, uvs: false, colors: false, thinInstances: false }],
-  ['material', { outputs: ['albedo', 'irradiance', 'reflectivity', 'meshBlendTag'], normals: true, uvs: true, colors: true, thinInstances: false }],
-  ['velocity', { outputs: ['linearVelocity', 'worldPosition'], normals: false, uvs: false, colors: false, thinInstances: true }],
-  ['velocity', { outputs: ['linearVelocity'], normals: false, uvs: false, colors: false, thinInstances: false, previousDepth: true }],
-  ['object-id', { outputs: ['objectId', 'albedo'], normals: false, uvs: false, colors: false, thinInstances: true, objectPrimitive: true }],
+  [
+    'positions-normals',
+    {
+      outputs: ['worldPosition', 'worldNormal', 'viewNormal'],
+      normals: true,
+      uvs: false,
+      colors: false,
+      thinInstances: false,
+    },
+  ],
+  [
+    'depths',
+    {
+      outputs: ['viewDepth', 'normalizedViewDepth', 'screenspaceDepth', 'localPosition'],
+      normals: false,
+      uvs: false,
+      colors: false,
+      thinInstances: false,
+    },
+  ],
+  [
+    'material',
+    {
+      outputs: ['albedo', 'irradiance', 'reflectivity', 'meshBlendTag'],
+      normals: true,
+      uvs: true,
+      colors: true,
+      thinInstances: false,
+    },
+  ],
+  [
+    'velocity',
+    { outputs: ['linearVelocity', 'worldPosition'], normals: false, uvs: false, colors: false, thinInstances: true },
+  ],
+  [
+    'velocity',
+    {
+      outputs: ['linearVelocity'],
+      normals: false,
+      uvs: false,
+      colors: false,
+      thinInstances: false,
+      previousDepth: true,
+    },
+  ],
+  [
+    'object-id',
+    {
+      outputs: ['objectId', 'albedo'],
+      normals: false,
+      uvs: false,
+      colors: false,
+      thinInstances: true,
+      objectPrimitive: true,
+    },
+  ],
 ];
 
 /** Registers the geometry variants (representative output sets within the default 32 bytes per sample) and the four blit variants. */
 export function registerGeometryVariants(registry: VariantRegistry): VariantRegistry {
   for (const [label, variant] of registered) {
-    registerVariant(registry, { name: geometryVariantName(label, variant), description: `geometry pass ${JSON.stringify(variant)}`, spec: () => geometrySpec(variant) });
+    registerVariant(registry, {
+      name: geometryVariantName(label, variant),
+      description: `geometry pass ${JSON.stringify(variant)}`,
+      spec: () => geometrySpec(variant),
+    });
   }
   for (const uint of [false, true]) {
     for (const multisampled of [false, true]) {
       const variant = { multisampled, uint };
-      registerVariant(registry, { name: ['geometry-blit', uint && 'uint', multisampled && 'multisampled'].filter(Boolean).join('-'), description: `copy-to-texture blit ${JSON.stringify(variant)}`, spec: () => blitSpec(variant) });
+      registerVariant(registry, {
+        name: ['geometry-blit', uint && 'uint', multisampled && 'multisampled'].filter(Boolean).join('-'),
+        description: `copy-to-texture blit ${JSON.stringify(variant)}`,
+        spec: () => blitSpec(variant),
+      });
     }
   }
   return registry;

@@ -60,14 +60,25 @@ export function locate(text: string, offset: number): { line: number; column: nu
 }
 
 /** The message for one position in a linked source (fragment or generated module). */
-export function sourceMessage(source: LinkSource, line: number, column: number, type: GPUCompilationMessageType, message: string): MappedShaderMessage {
+export function sourceMessage(
+  source: LinkSource,
+  line: number,
+  column: number,
+  type: GPUCompilationMessageType,
+  message: string,
+): MappedShaderMessage {
   const lineText = source.text.split('\n')[line - 1] ?? '';
   const origin = source.origins?.[line - 1] ?? undefined;
   return { fragmentId: source.path, line, column, type, message, lineText, ...(origin ? { origin } : {}) };
 }
 
 function linkError(api: string, error: unknown, sources: ReadonlyMap<string, LinkSource>): ComposeError {
-  const e = error as Error & { src?: { debugFilePath: string }; span?: [number, number]; diagnostics?: { message: string; start: number; severity: string }[]; weslLocation?: { file: string; line: number; column: number } };
+  const e = error as Error & {
+    src?: { debugFilePath: string };
+    span?: [number, number];
+    diagnostics?: { message: string; start: number; severity: string }[];
+    weslLocation?: { file: string; line: number; column: number };
+  };
   let message: MappedShaderMessage | null = null;
   if (e?.src && e.diagnostics) {
     const source = sources.get(e.src.debugFilePath);
@@ -78,9 +89,19 @@ function linkError(api: string, error: unknown, sources: ReadonlyMap<string, Lin
     }
   } else if (e?.weslLocation) {
     const source = sources.get(e.weslLocation.file);
-    if (source) message = sourceMessage(source, e.weslLocation.line, e.weslLocation.column, 'error', String(e.message).split('\n')[0].replace(/ in file: .*$/, ''));
+    if (source)
+      message = sourceMessage(
+        source,
+        e.weslLocation.line,
+        e.weslLocation.column,
+        'error',
+        String(e.message)
+          .split('\n')[0]
+          .replace(/ in file: .*$/, ''),
+      );
   }
-  if (!message) return new ComposeError(api, 'link-error', [], `wesl could not link the fragments: ${String(e?.message ?? error)}`);
+  if (!message)
+    return new ComposeError(api, 'link-error', [], `wesl could not link the fragments: ${String(e?.message ?? error)}`);
   const ids = [message.origin ?? message.fragmentId].filter((id) => !id.startsWith('weft:'));
   return new ComposeError(api, 'link-error', ids, formatShaderMessage(message), [message]);
 }
@@ -89,13 +110,30 @@ function linkError(api: string, error: unknown, sources: ReadonlyMap<string, Lin
  * Links the fragments and generated modules from `root` with wesl's `linkRegistry` (synchronous), reusing parsed
  * modules from the registry. wesl errors become ComposeError `link-error` located in the fragment's own source.
  */
-export function linkFragments(api: string, registry: LinkRegistry, fragments: readonly Fragment[], generated: readonly GeneratedModule[], root: GeneratedModule, conditions: Conditions): LinkResult {
+export function linkFragments(
+  api: string,
+  registry: LinkRegistry,
+  fragments: readonly Fragment[],
+  generated: readonly GeneratedModule[],
+  root: GeneratedModule,
+  conditions: Conditions,
+): LinkResult {
   const byModule = new Map<string, LinkSource & { modulePath: string }>();
-  for (const f of fragments) byModule.set(`package::${fragmentModuleName(f.id)}`, { modulePath: `package::${fragmentModuleName(f.id)}`, path: f.id, text: f.source });
+  for (const f of fragments)
+    byModule.set(`package::${fragmentModuleName(f.id)}`, {
+      modulePath: `package::${fragmentModuleName(f.id)}`,
+      path: f.id,
+      text: f.source,
+    });
   for (const g of [...generated, root]) {
     const modulePath = `package::${g.name}`;
     // Generated libraries are imported as `bindings::x`; the root as `package::weft_main`.
-    byModule.set(g === root ? modulePath : g.name, { modulePath, path: generatedPath(g.name), text: g.text, origins: g.origins });
+    byModule.set(g === root ? modulePath : g.name, {
+      modulePath,
+      path: generatedPath(g.name),
+      text: g.text,
+      origins: g.origins,
+    });
   }
   const sources = new Map<string, LinkSource>([...byModule.values()].map((s) => [s.path, s]));
   const resolved = new Map<string, WeslAST>();
@@ -116,15 +154,20 @@ export function linkFragments(api: string, registry: LinkRegistry, fragments: re
   // (synchronous) link. wesl restores its logger a microtask later, possibly to this sink: after the link the
   // sink forwards to console.log, wesl's default, so it stays transparent.
   const call = { quiet: true };
-  void withLoggerAsync((...data: unknown[]) => {
-    if (!call.quiet) console.log(...data);
-  }, async () => {
-    try {
-      result = new LinkedWesl(linkRegistry({ resolver, rootModuleName: `package::${root.name}`, conditions: { ...conditions } }));
-    } catch (error) {
-      failure = error;
-    }
-  });
+  void withLoggerAsync(
+    (...data: unknown[]) => {
+      if (!call.quiet) console.log(...data);
+    },
+    async () => {
+      try {
+        result = new LinkedWesl(
+          linkRegistry({ resolver, rootModuleName: `package::${root.name}`, conditions: { ...conditions } }),
+        );
+      } catch (error) {
+        failure = error;
+      }
+    },
+  );
   call.quiet = false;
   registry.counters.links++;
   if (!result) throw linkError(api, failure, sources);

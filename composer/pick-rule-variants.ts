@@ -1,4 +1,9 @@
-import { createPickDiscardRuleFragment, createPickWorldAdjustFragment, makeRuleHeader, type PickRuleStorageBinding } from '../fragments/pick-discard.js';
+import {
+  createPickDiscardRuleFragment,
+  createPickWorldAdjustFragment,
+  makeRuleHeader,
+  type PickRuleStorageBinding,
+} from '../fragments/pick-discard.js';
 import { createPickFragments } from '../fragments/standard-material.js';
 import type { ComposeSpec } from './compose-shader.js';
 import type { MappedShaderMessage } from './errors.js';
@@ -40,25 +45,66 @@ export function pickRuleSpec(rule: PickRuleSource, variant: PickRuleVariant): Co
   const storage = rule.storage ?? [];
   const adjust = variant.worldAdjust && rule.worldAdjustWgsl !== undefined;
   return {
-    fragments: [...createPickFragments(), createPickDiscardRuleFragment(rule.wgsl, storage), ...(adjust ? [createPickWorldAdjustFragment(rule.worldAdjustWgsl!, storage)] : [])],
-    conditions: { thinInstances: variant.thinInstances, primitiveDetail: variant.primitiveDetail, pickDiscard: true, pickWorldAdjust: adjust, pickVertexData: variant.vertexData },
+    fragments: [
+      ...createPickFragments(),
+      createPickDiscardRuleFragment(rule.wgsl, storage),
+      ...(adjust ? [createPickWorldAdjustFragment(rule.worldAdjustWgsl!, storage)] : []),
+    ],
+    conditions: {
+      thinInstances: variant.thinInstances,
+      primitiveDetail: variant.primitiveDetail,
+      pickDiscard: true,
+      pickWorldAdjust: adjust,
+      pickVertexData: variant.vertexData,
+    },
   };
 }
 
 /** Registers the 16 pick variants of a rule: basic/detail × regular/thin × with/without vertex data × with/without world adjust. */
-export function registerPickRuleVariants(registry: VariantRegistry, rule: PickRuleSource = samplePickRule): VariantRegistry {
+export function registerPickRuleVariants(
+  registry: VariantRegistry,
+  rule: PickRuleSource = samplePickRule,
+): VariantRegistry {
   for (let bits = 0; bits < 16; bits++) {
-    const variant: PickRuleVariant = { primitiveDetail: !!(bits & 1), thinInstances: !!(bits & 2), vertexData: !!(bits & 4), worldAdjust: !!(bits & 8) };
+    const variant: PickRuleVariant = {
+      primitiveDetail: !!(bits & 1),
+      thinInstances: !!(bits & 2),
+      vertexData: !!(bits & 4),
+      worldAdjust: !!(bits & 8),
+    };
     if (variant.worldAdjust && rule.worldAdjustWgsl === undefined) continue;
-    const name = [rule.name, variant.primitiveDetail ? 'detail' : 'basic', variant.thinInstances ? 'thin' : 'regular', variant.vertexData && 'vertex-data', variant.worldAdjust && 'world-adjust'].filter(Boolean).join('-');
-    registerVariant(registry, { name, description: `pick discard rule ${JSON.stringify(variant)}`, spec: () => pickRuleSpec(rule, variant) });
+    const name = [
+      rule.name,
+      variant.primitiveDetail ? 'detail' : 'basic',
+      variant.thinInstances ? 'thin' : 'regular',
+      variant.vertexData && 'vertex-data',
+      variant.worldAdjust && 'world-adjust',
+    ]
+      .filter(Boolean)
+      .join('-');
+    registerVariant(registry, {
+      name,
+      description: `pick discard rule ${JSON.stringify(variant)}`,
+      spec: () => pickRuleSpec(rule, variant),
+    });
   }
   return registry;
 }
 
 /** Rewrites messages about a rule's fragments to lines of the rule's own file (weft's import header removed). */
-export function toRuleFileMessages(messages: readonly MappedShaderMessage[], rule: PickRuleSource, files: { wgsl: string; worldAdjust?: string }): MappedShaderMessage[] {
+export function toRuleFileMessages(
+  messages: readonly MappedShaderMessage[],
+  rule: PickRuleSource,
+  files: { wgsl: string; worldAdjust?: string },
+): MappedShaderMessage[] {
   const offset = makeRuleHeader(rule.storage ?? []).split('\n').length - 1;
-  const byFragment: Record<string, string | undefined> = { 'pick-discard-rule': files.wgsl, 'pick-world-adjust-rule': files.worldAdjust };
-  return messages.map((m) => (byFragment[m.fragmentId] && m.line > offset ? { ...m, fragmentId: byFragment[m.fragmentId]!, line: m.line - offset } : m));
+  const byFragment: Record<string, string | undefined> = {
+    'pick-discard-rule': files.wgsl,
+    'pick-world-adjust-rule': files.worldAdjust,
+  };
+  return messages.map((m) =>
+    byFragment[m.fragmentId] && m.line > offset
+      ? { ...m, fragmentId: byFragment[m.fragmentId]!, line: m.line - offset }
+      : m,
+  );
 }

@@ -2,7 +2,7 @@ import type { ComposedShader } from './compose-shader.js';
 import { type DeviceCaches, getDeviceCaches, type PipelineEntry } from './device-caches.js';
 import { WeftError } from './errors.js';
 import { fnv1a64, stableStringify } from './hash.js';
-import { acquireCheckedShaderModule, acquireShaderModule, releaseShaderModule, } from './shader-module-memo.js';
+import { acquireCheckedShaderModule, acquireShaderModule, releaseShaderModule } from './shader-module-memo.js';
 
 /** The fixed-function state of a render pipeline around a composed shader. */
 export interface RenderPipelineState {
@@ -26,7 +26,12 @@ export interface PipelineLease {
 }
 
 function stencilFace(face: GPUStencilFaceState | undefined): GPUStencilFaceState {
-  return { compare: face?.compare ?? 'always', failOp: face?.failOp ?? 'keep', depthFailOp: face?.depthFailOp ?? 'keep', passOp: face?.passOp ?? 'keep' };
+  return {
+    compare: face?.compare ?? 'always',
+    failOp: face?.failOp ?? 'keep',
+    depthFailOp: face?.depthFailOp ?? 'keep',
+    passOp: face?.passOp ?? 'keep',
+  };
 }
 
 /** The pipeline state with WebGPU's defaults filled in, so equal pipelines serialise equally. */
@@ -35,13 +40,29 @@ export function canonicalPipelineState(state: RenderPipelineState): unknown {
   const m = state.multisample ?? {};
   const d = state.depthStencil;
   return {
-    primitive: { topology: p.topology ?? 'triangle-list', stripIndexFormat: p.stripIndexFormat, frontFace: p.frontFace ?? 'ccw', cullMode: p.cullMode ?? 'none', unclippedDepth: p.unclippedDepth ?? false },
-    multisample: { count: m.count ?? 1, mask: m.mask ?? 0xffffffff, alphaToCoverageEnabled: m.alphaToCoverageEnabled ?? false },
+    primitive: {
+      topology: p.topology ?? 'triangle-list',
+      stripIndexFormat: p.stripIndexFormat,
+      frontFace: p.frontFace ?? 'ccw',
+      cullMode: p.cullMode ?? 'none',
+      unclippedDepth: p.unclippedDepth ?? false,
+    },
+    multisample: {
+      count: m.count ?? 1,
+      mask: m.mask ?? 0xffffffff,
+      alphaToCoverageEnabled: m.alphaToCoverageEnabled ?? false,
+    },
     depthStencil: d && {
-      format: d.format, depthWriteEnabled: d.depthWriteEnabled, depthCompare: d.depthCompare,
-      stencilFront: stencilFace(d.stencilFront), stencilBack: stencilFace(d.stencilBack),
-      stencilReadMask: d.stencilReadMask ?? 0xffffffff, stencilWriteMask: d.stencilWriteMask ?? 0xffffffff,
-      depthBias: d.depthBias ?? 0, depthBiasSlopeScale: d.depthBiasSlopeScale ?? 0, depthBiasClamp: d.depthBiasClamp ?? 0,
+      format: d.format,
+      depthWriteEnabled: d.depthWriteEnabled,
+      depthCompare: d.depthCompare,
+      stencilFront: stencilFace(d.stencilFront),
+      stencilBack: stencilFace(d.stencilBack),
+      stencilReadMask: d.stencilReadMask ?? 0xffffffff,
+      stencilWriteMask: d.stencilWriteMask ?? 0xffffffff,
+      depthBias: d.depthBias ?? 0,
+      depthBiasSlopeScale: d.depthBiasSlopeScale ?? 0,
+      depthBiasClamp: d.depthBiasClamp ?? 0,
     },
     targets: (state.targets ?? []).map((t) => ({ format: t.format, blend: t.blend, writeMask: t.writeMask ?? 0xf })),
   };
@@ -59,14 +80,21 @@ export function getBindGroupLayouts(device: GPUDevice, composed: ComposedShader)
     const key = stableStringify(group.entries);
     let layout = caches.bindGroupLayouts.get(key);
     if (!layout) {
-      layout = device.createBindGroupLayout({ label: `weft:bind-group-layout:${group.role}:${fnv1a64(key)}`, entries: group.entries });
+      layout = device.createBindGroupLayout({
+        label: `weft:bind-group-layout:${group.role}:${fnv1a64(key)}`,
+        entries: group.entries,
+      });
       caches.bindGroupLayouts.set(key, layout);
     }
     return layout;
   });
 }
 
-function pipelineLayout(device: GPUDevice, caches: DeviceCaches, composed: ComposedShader): { layout: GPUPipelineLayout; bindGroupLayouts: GPUBindGroupLayout[] } {
+function pipelineLayout(
+  device: GPUDevice,
+  caches: DeviceCaches,
+  composed: ComposedShader,
+): { layout: GPUPipelineLayout; bindGroupLayouts: GPUBindGroupLayout[] } {
   const bindGroupLayouts = getBindGroupLayouts(device, composed);
   const key = stableStringify(composed.bindGroups.map((g) => g.entries));
   let layout = caches.pipelineLayouts.get(key);
@@ -80,17 +108,33 @@ function pipelineLayout(device: GPUDevice, caches: DeviceCaches, composed: Compo
 function checkTargets(api: string, composed: ComposedShader, state: RenderPipelineState): void {
   const targets = state.targets ?? [];
   if (composed.fragmentEntryPoint && targets.length !== composed.targets.length) {
-    throw new WeftError(api, 'target-count', `state.targets has ${targets.length} target(s) but the shader writes ${composed.targets.length} (${composed.targets.map((t) => `${t.location}: ${t.name}${t.format ? ` ${t.format}` : ''}`).join(', ') || 'none'}); give one GPUColorTargetState per output`);
+    throw new WeftError(
+      api,
+      'target-count',
+      `state.targets has ${targets.length} target(s) but the shader writes ${composed.targets.length} (${composed.targets.map((t) => `${t.location}: ${t.name}${t.format ? ` ${t.format}` : ''}`).join(', ') || 'none'}); give one GPUColorTargetState per output`,
+    );
   }
 }
 
-function descriptor(composed: ComposedShader, state: RenderPipelineState, module: GPUShaderModule, layout: GPUPipelineLayout, key: string): GPURenderPipelineDescriptor {
+function descriptor(
+  composed: ComposedShader,
+  state: RenderPipelineState,
+  module: GPUShaderModule,
+  layout: GPUPipelineLayout,
+  key: string,
+): GPURenderPipelineDescriptor {
   const targets = state.targets ?? [];
   return {
     label: state.label ?? `weft:pipeline:${key}`,
     layout,
-    vertex: { module, entryPoint: composed.vertexEntryPoint, buffers: composed.vertexBuffers as GPUVertexBufferLayout[] },
-    ...(composed.fragmentEntryPoint ? { fragment: { module, entryPoint: composed.fragmentEntryPoint, targets: [...targets] } } : {}),
+    vertex: {
+      module,
+      entryPoint: composed.vertexEntryPoint,
+      buffers: composed.vertexBuffers as GPUVertexBufferLayout[],
+    },
+    ...(composed.fragmentEntryPoint
+      ? { fragment: { module, entryPoint: composed.fragmentEntryPoint, targets: [...targets] } }
+      : {}),
     ...(state.primitive ? { primitive: state.primitive } : {}),
     ...(state.depthStencil ? { depthStencil: state.depthStencil } : {}),
     ...(state.multisample ? { multisample: state.multisample } : {}),
@@ -99,14 +143,24 @@ function descriptor(composed: ComposedShader, state: RenderPipelineState, module
 
 function lease(entry: PipelineEntry): PipelineLease {
   entry.refs++;
-  return { pipeline: entry.pipeline, layout: entry.layout, bindGroupLayouts: entry.bindGroupLayouts, key: entry.key, released: false };
+  return {
+    pipeline: entry.pipeline,
+    layout: entry.layout,
+    bindGroupLayouts: entry.bindGroupLayouts,
+    key: entry.key,
+    released: false,
+  };
 }
 
 /**
  * Acquires the device's pipeline for this shader + state, creating it (and acquiring its module) on first use.
  * Synchronous; a cache hit touches neither the module memo nor the device.
  */
-export function acquireRenderPipeline(device: GPUDevice, composed: ComposedShader, state: RenderPipelineState): PipelineLease {
+export function acquireRenderPipeline(
+  device: GPUDevice,
+  composed: ComposedShader,
+  state: RenderPipelineState,
+): PipelineLease {
   checkTargets('acquireRenderPipeline', composed, state);
   const caches = getDeviceCaches(device);
   const key = renderPipelineKey(composed, state);
@@ -128,7 +182,11 @@ export function acquireRenderPipeline(device: GPUDevice, composed: ComposedShade
  * Like `acquireRenderPipeline`, but checks the module (ShaderCompileError with fragment locations) and creates the
  * pipeline with `createRenderPipelineAsync`; on failure everything acquired is given back.
  */
-export async function acquireRenderPipelineAsync(device: GPUDevice, composed: ComposedShader, state: RenderPipelineState): Promise<PipelineLease> {
+export async function acquireRenderPipelineAsync(
+  device: GPUDevice,
+  composed: ComposedShader,
+  state: RenderPipelineState,
+): Promise<PipelineLease> {
   checkTargets('acquireRenderPipelineAsync', composed, state);
   const caches = getDeviceCaches(device);
   const key = renderPipelineKey(composed, state);
@@ -151,7 +209,11 @@ export async function acquireRenderPipelineAsync(device: GPUDevice, composed: Co
       pipeline = await device.createRenderPipelineAsync(descriptor(composed, state, module.module, layout, key));
     } catch (error) {
       releaseShaderModule(device, module);
-      throw new WeftError('acquireRenderPipelineAsync', 'pipeline-failed', `pipeline ${state.label ?? key} could not be created: ${(error as Error).message}`);
+      throw new WeftError(
+        'acquireRenderPipelineAsync',
+        'pipeline-failed',
+        `pipeline ${state.label ?? key} could not be created: ${(error as Error).message}`,
+      );
     }
     const entry: PipelineEntry = { key, pipeline, layout, bindGroupLayouts, refs: 0, moduleLease: module };
     caches.pipelines.set(key, entry);
@@ -168,10 +230,20 @@ export async function acquireRenderPipelineAsync(device: GPUDevice, composed: Co
 
 /** Gives back one acquire; the last release drops the pipeline and releases its module. */
 export function releaseRenderPipeline(device: GPUDevice, lease: PipelineLease): void {
-  if (lease.released) throw new WeftError('releaseRenderPipeline', 'released-twice', `pipeline ${lease.key} was already released by this lease; release each acquire once`);
+  if (lease.released)
+    throw new WeftError(
+      'releaseRenderPipeline',
+      'released-twice',
+      `pipeline ${lease.key} was already released by this lease; release each acquire once`,
+    );
   const caches = getDeviceCaches(device);
   const entry = caches.pipelines.get(lease.key);
-  if (!entry || entry.pipeline !== lease.pipeline) throw new WeftError('releaseRenderPipeline', 'unknown-lease', `pipeline ${lease.key} is not held on this device; release a lease on the device that acquired it`);
+  if (!entry || entry.pipeline !== lease.pipeline)
+    throw new WeftError(
+      'releaseRenderPipeline',
+      'unknown-lease',
+      `pipeline ${lease.key} is not held on this device; release a lease on the device that acquired it`,
+    );
   lease.released = true;
   entry.refs--;
   if (entry.refs === 0) {

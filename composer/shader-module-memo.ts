@@ -34,7 +34,14 @@ export function acquireShaderModule(device: GPUDevice, shader: ShaderSource): Sh
     caches.counters.moduleHits++;
   } else {
     const key = fnv1a64(shader.code);
-    entry = { code: shader.code, key, module: device.createShaderModule({ label: `weft:shader:${key}`, code: shader.code }), refs: 0, check: null, sourceMap: shader.sourceMap };
+    entry = {
+      code: shader.code,
+      key,
+      module: device.createShaderModule({ label: `weft:shader:${key}`, code: shader.code }),
+      refs: 0,
+      check: null,
+      sourceMap: shader.sourceMap,
+    };
     caches.modules.set(shader.code, entry);
     caches.counters.modulesCompiled++;
   }
@@ -47,7 +54,11 @@ export function acquireShaderModule(device: GPUDevice, shader: ShaderSource): Sh
  * what it acquired (its reference and its hit; the last holder of a failed module removes the entry and its count)
  * and throws ShaderCompileError with messages located in the fragments' sources. Leaves no device error.
  */
-export async function acquireCheckedShaderModule(device: GPUDevice, shader: ShaderSource, label = 'composed shader'): Promise<ShaderModuleLease> {
+export async function acquireCheckedShaderModule(
+  device: GPUDevice,
+  shader: ShaderSource,
+  label = 'composed shader',
+): Promise<ShaderModuleLease> {
   const caches = getDeviceCaches(device);
   let entry = caches.modules.get(shader.code);
   const created = !entry;
@@ -58,7 +69,14 @@ export async function acquireCheckedShaderModule(device: GPUDevice, shader: Shad
     const key = fnv1a64(shader.code);
     const { module, scope } = createShaderModuleScoped(device, shader.code, `weft:shader:${key}`);
     // Concurrent acquirers of the same code find this entry and wait on the same check.
-    entry = { code: shader.code, key, module, refs: 0, check: compilationMessages(module, shader.code, shader.sourceMap, scope), sourceMap: shader.sourceMap };
+    entry = {
+      code: shader.code,
+      key,
+      module,
+      refs: 0,
+      check: compilationMessages(module, shader.code, shader.sourceMap, scope),
+      sourceMap: shader.sourceMap,
+    };
     caches.modules.set(shader.code, entry);
     caches.counters.modulesCompiled++;
   }
@@ -79,10 +97,20 @@ export async function acquireCheckedShaderModule(device: GPUDevice, shader: Shad
 
 /** Gives back one acquire. Never compiles or creates; the last release drops the module from the memo. */
 export function releaseShaderModule(device: GPUDevice, lease: ShaderModuleLease): void {
-  if (lease.released) throw new WeftError('releaseShaderModule', 'released-twice', `module ${lease.key} was already released by this lease; release each acquire once`);
+  if (lease.released)
+    throw new WeftError(
+      'releaseShaderModule',
+      'released-twice',
+      `module ${lease.key} was already released by this lease; release each acquire once`,
+    );
   const caches = getDeviceCaches(device);
   const entry = caches.modules.get(lease.code);
-  if (!entry || entry.module !== lease.module) throw new WeftError('releaseShaderModule', 'unknown-lease', `module ${lease.key} is not held on this device; release a lease on the device that acquired it`);
+  if (!entry || entry.module !== lease.module)
+    throw new WeftError(
+      'releaseShaderModule',
+      'unknown-lease',
+      `module ${lease.key} is not held on this device; release a lease on the device that acquired it`,
+    );
   lease.released = true;
   entry.refs--;
   if (entry.refs === 0) caches.modules.delete(lease.code);

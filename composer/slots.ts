@@ -37,15 +37,30 @@ function invalid(api: string, fragment: Fragment, what: string): never {
 }
 
 function checkDecl(api: string, fragment: Fragment, decl: SlotDecl): void {
-  if (typeof decl?.name !== 'string' || !isWgslIdentifier(decl.name)) invalid(api, fragment, `provides a slot named ${describeValue(decl?.name)}; a slot name is a WGSL identifier`);
+  if (typeof decl?.name !== 'string' || !isWgslIdentifier(decl.name))
+    invalid(api, fragment, `provides a slot named ${describeValue(decl?.name)}; a slot name is a WGSL identifier`);
   const where = `slot "${decl.name}"`;
-  if (!Array.isArray(decl.params) || !decl.params.every((p) => isWgslIdentifier(p?.name) && typeof p.type === 'string' && p.type.trim())) {
-    invalid(api, fragment, `${where} has params ${describeValue(decl.params)}; expected [{ name, type }] with WGSL identifiers and types`);
+  if (
+    !Array.isArray(decl.params) ||
+    !decl.params.every((p) => isWgslIdentifier(p?.name) && typeof p.type === 'string' && p.type.trim())
+  ) {
+    invalid(
+      api,
+      fragment,
+      `${where} has params ${describeValue(decl.params)}; expected [{ name, type }] with WGSL identifiers and types`,
+    );
   }
   const combine = decl.combine ?? 'one';
-  if (combine !== 'one' && combine !== 'all') invalid(api, fragment, `${where} has combine ${describeValue(decl.combine)}; use "one" or "all"`);
-  if (combine === 'all' && decl.returns) invalid(api, fragment, `${where} combines "all" fillers, so it cannot return ${describeValue(decl.returns)}`);
-  if (decl.default !== undefined && !isWgslIdentifier(decl.default)) invalid(api, fragment, `${where} has default ${describeValue(decl.default)}; expected a function name of its source`);
+  if (combine !== 'one' && combine !== 'all')
+    invalid(api, fragment, `${where} has combine ${describeValue(decl.combine)}; use "one" or "all"`);
+  if (combine === 'all' && decl.returns)
+    invalid(api, fragment, `${where} combines "all" fillers, so it cannot return ${describeValue(decl.returns)}`);
+  if (decl.default !== undefined && !isWgslIdentifier(decl.default))
+    invalid(
+      api,
+      fragment,
+      `${where} has default ${describeValue(decl.default)}; expected a function name of its source`,
+    );
   if (!decl.required && combine === 'one' && decl.returns && decl.default === undefined) {
     invalid(api, fragment, `${where} is optional and returns ${decl.returns}, so it needs a default function`);
   }
@@ -55,15 +70,42 @@ function checkDecl(api: string, fragment: Fragment, decl: SlotDecl): void {
  * Resolves slots: checks providers and fillers, and writes the `slots` module, where each slot is a function that
  * forwards to its filler (or calls every filler for `all`, or the provider's default). Returns the stage functions.
  */
-export function resolveSlots(api: string, ordered: readonly Fragment[], hasOutputs: boolean): {
+export function resolveSlots(
+  api: string,
+  ordered: readonly Fragment[],
+  hasOutputs: boolean,
+): {
   slots: ComposedSlot[];
   module: GeneratedModule;
   vertexStage: StageFunction;
   fragmentStage: StageFunction | null;
 } {
   const provided = new Map<string, Provided>([
-    [stageSlots.vertex, { decl: { name: stageSlots.vertex, params: [{ name: 'input', type: 'VertexInput' }], returns: 'VertexOutput', required: true }, provider: null, fills: [] }],
-    [stageSlots.fragment, { decl: { name: stageSlots.fragment, params: [{ name: 'input', type: 'FragmentInput' }], returns: hasOutputs ? 'FragmentOutput' : undefined }, provider: null, fills: [] }],
+    [
+      stageSlots.vertex,
+      {
+        decl: {
+          name: stageSlots.vertex,
+          params: [{ name: 'input', type: 'VertexInput' }],
+          returns: 'VertexOutput',
+          required: true,
+        },
+        provider: null,
+        fills: [],
+      },
+    ],
+    [
+      stageSlots.fragment,
+      {
+        decl: {
+          name: stageSlots.fragment,
+          params: [{ name: 'input', type: 'FragmentInput' }],
+          returns: hasOutputs ? 'FragmentOutput' : undefined,
+        },
+        provider: null,
+        fills: [],
+      },
+    ],
   ]);
   for (const fragment of ordered) {
     for (const decl of fragment.provides ?? []) {
@@ -71,17 +113,32 @@ export function resolveSlots(api: string, ordered: readonly Fragment[], hasOutpu
       const existing = provided.get(decl.name);
       if (existing) {
         const by = existing.provider ? `fragment "${existing.provider.id}"` : 'the composer (stage slot)';
-        throw new ComposeError(api, 'slot-conflict', [...(existing.provider ? [existing.provider.id] : []), fragment.id], `slot "${decl.name}" is provided by ${by} and by fragment "${fragment.id}"; a slot has one provider`);
+        throw new ComposeError(
+          api,
+          'slot-conflict',
+          [...(existing.provider ? [existing.provider.id] : []), fragment.id],
+          `slot "${decl.name}" is provided by ${by} and by fragment "${fragment.id}"; a slot has one provider`,
+        );
       }
       provided.set(decl.name, { decl, provider: fragment, fills: [] });
     }
   }
   for (const fragment of ordered) {
     for (const fill of fragment.fills ?? []) {
-      if (typeof fill?.fn !== 'string' || !isWgslIdentifier(fill.fn)) invalid(api, fragment, `fills slot ${describeValue(fill?.slot)} with ${describeValue(fill?.fn)}; expected a function name of its source`);
+      if (typeof fill?.fn !== 'string' || !isWgslIdentifier(fill.fn))
+        invalid(
+          api,
+          fragment,
+          `fills slot ${describeValue(fill?.slot)} with ${describeValue(fill?.fn)}; expected a function name of its source`,
+        );
       const slot = provided.get(fill.slot);
       if (!slot) {
-        throw new ComposeError(api, 'unknown-slot', [fragment.id], `fragment "${fragment.id}" fills slot ${describeValue(fill.slot)}, which no composed fragment provides; slots: ${[...provided.keys()].sort().join(', ')}`);
+        throw new ComposeError(
+          api,
+          'unknown-slot',
+          [fragment.id],
+          `fragment "${fragment.id}" fills slot ${describeValue(fill.slot)}, which no composed fragment provides; slots: ${[...provided.keys()].sort().join(', ')}`,
+        );
       }
       slot.fills.push({ fragment, fill });
     }
@@ -95,28 +152,51 @@ export function resolveSlots(api: string, ordered: readonly Fragment[], hasOutpu
     const combine = decl.combine ?? 'one';
     const fillerIds = fills.map((f) => f.fragment.id);
     if (combine === 'one' && fills.length > 1) {
-      throw new ComposeError(api, 'slot-conflict', fillerIds, `slot "${name}" takes one filler but fragments ${fillerIds.map((id) => `"${id}"`).join(', ')} all fill it; compose only one of them`);
+      throw new ComposeError(
+        api,
+        'slot-conflict',
+        fillerIds,
+        `slot "${name}" takes one filler but fragments ${fillerIds.map((id) => `"${id}"`).join(', ')} all fill it; compose only one of them`,
+      );
     }
     if (fills.length === 0 && decl.required) {
-      const by = provider ? `provided by fragment "${provider.id}"` : `the ${name === stageSlots.vertex ? 'vertex' : 'fragment'} entry point`;
-      throw new ComposeError(api, 'missing-slot', provider ? [provider.id] : [], `required slot "${name}" (${by}) has no filler; add a fragment with fills: [{ slot: "${name}", fn: … }] and signature fn(${decl.params.map((p) => `${p.name}: ${p.type}`).join(', ')})${decl.returns ? ` -> ${decl.returns}` : ''}`);
+      const by = provider
+        ? `provided by fragment "${provider.id}"`
+        : `the ${name === stageSlots.vertex ? 'vertex' : 'fragment'} entry point`;
+      throw new ComposeError(
+        api,
+        'missing-slot',
+        provider ? [provider.id] : [],
+        `required slot "${name}" (${by}) has no filler; add a fragment with fills: [{ slot: "${name}", fn: … }] and signature fn(${decl.params.map((p) => `${p.name}: ${p.type}`).join(', ')})${decl.returns ? ` -> ${decl.returns}` : ''}`,
+      );
     }
     const pathOf = (fragment: Fragment, fn: string) => `package::${fragmentModuleName(fragment.id)}::${fn}`;
     const usesDefault = fills.length === 0 && decl.default !== undefined;
     slots.push({ name, provider: provider?.id ?? null, fillers: fillerIds, usesDefault });
     if (!provider) {
       if (fills.length) {
-        const stage = { fragment: fills[0].fragment.id, fn: fills[0].fill.fn, path: pathOf(fills[0].fragment, fills[0].fill.fn) };
+        const stage = {
+          fragment: fills[0].fragment.id,
+          fn: fills[0].fill.fn,
+          path: pathOf(fills[0].fragment, fills[0].fill.fn),
+        };
         if (name === stageSlots.vertex) vertexStage = stage;
         else fragmentStage = stage;
       }
       continue;
     }
-    const qualify = (type: string) => qualifyWgslType(type, (n) => (ioStructs.includes(n) ? `io::${n}` : `package::${fragmentModuleName(provider.id)}::${n}`));
+    const qualify = (type: string) =>
+      qualifyWgslType(type, (n) =>
+        ioStructs.includes(n) ? `io::${n}` : `package::${fragmentModuleName(provider.id)}::${n}`,
+      );
     const params = decl.params.map((p) => `${p.name}: ${qualify(p.type)}`).join(', ');
     const args = decl.params.map((p) => p.name).join(', ');
     w.line(`fn ${name}(${params})${decl.returns ? ` -> ${qualify(decl.returns)}` : ''} {`, provider.id);
-    const calls = fills.length ? fills.map((f) => ({ id: f.fragment.id, path: pathOf(f.fragment, f.fill.fn) })) : usesDefault ? [{ id: provider.id, path: pathOf(provider, decl.default!) }] : [];
+    const calls = fills.length
+      ? fills.map((f) => ({ id: f.fragment.id, path: pathOf(f.fragment, f.fill.fn) }))
+      : usesDefault
+        ? [{ id: provider.id, path: pathOf(provider, decl.default!) }]
+        : [];
     for (const call of calls) w.line(`  ${decl.returns ? 'return ' : ''}${call.path}(${args});`, call.id);
     w.line('}', provider.id);
     w.line('');

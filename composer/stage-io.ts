@@ -1,4 +1,10 @@
-import type { Fragment, FragmentBuiltin, FragmentOutputDecl, FragmentVarying, InterpolationType } from '../fragments/fragment-types.js';
+import type {
+  Fragment,
+  FragmentBuiltin,
+  FragmentOutputDecl,
+  FragmentVarying,
+  InterpolationType,
+} from '../fragments/fragment-types.js';
 import type { Conditions } from './conditions.js';
 import { ComposeError, describeValue } from './errors.js';
 import { activeItems } from './fragment-graph.js';
@@ -45,7 +51,12 @@ function interpolate(v: { interpolation?: string; sampling?: string }): string {
  * Collects varyings, fragment builtins and outputs; assigns varying locations by name and output locations in
  * fragment order then declaration order; writes the `io` module (VertexInput, VertexOutput, FragmentInput, FragmentOutput).
  */
-export function assignStageIo(api: string, ordered: readonly Fragment[], conditions: Conditions, vertexInputs: readonly ComposedVertexInput[]): {
+export function assignStageIo(
+  api: string,
+  ordered: readonly Fragment[],
+  conditions: Conditions,
+  vertexInputs: readonly ComposedVertexInput[],
+): {
   varyings: ComposedVarying[];
   builtins: { builtin: FragmentBuiltin['builtin']; fragments: string[] }[];
   targets: ComposedTarget[];
@@ -58,62 +69,151 @@ export function assignStageIo(api: string, ordered: readonly Fragment[], conditi
   for (const fragment of ordered) {
     for (const v of activeItems<FragmentVarying>(api, fragment, fragment.varyings, conditions)) {
       if (typeof v?.name !== 'string' || !isWgslIdentifier(v.name) || reservedVaryings.includes(v.name)) {
-        throw new ComposeError(api, 'invalid-fragment', [fragment.id], `fragment "${fragment.id}" varying name ${describeValue(v?.name)} must be a WGSL identifier other than ${reservedVaryings.join(', ')}`);
+        throw new ComposeError(
+          api,
+          'invalid-fragment',
+          [fragment.id],
+          `fragment "${fragment.id}" varying name ${describeValue(v?.name)} must be a WGSL identifier other than ${reservedVaryings.join(', ')}`,
+        );
       }
       const kind = typeof v.type === 'string' ? wgslScalarKind(v.type) : null;
-      if (!kind) throw new ComposeError(api, 'invalid-fragment', [fragment.id], `fragment "${fragment.id}" varying "${v.name}" has type ${describeValue(v.type)}; a varying is a numeric scalar or vector`);
+      if (!kind)
+        throw new ComposeError(
+          api,
+          'invalid-fragment',
+          [fragment.id],
+          `fragment "${fragment.id}" varying "${v.name}" has type ${describeValue(v.type)}; a varying is a numeric scalar or vector`,
+        );
       if (kind !== 'float' && v.interpolation !== 'flat') {
-        throw new ComposeError(api, 'invalid-fragment', [fragment.id], `fragment "${fragment.id}" varying "${v.name}" is ${v.type} with interpolation ${describeValue(v.interpolation)}; integer varyings must use interpolation "flat"`);
+        throw new ComposeError(
+          api,
+          'invalid-fragment',
+          [fragment.id],
+          `fragment "${fragment.id}" varying "${v.name}" is ${v.type} with interpolation ${describeValue(v.interpolation)}; integer varyings must use interpolation "flat"`,
+        );
       }
       const existing = varyingByName.get(v.name);
-      const candidate: ComposedVarying = { name: v.name, location: -1, wgslType: v.type.replace(/\s+/g, ''), interpolation: v.interpolation, sampling: v.sampling, fragments: [fragment.id] };
+      const candidate: ComposedVarying = {
+        name: v.name,
+        location: -1,
+        wgslType: v.type.replace(/\s+/g, ''),
+        interpolation: v.interpolation,
+        sampling: v.sampling,
+        fragments: [fragment.id],
+      };
       if (!existing) {
         varyingByName.set(v.name, candidate);
-      } else if (existing.wgslType !== candidate.wgslType || existing.interpolation !== candidate.interpolation || existing.sampling !== candidate.sampling) {
-        throw new ComposeError(api, 'interface-clash', [existing.fragments[0], fragment.id], `varying "${v.name}" is declared by fragment "${existing.fragments[0]}" as ${interpolate(existing)}${existing.wgslType} and by fragment "${fragment.id}" as ${interpolate(candidate)}${candidate.wgslType}; declarations of one varying must agree`);
+      } else if (
+        existing.wgslType !== candidate.wgslType ||
+        existing.interpolation !== candidate.interpolation ||
+        existing.sampling !== candidate.sampling
+      ) {
+        throw new ComposeError(
+          api,
+          'interface-clash',
+          [existing.fragments[0], fragment.id],
+          `varying "${v.name}" is declared by fragment "${existing.fragments[0]}" as ${interpolate(existing)}${existing.wgslType} and by fragment "${fragment.id}" as ${interpolate(candidate)}${candidate.wgslType}; declarations of one varying must agree`,
+        );
       } else if (!existing.fragments.includes(fragment.id)) {
         existing.fragments.push(fragment.id);
       }
     }
     for (const b of activeItems<FragmentBuiltin>(api, fragment, fragment.builtins, conditions)) {
       if (!(b?.builtin in fragmentBuiltinMembers)) {
-        throw new ComposeError(api, 'invalid-fragment', [fragment.id], `fragment "${fragment.id}" builtin ${describeValue(b?.builtin)} is not one of ${Object.keys(fragmentBuiltinMembers).join(', ')}`);
+        throw new ComposeError(
+          api,
+          'invalid-fragment',
+          [fragment.id],
+          `fragment "${fragment.id}" builtin ${describeValue(b?.builtin)} is not one of ${Object.keys(fragmentBuiltinMembers).join(', ')}`,
+        );
       }
       const users = builtinByName.get(b.builtin) ?? [];
       if (!users.includes(fragment.id)) users.push(fragment.id);
       builtinByName.set(b.builtin, users);
     }
     for (const o of activeItems<FragmentOutputDecl>(api, fragment, fragment.outputs, conditions)) {
-      if (typeof o?.name !== 'string' || !isWgslIdentifier(o.name)) throw new ComposeError(api, 'invalid-fragment', [fragment.id], `fragment "${fragment.id}" output name ${describeValue(o?.name)} must be a WGSL identifier`);
-      if (typeof o.type !== 'string' || !wgslScalarKind(o.type)) throw new ComposeError(api, 'invalid-fragment', [fragment.id], `fragment "${fragment.id}" output "${o.name}" has type ${describeValue(o.type)}; an output is a numeric scalar or vector`);
+      if (typeof o?.name !== 'string' || !isWgslIdentifier(o.name))
+        throw new ComposeError(
+          api,
+          'invalid-fragment',
+          [fragment.id],
+          `fragment "${fragment.id}" output name ${describeValue(o?.name)} must be a WGSL identifier`,
+        );
+      if (typeof o.type !== 'string' || !wgslScalarKind(o.type))
+        throw new ComposeError(
+          api,
+          'invalid-fragment',
+          [fragment.id],
+          `fragment "${fragment.id}" output "${o.name}" has type ${describeValue(o.type)}; an output is a numeric scalar or vector`,
+        );
       const clash = targets.find((t) => t.name === o.name) ?? (depthOutput?.name === o.name ? depthOutput : undefined);
       if (o.builtin !== undefined) {
-        if (o.builtin !== 'frag_depth') throw new ComposeError(api, 'invalid-fragment', [fragment.id], `fragment "${fragment.id}" output "${o.name}" has builtin ${describeValue(o.builtin)}; the only output builtin is "frag_depth"`);
-        if (o.type !== 'f32') throw new ComposeError(api, 'invalid-fragment', [fragment.id], `fragment "${fragment.id}" output "${o.name}" is frag_depth with type ${describeValue(o.type)}; frag_depth is f32`);
-        if (depthOutput || clash) throw new ComposeError(api, 'interface-clash', [(depthOutput ?? clash)!.fragment, fragment.id], `output "${o.name}": fragments "${(depthOutput ?? clash)!.fragment}" and "${fragment.id}" both declare it (one frag_depth output per shader)`);
+        if (o.builtin !== 'frag_depth')
+          throw new ComposeError(
+            api,
+            'invalid-fragment',
+            [fragment.id],
+            `fragment "${fragment.id}" output "${o.name}" has builtin ${describeValue(o.builtin)}; the only output builtin is "frag_depth"`,
+          );
+        if (o.type !== 'f32')
+          throw new ComposeError(
+            api,
+            'invalid-fragment',
+            [fragment.id],
+            `fragment "${fragment.id}" output "${o.name}" is frag_depth with type ${describeValue(o.type)}; frag_depth is f32`,
+          );
+        if (depthOutput || clash)
+          throw new ComposeError(
+            api,
+            'interface-clash',
+            [(depthOutput ?? clash)!.fragment, fragment.id],
+            `output "${o.name}": fragments "${(depthOutput ?? clash)!.fragment}" and "${fragment.id}" both declare it (one frag_depth output per shader)`,
+          );
         depthOutput = { name: o.name, fragment: fragment.id };
         continue;
       }
-      if (clash) throw new ComposeError(api, 'interface-clash', [clash.fragment, fragment.id], `output "${o.name}" is declared by fragments "${clash.fragment}" and "${fragment.id}"; each output (render target) has one declaring fragment`);
-      targets.push({ name: o.name, location: targets.length, wgslType: o.type.replace(/\s+/g, ''), format: o.format ?? null, fragment: fragment.id });
+      if (clash)
+        throw new ComposeError(
+          api,
+          'interface-clash',
+          [clash.fragment, fragment.id],
+          `output "${o.name}" is declared by fragments "${clash.fragment}" and "${fragment.id}"; each output (render target) has one declaring fragment`,
+        );
+      targets.push({
+        name: o.name,
+        location: targets.length,
+        wgslType: o.type.replace(/\s+/g, ''),
+        format: o.format ?? null,
+        fragment: fragment.id,
+      });
     }
   }
-  const varyings = [...varyingByName.values()].sort((a, b) => (a.name < b.name ? -1 : 1)).map((v, location) => ({ ...v, location }));
-  const builtins = [...builtinByName].sort(([a], [b]) => (a < b ? -1 : 1)).map(([builtin, fragments]) => ({ builtin, fragments }));
+  const varyings = [...varyingByName.values()]
+    .sort((a, b) => (a.name < b.name ? -1 : 1))
+    .map((v, location) => ({ ...v, location }));
+  const builtins = [...builtinByName]
+    .sort(([a], [b]) => (a < b ? -1 : 1))
+    .map(([builtin, fragments]) => ({ builtin, fragments }));
 
   const w = makeModuleWriter('io');
   w.line('struct VertexInput {');
   w.line('  @builtin(vertex_index) vertexIndex: u32,');
   w.line('  @builtin(instance_index) instanceIndex: u32,');
-  for (const input of vertexInputs) w.line(`  @location(${input.location}) ${input.semantic}: ${input.wgslType},`, input.fragments[0]);
+  for (const input of vertexInputs)
+    w.line(`  @location(${input.location}) ${input.semantic}: ${input.wgslType},`, input.fragments[0]);
   w.line('}');
   w.line('');
   for (const struct of ['VertexOutput', 'FragmentInput']) {
     w.line(`struct ${struct} {`);
     w.line('  @builtin(position) position: vec4f,');
-    for (const v of varyings) w.line(`  @location(${v.location}) ${interpolate(v)}${v.name}: ${v.wgslType},`, v.fragments[0]);
+    for (const v of varyings)
+      w.line(`  @location(${v.location}) ${interpolate(v)}${v.name}: ${v.wgslType},`, v.fragments[0]);
     if (struct === 'FragmentInput') {
-      for (const b of builtins) w.line(`  @builtin(${b.builtin}) ${fragmentBuiltinMembers[b.builtin].member}: ${fragmentBuiltinMembers[b.builtin].type},`, b.fragments[0]);
+      for (const b of builtins)
+        w.line(
+          `  @builtin(${b.builtin}) ${fragmentBuiltinMembers[b.builtin].member}: ${fragmentBuiltinMembers[b.builtin].type},`,
+          b.fragments[0],
+        );
     }
     w.line('}');
     w.line('');

@@ -1,5 +1,10 @@
 import type { Fragment } from '../fragments/fragment-types.js';
-import { createPickFragments, createStandardMaterialFragments, standardMaterialConditions, type StandardMaterialVariant } from '../fragments/standard-material.js';
+import {
+  createPickFragments,
+  createStandardMaterialFragments,
+  standardMaterialConditions,
+  type StandardMaterialVariant,
+} from '../fragments/standard-material.js';
 import { type ComposeCache, type ComposedShader, type ComposeSpec, composeShader } from './compose-shader.js';
 import { registerDeformationVariants } from './deformation-variants.js';
 import { registerEntityVariants } from './entity-variants.js';
@@ -29,12 +34,19 @@ export interface StandardComposeOptions {
 
 /** The thin-instance buffer: one 64-byte column-major matrix per instance, columns `instance0…3` (append it to a mesh's buffers). */
 export function thinInstanceVertexBuffer(): VertexBufferSpec {
-  return { arrayStride: 64, stepMode: 'instance', attributes: [0, 1, 2, 3].map((i) => ({ semantic: `instance${i}`, offset: i * 16, format: 'float32x4' as const })) };
+  return {
+    arrayStride: 64,
+    stepMode: 'instance',
+    attributes: [0, 1, 2, 3].map((i) => ({ semantic: `instance${i}`, offset: i * 16, format: 'float32x4' as const })),
+  };
 }
 
 /** The forward renderer's buffers: one tight buffer per present attribute, and one 64-byte per-instance buffer for the thin-instance matrix. */
 export function standardVertexLayout(variant: Partial<StandardMaterialVariant>): VertexLayoutSpec {
-  const tight = (semantic: string, format: GPUVertexFormat, size: number): VertexBufferSpec => ({ arrayStride: size, attributes: [{ semantic, offset: 0, format }] });
+  const tight = (semantic: string, format: GPUVertexFormat, size: number): VertexBufferSpec => ({
+    arrayStride: size,
+    attributes: [{ semantic, offset: 0, format }],
+  });
   const buffers: VertexBufferSpec[] = [tight('position', 'float32x3', 12)];
   if (variant.normals) buffers.push(tight('normal', 'float32x3', 12));
   if (variant.uvs) buffers.push(tight('uv', 'float32x2', 8));
@@ -44,12 +56,23 @@ export function standardVertexLayout(variant: Partial<StandardMaterialVariant>):
 }
 
 /** The compose spec of a standard-material variant (the forward renderer's shader). */
-export function standardMaterialSpec(variant: StandardMaterialVariant, options: StandardComposeOptions = {}): ComposeSpec {
-  return { fragments: options.fragments ?? createStandardMaterialFragments(), conditions: { ...options.conditions, ...standardMaterialConditions(variant) }, vertexLayout: options.vertexLayout ?? standardVertexLayout(variant), deviceFeatures: options.deviceFeatures };
+export function standardMaterialSpec(
+  variant: StandardMaterialVariant,
+  options: StandardComposeOptions = {},
+): ComposeSpec {
+  return {
+    fragments: options.fragments ?? createStandardMaterialFragments(),
+    conditions: { ...options.conditions, ...standardMaterialConditions(variant) },
+    vertexLayout: options.vertexLayout ?? standardVertexLayout(variant),
+    deviceFeatures: options.deviceFeatures,
+  };
 }
 
 /** Composes a standard-material variant: the forward renderer's shader. */
-export function composeStandardMaterial(variant: StandardMaterialVariant, options: StandardComposeOptions = {}): ComposedShader {
+export function composeStandardMaterial(
+  variant: StandardMaterialVariant,
+  options: StandardComposeOptions = {},
+): ComposedShader {
   return composeShader(standardMaterialSpec(variant, options), options.cache);
 }
 
@@ -57,7 +80,11 @@ export function composeStandardMaterial(variant: StandardMaterialVariant, option
 export function pickSpec(variant: PickVariant, options: StandardComposeOptions = {}): ComposeSpec {
   return {
     fragments: options.fragments ?? createPickFragments(),
-    conditions: { ...options.conditions, thinInstances: variant.thinInstances, primitiveDetail: variant.primitiveDetail },
+    conditions: {
+      ...options.conditions,
+      thinInstances: variant.thinInstances,
+      primitiveDetail: variant.primitiveDetail,
+    },
     vertexLayout: options.vertexLayout ?? standardVertexLayout({ thinInstances: variant.thinInstances }),
     deviceFeatures: options.deviceFeatures,
   };
@@ -70,7 +97,9 @@ export function composePickShader(variant: PickVariant, options: StandardCompose
 
 /** Name of a standard-material variant in the registry: `standard` plus `-normals`, `-uvs`, `-colors`, `-thin-instances`. */
 export function standardVariantName(v: StandardMaterialVariant): string {
-  return ['standard', v.normals && 'normals', v.uvs && 'uvs', v.colors && 'colors', v.thinInstances && 'thin-instances'].filter(Boolean).join('-');
+  return ['standard', v.normals && 'normals', v.uvs && 'uvs', v.colors && 'colors', v.thinInstances && 'thin-instances']
+    .filter(Boolean)
+    .join('-');
 }
 
 /** Name of a pick variant in the registry: `pick` plus `-detail`, `-thin-instances`. */
@@ -81,13 +110,26 @@ export function pickVariantName(v: PickVariant): string {
 /** Registers weft's own variants: standard material, pick, pick rules, geometry, deformation, billboard and splat shaders. */
 export function registerWeftVariants(registry: VariantRegistry): VariantRegistry {
   for (let bits = 0; bits < 16; bits++) {
-    const variant: StandardMaterialVariant = { normals: !!(bits & 1), uvs: !!(bits & 2), colors: !!(bits & 4), thinInstances: !!(bits & 8) };
-    registerVariant(registry, { name: standardVariantName(variant), description: `forward standard material ${JSON.stringify(variant)}`, spec: () => standardMaterialSpec(variant) });
+    const variant: StandardMaterialVariant = {
+      normals: !!(bits & 1),
+      uvs: !!(bits & 2),
+      colors: !!(bits & 4),
+      thinInstances: !!(bits & 8),
+    };
+    registerVariant(registry, {
+      name: standardVariantName(variant),
+      description: `forward standard material ${JSON.stringify(variant)}`,
+      spec: () => standardMaterialSpec(variant),
+    });
   }
   for (const primitiveDetail of [false, true]) {
     for (const thinInstances of [false, true]) {
       const variant = { thinInstances, primitiveDetail };
-      registerVariant(registry, { name: pickVariantName(variant), description: `pick ids ${JSON.stringify(variant)}`, spec: () => pickSpec(variant) });
+      registerVariant(registry, {
+        name: pickVariantName(variant),
+        description: `pick ids ${JSON.stringify(variant)}`,
+        spec: () => pickSpec(variant),
+      });
     }
   }
   registerPickRuleVariants(registry);

@@ -24,10 +24,20 @@ export function makeVariantRegistry(): VariantRegistry {
 export function registerVariant(registry: VariantRegistry, definition: VariantDefinition): VariantRegistry {
   const api = 'registerVariant';
   if (typeof definition?.name !== 'string' || !/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(definition.name)) {
-    throw new WeftError(api, 'bad-name', `variant name ${JSON.stringify(definition?.name)} must be kebab-case (a-z, 0-9, "-"): it names the snapshot file`);
+    throw new WeftError(
+      api,
+      'bad-name',
+      `variant name ${JSON.stringify(definition?.name)} must be kebab-case (a-z, 0-9, "-"): it names the snapshot file`,
+    );
   }
-  if (registry.variants.has(definition.name)) throw new WeftError(api, 'duplicate-variant', `variant "${definition.name}" is already registered; names are unique`);
-  if (typeof definition.spec !== 'function') throw new WeftError(api, 'bad-spec', `variant "${definition.name}" needs spec: () => ComposeSpec`);
+  if (registry.variants.has(definition.name))
+    throw new WeftError(
+      api,
+      'duplicate-variant',
+      `variant "${definition.name}" is already registered; names are unique`,
+    );
+  if (typeof definition.spec !== 'function')
+    throw new WeftError(api, 'bad-spec', `variant "${definition.name}" needs spec: () => ComposeSpec`);
   registry.variants.set(definition.name, definition);
   return registry;
 }
@@ -40,7 +50,16 @@ export function listVariants(registry: VariantRegistry): VariantDefinition[] {
 /** The variant of that name; an unknown name is an error listing the known ones. */
 export function getVariant(registry: VariantRegistry, name: string): VariantDefinition {
   const variant = registry.variants.get(name);
-  if (!variant) throw new WeftError('getVariant', 'unknown-variant', `no variant named ${JSON.stringify(name)}; registered: ${listVariants(registry).map((v) => v.name).join(', ') || 'none'}`);
+  if (!variant)
+    throw new WeftError(
+      'getVariant',
+      'unknown-variant',
+      `no variant named ${JSON.stringify(name)}; registered: ${
+        listVariants(registry)
+          .map((v) => v.name)
+          .join(', ') || 'none'
+      }`,
+    );
   return variant;
 }
 

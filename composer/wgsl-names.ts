@@ -1,12 +1,37 @@
 const predeclared: readonly string[] = [
-  'bool', 'f16', 'f32', 'i32', 'u32', 'array', 'atomic', 'ptr', 'sampler', 'sampler_comparison', 'binding_array',
-  'function', 'private', 'workgroup', 'uniform', 'storage', 'handle', 'read', 'write', 'read_write',
-  'rgb10a2unorm', 'rgb10a2uint', 'rg11b10ufloat',
+  'bool',
+  'f16',
+  'f32',
+  'i32',
+  'u32',
+  'array',
+  'atomic',
+  'ptr',
+  'sampler',
+  'sampler_comparison',
+  'binding_array',
+  'function',
+  'private',
+  'workgroup',
+  'uniform',
+  'storage',
+  'handle',
+  'read',
+  'write',
+  'read_write',
+  'rgb10a2unorm',
+  'rgb10a2uint',
+  'rg11b10ufloat',
 ];
 
 /** True for WGSL's predeclared type names, address spaces, access modes and texel formats. */
 export function isPredeclaredWgslName(name: string): boolean {
-  return predeclared.includes(name) || /^(vec[234][fihu]?|mat[234]x[234][fh]?|texture_\w+|(r|rg|rgba|bgra)(8|16|32)(unorm|snorm|uint|sint|float))$/.test(name);
+  return (
+    predeclared.includes(name) ||
+    /^(vec[234][fihu]?|mat[234]x[234][fh]?|texture_\w+|(r|rg|rgba|bgra)(8|16|32)(unorm|snorm|uint|sint|float))$/.test(
+      name,
+    )
+  );
 }
 
 /** True when `name` is a plain WGSL identifier. */

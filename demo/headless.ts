@@ -6,7 +6,14 @@ import { PNG } from 'pngjs';
 import { create, globals } from 'webgpu';
 import { createEngine, disposeEngine, getDefaultForwardTask, readEngineFrame, renderFrame } from '../engine/index.js';
 import { renderGeometryStrip } from '../geometry/index.js';
-import { createGpuPicker, enableDetailedPicking, getPickedUV, pickManyAsync, type PickingInfo, pickSync } from '../picking/index.js';
+import {
+  createGpuPicker,
+  enableDetailedPicking,
+  getPickedUV,
+  pickManyAsync,
+  type PickingInfo,
+  pickSync,
+} from '../picking/index.js';
 import { annotatePicks, formatPickTable } from './pick-report.js';
 import { buildDefaultScene } from './default-scene.js';
 import { showPickSources } from './pick-sources-demo.js';
@@ -36,7 +43,10 @@ if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height
 async function step<T>(label: string, work: () => Promise<T> | T): Promise<T> {
   const started = performance.now();
   process.stdout.write(`• ${label} …\n`);
-  const heartbeat = setInterval(() => process.stdout.write(`  … ${label}: ${((performance.now() - started) / 1000).toFixed(0)} s\n`), 1000);
+  const heartbeat = setInterval(
+    () => process.stdout.write(`  … ${label}: ${((performance.now() - started) / 1000).toFixed(0)} s\n`),
+    1000,
+  );
   try {
     const result = await work();
     process.stdout.write(`  done in ${(performance.now() - started).toFixed(1)} ms\n`);
@@ -50,9 +60,13 @@ async function main(): Promise<void> {
   const outDir = resolve(values.out!);
   Object.assign(globalThis, globals);
   const gpu = create([]);
-  const engine = await step('requesting a WebGPU adapter and device (Dawn)', () => createEngine(gpu, { width, height }));
+  const engine = await step('requesting a WebGPU adapter and device (Dawn)', () =>
+    createEngine(gpu, { width, height }),
+  );
   const info = engine.adapter.info;
-  const { scene, stats } = await step('building the default scene (bunny, primitives, thin instances, glTF)', () => buildDefaultScene(engine));
+  const { scene, stats } = await step('building the default scene (bunny, primitives, thin instances, glTF)', () =>
+    buildDefaultScene(engine),
+  );
   await step('first frame (uploads, pipelines, draw)', async () => {
     renderFrame(scene);
     await engine.device.queue.onSubmittedWorkDone();
@@ -75,9 +89,17 @@ async function main(): Promise<void> {
 
   const picker = createGpuPicker(scene);
   const detailed = enableDetailedPicking(picker);
-  const grid = Array.from({ length: 6 * 4 }, (_, i) => ({ x: Math.floor(((i % 6) + 0.5) * (width / 6)), y: Math.floor((Math.floor(i / 6) + 0.5) * (height / 4)) }));
-  const picks: PickingInfo[] = await step(`picking a ${6}×${4} grid of pixels in one pass (${detailed ? 'detailed' : 'basic'})`, () => pickManyAsync(picker, grid));
-  const cpuPicks: PickingInfo[] = await step('the same pixels with the synchronous CPU picker (pickSync)', () => grid.map((p) => pickSync(scene, p.x, p.y)));
+  const grid = Array.from({ length: 6 * 4 }, (_, i) => ({
+    x: Math.floor(((i % 6) + 0.5) * (width / 6)),
+    y: Math.floor((Math.floor(i / 6) + 0.5) * (height / 4)),
+  }));
+  const picks: PickingInfo[] = await step(
+    `picking a ${6}×${4} grid of pixels in one pass (${detailed ? 'detailed' : 'basic'})`,
+    () => pickManyAsync(picker, grid),
+  );
+  const cpuPicks: PickingInfo[] = await step('the same pixels with the synchronous CPU picker (pickSync)', () =>
+    grid.map((p) => pickSync(scene, p.x, p.y)),
+  );
   const picksPath = resolve(outDir, 'frame-picks.png');
   await step(`writing ${picksPath}`, async () => {
     const png = new PNG({ width, height });
@@ -86,7 +108,9 @@ async function main(): Promise<void> {
   });
 
   const stripSize = { width: Math.max(1, Math.round(width / 3)), height: Math.max(1, Math.round(height / 3)) };
-  const strip = await step('G-buffer strip: six attachments through copy-to-texture tasks', () => renderGeometryStrip(scene, stripSize));
+  const strip = await step('G-buffer strip: six attachments through copy-to-texture tasks', () =>
+    renderGeometryStrip(scene, stripSize),
+  );
   const stripPath = resolve(outDir, 'gbuffer-strip.png');
   await step(`writing ${stripPath} and one PNG per attachment`, async () => {
     // Shown opaque: several attachments keep data in alpha (e.g. glossiness 0), which viewers draw as see-through.
@@ -94,7 +118,10 @@ async function main(): Promise<void> {
     const png = new PNG({ width: stripSize.width * strip.length, height: stripSize.height });
     strip.forEach((image, i) => {
       for (let y = 0; y < stripSize.height; y++) {
-        png.data.set(image.rgba.subarray(y * stripSize.width * 4, (y + 1) * stripSize.width * 4), (y * png.width + i * stripSize.width) * 4);
+        png.data.set(
+          image.rgba.subarray(y * stripSize.width * 4, (y + 1) * stripSize.width * 4),
+          (y * png.width + i * stripSize.width) * 4,
+        );
       }
     });
     await writeFile(stripPath, PNG.sync.write(png));
@@ -106,7 +133,10 @@ async function main(): Promise<void> {
   });
 
   // Last, so the mesh-only report above is unchanged: labels and a splat cloud join the scene as pick sources.
-  const entities = await step('pick sources: billboard labels and a splat cloud, drawn over the meshes and picked', () => showPickSources(engine, scene, picker));
+  const entities = await step(
+    'pick sources: billboard labels and a splat cloud, drawn over the meshes and picked',
+    () => showPickSources(engine, scene, picker),
+  );
   const entitiesPath = resolve(outDir, 'frame-entities.png');
   await step(`writing ${entitiesPath}`, async () => {
     const png = new PNG({ width, height });
@@ -116,17 +146,25 @@ async function main(): Promise<void> {
 
   const task = getDefaultForwardTask(scene)!;
   console.log('\nweft headless demo');
-  console.log(`  adapter       ${[info.vendor, info.architecture, info.device, info.description].filter(Boolean).join(' / ') || '(no adapter info)'}`);
+  console.log(
+    `  adapter       ${[info.vendor, info.architecture, info.device, info.description].filter(Boolean).join(' / ') || '(no adapter info)'}`,
+  );
   console.log(`  features      ${[...engine.features].sort().join(', ')}`);
   console.log(`  frame         ${width}×${height} ${engine.colorFormat}, reverse-Z depth24plus`);
-  console.log(`  scene         ${stats.meshes} meshes, ${stats.thinInstances} thin instances, ${stats.triangles.toLocaleString('en')} triangles drawn; glTF model ${stats.glbBytes} bytes`);
+  console.log(
+    `  scene         ${stats.meshes} meshes, ${stats.thinInstances} thin instances, ${stats.triangles.toLocaleString('en')} triangles drawn; glTF model ${stats.glbBytes} bytes`,
+  );
   console.log(`  draw calls    ${task.drawCount}`);
   console.log(`  frame time    ${steadyMs.toFixed(1)} ms (CPU rasteriser, steady state)`);
   console.log(`  wrote         ${framePath}, ${picksPath}`);
-  console.log(`  G-buffer      ${stripPath}: ${strip.map((image) => image.name).join(', ')} (${stripSize.width}×${stripSize.height} each)`);
+  console.log(
+    `  G-buffer      ${stripPath}: ${strip.map((image) => image.name).join(', ')} (${stripSize.width}×${stripSize.height} each)`,
+  );
   console.log(`\nGPU picks (${detailed ? 'detailed: primitive-index' : 'basic'}), pixel centres of a 6×4 grid:`);
   console.log(formatPickTable(grid, picks, getPickedUV, cpuPicks));
-  console.log(`\nPick sources (${entitiesPath}): billboards and Gaussian splats in the same pick pass, aimed at their centres:`);
+  console.log(
+    `\nPick sources (${entitiesPath}): billboards and Gaussian splats in the same pick pass, aimed at their centres:`,
+  );
   console.log(entities.lines.join('\n'));
   disposeEngine(engine);
 }

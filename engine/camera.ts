@@ -29,9 +29,15 @@ export interface PerspectiveCameraOptions {
   up?: readonly number[];
 }
 
-function checkVector(api: string, name: string, value: readonly number[] | undefined, fallback: number[]): Float32Array {
+function checkVector(
+  api: string,
+  name: string,
+  value: readonly number[] | undefined,
+  fallback: number[],
+): Float32Array {
   const v = value ?? fallback;
-  if (v?.length !== 3 || !Array.from(v).every(Number.isFinite)) throw new EngineError(api, 'bad-vector', `${name} ${describeValue(v)} must be 3 finite numbers`);
+  if (v?.length !== 3 || !Array.from(v).every(Number.isFinite))
+    throw new EngineError(api, 'bad-vector', `${name} ${describeValue(v)} must be 3 finite numbers`);
   return Float32Array.from(v);
 }
 
@@ -41,16 +47,23 @@ export function makePerspectiveCamera(options: PerspectiveCameraOptions = {}): P
   const fovY = options.fovY ?? Math.PI / 4;
   const near = options.near ?? 0.1;
   const far = options.far ?? Infinity;
-  if (!(fovY > 0 && fovY < Math.PI)) throw new EngineError(api, 'bad-fov', `fovY ${describeValue(fovY)} must be in (0, π) radians`);
-  if (!(near > 0 && Number.isFinite(near))) throw new EngineError(api, 'bad-near', `near ${describeValue(near)} must be a finite number > 0`);
-  if (!(far > near)) throw new EngineError(api, 'bad-far', `far ${describeValue(far)} must be greater than near (${near}) or Infinity`);
+  if (!(fovY > 0 && fovY < Math.PI))
+    throw new EngineError(api, 'bad-fov', `fovY ${describeValue(fovY)} must be in (0, π) radians`);
+  if (!(near > 0 && Number.isFinite(near)))
+    throw new EngineError(api, 'bad-near', `near ${describeValue(near)} must be a finite number > 0`);
+  if (!(far > near))
+    throw new EngineError(api, 'bad-far', `far ${describeValue(far)} must be greater than near (${near}) or Infinity`);
   const camera: PerspectiveCamera = {
-    kind: 'perspective', fovY, near, far,
+    kind: 'perspective',
+    fovY,
+    near,
+    far,
     position: checkVector(api, 'position', options.position, [0, 0, 5]),
     target: checkVector(api, 'target', options.target, [0, 0, 0]),
     up: checkVector(api, 'up', options.up, [0, 1, 0]),
   };
-  if (vec3.distance(camera.position, camera.target) === 0) throw new EngineError(api, 'bad-vector', 'position and target must differ');
+  if (vec3.distance(camera.position, camera.target) === 0)
+    throw new EngineError(api, 'bad-vector', 'position and target must differ');
   return camera;
 }
 
@@ -83,8 +96,14 @@ const maxPitch = Math.PI / 2 - 1e-3;
 /** Places the camera on a sphere around `target` (yaw 0 looks along −Z from +Z). */
 export function setCameraOrbit(camera: Camera, orbit: OrbitState): void {
   const api = 'setCameraOrbit';
-  if (!(orbit.radius > 0 && Number.isFinite(orbit.radius))) throw new EngineError(api, 'bad-radius', `radius ${describeValue(orbit.radius)} must be a finite number > 0`);
-  if (!Number.isFinite(orbit.yaw) || !Number.isFinite(orbit.pitch)) throw new EngineError(api, 'bad-angle', `yaw ${describeValue(orbit.yaw)} and pitch ${describeValue(orbit.pitch)} must be finite`);
+  if (!(orbit.radius > 0 && Number.isFinite(orbit.radius)))
+    throw new EngineError(api, 'bad-radius', `radius ${describeValue(orbit.radius)} must be a finite number > 0`);
+  if (!Number.isFinite(orbit.yaw) || !Number.isFinite(orbit.pitch))
+    throw new EngineError(
+      api,
+      'bad-angle',
+      `yaw ${describeValue(orbit.yaw)} and pitch ${describeValue(orbit.pitch)} must be finite`,
+    );
   const target = checkVector(api, 'target', orbit.target, [0, 0, 0]);
   const pitch = Math.max(-maxPitch, Math.min(maxPitch, orbit.pitch));
   camera.target.set(target);
@@ -98,7 +117,12 @@ export function setCameraOrbit(camera: Camera, orbit: OrbitState): void {
 export function getCameraOrbit(camera: Camera): OrbitState {
   const offset = vec3.subtract(camera.position, camera.target);
   const radius = vec3.length(offset);
-  return { target: Array.from(camera.target), radius, yaw: Math.atan2(offset[0], offset[2]), pitch: Math.asin(Math.max(-1, Math.min(1, offset[1] / radius))) };
+  return {
+    target: Array.from(camera.target),
+    radius,
+    yaw: Math.atan2(offset[0], offset[2]),
+    pitch: Math.asin(Math.max(-1, Math.min(1, offset[1] / radius))),
+  };
 }
 
 /** Rotates the camera around its target by yaw/pitch deltas (radians). */
@@ -109,7 +133,8 @@ export function orbitCamera(camera: Camera, deltaYaw: number, deltaPitch: number
 
 /** Moves the camera towards (factor < 1) or away from (factor > 1) its target. */
 export function dollyCamera(camera: Camera, factor: number): void {
-  if (!(factor > 0 && Number.isFinite(factor))) throw new EngineError('dollyCamera', 'bad-factor', `factor ${describeValue(factor)} must be a finite number > 0`);
+  if (!(factor > 0 && Number.isFinite(factor)))
+    throw new EngineError('dollyCamera', 'bad-factor', `factor ${describeValue(factor)} must be a finite number > 0`);
   const orbit = getCameraOrbit(camera);
   setCameraOrbit(camera, { ...orbit, radius: orbit.radius * factor });
 }

@@ -2,7 +2,11 @@ import { describeValue } from '../composer/errors.js';
 import { EngineError } from './engine-errors.js';
 
 /** Features weft uses when the adapter offers them. */
-export const optionalEngineFeatures: readonly GPUFeatureName[] = ['primitive-index' as GPUFeatureName, 'float32-blendable', 'timestamp-query'];
+export const optionalEngineFeatures: readonly GPUFeatureName[] = [
+  'primitive-index' as GPUFeatureName,
+  'float32-blendable',
+  'timestamp-query',
+];
 
 /** Where the engine draws: a canvas (browser) or an offscreen size in backing pixels (Node). */
 export type EngineTarget = HTMLCanvasElement | OffscreenCanvas | { width: number; height: number };
@@ -63,31 +67,60 @@ function checkSize(api: string, what: string, value: unknown): number {
   return value;
 }
 
-async function requestDeviceFor(engine: Pick<Engine, 'gpu' | 'options' | 'label'>, api: string): Promise<{ adapter: GPUAdapter; device: GPUDevice }> {
+async function requestDeviceFor(
+  engine: Pick<Engine, 'gpu' | 'options' | 'label'>,
+  api: string,
+): Promise<{ adapter: GPUAdapter; device: GPUDevice }> {
   const { gpu, options } = engine;
   const adapter = await gpu.requestAdapter({ powerPreference: options.powerPreference });
-  if (!adapter) throw new EngineError(api, 'no-adapter', 'no WebGPU adapter is available (in Node: Mesa lavapipe from bookworm-backports; in a browser: WebGPU enabled)');
+  if (!adapter)
+    throw new EngineError(
+      api,
+      'no-adapter',
+      'no WebGPU adapter is available (in Node: Mesa lavapipe from bookworm-backports; in a browser: WebGPU enabled)',
+    );
   const required = [...(options.requiredFeatures ?? [])];
   const missing = required.filter((f) => !adapter.features.has(f));
-  if (missing.length) throw new EngineError(api, 'missing-feature', `the adapter lacks required feature(s) ${missing.join(', ')}; it has: ${[...adapter.features].sort().join(', ')}`);
-  const optional = (options.optionalFeatures ?? optionalEngineFeatures).filter((f) => adapter.features.has(f) && !required.includes(f));
+  if (missing.length)
+    throw new EngineError(
+      api,
+      'missing-feature',
+      `the adapter lacks required feature(s) ${missing.join(', ')}; it has: ${[...adapter.features].sort().join(', ')}`,
+    );
+  const optional = (options.optionalFeatures ?? optionalEngineFeatures).filter(
+    (f) => adapter.features.has(f) && !required.includes(f),
+  );
   const requiredLimits: Record<string, number> = {};
   for (const [name, value] of Object.entries(options.requiredLimits ?? {})) {
     const supported = (adapter.limits as unknown as Record<string, number | undefined>)[name];
-    if (supported === undefined) throw new EngineError(api, 'unknown-limit', `requiredLimits.${name} is not a WebGPU limit`);
+    if (supported === undefined)
+      throw new EngineError(api, 'unknown-limit', `requiredLimits.${name} is not a WebGPU limit`);
     const isAlignment = name.endsWith('Alignment');
     if (typeof value !== 'number' || (isAlignment ? value < supported : value > supported)) {
-      throw new EngineError(api, 'limit-unavailable', `requiredLimits.${name} = ${describeValue(value)} exceeds what the adapter supports (${supported})`);
+      throw new EngineError(
+        api,
+        'limit-unavailable',
+        `requiredLimits.${name} = ${describeValue(value)} exceeds what the adapter supports (${supported})`,
+      );
     }
     requiredLimits[name] = value;
   }
-  const device = await adapter.requestDevice({ label: `${engine.label}:device`, requiredFeatures: [...required, ...optional], requiredLimits });
+  const device = await adapter.requestDevice({
+    label: `${engine.label}:device`,
+    requiredFeatures: [...required, ...optional],
+    requiredLimits,
+  });
   return { adapter, device };
 }
 
 function configureTarget(engine: Engine): void {
   if (engine.context) {
-    engine.context.configure({ device: engine.device, format: engine.colorFormat, alphaMode: 'opaque', usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
+    engine.context.configure({
+      device: engine.device,
+      format: engine.colorFormat,
+      alphaMode: 'opaque',
+      usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC,
+    });
     engine.offscreenTexture = null;
     return;
   }
@@ -128,9 +161,19 @@ async function recoverDevice(engine: Engine): Promise<void> {
 /** Creates an engine: adapter + device (optional features when offered) and its draw target. */
 export async function createEngine(gpu: GPU, target: EngineTarget, options: EngineOptions = {}): Promise<Engine> {
   const api = 'createEngine';
-  if (!gpu || typeof gpu.requestAdapter !== 'function') throw new EngineError(api, 'bad-gpu', `expected a GPU object (navigator.gpu or the webgpu package's create()), got ${describeValue(gpu)}`);
+  if (!gpu || typeof gpu.requestAdapter !== 'function')
+    throw new EngineError(
+      api,
+      'bad-gpu',
+      `expected a GPU object (navigator.gpu or the webgpu package's create()), got ${describeValue(gpu)}`,
+    );
   const ratio = options.devicePixelRatio ?? 1;
-  if (typeof ratio !== 'number' || !Number.isFinite(ratio) || ratio <= 0 || ratio > 8) throw new EngineError(api, 'bad-pixel-ratio', `devicePixelRatio ${describeValue(ratio)} must be a number in (0, 8]`);
+  if (typeof ratio !== 'number' || !Number.isFinite(ratio) || ratio <= 0 || ratio > 8)
+    throw new EngineError(
+      api,
+      'bad-pixel-ratio',
+      `devicePixelRatio ${describeValue(ratio)} must be a number in (0, 8]`,
+    );
   let width: number;
   let height: number;
   let canvas: HTMLCanvasElement | OffscreenCanvas | null = null;
@@ -138,7 +181,8 @@ export async function createEngine(gpu: GPU, target: EngineTarget, options: Engi
     canvas = target;
     ({ width, height } = canvasBackingSize(canvas, ratio));
   } else {
-    if (!target || typeof target !== 'object') throw new EngineError(api, 'bad-target', `target ${describeValue(target)} must be a canvas or { width, height }`);
+    if (!target || typeof target !== 'object')
+      throw new EngineError(api, 'bad-target', `target ${describeValue(target)} must be a canvas or { width, height }`);
     width = checkSize(api, 'target.width', target.width);
     height = checkSize(api, 'target.height', target.height);
   }
@@ -155,12 +199,18 @@ export async function createEngine(gpu: GPU, target: EngineTarget, options: Engi
     }
   }
   const engine: Engine = {
-    gpu, options, label, adapter, device,
+    gpu,
+    options,
+    label,
+    adapter,
+    device,
     features: new Set(device.features),
     deviceGeneration: 0,
-    canvas, context,
+    canvas,
+    context,
     colorFormat: canvas ? gpu.getPreferredCanvasFormat() : (options.colorFormat ?? 'rgba8unorm'),
-    width, height,
+    width,
+    height,
     devicePixelRatio: ratio,
     offscreenTexture: null,
     recovery: null,
@@ -173,15 +223,24 @@ export async function createEngine(gpu: GPU, target: EngineTarget, options: Engi
   return engine;
 }
 
-function canvasBackingSize(canvas: HTMLCanvasElement | OffscreenCanvas, ratio: number): { width: number; height: number } {
+function canvasBackingSize(
+  canvas: HTMLCanvasElement | OffscreenCanvas,
+  ratio: number,
+): { width: number; height: number } {
   const client = canvas as HTMLCanvasElement;
-  const cssWidth = typeof client.clientWidth === 'number' && client.clientWidth > 0 ? client.clientWidth : canvas.width / ratio;
-  const cssHeight = typeof client.clientHeight === 'number' && client.clientHeight > 0 ? client.clientHeight : canvas.height / ratio;
+  const cssWidth =
+    typeof client.clientWidth === 'number' && client.clientWidth > 0 ? client.clientWidth : canvas.width / ratio;
+  const cssHeight =
+    typeof client.clientHeight === 'number' && client.clientHeight > 0 ? client.clientHeight : canvas.height / ratio;
   return { width: Math.max(1, Math.round(cssWidth * ratio)), height: Math.max(1, Math.round(cssHeight * ratio)) };
 }
 
 /** Resizes the draw target: a canvas follows its CSS size × pixel ratio; offscreen takes a new size. */
-export function resizeEngine(engine: Engine, size?: { width: number; height: number }, devicePixelRatio = engine.devicePixelRatio): void {
+export function resizeEngine(
+  engine: Engine,
+  size?: { width: number; height: number },
+  devicePixelRatio = engine.devicePixelRatio,
+): void {
   assertEngineAlive(engine, 'resizeEngine');
   engine.devicePixelRatio = devicePixelRatio;
   if (engine.canvas) {
@@ -192,7 +251,8 @@ export function resizeEngine(engine: Engine, size?: { width: number; height: num
     engine.canvas.height = engine.height;
     return;
   }
-  if (!size) throw new EngineError('resizeEngine', 'bad-size', 'an offscreen engine needs an explicit { width, height }');
+  if (!size)
+    throw new EngineError('resizeEngine', 'bad-size', 'an offscreen engine needs an explicit { width, height }');
   engine.width = checkSize('resizeEngine', 'width', size.width);
   engine.height = checkSize('resizeEngine', 'height', size.height);
   configureTarget(engine);

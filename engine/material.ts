@@ -32,15 +32,31 @@ export interface StandardMaterialOptions {
 export function makeStandardMaterial(options: StandardMaterialOptions = {}): StandardMaterial {
   const api = 'makeStandardMaterial';
   const color = options.baseColor ?? [1, 1, 1, 1];
-  if (!Array.isArray(color) && !ArrayBuffer.isView(color)) throw new EngineError(api, 'bad-color', `baseColor ${describeValue(color)} must be 3 or 4 numbers in 0..1`);
+  if (!Array.isArray(color) && !ArrayBuffer.isView(color))
+    throw new EngineError(api, 'bad-color', `baseColor ${describeValue(color)} must be 3 or 4 numbers in 0..1`);
   if ((color.length !== 3 && color.length !== 4) || !Array.from(color).every((c) => Number.isFinite(c))) {
-    throw new EngineError(api, 'bad-color', `baseColor [${Array.from(color).join(', ')}] must be 3 or 4 finite numbers in 0..1`);
+    throw new EngineError(
+      api,
+      'bad-color',
+      `baseColor [${Array.from(color).join(', ')}] must be 3 or 4 finite numbers in 0..1`,
+    );
   }
   const texture = options.texture ?? null;
   if (texture) {
     const { width, height, data } = texture;
-    if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1 || !(data instanceof Uint8Array) || data.length !== width * height * 4) {
-      throw new EngineError(api, 'bad-texture', `texture ${describeValue(width)}×${describeValue(height)} with ${describeValue(data)} is not RGBA8: data must be a Uint8Array of width × height × 4 bytes`);
+    if (
+      !Number.isInteger(width) ||
+      !Number.isInteger(height) ||
+      width < 1 ||
+      height < 1 ||
+      !(data instanceof Uint8Array) ||
+      data.length !== width * height * 4
+    ) {
+      throw new EngineError(
+        api,
+        'bad-texture',
+        `texture ${describeValue(width)}×${describeValue(height)} with ${describeValue(data)} is not RGBA8: data must be a Uint8Array of width × height × 4 bytes`,
+      );
     }
   }
   return {

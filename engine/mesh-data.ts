@@ -2,7 +2,17 @@ import { describeValue } from '../composer/errors.js';
 import { MeshDataError } from './engine-errors.js';
 
 /** A per-vertex attribute a mesh may carry. */
-export type VertexSemantic = 'position' | 'normal' | 'uv' | 'uv2' | 'tangent' | 'color' | 'joints' | 'weights' | 'joints2' | 'weights2';
+export type VertexSemantic =
+  | 'position'
+  | 'normal'
+  | 'uv'
+  | 'uv2'
+  | 'tangent'
+  | 'color'
+  | 'joints'
+  | 'weights'
+  | 'joints2'
+  | 'weights2';
 
 /** One attribute inside an interleaved vertex buffer. */
 export interface InterleavedAttribute {
@@ -105,18 +115,40 @@ function fieldName(semantic: VertexSemantic): string {
   return semantic === 'position' ? 'positions' : semantic === 'uv2' ? 'uv2s' : `${semantic}s`;
 }
 
-function checkFormat(api: string, name: string, field: string, semantic: VertexSemantic, format: GPUVertexFormat): void {
+function checkFormat(
+  api: string,
+  name: string,
+  field: string,
+  semantic: VertexSemantic,
+  format: GPUVertexFormat,
+): void {
   if (!allowedVertexFormats[semantic].includes(format)) {
-    throw new MeshDataError(api, name, field, `vertex format ${describeValue(format)} is not supported for ${semantic}; allowed: ${allowedVertexFormats[semantic].join(', ')}`);
+    throw new MeshDataError(
+      api,
+      name,
+      field,
+      `vertex format ${describeValue(format)} is not supported for ${semantic}; allowed: ${allowedVertexFormats[semantic].join(', ')}`,
+    );
   }
 }
 
-function tightBuffer(api: string, name: string, data: MeshData, field: keyof MeshData, semantic: VertexSemantic): VertexBufferSource {
+function tightBuffer(
+  api: string,
+  name: string,
+  data: MeshData,
+  field: keyof MeshData,
+  semantic: VertexSemantic,
+): VertexBufferSource {
   let array = data[field] as Float32Array | Uint8Array | Uint16Array | Uint32Array;
   let format: GPUVertexFormat;
   if (semantic === 'joints' || semantic === 'joints2') {
     if (!(array instanceof Uint8Array || array instanceof Uint16Array || array instanceof Uint32Array)) {
-      throw new MeshDataError(api, name, field, `expected a Uint8Array, Uint16Array or Uint32Array of 4 bone indices per vertex, got ${describeValue(array)}`);
+      throw new MeshDataError(
+        api,
+        name,
+        field,
+        `expected a Uint8Array, Uint16Array or Uint32Array of 4 bone indices per vertex, got ${describeValue(array)}`,
+      );
     }
     const too = array.findIndex((j) => j > 0xffff);
     if (too >= 0) throw new MeshDataError(api, name, field, `${field}[${too}] = ${array[too]} exceeds 65535 bones`);
@@ -125,23 +157,49 @@ function tightBuffer(api: string, name: string, data: MeshData, field: keyof Mes
   } else if (array instanceof Uint8Array) {
     format = 'unorm8x4';
   } else if (array instanceof Float32Array) {
-    format = semantic === 'color' ? (data.colorComponents === 3 ? 'float32x3' : 'float32x4') : allowedVertexFormats[semantic][0];
+    format =
+      semantic === 'color'
+        ? data.colorComponents === 3
+          ? 'float32x3'
+          : 'float32x4'
+        : allowedVertexFormats[semantic][0];
   } else {
-    throw new MeshDataError(api, name, field, `expected a Float32Array${semantic === 'color' ? ' or Uint8Array' : ''}, got ${describeValue(array)}`);
+    throw new MeshDataError(
+      api,
+      name,
+      field,
+      `expected a Float32Array${semantic === 'color' ? ' or Uint8Array' : ''}, got ${describeValue(array)}`,
+    );
   }
   checkFormat(api, name, field, semantic, format);
   const size = formatByteSize[format]!;
-  return { bytes: new Uint8Array(array.buffer.slice(array.byteOffset, array.byteOffset + array.byteLength)), arrayStride: size, attributes: [{ semantic, format, offset: 0 }] };
+  return {
+    bytes: new Uint8Array(array.buffer.slice(array.byteOffset, array.byteOffset + array.byteLength)),
+    arrayStride: size,
+    attributes: [{ semantic, format, offset: 0 }],
+  };
 }
 
 function checkSkinWeights(api: string, name: string, geometry: MeshGeometry): void {
   const hasJoints = !!findVertexAttribute(geometry, 'joints');
   const hasWeights = !!findVertexAttribute(geometry, 'weights');
-  if (hasJoints !== hasWeights) throw new MeshDataError(api, name, hasJoints ? 'weights' : 'joints', 'is missing: skinning needs both joints and weights');
+  if (hasJoints !== hasWeights)
+    throw new MeshDataError(
+      api,
+      name,
+      hasJoints ? 'weights' : 'joints',
+      'is missing: skinning needs both joints and weights',
+    );
   if (!!findVertexAttribute(geometry, 'joints2') !== !!findVertexAttribute(geometry, 'weights2')) {
-    throw new MeshDataError(api, name, findVertexAttribute(geometry, 'joints2') ? 'weights2' : 'joints2', 'is missing: eight influences need both joints2 and weights2');
+    throw new MeshDataError(
+      api,
+      name,
+      findVertexAttribute(geometry, 'joints2') ? 'weights2' : 'joints2',
+      'is missing: eight influences need both joints2 and weights2',
+    );
   }
-  if (findVertexAttribute(geometry, 'joints2') && !hasJoints) throw new MeshDataError(api, name, 'joints', 'is missing: joints2/weights2 extend joints/weights');
+  if (findVertexAttribute(geometry, 'joints2') && !hasJoints)
+    throw new MeshDataError(api, name, 'joints', 'is missing: joints2/weights2 extend joints/weights');
   if (!hasWeights) return;
   const w = [0, 0, 0, 0];
   const w2 = [0, 0, 0, 0];
@@ -150,7 +208,12 @@ function checkSkinWeights(api: string, name: string, geometry: MeshGeometry): vo
     let sum = w[0] + w[1] + w[2] + w[3];
     if (readVertexAttribute(geometry, 'weights2', v, w2)) sum += w2[0] + w2[1] + w2[2] + w2[3];
     if (!(Math.abs(sum - 1) <= 0.01) || [...w, ...w2].some((x) => x < 0)) {
-      throw new MeshDataError(api, name, 'weights', `vertex ${v} weights sum to ${sum.toFixed(4)}; influences must be non-negative and sum to 1 (±0.01)`);
+      throw new MeshDataError(
+        api,
+        name,
+        'weights',
+        `vertex ${v} weights sum to ${sum.toFixed(4)}; influences must be non-negative and sum to 1 (±0.01)`,
+      );
     }
   }
 }
@@ -158,27 +221,60 @@ function checkSkinWeights(api: string, name: string, geometry: MeshGeometry): vo
 function interleavedBuffer(api: string, name: string, data: InterleavedVertexData): VertexBufferSource {
   const { arrayStride } = data;
   if (!Number.isInteger(arrayStride) || arrayStride <= 0 || arrayStride % 4 !== 0 || arrayStride > 2048) {
-    throw new MeshDataError(api, name, 'interleaved.arrayStride', `${describeValue(arrayStride)} is not allowed; use a positive multiple of 4 up to 2048 bytes`);
+    throw new MeshDataError(
+      api,
+      name,
+      'interleaved.arrayStride',
+      `${describeValue(arrayStride)} is not allowed; use a positive multiple of 4 up to 2048 bytes`,
+    );
   }
   const source = data.data;
   if (!(source instanceof ArrayBuffer) && !ArrayBuffer.isView(source)) {
-    throw new MeshDataError(api, name, 'interleaved.data', `expected an ArrayBuffer or typed array, got ${describeValue(source)}`);
+    throw new MeshDataError(
+      api,
+      name,
+      'interleaved.data',
+      `expected an ArrayBuffer or typed array, got ${describeValue(source)}`,
+    );
   }
-  const bytes = source instanceof ArrayBuffer ? new Uint8Array(source.slice(0)) : new Uint8Array(source.buffer.slice(source.byteOffset, source.byteOffset + source.byteLength));
+  const bytes =
+    source instanceof ArrayBuffer
+      ? new Uint8Array(source.slice(0))
+      : new Uint8Array(source.buffer.slice(source.byteOffset, source.byteOffset + source.byteLength));
   if (bytes.byteLength % arrayStride !== 0) {
-    throw new MeshDataError(api, name, 'interleaved.data', `byte length ${bytes.byteLength} is not a multiple of arrayStride ${arrayStride}`);
+    throw new MeshDataError(
+      api,
+      name,
+      'interleaved.data',
+      `byte length ${bytes.byteLength} is not a multiple of arrayStride ${arrayStride}`,
+    );
   }
   const attributes: VertexAttributeLayout[] = [];
   for (const semantic of Object.keys(data.attributes).sort() as VertexSemantic[]) {
     const attribute = data.attributes[semantic]!;
     const field = `interleaved.attributes.${semantic}`;
     if (!(semantic in allowedVertexFormats)) {
-      throw new MeshDataError(api, name, field, `unknown semantic; allowed: ${Object.keys(allowedVertexFormats).join(', ')}`);
+      throw new MeshDataError(
+        api,
+        name,
+        field,
+        `unknown semantic; allowed: ${Object.keys(allowedVertexFormats).join(', ')}`,
+      );
     }
     checkFormat(api, name, field, semantic, attribute.format);
     const size = formatByteSize[attribute.format]!;
-    if (!Number.isInteger(attribute.offset) || attribute.offset < 0 || attribute.offset % 4 !== 0 || attribute.offset + size > arrayStride) {
-      throw new MeshDataError(api, name, field, `offset ${describeValue(attribute.offset)} does not fit a ${attribute.format} inside arrayStride ${arrayStride} (needs a multiple of 4, offset + ${size} <= stride)`);
+    if (
+      !Number.isInteger(attribute.offset) ||
+      attribute.offset < 0 ||
+      attribute.offset % 4 !== 0 ||
+      attribute.offset + size > arrayStride
+    ) {
+      throw new MeshDataError(
+        api,
+        name,
+        field,
+        `offset ${describeValue(attribute.offset)} does not fit a ${attribute.format} inside arrayStride ${arrayStride} (needs a multiple of 4, offset + ${size} <= stride)`,
+      );
     }
     attributes.push({ semantic, format: attribute.format, offset: attribute.offset });
   }
@@ -186,7 +282,10 @@ function interleavedBuffer(api: string, name: string, data: InterleavedVertexDat
 }
 
 /** Finds where a semantic lives, or null when the mesh lacks it. */
-export function findVertexAttribute(geometry: MeshGeometry, semantic: VertexSemantic): { buffer: VertexBufferSource; attribute: VertexAttributeLayout } | null {
+export function findVertexAttribute(
+  geometry: MeshGeometry,
+  semantic: VertexSemantic,
+): { buffer: VertexBufferSource; attribute: VertexAttributeLayout } | null {
   for (const buffer of geometry.buffers) {
     for (const attribute of buffer.attributes) if (attribute.semantic === semantic) return { buffer, attribute };
   }
@@ -194,7 +293,12 @@ export function findVertexAttribute(geometry: MeshGeometry, semantic: VertexSema
 }
 
 /** Reads one vertex's attribute into `out` (unorm8 colours are normalised to 0..1). */
-export function readVertexAttribute(geometry: MeshGeometry, semantic: VertexSemantic, vertex: number, out: Float32Array | number[]): boolean {
+export function readVertexAttribute(
+  geometry: MeshGeometry,
+  semantic: VertexSemantic,
+  vertex: number,
+  out: Float32Array | number[],
+): boolean {
   const found = findVertexAttribute(geometry, semantic);
   if (!found) return false;
   const { buffer, attribute } = found;
@@ -202,7 +306,12 @@ export function readVertexAttribute(geometry: MeshGeometry, semantic: VertexSema
   const view = new DataView(buffer.bytes.buffer, buffer.bytes.byteOffset, buffer.bytes.byteLength);
   const components = vertexFormatComponents(attribute.format);
   for (let c = 0; c < components; c++) {
-    out[c] = attribute.format === 'unorm8x4' ? view.getUint8(base + c) / 255 : attribute.format === 'uint16x4' ? view.getUint16(base + c * 2, true) : view.getFloat32(base + c * 4, true);
+    out[c] =
+      attribute.format === 'unorm8x4'
+        ? view.getUint8(base + c) / 255
+        : attribute.format === 'uint16x4'
+          ? view.getUint16(base + c * 2, true)
+          : view.getFloat32(base + c * 4, true);
   }
   return true;
 }
@@ -222,12 +331,18 @@ export function extractPositions(geometry: MeshGeometry): Float32Array {
 
 /** Validates mesh data and returns its canonical geometry; throws MeshDataError naming the field. */
 export function makeMeshGeometry(name: string, data: MeshData, api = 'createMeshFromData'): MeshGeometry {
-  if (data == null || typeof data !== 'object') throw new MeshDataError(api, name, 'data', `expected a MeshData object, got ${describeValue(data)}`);
+  if (data == null || typeof data !== 'object')
+    throw new MeshDataError(api, name, 'data', `expected a MeshData object, got ${describeValue(data)}`);
   const tightPresent = tightFields.filter(([field]) => data[field] !== undefined);
   let buffers: VertexBufferSource[];
   if (data.interleaved) {
     if (tightPresent.length > 0) {
-      throw new MeshDataError(api, name, tightPresent[0][0], 'give either tight attribute arrays or `interleaved`, not both');
+      throw new MeshDataError(
+        api,
+        name,
+        tightPresent[0][0],
+        'give either tight attribute arrays or `interleaved`, not both',
+      );
     }
     buffers = [interleavedBuffer(api, name, data.interleaved)];
   } else {
@@ -238,18 +353,35 @@ export function makeMeshGeometry(name: string, data: MeshData, api = 'createMesh
   if (!position) throw new MeshDataError(api, name, positionsField, 'is missing; every mesh needs float32x3 positions');
   const vertexCount = position.bytes.byteLength / position.arrayStride;
   if (!Number.isInteger(vertexCount)) {
-    throw new MeshDataError(api, name, positionsField, `length ${position.bytes.byteLength / 4} is not a multiple of 3`);
+    throw new MeshDataError(
+      api,
+      name,
+      positionsField,
+      `length ${position.bytes.byteLength / 4} is not a multiple of 3`,
+    );
   }
-  if (vertexCount === 0) throw new MeshDataError(api, name, positionsField, 'is empty; a mesh needs at least one triangle');
+  if (vertexCount === 0)
+    throw new MeshDataError(api, name, positionsField, 'is empty; a mesh needs at least one triangle');
   for (const buffer of buffers) {
     const count = buffer.bytes.byteLength / buffer.arrayStride;
     if (count !== vertexCount) {
       const attribute = buffer.attributes[0];
       const components = vertexFormatComponents(attribute.format);
-      throw new MeshDataError(api, name, fieldName(attribute.semantic), `holds ${Number.isInteger(count) ? count : (buffer.bytes.byteLength / (attribute.format === 'unorm8x4' ? 1 : 4) / components).toFixed(2)} vertices of ${components} components; positions hold ${vertexCount}`);
+      throw new MeshDataError(
+        api,
+        name,
+        fieldName(attribute.semantic),
+        `holds ${Number.isInteger(count) ? count : (buffer.bytes.byteLength / (attribute.format === 'unorm8x4' ? 1 : 4) / components).toFixed(2)} vertices of ${components} components; positions hold ${vertexCount}`,
+      );
     }
   }
-  const geometry: MeshGeometry = { vertexCount, indices: null, triangleCount: 0, buffers, interleaved: !!data.interleaved };
+  const geometry: MeshGeometry = {
+    vertexCount,
+    indices: null,
+    triangleCount: 0,
+    buffers,
+    interleaved: !!data.interleaved,
+  };
   const xyz = [0, 0, 0];
   for (let v = 0; v < vertexCount; v++) {
     readVertexAttribute(geometry, 'position', v, xyz);
@@ -261,21 +393,41 @@ export function makeMeshGeometry(name: string, data: MeshData, api = 'createMesh
   if (data.indices !== undefined) {
     const indices = data.indices;
     if (!(indices instanceof Uint16Array) && !(indices instanceof Uint32Array)) {
-      throw new MeshDataError(api, name, 'indices', `expected a Uint16Array or Uint32Array, got ${describeValue(indices)}`);
+      throw new MeshDataError(
+        api,
+        name,
+        'indices',
+        `expected a Uint16Array or Uint32Array, got ${describeValue(indices)}`,
+      );
     }
     if (indices.length === 0 || indices.length % 3 !== 0) {
-      throw new MeshDataError(api, name, 'indices', `length ${indices.length} is not a positive multiple of 3 (triangle list)`);
+      throw new MeshDataError(
+        api,
+        name,
+        'indices',
+        `length ${indices.length} is not a positive multiple of 3 (triangle list)`,
+      );
     }
     for (let i = 0; i < indices.length; i++) {
       if (indices[i] >= vertexCount) {
-        throw new MeshDataError(api, name, 'indices', `indices[${i}] = ${indices[i]} is out of range; the mesh has ${vertexCount} vertices`);
+        throw new MeshDataError(
+          api,
+          name,
+          'indices',
+          `indices[${i}] = ${indices[i]} is out of range; the mesh has ${vertexCount} vertices`,
+        );
       }
     }
     geometry.indices = indices.slice();
     geometry.triangleCount = indices.length / 3;
   } else {
     if (vertexCount % 3 !== 0) {
-      throw new MeshDataError(api, name, positionsField, `${vertexCount} vertices without indices is not a triangle list (needs a multiple of 3)`);
+      throw new MeshDataError(
+        api,
+        name,
+        positionsField,
+        `${vertexCount} vertices without indices is not a triangle list (needs a multiple of 3)`,
+      );
     }
     geometry.triangleCount = vertexCount / 3;
   }

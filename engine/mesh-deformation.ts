@@ -44,8 +44,11 @@ export interface MeshDeformationGpu {
 export function meshDeformationVariant(mesh: Mesh): MeshDeformationVariant {
   const influences = findVertexAttribute(mesh.geometry, 'joints2') ? 8 : 4;
   return {
-    skin: mesh.skeleton ? influences : 0, morph: mesh.morphTargets !== null, morphNormals: !!mesh.morphTargets?.hasNormals && !!findVertexAttribute(mesh.geometry, 'normal'),
-    vat: mesh.vertexAnimation ? influences : 0, vertexAnimation: mesh.vertexAnimation,
+    skin: mesh.skeleton ? influences : 0,
+    morph: mesh.morphTargets !== null,
+    morphNormals: !!mesh.morphTargets?.hasNormals && !!findVertexAttribute(mesh.geometry, 'normal'),
+    vat: mesh.vertexAnimation ? influences : 0,
+    vertexAnimation: mesh.vertexAnimation,
   };
 }
 
@@ -55,12 +58,27 @@ export function isMeshDeformed(mesh: Mesh): boolean {
 }
 
 /** Fragments and conditions a deformed mesh adds to a pass's vertex stage. */
-export function deformationComposeParts(variant: MeshDeformationVariant): { fragments: Fragment[]; conditions: Record<string, boolean>; key: string } {
+export function deformationComposeParts(variant: MeshDeformationVariant): {
+  fragments: Fragment[];
+  conditions: Record<string, boolean>;
+  key: string;
+} {
   const vat = variant.vat && variant.vertexAnimation ? [variant.vertexAnimation.fragment()] : [];
-  const fragments = [...(variant.morph ? [createMorphTargetsFragment()] : []), ...(variant.skin ? [createSkinningFragment()] : []), ...vat];
+  const fragments = [
+    ...(variant.morph ? [createMorphTargetsFragment()] : []),
+    ...(variant.skin ? [createSkinningFragment()] : []),
+    ...vat,
+  ];
   return {
     fragments,
-    conditions: { skin8: variant.skin === 8, morphNormals: variant.morphNormals, deformSkin: variant.skin > 0, deformMorph: variant.morph, vat8: vat.length > 0 && variant.vat === 8, deformVat: vat.length > 0 },
+    conditions: {
+      skin8: variant.skin === 8,
+      morphNormals: variant.morphNormals,
+      deformSkin: variant.skin > 0,
+      deformMorph: variant.morph,
+      vat8: vat.length > 0 && variant.vat === 8,
+      deformVat: vat.length > 0,
+    },
     key: `s${variant.skin}m${+variant.morph}n${+variant.morphNormals}${vat.length ? `v${variant.vat}` : ''}`,
   };
 }
@@ -70,7 +88,11 @@ function ensureVatPlayback(state: MeshDeformationGpu, mesh: Mesh, label: string)
   if (state.vatPlayback && state.vatPlaybackRecords >= records) return;
   // More instances than the buffer holds (setThinInstances bumped the structure, so every pass re-records).
   state.vatPlayback?.destroy();
-  state.vatPlayback = state.device.createBuffer({ label: `${label}:vertex-animation-playback`, size: records * 48, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+  state.vatPlayback = state.device.createBuffer({
+    label: `${label}:vertex-animation-playback`,
+    size: records * 48,
+    usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+  });
   state.vatPlaybackRecords = records;
   state.resources.vatPlayback = { buffer: state.vatPlayback };
   state.groups.clear();
@@ -86,29 +108,67 @@ export function ensureMeshDeformation(mesh: Mesh, device: GPUDevice): MeshDeform
     return known;
   }
   const state: MeshDeformationGpu = {
-    device, boneTexture: null, boneView: null, uploadedBoneVersion: -1, morphDeltas: null, morphWeights: null, morphInfo: null,
-    vatTexture: null, vatPlayback: null, vatPlaybackRecords: 0, vatInfo: null, vatInfoData: new Float32Array(4), resources: {}, groups: new Map(),
+    device,
+    boneTexture: null,
+    boneView: null,
+    uploadedBoneVersion: -1,
+    morphDeltas: null,
+    morphWeights: null,
+    morphInfo: null,
+    vatTexture: null,
+    vatPlayback: null,
+    vatPlaybackRecords: 0,
+    vatInfo: null,
+    vatInfoData: new Float32Array(4),
+    resources: {},
+    groups: new Map(),
   };
   if (mesh.skeleton) {
-    state.boneTexture = device.createTexture({ label: `${label}:bones`, size: [4, mesh.skeleton.boneCount], format: 'rgba32float', usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST });
+    state.boneTexture = device.createTexture({
+      label: `${label}:bones`,
+      size: [4, mesh.skeleton.boneCount],
+      format: 'rgba32float',
+      usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST,
+    });
     state.boneView = state.boneTexture.createView();
     state.resources.boneTexture = state.boneView;
   }
   const morph = mesh.morphTargets;
   if (morph) {
-    const make = (what: string, size: number, usage: GPUBufferUsageFlags) => device.createBuffer({ label: `${label}:${what}`, size: Math.max(16, Math.ceil(size / 16) * 16), usage: usage | GPUBufferUsage.COPY_DST });
+    const make = (what: string, size: number, usage: GPUBufferUsageFlags) =>
+      device.createBuffer({
+        label: `${label}:${what}`,
+        size: Math.max(16, Math.ceil(size / 16) * 16),
+        usage: usage | GPUBufferUsage.COPY_DST,
+      });
     state.morphDeltas = make('morph-deltas', morph.deltas.byteLength, GPUBufferUsage.STORAGE);
     device.queue.writeBuffer(state.morphDeltas, 0, morph.deltas);
     state.morphWeights = make('morph-weights', morph.count * 4, GPUBufferUsage.STORAGE);
     state.morphInfo = make('morph-info', 16, GPUBufferUsage.UNIFORM);
     device.queue.writeBuffer(state.morphInfo, 0, new Uint32Array([morph.count, mesh.geometry.vertexCount, 0, 0]));
-    Object.assign(state.resources, { morphDeltas: { buffer: state.morphDeltas }, morphWeights: { buffer: state.morphWeights }, morphInfo: { buffer: state.morphInfo } });
+    Object.assign(state.resources, {
+      morphDeltas: { buffer: state.morphDeltas },
+      morphWeights: { buffer: state.morphWeights },
+      morphInfo: { buffer: state.morphInfo },
+    });
   }
   const vat = mesh.vertexAnimation;
   if (vat) {
-    state.vatTexture = device.createTexture({ label: `${label}:vertex-animation`, size: [vat.boneCount * 4, vat.frameCount], format: 'rgba32float', usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST });
-    device.queue.writeTexture({ texture: state.vatTexture }, vat.frames, { bytesPerRow: vat.boneCount * 64 }, [vat.boneCount * 4, vat.frameCount]);
-    state.vatInfo = device.createBuffer({ label: `${label}:vertex-animation-info`, size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    state.vatTexture = device.createTexture({
+      label: `${label}:vertex-animation`,
+      size: [vat.boneCount * 4, vat.frameCount],
+      format: 'rgba32float',
+      usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST,
+    });
+    device.queue.writeTexture({ texture: state.vatTexture }, vat.frames, { bytesPerRow: vat.boneCount * 64 }, [
+      vat.boneCount * 4,
+      vat.frameCount,
+    ]);
+    state.vatInfo = device.createBuffer({
+      label: `${label}:vertex-animation-info`,
+      size: 16,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    });
     new Uint32Array(state.vatInfoData.buffer).set([vat.frameCount, vat.boneCount], 1);
     Object.assign(state.resources, { vatTexture: state.vatTexture.createView(), vatInfo: { buffer: state.vatInfo } });
     ensureVatPlayback(state, mesh, label);
@@ -123,10 +183,14 @@ export function syncMeshDeformation(mesh: Mesh): void {
   if (!state) return;
   const skeleton = mesh.skeleton;
   if (skeleton && state.boneTexture && state.uploadedBoneVersion !== skeleton.version) {
-    state.device.queue.writeTexture({ texture: state.boneTexture }, skeleton.matrices, { bytesPerRow: 64 }, [4, skeleton.boneCount]);
+    state.device.queue.writeTexture({ texture: state.boneTexture }, skeleton.matrices, { bytesPerRow: 64 }, [
+      4,
+      skeleton.boneCount,
+    ]);
     state.uploadedBoneVersion = skeleton.version;
   }
-  if (state.morphWeights && mesh.morphWeights.length) state.device.queue.writeBuffer(state.morphWeights, 0, mesh.morphWeights as Float32Array<ArrayBuffer>);
+  if (state.morphWeights && mesh.morphWeights.length)
+    state.device.queue.writeBuffer(state.morphWeights, 0, mesh.morphWeights as Float32Array<ArrayBuffer>);
   if (state.vatInfo && state.vatPlayback) {
     state.vatInfoData[0] = mesh.vertexAnimationTime;
     state.device.queue.writeBuffer(state.vatInfo, 0, state.vatInfoData);
@@ -135,10 +199,18 @@ export function syncMeshDeformation(mesh: Mesh): void {
 }
 
 /** The bind group of the mesh's deformation data for a pipeline's extra-group layout (made once per layout). */
-export function meshDeformationGroup(state: MeshDeformationGpu, layout: GPUBindGroupLayout, bindings: readonly { name: string; binding: number }[]): GPUBindGroup {
+export function meshDeformationGroup(
+  state: MeshDeformationGpu,
+  layout: GPUBindGroupLayout,
+  bindings: readonly { name: string; binding: number }[],
+): GPUBindGroup {
   let group = state.groups.get(layout);
   if (!group) {
-    group = state.device.createBindGroup({ label: 'weft:mesh-deformation', layout, entries: bindings.map((b) => ({ binding: b.binding, resource: state.resources[b.name] })) });
+    group = state.device.createBindGroup({
+      label: 'weft:mesh-deformation',
+      layout,
+      entries: bindings.map((b) => ({ binding: b.binding, resource: state.resources[b.name] })),
+    });
     state.groups.set(layout, group);
   }
   return group;
@@ -150,7 +222,8 @@ export function releaseMeshDeformation(mesh: Mesh): void {
   if (!state) return;
   state.boneTexture?.destroy();
   state.vatTexture?.destroy();
-  for (const buffer of [state.morphDeltas, state.morphWeights, state.morphInfo, state.vatPlayback, state.vatInfo]) buffer?.destroy();
+  for (const buffer of [state.morphDeltas, state.morphWeights, state.morphInfo, state.vatPlayback, state.vatInfo])
+    buffer?.destroy();
   mesh.deformationGpu = null;
 }
 
@@ -158,7 +231,10 @@ function readInfluences(mesh: Mesh, vertex: number): { joints: number[]; weights
   const joints = [0, 0, 0, 0, 0, 0, 0, 0];
   const weights = [0, 0, 0, 0, 0, 0, 0, 0];
   const four = [0, 0, 0, 0];
-  for (const [k, js, ws] of [[0, 'joints', 'weights'], [4, 'joints2', 'weights2']] as const) {
+  for (const [k, js, ws] of [
+    [0, 'joints', 'weights'],
+    [4, 'joints2', 'weights2'],
+  ] as const) {
     if (!readVertexAttribute(mesh.geometry, js, vertex, four)) continue;
     joints.splice(k, 4, ...four);
     readVertexAttribute(mesh.geometry, ws, vertex, four);
@@ -171,7 +247,12 @@ function readInfluences(mesh: Mesh, vertex: number): { joints: number[]; weights
  * One vertex's deformed local position on the CPU (morph targets, then skinning; or VAT with the playback record of
  * thin instance `instance`, 0 without instances), as the vertex stage computes it.
  */
-export function deformVertexOnCpu(mesh: Mesh, vertex: number, out: [number, number, number] = [0, 0, 0], instance = 0): [number, number, number] {
+export function deformVertexOnCpu(
+  mesh: Mesh,
+  vertex: number,
+  out: [number, number, number] = [0, 0, 0],
+  instance = 0,
+): [number, number, number] {
   const p = mesh.positions;
   out[0] = p[vertex * 3];
   out[1] = p[vertex * 3 + 1];
@@ -180,7 +261,12 @@ export function deformVertexOnCpu(mesh: Mesh, vertex: number, out: [number, numb
   if (vat) {
     const records = mesh.vertexAnimationPlayback.length / 12;
     if (!Number.isInteger(instance) || instance < 0 || instance >= records) {
-      throw new MeshDataError('deformVertexOnCpu', mesh.name, 'instance', `${describeValue(instance)} is not a playback record in 0..${records - 1}`);
+      throw new MeshDataError(
+        'deformVertexOnCpu',
+        mesh.name,
+        'instance',
+        `${describeValue(instance)} is not a playback record in 0..${records - 1}`,
+      );
     }
     const { joints, weights } = readInfluences(mesh, vertex);
     const m = vat.influenceMatrix(joints, weights, mesh.vertexAnimationPlayback, instance, mesh.vertexAnimationTime);
@@ -248,6 +334,7 @@ export function deformedLocalBounds(mesh: Mesh, out: Aabb = makeEmptyAabb()): Aa
   out.min.fill(Infinity);
   out.max.fill(-Infinity);
   const scratch = makeEmptyAabb();
-  for (let b = 0; b < skeleton.boneCount; b++) unionAabb(out, transformAabb(box, skeleton.matrices.subarray(b * 16, b * 16 + 16), scratch));
+  for (let b = 0; b < skeleton.boneCount; b++)
+    unionAabb(out, transformAabb(box, skeleton.matrices.subarray(b * 16, b * 16 + 16), scratch));
   return out;
 }

@@ -79,21 +79,35 @@ export interface MeshOptions {
   vertexAnimationPlayback?: ArrayLike<number>;
 }
 
-
 function checkMatrix(api: string, name: string, field: string, matrix: ArrayLike<number>): Float32Array {
   if (matrix?.length !== 16 || !Array.from(matrix).every(Number.isFinite)) {
-    throw new MeshDataError(api, name, field, `expected 16 finite numbers (column-major 4×4), got ${describeValue(matrix)}`);
+    throw new MeshDataError(
+      api,
+      name,
+      field,
+      `expected 16 finite numbers (column-major 4×4), got ${describeValue(matrix)}`,
+    );
   }
   return Float32Array.from(matrix);
 }
 
 function checkThinInstances(api: string, name: string, matrices: Float32Array): Float32Array<ArrayBuffer> {
   if (!(matrices instanceof Float32Array) || matrices.length === 0 || matrices.length % 16 !== 0) {
-    throw new MeshDataError(api, name, 'thinInstances', `expected a Float32Array of 16 floats per instance, got ${describeValue(matrices)}`);
+    throw new MeshDataError(
+      api,
+      name,
+      'thinInstances',
+      `expected a Float32Array of 16 floats per instance, got ${describeValue(matrices)}`,
+    );
   }
   for (let i = 0; i < matrices.length; i++) {
     if ((i & 3) !== 3 && !Number.isFinite(matrices[i])) {
-      throw new MeshDataError(api, name, 'thinInstances', `instance ${Math.floor(i / 16)} lane ${i % 16} is not finite (${matrices[i]})`);
+      throw new MeshDataError(
+        api,
+        name,
+        'thinInstances',
+        `instance ${Math.floor(i / 16)} lane ${i % 16} is not finite (${matrices[i]})`,
+      );
     }
   }
   return new Float32Array(matrices);
@@ -102,12 +116,22 @@ function checkThinInstances(api: string, name: string, matrices: Float32Array): 
 /** Validates the data, then adds a mesh to the scene; nothing is added when validation fails. */
 export function createMeshFromData(scene: Scene, name: string, data: MeshData, options: MeshOptions = {}): Mesh {
   const api = 'createMeshFromData';
-  if (typeof name !== 'string' || name.length === 0) throw new MeshDataError(api, String(name), 'name', 'a mesh needs a non-empty string name');
+  if (typeof name !== 'string' || name.length === 0)
+    throw new MeshDataError(api, String(name), 'name', 'a mesh needs a non-empty string name');
   const geometry = makeMeshGeometry(name, data, api);
   const deformation = checkDeformation(api, name, geometry, options);
-  const worldMatrix = options.worldMatrix ? checkMatrix(api, name, 'worldMatrix', options.worldMatrix) : mat4.identity();
+  const worldMatrix = options.worldMatrix
+    ? checkMatrix(api, name, 'worldMatrix', options.worldMatrix)
+    : mat4.identity();
   const thinInstances = options.thinInstances ? checkThinInstances(api, name, options.thinInstances) : null;
-  const playback = checkVertexAnimation(api, scene, name, geometry, options, thinInstances ? thinInstances.length / 16 : 1);
+  const playback = checkVertexAnimation(
+    api,
+    scene,
+    name,
+    geometry,
+    options,
+    thinInstances ? thinInstances.length / 16 : 1,
+  );
   const positions = extractPositions(geometry);
   const mesh: Mesh = {
     uniqueId: scene.nextMeshId++,
@@ -142,17 +166,30 @@ export function createMeshFromData(scene: Scene, name: string, data: MeshData, o
  * Replaces (or with null removes) the thin instances: 16 floats each, w lanes are payload. A VAT mesh whose instance
  * count changes needs `vertexAnimationPlayback` too (12 floats per instance; one record without instances).
  */
-export function setThinInstances(mesh: Mesh, matrices: Float32Array | null, vertexAnimationPlayback?: ArrayLike<number>): void {
+export function setThinInstances(
+  mesh: Mesh,
+  matrices: Float32Array | null,
+  vertexAnimationPlayback?: ArrayLike<number>,
+): void {
   const api = 'setThinInstances';
   const next = matrices ? checkThinInstances(api, mesh.name, matrices) : null;
   const countChanged = (next ? next.length / 16 : 0) !== mesh.thinInstanceCount;
   const vat = mesh.vertexAnimation;
   const records = next ? next.length / 16 : 1;
-  if (!vat && vertexAnimationPlayback !== undefined) throw new MeshDataError(api, mesh.name, 'vertexAnimationPlayback', 'is given but the mesh has no vertex animation');
+  if (!vat && vertexAnimationPlayback !== undefined)
+    throw new MeshDataError(api, mesh.name, 'vertexAnimationPlayback', 'is given but the mesh has no vertex animation');
   if (vat && vertexAnimationPlayback === undefined && mesh.vertexAnimationPlayback.length !== records * 12) {
-    throw new MeshDataError(api, mesh.name, 'vertexAnimationPlayback', `is missing: the mesh's vertex animation has ${mesh.vertexAnimationPlayback.length / 12} playback records and the new instances need ${records} (12 floats each)`);
+    throw new MeshDataError(
+      api,
+      mesh.name,
+      'vertexAnimationPlayback',
+      `is missing: the mesh's vertex animation has ${mesh.vertexAnimationPlayback.length / 12} playback records and the new instances need ${records} (12 floats each)`,
+    );
   }
-  if (vat && vertexAnimationPlayback !== undefined) Object.assign(mesh, { vertexAnimationPlayback: vat.checkPlayback(api, mesh.name, vertexAnimationPlayback, records) });
+  if (vat && vertexAnimationPlayback !== undefined)
+    Object.assign(mesh, {
+      vertexAnimationPlayback: vat.checkPlayback(api, mesh.name, vertexAnimationPlayback, records),
+    });
   mesh.thinInstances = next;
   mesh.thinInstanceCount = next ? next.length / 16 : 0;
   mesh.thinInstanceVersion++;
@@ -165,9 +202,18 @@ export function setMeshWorldMatrix(mesh: Mesh, matrix: ArrayLike<number>): void 
 }
 
 /** Instance `index`'s matrix with its payload lanes replaced by 0, 0, 0, 1 (as the shader uses it). */
-export function getThinInstanceMatrix(mesh: Mesh, index: number, dst: Float32Array = new Float32Array(16)): Float32Array {
+export function getThinInstanceMatrix(
+  mesh: Mesh,
+  index: number,
+  dst: Float32Array = new Float32Array(16),
+): Float32Array {
   if (!mesh.thinInstances || !Number.isInteger(index) || index < 0 || index >= mesh.thinInstanceCount) {
-    throw new MeshDataError('getThinInstanceMatrix', mesh.name, 'index', `${describeValue(index)} is not an instance index in 0..${mesh.thinInstanceCount - 1}`);
+    throw new MeshDataError(
+      'getThinInstanceMatrix',
+      mesh.name,
+      'index',
+      `${describeValue(index)} is not an instance index in 0..${mesh.thinInstanceCount - 1}`,
+    );
   }
   dst.set(mesh.thinInstances.subarray(index * 16, index * 16 + 16));
   dst[3] = 0;
@@ -237,8 +283,22 @@ export function ensureMeshGpu(mesh: Mesh, device: GPUDevice): MeshGpu {
   mesh.gpu = {
     device,
     vertexBuffers: geometry.buffers.map((b, i) => uploadBuffer(device, `${label}:vertices${i}`, b.bytes, usage)),
-    indexBuffer: geometry.indices ? uploadBuffer(device, `${label}:indices`, new Uint8Array(geometry.indices.buffer, geometry.indices.byteOffset, geometry.indices.byteLength), GPUBufferUsage.INDEX | GPUBufferUsage.STORAGE) : null,
-    instanceBuffer: mesh.thinInstances ? uploadBuffer(device, `${label}:instances`, new Uint8Array(mesh.thinInstances.buffer), GPUBufferUsage.VERTEX | GPUBufferUsage.STORAGE) : null,
+    indexBuffer: geometry.indices
+      ? uploadBuffer(
+          device,
+          `${label}:indices`,
+          new Uint8Array(geometry.indices.buffer, geometry.indices.byteOffset, geometry.indices.byteLength),
+          GPUBufferUsage.INDEX | GPUBufferUsage.STORAGE,
+        )
+      : null,
+    instanceBuffer: mesh.thinInstances
+      ? uploadBuffer(
+          device,
+          `${label}:instances`,
+          new Uint8Array(mesh.thinInstances.buffer),
+          GPUBufferUsage.VERTEX | GPUBufferUsage.STORAGE,
+        )
+      : null,
     instanceCapacity: mesh.thinInstanceCount,
     uploadedInstanceVersion: mesh.thinInstanceVersion,
   };

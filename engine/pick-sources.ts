@@ -14,14 +14,27 @@ export interface PickSource<Entity extends object = object> {
 }
 
 /** Registers a pick source on the scene; every picker of the scene draws it from its next pick on. */
-export function registerPickSource<Entity extends object>(scene: Scene, source: PickSource<Entity>): PickSource<Entity> {
+export function registerPickSource<Entity extends object>(
+  scene: Scene,
+  source: PickSource<Entity>,
+): PickSource<Entity> {
   const api = 'registerPickSource';
   if (scene.disposed) throw new EngineError(api, 'disposed', 'the scene was disposed');
   if (!source || typeof source !== 'object' || !source.entity || typeof source.entity !== 'object') {
-    throw new EngineError(api, 'bad-pick-source', `source ${describeValue(source)} must be { entity: object, load: () => Promise<module> }`);
+    throw new EngineError(
+      api,
+      'bad-pick-source',
+      `source ${describeValue(source)} must be { entity: object, load: () => Promise<module> }`,
+    );
   }
-  if (typeof source.load !== 'function') throw new EngineError(api, 'bad-pick-source', `source.load ${describeValue(source.load)} must be a function returning import(…) of a contributor module`);
-  if (scene.pickSources.some((s) => s.entity === source.entity)) throw new EngineError(api, 'duplicate-pick-source', 'this entity is already registered on the scene');
+  if (typeof source.load !== 'function')
+    throw new EngineError(
+      api,
+      'bad-pick-source',
+      `source.load ${describeValue(source.load)} must be a function returning import(…) of a contributor module`,
+    );
+  if (scene.pickSources.some((s) => s.entity === source.entity))
+    throw new EngineError(api, 'duplicate-pick-source', 'this entity is already registered on the scene');
   scene.pickSources.push(source);
   return source;
 }

@@ -44,44 +44,104 @@ export interface RenderTargetOptions {
   extraUsage?: GPUTextureUsageFlags;
 }
 
-function checkTargetOptions(api: string, engine: Engine, formats: readonly GPUTextureFormat[], options: RenderTargetOptions): void {
+function checkTargetOptions(
+  api: string,
+  engine: Engine,
+  formats: readonly GPUTextureFormat[],
+  options: RenderTargetOptions,
+): void {
   assertEngineAlive(engine, api);
   const { width, height } = options;
   const maxSize = engine.device.limits.maxTextureDimension2D;
-  for (const [name, value] of [['width', width], ['height', height]] as const) {
-    if (!Number.isInteger(value) || value < 1 || value > maxSize) throw new EngineError(api, 'bad-size', `${name} ${describeValue(value)} must be an integer in 1..${maxSize}`);
+  for (const [name, value] of [
+    ['width', width],
+    ['height', height],
+  ] as const) {
+    if (!Number.isInteger(value) || value < 1 || value > maxSize)
+      throw new EngineError(api, 'bad-size', `${name} ${describeValue(value)} must be an integer in 1..${maxSize}`);
   }
   const samples = options.samples ?? 1;
-  if (samples !== 1 && samples !== 4) throw new EngineError(api, 'bad-samples', `samples ${describeValue(samples)} is not allowed; use 1 or 4`);
+  if (samples !== 1 && samples !== 4)
+    throw new EngineError(api, 'bad-samples', `samples ${describeValue(samples)} is not allowed; use 1 or 4`);
   const maxAttachments = engine.device.limits.maxColorAttachments;
   if (!Array.isArray(formats) || formats.length < 1 || formats.length > Math.min(8, maxAttachments)) {
-    throw new EngineError(api, 'bad-attachments', `${describeValue(formats)} colour formats given; use 1..${Math.min(8, maxAttachments)}`);
+    throw new EngineError(
+      api,
+      'bad-attachments',
+      `${describeValue(formats)} colour formats given; use 1..${Math.min(8, maxAttachments)}`,
+    );
   }
   formats.forEach((format, i) => {
-    if (typeof format !== 'string' || isDepthFormat(format as GPUTextureFormat) || getTexelByteSize(format as GPUTextureFormat) === undefined) {
-      throw new EngineError(api, 'bad-format', `colour attachment ${i} format ${describeValue(format)} is not a renderable colour format weft supports`);
+    if (
+      typeof format !== 'string' ||
+      isDepthFormat(format as GPUTextureFormat) ||
+      getTexelByteSize(format as GPUTextureFormat) === undefined
+    ) {
+      throw new EngineError(
+        api,
+        'bad-format',
+        `colour attachment ${i} format ${describeValue(format)} is not a renderable colour format weft supports`,
+      );
     }
-    if (samples === 4 && (isIntegerFormat(format as GPUTextureFormat) || format === 'r32float' || format === 'rg32float' || format === 'rgba32float')) {
-      throw new EngineError(api, 'bad-format', `colour attachment ${i} format "${format}" cannot be multisampled and resolved; use samples: 1 or a resolvable format`);
+    if (
+      samples === 4 &&
+      (isIntegerFormat(format as GPUTextureFormat) ||
+        format === 'r32float' ||
+        format === 'rg32float' ||
+        format === 'rgba32float')
+    ) {
+      throw new EngineError(
+        api,
+        'bad-format',
+        `colour attachment ${i} format "${format}" cannot be multisampled and resolved; use samples: 1 or a resolvable format`,
+      );
     }
   });
   const depth = options.depthFormat === undefined ? 'depth24plus' : options.depthFormat;
-  if (depth !== null && !isDepthFormat(depth)) throw new EngineError(api, 'bad-format', `depthFormat ${describeValue(depth)} is not a depth format`);
+  if (depth !== null && !isDepthFormat(depth))
+    throw new EngineError(api, 'bad-format', `depthFormat ${describeValue(depth)} is not a depth format`);
 }
 
 function allocate(target: RenderTarget): RenderTargetTextures {
   const { device } = target.engine;
-  const usage = GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC | GPUTextureUsage.TEXTURE_BINDING | target.extraUsage;
+  const usage =
+    GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC | GPUTextureUsage.TEXTURE_BINDING | target.extraUsage;
   const size = [target.width, target.height];
-  const colors = target.colorFormats.map((format, i) => device.createTexture({ label: `weft:${target.name}:color${i}`, size, format, sampleCount: target.samples, usage: target.samples === 4 ? GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.TEXTURE_BINDING : usage }));
-  const resolves = target.colorFormats.map((format, i) => (target.samples === 4 ? device.createTexture({ label: `weft:${target.name}:resolve${i}`, size, format, usage }) : null));
+  const colors = target.colorFormats.map((format, i) =>
+    device.createTexture({
+      label: `weft:${target.name}:color${i}`,
+      size,
+      format,
+      sampleCount: target.samples,
+      usage: target.samples === 4 ? GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.TEXTURE_BINDING : usage,
+    }),
+  );
+  const resolves = target.colorFormats.map((format, i) =>
+    target.samples === 4
+      ? device.createTexture({ label: `weft:${target.name}:resolve${i}`, size, format, usage })
+      : null,
+  );
   const depth = target.depthFormat
-    ? device.createTexture({ label: `weft:${target.name}:depth`, size, format: target.depthFormat, sampleCount: target.samples, usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.TEXTURE_BINDING | (target.samples === 1 && target.depthFormat === 'depth32float' ? GPUTextureUsage.COPY_SRC : 0) })
+    ? device.createTexture({
+        label: `weft:${target.name}:depth`,
+        size,
+        format: target.depthFormat,
+        sampleCount: target.samples,
+        usage:
+          GPUTextureUsage.RENDER_ATTACHMENT |
+          GPUTextureUsage.TEXTURE_BINDING |
+          (target.samples === 1 && target.depthFormat === 'depth32float' ? GPUTextureUsage.COPY_SRC : 0),
+      })
     : null;
   return { device, colors, resolves, depth };
 }
 
-function make(api: string, engine: Engine, formats: readonly GPUTextureFormat[], options: RenderTargetOptions): RenderTarget {
+function make(
+  api: string,
+  engine: Engine,
+  formats: readonly GPUTextureFormat[],
+  options: RenderTargetOptions,
+): RenderTarget {
   checkTargetOptions(api, engine, formats, options);
   const target: RenderTarget = {
     name: options.name ?? 'render-target',
@@ -100,12 +160,18 @@ function make(api: string, engine: Engine, formats: readonly GPUTextureFormat[],
 }
 
 /** Creates a single-attachment render target (default rgba8unorm + depth24plus). */
-export function createRenderTarget(engine: Engine, options: RenderTargetOptions & { format?: GPUTextureFormat }): RenderTarget {
+export function createRenderTarget(
+  engine: Engine,
+  options: RenderTargetOptions & { format?: GPUTextureFormat },
+): RenderTarget {
   return make('createRenderTarget', engine, [options.format ?? 'rgba8unorm'], options);
 }
 
 /** Creates a render target with 1–8 colour attachments sharing one depth attachment. */
-export function createRenderTargetMrt(engine: Engine, options: RenderTargetOptions & { formats: GPUTextureFormat[] }): RenderTargetMrt {
+export function createRenderTargetMrt(
+  engine: Engine,
+  options: RenderTargetOptions & { formats: GPUTextureFormat[] },
+): RenderTargetMrt {
   return make('createRenderTargetMrt', engine, options.formats, options);
 }
 
@@ -116,7 +182,8 @@ function destroyTextures(textures: RenderTargetTextures | null): void {
 
 /** The target's textures on the engine's current device (re-created after a device loss). */
 export function getRenderTargetTextures(target: RenderTarget): RenderTargetTextures {
-  if (target.disposed) throw new EngineError('getRenderTargetTextures', 'disposed', `render target "${target.name}" was disposed`);
+  if (target.disposed)
+    throw new EngineError('getRenderTargetTextures', 'disposed', `render target "${target.name}" was disposed`);
   if (!target.textures || target.textures.device !== target.engine.device) target.textures = allocate(target);
   return target.textures;
 }
@@ -124,7 +191,12 @@ export function getRenderTargetTextures(target: RenderTarget): RenderTargetTextu
 /** Reallocates the textures at a new size (no-op when unchanged). */
 export function resizeRenderTarget(target: RenderTarget, width: number, height: number): void {
   if (target.width === width && target.height === height) return;
-  checkTargetOptions('resizeRenderTarget', target.engine, target.colorFormats, { width, height, samples: target.samples, depthFormat: target.depthFormat });
+  checkTargetOptions('resizeRenderTarget', target.engine, target.colorFormats, {
+    width,
+    height,
+    samples: target.samples,
+    depthFormat: target.depthFormat,
+  });
   destroyTextures(target.textures);
   target.width = width;
   target.height = height;
@@ -135,7 +207,11 @@ export function resizeRenderTarget(target: RenderTarget, width: number, height: 
 export function readRenderTargetPixels(target: RenderTarget, index = 0, region?: TextureRegion): Promise<Uint8Array> {
   const textures = getRenderTargetTextures(target);
   if (!Number.isInteger(index) || index < 0 || index >= textures.colors.length) {
-    throw new EngineError('readRenderTargetPixels', 'bad-index', `attachment ${describeValue(index)} does not exist; the target has ${textures.colors.length}`);
+    throw new EngineError(
+      'readRenderTargetPixels',
+      'bad-index',
+      `attachment ${describeValue(index)} does not exist; the target has ${textures.colors.length}`,
+    );
   }
   return readTexturePixels(target.engine.device, textures.resolves[index] ?? textures.colors[index], region);
 }

@@ -32,9 +32,15 @@ export interface SceneOptions {
   lightColor?: [number, number, number];
 }
 
-function checkTriple(api: string, name: string, value: readonly number[] | undefined, fallback: [number, number, number]): [number, number, number] {
+function checkTriple(
+  api: string,
+  name: string,
+  value: readonly number[] | undefined,
+  fallback: [number, number, number],
+): [number, number, number] {
   if (value === undefined) return fallback;
-  if (!Array.isArray(value) || value.length !== 3 || !value.every(Number.isFinite)) throw new EngineError(api, 'bad-vector', `${name} ${describeValue(value)} must be 3 finite numbers`);
+  if (!Array.isArray(value) || value.length !== 3 || !value.every(Number.isFinite))
+    throw new EngineError(api, 'bad-vector', `${name} ${describeValue(value)} must be 3 finite numbers`);
   return [value[0], value[1], value[2]];
 }
 
@@ -45,7 +51,8 @@ export function createScene(engine: Engine, options: SceneOptions = {}): Scene {
   const length = Math.hypot(...light);
   if (length === 0) throw new EngineError(api, 'bad-vector', 'lightDirection must not be zero');
   const clear = options.clearColor ?? [0.08, 0.09, 0.11, 1];
-  if (!Array.isArray(clear) || clear.length !== 4 || !clear.every(Number.isFinite)) throw new EngineError(api, 'bad-color', `clearColor ${describeValue(clear)} must be 4 finite numbers`);
+  if (!Array.isArray(clear) || clear.length !== 4 || !clear.every(Number.isFinite))
+    throw new EngineError(api, 'bad-color', `clearColor ${describeValue(clear)} must be 4 finite numbers`);
   return {
     engine,
     meshes: [],

@@ -13,7 +13,11 @@ export interface Skeleton {
 /** Makes a skeleton of `boneCount` bones, all identity. */
 export function makeSkeleton(boneCount: number, name = 'skeleton'): Skeleton {
   if (!Number.isInteger(boneCount) || boneCount < 1 || boneCount > 4096) {
-    throw new EngineError('makeSkeleton', 'bad-bone-count', `boneCount ${describeValue(boneCount)} must be an integer in 1..4096`);
+    throw new EngineError(
+      'makeSkeleton',
+      'bad-bone-count',
+      `boneCount ${describeValue(boneCount)} must be an integer in 1..4096`,
+    );
   }
   const matrices = new Float32Array(boneCount * 16);
   for (let b = 0; b < boneCount; b++) matrices.set([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], b * 16);
@@ -23,10 +27,18 @@ export function makeSkeleton(boneCount: number, name = 'skeleton'): Skeleton {
 /** Sets bone `index`'s matrix (mesh space) and marks the skeleton changed. */
 export function setBoneMatrix(skeleton: Skeleton, index: number, matrix: ArrayLike<number>): void {
   if (!Number.isInteger(index) || index < 0 || index >= skeleton.boneCount) {
-    throw new EngineError('setBoneMatrix', 'bad-bone', `bone ${describeValue(index)} is outside 0..${skeleton.boneCount - 1} of skeleton "${skeleton.name}"`);
+    throw new EngineError(
+      'setBoneMatrix',
+      'bad-bone',
+      `bone ${describeValue(index)} is outside 0..${skeleton.boneCount - 1} of skeleton "${skeleton.name}"`,
+    );
   }
   if (matrix?.length !== 16 || !Array.from(matrix).every(Number.isFinite)) {
-    throw new EngineError('setBoneMatrix', 'bad-matrix', `bone ${index} matrix ${describeValue(matrix)} must be 16 finite numbers`);
+    throw new EngineError(
+      'setBoneMatrix',
+      'bad-matrix',
+      `bone ${index} matrix ${describeValue(matrix)} must be 16 finite numbers`,
+    );
   }
   skeleton.matrices.set(Array.from(matrix), index * 16);
   skeleton.version++;

@@ -21,11 +21,30 @@ export interface VertexAnimation {
   /** The `velocityPreviousPosition` fragment for LINEAR_VELOCITY (previous playback and time). */
   readonly velocityFragment: () => Fragment;
   /** Validates a mesh's joints and texture size and the playback of `records` records; returns the playback to keep. */
-  readonly checkMesh: (api: string, meshName: string, geometry: MeshGeometry, playback: ArrayLike<number> | undefined, records: number, maxTextureDimension2D: number) => Float32Array<ArrayBuffer>;
+  readonly checkMesh: (
+    api: string,
+    meshName: string,
+    geometry: MeshGeometry,
+    playback: ArrayLike<number> | undefined,
+    records: number,
+    maxTextureDimension2D: number,
+  ) => Float32Array<ArrayBuffer>;
   /** Validates playback for `records` records (12 floats each); returns a copy. */
-  readonly checkPlayback: (api: string, meshName: string, playback: ArrayLike<number>, records: number) => Float32Array<ArrayBuffer>;
+  readonly checkPlayback: (
+    api: string,
+    meshName: string,
+    playback: ArrayLike<number>,
+    records: number,
+  ) => Float32Array<ArrayBuffer>;
   /** The influence matrix the fragment computes for these joints/weights (4 or 8) with playback record `record` at `time`. */
-  readonly influenceMatrix: (joints: ArrayLike<number>, weights: ArrayLike<number>, playback: ArrayLike<number>, record: number, time: number, out?: Float32Array) => Float32Array;
+  readonly influenceMatrix: (
+    joints: ArrayLike<number>,
+    weights: ArrayLike<number>,
+    playback: ArrayLike<number>,
+    record: number,
+    time: number,
+    out?: Float32Array,
+  ) => Float32Array;
   /** Conservative local bounds: `rest` under every bone matrix of every frame (computed once per rest box). */
   readonly animatedBounds: (rest: Aabb) => Aabb;
 }

@@ -13,7 +13,14 @@ export function createBaseTextureFragment(): Fragment {
     id: 'base-texture',
     source,
     bindings: [
-      { name: 'baseTexture', kind: 'texture', sampleType: 'float', viewDimension: '2d', role: 'material', visibility: ['fragment'] },
+      {
+        name: 'baseTexture',
+        kind: 'texture',
+        sampleType: 'float',
+        viewDimension: '2d',
+        role: 'material',
+        visibility: ['fragment'],
+      },
       { name: 'baseSampler', kind: 'sampler', samplerType: 'filtering', role: 'material', visibility: ['fragment'] },
     ],
   };

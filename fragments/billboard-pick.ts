@@ -79,23 +79,39 @@ export function createBillboardQuadFragment(): Fragment {
     source: quadSource,
     dependencies: ['contributor-view'],
     bindings: [
-      { name: 'billboardSprites', kind: 'read-only-storage', type: 'array<BillboardSprite>', role: 'mesh', visibility: ['vertex'] },
+      {
+        name: 'billboardSprites',
+        kind: 'read-only-storage',
+        type: 'array<BillboardSprite>',
+        role: 'mesh',
+        visibility: ['vertex'],
+      },
       { name: 'billboardParams', kind: 'uniform', type: 'BillboardParams', role: 'mesh', visibility: ['vertex'] },
     ],
-    varyings: [{ name: 'spriteIndex', type: 'u32', interpolation: 'flat' }, { name: 'spriteColor', type: 'vec4f', interpolation: 'flat' }],
+    varyings: [
+      { name: 'spriteIndex', type: 'u32', interpolation: 'flat' },
+      { name: 'spriteColor', type: 'vec4f', interpolation: 'flat' },
+    ],
     fills: [{ slot: 'vertexStage', fn: 'billboardVertex' }],
   };
 }
 
 /** The billboard pick output (fills `fragmentStage`): the sprite's id, its depth, the sentinel and its index as detail. */
 export function createBillboardPickFragment(): Fragment {
-  return { id: 'billboard-pick', source: pickSource, dependencies: ['billboard-quad', 'pick-contributor-output'], fills: [{ slot: 'fragmentStage', fn: 'billboardPickFragment' }] };
+  return {
+    id: 'billboard-pick',
+    source: pickSource,
+    dependencies: ['billboard-quad', 'pick-contributor-output'],
+    fills: [{ slot: 'fragmentStage', fn: 'billboardPickFragment' }],
+  };
 }
 
 /** The billboard colour output (fills `fragmentStage`): the sprite's flat colour. */
 export function createBillboardColorFragment(): Fragment {
   return {
-    id: 'billboard-color', source: colorSource, dependencies: ['billboard-quad'],
+    id: 'billboard-color',
+    source: colorSource,
+    dependencies: ['billboard-quad'],
     outputs: [{ name: 'color', type: 'vec4f' }],
     fills: [{ slot: 'fragmentStage', fn: 'billboardColorFragment' }],
   };

@@ -63,7 +63,17 @@ export function createContributorViewFragment(): Fragment {
   return {
     id: 'contributor-view',
     source,
-    bindings: [{ name: 'contributorView', kind: 'uniform', type: 'ContributorView', role: 'scene', visibility: ['vertex', 'fragment'], hasDynamicOffset: true, minBindingSize: contributorViewByteSize }],
+    bindings: [
+      {
+        name: 'contributorView',
+        kind: 'uniform',
+        type: 'ContributorView',
+        role: 'scene',
+        visibility: ['vertex', 'fragment'],
+        hasDynamicOffset: true,
+        minBindingSize: contributorViewByteSize,
+      },
+    ],
   };
 }
 

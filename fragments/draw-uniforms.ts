@@ -17,6 +17,16 @@ export function createDrawUniformsFragment(): Fragment {
   return {
     id: 'draw-uniforms',
     source,
-    bindings: [{ name: 'draw', kind: 'uniform', type: 'DrawUniforms', role: 'mesh', visibility: ['vertex', 'fragment'], hasDynamicOffset: true, minBindingSize: drawUniformsByteSize }],
+    bindings: [
+      {
+        name: 'draw',
+        kind: 'uniform',
+        type: 'DrawUniforms',
+        role: 'mesh',
+        visibility: ['vertex', 'fragment'],
+        hasDynamicOffset: true,
+        minBindingSize: drawUniformsByteSize,
+      },
+    ],
   };
 }

@@ -31,6 +31,9 @@ export function createForwardObjectIdFragment(): Fragment {
     builtins: [{ builtin: 'primitive_index', when: 'objectPrimitive' }],
     outputs: [{ name: 'objectId', type: 'vec4u', format: 'rg32uint' }],
     requires: [{ feature: 'primitive-index', when: 'objectPrimitive' }],
-    fills: [{ slot: 'vertexVaryings', fn: 'writeForwardObjectInstance' }, { slot: 'surfaceOutputs', fn: 'writeForwardObjectId' }],
+    fills: [
+      { slot: 'vertexVaryings', fn: 'writeForwardObjectInstance' },
+      { slot: 'surfaceOutputs', fn: 'writeForwardObjectId' },
+    ],
   };
 }

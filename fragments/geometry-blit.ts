@@ -84,7 +84,16 @@ fn blitFragment(input: FragmentInput) -> FragmentOutput {
  * `blitMultisampled`), remapped by scale/bias for float targets, copied as is for unsigned-integer ones (`blitUint`).
  */
 export function createGeometryBlitFragment(): Fragment {
-  const texture = (sampleType: 'unfilterable-float' | 'uint', multisampled: boolean, when: string) => ({ name: 'blitSource', kind: 'texture' as const, sampleType, viewDimension: '2d' as const, multisampled, role: 'scene' as const, visibility: ['fragment' as const], when });
+  const texture = (sampleType: 'unfilterable-float' | 'uint', multisampled: boolean, when: string) => ({
+    name: 'blitSource',
+    kind: 'texture' as const,
+    sampleType,
+    viewDimension: '2d' as const,
+    multisampled,
+    role: 'scene' as const,
+    visibility: ['fragment' as const],
+    when,
+  });
   return {
     id: 'geometry-blit',
     source,
@@ -96,7 +105,13 @@ export function createGeometryBlitFragment(): Fragment {
       texture('uint', true, 'blitUint && blitMultisampled'),
     ],
     varyings: [{ name: 'blitUv', type: 'vec2f' }],
-    outputs: [{ name: 'color', type: 'vec4f', format: 'rgba8unorm', when: '!blitUint' }, { name: 'colorUint', type: 'vec4u', format: 'rgba8uint', when: 'blitUint' }],
-    fills: [{ slot: 'vertexStage', fn: 'blitVertex' }, { slot: 'fragmentStage', fn: 'blitFragment' }],
+    outputs: [
+      { name: 'color', type: 'vec4f', format: 'rgba8unorm', when: '!blitUint' },
+      { name: 'colorUint', type: 'vec4u', format: 'rgba8uint', when: 'blitUint' },
+    ],
+    fills: [
+      { slot: 'vertexStage', fn: 'blitVertex' },
+      { slot: 'fragmentStage', fn: 'blitFragment' },
+    ],
   };
 }

@@ -16,6 +16,16 @@ export function createGeometryDrawUniformsFragment(): Fragment {
   return {
     id: 'geometry-draw-uniforms',
     source,
-    bindings: [{ name: 'geometryDraw', kind: 'uniform', type: 'GeometryDrawUniforms', role: 'mesh', visibility: ['fragment'], hasDynamicOffset: true, minBindingSize: geometryDrawUniformsByteSize }],
+    bindings: [
+      {
+        name: 'geometryDraw',
+        kind: 'uniform',
+        type: 'GeometryDrawUniforms',
+        role: 'mesh',
+        visibility: ['fragment'],
+        hasDynamicOffset: true,
+        minBindingSize: geometryDrawUniformsByteSize,
+      },
+    ],
   };
 }

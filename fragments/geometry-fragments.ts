@@ -68,7 +68,10 @@ export function createGeometryFragments(outputs: readonly GeometryOutputName[]):
   };
   for (const name of [...new Set(outputs)].sort()) {
     const factory = geometryOutputFactories[name];
-    if (!factory) throw new Error(`createGeometryFragments: unknown geometry output ${JSON.stringify(name)}; known: ${Object.keys(geometryOutputFactories).join(', ')}`);
+    if (!factory)
+      throw new Error(
+        `createGeometryFragments: unknown geometry output ${JSON.stringify(name)}; known: ${Object.keys(geometryOutputFactories).join(', ')}`,
+      );
     add(factory());
   }
   return fragments;

@@ -19,6 +19,9 @@ export function createGeometryLocalPositionFragment(): Fragment {
     dependencies: ['geometry-surface', 'standard-vertex'],
     varyings: [{ name: 'localPosition', type: 'vec3f' }],
     outputs: [{ name: 'localPosition', type: 'vec4f', format: 'rgba32float' }],
-    fills: [{ slot: 'vertexVaryings', fn: 'writeLocalPositionVarying' }, { slot: 'geometryOutputs', fn: 'writeLocalPosition' }],
+    fills: [
+      { slot: 'vertexVaryings', fn: 'writeLocalPositionVarying' },
+      { slot: 'geometryOutputs', fn: 'writeLocalPosition' },
+    ],
   };
 }

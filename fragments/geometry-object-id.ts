@@ -33,6 +33,9 @@ export function createGeometryObjectIdFragment(): Fragment {
     builtins: [{ builtin: 'primitive_index', when: objectPrimitiveCondition }],
     outputs: [{ name: 'objectId', type: 'vec4u', format: 'rg32uint' }],
     requires: [{ feature: 'primitive-index', when: objectPrimitiveCondition }],
-    fills: [{ slot: 'vertexVaryings', fn: 'writeObjectInstance' }, { slot: 'geometryOutputs', fn: 'writeObjectId' }],
+    fills: [
+      { slot: 'vertexVaryings', fn: 'writeObjectInstance' },
+      { slot: 'geometryOutputs', fn: 'writeObjectId' },
+    ],
   };
 }

@@ -20,6 +20,14 @@ export function createGeometrySceneUniformsFragment(): Fragment {
   return {
     id: 'geometry-scene-uniforms',
     source: `import bindings::geometryScene;\n\n${source}`,
-    bindings: [{ name: 'geometryScene', kind: 'uniform', type: 'GeometrySceneUniforms', role: 'scene', visibility: ['vertex', 'fragment'] }],
+    bindings: [
+      {
+        name: 'geometryScene',
+        kind: 'uniform',
+        type: 'GeometrySceneUniforms',
+        role: 'scene',
+        visibility: ['vertex', 'fragment'],
+      },
+    ],
   };
 }

@@ -36,11 +36,16 @@ export function createGeometrySurfaceFragment(): Fragment {
     source,
     dependencies: ['scene-uniforms'],
     builtins: [{ builtin: 'front_facing', when: 'normals' }],
-    provides: [{
-      name: geometryOutputsSlot,
-      params: [{ name: 'input', type: 'FragmentInput' }, { name: 'output', type: 'ptr<function, FragmentOutput>' }],
-      combine: 'all',
-    }],
+    provides: [
+      {
+        name: geometryOutputsSlot,
+        params: [
+          { name: 'input', type: 'FragmentInput' },
+          { name: 'output', type: 'ptr<function, FragmentOutput>' },
+        ],
+        combine: 'all',
+      },
+    ],
     fills: [{ slot: 'fragmentStage', fn: 'geometryFragment' }],
   };
 }

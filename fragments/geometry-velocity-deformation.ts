@@ -42,8 +42,23 @@ export function createGeometryVelocityDeformationFragment(): Fragment {
     source,
     dependencies: ['geometry-velocity', 'standard-vertex'],
     bindings: [
-      { name: 'prevBoneTexture', kind: 'texture', sampleType: 'unfilterable-float', viewDimension: '2d', role: 'extra', visibility: ['vertex'], when: 'deformSkin' },
-      { name: 'prevMorphWeights', kind: 'read-only-storage', type: 'array<f32>', role: 'extra', visibility: ['vertex'], when: 'deformMorph' },
+      {
+        name: 'prevBoneTexture',
+        kind: 'texture',
+        sampleType: 'unfilterable-float',
+        viewDimension: '2d',
+        role: 'extra',
+        visibility: ['vertex'],
+        when: 'deformSkin',
+      },
+      {
+        name: 'prevMorphWeights',
+        kind: 'read-only-storage',
+        type: 'array<f32>',
+        role: 'extra',
+        visibility: ['vertex'],
+        when: 'deformMorph',
+      },
     ],
     fills: [{ slot: 'velocityPreviousPosition', fn: 'previousDeformedPosition' }],
   };

@@ -52,16 +52,44 @@ fn writeLinearVelocity(input: FragmentInput, output: ptr<function, FragmentOutpu
  * deformation (skinning, morph targets) can supply the previous local position through a slot.
  */
 export function createGeometryVelocityFragment(): Fragment {
-  const column = (i: number) => ({ semantic: `prevInstance${i}`, format: 'float32x4' as const, stepMode: 'instance' as const, when: 'thinInstances' });
+  const column = (i: number) => ({
+    semantic: `prevInstance${i}`,
+    format: 'float32x4' as const,
+    stepMode: 'instance' as const,
+    when: 'thinInstances',
+  });
   return {
     id: 'geometry-velocity',
     source,
     dependencies: ['geometry-surface', 'standard-vertex', 'thin-instances'],
-    bindings: [{ name: 'velocity', kind: 'uniform', type: 'VelocityUniforms', role: 'mesh', visibility: ['vertex'], hasDynamicOffset: true, minBindingSize: velocityUniformsByteSize }],
+    bindings: [
+      {
+        name: 'velocity',
+        kind: 'uniform',
+        type: 'VelocityUniforms',
+        role: 'mesh',
+        visibility: ['vertex'],
+        hasDynamicOffset: true,
+        minBindingSize: velocityUniformsByteSize,
+      },
+    ],
     vertexInputs: [column(0), column(1), column(2), column(3)],
-    varyings: [{ name: 'velocityCurrent', type: 'vec4f' }, { name: 'velocityPrevious', type: 'vec4f' }],
+    varyings: [
+      { name: 'velocityCurrent', type: 'vec4f' },
+      { name: 'velocityPrevious', type: 'vec4f' },
+    ],
     outputs: [{ name: 'linearVelocity', type: 'vec4f', format: 'rgba16float' }],
-    provides: [{ name: velocityPreviousPositionSlot, params: [{ name: 'input', type: 'VertexInput' }], returns: 'vec3f', default: 'restPreviousPosition' }],
-    fills: [{ slot: 'vertexVaryings', fn: 'writeVelocityVaryings' }, { slot: 'geometryOutputs', fn: 'writeLinearVelocity' }],
+    provides: [
+      {
+        name: velocityPreviousPositionSlot,
+        params: [{ name: 'input', type: 'VertexInput' }],
+        returns: 'vec3f',
+        default: 'restPreviousPosition',
+      },
+    ],
+    fills: [
+      { slot: 'vertexVaryings', fn: 'writeVelocityVaryings' },
+      { slot: 'geometryOutputs', fn: 'writeLinearVelocity' },
+    ],
   };
 }

@@ -50,8 +50,24 @@ export function createPickDiscardTypesFragment(): Fragment {
   return {
     id: 'pick-discard-types',
     source: typesSource,
-    bindings: [{ name: 'pickFrame', kind: 'uniform', type: 'PickFrameUniforms', role: 'scene', visibility: ['fragment'], when: pickDiscardCondition }],
-    provides: [{ name: 'pickDiscard', params: [{ name: 'input', type: 'PickDiscardInput' }], returns: 'bool', default: 'keepFragment' }],
+    bindings: [
+      {
+        name: 'pickFrame',
+        kind: 'uniform',
+        type: 'PickFrameUniforms',
+        role: 'scene',
+        visibility: ['fragment'],
+        when: pickDiscardCondition,
+      },
+    ],
+    provides: [
+      {
+        name: 'pickDiscard',
+        params: [{ name: 'input', type: 'PickDiscardInput' }],
+        returns: 'bool',
+        default: 'keepFragment',
+      },
+    ],
   };
 }
 
@@ -63,7 +79,13 @@ export interface PickRuleStorageBinding {
 }
 
 function ruleBindings(storage: readonly PickRuleStorageBinding[]): FragmentBinding[] {
-  return storage.map((s) => ({ name: s.name, kind: 'read-only-storage' as const, type: s.type, role: 'extra' as const, visibility: s.vertex ? ['vertex' as const, 'fragment' as const] : ['fragment' as const] }));
+  return storage.map((s) => ({
+    name: s.name,
+    kind: 'read-only-storage' as const,
+    type: s.type,
+    role: 'extra' as const,
+    visibility: s.vertex ? ['vertex' as const, 'fragment' as const] : ['fragment' as const],
+  }));
 }
 
 /** Lines the composer puts before a rule's own WGSL (subtract them to report rule lines). */

@@ -71,7 +71,17 @@ export function createPickOutputFragment(): Fragment {
   return {
     id: 'pick-output',
     source,
-    bindings: [{ name: 'pick', kind: 'uniform', type: 'PickUniforms', role: 'mesh', visibility: ['vertex', 'fragment'], hasDynamicOffset: true, minBindingSize: pickUniformsByteSize }],
+    bindings: [
+      {
+        name: 'pick',
+        kind: 'uniform',
+        type: 'PickUniforms',
+        role: 'mesh',
+        visibility: ['vertex', 'fragment'],
+        hasDynamicOffset: true,
+        minBindingSize: pickUniformsByteSize,
+      },
+    ],
     dependencies: ['pick-discard-types'],
     vertexInputs: [{ semantic: 'pickVertexData', format: 'float32x4', when: 'pickDiscard && pickVertexData' }],
     varyings: [
@@ -87,6 +97,9 @@ export function createPickOutputFragment(): Fragment {
       { name: 'pickDetail', type: 'vec4u', format: 'rgba32uint', when: primitiveDetailCondition },
     ],
     requires: [{ feature: 'primitive-index', when: primitiveDetailCondition }],
-    fills: [{ slot: 'fragmentStage', fn: 'pickFragment' }, { slot: 'vertexVaryings', fn: 'writePickVaryings' }],
+    fills: [
+      { slot: 'fragmentStage', fn: 'pickFragment' },
+      { slot: 'vertexVaryings', fn: 'writePickVaryings' },
+    ],
   };
 }

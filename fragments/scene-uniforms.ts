@@ -14,6 +14,8 @@ export function createSceneUniformsFragment(): Fragment {
   return {
     id: 'scene-uniforms',
     source,
-    bindings: [{ name: 'scene', kind: 'uniform', type: 'SceneUniforms', role: 'scene', visibility: ['vertex', 'fragment'] }],
+    bindings: [
+      { name: 'scene', kind: 'uniform', type: 'SceneUniforms', role: 'scene', visibility: ['vertex', 'fragment'] },
+    ],
   };
 }

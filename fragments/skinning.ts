@@ -42,7 +42,16 @@ export function createSkinningFragment(): Fragment {
       { semantic: 'joints2', format: 'uint16x4', type: 'vec4u', when: skin8Condition },
       { semantic: 'weights2', format: 'float32x4', when: skin8Condition },
     ],
-    bindings: [{ name: 'boneTexture', kind: 'texture', sampleType: 'unfilterable-float', viewDimension: '2d', role: 'extra', visibility: ['vertex'] }],
+    bindings: [
+      {
+        name: 'boneTexture',
+        kind: 'texture',
+        sampleType: 'unfilterable-float',
+        viewDimension: '2d',
+        role: 'extra',
+        visibility: ['vertex'],
+      },
+    ],
     fills: [{ slot: 'deformVertex', fn: 'skinVertex' }],
   };
 }

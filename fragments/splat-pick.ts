@@ -138,7 +138,13 @@ export function createSplatQuadFragment(): Fragment {
     source: quadSource,
     dependencies: ['contributor-view'],
     bindings: [
-      { name: 'splatItems', kind: 'read-only-storage', type: 'array<SplatItem>', role: 'mesh', visibility: ['vertex', 'fragment'] },
+      {
+        name: 'splatItems',
+        kind: 'read-only-storage',
+        type: 'array<SplatItem>',
+        role: 'mesh',
+        visibility: ['vertex', 'fragment'],
+      },
       { name: 'splatParams', kind: 'uniform', type: 'SplatParams', role: 'mesh', visibility: ['vertex', 'fragment'] },
     ],
     varyings: [{ name: 'splatSlot', type: 'u32', interpolation: 'flat' }],
@@ -149,13 +155,20 @@ export function createSplatQuadFragment(): Fragment {
 
 /** The splat pick output (fills `fragmentStage`; writes `frag_depth`). */
 export function createSplatPickFragment(): Fragment {
-  return { id: 'splat-pick', source: pickSource, dependencies: ['splat-quad', 'pick-contributor-output'], fills: [{ slot: 'fragmentStage', fn: 'splatPickFragment' }] };
+  return {
+    id: 'splat-pick',
+    source: pickSource,
+    dependencies: ['splat-quad', 'pick-contributor-output'],
+    fills: [{ slot: 'fragmentStage', fn: 'splatPickFragment' }],
+  };
 }
 
 /** The splat colour output (fills `fragmentStage`; writes `frag_depth`): premultiplied colour for back-to-front blending. */
 export function createSplatColorFragment(): Fragment {
   return {
-    id: 'splat-color', source: colorSource, dependencies: ['splat-quad'],
+    id: 'splat-color',
+    source: colorSource,
+    dependencies: ['splat-quad'],
     outputs: [{ name: 'color', type: 'vec4f' }],
     fills: [{ slot: 'fragmentStage', fn: 'splatColorFragment' }],
   };

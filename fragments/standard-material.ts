@@ -19,12 +19,22 @@ export interface StandardMaterialVariant {
 
 /** The standard vertex stage and what it needs: scene + draw uniforms, thin instances. */
 export function createStandardVertexFragments(): Fragment[] {
-  return [createSceneUniformsFragment(), createDrawUniformsFragment(), createThinInstancesFragment(), createStandardVertexFragment()];
+  return [
+    createSceneUniformsFragment(),
+    createDrawUniformsFragment(),
+    createThinInstancesFragment(),
+    createStandardVertexFragment(),
+  ];
 }
 
 /** The forward standard material: the vertex stage plus base texture, Lambert lighting and the standard surface. */
 export function createStandardMaterialFragments(): Fragment[] {
-  return [...createStandardVertexFragments(), createBaseTextureFragment(), createLambertLightingFragment(), createStandardSurfaceFragment()];
+  return [
+    ...createStandardVertexFragments(),
+    createBaseTextureFragment(),
+    createLambertLightingFragment(),
+    createStandardSurfaceFragment(),
+  ];
 }
 
 /** The pick pass: the same vertex stage as the forward material plus the pick-ID outputs. */

@@ -50,6 +50,15 @@ export function createStandardSurfaceFragment(): Fragment {
     outputs: [{ name: 'color', type: 'vec4f' }],
     fills: [{ slot: 'fragmentStage', fn: 'standardSurface' }],
     // Extra colour outputs of the forward pass (e.g. object IDs) write here after the shaded colour.
-    provides: [{ name: 'surfaceOutputs', params: [{ name: 'input', type: 'FragmentInput' }, { name: 'output', type: 'ptr<function, FragmentOutput>' }], combine: 'all' }],
+    provides: [
+      {
+        name: 'surfaceOutputs',
+        params: [
+          { name: 'input', type: 'FragmentInput' },
+          { name: 'output', type: 'ptr<function, FragmentOutput>' },
+        ],
+        combine: 'all',
+      },
+    ],
   };
 }

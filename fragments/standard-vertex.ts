@@ -65,19 +65,29 @@ export function createStandardVertexFragment(): Fragment {
     provides: [
       {
         name: 'vertexVaryings',
-        params: [{ name: 'input', type: 'VertexInput' }, { name: 'output', type: 'ptr<function, VertexOutput>' }],
+        params: [
+          { name: 'input', type: 'VertexInput' },
+          { name: 'output', type: 'ptr<function, VertexOutput>' },
+        ],
         combine: 'all',
       },
       {
         // Deformation hook: fillers (morph targets, then skinning) rewrite the local vertex in fragment order.
         name: 'deformVertex',
-        params: [{ name: 'input', type: 'VertexInput' }, { name: 'vertex', type: 'ptr<function, DeformedVertex>' }],
+        params: [
+          { name: 'input', type: 'VertexInput' },
+          { name: 'vertex', type: 'ptr<function, DeformedVertex>' },
+        ],
         combine: 'all',
       },
       {
         // World-adjust hook: runs after the affine world (× instance) transform, before the view-projection.
         name: 'adjustWorldPosition',
-        params: [{ name: 'input', type: 'VertexInput' }, { name: 'world', type: 'mat4x4f' }, { name: 'worldPosition', type: 'vec3f' }],
+        params: [
+          { name: 'input', type: 'VertexInput' },
+          { name: 'world', type: 'mat4x4f' },
+          { name: 'worldPosition', type: 'vec3f' },
+        ],
         returns: 'vec3f',
         default: 'keepWorldPosition',
       },

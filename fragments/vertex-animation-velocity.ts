@@ -30,7 +30,13 @@ export function createVertexAnimationVelocityFragment(): Fragment {
     source,
     dependencies: ['geometry-velocity', 'vertex-animation'],
     bindings: [
-      { name: 'prevVatPlayback', kind: 'read-only-storage', type: 'array<vec4f>', role: 'extra', visibility: ['vertex'] },
+      {
+        name: 'prevVatPlayback',
+        kind: 'read-only-storage',
+        type: 'array<vec4f>',
+        role: 'extra',
+        visibility: ['vertex'],
+      },
       { name: 'prevVatInfo', kind: 'uniform', type: 'PreviousVertexAnimation', role: 'extra', visibility: ['vertex'] },
     ],
     fills: [{ slot: 'velocityPreviousPosition', fn: 'previousVertexAnimationPosition' }],

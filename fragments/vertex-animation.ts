@@ -72,7 +72,14 @@ export function createVertexAnimationFragment(): Fragment {
       { semantic: 'weights2', format: 'float32x4', when: vat8Condition },
     ],
     bindings: [
-      { name: 'vatTexture', kind: 'texture', sampleType: 'unfilterable-float', viewDimension: '2d', role: 'extra', visibility: ['vertex'] },
+      {
+        name: 'vatTexture',
+        kind: 'texture',
+        sampleType: 'unfilterable-float',
+        viewDimension: '2d',
+        role: 'extra',
+        visibility: ['vertex'],
+      },
       { name: 'vatPlayback', kind: 'read-only-storage', type: 'array<vec4f>', role: 'extra', visibility: ['vertex'] },
       { name: 'vatInfo', kind: 'uniform', type: 'VertexAnimationInfo', role: 'extra', visibility: ['vertex'] },
     ],

@@ -57,31 +57,57 @@ export interface BlitPass {
 
 /** Record-time: composes the blit variant, acquires its pipeline and writes its uniforms once. */
 export function createBlitPass(device: GPUDevice, options: BlitPassOptions): BlitPass {
-  const composed = composeShader(blitSpec({ multisampled: options.sourceMultisampled, uint: options.uint }, { fragments: options.fragments }), options.cache);
+  const composed = composeShader(
+    blitSpec({ multisampled: options.sourceMultisampled, uint: options.uint }, { fragments: options.fragments }),
+    options.cache,
+  );
   const lease = acquireRenderPipeline(device, composed, {
     label: `${options.label}:pipeline`,
     targets: [{ format: options.targetFormat }],
     primitive: { topology: 'triangle-list' },
     multisample: { count: options.targetSamples },
   });
-  const uniforms = device.createBuffer({ label: `${options.label}:uniforms`, size: blitUniformsByteSize, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+  const uniforms = device.createBuffer({
+    label: `${options.label}:uniforms`,
+    size: blitUniformsByteSize,
+    usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+  });
   const data = new ArrayBuffer(blitUniformsByteSize);
   const floats = new Float32Array(data);
   floats.set(options.remap.scale, 0);
   floats.set(options.remap.bias, 4);
   floats.set([options.sourceSize[0], options.sourceSize[1], options.lod, 0], 8);
-  new Uint32Array(data).set([options.flipY ? 1 : 0, options.remap.replicateRed ? 1 : 0, options.remap.maskByAlpha ? 1 : 0, options.firstSample ? 1 : 0], 12);
+  new Uint32Array(data).set(
+    [
+      options.flipY ? 1 : 0,
+      options.remap.replicateRed ? 1 : 0,
+      options.remap.maskByAlpha ? 1 : 0,
+      options.firstSample ? 1 : 0,
+    ],
+    12,
+  );
   device.queue.writeBuffer(uniforms, 0, data);
   const bindings = composed.bindGroups[0].bindings;
   const group = device.createBindGroup({
     label: `${options.label}:group`,
     layout: lease.bindGroupLayouts[0],
-    entries: bindings.map((b) => ({ binding: b.binding, resource: b.name === 'blit' ? { buffer: uniforms } : options.sourceView })),
+    entries: bindings.map((b) => ({
+      binding: b.binding,
+      resource: b.name === 'blit' ? { buffer: uniforms } : options.sourceView,
+    })),
   });
   const load = options.viewport !== null;
   const descriptor: GPURenderPassDescriptor = {
     label: `${options.label}:pass`,
-    colorAttachments: [{ view: options.targetView, resolveTarget: options.resolveView, loadOp: load ? 'load' : 'clear', storeOp: 'store', clearValue: { r: 0, g: 0, b: 0, a: 0 } }],
+    colorAttachments: [
+      {
+        view: options.targetView,
+        resolveTarget: options.resolveView,
+        loadOp: load ? 'load' : 'clear',
+        storeOp: 'store',
+        clearValue: { r: 0, g: 0, b: 0, a: 0 },
+      },
+    ],
   };
   return { lease, uniforms, group, descriptor, viewport: options.viewport };
 }

@@ -1,10 +1,23 @@
 import { makeComposeCache } from '../composer/compose-shader.js';
 import { describeValue } from '../composer/errors.js';
-import { createRenderTarget, disposeRenderTarget, getRenderTargetTextures, type RenderTarget, resizeRenderTarget } from '../engine/render-target.js';
+import {
+  createRenderTarget,
+  disposeRenderTarget,
+  getRenderTargetTextures,
+  type RenderTarget,
+  resizeRenderTarget,
+} from '../engine/render-target.js';
 import type { Scene } from '../engine/scene.js';
 import type { Task } from '../engine/task.js';
 import { createGeometryBlitFragment } from '../fragments/geometry-blit.js';
-import { type BlitPass, type BlitRemap, createBlitPass, disposeBlitPass, encodeBlitPass, resolveBlitRemap } from './blit-pass.js';
+import {
+  type BlitPass,
+  type BlitRemap,
+  createBlitPass,
+  disposeBlitPass,
+  encodeBlitPass,
+  resolveBlitRemap,
+} from './blit-pass.js';
 import { GeometryError } from './geometry-errors.js';
 import { getColorFormatCaps } from './texture-format-caps.js';
 
@@ -65,8 +78,20 @@ const api = 'createCopyToTextureTask';
 function checkViewport(viewport: NormalizedViewport | null | undefined): void {
   if (!viewport) return;
   const { x, y, width, height } = viewport;
-  if (![x, y, width, height].every(Number.isFinite) || x < 0 || y < 0 || width <= 0 || height <= 0 || x + width > 1 + 1e-9 || y + height > 1 + 1e-9) {
-    throw new GeometryError(api, 'bad-viewport', `viewport ${JSON.stringify(viewport)} must lie inside the target: x, y ≥ 0, width, height > 0, x + width ≤ 1, y + height ≤ 1`);
+  if (
+    ![x, y, width, height].every(Number.isFinite) ||
+    x < 0 ||
+    y < 0 ||
+    width <= 0 ||
+    height <= 0 ||
+    x + width > 1 + 1e-9 ||
+    y + height > 1 + 1e-9
+  ) {
+    throw new GeometryError(
+      api,
+      'bad-viewport',
+      `viewport ${JSON.stringify(viewport)} must lie inside the target: x, y ≥ 0, width, height > 0, x + width ≤ 1, y + height ≤ 1`,
+    );
   }
 }
 
@@ -78,24 +103,50 @@ function sourceTextureOf(config: CopyToTextureTaskConfig): GPUTexture {
 /** Creates a copy-to-texture task; the fast path, the MSAA resolve or the blit is chosen in record(). */
 export function createCopyToTextureTask(scene: Scene, config: CopyToTextureTaskConfig): CopyToTextureTask {
   const engine = scene.engine;
-  if (!config?.sourceTexture) throw new GeometryError(api, 'no-source', `sourceTexture ${describeValue(config?.sourceTexture)} must be a RenderTarget`);
+  if (!config?.sourceTexture)
+    throw new GeometryError(
+      api,
+      'no-source',
+      `sourceTexture ${describeValue(config?.sourceTexture)} must be a RenderTarget`,
+    );
   const name = config.name ?? 'copy-to-texture';
   const lod = config.lodLevel ?? 0;
-  if (!Number.isInteger(lod) || lod < 0) throw new GeometryError(api, 'bad-lod', `lodLevel ${describeValue(lod)} must be an integer ≥ 0`);
+  if (!Number.isInteger(lod) || lod < 0)
+    throw new GeometryError(api, 'bad-lod', `lodLevel ${describeValue(lod)} must be an integer ≥ 0`);
   checkViewport(config.viewport);
   const sourceFormat = config.sourceTexture.colorFormats[0];
   const sourceCaps = getColorFormatCaps(sourceFormat);
-  if (!sourceCaps || sourceCaps.kind === 'sint') throw new GeometryError(api, 'bad-format', `source format ${describeValue(sourceFormat)} cannot be copied; float, unorm and uint colour formats can`);
-  if (config.remap !== undefined && sourceCaps.kind === 'uint') throw new GeometryError(api, 'bad-remap', `remap applies to float sources; ${sourceFormat} is an unsigned-integer format`);
+  if (!sourceCaps || sourceCaps.kind === 'sint')
+    throw new GeometryError(
+      api,
+      'bad-format',
+      `source format ${describeValue(sourceFormat)} cannot be copied; float, unorm and uint colour formats can`,
+    );
+  if (config.remap !== undefined && sourceCaps.kind === 'uint')
+    throw new GeometryError(
+      api,
+      'bad-remap',
+      `remap applies to float sources; ${sourceFormat} is an unsigned-integer format`,
+    );
   const remap = config.remap === undefined ? null : resolveBlitRemap(config.remap);
   const owns = config.ownsTargetTexture ?? !config.targetTexture;
-  const target = config.targetTexture ?? createRenderTarget(engine, {
-    name: `${name}:target`, width: Math.max(1, config.sourceTexture.width >> lod), height: Math.max(1, config.sourceTexture.height >> lod),
-    format: remap ? 'rgba8unorm' : sourceFormat, depthFormat: null, extraUsage: GPUTextureUsage.COPY_DST,
-  });
+  const target =
+    config.targetTexture ??
+    createRenderTarget(engine, {
+      name: `${name}:target`,
+      width: Math.max(1, config.sourceTexture.width >> lod),
+      height: Math.max(1, config.sourceTexture.height >> lod),
+      format: remap ? 'rgba8unorm' : sourceFormat,
+      depthFormat: null,
+      extraUsage: GPUTextureUsage.COPY_DST,
+    });
   const targetCaps = getColorFormatCaps(target.colorFormats[0]);
   if (!targetCaps || (targetCaps.kind === 'uint') !== (sourceCaps.kind === 'uint')) {
-    throw new GeometryError(api, 'bad-format', `cannot copy ${sourceFormat} (${sourceCaps.kind}) into ${describeValue(target.colorFormats[0])}: unsigned-integer sources need unsigned-integer targets, float sources float or unorm targets`);
+    throw new GeometryError(
+      api,
+      'bad-format',
+      `cannot copy ${sourceFormat} (${sourceCaps.kind}) into ${describeValue(target.colorFormats[0])}: unsigned-integer sources need unsigned-integer targets, float sources float or unorm targets`,
+    );
   }
   const cache = makeComposeCache();
   const fragments = [createGeometryBlitFragment()];
@@ -108,9 +159,29 @@ export function createCopyToTextureTask(scene: Scene, config: CopyToTextureTaskC
   };
 
   const choosePath = (source: GPUTexture, targetTexture: GPUTexture, width: number, height: number): CopyPath => {
-    const plain = !config.viewport && !remap && !config.flipY && source.format === targetTexture.format && width === targetTexture.width && height === targetTexture.height && targetTexture.sampleCount === 1;
-    if (plain && source.sampleCount === 1 && (source.usage & GPUTextureUsage.COPY_SRC) && (targetTexture.usage & GPUTextureUsage.COPY_DST)) return 'copy';
-    if (plain && source.sampleCount === 4 && lod === 0 && sourceCaps.resolve && (targetTexture.usage & GPUTextureUsage.RENDER_ATTACHMENT)) return 'resolve';
+    const plain =
+      !config.viewport &&
+      !remap &&
+      !config.flipY &&
+      source.format === targetTexture.format &&
+      width === targetTexture.width &&
+      height === targetTexture.height &&
+      targetTexture.sampleCount === 1;
+    if (
+      plain &&
+      source.sampleCount === 1 &&
+      source.usage & GPUTextureUsage.COPY_SRC &&
+      targetTexture.usage & GPUTextureUsage.COPY_DST
+    )
+      return 'copy';
+    if (
+      plain &&
+      source.sampleCount === 4 &&
+      lod === 0 &&
+      sourceCaps.resolve &&
+      targetTexture.usage & GPUTextureUsage.RENDER_ATTACHMENT
+    )
+      return 'resolve';
     return 'blit';
   };
 
@@ -120,34 +191,90 @@ export function createCopyToTextureTask(scene: Scene, config: CopyToTextureTaskC
     path: null,
     needsRecord() {
       if (!recorded || recorded.device !== engine.device) return true;
-      if (owns && (target.width !== Math.max(1, config.sourceTexture.width >> lod) || target.height !== Math.max(1, config.sourceTexture.height >> lod))) return true;
-      return sourceTextureOf(config) !== recorded.source || getRenderTargetTextures(target).colors[0] !== recorded.target || (config.resolveTexture ? getRenderTargetTextures(config.resolveTexture).colors[0] !== recorded.resolve : false);
+      if (
+        owns &&
+        (target.width !== Math.max(1, config.sourceTexture.width >> lod) ||
+          target.height !== Math.max(1, config.sourceTexture.height >> lod))
+      )
+        return true;
+      return (
+        sourceTextureOf(config) !== recorded.source ||
+        getRenderTargetTextures(target).colors[0] !== recorded.target ||
+        (config.resolveTexture ? getRenderTargetTextures(config.resolveTexture).colors[0] !== recorded.resolve : false)
+      );
     },
     record() {
       if (disposed) throw new GeometryError('CopyToTextureTask.record', 'disposed', `task "${name}" was disposed`);
       const device = engine.device;
-      if (owns) resizeRenderTarget(target, Math.max(1, config.sourceTexture.width >> lod), Math.max(1, config.sourceTexture.height >> lod));
+      if (owns)
+        resizeRenderTarget(
+          target,
+          Math.max(1, config.sourceTexture.width >> lod),
+          Math.max(1, config.sourceTexture.height >> lod),
+        );
       const source = sourceTextureOf(config);
-      if (lod >= source.mipLevelCount) throw new GeometryError('CopyToTextureTask.record', 'bad-lod', `lodLevel ${lod} is beyond the source's ${source.mipLevelCount} mip level(s)`);
+      if (lod >= source.mipLevelCount)
+        throw new GeometryError(
+          'CopyToTextureTask.record',
+          'bad-lod',
+          `lodLevel ${lod} is beyond the source's ${source.mipLevelCount} mip level(s)`,
+        );
       const width = Math.max(1, source.width >> lod);
       const height = Math.max(1, source.height >> lod);
       const targetTextures = getRenderTargetTextures(target);
       const targetTexture = targetTextures.colors[0];
-      const resolve = target.samples === 4 ? (config.resolveTexture ? getRenderTargetTextures(config.resolveTexture).colors[0] : targetTextures.resolves[0]) : null;
+      const resolve =
+        target.samples === 4
+          ? config.resolveTexture
+            ? getRenderTargetTextures(config.resolveTexture).colors[0]
+            : targetTextures.resolves[0]
+          : null;
       const path = choosePath(source, targetTexture, width, height);
       let blit: BlitPass | null = null;
       let resolvePass: GPURenderPassDescriptor | null = null;
       if (path === 'blit') {
-        const viewport = config.viewport ? [config.viewport.x * target.width, config.viewport.y * target.height, config.viewport.width * target.width, config.viewport.height * target.height] as const : null;
+        const viewport = config.viewport
+          ? ([
+              config.viewport.x * target.width,
+              config.viewport.y * target.height,
+              config.viewport.width * target.width,
+              config.viewport.height * target.height,
+            ] as const)
+          : null;
         blit = createBlitPass(device, {
-          label: `weft:${name}:blit`, cache, fragments, sourceView: source.createView({ label: `weft:${name}:source:view`, baseMipLevel: lod, mipLevelCount: source.sampleCount === 1 ? source.mipLevelCount - lod : 1 }),
-          sourceSize: [width, height], sourceMultisampled: source.sampleCount === 4, uint: sourceCaps.kind === 'uint', lod: 0,
-          targetView: targetTexture.createView({ label: `weft:${name}:target:view` }), targetFormat: targetTexture.format, targetSamples: target.samples,
-          resolveView: resolve?.createView({ label: `weft:${name}:resolve:view` }), viewport, remap: remap ?? resolveBlitRemap('identity'), flipY: config.flipY === true,
+          label: `weft:${name}:blit`,
+          cache,
+          fragments,
+          sourceView: source.createView({
+            label: `weft:${name}:source:view`,
+            baseMipLevel: lod,
+            mipLevelCount: source.sampleCount === 1 ? source.mipLevelCount - lod : 1,
+          }),
+          sourceSize: [width, height],
+          sourceMultisampled: source.sampleCount === 4,
+          uint: sourceCaps.kind === 'uint',
+          lod: 0,
+          targetView: targetTexture.createView({ label: `weft:${name}:target:view` }),
+          targetFormat: targetTexture.format,
+          targetSamples: target.samples,
+          resolveView: resolve?.createView({ label: `weft:${name}:resolve:view` }),
+          viewport,
+          remap: remap ?? resolveBlitRemap('identity'),
+          flipY: config.flipY === true,
           firstSample: sourceCaps.kind === 'uint',
         });
       } else if (path === 'resolve') {
-        resolvePass = { label: `weft:${name}:resolve`, colorAttachments: [{ view: source.createView({ label: `weft:${name}:source:view` }), resolveTarget: targetTexture.createView({ label: `weft:${name}:target:view` }), loadOp: 'load', storeOp: 'store' }] };
+        resolvePass = {
+          label: `weft:${name}:resolve`,
+          colorAttachments: [
+            {
+              view: source.createView({ label: `weft:${name}:source:view` }),
+              resolveTarget: targetTexture.createView({ label: `weft:${name}:target:view` }),
+              loadOp: 'load',
+              storeOp: 'store',
+            },
+          ],
+        };
       }
       release();
       recorded = { device, source, target: targetTexture, resolve, path, blit, resolvePass, copySize: [width, height] };
@@ -155,7 +282,8 @@ export function createCopyToTextureTask(scene: Scene, config: CopyToTextureTaskC
     },
     execute(encoder) {
       const r = recorded!;
-      if (r.path === 'copy') encoder.copyTextureToTexture({ texture: r.source, mipLevel: lod }, { texture: r.target }, r.copySize);
+      if (r.path === 'copy')
+        encoder.copyTextureToTexture({ texture: r.source, mipLevel: lod }, { texture: r.target }, r.copySize);
       else if (r.path === 'resolve') encoder.beginRenderPass(r.resolvePass!).end();
       else encodeBlitPass(encoder, r.blit!);
     },

@@ -1,5 +1,10 @@
 import type { ComposeCache, ComposedShader } from '../composer/compose-shader.js';
-import { composeGeometryShader, type GeometryVariant, geometryVariantOf, previousInstanceVertexBuffer } from '../composer/geometry-variants.js';
+import {
+  composeGeometryShader,
+  type GeometryVariant,
+  geometryVariantOf,
+  previousInstanceVertexBuffer,
+} from '../composer/geometry-variants.js';
 import { acquireRenderPipeline, type PipelineLease, type RenderPipelineState } from '../composer/pipeline-cache.js';
 import { meshVertexLayout, standardVariantOf } from '../engine/render/forward-render-task.js';
 import type { StandardMaterial, TextureData } from '../engine/material.js';
@@ -66,15 +71,25 @@ const constantBlend: GPUBlendState = {
 /** The geometry variant a mesh needs in this task. */
 export function geometryVariantOfMesh(context: GeometryDrawContext, mesh: Mesh): GeometryVariant {
   const standard = standardVariantOf(mesh);
-  return { ...geometryVariantOf(context.outputs, standard), previousDepth: context.previousDepth, objectPrimitive: context.objectPrimitive };
+  return {
+    ...geometryVariantOf(context.outputs, standard),
+    previousDepth: context.previousDepth,
+    objectPrimitive: context.objectPrimitive,
+  };
 }
 
 /** The pipeline state of a draw: MRT targets (constant-alpha blending for transparent participants), culling, reverse-Z depth. */
-export function geometryPipelineState(context: GeometryDrawContext, mesh: Mesh, transparent: boolean): RenderPipelineState {
+export function geometryPipelineState(
+  context: GeometryDrawContext,
+  mesh: Mesh,
+  transparent: boolean,
+): RenderPipelineState {
   const cull: GPUCullMode = mesh.material.doubleSided ? 'none' : context.reverseCulling ? 'front' : 'back';
   return {
     label: `weft:${context.name}:geometry`,
-    targets: context.plan.map((a) => (transparent && a.blended ? { format: a.format, blend: constantBlend } : { format: a.format })),
+    targets: context.plan.map((a) =>
+      transparent && a.blended ? { format: a.format, blend: constantBlend } : { format: a.format },
+    ),
     primitive: { topology: 'triangle-list', cullMode: cull, frontFace: 'ccw' },
     depthStencil: { format: context.depthFormat, depthWriteEnabled: !transparent, depthCompare: context.depthCompare },
     multisample: { count: context.samples },
@@ -82,28 +97,58 @@ export function geometryPipelineState(context: GeometryDrawContext, mesh: Mesh, 
 }
 
 /** Phase 1 of a record (may throw; acquires one pipeline lease): composes the mesh's variant and acquires its pipeline. */
-export function acquireGeometryDraw(context: GeometryDrawContext, mesh: Mesh, slot: number, transparent: boolean, perMesh: { reflectivity: readonly [number, number, number, number]; blendTag: number; firstId: number }): GeometryDraw {
+export function acquireGeometryDraw(
+  context: GeometryDrawContext,
+  mesh: Mesh,
+  slot: number,
+  transparent: boolean,
+  perMesh: { reflectivity: readonly [number, number, number, number]; blendTag: number; firstId: number },
+): GeometryDraw {
   const variant = geometryVariantOfMesh(context, mesh);
   const buffers = meshVertexLayout(mesh);
   if (variant.thinInstances && variant.outputs.includes('linearVelocity')) buffers.push(previousInstanceVertexBuffer());
   // A skinned, morphed or VAT mesh adds its deformation fragments to the shared vertex stage, and with velocity the
   // previous-frame deformation (the task's previous bones and morph weights, or VAT playback and time).
   const deformation = deformationComposeParts(meshDeformationVariant(mesh));
-  const previousFragment = () => (mesh.vertexAnimation ? mesh.vertexAnimation.velocityFragment() : createGeometryVelocityDeformationFragment());
-  const previous = deformation.fragments.length && variant.outputs.includes('linearVelocity') ? [previousFragment()] : [];
-  const fragments = deformation.fragments.length ? [...context.fragments, ...deformation.fragments, ...previous] : context.fragments;
-  const composed = composeGeometryShader(variant, { cache: context.cache, fragments, vertexLayout: { kind: 'buffers', buffers }, deviceFeatures: context.features, conditions: deformation.conditions });
+  const previousFragment = () =>
+    mesh.vertexAnimation ? mesh.vertexAnimation.velocityFragment() : createGeometryVelocityDeformationFragment();
+  const previous =
+    deformation.fragments.length && variant.outputs.includes('linearVelocity') ? [previousFragment()] : [];
+  const fragments = deformation.fragments.length
+    ? [...context.fragments, ...deformation.fragments, ...previous]
+    : context.fragments;
+  const composed = composeGeometryShader(variant, {
+    cache: context.cache,
+    fragments,
+    vertexLayout: { kind: 'buffers', buffers },
+    deviceFeatures: context.features,
+    conditions: deformation.conditions,
+  });
   const lease = acquireRenderPipeline(context.device, composed, geometryPipelineState(context, mesh, transparent));
   const alpha = mesh.material.baseColor[3];
   return {
-    mesh, material: mesh.material, transparent, composed, lease, slot, ...perMesh,
-    vertexBuffers: [], textureGroup: null, deformGroup: null, dynamicOffsets: new Uint32Array(0), blendConstant: { r: alpha, g: alpha, b: alpha, a: alpha }, velocity: null,
+    mesh,
+    material: mesh.material,
+    transparent,
+    composed,
+    lease,
+    slot,
+    ...perMesh,
+    vertexBuffers: [],
+    textureGroup: null,
+    deformGroup: null,
+    dynamicOffsets: new Uint32Array(0),
+    blendConstant: { r: alpha, g: alpha, b: alpha, a: alpha },
+    velocity: null,
   };
 }
 
 /** The mesh-group bind group entries of a task's layout: each present binding at its place in the draw stride. */
 export function geometryDrawGroupEntries(composed: ComposedShader, buffer: GPUBuffer): GPUBindGroupEntry[] {
-  return composed.bindGroups[1].bindings.map((b) => ({ binding: b.binding, resource: { buffer, offset: geometryDrawBindings[b.name].offset, size: geometryDrawBindings[b.name].size } }));
+  return composed.bindGroups[1].bindings.map((b) => ({
+    binding: b.binding,
+    resource: { buffer, offset: geometryDrawBindings[b.name].offset, size: geometryDrawBindings[b.name].size },
+  }));
 }
 
 /** A material texture bind group per (texture data, layout), shared by the task's draws. */
@@ -115,7 +160,11 @@ export interface TextureGroupCache {
 
 /** Makes an empty texture-group cache. */
 export function makeTextureGroupCache(): TextureGroupCache {
-  return { sampler: null, white: { width: 1, height: 1, data: new Uint8Array([255, 255, 255, 255]) }, entries: new Map() };
+  return {
+    sampler: null,
+    white: { width: 1, height: 1, data: new Uint8Array([255, 255, 255, 255]) },
+    entries: new Map(),
+  };
 }
 
 /** Destroys the cache's textures and forgets its groups. */
@@ -126,17 +175,44 @@ export function clearTextureGroupCache(cache: TextureGroupCache): void {
 }
 
 /** Record-time: the material group (sampler + base texture; a white texel without a texture), uploaded once per texture. */
-export function textureGroupFor(cache: TextureGroupCache, device: GPUDevice, label: string, layout: GPUBindGroupLayout, data: TextureData | null): GPUBindGroup {
+export function textureGroupFor(
+  cache: TextureGroupCache,
+  device: GPUDevice,
+  label: string,
+  layout: GPUBindGroupLayout,
+  data: TextureData | null,
+): GPUBindGroup {
   const pixels = data ?? cache.white;
   const known = cache.entries.get(pixels);
   if (known && known.layout === layout) return known.group;
-  cache.sampler ??= device.createSampler({ label: `${label}:sampler`, magFilter: 'linear', minFilter: 'linear', addressModeU: 'repeat', addressModeV: 'repeat' });
+  cache.sampler ??= device.createSampler({
+    label: `${label}:sampler`,
+    magFilter: 'linear',
+    minFilter: 'linear',
+    addressModeU: 'repeat',
+    addressModeV: 'repeat',
+  });
   let texture = known?.texture;
   if (!texture) {
-    texture = device.createTexture({ label: `${label}:texture`, size: [pixels.width, pixels.height], format: 'rgba8unorm', usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST });
-    device.queue.writeTexture({ texture }, pixels.data, { bytesPerRow: pixels.width * 4 }, [pixels.width, pixels.height]);
+    texture = device.createTexture({
+      label: `${label}:texture`,
+      size: [pixels.width, pixels.height],
+      format: 'rgba8unorm',
+      usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST,
+    });
+    device.queue.writeTexture({ texture }, pixels.data, { bytesPerRow: pixels.width * 4 }, [
+      pixels.width,
+      pixels.height,
+    ]);
   }
-  const group = device.createBindGroup({ label: `${label}:texture-group`, layout, entries: [{ binding: 0, resource: cache.sampler }, { binding: 1, resource: texture.createView({ label: `${label}:texture:view` }) }] });
+  const group = device.createBindGroup({
+    label: `${label}:texture-group`,
+    layout,
+    entries: [
+      { binding: 0, resource: cache.sampler },
+      { binding: 1, resource: texture.createView({ label: `${label}:texture:view` }) },
+    ],
+  });
   cache.entries.set(pixels, { texture, layout, group });
   return group;
 }

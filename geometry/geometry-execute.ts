@@ -12,8 +12,14 @@ const api = 'GeometryRendererTask.execute';
 
 function writeSceneUniforms(state: GeometryTaskState): void {
   const camera = state.config.camera ?? state.scene.camera;
-  if (!camera) throw new GeometryError(api, 'no-camera', `task "${state.name}" has no camera: set scene.camera or config.camera`);
-  if (state.velocity.previousDepth && camera.kind !== 'perspective') throw new GeometryError(api, 'bad-camera', `task "${state.name}" writes the previous view depth, which needs a perspective camera; got ${String(camera.kind)}`);
+  if (!camera)
+    throw new GeometryError(api, 'no-camera', `task "${state.name}" has no camera: set scene.camera or config.camera`);
+  if (state.velocity.previousDepth && camera.kind !== 'perspective')
+    throw new GeometryError(
+      api,
+      'bad-camera',
+      `task "${state.name}" writes the previous view depth, which needs a perspective camera; got ${String(camera.kind)}`,
+    );
   const { view, projection, viewProjection } = state.matrices;
   getCameraViewMatrix(camera, view);
   getCameraProjectionMatrix(camera, state.recordedWidth / state.recordedHeight, projection);
@@ -56,7 +62,8 @@ function writeDrawUniforms(state: GeometryTaskState): void {
     syncThinInstances(mesh);
     syncMeshDeformation(mesh);
   }
-  if (state.draws.length) queue.writeBuffer(state.drawBuffer!, 0, drawData, 0, (state.draws.length * geometryDrawStride) / 4);
+  if (state.draws.length)
+    queue.writeBuffer(state.drawBuffer!, 0, drawData, 0, (state.draws.length * geometryDrawStride) / 4);
 }
 
 function advanceHistory(state: GeometryTaskState): void {

@@ -6,7 +6,15 @@ import { getRenderTargetTextures } from '../engine/render-target.js';
 import { createBlitPass, disposeBlitPass, resolveBlitRemap } from './blit-pass.js';
 import { makeFrameIdRanges } from '../engine/frame-ids.js';
 import { ensureMeshDeformation, meshDeformationGroup } from '../engine/mesh-deformation.js';
-import { acquireGeometryDraw, clearTextureGroupCache, type GeometryDraw, type GeometryDrawContext, geometryDrawGroupEntries, geometryDrawStride, textureGroupFor } from './geometry-draws.js';
+import {
+  acquireGeometryDraw,
+  clearTextureGroupCache,
+  type GeometryDraw,
+  type GeometryDrawContext,
+  geometryDrawGroupEntries,
+  geometryDrawStride,
+  textureGroupFor,
+} from './geometry-draws.js';
 import { GeometryError } from './geometry-errors.js';
 import { allocateGeometryTextures, releaseGeometryTextures } from './geometry-targets.js';
 import type { GeometryTaskState } from './geometry-task-state.js';
@@ -55,12 +63,32 @@ export function releaseGeometryDeviceObjects(state: GeometryTaskState): void {
 }
 
 function checkPerMesh(mesh: Mesh, reflectivity: readonly number[], blendTag: number): void {
-  if (!Array.isArray(reflectivity) && !ArrayBuffer.isView(reflectivity)) throw new GeometryError(api, 'bad-reflectivity', `reflectivity(${JSON.stringify(mesh.name)}) returned ${describeValue(reflectivity)}; expected 4 numbers in 0..1 (specular rgb, glossiness)`);
-  if (reflectivity.length !== 4 || !Array.from(reflectivity).every(Number.isFinite)) throw new GeometryError(api, 'bad-reflectivity', `reflectivity(${JSON.stringify(mesh.name)}) returned [${Array.from(reflectivity).join(', ')}]; expected 4 finite numbers`);
-  if (!Number.isInteger(blendTag) || blendTag < 0 || blendTag > 255) throw new GeometryError(api, 'bad-blend-tag', `blendTag(${JSON.stringify(mesh.name)}) returned ${describeValue(blendTag)}; expected an integer in 0..255`);
+  if (!Array.isArray(reflectivity) && !ArrayBuffer.isView(reflectivity))
+    throw new GeometryError(
+      api,
+      'bad-reflectivity',
+      `reflectivity(${JSON.stringify(mesh.name)}) returned ${describeValue(reflectivity)}; expected 4 numbers in 0..1 (specular rgb, glossiness)`,
+    );
+  if (reflectivity.length !== 4 || !Array.from(reflectivity).every(Number.isFinite))
+    throw new GeometryError(
+      api,
+      'bad-reflectivity',
+      `reflectivity(${JSON.stringify(mesh.name)}) returned [${Array.from(reflectivity).join(', ')}]; expected 4 finite numbers`,
+    );
+  if (!Number.isInteger(blendTag) || blendTag < 0 || blendTag > 255)
+    throw new GeometryError(
+      api,
+      'bad-blend-tag',
+      `blendTag(${JSON.stringify(mesh.name)}) returned ${describeValue(blendTag)}; expected an integer in 0..255`,
+    );
 }
 
-function acquireCandidates(state: GeometryTaskState, context: GeometryDrawContext, ordered: readonly Mesh[], transparent: ReadonlySet<Mesh>): GeometryDraw[] {
+function acquireCandidates(
+  state: GeometryTaskState,
+  context: GeometryDrawContext,
+  ordered: readonly Mesh[],
+  transparent: ReadonlySet<Mesh>,
+): GeometryDraw[] {
   const candidates: GeometryDraw[] = [];
   let firstId = 1;
   try {
@@ -68,7 +96,13 @@ function acquireCandidates(state: GeometryTaskState, context: GeometryDrawContex
       const reflectivity = state.config.reflectivity ? state.config.reflectivity(mesh) : defaultReflectivity;
       const blendTag = state.config.blendTag ? state.config.blendTag(mesh) : 1;
       checkPerMesh(mesh, reflectivity, blendTag);
-      candidates.push(acquireGeometryDraw(context, mesh, slot, transparent.has(mesh), { reflectivity: [reflectivity[0], reflectivity[1], reflectivity[2], reflectivity[3]], blendTag, firstId }));
+      candidates.push(
+        acquireGeometryDraw(context, mesh, slot, transparent.has(mesh), {
+          reflectivity: [reflectivity[0], reflectivity[1], reflectivity[2], reflectivity[3]],
+          blendTag,
+          firstId,
+        }),
+      );
       firstId += mesh.thinInstances ? mesh.thinInstanceCount : 1;
     });
   } catch (error) {
@@ -83,21 +117,45 @@ function sharedDepthTexture(state: GeometryTaskState, width: number, height: num
   const shared = state.config.depthTexture;
   if (!shared) return null;
   const depth = getRenderTargetTextures(shared).depth;
-  if (!depth) throw new GeometryError(api, 'no-depth', `depthTexture "${shared.name}" has no depth attachment; create it with a depthFormat`);
+  if (!depth)
+    throw new GeometryError(
+      api,
+      'no-depth',
+      `depthTexture "${shared.name}" has no depth attachment; create it with a depthFormat`,
+    );
   if (shared.width !== width || shared.height !== height || shared.samples !== state.samples) {
-    throw new GeometryError(api, 'depth-mismatch', `depthTexture "${shared.name}" is ${shared.width}×${shared.height} with ${shared.samples} sample(s); the task renders ${width}×${height} with ${state.samples}: they must match`);
+    throw new GeometryError(
+      api,
+      'depth-mismatch',
+      `depthTexture "${shared.name}" is ${shared.width}×${shared.height} with ${shared.samples} sample(s); the task renders ${width}×${height} with ${state.samples}: they must match`,
+    );
   }
   return depth;
 }
 
 function buildResolveBlits(state: GeometryTaskState, device: GPUDevice, width: number, height: number): void {
   for (const blit of state.resolveBlits) disposeBlitPass(device, blit);
-  state.resolveBlits = state.plan.filter((a) => a.resolve === 'first-sample').map((a) => createBlitPass(device, {
-    label: `weft:${state.name}:resolve:${a.output}`, cache: state.cache, fragments: state.blitFragments,
-    sourceView: state.targets.colorViews[a.location], sourceSize: [width, height], sourceMultisampled: true, uint: false, lod: 0,
-    targetView: state.targets.resolveViews[a.location]!, targetFormat: a.format, targetSamples: 1, viewport: null,
-    remap: resolveBlitRemap('identity'), flipY: false, firstSample: true,
-  }));
+  state.resolveBlits = state.plan
+    .filter((a) => a.resolve === 'first-sample')
+    .map((a) =>
+      createBlitPass(device, {
+        label: `weft:${state.name}:resolve:${a.output}`,
+        cache: state.cache,
+        fragments: state.blitFragments,
+        sourceView: state.targets.colorViews[a.location],
+        sourceSize: [width, height],
+        sourceMultisampled: true,
+        uint: false,
+        lod: 0,
+        targetView: state.targets.resolveViews[a.location]!,
+        targetFormat: a.format,
+        targetSamples: 1,
+        viewport: null,
+        remap: resolveBlitRemap('identity'),
+        flipY: false,
+        firstSample: true,
+      }),
+    );
 }
 
 function buildGroups(state: GeometryTaskState, device: GPUDevice, draws: readonly GeometryDraw[]): void {
@@ -105,41 +163,83 @@ function buildGroups(state: GeometryTaskState, device: GPUDevice, draws: readonl
   if (!state.drawBuffer || state.drawBuffer.size < neededBytes) {
     state.drawBuffer?.destroy();
     const size = Math.max(neededBytes, 2 * (state.drawBuffer?.size ?? 0));
-    state.drawBuffer = device.createBuffer({ label: `weft:${state.name}:draw-uniforms`, size, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    state.drawBuffer = device.createBuffer({
+      label: `weft:${state.name}:draw-uniforms`,
+      size,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    });
     state.drawData = new Float32Array(size / 4);
     state.drawWords = new Uint32Array(state.drawData.buffer);
   }
-  state.sceneBuffer ??= device.createBuffer({ label: `weft:${state.name}:scene-uniforms`, size: 512, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+  state.sceneBuffer ??= device.createBuffer({
+    label: `weft:${state.name}:scene-uniforms`,
+    size: 512,
+    usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+  });
   if (!draws.length) return;
   const [layout0, layout1] = draws[0].lease.bindGroupLayouts;
   const groups = state.groupsFor;
   if (groups.layout0 !== layout0) {
-    const entries = draws[0].composed.bindGroups[0].bindings.map((b) => ({ binding: b.binding, resource: { buffer: state.sceneBuffer!, offset: b.name === 'scene' ? 0 : 256, size: b.name === 'scene' ? 128 : 80 } }));
+    const entries = draws[0].composed.bindGroups[0].bindings.map((b) => ({
+      binding: b.binding,
+      resource: {
+        buffer: state.sceneBuffer!,
+        offset: b.name === 'scene' ? 0 : 256,
+        size: b.name === 'scene' ? 128 : 80,
+      },
+    }));
     state.sceneGroup = device.createBindGroup({ label: `weft:${state.name}:scene-group`, layout: layout0, entries });
   }
   if (groups.layout1 !== layout1 || groups.drawBuffer !== state.drawBuffer) {
-    state.drawGroup = device.createBindGroup({ label: `weft:${state.name}:draw-group`, layout: layout1, entries: geometryDrawGroupEntries(draws[0].composed, state.drawBuffer) });
+    state.drawGroup = device.createBindGroup({
+      label: `weft:${state.name}:draw-group`,
+      layout: layout1,
+      entries: geometryDrawGroupEntries(draws[0].composed, state.drawBuffer),
+    });
   }
   state.groupsFor = { layout0, layout1, drawBuffer: state.drawBuffer };
 }
 
 function finishDraw(state: GeometryTaskState, device: GPUDevice, draw: GeometryDraw): void {
   const gpu = ensureMeshGpu(draw.mesh, device);
-  if (state.hasVelocity) draw.velocity = ensureMeshVelocityHistory(state.velocity, device, `weft:${state.name}`, draw.mesh);
-  const sources = [...gpu.vertexBuffers, ...(gpu.instanceBuffer ? [gpu.instanceBuffer] : []), ...(draw.velocity?.instances ? [draw.velocity.instances.buffer] : [])];
+  if (state.hasVelocity)
+    draw.velocity = ensureMeshVelocityHistory(state.velocity, device, `weft:${state.name}`, draw.mesh);
+  const sources = [
+    ...gpu.vertexBuffers,
+    ...(gpu.instanceBuffer ? [gpu.instanceBuffer] : []),
+    ...(draw.velocity?.instances ? [draw.velocity.instances.buffer] : []),
+  ];
   draw.vertexBuffers = draw.composed.vertexBufferSources.map((i) => sources[i]);
   const groups = draw.composed.bindGroups;
-  draw.textureGroup = groups.length > 2
-    ? groups[2].entries.length ? textureGroupFor(state.textureGroups, device, `weft:${state.name}`, draw.lease.bindGroupLayouts[2], draw.material.texture) : device.createBindGroup({ label: `weft:${state.name}:empty`, layout: draw.lease.bindGroupLayouts[2], entries: [] })
-    : null;
+  draw.textureGroup =
+    groups.length > 2
+      ? groups[2].entries.length
+        ? textureGroupFor(
+            state.textureGroups,
+            device,
+            `weft:${state.name}`,
+            draw.lease.bindGroupLayouts[2],
+            draw.material.texture,
+          )
+        : device.createBindGroup({
+            label: `weft:${state.name}:empty`,
+            layout: draw.lease.bindGroupLayouts[2],
+            entries: [],
+          })
+      : null;
   const deformed = ensureMeshDeformation(draw.mesh, device);
   const previous = draw.velocity?.deformation;
   if (deformed && groups[3] && previous) {
     // Current deformation (mesh-owned) and this task's previous bones / weights share the extra group.
     const resources = { ...deformed.resources, ...previous.resources };
-    draw.deformGroup = device.createBindGroup({ label: `weft:${state.name}:deformation:${draw.mesh.name}`, layout: draw.lease.bindGroupLayouts[3], entries: groups[3].bindings.map((b) => ({ binding: b.binding, resource: resources[b.name] })) });
+    draw.deformGroup = device.createBindGroup({
+      label: `weft:${state.name}:deformation:${draw.mesh.name}`,
+      layout: draw.lease.bindGroupLayouts[3],
+      entries: groups[3].bindings.map((b) => ({ binding: b.binding, resource: resources[b.name] })),
+    });
   } else {
-    draw.deformGroup = deformed && groups[3] ? meshDeformationGroup(deformed, draw.lease.bindGroupLayouts[3], groups[3].bindings) : null;
+    draw.deformGroup =
+      deformed && groups[3] ? meshDeformationGroup(deformed, draw.lease.bindGroupLayouts[3], groups[3].bindings) : null;
   }
   const dynamic = draw.composed.bindGroups[1].bindings.length;
   draw.dynamicOffsets = new Uint32Array(dynamic).fill(draw.slot * geometryDrawStride);
@@ -149,8 +249,19 @@ function buildPassDescriptor(state: GeometryTaskState): void {
   const { targets, plan, config } = state;
   state.passDescriptor = {
     label: `weft:${state.name}:pass`,
-    colorAttachments: plan.map((a) => ({ view: targets.colorViews[a.location], resolveTarget: a.resolve === 'hardware' ? targets.resolveViews[a.location]! : undefined, loadOp: 'clear', storeOp: 'store', clearValue: a.clearValue })),
-    depthStencilAttachment: { view: targets.depthView!, depthLoadOp: config.depthLoad ? 'load' : 'clear', depthClearValue: 0, depthStoreOp: 'store' },
+    colorAttachments: plan.map((a) => ({
+      view: targets.colorViews[a.location],
+      resolveTarget: a.resolve === 'hardware' ? targets.resolveViews[a.location]! : undefined,
+      loadOp: 'clear',
+      storeOp: 'store',
+      clearValue: a.clearValue,
+    })),
+    depthStencilAttachment: {
+      view: targets.depthView!,
+      depthLoadOp: config.depthLoad ? 'load' : 'clear',
+      depthClearValue: 0,
+      depthStoreOp: 'store',
+    },
   };
 }
 
@@ -171,20 +282,40 @@ export function recordGeometryTask(state: GeometryTaskState): void {
   const transparent = new Set(meshes.filter((m) => isGeometryTransparent(state, m)));
   if (transparent.size) {
     planGeometryAttachments(state.requests, {
-      api, samples: state.samples, maxColorAttachments: device.limits.maxColorAttachments, maxColorAttachmentBytesPerSample: device.limits.maxColorAttachmentBytesPerSample,
-      adapterMaxColorAttachmentBytesPerSample: engine.adapter.limits.maxColorAttachmentBytesPerSample, float32Blendable: engine.features.has('float32-blendable'), blended: true,
+      api,
+      samples: state.samples,
+      maxColorAttachments: device.limits.maxColorAttachments,
+      maxColorAttachmentBytesPerSample: device.limits.maxColorAttachmentBytesPerSample,
+      adapterMaxColorAttachmentBytesPerSample: engine.adapter.limits.maxColorAttachmentBytesPerSample,
+      float32Blendable: engine.features.has('float32-blendable'),
+      blended: true,
     });
   }
   const [width, height] = geometryTaskSize(state);
   const depth = sharedDepthTexture(state, width, height);
   const ordered = [...meshes.filter((m) => !transparent.has(m)), ...meshes.filter((m) => transparent.has(m))];
   const context: GeometryDrawContext = {
-    name: state.name, device, cache: state.cache, fragments: state.fragments, outputs: state.outputs, plan: state.plan, samples: state.samples,
-    depthFormat: state.targets.mrt.depthFormat!, depthCompare: state.config.depthLoad ? 'greater-equal' : 'greater', reverseCulling: state.config.reverseCulling === true,
-    previousDepth: state.velocity.previousDepth, objectPrimitive: state.objectPrimitive, features: engine.features,
+    name: state.name,
+    device,
+    cache: state.cache,
+    fragments: state.fragments,
+    outputs: state.outputs,
+    plan: state.plan,
+    samples: state.samples,
+    depthFormat: state.targets.mrt.depthFormat!,
+    depthCompare: state.config.depthLoad ? 'greater-equal' : 'greater',
+    reverseCulling: state.config.reverseCulling === true,
+    previousDepth: state.velocity.previousDepth,
+    objectPrimitive: state.objectPrimitive,
+    features: engine.features,
   };
   const draws = acquireCandidates(state, context, ordered, transparent);
-  if (state.targets.device !== device || state.recordedWidth !== width || state.recordedHeight !== height || state.recordedDepth !== depth) {
+  if (
+    state.targets.device !== device ||
+    state.recordedWidth !== width ||
+    state.recordedHeight !== height ||
+    state.recordedDepth !== depth
+  ) {
     allocateGeometryTextures(state.targets, device, state.plan, width, height, depth);
     buildResolveBlits(state, device, width, height);
     state.velocity.hasCamera = false; // a new size is a new projection: no camera motion on the next frame

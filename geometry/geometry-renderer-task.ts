@@ -11,11 +11,24 @@ import { disposeFrameIdReader, type FrameIdHit, makeFrameIdReader, readFrameIdTe
 import { makeTextureGroupCache } from './geometry-draws.js';
 import { GeometryError } from './geometry-errors.js';
 import { executeGeometryTask } from './geometry-execute.js';
-import { geometryTaskMeshes, isGeometryTransparent, recordGeometryTask, releaseGeometryDeviceObjects } from './geometry-record.js';
+import {
+  geometryTaskMeshes,
+  isGeometryTransparent,
+  recordGeometryTask,
+  releaseGeometryDeviceObjects,
+} from './geometry-record.js';
 import { makeGeometryTargets } from './geometry-targets.js';
 import type { GeometryRendererTaskConfig, GeometryTaskState } from './geometry-task-state.js';
-import { GEOMETRY_OBJECT_ID_DESCRIPTION, GEOMETRY_TEXTURE_DESCRIPTIONS, GeometryTextureType } from './geometry-types.js';
-import { type GeometryAttachmentPlan, normalizeGeometryRequests, planGeometryAttachments } from './geometry-validation.js';
+import {
+  GEOMETRY_OBJECT_ID_DESCRIPTION,
+  GEOMETRY_TEXTURE_DESCRIPTIONS,
+  GeometryTextureType,
+} from './geometry-types.js';
+import {
+  type GeometryAttachmentPlan,
+  normalizeGeometryRequests,
+  planGeometryAttachments,
+} from './geometry-validation.js';
 import { makeVelocityHistory } from './velocity/velocity-history.js';
 
 export type { GeometryRendererTaskConfig, GeometryRendererTextureDescription } from './geometry-task-state.js';
@@ -47,20 +60,47 @@ export interface GeometryRendererTask extends Task {
 
 const api = 'createGeometryRendererTask';
 
-function checkConfig(scene: Scene, config: GeometryRendererTaskConfig): { samples: 1 | 4; objectId: GPUTextureFormat | null } {
-  if (!config || typeof config !== 'object') throw new GeometryError(api, 'bad-config', `config ${describeValue(config)} must be an object with textureDescriptions`);
+function checkConfig(
+  scene: Scene,
+  config: GeometryRendererTaskConfig,
+): { samples: 1 | 4; objectId: GPUTextureFormat | null } {
+  if (!config || typeof config !== 'object')
+    throw new GeometryError(
+      api,
+      'bad-config',
+      `config ${describeValue(config)} must be an object with textureDescriptions`,
+    );
   const samples = config.samples ?? 1;
-  if (samples !== 1 && samples !== 4) throw new GeometryError(api, 'bad-samples', `samples ${describeValue(samples)} is not allowed; use 1 or 4`);
+  if (samples !== 1 && samples !== 4)
+    throw new GeometryError(api, 'bad-samples', `samples ${describeValue(samples)} is not allowed; use 1 or 4`);
   const size = config.size ?? 'canvas';
   if (size !== 'canvas') {
     const max = scene.engine.device.limits.maxTextureDimension2D;
-    for (const [key, value] of [['width', size?.width], ['height', size?.height]] as const) {
-      if (!Number.isInteger(value) || value! < 1 || value! > max) throw new GeometryError(api, 'bad-size', `size.${key} ${describeValue(value)} must be an integer in 1..${max} (or size: 'canvas')`);
+    for (const [key, value] of [
+      ['width', size?.width],
+      ['height', size?.height],
+    ] as const) {
+      if (!Number.isInteger(value) || value! < 1 || value! > max)
+        throw new GeometryError(
+          api,
+          'bad-size',
+          `size.${key} ${describeValue(value)} must be an integer in 1..${max} (or size: 'canvas')`,
+        );
     }
   }
-  if (config.depthLoad && !config.depthTexture) throw new GeometryError(api, 'bad-depth', 'depthLoad needs a shared depthTexture to load from');
-  if (config.depthTexture && !config.depthTexture.depthFormat) throw new GeometryError(api, 'bad-depth', `depthTexture "${config.depthTexture.name}" has no depth attachment; create it with a depthFormat`);
-  const objectId = config.objectId ? (config.objectId === true ? GEOMETRY_OBJECT_ID_DESCRIPTION.defaultFormat : config.objectId.format ?? GEOMETRY_OBJECT_ID_DESCRIPTION.defaultFormat) : null;
+  if (config.depthLoad && !config.depthTexture)
+    throw new GeometryError(api, 'bad-depth', 'depthLoad needs a shared depthTexture to load from');
+  if (config.depthTexture && !config.depthTexture.depthFormat)
+    throw new GeometryError(
+      api,
+      'bad-depth',
+      `depthTexture "${config.depthTexture.name}" has no depth attachment; create it with a depthFormat`,
+    );
+  const objectId = config.objectId
+    ? config.objectId === true
+      ? GEOMETRY_OBJECT_ID_DESCRIPTION.defaultFormat
+      : (config.objectId.format ?? GEOMETRY_OBJECT_ID_DESCRIPTION.defaultFormat)
+    : null;
   return { samples, objectId };
 }
 
@@ -74,28 +114,74 @@ export function createGeometryRendererTask(scene: Scene, config: GeometryRendere
   const engine = scene.engine;
   const name = config.name ?? 'geometry';
   const unordered = normalizeGeometryRequests(api, config.textureDescriptions, objectId);
-  const outputs = unordered.map((r) => (r.type === 'objectId' ? 'objectId' : GEOMETRY_TEXTURE_DESCRIPTIONS[r.type].name) as GeometryOutputName);
+  const outputs = unordered.map(
+    (r) => (r.type === 'objectId' ? 'objectId' : GEOMETRY_TEXTURE_DESCRIPTIONS[r.type].name) as GeometryOutputName,
+  );
   const fragments = createGeometryFragments(outputs);
   const cache = makeComposeCache();
   const objectPrimitive = objectId !== null && engine.features.has('primitive-index');
   // The composer orders the outputs (locations); the plan is checked in that order, as the device will check it.
-  const probe = composeGeometryShader({ outputs, normals: false, uvs: false, colors: false, thinInstances: false, objectPrimitive }, { cache, fragments, deviceFeatures: engine.features });
+  const probe = composeGeometryShader(
+    { outputs, normals: false, uvs: false, colors: false, thinInstances: false, objectPrimitive },
+    { cache, fragments, deviceFeatures: engine.features },
+  );
   const requests = probe.targets.map((t) => unordered[outputs.indexOf(t.name as GeometryOutputName)]);
   const { device, adapter } = engine;
   const plan = planGeometryAttachments(requests, {
-    api, samples, maxColorAttachments: device.limits.maxColorAttachments, maxColorAttachmentBytesPerSample: device.limits.maxColorAttachmentBytesPerSample,
-    adapterMaxColorAttachmentBytesPerSample: adapter.limits.maxColorAttachmentBytesPerSample, float32Blendable: engine.features.has('float32-blendable'),
+    api,
+    samples,
+    maxColorAttachments: device.limits.maxColorAttachments,
+    maxColorAttachmentBytesPerSample: device.limits.maxColorAttachmentBytesPerSample,
+    adapterMaxColorAttachmentBytesPerSample: adapter.limits.maxColorAttachmentBytesPerSample,
+    float32Blendable: engine.features.has('float32-blendable'),
     blended: (config.transparentMeshes?.length ?? 0) > 0,
   });
   const targets = makeGeometryTargets(engine, name, plan, samples, config.depthTexture?.depthFormat ?? 'depth32float');
   const state: GeometryTaskState = {
-    name, scene, engine, config: { ...config }, samples, requests, plan, outputs, fragments, blitFragments: [createGeometryBlitFragment()], cache, objectPrimitive, targets,
-    velocity: makeVelocityHistory(), hasVelocity: outputs.includes('linearVelocity'), textureGroups: makeTextureGroupCache(), idReader: makeFrameIdReader(`weft:${name}`),
-    recordedDevice: null, recordedStructure: -1, recordedWidth: 0, recordedHeight: 0, recordedDepth: null, recordedMeshes: [], records: 0,
-    draws: [], ranges: [], frameRanges: null, sceneBuffer: null, drawBuffer: null, sceneGroup: null, drawGroup: null,
-    groupsFor: { layout0: null, layout1: null, drawBuffer: null }, drawData: new Float32Array(0), drawWords: new Uint32Array(0), sceneData: new Float32Array(128),
-    matrices: { view: new Float32Array(16), projection: new Float32Array(16), viewProjection: new Float32Array(16), scratch: new Float32Array(16) },
-    passDescriptor: null, resolveBlits: [], disposed: false,
+    name,
+    scene,
+    engine,
+    config: { ...config },
+    samples,
+    requests,
+    plan,
+    outputs,
+    fragments,
+    blitFragments: [createGeometryBlitFragment()],
+    cache,
+    objectPrimitive,
+    targets,
+    velocity: makeVelocityHistory(),
+    hasVelocity: outputs.includes('linearVelocity'),
+    textureGroups: makeTextureGroupCache(),
+    idReader: makeFrameIdReader(`weft:${name}`),
+    recordedDevice: null,
+    recordedStructure: -1,
+    recordedWidth: 0,
+    recordedHeight: 0,
+    recordedDepth: null,
+    recordedMeshes: [],
+    records: 0,
+    draws: [],
+    ranges: [],
+    frameRanges: null,
+    sceneBuffer: null,
+    drawBuffer: null,
+    sceneGroup: null,
+    drawGroup: null,
+    groupsFor: { layout0: null, layout1: null, drawBuffer: null },
+    drawData: new Float32Array(0),
+    drawWords: new Uint32Array(0),
+    sceneData: new Float32Array(128),
+    matrices: {
+      view: new Float32Array(16),
+      projection: new Float32Array(16),
+      viewProjection: new Float32Array(16),
+      scratch: new Float32Array(16),
+    },
+    passDescriptor: null,
+    resolveBlits: [],
+    disposed: false,
   };
   const alias = (type: GeometryTextureType) => {
     const at = plan.find((a) => a.type === type);
@@ -103,7 +189,12 @@ export function createGeometryRendererTask(scene: Scene, config: GeometryRendere
   };
   const objectIdAt = plan.find((a) => a.type === 'objectId');
   const task: GeometryRendererTask = {
-    name, scene, state, outputTarget: targets.mrt, attachments: plan, drawCount: 0,
+    name,
+    scene,
+    state,
+    outputTarget: targets.mrt,
+    attachments: plan,
+    drawCount: 0,
     geometryIrradianceTexture: alias(GeometryTextureType.IRRADIANCE),
     geometryWorldPositionTexture: alias(GeometryTextureType.WORLD_POSITION),
     geometryLocalPositionTexture: alias(GeometryTextureType.LOCAL_POSITION),
@@ -137,17 +228,27 @@ function assertAlive(state: GeometryTaskState, where: string): void {
 
 /** True when the device, scene structure, size, shared depth, mesh list, a material or a transparency changed since the last record. */
 function geometryNeedsRecord(state: GeometryTaskState): boolean {
-  if (state.recordedDevice !== state.engine.device || state.recordedStructure !== state.scene.structureVersion) return true;
+  if (state.recordedDevice !== state.engine.device || state.recordedStructure !== state.scene.structureVersion)
+    return true;
   const size = state.config.size;
   const fixed = size && size !== 'canvas';
-  if ((fixed ? size.width : state.engine.width) !== state.recordedWidth || (fixed ? size.height : state.engine.height) !== state.recordedHeight) return true;
+  if (
+    (fixed ? size.width : state.engine.width) !== state.recordedWidth ||
+    (fixed ? size.height : state.engine.height) !== state.recordedHeight
+  )
+    return true;
   const shared = state.config.depthTexture;
   if (shared && shared.textures?.depth !== state.recordedDepth) return true;
   const meshes = geometryTaskMeshes(state);
   if (meshes.length !== state.recordedMeshes.length) return true;
   for (let i = 0; i < meshes.length; i++) if (meshes[i] !== state.recordedMeshes[i]) return true;
   for (const draw of state.draws) {
-    if (draw.material !== draw.mesh.material || draw.mesh.disposed || draw.transparent !== isGeometryTransparent(state, draw.mesh)) return true;
+    if (
+      draw.material !== draw.mesh.material ||
+      draw.mesh.disposed ||
+      draw.transparent !== isGeometryTransparent(state, draw.mesh)
+    )
+      return true;
   }
   return false;
 }
@@ -172,14 +273,33 @@ export function enableGeometryVelocity(task: GeometryRendererTask, options: Geom
   const where = 'enableGeometryVelocity';
   const { state } = task;
   assertAlive(state, where);
-  if (state.records > 0) throw new GeometryError(where, 'already-recorded', `task "${state.name}" has already recorded; call enableGeometryVelocity right after createGeometryRendererTask, before the first frame`);
+  if (state.records > 0)
+    throw new GeometryError(
+      where,
+      'already-recorded',
+      `task "${state.name}" has already recorded; call enableGeometryVelocity right after createGeometryRendererTask, before the first frame`,
+    );
   const attachment = state.plan.find((a) => a.type === GeometryTextureType.LINEAR_VELOCITY);
-  if (!attachment) throw new GeometryError(where, 'no-velocity', `task "${state.name}" has no LINEAR_VELOCITY attachment; add { type: GeometryTextureType.LINEAR_VELOCITY } to textureDescriptions`);
+  if (!attachment)
+    throw new GeometryError(
+      where,
+      'no-velocity',
+      `task "${state.name}" has no LINEAR_VELOCITY attachment; add { type: GeometryTextureType.LINEAR_VELOCITY } to textureDescriptions`,
+    );
   if (options.previousDepth && !['rgba16float', 'rgba32float'].includes(attachment.format)) {
-    throw new GeometryError(where, 'bad-format', `previousDepth writes z, which needs a float RGBA LINEAR_VELOCITY format (rgba16float or rgba32float); the task uses ${JSON.stringify(attachment.format)}`);
+    throw new GeometryError(
+      where,
+      'bad-format',
+      `previousDepth writes z, which needs a float RGBA LINEAR_VELOCITY format (rgba16float or rgba32float); the task uses ${JSON.stringify(attachment.format)}`,
+    );
   }
   const camera = state.config.camera ?? state.scene.camera;
-  if (options.previousDepth && camera && camera.kind !== 'perspective') throw new GeometryError(where, 'bad-camera', `previousDepth needs a perspective camera; got ${String(camera.kind)}`);
+  if (options.previousDepth && camera && camera.kind !== 'perspective')
+    throw new GeometryError(
+      where,
+      'bad-camera',
+      `previousDepth needs a perspective camera; got ${String(camera.kind)}`,
+    );
   state.velocity.previousDepth = options.previousDepth === true;
 }
 
@@ -202,8 +322,22 @@ export function readFrameIdAsync(task: GeometryRendererTask, x: number, y: numbe
   const { state } = task;
   assertAlive(state, where);
   const target = task.geometryObjectIdTexture;
-  if (!target) return Promise.reject(new GeometryError(where, 'no-object-id', `task "${state.name}" has no object-ID output; create it with objectId: true`));
+  if (!target)
+    return Promise.reject(
+      new GeometryError(
+        where,
+        'no-object-id',
+        `task "${state.name}" has no object-ID output; create it with objectId: true`,
+      ),
+    );
   const ranges = state.frameRanges;
-  if (!ranges || !target.textures || state.recordedDevice !== state.engine.device) return Promise.reject(new GeometryError(where, 'no-frame', `task "${state.name}" has not rendered a frame on the current device yet; run it first`));
+  if (!ranges || !target.textures || state.recordedDevice !== state.engine.device)
+    return Promise.reject(
+      new GeometryError(
+        where,
+        'no-frame',
+        `task "${state.name}" has not rendered a frame on the current device yet; run it first`,
+      ),
+    );
   return readFrameIdTexel(state.idReader, state.engine.device, target.textures.colors[0], ranges, x, y);
 }

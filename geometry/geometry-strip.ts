@@ -11,8 +11,12 @@ import { GEOMETRY_TEXTURE_DESCRIPTIONS, GeometryTextureType } from './geometry-t
 
 /** The strip's outputs, in display order. */
 export const geometryStripTypes: readonly GeometryTextureType[] = [
-  GeometryTextureType.NORMALIZED_VIEW_DEPTH, GeometryTextureType.VIEW_NORMAL, GeometryTextureType.WORLD_NORMAL,
-  GeometryTextureType.WORLD_POSITION, GeometryTextureType.REFLECTIVITY, GeometryTextureType.ALBEDO,
+  GeometryTextureType.NORMALIZED_VIEW_DEPTH,
+  GeometryTextureType.VIEW_NORMAL,
+  GeometryTextureType.WORLD_NORMAL,
+  GeometryTextureType.WORLD_POSITION,
+  GeometryTextureType.REFLECTIVITY,
+  GeometryTextureType.ALBEDO,
 ];
 
 /** One strip image: rgba8, width × height × 4 bytes, rows top to bottom. */
@@ -27,7 +31,11 @@ function worldPositionRemap(scene: Scene): BlitRemap {
   for (const mesh of scene.meshes) if (mesh.visible) unionAabb(box, getMeshWorldBounds(mesh));
   const extent = [0, 1, 2].map((c) => Math.max(1e-6, box.max[c] - box.min[c]));
   const min = [0, 1, 2].map((c) => (Number.isFinite(box.min[c]) ? box.min[c] : 0));
-  return { scale: [1 / extent[0], 1 / extent[1], 1 / extent[2], 0], bias: [-min[0] / extent[0], -min[1] / extent[1], -min[2] / extent[2], 1], maskByAlpha: true };
+  return {
+    scale: [1 / extent[0], 1 / extent[1], 1 / extent[2], 0],
+    bias: [-min[0] / extent[0], -min[1] / extent[1], -min[2] / extent[2], 1],
+    maskByAlpha: true,
+  };
 }
 
 function remapOf(scene: Scene, type: GeometryTextureType): BlitRemap {
@@ -38,9 +46,19 @@ function remapOf(scene: Scene, type: GeometryTextureType): BlitRemap {
 }
 
 /** Geometry tasks covering `types`: one when the device's bytes-per-sample limit allows, else halves until each fits. */
-function createTasksFor(scene: Scene, types: readonly GeometryTextureType[], size: { width: number; height: number }): GeometryRendererTask[] {
+function createTasksFor(
+  scene: Scene,
+  types: readonly GeometryTextureType[],
+  size: { width: number; height: number },
+): GeometryRendererTask[] {
   try {
-    return [createGeometryRendererTask(scene, { name: `geometry-strip-${types.join('-')}`, size, textureDescriptions: types.map((type) => ({ type })) })];
+    return [
+      createGeometryRendererTask(scene, {
+        name: `geometry-strip-${types.join('-')}`,
+        size,
+        textureDescriptions: types.map((type) => ({ type })),
+      }),
+    ];
   } catch (error) {
     if (!(error instanceof GeometryError) || error.code !== 'attachment-bytes' || types.length < 2) throw error;
     const half = Math.ceil(types.length / 2);
@@ -54,20 +72,32 @@ function createTasksFor(scene: Scene, types: readonly GeometryTextureType[], siz
  * On a device with the default 32 bytes per sample the outputs are split over two geometry passes; with
  * `requiredLimits: { maxColorAttachmentBytesPerSample: 64 }` they share one.
  */
-export async function renderGeometryStrip(scene: Scene, size: { width: number; height: number }): Promise<GeometryStripImage[]> {
-  if (!scene.camera) throw new GeometryError('renderGeometryStrip', 'no-camera', 'the scene has no camera; set scene.camera first');
+export async function renderGeometryStrip(
+  scene: Scene,
+  size: { width: number; height: number },
+): Promise<GeometryStripImage[]> {
+  if (!scene.camera)
+    throw new GeometryError('renderGeometryStrip', 'no-camera', 'the scene has no camera; set scene.camera first');
   const geometry = createTasksFor(scene, geometryStripTypes, size);
   const tasks: Task[] = [...geometry];
   try {
     const copies = geometryStripTypes.map((type) => {
       const { accessor, name } = GEOMETRY_TEXTURE_DESCRIPTIONS[type];
-      const source = geometry.map((task) => task[accessor as keyof GeometryRendererTask]).find(Boolean) as GeometryRendererTask['geometryAlbedoTexture'];
-      const copy = createCopyToTextureTask(scene, { name: `strip-${name}`, sourceTexture: source!, remap: remapOf(scene, type) });
+      const source = geometry
+        .map((task) => task[accessor as keyof GeometryRendererTask])
+        .find(Boolean) as GeometryRendererTask['geometryAlbedoTexture'];
+      const copy = createCopyToTextureTask(scene, {
+        name: `strip-${name}`,
+        sourceTexture: source!,
+        remap: remapOf(scene, type),
+      });
       tasks.push(copy);
       return { name, copy };
     });
     runTasks(scene.engine, tasks);
-    return await Promise.all(copies.map(async ({ name, copy }) => ({ name, rgba: await readRenderTargetPixels(copy.outputTexture) })));
+    return await Promise.all(
+      copies.map(async ({ name, copy }) => ({ name, rgba: await readRenderTargetPixels(copy.outputTexture) })),
+    );
   } finally {
     for (const task of tasks) task.dispose();
   }

@@ -86,7 +86,12 @@ export interface GeometryTaskState {
   drawData: Float32Array<ArrayBuffer>;
   drawWords: Uint32Array<ArrayBuffer>;
   readonly sceneData: Float32Array<ArrayBuffer>;
-  readonly matrices: { view: Float32Array; projection: Float32Array; viewProjection: Float32Array; scratch: Float32Array };
+  readonly matrices: {
+    view: Float32Array;
+    projection: Float32Array;
+    viewProjection: Float32Array;
+    scratch: Float32Array;
+  };
   passDescriptor: GPURenderPassDescriptor | null;
   resolveBlits: BlitPass[];
   disposed: boolean;

@@ -1,7 +1,16 @@
 import { describeValue } from '../composer/errors.js';
 import { GeometryError } from './geometry-errors.js';
-import { GEOMETRY_OBJECT_ID_DESCRIPTION, GEOMETRY_TEXTURE_DESCRIPTIONS, GeometryTextureType, geometryTypeName } from './geometry-types.js';
-import { colorAttachmentBytesPerSample, getColorFormatCaps, listRenderableColorFormats } from './texture-format-caps.js';
+import {
+  GEOMETRY_OBJECT_ID_DESCRIPTION,
+  GEOMETRY_TEXTURE_DESCRIPTIONS,
+  GeometryTextureType,
+  geometryTypeName,
+} from './geometry-types.js';
+import {
+  colorAttachmentBytesPerSample,
+  getColorFormatCaps,
+  listRenderableColorFormats,
+} from './texture-format-caps.js';
 
 /** One requested output: a G-buffer type (or the object-ID output) and its format. */
 export interface GeometryAttachmentRequest {
@@ -39,26 +48,52 @@ function descriptionOf(type: GeometryTextureType | 'objectId') {
 }
 
 /** Checks the task's textureDescriptions (+ object IDs): known types, no duplicates, 1..8 entries, known formats. */
-export function normalizeGeometryRequests(api: string, descriptions: readonly { type: GeometryTextureType; format?: GPUTextureFormat }[], objectId: GPUTextureFormat | null): GeometryAttachmentRequest[] {
-  if (!Array.isArray(descriptions)) throw new GeometryError(api, 'bad-descriptions', `textureDescriptions ${describeValue(descriptions)} must be an array of { type: GeometryTextureType, format? }`);
+export function normalizeGeometryRequests(
+  api: string,
+  descriptions: readonly { type: GeometryTextureType; format?: GPUTextureFormat }[],
+  objectId: GPUTextureFormat | null,
+): GeometryAttachmentRequest[] {
+  if (!Array.isArray(descriptions))
+    throw new GeometryError(
+      api,
+      'bad-descriptions',
+      `textureDescriptions ${describeValue(descriptions)} must be an array of { type: GeometryTextureType, format? }`,
+    );
   const requests: GeometryAttachmentRequest[] = [];
   const seen = new Set<GeometryTextureType>();
   descriptions.forEach((d, i) => {
     const type = d?.type;
     if (!Number.isInteger(type) || GEOMETRY_TEXTURE_DESCRIPTIONS[type] === undefined) {
-      throw new GeometryError(api, 'bad-type', `textureDescriptions[${i}].type ${describeValue(type)} is not a GeometryTextureType; allowed: ${GEOMETRY_TEXTURE_DESCRIPTIONS.map((t) => `${t.type} (${geometryTypeName(t.type)})`).join(', ')}`);
+      throw new GeometryError(
+        api,
+        'bad-type',
+        `textureDescriptions[${i}].type ${describeValue(type)} is not a GeometryTextureType; allowed: ${GEOMETRY_TEXTURE_DESCRIPTIONS.map((t) => `${t.type} (${geometryTypeName(t.type)})`).join(', ')}`,
+      );
     }
-    if (seen.has(type)) throw new GeometryError(api, 'duplicate-type', `textureDescriptions[${i}] requests ${geometryTypeName(type)} a second time; each type is one attachment`);
+    if (seen.has(type))
+      throw new GeometryError(
+        api,
+        'duplicate-type',
+        `textureDescriptions[${i}] requests ${geometryTypeName(type)} a second time; each type is one attachment`,
+      );
     seen.add(type);
     requests.push({ type, format: d.format ?? GEOMETRY_TEXTURE_DESCRIPTIONS[type].defaultFormat });
   });
   if (objectId) requests.push({ type: 'objectId', format: objectId });
   if (requests.length < 1 || requests.length > 8) {
-    throw new GeometryError(api, 'bad-attachment-count', `${requests.length} attachment(s) requested (textureDescriptions${objectId ? ' + objectId' : ''}); use 1..8`);
+    throw new GeometryError(
+      api,
+      'bad-attachment-count',
+      `${requests.length} attachment(s) requested (textureDescriptions${objectId ? ' + objectId' : ''}); use 1..8`,
+    );
   }
   for (const r of requests) {
     if (typeof r.format !== 'string' || !getColorFormatCaps(r.format)) {
-      throw new GeometryError(api, 'bad-format', `${geometryTypeName(r.type)} format ${describeValue(r.format)} is not a renderable colour format; allowed: ${listRenderableColorFormats().join(', ')}`);
+      throw new GeometryError(
+        api,
+        'bad-format',
+        `${geometryTypeName(r.type)} format ${describeValue(r.format)} is not a renderable colour format; allowed: ${listRenderableColorFormats().join(', ')}`,
+      );
     }
   }
   return requests;
@@ -68,38 +103,73 @@ function checkKind(api: string, r: GeometryAttachmentRequest): void {
   const caps = getColorFormatCaps(r.format)!;
   const name = geometryTypeName(r.type);
   if (r.type === GeometryTextureType.MESH_BLEND_TAG) {
-    if (r.format !== 'r8uint') throw new GeometryError(api, 'bad-format', `MESH_BLEND_TAG format must be "r8uint" (single-sample, integer 0 clear), got ${describeValue(r.format)}`);
+    if (r.format !== 'r8uint')
+      throw new GeometryError(
+        api,
+        'bad-format',
+        `MESH_BLEND_TAG format must be "r8uint" (single-sample, integer 0 clear), got ${describeValue(r.format)}`,
+      );
     return;
   }
   if (r.type === 'objectId') {
     if (caps.kind !== 'uint' || caps.byteCost < 4 * Math.min(2, caps.channels) || r.format.startsWith('rgb10')) {
-      throw new GeometryError(api, 'bad-format', `OBJECT_ID format ${describeValue(r.format)} cannot hold 32-bit ids; allowed: r32uint (id only), rg32uint (id + primitive), rgba32uint`);
+      throw new GeometryError(
+        api,
+        'bad-format',
+        `OBJECT_ID format ${describeValue(r.format)} cannot hold 32-bit ids; allowed: r32uint (id only), rg32uint (id + primitive), rgba32uint`,
+      );
     }
     return;
   }
-  if (caps.kind !== 'float') throw new GeometryError(api, 'bad-format', `${name} writes float values; format ${describeValue(r.format)} is a ${caps.kind} format; use a float or unorm format (default ${descriptionOf(r.type).defaultFormat})`);
+  if (caps.kind !== 'float')
+    throw new GeometryError(
+      api,
+      'bad-format',
+      `${name} writes float values; format ${describeValue(r.format)} is a ${caps.kind} format; use a float or unorm format (default ${descriptionOf(r.type).defaultFormat})`,
+    );
   if (r.type === GeometryTextureType.LINEAR_VELOCITY && caps.channels < 2) {
-    throw new GeometryError(api, 'bad-format', `LINEAR_VELOCITY needs at least two channels (x, y); format ${describeValue(r.format)} has one`);
+    throw new GeometryError(
+      api,
+      'bad-format',
+      `LINEAR_VELOCITY needs at least two channels (x, y); format ${describeValue(r.format)} has one`,
+    );
   }
 }
 
 function checkMultisample(api: string, r: GeometryAttachmentRequest): GeometryAttachmentPlan['resolve'] {
   const name = geometryTypeName(r.type);
   if (r.type === GeometryTextureType.MESH_BLEND_TAG || r.type === 'objectId') {
-    throw new GeometryError(api, 'bad-samples', `${name} requires samples: 1 (integer data cannot be resolved); use samples: 1 or leave ${name} out`);
+    throw new GeometryError(
+      api,
+      'bad-samples',
+      `${name} requires samples: 1 (integer data cannot be resolved); use samples: 1 or leave ${name} out`,
+    );
   }
   const caps = getColorFormatCaps(r.format)!;
   if (!caps.multisample) {
-    throw new GeometryError(api, 'bad-samples', `${name} format "${r.format}" cannot be multisampled (samples: 4); override it with a multisampleable format such as rgba16float or r32float, or use samples: 1`);
+    throw new GeometryError(
+      api,
+      'bad-samples',
+      `${name} format "${r.format}" cannot be multisampled (samples: 4); override it with a multisampleable format such as rgba16float or r32float, or use samples: 1`,
+    );
   }
   return caps.resolve ? 'hardware' : 'first-sample';
 }
 
 function checkBlend(api: string, r: GeometryAttachmentRequest, float32Blendable: boolean): void {
   const caps = getColorFormatCaps(r.format)!;
-  if (caps.kind !== 'float') throw new GeometryError(api, 'blend-integer', `Transparent geometry output cannot blend integer format "${r.format}". (${geometryTypeName(r.type)})`);
+  if (caps.kind !== 'float')
+    throw new GeometryError(
+      api,
+      'blend-integer',
+      `Transparent geometry output cannot blend integer format "${r.format}". (${geometryTypeName(r.type)})`,
+    );
   if (caps.blendable === 'feature' && !float32Blendable) {
-    throw new GeometryError(api, 'blend-float32', `Transparent geometry output format "${r.format}" requires the float32-blendable WebGPU feature or a blendable format override. (${geometryTypeName(r.type)}: request the feature in createEngine options, or use e.g. rgba16float)`);
+    throw new GeometryError(
+      api,
+      'blend-float32',
+      `Transparent geometry output format "${r.format}" requires the float32-blendable WebGPU feature or a blendable format override. (${geometryTypeName(r.type)}: request the feature in createEngine options, or use e.g. rgba16float)`,
+    );
   }
 }
 
@@ -107,12 +177,19 @@ function checkBytes(api: string, requests: readonly GeometryAttachmentRequest[],
   const { total, attachments } = colorAttachmentBytesPerSample(requests.map((r) => r.format));
   const limit = context.maxColorAttachmentBytesPerSample;
   if (total <= limit) return;
-  const list = attachments.map((a, i) => `${geometryTypeName(requests[i].type)} ${a.format} ${a.cost} B at byte ${a.offset}`).join(', ');
+  const list = attachments
+    .map((a, i) => `${geometryTypeName(requests[i].type)} ${a.format} ${a.cost} B at byte ${a.offset}`)
+    .join(', ');
   const ceiling = context.adapterMaxColorAttachmentBytesPerSample;
-  const how = total <= ceiling
-    ? `raise the limit with createEngine(gpu, target, { requiredLimits: { maxColorAttachmentBytesPerSample: ${total} } }) (this adapter allows up to ${ceiling}), or override formats with smaller ones`
-    : `this adapter allows at most ${ceiling}: request fewer attachments or smaller formats`;
-  throw new GeometryError(api, 'attachment-bytes', `the attachments need ${total} bytes per sample (each starts at a multiple of its component alignment: ${list}) but the device allows maxColorAttachmentBytesPerSample = ${limit}; ${how}`);
+  const how =
+    total <= ceiling
+      ? `raise the limit with createEngine(gpu, target, { requiredLimits: { maxColorAttachmentBytesPerSample: ${total} } }) (this adapter allows up to ${ceiling}), or override formats with smaller ones`
+      : `this adapter allows at most ${ceiling}: request fewer attachments or smaller formats`;
+  throw new GeometryError(
+    api,
+    'attachment-bytes',
+    `the attachments need ${total} bytes per sample (each starts at a multiple of its component alignment: ${list}) but the device allows maxColorAttachmentBytesPerSample = ${limit}; ${how}`,
+  );
 }
 
 /**
@@ -120,16 +197,31 @@ function checkBytes(api: string, requests: readonly GeometryAttachmentRequest[],
  * fixed r8uint single-sample form, multisampling and resolve rules, blending of transparent participants, and the
  * maxColorAttachmentBytesPerSample sum with alignment. Throws GeometryError before anything is built.
  */
-export function planGeometryAttachments(requests: readonly GeometryAttachmentRequest[], context: GeometryPlanContext): GeometryAttachmentPlan[] {
+export function planGeometryAttachments(
+  requests: readonly GeometryAttachmentRequest[],
+  context: GeometryPlanContext,
+): GeometryAttachmentPlan[] {
   const { api } = context;
-  if (requests.length > context.maxColorAttachments) throw new GeometryError(api, 'bad-attachment-count', `${requests.length} attachments requested but the device allows maxColorAttachments = ${context.maxColorAttachments}`);
+  if (requests.length > context.maxColorAttachments)
+    throw new GeometryError(
+      api,
+      'bad-attachment-count',
+      `${requests.length} attachments requested but the device allows maxColorAttachments = ${context.maxColorAttachments}`,
+    );
   const plans = requests.map((r, location): GeometryAttachmentPlan => {
     const blended = r.type !== GeometryTextureType.MESH_BLEND_TAG && r.type !== 'objectId';
     if (context.blended && blended) checkBlend(api, r, context.float32Blendable);
     checkKind(api, r);
     const resolve = context.samples === 4 ? checkMultisample(api, r) : 'none';
     const [red, green, blue, alpha] = descriptionOf(r.type).clearValue;
-    return { ...r, output: descriptionOf(r.type).name, location, clearValue: { r: red, g: green, b: blue, a: alpha }, blended, resolve };
+    return {
+      ...r,
+      output: descriptionOf(r.type).name,
+      location,
+      clearValue: { r: red, g: green, b: blue, a: alpha },
+      blended,
+      resolve,
+    };
   });
   checkBytes(api, plans, context);
   return plans;

@@ -12,8 +12,15 @@ export interface ColorFormatCaps {
   blendable: 'yes' | 'feature' | 'no';
 }
 
-const caps = (byteCost: number, alignment: 1 | 2 | 4, kind: ColorFormatCaps['kind'], channels: ColorFormatCaps['channels'], multisample: boolean, resolve: boolean, blendable: ColorFormatCaps['blendable']): ColorFormatCaps =>
-  Object.freeze({ byteCost, alignment, kind, channels, multisample, resolve, blendable });
+const caps = (
+  byteCost: number,
+  alignment: 1 | 2 | 4,
+  kind: ColorFormatCaps['kind'],
+  channels: ColorFormatCaps['channels'],
+  multisample: boolean,
+  resolve: boolean,
+  blendable: ColorFormatCaps['blendable'],
+): ColorFormatCaps => Object.freeze({ byteCost, alignment, kind, channels, multisample, resolve, blendable });
 
 // From the spec's plain colour format table (rgba8unorm costs 8 bytes: implementations may store it wider),
 // multisampling checked on Dawn: 32-bit integer and two/four-channel 32-bit formats cannot be multisampled.
@@ -71,7 +78,10 @@ export interface AttachmentBytes {
 }
 
 /** The spec's maxColorAttachmentBytesPerSample sum: each attachment starts at a multiple of its alignment. */
-export function colorAttachmentBytesPerSample(formats: readonly GPUTextureFormat[]): { total: number; attachments: AttachmentBytes[] } {
+export function colorAttachmentBytesPerSample(formats: readonly GPUTextureFormat[]): {
+  total: number;
+  attachments: AttachmentBytes[];
+} {
   let total = 0;
   const attachments: AttachmentBytes[] = [];
   for (const format of formats) {

@@ -1,10 +1,20 @@
 import type { ComposeCache, ComposedShader } from '../composer/compose-shader.js';
 import { composeShader, makeComposeCache } from '../composer/compose-shader.js';
-import { acquireRenderPipeline, type PipelineLease, releaseRenderPipeline, type RenderPipelineState } from '../composer/pipeline-cache.js';
+import {
+  acquireRenderPipeline,
+  type PipelineLease,
+  releaseRenderPipeline,
+  type RenderPipelineState,
+} from '../composer/pipeline-cache.js';
 import { WeftError } from '../composer/errors.js';
 import { contributorViewByteSize } from '../fragments/contributor-view.js';
 import type { Fragment } from '../fragments/fragment-types.js';
-import { acquireContributorPipeline, type ContributorEncodeContext, contributorViewSlotBytes, writeContributorView } from './pick-contributors.js';
+import {
+  acquireContributorPipeline,
+  type ContributorEncodeContext,
+  contributorViewSlotBytes,
+  writeContributorView,
+} from './pick-contributors.js';
 
 /**
  * The GPU side pick contributors and entity renderers share: one pipeline per mode, the per-point view uniform,
@@ -42,9 +52,22 @@ export interface ContributorGpuOptions {
 /** Creates the shared state (nothing on the GPU but the params buffer until the first draw). */
 export function createContributorGpu(device: GPUDevice, options: ContributorGpuOptions): ContributorGpu {
   return {
-    device, label: options.label, fragments: options.fragments, itemsBinding: options.itemsBinding, paramsBinding: options.paramsBinding, state: options.state ?? null,
-    cache: makeComposeCache({ maxResults: 4 }), pipelines: new Map(), viewBuffer: null, viewData: new ArrayBuffer(0), itemBuffer: null,
-    paramsBuffer: device.createBuffer({ label: `${options.label}:params`, size: Math.ceil(options.paramsBytes / 16) * 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST }),
+    device,
+    label: options.label,
+    fragments: options.fragments,
+    itemsBinding: options.itemsBinding,
+    paramsBinding: options.paramsBinding,
+    state: options.state ?? null,
+    cache: makeComposeCache({ maxResults: 4 }),
+    pipelines: new Map(),
+    viewBuffer: null,
+    viewData: new ArrayBuffer(0),
+    itemBuffer: null,
+    paramsBuffer: device.createBuffer({
+      label: `${options.label}:params`,
+      size: Math.ceil(options.paramsBytes / 16) * 16,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    }),
     groups: new Map(),
   };
 }
@@ -53,28 +76,48 @@ function grow(gpu: ContributorGpu, points: number, itemBytes: number): void {
   if (!gpu.viewBuffer || gpu.viewBuffer.size < points * contributorViewSlotBytes) {
     gpu.viewBuffer?.destroy();
     const slots = Math.max(points, 2 * ((gpu.viewBuffer?.size ?? 0) / contributorViewSlotBytes), 1);
-    gpu.viewBuffer = gpu.device.createBuffer({ label: `${gpu.label}:views`, size: slots * contributorViewSlotBytes, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    gpu.viewBuffer = gpu.device.createBuffer({
+      label: `${gpu.label}:views`,
+      size: slots * contributorViewSlotBytes,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    });
     gpu.viewData = new ArrayBuffer(slots * contributorViewSlotBytes);
     gpu.groups.clear();
   }
   if (!gpu.itemBuffer || gpu.itemBuffer.size < itemBytes) {
     gpu.itemBuffer?.destroy();
     const size = Math.max(256, 2 ** Math.ceil(Math.log2(Math.max(itemBytes, 1))));
-    gpu.itemBuffer = gpu.device.createBuffer({ label: `${gpu.label}:items`, size, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST });
+    gpu.itemBuffer = gpu.device.createBuffer({
+      label: `${gpu.label}:items`,
+      size,
+      usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+    });
     gpu.groups.clear();
   }
 }
 
-function groupFor(gpu: ContributorGpu, layout: GPUBindGroupLayout, bindings: readonly { name: string; binding: number }[]): GPUBindGroup {
+function groupFor(
+  gpu: ContributorGpu,
+  layout: GPUBindGroupLayout,
+  bindings: readonly { name: string; binding: number }[],
+): GPUBindGroup {
   let group = gpu.groups.get(layout);
   if (group) return group;
   const resource = (name: string): GPUBindingResource => {
     if (name === gpu.itemsBinding) return { buffer: gpu.itemBuffer! };
     if (name === gpu.paramsBinding) return { buffer: gpu.paramsBuffer };
     if (name === 'contributorView') return { buffer: gpu.viewBuffer!, offset: 0, size: contributorViewByteSize };
-    throw new WeftError('drawContributorItems', 'unknown-binding', `shader "${gpu.label}" binds "${name}"; a contributor binds only contributorView, "${gpu.itemsBinding}" and "${gpu.paramsBinding}"`);
+    throw new WeftError(
+      'drawContributorItems',
+      'unknown-binding',
+      `shader "${gpu.label}" binds "${name}"; a contributor binds only contributorView, "${gpu.itemsBinding}" and "${gpu.paramsBinding}"`,
+    );
   };
-  group = gpu.device.createBindGroup({ label: `${gpu.label}:group`, layout, entries: bindings.map((b) => ({ binding: b.binding, resource: resource(b.name) })) });
+  group = gpu.device.createBindGroup({
+    label: `${gpu.label}:group`,
+    layout,
+    entries: bindings.map((b) => ({ binding: b.binding, resource: resource(b.name) })),
+  });
   gpu.groups.set(layout, group);
   return group;
 }
@@ -92,7 +135,14 @@ export function prepareContributorGpu(gpu: ContributorGpu, points: number, itemB
 }
 
 /** Uploads views, items and params, then draws `vertexCount` vertices × `itemCount` instances once per point. */
-export function drawContributorItems(gpu: ContributorGpu, context: ContributorEncodeContext, items: ArrayBufferView, itemCount: number, params: ArrayBufferView, vertexCount: number): void {
+export function drawContributorItems(
+  gpu: ContributorGpu,
+  context: ContributorEncodeContext,
+  items: ArrayBufferView,
+  itemCount: number,
+  params: ArrayBufferView,
+  vertexCount: number,
+): void {
   if (itemCount === 0) return;
   const { device, pass, points } = context;
   prepareContributorGpu(gpu, points.length, items.byteLength, context.detailed);
@@ -103,7 +153,8 @@ export function drawContributorItems(gpu: ContributorGpu, context: ContributorEn
   device.queue.writeBuffer(gpu.paramsBuffer, 0, params.buffer, params.byteOffset, params.byteLength);
   const { composed, lease } = pipeline;
   pass.setPipeline(lease.pipeline);
-  for (let g = 1; g < composed.bindGroups.length; g++) pass.setBindGroup(g, groupFor(gpu, lease.bindGroupLayouts[g], composed.bindGroups[g].bindings));
+  for (let g = 1; g < composed.bindGroups.length; g++)
+    pass.setBindGroup(g, groupFor(gpu, lease.bindGroupLayouts[g], composed.bindGroups[g].bindings));
   const viewGroup = groupFor(gpu, lease.bindGroupLayouts[0], composed.bindGroups[0].bindings);
   points.forEach((point, p) => {
     const [x, y, w, h] = point.viewport;

@@ -24,7 +24,11 @@ function readPosition(mesh: Mesh, vertex: number): Vec3 {
 
 const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
 const dot = (a: Vec3, b: Vec3) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-const cross = (a: Vec3, b: Vec3): Vec3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+const cross = (a: Vec3, b: Vec3): Vec3 => [
+  a[1] * b[2] - a[2] * b[1],
+  a[2] * b[0] - a[0] * b[2],
+  a[0] * b[1] - a[1] * b[0],
+];
 
 function normalise(v: Vec3): Vec3 {
   const length = Math.hypot(v[0], v[1], v[2]);
@@ -58,20 +62,32 @@ export function makeNormalMatrix(world: Float32Array): Float32Array {
 function transformNormal(normalMatrix: Float32Array, n: Vec3): Vec3 {
   // wgpu-matrix mat3 is padded to 12 floats: columns at 0, 4, 8.
   const m = normalMatrix;
-  return normalise([m[0] * n[0] + m[4] * n[1] + m[8] * n[2], m[1] * n[0] + m[5] * n[1] + m[9] * n[2], m[2] * n[0] + m[6] * n[1] + m[10] * n[2]]);
+  return normalise([
+    m[0] * n[0] + m[4] * n[1] + m[8] * n[2],
+    m[1] * n[0] + m[5] * n[1] + m[9] * n[2],
+    m[2] * n[0] + m[6] * n[1] + m[10] * n[2],
+  ]);
 }
 
 /** bu/bv and local/world normals of triangle `faceId` at the local hit point (normals null for a VAT mesh). */
-export function computeTriangleDetail(mesh: Mesh, faceId: number, localPoint: Vec3, world: Float32Array): TriangleDetail {
+export function computeTriangleDetail(
+  mesh: Mesh,
+  faceId: number,
+  localPoint: Vec3,
+  world: Float32Array,
+): TriangleDetail {
   const [i0, i1, i2] = getTriangleVertices(mesh, faceId);
   const a0 = readPosition(mesh, i0);
   const a1 = readPosition(mesh, i1);
   const a2 = readPosition(mesh, i2);
   const [bu, bv] = computeBarycentrics(a0, a1, a2, localPoint);
-  if (mesh.vertexAnimation) return { bu, bv, pickedNormal: null, pickedNormalWorld: null, pickedFaceNormal: null, pickedFaceNormalWorld: null };
+  if (mesh.vertexAnimation)
+    return { bu, bv, pickedNormal: null, pickedNormalWorld: null, pickedFaceNormal: null, pickedFaceNormalWorld: null };
   const normalMatrix = makeNormalMatrix(world);
   // A deformed mesh: the face normal of that one triangle as deformed now (O(1) CPU work); barycentrics stay rest-space.
-  const [d0, d1, d2] = isMeshDeformed(mesh) ? [deformVertexOnCpu(mesh, i0), deformVertexOnCpu(mesh, i1), deformVertexOnCpu(mesh, i2)] : [a0, a1, a2];
+  const [d0, d1, d2] = isMeshDeformed(mesh)
+    ? [deformVertexOnCpu(mesh, i0), deformVertexOnCpu(mesh, i1), deformVertexOnCpu(mesh, i2)]
+    : [a0, a1, a2];
   const faceNormal = normalise(cross(sub(d1, d0), sub(d2, d0)));
   let pickedNormal: Vec3 | null = null;
   let pickedNormalWorld: Vec3 | null = null;
@@ -87,7 +103,14 @@ export function computeTriangleDetail(mesh: Mesh, faceId: number, localPoint: Ve
     pickedNormal = normalise(local);
     pickedNormalWorld = transformNormal(normalMatrix, local);
   }
-  return { bu, bv, pickedNormal, pickedNormalWorld, pickedFaceNormal: faceNormal, pickedFaceNormalWorld: transformNormal(normalMatrix, faceNormal) };
+  return {
+    bu,
+    bv,
+    pickedNormal,
+    pickedNormalWorld,
+    pickedFaceNormal: faceNormal,
+    pickedFaceNormalWorld: transformNormal(normalMatrix, faceNormal),
+  };
 }
 
 /** World matrix of a candidate: mesh world × instance (payload lanes read as 0, 0, 0, 1). */

@@ -6,11 +6,28 @@ import type { Scene } from '../engine/scene.js';
 import { decodePickTexel } from './pick-decode.js';
 import { PickError } from './pick-errors.js';
 import { checkDiscardRule, type PickDiscardRule } from './discard-rules.js';
-import { disposePickGpu, encodePickPass, ensurePickGpu, type PickGpu, type PickPassRequest, type PickReadback, preparePickPass } from './pick-pass.js';
+import {
+  disposePickGpu,
+  encodePickPass,
+  ensurePickGpu,
+  type PickGpu,
+  type PickPassRequest,
+  type PickReadback,
+  preparePickPass,
+} from './pick-pass.js';
 import { makePickSnapshot, type PickOptions } from './pick-snapshot.js';
 import type { PixelRegion } from './pick-zoom.js';
 import type { PickingInfo } from './picking-info.js';
-import { captureSources, type CapturedSource, findCapturedSource, type ContributorState, loadContributorModules, makeContributorState, makeContributorViewData, pruneContributors } from './pick-contributors.js';
+import {
+  captureSources,
+  type CapturedSource,
+  findCapturedSource,
+  type ContributorState,
+  loadContributorModules,
+  makeContributorState,
+  makeContributorViewData,
+  pruneContributors,
+} from './pick-contributors.js';
 import { createPickingRay, type PickingRay, type PickViewport, toFramebufferPixel } from './picking-ray.js';
 
 /** Options of pickAsync / pickManyAsync: filtering plus the framebuffer the coordinates refer to. */
@@ -40,7 +57,15 @@ export interface GpuPicker {
 
 /** Creates a picker for a scene; targets, buffers and pipelines are made on the first pick. */
 export function createGpuPicker(scene: Scene): GpuPicker {
-  return { scene, detailed: false, gpu: null, inFlight: new Set(), disposed: false, picks: 0, contributors: makeContributorState() };
+  return {
+    scene,
+    detailed: false,
+    gpu: null,
+    inFlight: new Set(),
+    disposed: false,
+    picks: 0,
+    contributors: makeContributorState(),
+  };
 }
 
 /** Turns on triangle detail (faceId, barycentrics, normals, UV) when the device has `primitive-index`. */
@@ -51,12 +76,17 @@ export function enableDetailedPicking(picker: GpuPicker): boolean {
 }
 
 function assertAlive(picker: GpuPicker, api: string): void {
-  if (picker.disposed) throw new PickError(api, 'disposed', 'the picker was disposed; create a new one with createGpuPicker(scene)');
+  if (picker.disposed)
+    throw new PickError(api, 'disposed', 'the picker was disposed; create a new one with createGpuPicker(scene)');
 }
 
 function viewportOf(picker: GpuPicker, options: GpuPickOptions | undefined): PickViewport {
   const engine = picker.scene.engine;
-  return { width: options?.viewport?.width ?? engine.width, height: options?.viewport?.height ?? engine.height, devicePixelRatio: options?.devicePixelRatio };
+  return {
+    width: options?.viewport?.width ?? engine.width,
+    height: options?.viewport?.height ?? engine.height,
+    devicePixelRatio: options?.devicePixelRatio,
+  };
 }
 
 function cameraOf(picker: GpuPicker, api: string) {
@@ -76,21 +106,48 @@ function loadSources(picker: GpuPicker, api: string): Promise<void> | null {
 }
 
 /** Captures the sources after the snapshot's mesh IDs. */
-function captureSceneSources(picker: GpuPicker, api: string, snapshot: { candidates: readonly { baseId: number; idCount: number }[] }, rays: readonly PickingRay[] | null, camera: Camera, options: GpuPickOptions | undefined): CapturedSource[] {
+function captureSceneSources(
+  picker: GpuPicker,
+  api: string,
+  snapshot: { candidates: readonly { baseId: number; idCount: number }[] },
+  rays: readonly PickingRay[] | null,
+  camera: Camera,
+  options: GpuPickOptions | undefined,
+): CapturedSource[] {
   if (options?.filterSource !== undefined && typeof options.filterSource !== 'function') {
-    throw new PickError(api, 'bad-option', `filterSource ${describeValue(options.filterSource)} must be a function (entity) => boolean`);
+    throw new PickError(
+      api,
+      'bad-option',
+      `filterSource ${describeValue(options.filterSource)} must be a function (entity) => boolean`,
+    );
   }
   if (picker.scene.pickSources.length === 0) return [];
   const last = snapshot.candidates[snapshot.candidates.length - 1];
-  const request = { rays, preFilter: options?.preFilter !== false, cameraPosition: [camera.position[0], camera.position[1], camera.position[2]] as const };
-  return captureSources(api, picker.contributors, picker.scene, request, last ? last.baseId + last.idCount - 1 : 0, options?.filterSource);
+  const request = {
+    rays,
+    preFilter: options?.preFilter !== false,
+    cameraPosition: [camera.position[0], camera.position[1], camera.position[2]] as const,
+  };
+  return captureSources(
+    api,
+    picker.contributors,
+    picker.scene,
+    request,
+    last ? last.baseId + last.idCount - 1 : 0,
+    options?.filterSource,
+  );
 }
 
 /**
  * Encodes and submits one request now (so it draws the scene as it is at the call), then reads it back.
  * If the device is lost before the readback, the same snapshot is drawn again on the new device.
  */
-async function runRequest<T>(picker: GpuPicker, api: string, request: PickPassRequest, decode: (readback: PickReadback) => T): Promise<T> {
+async function runRequest<T>(
+  picker: GpuPicker,
+  api: string,
+  request: PickPassRequest,
+  decode: (readback: PickReadback) => T,
+): Promise<T> {
   let pending: { reject: (error: Error) => void } | null = null;
   const cancelled = new Promise<never>((_, reject) => {
     pending = { reject };
@@ -113,7 +170,12 @@ async function runRequest<T>(picker: GpuPicker, api: string, request: PickPassRe
         if (picker.disposed) throw disposedError();
         if (error instanceof PickError) throw error;
         if (attempt === 0 && (engine.device !== gpu.device || engine.recovery)) continue;
-        if (engine.device !== gpu.device || engine.recovery) throw new PickError(api, 'device-lost', `the device was lost twice during the pick (${(error as Error).message})`);
+        if (engine.device !== gpu.device || engine.recovery)
+          throw new PickError(
+            api,
+            'device-lost',
+            `the device was lost twice during the pick (${(error as Error).message})`,
+          );
         throw error;
       }
     }
@@ -124,40 +186,87 @@ async function runRequest<T>(picker: GpuPicker, api: string, request: PickPassRe
 }
 
 /** What is under framebuffer pixel (x, y): identity always, triangle detail in detailed mode. */
-export async function pickAsync(picker: GpuPicker, x: number, y: number, options?: GpuPickOptions): Promise<PickingInfo> {
+export async function pickAsync(
+  picker: GpuPicker,
+  x: number,
+  y: number,
+  options?: GpuPickOptions,
+): Promise<PickingInfo> {
   const [info] = await pickManyAsync(picker, [{ x, y }], options, 'pickAsync');
   return info;
 }
 
 /** K pixels in one pass and one readback; each result equals a single pick at that pixel. */
-export async function pickManyAsync(picker: GpuPicker, points: readonly { x: number; y: number }[], options?: GpuPickOptions, api = 'pickManyAsync'): Promise<PickingInfo[]> {
+export async function pickManyAsync(
+  picker: GpuPicker,
+  points: readonly { x: number; y: number }[],
+  options?: GpuPickOptions,
+  api = 'pickManyAsync',
+): Promise<PickingInfo[]> {
   assertAlive(picker, api);
-  if (!Array.isArray(points) || points.length === 0) throw new PickError(api, 'no-points', `points ${describeValue(points)} must be a non-empty array of { x, y }`);
+  if (!Array.isArray(points) || points.length === 0)
+    throw new PickError(api, 'no-points', `points ${describeValue(points)} must be a non-empty array of { x, y }`);
   const loading = loadSources(picker, api);
   if (loading) await loading;
   const maxPoints = picker.scene.engine.device.limits.maxTextureDimension2D;
-  if (points.length > maxPoints) throw new PickError(api, 'too-many-points', `${points.length} points exceed ${maxPoints} per call (maxTextureDimension2D)`);
+  if (points.length > maxPoints)
+    throw new PickError(
+      api,
+      'too-many-points',
+      `${points.length} points exceed ${maxPoints} per call (maxTextureDimension2D)`,
+    );
   const camera = cameraOf(picker, api);
   const viewport = viewportOf(picker, options);
   const rays: PickingRay[] = points.map((p, i) => {
-    if (!p || typeof p !== 'object') throw new PickError(api, 'bad-coordinates', `points[${i}] ${describeValue(p)} must be { x, y }`);
+    if (!p || typeof p !== 'object')
+      throw new PickError(api, 'bad-coordinates', `points[${i}] ${describeValue(p)} must be { x, y }`);
     try {
       return createPickingRay(camera, p.x, p.y, viewport);
     } catch (error) {
-      throw new PickError(api, (error as PickError).code ?? 'bad-coordinates', `${points.length > 1 ? `points[${i}]: ` : ''}${(error as Error).message.replace(/^createPickingRay: /, '')}`);
+      throw new PickError(
+        api,
+        (error as PickError).code ?? 'bad-coordinates',
+        `${points.length > 1 ? `points[${i}]: ` : ''}${(error as Error).message.replace(/^createPickingRay: /, '')}`,
+      );
     }
   });
   const rule = options?.discard !== undefined ? checkDiscardRule(api, options.discard) : null;
   // A world-adjust hook moves geometry outside its bounds: the ray pre-filter cannot be trusted then.
-  const snapshot = makePickSnapshot(api, picker.scene.meshes, rule?.rule.worldAdjustWgsl !== undefined ? { ...options, preFilter: false } : options ?? {}, rays, rays.length, picker.scene);
+  const snapshot = makePickSnapshot(
+    api,
+    picker.scene.meshes,
+    rule?.rule.worldAdjustWgsl !== undefined ? { ...options, preFilter: false } : (options ?? {}),
+    rays,
+    rays.length,
+    picker.scene,
+  );
   const viewProjection = rays[0].viewProjection;
   const inverse = mat4.inverse(viewProjection) as Float32Array;
   const regions: PixelRegion[] = rays.map((ray) => ({ x: ray.pixelX, y: ray.pixelY, width: 1, height: 1 }));
   const detailed = picker.detailed;
   const sources = captureSceneSources(picker, api, snapshot, rays, camera, options);
   const view = sources.length ? makeContributorViewData(camera, viewProjection, viewport.width, viewport.height) : null;
-  return runRequest(picker, api, { api, snapshot, viewProjection, width: viewport.width, height: viewport.height, regions, layout: 'row', detailed, rule, sources, view }, (readback) =>
-    rays.map((ray, i) => decodePickTexel(snapshot, ray, inverse, readback.texel(i), rule?.rule.worldAdjustWgsl !== undefined, sources)));
+  return runRequest(
+    picker,
+    api,
+    {
+      api,
+      snapshot,
+      viewProjection,
+      width: viewport.width,
+      height: viewport.height,
+      regions,
+      layout: 'row',
+      detailed,
+      rule,
+      sources,
+      view,
+    },
+    (readback) =>
+      rays.map((ray, i) =>
+        decodePickTexel(snapshot, ray, inverse, readback.texel(i), rule?.rule.worldAdjustWgsl !== undefined, sources),
+      ),
+  );
 }
 
 /** An identity visible in a marquee rectangle: a mesh (and thin instance), or a pick source's entity (and its detail). */
@@ -172,7 +281,14 @@ export interface PickedIdentity {
 }
 
 /** Marquee selection: the deduplicated identities (mesh + thin instance) visible in the rectangle. */
-export async function pickRectAsync(picker: GpuPicker, x: number, y: number, width: number, height: number, options?: GpuPickOptions & { maxResults?: number }): Promise<PickedIdentity[]> {
+export async function pickRectAsync(
+  picker: GpuPicker,
+  x: number,
+  y: number,
+  width: number,
+  height: number,
+  options?: GpuPickOptions & { maxResults?: number },
+): Promise<PickedIdentity[]> {
   const api = 'pickRectAsync';
   assertAlive(picker, api);
   const loading = loadSources(picker, api);
@@ -182,37 +298,86 @@ export async function pickRectAsync(picker: GpuPicker, x: number, y: number, wid
   const ratio = viewport.devicePixelRatio ?? 1;
   const w = Math.ceil(width * ratio);
   const h = Math.ceil(height * ratio);
-  if (!Number.isInteger(w) || !Number.isInteger(h) || w < 1 || h < 1 || x0 + w > viewport.width || y0 + h > viewport.height) {
-    throw new PickError(api, 'out-of-range', `rectangle ${describeValue(width)}×${describeValue(height)} at (${describeValue(x)}, ${describeValue(y)}) must be at least 1×1 and inside the ${viewport.width}×${viewport.height} framebuffer`);
+  if (
+    !Number.isInteger(w) ||
+    !Number.isInteger(h) ||
+    w < 1 ||
+    h < 1 ||
+    x0 + w > viewport.width ||
+    y0 + h > viewport.height
+  ) {
+    throw new PickError(
+      api,
+      'out-of-range',
+      `rectangle ${describeValue(width)}×${describeValue(height)} at (${describeValue(x)}, ${describeValue(y)}) must be at least 1×1 and inside the ${viewport.width}×${viewport.height} framebuffer`,
+    );
   }
   const maxResults = options?.maxResults ?? Infinity;
-  if (!(maxResults >= 1)) throw new PickError(api, 'bad-option', `maxResults ${describeValue(maxResults)} must be >= 1`);
+  if (!(maxResults >= 1))
+    throw new PickError(api, 'bad-option', `maxResults ${describeValue(maxResults)} must be >= 1`);
   const camera = cameraOf(picker, api);
   const rule = options?.discard !== undefined ? checkDiscardRule(api, options.discard) : null;
   const snapshot = makePickSnapshot(api, picker.scene.meshes, options ?? {}, null, 1);
-  const viewProjection = createPickingRay(camera, x0, y0, { width: viewport.width, height: viewport.height }).viewProjection;
+  const viewProjection = createPickingRay(camera, x0, y0, {
+    width: viewport.width,
+    height: viewport.height,
+  }).viewProjection;
   const sources = captureSceneSources(picker, api, snapshot, null, camera, options);
   const view = sources.length ? makeContributorViewData(camera, viewProjection, viewport.width, viewport.height) : null;
-  return runRequest(picker, api, { api, snapshot, viewProjection, width: viewport.width, height: viewport.height, regions: [{ x: x0, y: y0, width: w, height: h }], layout: 'rect', detailed: false, rule, sources, view }, (readback) => {
-    const seen = new Map<number, PickedIdentity>();
-    for (const id of readback.ids()) {
-      if (id === 0 || seen.has(id)) continue;
-      const candidate = snapshot.candidates.find((c) => id >= c.baseId && id < c.baseId + c.idCount);
-      const source = candidate ? null : findCapturedSource(sources, id);
-      if (candidate) seen.set(id, { mesh: candidate.mesh, thinInstanceIndex: candidate.runs ? id - candidate.baseId : -1, entity: null, entityDetail: null });
-      else if (source) seen.set(id, { mesh: null, thinInstanceIndex: -1, entity: source.source.entity, entityDetail: source.module.resolvePick(source.source.entity, source.captured, id - source.baseId, { id: [0, 0, 0], depth: 0, detail: null }) });
-      else continue;
-      if (seen.size >= maxResults) break;
-    }
-    return [...seen.values()];
-  });
+  return runRequest(
+    picker,
+    api,
+    {
+      api,
+      snapshot,
+      viewProjection,
+      width: viewport.width,
+      height: viewport.height,
+      regions: [{ x: x0, y: y0, width: w, height: h }],
+      layout: 'rect',
+      detailed: false,
+      rule,
+      sources,
+      view,
+    },
+    (readback) => {
+      const seen = new Map<number, PickedIdentity>();
+      for (const id of readback.ids()) {
+        if (id === 0 || seen.has(id)) continue;
+        const candidate = snapshot.candidates.find((c) => id >= c.baseId && id < c.baseId + c.idCount);
+        const source = candidate ? null : findCapturedSource(sources, id);
+        if (candidate)
+          seen.set(id, {
+            mesh: candidate.mesh,
+            thinInstanceIndex: candidate.runs ? id - candidate.baseId : -1,
+            entity: null,
+            entityDetail: null,
+          });
+        else if (source)
+          seen.set(id, {
+            mesh: null,
+            thinInstanceIndex: -1,
+            entity: source.source.entity,
+            entityDetail: source.module.resolvePick(source.source.entity, source.captured, id - source.baseId, {
+              id: [0, 0, 0],
+              depth: 0,
+              detail: null,
+            }),
+          });
+        else continue;
+        if (seen.size >= maxResults) break;
+      }
+      return [...seen.values()];
+    },
+  );
 }
 
 /** Frees the picker's GPU objects; picks in flight reject, later calls throw. */
 export function disposePicker(picker: GpuPicker): void {
   if (picker.disposed) return;
   picker.disposed = true;
-  for (const pending of picker.inFlight) pending.reject(new PickError('disposePicker', 'disposed', 'the picker was disposed while the pick was in flight'));
+  for (const pending of picker.inFlight)
+    pending.reject(new PickError('disposePicker', 'disposed', 'the picker was disposed while the pick was in flight'));
   picker.inFlight.clear();
   if (picker.gpu) disposePickGpu(picker.gpu);
   picker.gpu = null;

@@ -5,7 +5,11 @@ import { type Camera, getCameraViewMatrix } from '../engine/camera.js';
 import type { PickSource } from '../engine/pick-sources.js';
 import type { Scene } from '../engine/scene.js';
 import type { Fragment } from '../fragments/fragment-types.js';
-import { contributorViewByteSize, createContributorViewFragment, createPickContributorOutputFragment } from '../fragments/contributor-view.js';
+import {
+  contributorViewByteSize,
+  createContributorViewFragment,
+  createPickContributorOutputFragment,
+} from '../fragments/contributor-view.js';
 import { maxPickId } from './pick-id.js';
 import { PickError } from './pick-errors.js';
 import type { PickTexel } from './pick-decode.js';
@@ -50,8 +54,21 @@ export interface ContributorViewData {
 }
 
 /** The camera data contributor and entity-renderer shaders read (right and up are the view matrix's rows); fills `out` when given. */
-export function makeContributorViewData(camera: Camera, viewProjection: Float32Array, width: number, height: number, out?: ContributorViewData): ContributorViewData {
-  const data = out ?? { inverseViewProjection: new Float32Array(16), cameraPosition: [0, 0, 0], cameraRight: [0, 0, 0], cameraUp: [0, 0, 0], width, height };
+export function makeContributorViewData(
+  camera: Camera,
+  viewProjection: Float32Array,
+  width: number,
+  height: number,
+  out?: ContributorViewData,
+): ContributorViewData {
+  const data = out ?? {
+    inverseViewProjection: new Float32Array(16),
+    cameraPosition: [0, 0, 0],
+    cameraRight: [0, 0, 0],
+    cameraUp: [0, 0, 0],
+    width,
+    height,
+  };
   const v = getCameraViewMatrix(camera);
   mat4.inverse(viewProjection, data.inverseViewProjection);
   for (let k = 0; k < 3; k++) {
@@ -115,8 +132,17 @@ export function makeContributorState(): ContributorState {
 
 function checkModule(api: string, source: PickSource, module: unknown): PickContributorModule<object, unknown> {
   const m = module as Partial<PickContributorModule<object, unknown>> | null;
-  if (!m || typeof m.capturePick !== 'function' || typeof m.createPickContributor !== 'function' || typeof m.resolvePick !== 'function') {
-    throw new PickError(api, 'bad-pick-source', `the pick source of ${(source.entity as { name?: string }).name ?? 'an entity'} loaded a module without capturePick, createPickContributor and resolvePick`);
+  if (
+    !m ||
+    typeof m.capturePick !== 'function' ||
+    typeof m.createPickContributor !== 'function' ||
+    typeof m.resolvePick !== 'function'
+  ) {
+    throw new PickError(
+      api,
+      'bad-pick-source',
+      `the pick source of ${(source.entity as { name?: string }).name ?? 'an entity'} loaded a module without capturePick, createPickContributor and resolvePick`,
+    );
   }
   return m as PickContributorModule<object, unknown>;
 }
@@ -128,14 +154,21 @@ export function loadContributorModules(api: string, state: ContributorState, sce
     const known = state.modules.get(source);
     if (known instanceof Promise) pending.push(known);
     else if (!known) {
-      const loading = source.load().then((module) => {
-        const checked = checkModule(api, source, module);
-        state.modules.set(source, checked);
-        return checked;
-      }, (error: unknown) => {
-        state.modules.delete(source);
-        throw new PickError(api, 'pick-source-load', `loading the pick source of ${(source.entity as { name?: string }).name ?? 'an entity'} failed: ${(error as Error)?.message ?? error}`);
-      });
+      const loading = source.load().then(
+        (module) => {
+          const checked = checkModule(api, source, module);
+          state.modules.set(source, checked);
+          return checked;
+        },
+        (error: unknown) => {
+          state.modules.delete(source);
+          throw new PickError(
+            api,
+            'pick-source-load',
+            `loading the pick source of ${(source.entity as { name?: string }).name ?? 'an entity'} failed: ${(error as Error)?.message ?? error}`,
+          );
+        },
+      );
       state.modules.set(source, loading);
       pending.push(loading);
     }
@@ -145,7 +178,14 @@ export function loadContributorModules(api: string, state: ContributorState, sce
 }
 
 /** Captures every loaded source after the meshes' IDs (ending at `lastMeshId`): contiguous ranges in registration order. */
-export function captureSources(api: string, state: ContributorState, scene: Scene, request: ContributorCaptureRequest, lastMeshId: number, accept?: (entity: object) => boolean): CapturedSource[] {
+export function captureSources(
+  api: string,
+  state: ContributorState,
+  scene: Scene,
+  request: ContributorCaptureRequest,
+  lastMeshId: number,
+  accept?: (entity: object) => boolean,
+): CapturedSource[] {
   const result: CapturedSource[] = [];
   let nextId = lastMeshId + 1;
   for (const source of scene.pickSources) {
@@ -155,7 +195,12 @@ export function captureSources(api: string, state: ContributorState, scene: Scen
     if (!capture || capture.idCount < 1) continue;
     result.push({ source, module, captured: capture.captured, baseId: nextId, idCount: capture.idCount });
     nextId += capture.idCount;
-    if (nextId - 1 > maxPickId) throw new PickError(api, 'too-many-ids', `the pick needs more than ${maxPickId} IDs (24-bit RGB); filter or ignore meshes and sources`);
+    if (nextId - 1 > maxPickId)
+      throw new PickError(
+        api,
+        'too-many-ids',
+        `the pick needs more than ${maxPickId} IDs (24-bit RGB); filter or ignore meshes and sources`,
+      );
   }
   return result;
 }
@@ -169,10 +214,15 @@ export function findCapturedSource(sources: readonly CapturedSource[], id: numbe
 export type DeviceContributors = Map<PickSource, PickContributor<unknown>>;
 
 /** Draws every captured source into the pass, creating a source's contributor on this device on first use. */
-export function encodeCapturedSources(contributors: DeviceContributors, sources: readonly CapturedSource[], context: Omit<ContributorEncodeContext, 'baseId'>): void {
+export function encodeCapturedSources(
+  contributors: DeviceContributors,
+  sources: readonly CapturedSource[],
+  context: Omit<ContributorEncodeContext, 'baseId'>,
+): void {
   for (const entry of sources) {
     let contributor = contributors.get(entry.source);
-    if (!contributor) contributors.set(entry.source, (contributor = entry.module.createPickContributor(context.device)));
+    if (!contributor)
+      contributors.set(entry.source, (contributor = entry.module.createPickContributor(context.device)));
     contributor.encode(entry.captured, { ...context, baseId: entry.baseId });
   }
 }
@@ -197,16 +247,42 @@ export function createContributorBaseFragments(): Fragment[] {
 }
 
 /** Writes point `index`'s ContributorView at its slot of `data` (floats and words share the buffer). */
-export function writeContributorView(data: ArrayBuffer, index: number, point: ContributorPoint, view: ContributorViewData, baseId: number): void {
+export function writeContributorView(
+  data: ArrayBuffer,
+  index: number,
+  point: ContributorPoint,
+  view: ContributorViewData,
+  baseId: number,
+): void {
   const floats = new Float32Array(data, index * contributorViewSlotBytes, contributorViewByteSize / 4);
   floats.set(point.viewProjection, 0);
   floats.set(view.inverseViewProjection, 16);
-  floats.set([...view.cameraPosition, 1, ...view.cameraRight, 0, ...view.cameraUp, 0, point.pixelOffset[0], point.pixelOffset[1], view.width, view.height], 32);
+  floats.set(
+    [
+      ...view.cameraPosition,
+      1,
+      ...view.cameraRight,
+      0,
+      ...view.cameraUp,
+      0,
+      point.pixelOffset[0],
+      point.pixelOffset[1],
+      view.width,
+      view.height,
+    ],
+    32,
+  );
   new Uint32Array(data, index * contributorViewSlotBytes + 192, 4).set([baseId, 0, 0, 0]);
 }
 
 /** Composes a contributor shader and acquires its pipeline with the pick pass's fixed state (targets, reverse-Z depth, no culling). */
-export function acquireContributorPipeline(device: GPUDevice, fragments: readonly Fragment[], detailed: boolean, cache?: ComposeCache, conditions: Record<string, boolean> = {}): { composed: ComposedShader; lease: PipelineLease } {
+export function acquireContributorPipeline(
+  device: GPUDevice,
+  fragments: readonly Fragment[],
+  detailed: boolean,
+  cache?: ComposeCache,
+  conditions: Record<string, boolean> = {},
+): { composed: ComposedShader; lease: PipelineLease } {
   const composed = composeShader({ fragments, conditions: { ...conditions, primitiveDetail: detailed } }, cache);
   const state: RenderPipelineState = {
     label: 'weft:pick-contributor',

@@ -21,7 +21,14 @@ export interface PickTexel {
 }
 
 /** Turns one read-back texel into a PickingInfo using the snapshot taken at encode time. */
-export function decodePickTexel(snapshot: PickSnapshot, ray: PickingRay, inverseViewProjection: Float32Array, texel: PickTexel, worldAdjusted = false, sources: readonly CapturedSource[] = []): PickingInfo {
+export function decodePickTexel(
+  snapshot: PickSnapshot,
+  ray: PickingRay,
+  inverseViewProjection: Float32Array,
+  texel: PickTexel,
+  worldAdjusted = false,
+  sources: readonly CapturedSource[] = [],
+): PickingInfo {
   const id = decodePickId(texel.id[0], texel.id[1], texel.id[2]);
   if (id === 0) return makeMissInfo(texel.detail ? ray : null);
   const found = findCandidate(snapshot, id);
@@ -46,7 +53,10 @@ export function decodePickTexel(snapshot: PickSnapshot, ray: PickingRay, inverse
   info.thinInstanceIndex = instance;
   if (texel.detail && texel.detail[0] !== noPrimitiveSentinel) {
     const floats = new Float32Array(texel.detail.buffer, texel.detail.byteOffset + 4, 3);
-    const world = composeInstanceWorld(candidate.worldMatrix, instance >= 0 ? snapshotInstanceMatrix(candidate, instance) : null);
+    const world = composeInstanceWorld(
+      candidate.worldMatrix,
+      instance >= 0 ? snapshotInstanceMatrix(candidate, instance) : null,
+    );
     const detail = computeTriangleDetail(candidate.mesh, texel.detail[0], [floats[0], floats[1], floats[2]], world);
     info.faceId = texel.detail[0];
     Object.assign(info, detail);

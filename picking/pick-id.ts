@@ -6,7 +6,11 @@ export const maxPickId = 0xffffff;
 /** Encodes a 1-based pick ID as the r, g, b bytes of an rgba8unorm texel. */
 export function encodePickId(id: number): [number, number, number] {
   if (!Number.isInteger(id) || id < 1 || id > maxPickId) {
-    throw new WeftError('encodePickId', 'bad-pick-id', `pick ID ${describeValue(id)} is outside 1..${maxPickId} (0 is reserved for a miss)`);
+    throw new WeftError(
+      'encodePickId',
+      'bad-pick-id',
+      `pick ID ${describeValue(id)} is outside 1..${maxPickId} (0 is reserved for a miss)`,
+    );
   }
   return [(id >> 16) & 0xff, (id >> 8) & 0xff, id & 0xff];
 }

@@ -7,11 +7,25 @@ import { decodePickId } from './pick-id.js';
 import type { PickTexel } from './pick-decode.js';
 import { getPickPipeline, type PickPipeline, preparePickPipelines } from './pick-pipelines.js';
 import {
-  drawGroupFor, drawSlotBytes, emptyGroupFor, ensureTargets, ensureUniforms, pickFrameOffset, type PickGpu, pickUniformOffset, pointGroupsFor,
-  pointSlotBytes, storageGroupFor,
+  drawGroupFor,
+  drawSlotBytes,
+  emptyGroupFor,
+  ensureTargets,
+  ensureUniforms,
+  pickFrameOffset,
+  type PickGpu,
+  pickUniformOffset,
+  pointGroupsFor,
+  pointSlotBytes,
+  storageGroupFor,
 } from './pick-resources.js';
 import type { PickSnapshot } from './pick-snapshot.js';
-import { type CapturedSource, type ContributorPoint, type ContributorViewData, encodeCapturedSources } from './pick-contributors.js';
+import {
+  type CapturedSource,
+  type ContributorPoint,
+  type ContributorViewData,
+  encodeCapturedSources,
+} from './pick-contributors.js';
 import { makePickZoomMatrix, type PixelRegion } from './pick-zoom.js';
 import { acquireStagingBuffer, releaseStagingBuffer } from './staging-pool.js';
 
@@ -58,10 +72,16 @@ export async function encodePickPass(gpu: PickGpu, request: PickPassRequest): Pr
   const row = request.layout === 'row';
   const targetWidth = row ? regions.length : regions[0].width;
   const targetHeight = row ? 1 : regions[0].height;
-  const pipelines: (PickPipeline | null)[] = snapshot.candidates.map((c) => (c.mesh.disposed ? null : getPickPipeline(gpu, request.api, c.mesh, detailed, rule)));
+  const pipelines: (PickPipeline | null)[] = snapshot.candidates.map((c) =>
+    c.mesh.disposed ? null : getPickPipeline(gpu, request.api, c.mesh, detailed, rule),
+  );
   // Storage contents as of now, read before anything is written so a bad `data` leaves the GPU untouched.
   const storage = rule?.rule.storage?.length
-    ? snapshot.candidates.map((c) => rule.bindings.map((b) => readRuleStorage(request.api, rule.rule, rule.rule.storage!.find((s) => s.name === b.name)!, c.mesh)))
+    ? snapshot.candidates.map((c) =>
+        rule.bindings.map((b) =>
+          readRuleStorage(request.api, rule.rule, rule.rule.storage!.find((s) => s.name === b.name)!, c.mesh),
+        ),
+      )
     : null;
   let slots = 0;
   const drawSlots = snapshot.drawLists.map((list) => list.map((candidate) => ({ candidate, slot: slots++ })));
@@ -80,7 +100,12 @@ export async function encodePickPass(gpu: PickGpu, request: PickPassRequest): Pr
     makePickZoomMatrix(region, request.width, request.height, zoom);
     const zoomed = mat4.multiply(zoom, request.viewProjection) as Float32Array;
     gpu.pointData.set(zoomed, (p * pointSlotBytes) / 4);
-    if (request.sources.length) points.push({ viewProjection: zoomed, viewport: row ? [p, 0, 1, 1] : [0, 0, region.width, region.height], pixelOffset: [region.x - (row ? p : 0), region.y] });
+    if (request.sources.length)
+      points.push({
+        viewProjection: zoomed,
+        viewport: row ? [p, 0, 1, 1] : [0, 0, region.width, region.height],
+        pixelOffset: [region.x - (row ? p : 0), region.y],
+      });
     // Fragment coordinates in the pick target plus this offset give the original framebuffer's.
     gpu.pointData.set([region.x - (row ? p : 0), region.y, 0, 0], (p * pointSlotBytes + pickFrameOffset) / 4);
   });
@@ -101,12 +126,24 @@ export async function encodePickPass(gpu: PickGpu, request: PickPassRequest): Pr
   const encoder = device.createCommandEncoder({ label: 'weft:pick' });
   const pass = encoder.beginRenderPass({
     label: 'weft:pick-pass',
-    colorAttachments: targets.views.slice(0, detailed ? 3 : 2).map((view) => ({ view, loadOp: 'clear' as const, storeOp: 'store' as const, clearValue: { r: 0, g: 0, b: 0, a: 0 } })),
-    depthStencilAttachment: { view: targets.depthView, depthLoadOp: 'clear', depthClearValue: 0, depthStoreOp: 'discard' },
+    colorAttachments: targets.views.slice(0, detailed ? 3 : 2).map((view) => ({
+      view,
+      loadOp: 'clear' as const,
+      storeOp: 'store' as const,
+      clearValue: { r: 0, g: 0, b: 0, a: 0 },
+    })),
+    depthStencilAttachment: {
+      view: targets.depthView,
+      depthLoadOp: 'clear',
+      depthClearValue: 0,
+      depthStoreOp: 'discard',
+    },
   });
   // Candidate by candidate, so pipeline, mesh buffers and storage are set once for all the points that draw it.
   const byCandidate: { point: number; slot: number }[][] = snapshot.candidates.map(() => []);
-  drawSlots.forEach((list, point) => list.forEach(({ candidate, slot }) => byCandidate[candidate].push({ point, slot })));
+  drawSlots.forEach((list, point) =>
+    list.forEach(({ candidate, slot }) => byCandidate[candidate].push({ point, slot })),
+  );
   byCandidate.forEach((uses, index) => {
     const pipeline = pipelines[index];
     // Only a redraw after a device loss can meet a mesh disposed since the snapshot; it has no buffers left.
@@ -119,19 +156,38 @@ export async function encodePickPass(gpu: PickGpu, request: PickPassRequest): Pr
     for (let g = 2; g < composed.bindGroups.length; g++) {
       const group = composed.bindGroups[g];
       if (group.role === 'extra' && mesh.deformationGpu) {
-        if (storage) throw new PickError(request.api, 'unsupported', `mesh "${mesh.name}" is deformed and discard rule "${rule!.rule.key}" binds storage: the two cannot share the extra bind group yet`);
+        if (storage)
+          throw new PickError(
+            request.api,
+            'unsupported',
+            `mesh "${mesh.name}" is deformed and discard rule "${rule!.rule.key}" binds storage: the two cannot share the extra bind group yet`,
+          );
         pass.setBindGroup(g, meshDeformationGroup(mesh.deformationGpu, lease.bindGroupLayouts[g], group.bindings));
         continue;
       }
-      pass.setBindGroup(g, group.role === 'extra' && storage
-        ? storageGroupFor(gpu, rule!.digest, mesh, lease.bindGroupLayouts[g], group.bindings, group.bindings.map((b) => storage[index][rule!.bindings.findIndex((r) => r.name === b.name)]))
-        : emptyGroupFor(gpu, lease.bindGroupLayouts[g]));
+      pass.setBindGroup(
+        g,
+        group.role === 'extra' && storage
+          ? storageGroupFor(
+              gpu,
+              rule!.digest,
+              mesh,
+              lease.bindGroupLayouts[g],
+              group.bindings,
+              group.bindings.map((b) => storage[index][rule!.bindings.findIndex((r) => r.name === b.name)]),
+            )
+          : emptyGroupFor(gpu, lease.bindGroupLayouts[g]),
+      );
     }
     const sources = [...meshGpu.vertexBuffers, ...(meshGpu.instanceBuffer ? [meshGpu.instanceBuffer] : [])];
-    const vertexData = pipeline.vertexDataBuffer === null ? [] : [pipeline.vertexDataBuffer < 0 ? gpu.zeros : meshGpu.vertexBuffers[pipeline.vertexDataBuffer]];
+    const vertexData =
+      pipeline.vertexDataBuffer === null
+        ? []
+        : [pipeline.vertexDataBuffer < 0 ? gpu.zeros : meshGpu.vertexBuffers[pipeline.vertexDataBuffer]];
     const all = [...sources, ...vertexData];
     pipeline.vertexBufferSources.forEach((source, i) => pass.setVertexBuffer(i, all[source]));
-    if (meshGpu.indexBuffer) pass.setIndexBuffer(meshGpu.indexBuffer, mesh.geometry.indices instanceof Uint16Array ? 'uint16' : 'uint32');
+    if (meshGpu.indexBuffer)
+      pass.setIndexBuffer(meshGpu.indexBuffer, mesh.geometry.indices instanceof Uint16Array ? 'uint16' : 'uint32');
     const pointGroups = pointGroupsFor(gpu, lease.bindGroupLayouts[0], composed.bindGroups[0].bindings);
     const drawGroup = drawGroupFor(gpu, lease.bindGroupLayouts[1], composed.bindGroups[1].bindings);
     for (const { point, slot } of uses) {
@@ -148,7 +204,8 @@ export async function encodePickPass(gpu: PickGpu, request: PickPassRequest): Pr
     }
   });
   // Sources draw into the same targets against the same depth, so they depth-sort with the meshes.
-  if (request.sources.length && request.view) encodeCapturedSources(gpu.contributors, request.sources, { device, pass, detailed, points, view: request.view });
+  if (request.sources.length && request.view)
+    encodeCapturedSources(gpu.contributors, request.sources, { device, pass, detailed, points, view: request.view });
   pass.end();
   const attachments = detailed ? 3 : 2;
   const texelBytes = [4, 4, 16];
@@ -157,7 +214,11 @@ export async function encodePickPass(gpu: PickGpu, request: PickPassRequest): Pr
   const total = offsets[attachments - 1] + rowBytes[attachments - 1] * targetHeight;
   const staging = acquireStagingBuffer(gpu.staging, total);
   for (let a = 0; a < attachments; a++) {
-    encoder.copyTextureToBuffer({ texture: targets.textures[a] }, { buffer: staging, offset: offsets[a], bytesPerRow: rowBytes[a], rowsPerImage: targetHeight }, [targetWidth, targetHeight]);
+    encoder.copyTextureToBuffer(
+      { texture: targets.textures[a] },
+      { buffer: staging, offset: offsets[a], bytesPerRow: rowBytes[a], rowsPerImage: targetHeight },
+      [targetWidth, targetHeight],
+    );
   }
   device.queue.submit([encoder.finish()]);
   try {
@@ -169,7 +230,10 @@ export async function encodePickPass(gpu: PickGpu, request: PickPassRequest): Pr
   const bytes = new Uint8Array(staging.getMappedRange(0, total).slice(0));
   staging.unmap();
   releaseStagingBuffer(gpu.staging, staging);
-  const at = (attachment: number, index: number) => offsets[attachment] + (index % targetWidth) * texelBytes[attachment] + Math.floor(index / targetWidth) * rowBytes[attachment];
+  const at = (attachment: number, index: number) =>
+    offsets[attachment] +
+    (index % targetWidth) * texelBytes[attachment] +
+    Math.floor(index / targetWidth) * rowBytes[attachment];
   const view = new DataView(bytes.buffer);
   return {
     texel(index) {

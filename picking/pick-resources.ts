@@ -30,7 +30,15 @@ export interface PickGpu {
   /** Per mesh: its pipeline by mode, so a warm pick skips the layout key (a mesh's layout never changes). */
   readonly meshPipelines: WeakMap<Mesh, { thin: boolean; byMode: Map<string, PickPipeline> }>;
   readonly staging: StagingPool;
-  targets: { width: number; height: number; detailed: boolean; textures: GPUTexture[]; views: GPUTextureView[]; depth: GPUTexture; depthView: GPUTextureView } | null;
+  targets: {
+    width: number;
+    height: number;
+    detailed: boolean;
+    textures: GPUTexture[];
+    views: GPUTextureView[];
+    depth: GPUTexture;
+    depthView: GPUTextureView;
+  } | null;
   pointBuffer: GPUBuffer | null;
   pointCapacity: number;
   /** Point bind groups per group-0 layout (with and without the rule's frame uniform). */
@@ -53,7 +61,11 @@ export interface PickGpu {
 export function ensurePickGpu(picker: { gpu: PickGpu | null }, device: GPUDevice): PickGpu {
   if (picker.gpu?.device === device) return picker.gpu;
   if (picker.gpu) disposePickGpu(picker.gpu);
-  const zeros = device.createBuffer({ label: 'weft:pick:zeros', size: 256, usage: GPUBufferUsage.VERTEX | GPUBufferUsage.STORAGE });
+  const zeros = device.createBuffer({
+    label: 'weft:pick:zeros',
+    size: 256,
+    usage: GPUBufferUsage.VERTEX | GPUBufferUsage.STORAGE,
+  });
   picker.gpu = {
     device,
     fragments: createPickFragments(),
@@ -79,17 +91,40 @@ export function ensurePickGpu(picker: { gpu: PickGpu | null }, device: GPUDevice
 }
 
 /** 1×1 (or K×1, or w×h) ID, depth-value, detail and depth targets, grown when a request needs more. */
-export function ensureTargets(gpu: PickGpu, width: number, height: number, detailed: boolean): NonNullable<PickGpu['targets']> {
+export function ensureTargets(
+  gpu: PickGpu,
+  width: number,
+  height: number,
+  detailed: boolean,
+): NonNullable<PickGpu['targets']> {
   const current = gpu.targets;
   if (current && current.width >= width && current.height >= height && (current.detailed || !detailed)) return current;
   const w = Math.max(width, current?.width ?? 1);
   const h = Math.max(height, current?.height ?? 1);
   const wantDetail = detailed || (current?.detailed ?? false);
   for (const texture of current ? [...current.textures, current.depth] : []) texture.destroy();
-  const make = (format: GPUTextureFormat, label: string) => gpu.device.createTexture({ label: `weft:pick:${label}`, size: [w, h], format, usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
-  const textures = [make('rgba8unorm', 'id'), make('r32float', 'depth-value'), ...(wantDetail ? [make('rgba32uint', 'detail')] : [])];
+  const make = (format: GPUTextureFormat, label: string) =>
+    gpu.device.createTexture({
+      label: `weft:pick:${label}`,
+      size: [w, h],
+      format,
+      usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC,
+    });
+  const textures = [
+    make('rgba8unorm', 'id'),
+    make('r32float', 'depth-value'),
+    ...(wantDetail ? [make('rgba32uint', 'detail')] : []),
+  ];
   const depth = make('depth24plus', 'depth');
-  gpu.targets = { width: w, height: h, detailed: wantDetail, textures, views: textures.map((t) => t.createView()), depth, depthView: depth.createView() };
+  gpu.targets = {
+    width: w,
+    height: h,
+    detailed: wantDetail,
+    textures,
+    views: textures.map((t) => t.createView()),
+    depth,
+    depthView: depth.createView(),
+  };
   return gpu.targets;
 }
 
@@ -110,7 +145,12 @@ export function ensureUniforms(gpu: PickGpu, points: number, draws: number): voi
   if (!gpu.pointBuffer || gpu.pointCapacity < points) {
     dropBuffer(gpu, gpu.pointBuffer);
     gpu.pointCapacity = Math.max(points, 2 * gpu.pointCapacity, 1);
-    gpu.pointBuffer = makeBuffer(gpu, 'weft:pick:point-uniforms', gpu.pointCapacity * pointSlotBytes, GPUBufferUsage.UNIFORM);
+    gpu.pointBuffer = makeBuffer(
+      gpu,
+      'weft:pick:point-uniforms',
+      gpu.pointCapacity * pointSlotBytes,
+      GPUBufferUsage.UNIFORM,
+    );
     gpu.pointData = new Float32Array((gpu.pointCapacity * pointSlotBytes) / 4);
     gpu.pointGroups.clear();
   }
@@ -129,11 +169,20 @@ type Bindings = PickPipeline['composed']['bindGroups'][number]['bindings'];
 export function pointGroupsFor(gpu: PickGpu, layout: GPUBindGroupLayout, bindings: Bindings): GPUBindGroup[] {
   let groups = gpu.pointGroups.get(layout);
   if (groups) return groups;
-  groups = Array.from({ length: gpu.pointCapacity }, (_, i) => gpu.device.createBindGroup({
-    label: `weft:pick:point-group${i}`,
-    layout,
-    entries: bindings.map((b) => ({ binding: b.binding, resource: { buffer: gpu.pointBuffer!, offset: i * pointSlotBytes + (b.name === 'pickFrame' ? pickFrameOffset : 0), size: b.name === 'pickFrame' ? 16 : 128 } })),
-  }));
+  groups = Array.from({ length: gpu.pointCapacity }, (_, i) =>
+    gpu.device.createBindGroup({
+      label: `weft:pick:point-group${i}`,
+      layout,
+      entries: bindings.map((b) => ({
+        binding: b.binding,
+        resource: {
+          buffer: gpu.pointBuffer!,
+          offset: i * pointSlotBytes + (b.name === 'pickFrame' ? pickFrameOffset : 0),
+          size: b.name === 'pickFrame' ? 16 : 128,
+        },
+      })),
+    }),
+  );
   gpu.pointGroups.set(layout, groups);
   return groups;
 }
@@ -145,7 +194,14 @@ export function drawGroupFor(gpu: PickGpu, layout: GPUBindGroupLayout, bindings:
   group = gpu.device.createBindGroup({
     label: 'weft:pick:draw-group',
     layout,
-    entries: bindings.map((b) => ({ binding: b.binding, resource: { buffer: gpu.drawBuffer!, offset: b.name === 'pick' ? pickUniformOffset : 0, size: b.name === 'pick' ? 16 : 160 } })),
+    entries: bindings.map((b) => ({
+      binding: b.binding,
+      resource: {
+        buffer: gpu.drawBuffer!,
+        offset: b.name === 'pick' ? pickUniformOffset : 0,
+        size: b.name === 'pick' ? 16 : 160,
+      },
+    })),
   });
   gpu.drawGroups.set(layout, group);
   return group;
@@ -154,12 +210,23 @@ export function drawGroupFor(gpu: PickGpu, layout: GPUBindGroupLayout, bindings:
 /** A bind group for an empty layout (a group index below the last used one). */
 export function emptyGroupFor(gpu: PickGpu, layout: GPUBindGroupLayout): GPUBindGroup {
   let group = gpu.emptyGroups.get(layout);
-  if (!group) gpu.emptyGroups.set(layout, (group = gpu.device.createBindGroup({ label: 'weft:pick:empty-group', layout, entries: [] })));
+  if (!group)
+    gpu.emptyGroups.set(
+      layout,
+      (group = gpu.device.createBindGroup({ label: 'weft:pick:empty-group', layout, entries: [] })),
+    );
   return group;
 }
 
 /** Uploads one mesh's rule storage (writeBuffer into kept buffers) and returns its bind group. */
-export function storageGroupFor(gpu: PickGpu, digest: string, mesh: Mesh, layout: GPUBindGroupLayout, bindings: Bindings, data: (ArrayBufferView | null)[]): GPUBindGroup {
+export function storageGroupFor(
+  gpu: PickGpu,
+  digest: string,
+  mesh: Mesh,
+  layout: GPUBindGroupLayout,
+  bindings: Bindings,
+  data: (ArrayBufferView | null)[],
+): GPUBindGroup {
   let byMesh = gpu.storage.get(digest);
   if (!byMesh) gpu.storage.set(digest, (byMesh = new WeakMap()));
   let entry = byMesh.get(mesh);
@@ -170,7 +237,12 @@ export function storageGroupFor(gpu: PickGpu, digest: string, mesh: Mesh, layout
     const current = entry!.buffers[i];
     if (view && (!current || current.size < needed)) {
       dropBuffer(gpu, current);
-      entry!.buffers[i] = makeBuffer(gpu, `weft:pick:storage:${mesh.name}:${bindings[i].name}`, Math.ceil(needed / 16) * 16, GPUBufferUsage.STORAGE);
+      entry!.buffers[i] = makeBuffer(
+        gpu,
+        `weft:pick:storage:${mesh.name}:${bindings[i].name}`,
+        Math.ceil(needed / 16) * 16,
+        GPUBufferUsage.STORAGE,
+      );
       changed = true;
     } else if (!view && current) {
       dropBuffer(gpu, current);

@@ -52,16 +52,31 @@ export interface PickSnapshot {
 
 const noIgnore = { whole: false, ranges: [] as [number, number][] };
 
-function ignoredInstances(mesh: Mesh, ignore: readonly PickIgnore[] | undefined, api: string): { whole: boolean; ranges: [number, number][] } {
+function ignoredInstances(
+  mesh: Mesh,
+  ignore: readonly PickIgnore[] | undefined,
+  api: string,
+): { whole: boolean; ranges: [number, number][] } {
   if (!ignore || ignore.length === 0) return noIgnore;
   const result = { whole: false, ranges: [] as [number, number][] };
   for (const entry of ignore) {
     if (entry === mesh) result.whole = true;
     else if (entry && typeof entry === 'object' && 'mesh' in entry && entry.mesh === mesh) {
       const spec = entry.thinInstances;
-      const range: [number, number] = typeof spec === 'number' ? [spec, spec + 1] : [spec?.[0], spec?.[1]] as [number, number];
-      if (!Number.isInteger(range[0]) || !Number.isInteger(range[1]) || range[0] < 0 || range[1] <= range[0] || range[1] > mesh.thinInstanceCount) {
-        throw new PickError(api, 'bad-ignore', `ignore for mesh "${mesh.name}": thin instances ${describeValue(spec)} must be an index or a [start, end) range inside 0..${mesh.thinInstanceCount}`);
+      const range: [number, number] =
+        typeof spec === 'number' ? [spec, spec + 1] : ([spec?.[0], spec?.[1]] as [number, number]);
+      if (
+        !Number.isInteger(range[0]) ||
+        !Number.isInteger(range[1]) ||
+        range[0] < 0 ||
+        range[1] <= range[0] ||
+        range[1] > mesh.thinInstanceCount
+      ) {
+        throw new PickError(
+          api,
+          'bad-ignore',
+          `ignore for mesh "${mesh.name}": thin instances ${describeValue(spec)} must be an index or a [start, end) range inside 0..${mesh.thinInstanceCount}`,
+        );
       }
       result.ranges.push(range);
     }
@@ -76,7 +91,8 @@ function multiplyAffine(a: Float32Array, b: Float32Array, bOffset: number, out: 
     const b1 = b[bOffset + col * 4 + 1];
     const b2 = b[bOffset + col * 4 + 2];
     const b3 = col === 3 ? 1 : 0;
-    for (let row = 0; row < 4; row++) out[col * 4 + row] = a[row] * b0 + a[4 + row] * b1 + a[8 + row] * b2 + a[12 + row] * b3;
+    for (let row = 0; row < 4; row++)
+      out[col * 4 + row] = a[row] * b0 + a[4 + row] * b1 + a[8 + row] * b2 + a[12 + row] * b3;
   }
 }
 
@@ -115,13 +131,35 @@ function addToLists(drawLists: number[][], candidateIndex: number, filter: Filte
  * pickMany) and preFilter on, a mesh or instance is drawn for a point only when its world bounds
  * cross that point's ray; without rays (pickRect) everything that passes the options is drawn.
  */
-export function makePickSnapshot(api: string, meshes: readonly Mesh[], options: PickOptions, rays: readonly PickingRay[] | null, points = 1, scene?: Scene): PickSnapshot {
-  if (scene && rays && rays.length === points && options.preFilter !== false && meshes === scene.meshes && meshes.length >= hierarchyThreshold && !sceneHasDeformedMeshes(scene)) {
+export function makePickSnapshot(
+  api: string,
+  meshes: readonly Mesh[],
+  options: PickOptions,
+  rays: readonly PickingRay[] | null,
+  points = 1,
+  scene?: Scene,
+): PickSnapshot {
+  if (
+    scene &&
+    rays &&
+    rays.length === points &&
+    options.preFilter !== false &&
+    meshes === scene.meshes &&
+    meshes.length >= hierarchyThreshold &&
+    !sceneHasDeformedMeshes(scene)
+  ) {
     return snapshotFromSceneHierarchy(api, scene, options, rays);
   }
-  const filter: Filter | null = rays !== null && options.preFilter !== false
-    ? { rays, inverseDirections: rays.map((ray) => Float64Array.from(ray.direction, (d) => 1 / d)), box: makeEmptyAabb(), combined: new Float32Array(16), hits: new Uint8Array(points) }
-    : null;
+  const filter: Filter | null =
+    rays !== null && options.preFilter !== false
+      ? {
+          rays,
+          inverseDirections: rays.map((ray) => Float64Array.from(ray.direction, (d) => 1 / d)),
+          box: makeEmptyAabb(),
+          combined: new Float32Array(16),
+          hits: new Uint8Array(points),
+        }
+      : null;
   const candidates: PickCandidate[] = [];
   const drawLists: number[][] = Array.from({ length: points }, () => []);
   let nextId = 1;
@@ -142,7 +180,9 @@ export function makePickSnapshot(api: string, meshes: readonly Mesh[], options: 
       runs = [];
       let runStart = -1;
       for (let i = 0; i <= mesh.thinInstanceCount; i++) {
-        let include = i < mesh.thinInstanceCount && (ignored.ranges.length === 0 || !ignored.ranges.some(([start, end]) => i >= start && i < end));
+        let include =
+          i < mesh.thinInstanceCount &&
+          (ignored.ranges.length === 0 || !ignored.ranges.some(([start, end]) => i >= start && i < end));
         if (include && filter) {
           multiplyAffine(mesh.worldMatrix, mesh.thinInstances, i * 16, filter.combined);
           include = testBounds(filter, bounds, filter.combined);
@@ -151,7 +191,11 @@ export function makePickSnapshot(api: string, meshes: readonly Mesh[], options: 
           addToLists(drawLists, candidateIndex, filter);
           if (runStart < 0) runStart = i;
         } else if (runStart >= 0) {
-          runs.push({ first: runStart, count: i - runStart, matrices: mesh.thinInstances.slice(runStart * 16, i * 16) });
+          runs.push({
+            first: runStart,
+            count: i - runStart,
+            matrices: mesh.thinInstances.slice(runStart * 16, i * 16),
+          });
           runStart = -1;
         }
       }
@@ -161,7 +205,12 @@ export function makePickSnapshot(api: string, meshes: readonly Mesh[], options: 
     const idCount = Math.max(1, mesh.thinInstanceCount);
     candidates.push({ mesh, baseId: nextId, idCount, worldMatrix: Float32Array.from(mesh.worldMatrix), runs });
     nextId += idCount;
-    if (nextId - 1 > maxPickId) throw new PickError(api, 'too-many-ids', `the pick needs more than ${maxPickId} IDs (24-bit RGB); filter or ignore meshes`);
+    if (nextId - 1 > maxPickId)
+      throw new PickError(
+        api,
+        'too-many-ids',
+        `the pick needs more than ${maxPickId} IDs (24-bit RGB); filter or ignore meshes`,
+      );
   }
   return { candidates, drawLists };
 }
@@ -186,7 +235,12 @@ const hierarchyThreshold = 64;
  * what is under the rays. Candidates are the union over the rays (a mesh's instance runs too); each point draws
  * the candidates its own ray crosses.
  */
-function snapshotFromSceneHierarchy(api: string, scene: Scene, options: PickOptions, rays: readonly PickingRay[]): PickSnapshot {
+function snapshotFromSceneHierarchy(
+  api: string,
+  scene: Scene,
+  options: PickOptions,
+  rays: readonly PickingRay[],
+): PickSnapshot {
   const ignore = options.ignore ?? [];
   const ranges = new Map<Mesh, [number, number][] | 'all'>();
   for (const entry of ignore) {
@@ -206,7 +260,8 @@ function snapshotFromSceneHierarchy(api: string, scene: Scene, options: PickOpti
   const picker = getCpuPicker(scene);
   syncCpuPicker(picker);
   const perRay = rays.map((ray) => collectSceneCandidates(picker, ray.origin, ray.direction, accept));
-  const entries = rays.length === 1 ? perRay[0].sort((a, b) => a - b) : [...new Set(perRay.flat())].sort((a, b) => a - b);
+  const entries =
+    rays.length === 1 ? perRay[0].sort((a, b) => a - b) : [...new Set(perRay.flat())].sort((a, b) => a - b);
   const candidates: PickCandidate[] = [];
   const candidateOfMesh = new Map<Mesh, number>();
   let nextId = 1;
@@ -217,23 +272,45 @@ function snapshotFromSceneHierarchy(api: string, scene: Scene, options: PickOpti
     while (k < entries.length && picker.entries.meshes[entries[k]] === mesh) {
       const first = picker.entries.instances[entries[k]];
       let count = 1;
-      while (k + count < entries.length && picker.entries.meshes[entries[k + count]] === mesh && picker.entries.instances[entries[k + count]] === first + count) count++;
-      if (first >= 0) runs.push({ first, count, matrices: mesh.thinInstances!.slice(first * 16, (first + count) * 16) });
+      while (
+        k + count < entries.length &&
+        picker.entries.meshes[entries[k + count]] === mesh &&
+        picker.entries.instances[entries[k + count]] === first + count
+      )
+        count++;
+      if (first >= 0)
+        runs.push({ first, count, matrices: mesh.thinInstances!.slice(first * 16, (first + count) * 16) });
       k += count;
     }
     const idCount = Math.max(1, mesh.thinInstanceCount);
     candidateOfMesh.set(mesh, candidates.length);
-    candidates.push({ mesh, baseId: nextId, idCount, worldMatrix: Float32Array.from(mesh.worldMatrix), runs: mesh.thinInstances ? runs : null });
+    candidates.push({
+      mesh,
+      baseId: nextId,
+      idCount,
+      worldMatrix: Float32Array.from(mesh.worldMatrix),
+      runs: mesh.thinInstances ? runs : null,
+    });
     nextId += idCount;
-    if (nextId - 1 > maxPickId) throw new PickError(api, 'too-many-ids', `the pick needs more than ${maxPickId} IDs (24-bit RGB); filter or ignore meshes`);
+    if (nextId - 1 > maxPickId)
+      throw new PickError(
+        api,
+        'too-many-ids',
+        `the pick needs more than ${maxPickId} IDs (24-bit RGB); filter or ignore meshes`,
+      );
   }
   if (rays.length === 1) return { candidates, drawLists: [candidates.map((_, i) => i)] };
-  const drawLists = perRay.map((list) => [...new Set(list.map((e) => candidateOfMesh.get(picker.entries.meshes[e])!))].sort((a, b) => a - b));
+  const drawLists = perRay.map((list) =>
+    [...new Set(list.map((e) => candidateOfMesh.get(picker.entries.meshes[e])!))].sort((a, b) => a - b),
+  );
   return { candidates, drawLists };
 }
 
 /** The candidate owning `id` and the thin instance it names (-1 when the mesh has none). */
-export function findCandidate(snapshot: PickSnapshot, id: number): { candidate: PickCandidate; instance: number } | null {
+export function findCandidate(
+  snapshot: PickSnapshot,
+  id: number,
+): { candidate: PickCandidate; instance: number } | null {
   const list = snapshot.candidates;
   let low = 0;
   let high = list.length - 1;
@@ -250,7 +327,8 @@ export function findCandidate(snapshot: PickSnapshot, id: number): { candidate: 
 /** The encode-time matrix of a thin instance drawn in this snapshot (payload lanes as stored). */
 export function snapshotInstanceMatrix(candidate: PickCandidate, instance: number): Float32Array | null {
   for (const run of candidate.runs ?? []) {
-    if (instance >= run.first && instance < run.first + run.count) return run.matrices.subarray((instance - run.first) * 16, (instance - run.first + 1) * 16);
+    if (instance >= run.first && instance < run.first + run.count)
+      return run.matrices.subarray((instance - run.first) * 16, (instance - run.first + 1) * 16);
   }
   return null;
 }

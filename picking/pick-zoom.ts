@@ -12,7 +12,12 @@ export interface PixelRegion {
  * centre of framebuffer pixel (x + i, y + j). Depth and w are untouched, so depth values match
  * the full-size render.
  */
-export function makePickZoomMatrix(region: PixelRegion, width: number, height: number, dst = new Float32Array(16)): Float32Array {
+export function makePickZoomMatrix(
+  region: PixelRegion,
+  width: number,
+  height: number,
+  dst = new Float32Array(16),
+): Float32Array {
   const scaleX = width / region.width;
   const scaleY = height / region.height;
   const centreX = ((region.x + region.width / 2) / width) * 2 - 1;

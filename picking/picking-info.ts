@@ -36,8 +36,22 @@ export interface PickingInfo {
 /** A PickingInfo that hit nothing. */
 export function makeMissInfo(ray: PickingRay | null = null): PickingInfo {
   return {
-    hit: false, distance: 0, pickedPoint: null, pickedNormal: null, pickedNormalWorld: null, pickedFaceNormal: null,
-    pickedFaceNormalWorld: null, pickedMesh: null, pickedEntity: null, entityDetail: null, faceId: -1, bu: 0, bv: 0, subMeshId: 0, thinInstanceIndex: -1, ray,
+    hit: false,
+    distance: 0,
+    pickedPoint: null,
+    pickedNormal: null,
+    pickedNormalWorld: null,
+    pickedFaceNormal: null,
+    pickedFaceNormalWorld: null,
+    pickedMesh: null,
+    pickedEntity: null,
+    entityDetail: null,
+    faceId: -1,
+    bu: 0,
+    bv: 0,
+    subMeshId: 0,
+    thinInstanceIndex: -1,
+    ray,
   };
 }
 

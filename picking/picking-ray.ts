@@ -30,15 +30,29 @@ export interface PickViewport {
 export function toFramebufferPixel(api: string, x: number, y: number, viewport: PickViewport): [number, number] {
   const { width, height } = viewport;
   if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1) {
-    throw new WeftError(api, 'bad-viewport', `viewport ${describeValue(width)}×${describeValue(height)} must be positive integers (backing pixels)`);
+    throw new WeftError(
+      api,
+      'bad-viewport',
+      `viewport ${describeValue(width)}×${describeValue(height)} must be positive integers (backing pixels)`,
+    );
   }
   const ratio = viewport.devicePixelRatio ?? 1;
-  if (!(ratio > 0) || !Number.isFinite(ratio)) throw new WeftError(api, 'bad-pixel-ratio', `devicePixelRatio ${describeValue(ratio)} must be a finite number > 0`);
-  if (!Number.isFinite(x) || !Number.isFinite(y)) throw new WeftError(api, 'bad-coordinates', `coordinates (${describeValue(x)}, ${describeValue(y)}) must be finite numbers`);
+  if (!(ratio > 0) || !Number.isFinite(ratio))
+    throw new WeftError(api, 'bad-pixel-ratio', `devicePixelRatio ${describeValue(ratio)} must be a finite number > 0`);
+  if (!Number.isFinite(x) || !Number.isFinite(y))
+    throw new WeftError(
+      api,
+      'bad-coordinates',
+      `coordinates (${describeValue(x)}, ${describeValue(y)}) must be finite numbers`,
+    );
   const px = Math.floor(x * ratio);
   const py = Math.floor(y * ratio);
   if (px < 0 || py < 0 || px >= width || py >= height) {
-    throw new WeftError(api, 'out-of-range', `pixel (${describeValue(x)}, ${describeValue(y)})${ratio !== 1 ? ` × ratio ${ratio}` : ''} is outside the ${width}×${height} framebuffer (0..${width - 1}, 0..${height - 1})`);
+    throw new WeftError(
+      api,
+      'out-of-range',
+      `pixel (${describeValue(x)}, ${describeValue(y)})${ratio !== 1 ? ` × ratio ${ratio}` : ''} is outside the ${width}×${height} framebuffer (0..${width - 1}, 0..${height - 1})`,
+    );
   }
   return [px, py];
 }
@@ -63,5 +77,13 @@ export function createPickingRay(camera: Camera, x: number, y: number, viewport:
   const near = unproject(inverse, ndcX, ndcY, 1);
   const origin: Vec3 = [camera.position[0], camera.position[1], camera.position[2]];
   const direction = vec3.normalize(vec3.subtract(near, origin));
-  return { origin, direction: [direction[0], direction[1], direction[2]], pixelX, pixelY, viewProjection, width, height };
+  return {
+    origin,
+    direction: [direction[0], direction[1], direction[2]],
+    pixelX,
+    pixelY,
+    viewProjection,
+    width,
+    height,
+  };
 }

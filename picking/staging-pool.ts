@@ -25,7 +25,11 @@ export function acquireStagingBuffer(pool: StagingPool, bytes: number): GPUBuffe
   const buffer = pool.free.get(size)?.pop();
   if (buffer) return buffer;
   pool.created++;
-  const made = pool.device.createBuffer({ label: `weft:pick-staging:${size}`, size, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
+  const made = pool.device.createBuffer({
+    label: `weft:pick-staging:${size}`,
+    size,
+    usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ,
+  });
   pool.all.add(made);
   return made;
 }

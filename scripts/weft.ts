@@ -12,12 +12,26 @@ import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { create, globals } from 'webgpu';
 import {
-  type ComposedShader, composeShader, describeComposedShader, formatShaderMessage, getVariant, listVariants, makeComposeCache, makeWeftVariantRegistry,
-  type PickRuleSource, registerPickRuleVariants, toRuleFileMessages, type VariantRegistry, WeftError,
+  type ComposedShader,
+  composeShader,
+  describeComposedShader,
+  formatShaderMessage,
+  getVariant,
+  listVariants,
+  makeComposeCache,
+  makeWeftVariantRegistry,
+  type PickRuleSource,
+  registerPickRuleVariants,
+  toRuleFileMessages,
+  type VariantRegistry,
+  WeftError,
 } from '../composer/index.js';
 import { compilationMessages, createShaderModuleScoped } from '../composer/compile-errors.js';
 
-interface RuleFiles { rule: PickRuleSource; files: { wgsl: string; worldAdjust?: string } }
+interface RuleFiles {
+  rule: PickRuleSource;
+  files: { wgsl: string; worldAdjust?: string };
+}
 
 async function validate(registry: VariantRegistry, names: string[], ruleFiles: RuleFiles | null): Promise<number> {
   const variants = names.length ? names.map((n) => getVariant(registry, n)) : listVariants(registry);
@@ -48,13 +62,20 @@ async function validate(registry: VariantRegistry, names: string[], ruleFiles: R
     }
     const { module, scope } = createShaderModuleScoped(device, shader.code, `weft:validate:${name}`);
     const mapped = await compilationMessages(module, shader.code, shader.sourceMap, scope);
-    const messages = ruleFiles && name.startsWith(ruleFiles.rule.name) ? toRuleFileMessages(mapped, ruleFiles.rule, ruleFiles.files) : mapped;
+    const messages =
+      ruleFiles && name.startsWith(ruleFiles.rule.name)
+        ? toRuleFileMessages(mapped, ruleFiles.rule, ruleFiles.files)
+        : mapped;
     const errors = messages.filter((m) => m.type === 'error');
     if (errors.length) failures++;
-    console.log(`${errors.length ? '✗' : '✓'} ${name} (${shader.key})${messages.length ? `\n${messages.map((m) => formatShaderMessage(m).replace(/^/gm, '    ')).join('\n')}` : ''}`);
+    console.log(
+      `${errors.length ? '✗' : '✓'} ${name} (${shader.key})${messages.length ? `\n${messages.map((m) => formatShaderMessage(m).replace(/^/gm, '    ')).join('\n')}` : ''}`,
+    );
   }
   device.destroy();
-  console.log(failures ? `${failures} of ${variants.length} variant(s) failed` : `all ${variants.length} variant(s) compile`);
+  console.log(
+    failures ? `${failures} of ${variants.length} variant(s) failed` : `all ${variants.length} variant(s) compile`,
+  );
   return failures ? 1 : 0;
 }
 
@@ -69,7 +90,12 @@ function readRuleFiles(argv: string[]): { ruleFiles: RuleFiles | null; rest: str
     else if (argv[i] === '--world-adjust') adjustFile = value;
     else if (argv[i] === '--storage') {
       const [name, type, vertex] = (value ?? '').split(':');
-      if (!name || !type) throw new WeftError('weft', 'usage', `--storage ${JSON.stringify(value)} must be name:type or name:type:vertex (e.g. flags:array<f32>)`);
+      if (!name || !type)
+        throw new WeftError(
+          'weft',
+          'usage',
+          `--storage ${JSON.stringify(value)} must be name:type or name:type:vertex (e.g. flags:array<f32>)`,
+        );
       storage.push({ name, type, vertex: vertex === 'vertex' });
     } else {
       rest.push(argv[i]);
@@ -79,15 +105,25 @@ function readRuleFiles(argv: string[]): { ruleFiles: RuleFiles | null; rest: str
     i++;
   }
   if (!wgslFile) {
-    if (adjustFile || storage.length) throw new WeftError('weft', 'usage', '--world-adjust and --storage need --rule <file.wgsl>');
+    if (adjustFile || storage.length)
+      throw new WeftError('weft', 'usage', '--world-adjust and --storage need --rule <file.wgsl>');
     return { ruleFiles: null, rest };
   }
-  const name = `rule-${basename(wgslFile).replace(/\.[^.]*$/, '').replace(/[^A-Za-z0-9]+/g, '-')}`;
-  const rule: PickRuleSource = { name, wgsl: readFileSync(wgslFile, 'utf8'), worldAdjustWgsl: adjustFile ? readFileSync(adjustFile, 'utf8') : undefined, storage };
+  const name = `rule-${basename(wgslFile)
+    .replace(/\.[^.]*$/, '')
+    .replace(/[^A-Za-z0-9]+/g, '-')}`;
+  const rule: PickRuleSource = {
+    name,
+    wgsl: readFileSync(wgslFile, 'utf8'),
+    worldAdjustWgsl: adjustFile ? readFileSync(adjustFile, 'utf8') : undefined,
+    storage,
+  };
   return { ruleFiles: { rule, files: { wgsl: wgslFile, worldAdjust: adjustFile } }, rest };
 }
 
-async function loadRegistry(argv: string[]): Promise<{ registry: VariantRegistry; rest: string[]; ruleFiles: RuleFiles | null }> {
+async function loadRegistry(
+  argv: string[],
+): Promise<{ registry: VariantRegistry; rest: string[]; ruleFiles: RuleFiles | null }> {
   const registry = makeWeftVariantRegistry();
   const { ruleFiles, rest: remaining } = readRuleFiles(argv);
   if (ruleFiles) registerPickRuleVariants(registry, ruleFiles.rule);
@@ -99,8 +135,11 @@ async function loadRegistry(argv: string[]): Promise<{ registry: VariantRegistry
     }
     const path = remaining[++i];
     if (!path) throw new WeftError('weft', 'usage', '--registry needs a module path');
-    const module = (await import(pathToFileURL(resolve(path)).href)) as { registerVariants?: (registry: VariantRegistry) => unknown };
-    if (typeof module.registerVariants !== 'function') throw new WeftError('weft', 'usage', `${path} does not export registerVariants(registry)`);
+    const module = (await import(pathToFileURL(resolve(path)).href)) as {
+      registerVariants?: (registry: VariantRegistry) => unknown;
+    };
+    if (typeof module.registerVariants !== 'function')
+      throw new WeftError('weft', 'usage', `${path} does not export registerVariants(registry)`);
     module.registerVariants(registry);
   }
   return { registry, rest, ruleFiles };
@@ -115,7 +154,8 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     case 'compose': {
       const name = rest.find((a) => !a.startsWith('--'));
-      if (!name) throw new WeftError('weft compose', 'usage', 'usage: weft compose <variant> [--json]; see `weft list`');
+      if (!name)
+        throw new WeftError('weft compose', 'usage', 'usage: weft compose <variant> [--json]; see `weft list`');
       const composed = composeShader(getVariant(registry, name).spec());
       if (rest.includes('--json')) {
         const { sourceMap: _sourceMap, ...data } = composed;
@@ -126,9 +166,19 @@ async function main(argv: string[]): Promise<number> {
       return 0;
     }
     case 'validate':
-      return validate(registry, rest.length || !ruleFiles ? rest : listVariants(registry).map((v) => v.name).filter((n) => n.startsWith(ruleFiles.rule.name)), ruleFiles);
+      return validate(
+        registry,
+        rest.length || !ruleFiles
+          ? rest
+          : listVariants(registry)
+              .map((v) => v.name)
+              .filter((n) => n.startsWith(ruleFiles.rule.name)),
+        ruleFiles,
+      );
     default:
-      console.log('usage: weft list | weft compose <variant> [--json] | weft validate [variant…]   (each: [--registry <module>]… [--rule <file.wgsl> [--world-adjust <file.wgsl>] [--storage name:type[:vertex]]…])');
+      console.log(
+        'usage: weft list | weft compose <variant> [--json] | weft validate [variant…]   (each: [--registry <module>]… [--rule <file.wgsl> [--world-adjust <file.wgsl>] [--storage name:type[:vertex]]…])',
+      );
       return command === undefined || command === 'help' || command === '--help' ? 0 : 1;
   }
 }

@@ -28,11 +28,19 @@ export function splatWorldScale(world: Float32Array): number {
 export function splatReach(mesh: SplatMesh, index: number, cutoff: number, worldScale: number): number {
   const opacity = mesh.opacities[index];
   if (opacity < cutoff) return 0;
-  return Math.sqrt(2 * Math.log(opacity / cutoff)) * Math.max(mesh.scales[index * 3], mesh.scales[index * 3 + 1], mesh.scales[index * 3 + 2]) * worldScale;
+  return (
+    Math.sqrt(2 * Math.log(opacity / cutoff)) *
+    Math.max(mesh.scales[index * 3], mesh.scales[index * 3 + 1], mesh.scales[index * 3 + 2]) *
+    worldScale
+  );
 }
 
 /** The `SplatParams` of a mesh with an opacity cut-off. */
-export function splatParams(mesh: SplatMesh, cutoff: number, out = new Float32Array(splatParamsBytes / 4)): Float32Array<ArrayBuffer> {
+export function splatParams(
+  mesh: SplatMesh,
+  cutoff: number,
+  out = new Float32Array(splatParamsBytes / 4),
+): Float32Array<ArrayBuffer> {
   out.set(mesh.worldMatrix, 0);
   out.set(mat4.inverse(mesh.worldMatrix), 16);
   out.set([cutoff, splatWorldScale(mesh.worldMatrix), 0, 0], 32);

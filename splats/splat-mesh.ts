@@ -46,8 +46,17 @@ function fail(api: string, name: string, message: string): never {
   throw new EngineError(api, 'bad-splats', `splat mesh ${JSON.stringify(name)}: ${message}`);
 }
 
-function checkArray(api: string, name: string, field: string, value: unknown, length: number, valid: (v: number) => boolean, rule: string): Float32Array {
-  if (!(value instanceof Float32Array) || value.length !== length) fail(api, name, `${field} ${describeValue(value)} must be a Float32Array of ${length} floats`);
+function checkArray(
+  api: string,
+  name: string,
+  field: string,
+  value: unknown,
+  length: number,
+  valid: (v: number) => boolean,
+  rule: string,
+): Float32Array {
+  if (!(value instanceof Float32Array) || value.length !== length)
+    fail(api, name, `${field} ${describeValue(value)} must be a Float32Array of ${length} floats`);
   const bad = value.findIndex((v) => !valid(v));
   if (bad >= 0) fail(api, name, `${field}[${bad}] = ${value[bad]}; ${rule}`);
   return Float32Array.from(value);
@@ -57,25 +66,69 @@ function checkArray(api: string, name: string, field: string, value: unknown, le
 export function createSplatMesh(scene: Scene, name: string, options: SplatMeshOptions): SplatMesh {
   const api = 'createSplatMesh';
   const centers = options.centers;
-  if (!(centers instanceof Float32Array) || centers.length === 0 || centers.length % 3 !== 0) fail(api, name, `centers ${describeValue(centers)} must be a non-empty Float32Array of x, y, z triples`);
+  if (!(centers instanceof Float32Array) || centers.length === 0 || centers.length % 3 !== 0)
+    fail(api, name, `centers ${describeValue(centers)} must be a non-empty Float32Array of x, y, z triples`);
   const count = centers.length / 3;
   const finite = Number.isFinite;
   const checkedCenters = checkArray(api, name, 'centers', centers, count * 3, finite, 'must be finite');
-  const scales = checkArray(api, name, 'scales', options.scales, count * 3, (v) => finite(v) && v > 0, 'scales must be finite and > 0');
-  const rotations = options.rotations ? checkArray(api, name, 'rotations', options.rotations, count * 4, finite, 'must be finite') : new Float32Array(count * 4).map((_, i) => (i % 4 === 3 ? 1 : 0));
+  const scales = checkArray(
+    api,
+    name,
+    'scales',
+    options.scales,
+    count * 3,
+    (v) => finite(v) && v > 0,
+    'scales must be finite and > 0',
+  );
+  const rotations = options.rotations
+    ? checkArray(api, name, 'rotations', options.rotations, count * 4, finite, 'must be finite')
+    : new Float32Array(count * 4).map((_, i) => (i % 4 === 3 ? 1 : 0));
   for (let i = 0; i < count; i++) {
     const length = Math.hypot(rotations[i * 4], rotations[i * 4 + 1], rotations[i * 4 + 2], rotations[i * 4 + 3]);
-    if (Math.abs(length - 1) > 1e-3) fail(api, name, `rotation ${i} has length ${length}; quaternions must be unit length`);
+    if (Math.abs(length - 1) > 1e-3)
+      fail(api, name, `rotation ${i} has length ${length}; quaternions must be unit length`);
   }
-  const opacities = options.opacities ? checkArray(api, name, 'opacities', options.opacities, count, (v) => finite(v) && v > 0 && v <= 1, 'opacities must be in (0, 1]') : new Float32Array(count).fill(1);
-  const colors = options.colors ? checkArray(api, name, 'colors', options.colors, count * 3, (v) => finite(v) && v >= 0 && v <= 1, 'colours must be in 0..1') : new Float32Array(count * 3).fill(1);
+  const opacities = options.opacities
+    ? checkArray(
+        api,
+        name,
+        'opacities',
+        options.opacities,
+        count,
+        (v) => finite(v) && v > 0 && v <= 1,
+        'opacities must be in (0, 1]',
+      )
+    : new Float32Array(count).fill(1);
+  const colors = options.colors
+    ? checkArray(
+        api,
+        name,
+        'colors',
+        options.colors,
+        count * 3,
+        (v) => finite(v) && v >= 0 && v <= 1,
+        'colours must be in 0..1',
+      )
+    : new Float32Array(count * 3).fill(1);
   const threshold = options.pickOpacityThreshold ?? 0.1;
-  if (!(threshold > 0 && threshold <= 1)) fail(api, name, `pickOpacityThreshold ${describeValue(threshold)} must be in (0, 1]`);
+  if (!(threshold > 0 && threshold <= 1))
+    fail(api, name, `pickOpacityThreshold ${describeValue(threshold)} must be in (0, 1]`);
   const world = options.worldMatrix ?? mat4.identity();
-  if (world.length !== 16 || !Array.from(world).every(finite)) fail(api, name, `worldMatrix ${describeValue(world)} must be 16 finite numbers`);
+  if (world.length !== 16 || !Array.from(world).every(finite))
+    fail(api, name, `worldMatrix ${describeValue(world)} must be 16 finite numbers`);
   const mesh: SplatMesh = {
-    scene, name, centers: checkedCenters, scales, rotations, opacities, colors, count, worldMatrix: Float32Array.from(world), pickOpacityThreshold: threshold,
-    pickable: options.pickable ?? true, disposed: false,
+    scene,
+    name,
+    centers: checkedCenters,
+    scales,
+    rotations,
+    opacities,
+    colors,
+    count,
+    worldMatrix: Float32Array.from(world),
+    pickOpacityThreshold: threshold,
+    pickable: options.pickable ?? true,
+    disposed: false,
   };
   registerPickSource(scene, { entity: mesh, load: () => import('./splat-pick.js') });
   return mesh;

@@ -1,7 +1,17 @@
-import { createSplatPickFragment, createSplatQuadFragment, splatItemBytes, splatParamsBytes } from '../fragments/splat-pick.js';
+import {
+  createSplatPickFragment,
+  createSplatQuadFragment,
+  splatItemBytes,
+  splatParamsBytes,
+} from '../fragments/splat-pick.js';
 import { createContributorGpu, disposeContributorGpu, drawContributorItems } from '../picking/contributor-gpu.js';
 import type { PickTexel } from '../picking/pick-decode.js';
-import { type ContributorCaptureRequest, createContributorBaseFragments, type PickContributor, raysNearSphere } from '../picking/pick-contributors.js';
+import {
+  type ContributorCaptureRequest,
+  createContributorBaseFragments,
+  type PickContributor,
+  raysNearSphere,
+} from '../picking/pick-contributors.js';
 import { packSplat, splatParams, splatReach, splatWorldScale } from './splat-items.js';
 import type { SplatMesh } from './splat-mesh.js';
 
@@ -13,7 +23,10 @@ export interface CapturedSplats {
 }
 
 /** Copies the splats whose opacity can reach the threshold and whose bounding sphere a pick ray crosses. */
-export function capturePick(mesh: SplatMesh, request: ContributorCaptureRequest): { idCount: number; captured: CapturedSplats } | null {
+export function capturePick(
+  mesh: SplatMesh,
+  request: ContributorCaptureRequest,
+): { idCount: number; captured: CapturedSplats } | null {
   if (mesh.disposed || !mesh.pickable || mesh.count === 0) return null;
   const w = mesh.worldMatrix;
   const scale = splatWorldScale(w);
@@ -23,25 +36,50 @@ export function capturePick(mesh: SplatMesh, request: ContributorCaptureRequest)
     const radius = splatReach(mesh, i, mesh.pickOpacityThreshold, scale);
     if (radius === 0) continue;
     const [x, y, z] = [mesh.centers[i * 3], mesh.centers[i * 3 + 1], mesh.centers[i * 3 + 2]];
-    if (!rays || raysNearSphere(rays, w[0] * x + w[4] * y + w[8] * z + w[12], w[1] * x + w[5] * y + w[9] * z + w[13], w[2] * x + w[6] * y + w[10] * z + w[14], radius)) drawn.push(i);
+    if (
+      !rays ||
+      raysNearSphere(
+        rays,
+        w[0] * x + w[4] * y + w[8] * z + w[12],
+        w[1] * x + w[5] * y + w[9] * z + w[13],
+        w[2] * x + w[6] * y + w[10] * z + w[14],
+        radius,
+      )
+    )
+      drawn.push(i);
   }
   if (drawn.length === 0) return null;
   const items = new ArrayBuffer(drawn.length * splatItemBytes);
   drawn.forEach((index, slot) => packSplat(mesh, index, items, slot));
-  return { idCount: mesh.count, captured: { items, drawn: drawn.length, params: splatParams(mesh, mesh.pickOpacityThreshold) } };
+  return {
+    idCount: mesh.count,
+    captured: { items, drawn: drawn.length, params: splatParams(mesh, mesh.pickOpacityThreshold) },
+  };
 }
 
 /** The splat contributor on one device. */
 export function createPickContributor(device: GPUDevice): PickContributor<CapturedSplats> {
-  const gpu = createContributorGpu(device, { label: 'weft:splats:pick', fragments: [...createContributorBaseFragments(), createSplatQuadFragment(), createSplatPickFragment()], itemsBinding: 'splatItems', paramsBinding: 'splatParams', paramsBytes: splatParamsBytes });
+  const gpu = createContributorGpu(device, {
+    label: 'weft:splats:pick',
+    fragments: [...createContributorBaseFragments(), createSplatQuadFragment(), createSplatPickFragment()],
+    itemsBinding: 'splatItems',
+    paramsBinding: 'splatParams',
+    paramsBytes: splatParamsBytes,
+  });
   return {
-    encode: (captured, context) => drawContributorItems(gpu, context, new Uint8Array(captured.items), captured.drawn, captured.params, 6),
+    encode: (captured, context) =>
+      drawContributorItems(gpu, context, new Uint8Array(captured.items), captured.drawn, captured.params, 6),
     dispose: () => disposeContributorGpu(gpu),
   };
 }
 
 /** A splat hit names its splat and, in detailed mode, the opacity the ray met (≥ the threshold). */
-export function resolvePick(_mesh: SplatMesh, _captured: CapturedSplats, localId: number, texel: PickTexel): Record<string, unknown> {
+export function resolvePick(
+  _mesh: SplatMesh,
+  _captured: CapturedSplats,
+  localId: number,
+  texel: PickTexel,
+): Record<string, unknown> {
   if (!texel.detail) return { splatIndex: localId };
   return { splatIndex: localId, opacity: new Float32Array(texel.detail.buffer, texel.detail.byteOffset + 8, 1)[0] };
 }

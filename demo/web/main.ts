@@ -23,17 +23,39 @@ function reportGpuError(message: string): void {
 async function start(): Promise<void> {
   const canvas = document.querySelector<HTMLCanvasElement>('#gpu')!;
   if (!navigator.gpu) throw new Error('this browser has no WebGPU (navigator.gpu is missing)');
-  const engine = await createEngine(navigator.gpu, canvas, { devicePixelRatio: window.devicePixelRatio, label: 'editor' });
-  const watch = (device: GPUDevice) => device.addEventListener('uncapturederror', (event) => reportGpuError((event as GPUUncapturedErrorEvent).error.message));
+  const engine = await createEngine(navigator.gpu, canvas, {
+    devicePixelRatio: window.devicePixelRatio,
+    label: 'editor',
+  });
+  const watch = (device: GPUDevice) =>
+    device.addEventListener('uncapturederror', (event) =>
+      reportGpuError((event as GPUUncapturedErrorEvent).error.message),
+    );
   watch(engine.device);
   let watched = engine.device;
   const world = await buildEditorScene(engine);
   const camera = world.scene.camera!;
   const picker = createGpuPicker(world.scene);
   const state: EditorState = {
-    engine, world, camera, picker, detailed: enableDetailedPicking(picker), gizmo: createGizmo(engine, camera), mode: 'select',
-    selection: makeSelection(), hover: null, activeHandle: null, highlightVersion: 0, drag: null, lastPick: null,
-    cssWidth: canvas.clientWidth, cssHeight: canvas.clientHeight, dirty: true, panelVersion: 0, pending: new Set(), errors: [],
+    engine,
+    world,
+    camera,
+    picker,
+    detailed: enableDetailedPicking(picker),
+    gizmo: createGizmo(engine, camera),
+    mode: 'select',
+    selection: makeSelection(),
+    hover: null,
+    activeHandle: null,
+    highlightVersion: 0,
+    drag: null,
+    lastPick: null,
+    cssWidth: canvas.clientWidth,
+    cssHeight: canvas.clientHeight,
+    dirty: true,
+    panelVersion: 0,
+    pending: new Set(),
+    errors: [],
     initialTransforms: snapshotTransforms(world.meshes),
   };
   const frame: EditorFrame = createEditorFrame(state);
@@ -60,7 +82,13 @@ async function start(): Promise<void> {
     updatePanel(panel, state);
   };
   requestAnimationFrame(loop);
-  const gbuffer = await setupGbufferStrip(state, frame, document.querySelector('#gbuffer-section')!, document.querySelector<HTMLInputElement>('#gbuffer-toggle')!, document.querySelector('#captions')!);
+  const gbuffer = await setupGbufferStrip(
+    state,
+    frame,
+    document.querySelector('#gbuffer-section')!,
+    document.querySelector<HTMLInputElement>('#gbuffer-toggle')!,
+    document.querySelector('#captions')!,
+  );
   installTestApi(state, frame, gbuffer);
 }
 

@@ -47,7 +47,13 @@ export interface EditorTestApi {
   camera(): CameraReport;
   transforms(): Record<string, number[]>;
   objects(): { name: string; origin: number[]; min: number[]; max: number[] }[];
-  gizmo(): { visible: boolean; mode: EditorMode; pivot: number[]; size: number; handles: Record<string, { visible: boolean; grab: number[] }> };
+  gizmo(): {
+    visible: boolean;
+    mode: EditorMode;
+    pivot: number[];
+    size: number;
+    handles: Record<string, { visible: boolean; grab: number[] }>;
+  };
   pickAt(x: number, y: number): Promise<{ handle: string | null; object: string | null }>;
   lastPick(): PickReport | null;
   drag(): { handle: string; value: number[] } | null;
@@ -59,8 +65,14 @@ export interface EditorTestApi {
   /** The G-buffer thumbnails' framebuffer rectangles when the strip is on; [] otherwise. */
   gbufferTiles(): { label: string; rect: [number, number, number, number] }[];
   constants: {
-    gizmoPixels: number; handleTolerance: number; uniformScalePixels: number; minScaleFactor: number; clickSlop: number;
-    tumblePerPixel: number; dollyBase: number; ringRadius: number;
+    gizmoPixels: number;
+    handleTolerance: number;
+    uniformScalePixels: number;
+    minScaleFactor: number;
+    clickSlop: number;
+    tumblePerPixel: number;
+    dollyBase: number;
+    ringRadius: number;
   };
 }
 
@@ -74,7 +86,11 @@ declare global {
 }
 
 function selectableItems(state: EditorState): SelectionItem[] {
-  return state.world.meshes.flatMap((mesh) => (mesh.thinInstances ? Array.from({ length: mesh.thinInstanceCount }, (_, i) => ({ mesh, instance: i })) : [{ mesh, instance: -1 }]));
+  return state.world.meshes.flatMap((mesh) =>
+    mesh.thinInstances
+      ? Array.from({ length: mesh.thinInstanceCount }, (_, i) => ({ mesh, instance: i }))
+      : [{ mesh, instance: -1 }],
+  );
 }
 
 const mean = (values: number[]) => (values.length ? values.reduce((a, b) => a + b, 0) / values.length : 0);
@@ -96,24 +112,44 @@ export function installTestApi(state: EditorState, frame: EditorFrame, gbuffer: 
       await idle();
     },
     camera() {
-      const rect = state.engine.canvas instanceof HTMLCanvasElement ? state.engine.canvas.getBoundingClientRect() : { left: 0, top: 0 };
+      const rect =
+        state.engine.canvas instanceof HTMLCanvasElement
+          ? state.engine.canvas.getBoundingClientRect()
+          : { left: 0, top: 0 };
       const orbit = getCameraOrbit(state.camera);
       return {
-        position: Array.from(state.camera.position), target: Array.from(state.camera.target), fovY: state.camera.fovY,
-        viewProjection: Array.from(getCameraViewProjectionMatrix(state.camera, state.engine.width / state.engine.height)),
-        orbit: { yaw: orbit.yaw, pitch: orbit.pitch, radius: orbit.radius }, cssWidth: state.cssWidth, cssHeight: state.cssHeight,
-        devicePixelRatio: state.engine.devicePixelRatio, canvasLeft: rect.left, canvasTop: rect.top,
+        position: Array.from(state.camera.position),
+        target: Array.from(state.camera.target),
+        fovY: state.camera.fovY,
+        viewProjection: Array.from(
+          getCameraViewProjectionMatrix(state.camera, state.engine.width / state.engine.height),
+        ),
+        orbit: { yaw: orbit.yaw, pitch: orbit.pitch, radius: orbit.radius },
+        cssWidth: state.cssWidth,
+        cssHeight: state.cssHeight,
+        devicePixelRatio: state.engine.devicePixelRatio,
+        canvasLeft: rect.left,
+        canvasTop: rect.top,
       };
     },
-    transforms: () => Object.fromEntries(selectableItems(state).map((item) => [itemName(item), Array.from(readItemWorld(item))])),
-    objects: () => selectableItems(state).map((item) => {
-      const bounds = itemWorldBounds(item);
-      return { name: itemName(item), origin: Array.from(itemOrigin(item)), min: [...bounds.min], max: [...bounds.max] };
-    }),
+    transforms: () =>
+      Object.fromEntries(selectableItems(state).map((item) => [itemName(item), Array.from(readItemWorld(item))])),
+    objects: () =>
+      selectableItems(state).map((item) => {
+        const bounds = itemWorldBounds(item);
+        return {
+          name: itemName(item),
+          origin: Array.from(itemOrigin(item)),
+          min: [...bounds.min],
+          max: [...bounds.max],
+        };
+      }),
     gizmo() {
       refreshGizmo(state);
       const g = state.gizmo;
-      const handles = Object.fromEntries(g.handles.map((h) => [h.name, { visible: h.mesh.visible, grab: Array.from(handleGrabPoint(g, h)) }]));
+      const handles = Object.fromEntries(
+        g.handles.map((h) => [h.name, { visible: h.mesh.visible, grab: Array.from(handleGrabPoint(g, h)) }]),
+      );
       return { visible: g.visible, mode: g.mode, pivot: Array.from(g.pivot), size: g.size, handles };
     },
     async pickAt(x, y) {
@@ -130,7 +166,13 @@ export function installTestApi(state: EditorState, frame: EditorFrame, gbuffer: 
     stopTiming() {
       const t = frame.timings;
       t.recording = false;
-      return { frames: t.cpu.length, avgIntervalMs: mean(t.interval), avgCpuMs: mean(t.cpu), avgGpuMs: mean(t.gpu), maxGpuMs: Math.max(0, ...t.gpu) };
+      return {
+        frames: t.cpu.length,
+        avgIntervalMs: mean(t.interval),
+        avgCpuMs: mean(t.cpu),
+        avgGpuMs: mean(t.gpu),
+        maxGpuMs: Math.max(0, ...t.gpu),
+      };
     },
     async reset() {
       await idle();
@@ -147,10 +189,20 @@ export function installTestApi(state: EditorState, frame: EditorFrame, gbuffer: 
     },
     errors: () => [...state.errors],
     gbufferTiles: () => (gbuffer?.enabled ? gbuffer.tiles() : []),
-    features: () => ({ detailed: state.detailed, gbufferAvailable: gbuffer !== null, adapterFeatures: [...state.engine.adapter.features].sort() }),
+    features: () => ({
+      detailed: state.detailed,
+      gbufferAvailable: gbuffer !== null,
+      adapterFeatures: [...state.engine.adapter.features].sort(),
+    }),
     constants: {
-      gizmoPixels, handleTolerance, uniformScalePixels, minScaleFactor, clickSlop,
-      tumblePerPixel: cameraControls.tumblePerPixel, dollyBase: cameraControls.dollyBase, ringRadius: gizmoProportions.ringRadius,
+      gizmoPixels,
+      handleTolerance,
+      uniformScalePixels,
+      minScaleFactor,
+      clickSlop,
+      tumblePerPixel: cameraControls.tumblePerPixel,
+      dollyBase: cameraControls.dollyBase,
+      ringRadius: gizmoProportions.ringRadius,
     },
   };
 }

@@ -7,7 +7,13 @@ import type { GltfLoadResult, GltfSkinBinding } from './gltf-loader.js';
 /** Bone j = joint j's world matrix × its inverse bind matrix (glTF ignores the skinned node's own transform). */
 export function updateSkinBones(binding: GltfSkinBinding): void {
   binding.joints.forEach((joint, j) => {
-    binding.skeleton.matrices.set(mat4.multiply(Float32Array.from(joint.getWorldMatrix()), binding.inverseBind.subarray(j * 16, j * 16 + 16)) as Float32Array, j * 16);
+    binding.skeleton.matrices.set(
+      mat4.multiply(
+        Float32Array.from(joint.getWorldMatrix()),
+        binding.inverseBind.subarray(j * 16, j * 16 + 16),
+      ) as Float32Array,
+      j * 16,
+    );
   });
   binding.skeleton.version++;
 }
@@ -30,9 +36,16 @@ function keyframe(times: ArrayLike<number>, time: number): [number, number] {
 export function playGltfAnimation(result: GltfLoadResult, animation: number | string, time: number): void {
   const api = 'playGltfAnimation';
   const animations = result.document.getRoot().listAnimations();
-  const clip = typeof animation === 'number' ? animations[animation] : animations.find((a) => a.getName() === animation);
-  if (!clip) throw new EngineError(api, 'no-animation', `animation ${describeValue(animation)} does not exist; the document has ${animations.length} (${animations.map((a, i) => a.getName() || `#${i}`).join(', ') || 'none'})`);
-  if (!Number.isFinite(time)) throw new EngineError(api, 'bad-time', `time ${describeValue(time)} must be a finite number of seconds`);
+  const clip =
+    typeof animation === 'number' ? animations[animation] : animations.find((a) => a.getName() === animation);
+  if (!clip)
+    throw new EngineError(
+      api,
+      'no-animation',
+      `animation ${describeValue(animation)} does not exist; the document has ${animations.length} (${animations.map((a, i) => a.getName() || `#${i}`).join(', ') || 'none'})`,
+    );
+  if (!Number.isFinite(time))
+    throw new EngineError(api, 'bad-time', `time ${describeValue(time)} must be a finite number of seconds`);
   const weightsByNode = new Map<GltfNode, number[]>();
   for (const channel of clip.listChannels()) {
     const node = channel.getTargetNode();
@@ -43,7 +56,8 @@ export function playGltfAnimation(result: GltfLoadResult, animation: number | st
     const [i, t] = keyframe(input, time);
     const step = sampler.getInterpolation() === 'STEP';
     const j = Math.min(i + 1, input.length - 1);
-    const size = output.getElementSize() * (channel.getTargetPath() === 'weights' ? output.getCount() / input.length : 1);
+    const size =
+      output.getElementSize() * (channel.getTargetPath() === 'weights' ? output.getCount() / input.length : 1);
     const values = output.getArray()!;
     const at = (k: number) => Array.from(values.subarray(k * size, k * size + size) as ArrayLike<number>);
     const a = at(i);
@@ -59,7 +73,10 @@ export function playGltfAnimation(result: GltfLoadResult, animation: number | st
         node.setRotation(Array.from(step ? a : quat.slerp(a, b, t)) as [number, number, number, number]);
         break;
       case 'weights':
-        weightsByNode.set(node, a.map((v, c) => (step ? v : v + (b[c] - v) * t)));
+        weightsByNode.set(
+          node,
+          a.map((v, c) => (step ? v : v + (b[c] - v) * t)),
+        );
         break;
     }
   }

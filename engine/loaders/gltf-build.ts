@@ -8,7 +8,14 @@ interface BoxAccessors {
   indices: Accessor;
 }
 
-function addBoxAccessors(document: Document, buffer: Buffer, name: string, width: number, height: number, depth: number): BoxAccessors {
+function addBoxAccessors(
+  document: Document,
+  buffer: Buffer,
+  name: string,
+  width: number,
+  height: number,
+  depth: number,
+): BoxAccessors {
   const data = makeBoxData({ width, height, depth });
   return {
     position: document.createAccessor(`${name}:position`, buffer).setType('VEC3').setArray(data.positions!),
@@ -19,7 +26,13 @@ function addBoxAccessors(document: Document, buffer: Buffer, name: string, width
 }
 
 /** A node with its own one-primitive mesh; nodes may share accessors and differ in material. */
-function addBoxNode(document: Document, name: string, box: BoxAccessors, material: Material, translation: [number, number, number]): Node {
+function addBoxNode(
+  document: Document,
+  name: string,
+  box: BoxAccessors,
+  material: Material,
+  translation: [number, number, number],
+): Node {
   const primitive = document
     .createPrimitive()
     .setAttribute('POSITION', box.position)
@@ -27,7 +40,10 @@ function addBoxNode(document: Document, name: string, box: BoxAccessors, materia
     .setAttribute('TEXCOORD_0', box.uv)
     .setIndices(box.indices)
     .setMaterial(material);
-  return document.createNode(name).setMesh(document.createMesh(name).addPrimitive(primitive)).setTranslation(translation);
+  return document
+    .createNode(name)
+    .setMesh(document.createMesh(name).addPrimitive(primitive))
+    .setTranslation(translation);
 }
 
 /**
@@ -37,7 +53,8 @@ function addBoxNode(document: Document, name: string, box: BoxAccessors, materia
 export function makeDemoGltfDocument(): Document {
   const document = new Document();
   const buffer = document.createBuffer('table');
-  const colour = (name: string, rgba: [number, number, number, number]): Material => document.createMaterial(name).setBaseColorFactor(rgba);
+  const colour = (name: string, rgba: [number, number, number, number]): Material =>
+    document.createMaterial(name).setBaseColorFactor(rgba);
   const top = addBoxAccessors(document, buffer, 'top', 1.2, 0.08, 0.8);
   const leg = addBoxAccessors(document, buffer, 'leg', 0.08, 0.7, 0.08);
   const table = document
@@ -46,8 +63,18 @@ export function makeDemoGltfDocument(): Document {
     .setRotation([0, Math.sin(Math.PI / 12), 0, Math.cos(Math.PI / 12)])
     .setScale([1.25, 1.25, 1.25]);
   table.addChild(addBoxNode(document, 'top', top, colour('oak', [0.62, 0.42, 0.24, 1]), [0, 0.74, 0]));
-  const legColours: [number, number, number, number][] = [[0.85, 0.2, 0.2, 1], [0.2, 0.7, 0.3, 1], [0.2, 0.4, 0.85, 1], [0.9, 0.8, 0.2, 1]];
-  [[-0.52, -0.32], [0.52, -0.32], [0.52, 0.32], [-0.52, 0.32]].forEach(([x, z], i) => {
+  const legColours: [number, number, number, number][] = [
+    [0.85, 0.2, 0.2, 1],
+    [0.2, 0.7, 0.3, 1],
+    [0.2, 0.4, 0.85, 1],
+    [0.9, 0.8, 0.2, 1],
+  ];
+  [
+    [-0.52, -0.32],
+    [0.52, -0.32],
+    [0.52, 0.32],
+    [-0.52, 0.32],
+  ].forEach(([x, z], i) => {
     table.addChild(addBoxNode(document, `leg${i}`, leg, colour(`leg${i}`, legColours[i]), [x, 0.35, z]));
   });
   document.getRoot().setDefaultScene(document.createScene('demo').addChild(table));

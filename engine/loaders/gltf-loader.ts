@@ -1,4 +1,12 @@
-import { type Accessor, Document, Primitive, WebIO, type Material as GltfMaterial, type Node as GltfNode, type Skin as GltfSkin } from '@gltf-transform/core';
+import {
+  type Accessor,
+  Document,
+  Primitive,
+  WebIO,
+  type Material as GltfMaterial,
+  type Node as GltfNode,
+  type Skin as GltfSkin,
+} from '@gltf-transform/core';
 import { mat4 } from 'wgpu-matrix';
 import { describeValue } from '../../composer/errors.js';
 import { EngineError } from '../engine-errors.js';
@@ -63,18 +71,29 @@ function refuse(where: string, message: string): never {
 }
 
 function checkOptions(options: GltfLoadOptions): Float32Array | null {
-  if (options === null || typeof options !== 'object') throw new EngineError(api, 'bad-option', `options ${describeValue(options)} must be an object`);
+  if (options === null || typeof options !== 'object')
+    throw new EngineError(api, 'bad-option', `options ${describeValue(options)} must be an object`);
   const allowed = ['worldMatrix', 'pickable', 'visible'];
   for (const key of Object.keys(options)) {
-    if (!allowed.includes(key)) throw new EngineError(api, 'bad-option', `unknown option ${JSON.stringify(key)}; allowed: ${allowed.join(', ')}`);
+    if (!allowed.includes(key))
+      throw new EngineError(api, 'bad-option', `unknown option ${JSON.stringify(key)}; allowed: ${allowed.join(', ')}`);
   }
   for (const key of ['pickable', 'visible'] as const) {
-    if (options[key] !== undefined && typeof options[key] !== 'boolean') throw new EngineError(api, 'bad-option', `${key} ${describeValue(options[key])} must be a boolean`);
+    if (options[key] !== undefined && typeof options[key] !== 'boolean')
+      throw new EngineError(api, 'bad-option', `${key} ${describeValue(options[key])} must be a boolean`);
   }
   const matrix = options.worldMatrix;
   if (matrix === undefined) return null;
-  if ((!Array.isArray(matrix) && !(matrix instanceof Float32Array)) || matrix.length !== 16 || !Array.from(matrix).every(Number.isFinite)) {
-    throw new EngineError(api, 'bad-option', `worldMatrix ${describeValue(matrix)} must be 16 finite numbers (column-major 4×4)`);
+  if (
+    (!Array.isArray(matrix) && !(matrix instanceof Float32Array)) ||
+    matrix.length !== 16 ||
+    !Array.from(matrix).every(Number.isFinite)
+  ) {
+    throw new EngineError(
+      api,
+      'bad-option',
+      `worldMatrix ${describeValue(matrix)} must be 16 finite numbers (column-major 4×4)`,
+    );
   }
   return Float32Array.from(matrix);
 }
@@ -82,7 +101,11 @@ function checkOptions(options: GltfLoadOptions): Float32Array | null {
 /** Reads a float attribute (normalized integers decoded to 0..1 / -1..1) into a tight Float32Array. */
 function readFloats(where: string, semantic: string, accessor: Accessor, sizes: readonly number[]): Float32Array {
   const size = accessor.getElementSize();
-  if (!sizes.includes(size)) refuse(where, `${semantic} is ${accessor.getType()}; weft reads it as ${sizes.map((s) => (s === 1 ? 'SCALAR' : `VEC${s}`)).join(' or ')}`);
+  if (!sizes.includes(size))
+    refuse(
+      where,
+      `${semantic} is ${accessor.getType()}; weft reads it as ${sizes.map((s) => (s === 1 ? 'SCALAR' : `VEC${s}`)).join(' or ')}`,
+    );
   const array = accessor.getArray();
   if (accessor.getComponentType() === floatComponentType && array instanceof Float32Array) return array.slice();
   const out = new Float32Array(accessor.getCount() * size);
@@ -95,18 +118,23 @@ function readIndices(where: string, accessor: Accessor): Uint16Array | Uint32Arr
   const array = accessor.getArray();
   if (array instanceof Uint8Array) return Uint16Array.from(array);
   if (array instanceof Uint16Array || array instanceof Uint32Array) return array.slice();
-  refuse(where, `indices of component type ${accessor.getComponentType()} are not UNSIGNED_BYTE, UNSIGNED_SHORT or UNSIGNED_INT`);
+  refuse(
+    where,
+    `indices of component type ${accessor.getComponentType()} are not UNSIGNED_BYTE, UNSIGNED_SHORT or UNSIGNED_INT`,
+  );
 }
 
 function readJoints(where: string, semantic: string, accessor: Accessor): Uint16Array {
   const array = accessor.getArray();
-  if (accessor.getElementSize() !== 4 || !(array instanceof Uint8Array || array instanceof Uint16Array)) refuse(where, `${semantic} must be VEC4 of UNSIGNED_BYTE or UNSIGNED_SHORT`);
+  if (accessor.getElementSize() !== 4 || !(array instanceof Uint8Array || array instanceof Uint16Array))
+    refuse(where, `${semantic} must be VEC4 of UNSIGNED_BYTE or UNSIGNED_SHORT`);
   return Uint16Array.from(array);
 }
 
 function readPrimitive(where: string, primitive: Primitive, mirrored: boolean): MeshData {
   const mode = primitive.getMode();
-  if (mode !== Primitive.Mode.TRIANGLES) refuse(where, `mode ${modeNames[mode] ?? mode} is not supported; only TRIANGLES`);
+  if (mode !== Primitive.Mode.TRIANGLES)
+    refuse(where, `mode ${modeNames[mode] ?? mode} is not supported; only TRIANGLES`);
   const attribute = (semantic: string, sizes: readonly number[]): Float32Array | undefined => {
     const accessor = primitive.getAttribute(semantic);
     return accessor ? readFloats(where, semantic, accessor, sizes) : undefined;
@@ -123,7 +151,10 @@ function readPrimitive(where: string, primitive: Primitive, mirrored: boolean): 
     colors: attribute('COLOR_0', [3, 4]),
     colorComponents: colorAccessor ? (colorAccessor.getElementSize() as 3 | 4) : undefined,
   };
-  for (const [js, ws, jf, wf] of [['JOINTS_0', 'WEIGHTS_0', 'joints', 'weights'], ['JOINTS_1', 'WEIGHTS_1', 'joints2', 'weights2']] as const) {
+  for (const [js, ws, jf, wf] of [
+    ['JOINTS_0', 'WEIGHTS_0', 'joints', 'weights'],
+    ['JOINTS_1', 'WEIGHTS_1', 'joints2', 'weights2'],
+  ] as const) {
     const joints = primitive.getAttribute(js);
     if (!joints) continue;
     data[jf] = readJoints(where, js, joints);
@@ -135,19 +166,30 @@ function readPrimitive(where: string, primitive: Primitive, mirrored: boolean): 
   // weft's front faces are CCW in local space, so swap two corners of each triangle instead.
   if (mirrored) {
     const vertexCount = positions.length / 3;
-    indices ??= vertexCount <= 65535 ? Uint16Array.from({ length: vertexCount }, (_, i) => i) : Uint32Array.from({ length: vertexCount }, (_, i) => i);
+    indices ??=
+      vertexCount <= 65535
+        ? Uint16Array.from({ length: vertexCount }, (_, i) => i)
+        : Uint32Array.from({ length: vertexCount }, (_, i) => i);
     for (let t = 0; t + 2 < indices.length; t += 3) [indices[t + 1], indices[t + 2]] = [indices[t + 2], indices[t + 1]];
   }
   if (indices) data.indices = indices;
   return data;
 }
 
-function convertMaterial(where: string, material: GltfMaterial | null, cache: Map<GltfMaterial, StandardMaterial>): StandardMaterial {
+function convertMaterial(
+  where: string,
+  material: GltfMaterial | null,
+  cache: Map<GltfMaterial, StandardMaterial>,
+): StandardMaterial {
   if (!material) return makeStandardMaterial({ name: 'gltf:default' });
   let converted = cache.get(material);
   if (!converted) {
     try {
-      converted = makeStandardMaterial({ name: material.getName() || `gltf:material${cache.size}`, baseColor: material.getBaseColorFactor(), doubleSided: material.getDoubleSided() });
+      converted = makeStandardMaterial({
+        name: material.getName() || `gltf:material${cache.size}`,
+        baseColor: material.getBaseColorFactor(),
+        doubleSided: material.getDoubleSided(),
+      });
     } catch (error) {
       refuse(where, `material ${JSON.stringify(material.getName())}: ${(error as Error).message}`);
     }
@@ -163,14 +205,22 @@ function bindSkin(skin: GltfSkin, skins: Map<GltfSkin, GltfSkinBinding>): GltfSk
   if (joints.length === 0) refuse(`skin ${JSON.stringify(skin.getName())}`, 'has no joints');
   const inverseBind = new Float32Array(joints.length * 16);
   const accessor = skin.getInverseBindMatrices();
-  for (let j = 0; j < joints.length; j++) inverseBind.set(accessor ? accessor.getElement(j, []) : [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], j * 16);
+  for (let j = 0; j < joints.length; j++)
+    inverseBind.set(accessor ? accessor.getElement(j, []) : [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1], j * 16);
   binding = { skin, joints, inverseBind, skeleton: makeSkeleton(joints.length, skin.getName() || `skin${skins.size}`) };
   updateSkinBones(binding);
   skins.set(skin, binding);
   return binding;
 }
 
-function planNode(node: GltfNode, index: number, root: Float32Array | null, materials: Map<GltfMaterial, StandardMaterial>, skins: Map<GltfSkin, GltfSkinBinding>, plans: PlannedMesh[]): void {
+function planNode(
+  node: GltfNode,
+  index: number,
+  root: Float32Array | null,
+  materials: Map<GltfMaterial, StandardMaterial>,
+  skins: Map<GltfSkin, GltfSkinBinding>,
+  plans: PlannedMesh[],
+): void {
   const mesh = node.getMesh();
   if (!mesh) return;
   const nodeName = node.getName() || `node${index}`;
@@ -185,14 +235,36 @@ function planNode(node: GltfNode, index: number, root: Float32Array | null, mate
     const where = `node ${JSON.stringify(nodeName)} primitive ${primitiveIndex}`;
     const data = readPrimitive(where, primitive, mirrored);
     makeMeshGeometry(name, data, api); // throws MeshDataError now rather than halfway through creation
-    if (!!data.joints !== !!skin) refuse(where, skin ? 'belongs to a skinned node but has no JOINTS_0/WEIGHTS_0' : 'has JOINTS_0 but its node has no skin');
+    if (!!data.joints !== !!skin)
+      refuse(
+        where,
+        skin ? 'belongs to a skinned node but has no JOINTS_0/WEIGHTS_0' : 'has JOINTS_0 but its node has no skin',
+      );
     const targets = primitive.listTargets();
-    const morph = targets.length ? {
-      positions: targets.map((t, k) => t.getAttribute('POSITION') ? readFloats(`${where} target ${k}`, 'POSITION', t.getAttribute('POSITION')!, [3]) : new Float32Array(data.positions!.length)),
-      normals: targets.every((t) => t.getAttribute('NORMAL')) && data.normals ? targets.map((t, k) => readFloats(`${where} target ${k}`, 'NORMAL', t.getAttribute('NORMAL')!, [3])) : undefined,
-    } : undefined;
+    const morph = targets.length
+      ? {
+          positions: targets.map((t, k) =>
+            t.getAttribute('POSITION')
+              ? readFloats(`${where} target ${k}`, 'POSITION', t.getAttribute('POSITION')!, [3])
+              : new Float32Array(data.positions!.length),
+          ),
+          normals:
+            targets.every((t) => t.getAttribute('NORMAL')) && data.normals
+              ? targets.map((t, k) => readFloats(`${where} target ${k}`, 'NORMAL', t.getAttribute('NORMAL')!, [3]))
+              : undefined,
+        }
+      : undefined;
     const weights = node.getWeights().length ? node.getWeights() : mesh.getWeights();
-    plans.push({ name, data, material: convertMaterial(where, primitive.getMaterial(), materials), worldMatrix, node, skin, morphTargets: morph, morphWeights: morph ? targets.map((_, k) => weights[k] ?? 0) : undefined });
+    plans.push({
+      name,
+      data,
+      material: convertMaterial(where, primitive.getMaterial(), materials),
+      worldMatrix,
+      node,
+      skin,
+      morphTargets: morph,
+      morphWeights: morph ? targets.map((_, k) => weights[k] ?? 0) : undefined,
+    });
   });
 }
 
@@ -203,7 +275,11 @@ function planNode(node: GltfNode, index: number, root: Float32Array | null, mate
  * (bones = joint world × inverse bind) and morph targets mesh morph targets; `playGltfAnimation` drives
  * them. Non-TRIANGLES primitives and CUBICSPLINE animations throw; all checks run before any mesh is made.
  */
-export async function loadGltf(scene: Scene, source: Uint8Array | Document, options: GltfLoadOptions = {}): Promise<GltfLoadResult> {
+export async function loadGltf(
+  scene: Scene,
+  source: Uint8Array | Document,
+  options: GltfLoadOptions = {},
+): Promise<GltfLoadResult> {
   const root = checkOptions(options);
   let document: Document;
   if (source instanceof Document) {
@@ -212,28 +288,49 @@ export async function loadGltf(scene: Scene, source: Uint8Array | Document, opti
     try {
       document = await new WebIO().readBinary(source);
     } catch (error) {
-      throw new EngineError(api, 'bad-glb', `could not read the GLB bytes (${describeValue(source)}): ${(error as Error).message}`);
+      throw new EngineError(
+        api,
+        'bad-glb',
+        `could not read the GLB bytes (${describeValue(source)}): ${(error as Error).message}`,
+      );
     }
   } else {
-    throw new EngineError(api, 'bad-source', `source ${describeValue(source)} must be GLB bytes (Uint8Array) or a @gltf-transform/core Document`);
+    throw new EngineError(
+      api,
+      'bad-source',
+      `source ${describeValue(source)} must be GLB bytes (Uint8Array) or a @gltf-transform/core Document`,
+    );
   }
-  if (scene.disposed) throw new EngineError(api, 'disposed-scene', 'the scene was disposed while the glTF was being read');
+  if (scene.disposed)
+    throw new EngineError(api, 'disposed-scene', 'the scene was disposed while the glTF was being read');
   const plans: PlannedMesh[] = [];
   const materials = new Map<GltfMaterial, StandardMaterial>();
   const skins = new Map<GltfSkin, GltfSkinBinding>();
   for (const animation of document.getRoot().listAnimations()) {
     for (const sampler of animation.listSamplers()) {
-      if (sampler.getInterpolation() === 'CUBICSPLINE') refuse(`animation ${JSON.stringify(animation.getName())}`, 'CUBICSPLINE interpolation is not supported yet; use LINEAR or STEP');
+      if (sampler.getInterpolation() === 'CUBICSPLINE')
+        refuse(
+          `animation ${JSON.stringify(animation.getName())}`,
+          'CUBICSPLINE interpolation is not supported yet; use LINEAR or STEP',
+        );
     }
   }
-  document.getRoot().listNodes().forEach((node, index) => planNode(node, index, root, materials, skins, plans));
+  document
+    .getRoot()
+    .listNodes()
+    .forEach((node, index) => planNode(node, index, root, materials, skins, plans));
   const meshes: Mesh[] = [];
   const bindings: GltfMeshBinding[] = [];
   try {
     for (const plan of plans) {
       const mesh = createMeshFromData(scene, plan.name, plan.data, {
-        material: plan.material, worldMatrix: plan.worldMatrix, pickable: options.pickable, visible: options.visible,
-        skeleton: plan.skin?.skeleton, morphTargets: plan.morphTargets, morphWeights: plan.morphWeights,
+        material: plan.material,
+        worldMatrix: plan.worldMatrix,
+        pickable: options.pickable,
+        visible: options.visible,
+        skeleton: plan.skin?.skeleton,
+        morphTargets: plan.morphTargets,
+        morphWeights: plan.morphWeights,
       });
       meshes.push(mesh);
       bindings.push({ mesh, node: plan.node, skin: plan.skin });

@@ -3,7 +3,11 @@ import type { Scene } from '../scene.js';
 import type { GltfLoadOptions, GltfLoadResult } from './gltf-loader.js';
 
 /** Adds a glTF/GLB's static meshes to the scene; the glTF reader loads on first use. */
-export async function loadGltf(scene: Scene, source: Uint8Array | Document, options?: GltfLoadOptions): Promise<GltfLoadResult> {
+export async function loadGltf(
+  scene: Scene,
+  source: Uint8Array | Document,
+  options?: GltfLoadOptions,
+): Promise<GltfLoadResult> {
   const loader = await import('./gltf-loader.js');
   return loader.loadGltf(scene, source, options);
 }

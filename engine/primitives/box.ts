@@ -15,15 +15,44 @@ type V3 = readonly [number, number, number];
 
 // Per face: outward normal, then the u and v axes with u × v = normal, so (0,0) (1,0) (1,1) is CCW.
 const faces: ReadonlyArray<readonly [V3, V3, V3]> = [
-  [[1, 0, 0], [0, 0, -1], [0, 1, 0]],
-  [[-1, 0, 0], [0, 0, 1], [0, 1, 0]],
-  [[0, 1, 0], [1, 0, 0], [0, 0, -1]],
-  [[0, -1, 0], [1, 0, 0], [0, 0, 1]],
-  [[0, 0, 1], [1, 0, 0], [0, 1, 0]],
-  [[0, 0, -1], [-1, 0, 0], [0, 1, 0]],
+  [
+    [1, 0, 0],
+    [0, 0, -1],
+    [0, 1, 0],
+  ],
+  [
+    [-1, 0, 0],
+    [0, 0, 1],
+    [0, 1, 0],
+  ],
+  [
+    [0, 1, 0],
+    [1, 0, 0],
+    [0, 0, -1],
+  ],
+  [
+    [0, -1, 0],
+    [1, 0, 0],
+    [0, 0, 1],
+  ],
+  [
+    [0, 0, 1],
+    [1, 0, 0],
+    [0, 1, 0],
+  ],
+  [
+    [0, 0, -1],
+    [-1, 0, 0],
+    [0, 1, 0],
+  ],
 ];
 
-const corners: ReadonlyArray<readonly [number, number]> = [[0, 0], [1, 0], [1, 1], [0, 1]];
+const corners: ReadonlyArray<readonly [number, number]> = [
+  [0, 0],
+  [1, 0],
+  [1, 1],
+  [0, 1],
+];
 
 /** An axis-aligned box centred at the origin: 24 vertices (flat normals per face), uvs, 36 indices. */
 export function makeBoxData(options?: BoxOptions): MeshData {

@@ -30,7 +30,8 @@ function outwardFraction(positions: Float32Array, indices: Uint32Array): number 
     const f = [0, 1, 2].map((k) => positions[c + k] - positions[a + k]);
     const normal = [e[1] * f[2] - e[2] * f[1], e[2] * f[0] - e[0] * f[2], e[0] * f[1] - e[1] * f[0]];
     let dot = 0;
-    for (let k = 0; k < 3; k++) dot += normal[k] * ((positions[a + k] + positions[b + k] + positions[c + k]) / 3 - centre[k]);
+    for (let k = 0; k < 3; k++)
+      dot += normal[k] * ((positions[a + k] + positions[b + k] + positions[c + k]) / 3 - centre[k]);
     if (dot > 0) outward++;
   }
   return outward / (indices.length / 3);
@@ -48,7 +49,11 @@ export async function makeBunnyData(options?: BunnyOptions): Promise<MeshData> {
     const loaded = (await import('bunny')) as BunnySource & { default?: BunnySource };
     source = loaded.default ?? loaded;
   } catch (error) {
-    throw new EngineError(api, 'missing-package', `the optional package "bunny" could not be loaded (${(error as Error).message}); install bunny@1`);
+    throw new EngineError(
+      api,
+      'missing-package',
+      `the optional package "bunny" could not be loaded (${(error as Error).message}); install bunny@1`,
+    );
   }
   const positions = Float32Array.from(source.positions.flat());
   const indices = Uint32Array.from(source.cells.flat());
@@ -67,10 +72,19 @@ export async function makeBunnyData(options?: BunnyOptions): Promise<MeshData> {
     for (let t = 0; t < indices.length; t += 3) [indices[t + 1], indices[t + 2]] = [indices[t + 2], indices[t + 1]];
   }
   const vertexCount = positions.length / 3;
-  return { positions, normals: computeSmoothNormals(positions, indices), indices: makeIndexArray(indices, vertexCount) };
+  return {
+    positions,
+    normals: computeSmoothNormals(positions, indices),
+    indices: makeIndexArray(indices, vertexCount),
+  };
 }
 
 /** Adds the bunny (see `makeBunnyData`) to the scene. */
-export async function createBunnyMesh(scene: Scene, name: string, options?: BunnyOptions, meshOptions?: MeshOptions): Promise<Mesh> {
+export async function createBunnyMesh(
+  scene: Scene,
+  name: string,
+  options?: BunnyOptions,
+  meshOptions?: MeshOptions,
+): Promise<Mesh> {
   return createMeshFromData(scene, name, await makeBunnyData(options), meshOptions);
 }

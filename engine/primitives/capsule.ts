@@ -32,7 +32,11 @@ export function makeCapsuleData(options?: CapsuleOptions): MeshData {
   const radius = checkPositiveSize(api, 'radius', o.radius, 0.25);
   const height = checkPositiveSize(api, 'height', o.height, 1);
   if (height < 2 * radius) {
-    throw new EngineError(api, 'bad-option', `height ${height} must be at least 2 × radius (${2 * radius}): it is the total length, caps included`);
+    throw new EngineError(
+      api,
+      'bad-option',
+      `height ${height} must be at least 2 × radius (${2 * radius}): it is the total length, caps included`,
+    );
   }
   const segments = checkSegmentCount(api, 'segments', o.segments, 24, 3);
   const capRings = checkSegmentCount(api, 'capRings', o.capRings, 8, 1);
@@ -40,12 +44,22 @@ export function makeCapsuleData(options?: CapsuleOptions): MeshData {
   const profile: ProfileRow[] = [];
   for (let k = 0; k <= capRings; k++) {
     const alpha = (k / capRings) * (Math.PI / 2);
-    profile.push({ y: halfCylinder + radius * Math.cos(alpha), rho: radius * Math.sin(alpha), alpha, arc: radius * alpha });
+    profile.push({
+      y: halfCylinder + radius * Math.cos(alpha),
+      rho: radius * Math.sin(alpha),
+      alpha,
+      arc: radius * alpha,
+    });
   }
   // With no cylinder the two equator rows would coincide; keep one so no triangle collapses.
   for (let k = halfCylinder > 0 ? 0 : 1; k <= capRings; k++) {
     const alpha = Math.PI / 2 + (k / capRings) * (Math.PI / 2);
-    profile.push({ y: -halfCylinder + radius * Math.cos(alpha), rho: radius * Math.sin(alpha), alpha, arc: radius * alpha + 2 * halfCylinder });
+    profile.push({
+      y: -halfCylinder + radius * Math.cos(alpha),
+      rho: radius * Math.sin(alpha),
+      alpha,
+      arc: radius * alpha + 2 * halfCylinder,
+    });
   }
   const totalArc = Math.PI * radius + 2 * halfCylinder;
   const columns = segments + 1;
@@ -77,6 +91,11 @@ export function makeCapsuleData(options?: CapsuleOptions): MeshData {
 }
 
 /** Adds a capsule mesh (see `makeCapsuleData`) to the scene. */
-export function createCapsuleMesh(scene: Scene, name: string, options?: CapsuleOptions, meshOptions?: MeshOptions): Mesh {
+export function createCapsuleMesh(
+  scene: Scene,
+  name: string,
+  options?: CapsuleOptions,
+  meshOptions?: MeshOptions,
+): Mesh {
   return createMeshFromData(scene, name, makeCapsuleData(options), meshOptions);
 }

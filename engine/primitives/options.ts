@@ -5,13 +5,22 @@ import { EngineError } from '../engine-errors.js';
 export const maxPrimitiveSegments = 1024;
 
 /** Checks that `options` is an object with only the `allowed` keys; returns it (or `{}`). */
-export function checkPrimitiveOptions<T extends object>(api: string, options: T | undefined, allowed: readonly string[]): Partial<T> {
+export function checkPrimitiveOptions<T extends object>(
+  api: string,
+  options: T | undefined,
+  allowed: readonly string[],
+): Partial<T> {
   if (options === undefined) return {};
   if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new EngineError(api, 'bad-option', `options ${describeValue(options)} must be an object with any of: ${allowed.join(', ')}`);
+    throw new EngineError(
+      api,
+      'bad-option',
+      `options ${describeValue(options)} must be an object with any of: ${allowed.join(', ')}`,
+    );
   }
   for (const key of Object.keys(options)) {
-    if (!allowed.includes(key)) throw new EngineError(api, 'bad-option', `unknown option ${JSON.stringify(key)}; allowed: ${allowed.join(', ')}`);
+    if (!allowed.includes(key))
+      throw new EngineError(api, 'bad-option', `unknown option ${JSON.stringify(key)}; allowed: ${allowed.join(', ')}`);
   }
   return options;
 }
@@ -29,7 +38,11 @@ export function checkPositiveSize(api: string, option: string, value: unknown, f
 export function checkSegmentCount(api: string, option: string, value: unknown, fallback: number, min: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > maxPrimitiveSegments) {
-    throw new EngineError(api, 'bad-option', `${option} ${describeValue(value)} must be an integer in ${min}..${maxPrimitiveSegments}`);
+    throw new EngineError(
+      api,
+      'bad-option',
+      `${option} ${describeValue(value)} must be an integer in ${min}..${maxPrimitiveSegments}`,
+    );
   }
   return value;
 }

@@ -22,7 +22,11 @@ export function makeTorusData(options?: TorusOptions): MeshData {
   const radius = checkPositiveSize(api, 'radius', o.radius, 0.5);
   const tube = checkPositiveSize(api, 'tube', o.tube, 0.2);
   if (tube >= radius) {
-    throw new EngineError(api, 'bad-option', `tube ${tube} must be smaller than radius ${radius} (a larger tube intersects itself)`);
+    throw new EngineError(
+      api,
+      'bad-option',
+      `tube ${tube} must be smaller than radius ${radius} (a larger tube intersects itself)`,
+    );
   }
   const radialSegments = checkSegmentCount(api, 'radialSegments', o.radialSegments, 16, 3);
   const tubularSegments = checkSegmentCount(api, 'tubularSegments', o.tubularSegments, 32, 3);
@@ -40,7 +44,10 @@ export function makeTorusData(options?: TorusOptions): MeshData {
       const ny = Math.sin(tubeAngle);
       const nz = Math.cos(tubeAngle) * Math.sin(ringAngle);
       normals.set([nx, ny, nz], v * 3);
-      positions.set([radius * Math.cos(ringAngle) + tube * nx, tube * ny, radius * Math.sin(ringAngle) + tube * nz], v * 3);
+      positions.set(
+        [radius * Math.cos(ringAngle) + tube * nx, tube * ny, radius * Math.sin(ringAngle) + tube * nz],
+        v * 3,
+      );
       uvs.set([j / tubularSegments, k / radialSegments], v * 2);
     }
   }

@@ -8,7 +8,15 @@ export function makeIndexArray(values: ArrayLike<number>, vertexCount: number): 
  * as two triangles whose front face is on the (row step × column step) side.
  * `skipFirst` / `skipSecond` drop the triangle that collapses at a pole.
  */
-export function pushGridCell(out: number[], a: number, b: number, c: number, d: number, skipFirst = false, skipSecond = false): void {
+export function pushGridCell(
+  out: number[],
+  a: number,
+  b: number,
+  c: number,
+  d: number,
+  skipFirst = false,
+  skipSecond = false,
+): void {
   if (!skipFirst) out.push(a, c, b);
   if (!skipSecond) out.push(b, c, d);
 }

@@ -1,6 +1,12 @@
 import type { RenderPipelineState } from '../../composer/pipeline-cache.js';
 import type { Fragment } from '../../fragments/fragment-types.js';
-import { type ContributorGpu, createContributorGpu, disposeContributorGpu, drawContributorItems, prepareContributorGpu } from '../../picking/contributor-gpu.js';
+import {
+  type ContributorGpu,
+  createContributorGpu,
+  disposeContributorGpu,
+  drawContributorItems,
+  prepareContributorGpu,
+} from '../../picking/contributor-gpu.js';
 import { type ContributorViewData, makeContributorViewData } from '../../picking/pick-contributors.js';
 import { type Camera, getCameraViewProjectionMatrix } from '../camera.js';
 import { EngineError } from '../engine-errors.js';
@@ -41,13 +47,29 @@ export interface EntityRenderSpec {
 export function createEntityRenderTask(scene: Scene, options: EntityRenderTaskOptions, spec: EntityRenderSpec): Task {
   const { target } = options;
   const name = options.name ?? spec.label;
-  if (!target?.depthFormat) throw new EngineError('createEntityRenderTask', 'no-depth', `task "${name}" needs a render target with depth (it depth-tests against the meshes drawn before it)`);
+  if (!target?.depthFormat)
+    throw new EngineError(
+      'createEntityRenderTask',
+      'no-depth',
+      `task "${name}" needs a render target with depth (it depth-tests against the meshes drawn before it)`,
+    );
   let gpu: ContributorGpu | null = null;
   let capacity = 0;
   let items = new ArrayBuffer(0);
   const viewProjection = new Float32Array(16);
-  const viewData: ContributorViewData = { inverseViewProjection: new Float32Array(16), cameraPosition: [0, 0, 0], cameraRight: [1, 0, 0], cameraUp: [0, 1, 0], width: 1, height: 1 };
-  const point = { viewProjection, viewport: [0, 0, 1, 1] as [number, number, number, number], pixelOffset: [0, 0] as const };
+  const viewData: ContributorViewData = {
+    inverseViewProjection: new Float32Array(16),
+    cameraPosition: [0, 0, 0],
+    cameraRight: [1, 0, 0],
+    cameraUp: [0, 1, 0],
+    width: 1,
+    height: 1,
+  };
+  const point = {
+    viewProjection,
+    viewport: [0, 0, 1, 1] as [number, number, number, number],
+    pixelOffset: [0, 0] as const,
+  };
   const views = new WeakMap<GPUTexture, GPUTextureView>();
   const viewOf = (texture: GPUTexture) => {
     let textureView = views.get(texture);
@@ -66,14 +88,26 @@ export function createEntityRenderTask(scene: Scene, options: EntityRenderTaskOp
     needsRecord: () => !gpu || gpu.device !== scene.engine.device || spec.capacity() > capacity,
     record() {
       if (gpu) disposeContributorGpu(gpu);
-      gpu = createContributorGpu(scene.engine.device, { label: `weft:${name}`, fragments: spec.fragments, itemsBinding: spec.itemsBinding, paramsBinding: spec.paramsBinding, paramsBytes: spec.paramsBytes, state: state() });
+      gpu = createContributorGpu(scene.engine.device, {
+        label: `weft:${name}`,
+        fragments: spec.fragments,
+        itemsBinding: spec.itemsBinding,
+        paramsBinding: spec.paramsBinding,
+        paramsBytes: spec.paramsBytes,
+        state: state(),
+      });
       capacity = Math.max(spec.capacity(), 1);
       items = new ArrayBuffer(capacity * spec.itemBytes);
       prepareContributorGpu(gpu, 1, items.byteLength);
     },
     execute(encoder) {
       const camera = options.camera ?? scene.camera;
-      if (!camera) throw new EngineError(`${name}.execute`, 'no-camera', `task "${name}" has no camera: set scene.camera or options.camera`);
+      if (!camera)
+        throw new EngineError(
+          `${name}.execute`,
+          'no-camera',
+          `task "${name}" has no camera: set scene.camera or options.camera`,
+        );
       const { width, height } = target;
       getCameraViewProjectionMatrix(camera, width / height, viewProjection);
       makeContributorViewData(camera, viewProjection, width, height, viewData);
@@ -83,10 +117,24 @@ export function createEntityRenderTask(scene: Scene, options: EntityRenderTaskOp
       const textures = getRenderTargetTextures(target);
       const pass = encoder.beginRenderPass({
         label: `weft:${name}:pass`,
-        colorAttachments: [{ view: viewOf(textures.colors[0]), resolveTarget: textures.resolves[0] ? viewOf(textures.resolves[0]) : undefined, loadOp: 'load', storeOp: 'store' }],
+        colorAttachments: [
+          {
+            view: viewOf(textures.colors[0]),
+            resolveTarget: textures.resolves[0] ? viewOf(textures.resolves[0]) : undefined,
+            loadOp: 'load',
+            storeOp: 'store',
+          },
+        ],
         depthStencilAttachment: { view: viewOf(textures.depth!), depthLoadOp: 'load', depthStoreOp: 'store' },
       });
-      drawContributorItems(gpu!, { device: gpu!.device, pass, baseId: 0, detailed: false, points: [point], view: viewData }, new Uint8Array(items, 0, count * spec.itemBytes), count, spec.params(), 6);
+      drawContributorItems(
+        gpu!,
+        { device: gpu!.device, pass, baseId: 0, detailed: false, points: [point], view: viewData },
+        new Uint8Array(items, 0, count * spec.itemBytes),
+        count,
+        spec.params(),
+        6,
+      );
       pass.end();
     },
     dispose() {

@@ -1,5 +1,11 @@
 import { EngineError } from '../engine-errors.js';
-import { type FrameIdHit, type FrameIdRange, type FrameIdReader, makeFrameIdReader, readFrameIdTexel } from '../frame-ids.js';
+import {
+  type FrameIdHit,
+  type FrameIdRange,
+  type FrameIdReader,
+  makeFrameIdReader,
+  readFrameIdTexel,
+} from '../frame-ids.js';
 
 /** The forward task's object-ID attachment and the ID ranges of the frame it last drew. */
 export interface ForwardObjectIds {
@@ -21,19 +27,42 @@ export function makeForwardObjectIds(label: string): ForwardObjectIds {
 }
 
 /** (Re)allocates the ID texture when the device or the frame size changed. */
-export function ensureObjectIdTexture(ids: ForwardObjectIds, device: GPUDevice, width: number, height: number, label: string): void {
+export function ensureObjectIdTexture(
+  ids: ForwardObjectIds,
+  device: GPUDevice,
+  width: number,
+  height: number,
+  label: string,
+): void {
   const current = ids.texture;
   if (current && current.width === width && current.height === height && ids.reader.device === device) return;
   current?.destroy();
-  ids.texture = device.createTexture({ label: `${label}:object-ids`, size: [width, height], format: forwardObjectIdFormat, usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
+  ids.texture = device.createTexture({
+    label: `${label}:object-ids`,
+    size: [width, height],
+    format: forwardObjectIdFormat,
+    usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC,
+  });
   ids.view = ids.texture.createView();
   ids.reader.device = device;
 }
 
 /** Reads which mesh, thin instance and triangle the last executed frame drew at pixel (x, y): no extra pass. */
-export function readObjectIdTexel(ids: ForwardObjectIds, device: GPUDevice, name: string, x: number, y: number): Promise<FrameIdHit> {
+export function readObjectIdTexel(
+  ids: ForwardObjectIds,
+  device: GPUDevice,
+  name: string,
+  x: number,
+  y: number,
+): Promise<FrameIdHit> {
   if (!ids.texture || !ids.frameRanges) {
-    return Promise.reject(new EngineError('readForwardFrameIdAsync', 'no-frame', `forward task "${name}" has not drawn a frame with objectIds on the current device yet; run it first`));
+    return Promise.reject(
+      new EngineError(
+        'readForwardFrameIdAsync',
+        'no-frame',
+        `forward task "${name}" has not drawn a frame with objectIds on the current device yet; run it first`,
+      ),
+    );
   }
   return readFrameIdTexel(ids.reader, device, ids.texture, ids.frameRanges, x, y);
 }

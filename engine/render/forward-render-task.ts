@@ -11,13 +11,25 @@ import { getEngineColorTexture } from '../engine.js';
 import { EngineError } from '../engine-errors.js';
 import type { StandardMaterial, TextureData } from '../material.js';
 import { ensureMeshGpu, type Mesh, syncThinInstances } from '../mesh.js';
-import { deformationComposeParts, ensureMeshDeformation, meshDeformationGroup, meshDeformationVariant, syncMeshDeformation } from '../mesh-deformation.js';
+import {
+  deformationComposeParts,
+  ensureMeshDeformation,
+  meshDeformationGroup,
+  meshDeformationVariant,
+  syncMeshDeformation,
+} from '../mesh-deformation.js';
 import { getRenderTargetTextures, type RenderTarget } from '../render-target.js';
 import type { Scene } from '../scene.js';
 import type { Task } from '../task.js';
 import { disposeFrameIdReader, type FrameIdHit, makeFrameIdRanges } from '../frame-ids.js';
 import { createForwardObjectIdFragment } from '../../fragments/forward-object-id.js';
-import { ensureObjectIdTexture, type ForwardObjectIds, forwardObjectIdFormat, makeForwardObjectIds, readObjectIdTexel } from './forward-object-ids.js';
+import {
+  ensureObjectIdTexture,
+  type ForwardObjectIds,
+  forwardObjectIdFormat,
+  makeForwardObjectIds,
+  readObjectIdTexel,
+} from './forward-object-ids.js';
 
 /** Options of `createForwardRenderTask`. */
 export interface ForwardRenderTaskOptions {
@@ -59,13 +71,22 @@ const defaultDepthFormat: GPUTextureFormat = 'depth24plus';
 
 /** The standard-material variant a mesh needs: which attributes it has, whether it is thin-instanced. */
 export function standardVariantOf(mesh: Mesh): StandardMaterialVariant {
-  const has = (semantic: string) => mesh.geometry.buffers.some((b) => b.attributes.some((a) => a.semantic === semantic));
-  return { normals: has('normal'), uvs: has('uv') && mesh.material.texture !== null, colors: has('color'), thinInstances: mesh.thinInstances !== null };
+  const has = (semantic: string) =>
+    mesh.geometry.buffers.some((b) => b.attributes.some((a) => a.semantic === semantic));
+  return {
+    normals: has('normal'),
+    uvs: has('uv') && mesh.material.texture !== null,
+    colors: has('color'),
+    thinInstances: mesh.thinInstances !== null,
+  };
 }
 
 /** The mesh's own vertex buffers (tight or interleaved) plus the thin-instance buffer, as the composer reads them. */
 export function meshVertexLayout(mesh: Mesh): VertexBufferSpec[] {
-  const buffers: VertexBufferSpec[] = mesh.geometry.buffers.map((b) => ({ arrayStride: b.arrayStride, attributes: b.attributes.map((a) => ({ semantic: a.semantic, offset: a.offset, format: a.format })) }));
+  const buffers: VertexBufferSpec[] = mesh.geometry.buffers.map((b) => ({
+    arrayStride: b.arrayStride,
+    attributes: b.attributes.map((a) => ({ semantic: a.semantic, offset: a.offset, format: a.format })),
+  }));
   if (mesh.thinInstances) buffers.push(thinInstanceVertexBuffer());
   return buffers;
 }
@@ -88,11 +109,20 @@ export function createForwardRenderTask(scene: Scene, options: ForwardRenderTask
   const composeCache: ComposeCache = makeComposeCache();
   const objectIds = options.objectIds ? makeForwardObjectIds(`weft:${name}`) : null;
   if (objectIds && options.target && options.target.samples !== 1) {
-    throw new EngineError('createForwardRenderTask', 'object-ids-msaa', `task "${name}": objectIds needs a single-sample target; render target "${options.target.name}" has ${options.target.samples} samples`);
+    throw new EngineError(
+      'createForwardRenderTask',
+      'object-ids-msaa',
+      `task "${name}": objectIds needs a single-sample target; render target "${options.target.name}" has ${options.target.samples} samples`,
+    );
   }
   if (objectIds) fragments = [...fragments, createForwardObjectIdFragment()];
-  const objectConditions = objectIds ? { objectIds: true, objectPrimitive: engine.features.has('primitive-index') } : undefined;
-  const textures = new Map<TextureData | null, { texture: GPUTexture; layout: GPUBindGroupLayout; group: GPUBindGroup }>();
+  const objectConditions = objectIds
+    ? { objectIds: true, objectPrimitive: engine.features.has('primitive-index') }
+    : undefined;
+  const textures = new Map<
+    TextureData | null,
+    { texture: GPUTexture; layout: GPUBindGroupLayout; group: GPUBindGroup }
+  >();
   const sceneData = new Float32Array(sceneUniformBytes / 4);
   const views = new WeakMap<GPUTexture, GPUTextureView>();
   const viewOf = (texture: GPUTexture) => {
@@ -106,7 +136,8 @@ export function createForwardRenderTask(scene: Scene, options: ForwardRenderTask
   const samples = () => (options.target ? options.target.samples : 1);
   // A target brings its own depth (depth24plus or depth32float); the canvas/offscreen frame uses depth24plus.
   const depthFormat = () => options.target?.depthFormat ?? defaultDepthFormat;
-  const targetSize = () => (options.target ? [options.target.width, options.target.height] : [engine.width, engine.height]);
+  const targetSize = () =>
+    options.target ? [options.target.width, options.target.height] : [engine.width, engine.height];
   const sizeKey = () => targetSize().join('x');
   const listMeshes = () => (options.meshes ? options.meshes() : scene.meshes);
 
@@ -130,10 +161,34 @@ export function createForwardRenderTask(scene: Scene, options: ForwardRenderTask
     const known = textures.get(data);
     if (known && known.layout === layout) return known.group;
     const pixels = data ?? { width: 1, height: 1, data: new Uint8Array([255, 255, 255, 255]) };
-    const texture = known?.texture ?? device.createTexture({ label: `weft:${name}:texture`, size: [pixels.width, pixels.height], format: 'rgba8unorm', usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST });
-    if (!known) device.queue.writeTexture({ texture }, pixels.data, { bytesPerRow: pixels.width * 4 }, [pixels.width, pixels.height]);
-    const sampler = device.createSampler({ label: `weft:${name}:sampler`, magFilter: 'linear', minFilter: 'linear', addressModeU: 'repeat', addressModeV: 'repeat' });
-    const group = device.createBindGroup({ label: `weft:${name}:texture-group`, layout, entries: [{ binding: 0, resource: sampler }, { binding: 1, resource: texture.createView() }] });
+    const texture =
+      known?.texture ??
+      device.createTexture({
+        label: `weft:${name}:texture`,
+        size: [pixels.width, pixels.height],
+        format: 'rgba8unorm',
+        usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST,
+      });
+    if (!known)
+      device.queue.writeTexture({ texture }, pixels.data, { bytesPerRow: pixels.width * 4 }, [
+        pixels.width,
+        pixels.height,
+      ]);
+    const sampler = device.createSampler({
+      label: `weft:${name}:sampler`,
+      magFilter: 'linear',
+      minFilter: 'linear',
+      addressModeU: 'repeat',
+      addressModeV: 'repeat',
+    });
+    const group = device.createBindGroup({
+      label: `weft:${name}:texture-group`,
+      layout,
+      entries: [
+        { binding: 0, resource: sampler },
+        { binding: 1, resource: texture.createView() },
+      ],
+    });
     textures.set(data, { texture, layout, group });
     return group;
   }
@@ -144,8 +199,15 @@ export function createForwardRenderTask(scene: Scene, options: ForwardRenderTask
   function acquireDraw(device: GPUDevice, mesh: Mesh, slot: number): Draw {
     const deformation = deformationComposeParts(meshDeformationVariant(mesh));
     let meshFragments = fragmentsByDeformation.get(deformation.key);
-    if (!meshFragments) fragmentsByDeformation.set(deformation.key, (meshFragments = [...fragments, ...deformation.fragments]));
-    const composed = composeStandardMaterial(standardVariantOf(mesh), { cache: composeCache, fragments: meshFragments, vertexLayout: { kind: 'buffers', buffers: meshVertexLayout(mesh) }, deviceFeatures: engine.features, conditions: { ...objectConditions, ...deformation.conditions } });
+    if (!meshFragments)
+      fragmentsByDeformation.set(deformation.key, (meshFragments = [...fragments, ...deformation.fragments]));
+    const composed = composeStandardMaterial(standardVariantOf(mesh), {
+      cache: composeCache,
+      fragments: meshFragments,
+      vertexLayout: { kind: 'buffers', buffers: meshVertexLayout(mesh) },
+      deviceFeatures: engine.features,
+      conditions: { ...objectConditions, ...deformation.conditions },
+    });
     const lease = acquireRenderPipeline(device, composed, {
       label: `weft:${name}:standard`,
       targets: objectIds ? [{ format: colorFormat() }, { format: forwardObjectIdFormat }] : [{ format: colorFormat() }],
@@ -157,8 +219,19 @@ export function createForwardRenderTask(scene: Scene, options: ForwardRenderTask
     const sources = [...gpu.vertexBuffers, ...(gpu.instanceBuffer ? [gpu.instanceBuffer] : [])];
     const vertexBuffers = composed.vertexBufferSources.map((i) => sources[i]);
     const deformed = ensureMeshDeformation(mesh, device);
-    const deformGroup = deformed && composed.bindGroups[3] ? meshDeformationGroup(deformed, lease.bindGroupLayouts[3], composed.bindGroups[3].bindings) : null;
-    return { mesh, material: mesh.material, lease, vertexBuffers, textureGroup: textureGroup(device, lease.bindGroupLayouts[2], mesh.material.texture), deformGroup, slot };
+    const deformGroup =
+      deformed && composed.bindGroups[3]
+        ? meshDeformationGroup(deformed, lease.bindGroupLayouts[3], composed.bindGroups[3].bindings)
+        : null;
+    return {
+      mesh,
+      material: mesh.material,
+      lease,
+      vertexBuffers,
+      textureGroup: textureGroup(device, lease.bindGroupLayouts[2], mesh.material.texture),
+      deformGroup,
+      slot,
+    };
   }
 
   function record(): void {
@@ -179,22 +252,43 @@ export function createForwardRenderTask(scene: Scene, options: ForwardRenderTask
       throw error;
     }
     releaseDraws(draws, device);
-    sceneBuffer ??= device.createBuffer({ label: `weft:${name}:scene-uniforms`, size: sceneUniformBytes, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+    sceneBuffer ??= device.createBuffer({
+      label: `weft:${name}:scene-uniforms`,
+      size: sceneUniformBytes,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    });
     const neededBytes = Math.max(1, nextDraws.length) * drawUniformStride;
     if (!drawBuffer || drawBuffer.size < neededBytes) {
       drawBuffer?.destroy();
-      drawBuffer = device.createBuffer({ label: `weft:${name}:draw-uniforms`, size: neededBytes, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+      drawBuffer = device.createBuffer({
+        label: `weft:${name}:draw-uniforms`,
+        size: neededBytes,
+        usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+      });
       drawData = new Float32Array(neededBytes / 4);
     }
     if (nextDraws.length) {
       const [sceneLayout, drawLayout] = nextDraws[0].lease.bindGroupLayouts;
-      sceneGroup = device.createBindGroup({ label: `weft:${name}:scene-group`, layout: sceneLayout, entries: [{ binding: 0, resource: { buffer: sceneBuffer } }] });
-      drawGroup = device.createBindGroup({ label: `weft:${name}:draw-group`, layout: drawLayout, entries: [{ binding: 0, resource: { buffer: drawBuffer, size: drawUniformFloats * 4 } }] });
+      sceneGroup = device.createBindGroup({
+        label: `weft:${name}:scene-group`,
+        layout: sceneLayout,
+        entries: [{ binding: 0, resource: { buffer: sceneBuffer } }],
+      });
+      drawGroup = device.createBindGroup({
+        label: `weft:${name}:draw-group`,
+        layout: drawLayout,
+        entries: [{ binding: 0, resource: { buffer: drawBuffer, size: drawUniformFloats * 4 } }],
+      });
     }
     const [width, height] = targetSize();
     if (!options.target && (!depthTexture || depthTexture.width !== width || depthTexture.height !== height)) {
       depthTexture?.destroy();
-      depthTexture = device.createTexture({ label: `weft:${name}:depth`, size: [width, height], format: defaultDepthFormat, usage: GPUTextureUsage.RENDER_ATTACHMENT });
+      depthTexture = device.createTexture({
+        label: `weft:${name}:depth`,
+        size: [width, height],
+        format: defaultDepthFormat,
+        usage: GPUTextureUsage.RENDER_ATTACHMENT,
+      });
     }
     draws = nextDraws;
     if (objectIds) {
@@ -224,7 +318,8 @@ export function createForwardRenderTask(scene: Scene, options: ForwardRenderTask
       syncThinInstances(draw.mesh);
       syncMeshDeformation(draw.mesh);
     }
-    if (draws.length) engine.device.queue.writeBuffer(drawBuffer!, 0, drawData, 0, (draws.length * drawUniformStride) / 4);
+    if (draws.length)
+      engine.device.queue.writeBuffer(drawBuffer!, 0, drawData, 0, (draws.length * drawUniformStride) / 4);
   }
 
   const task: ForwardRenderTask = {
@@ -233,7 +328,12 @@ export function createForwardRenderTask(scene: Scene, options: ForwardRenderTask
     drawCount: 0,
     objectIds,
     needsRecord() {
-      if (recordedDevice !== engine.device || recordedStructure !== scene.structureVersion || recordedSize !== sizeKey()) return true;
+      if (
+        recordedDevice !== engine.device ||
+        recordedStructure !== scene.structureVersion ||
+        recordedSize !== sizeKey()
+      )
+        return true;
       if (options.meshes) return true;
       for (const draw of draws) if (draw.material !== draw.mesh.material || draw.mesh.disposed) return true;
       return false;
@@ -241,7 +341,12 @@ export function createForwardRenderTask(scene: Scene, options: ForwardRenderTask
     record,
     execute(encoder) {
       const camera = options.camera ?? scene.camera;
-      if (!camera) throw new EngineError('ForwardRenderTask.execute', 'no-camera', `task "${name}" has no camera: set scene.camera or options.camera`);
+      if (!camera)
+        throw new EngineError(
+          'ForwardRenderTask.execute',
+          'no-camera',
+          `task "${name}" has no camera: set scene.camera or options.camera`,
+        );
       const [width, height] = targetSize();
       writeUniforms(camera, width / height);
       let colorView: GPUTextureView;
@@ -251,7 +356,12 @@ export function createForwardRenderTask(scene: Scene, options: ForwardRenderTask
         const textures = getRenderTargetTextures(options.target);
         colorView = viewOf(textures.colors[0]);
         resolveTarget = textures.resolves[0] ? viewOf(textures.resolves[0]) : undefined;
-        if (!textures.depth) throw new EngineError('ForwardRenderTask.execute', 'no-depth', `render target "${options.target.name}" has no depth attachment; the forward pass needs one`);
+        if (!textures.depth)
+          throw new EngineError(
+            'ForwardRenderTask.execute',
+            'no-depth',
+            `render target "${options.target.name}" has no depth attachment; the forward pass needs one`,
+          );
         depthView = viewOf(textures.depth);
       } else {
         // A canvas hands out a new texture every frame (one view each); offscreen and depth textures keep theirs.
@@ -263,7 +373,16 @@ export function createForwardRenderTask(scene: Scene, options: ForwardRenderTask
         label: `weft:${name}:pass`,
         colorAttachments: [
           { view: colorView, resolveTarget, loadOp: 'clear', storeOp: 'store', clearValue: { r, g, b, a } },
-          ...(objectIds ? [{ view: objectIds.view!, loadOp: 'clear' as const, storeOp: 'store' as const, clearValue: { r: 0, g: 0, b: 0, a: 0 } }] : []),
+          ...(objectIds
+            ? [
+                {
+                  view: objectIds.view!,
+                  loadOp: 'clear' as const,
+                  storeOp: 'store' as const,
+                  clearValue: { r: 0, g: 0, b: 0, a: 0 },
+                },
+              ]
+            : []),
         ],
         depthStencilAttachment: { view: depthView, depthLoadOp: 'clear', depthClearValue: 0, depthStoreOp: 'store' },
       });
@@ -303,6 +422,13 @@ export function createForwardRenderTask(scene: Scene, options: ForwardRenderTask
 
 /** What the task's last executed frame drew at framebuffer pixel (x, y): mesh, thin instance, triangle. No extra pass. */
 export function readForwardFrameIdAsync(task: ForwardRenderTask, x: number, y: number): Promise<FrameIdHit> {
-  if (!task.objectIds) return Promise.reject(new EngineError('readForwardFrameIdAsync', 'no-object-ids', `task "${task.name}" was created without objectIds: true`));
+  if (!task.objectIds)
+    return Promise.reject(
+      new EngineError(
+        'readForwardFrameIdAsync',
+        'no-object-ids',
+        `task "${task.name}" was created without objectIds: true`,
+      ),
+    );
   return readObjectIdTexel(task.objectIds, task.scene.engine.device, task.name, x, y);
 }

@@ -50,18 +50,34 @@ export function composeHostShader(): ComposedShader {
   return composeShader({
     fragments: [...createStandardVertexFragments(), createLambertLightingFragment(), createStripedSurfaceFragment()],
     conditions: { normals: true },
-    vertexLayout: { kind: 'buffers', buffers: [{ arrayStride: 24, attributes: [{ semantic: 'position', offset: 0, format: 'float32x3' }, { semantic: 'normal', offset: 12, format: 'float32x3' }] }] },
+    vertexLayout: {
+      kind: 'buffers',
+      buffers: [
+        {
+          arrayStride: 24,
+          attributes: [
+            { semantic: 'position', offset: 0, format: 'float32x3' },
+            { semantic: 'normal', offset: 12, format: 'float32x3' },
+          ],
+        },
+      ],
+    },
   });
 }
 
 /** Where the composer put a named binding. */
 function slotOf(composed: ComposedShader, name: string): { group: number; binding: number } {
-  for (const group of composed.bindGroups) for (const b of group.bindings) if (b.name === name) return { group: b.group, binding: b.binding };
+  for (const group of composed.bindGroups)
+    for (const b of group.bindings) if (b.name === name) return { group: b.group, binding: b.binding };
   throw new Error(`binding ${name} is not in the composed shader`);
 }
 
 function uniformBuffer(device: GPUDevice, label: string, data: Float32Array<ArrayBuffer>): GPUBuffer {
-  const buffer = device.createBuffer({ label, size: Math.max(256, data.byteLength), usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
+  const buffer = device.createBuffer({
+    label,
+    size: Math.max(256, data.byteLength),
+    usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+  });
   device.queue.writeBuffer(buffer, 0, data);
   return buffer;
 }
@@ -70,24 +86,50 @@ function uniformBuffer(device: GPUDevice, label: string, data: Float32Array<Arra
  * Renders a quad covering the viewport (identity view-projection, world = clip, normal +z) with the composed shader
  * and returns the rgba8 pixels, rows top to bottom. Every GPU object it makes is destroyed before it returns.
  */
-export async function renderHostExample(device: GPUDevice, scene: HostScene, size = 64): Promise<{ pixels: Uint8Array; composed: ComposedShader }> {
+export async function renderHostExample(
+  device: GPUDevice,
+  scene: HostScene,
+  size = 64,
+): Promise<{ pixels: Uint8Array; composed: ComposedShader }> {
   const composed = composeHostShader();
   const module = device.createShaderModule({ label: 'host:shader', code: composed.code });
   const info = await module.getCompilationInfo();
   const errors = mapCompilationInfo(composed.code, composed.sourceMap, info).filter((m) => m.type === 'error');
   if (errors.length) throw new Error(errors.map(formatShaderMessage).join('\n'));
 
-  const bindGroupLayouts = composed.bindGroups.map((g) => device.createBindGroupLayout({ label: `host:group${g.group}`, entries: g.entries }));
+  const bindGroupLayouts = composed.bindGroups.map((g) =>
+    device.createBindGroupLayout({ label: `host:group${g.group}`, entries: g.entries }),
+  );
   const pipeline = device.createRenderPipeline({
     label: 'host:pipeline',
     layout: device.createPipelineLayout({ label: 'host:layout', bindGroupLayouts }),
-    vertex: { module, entryPoint: composed.vertexEntryPoint, buffers: composed.vertexBuffers as GPUVertexBufferLayout[] },
-    fragment: { module, entryPoint: composed.fragmentEntryPoint!, targets: composed.targets.map((t) => ({ format: t.format! })) },
+    vertex: {
+      module,
+      entryPoint: composed.vertexEntryPoint,
+      buffers: composed.vertexBuffers as GPUVertexBufferLayout[],
+    },
+    fragment: {
+      module,
+      entryPoint: composed.fragmentEntryPoint!,
+      targets: composed.targets.map((t) => ({ format: t.format! })),
+    },
     primitive: { topology: 'triangle-list' },
   });
 
   const identity = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
-  const sceneData = new Float32Array([...identity, 0, 0, 1, 1, ...scene.lightDirection, 0, ...scene.lightColor, 0, ...scene.ambientColor, 0]);
+  const sceneData = new Float32Array([
+    ...identity,
+    0,
+    0,
+    1,
+    1,
+    ...scene.lightDirection,
+    0,
+    ...scene.lightColor,
+    0,
+    ...scene.ambientColor,
+    0,
+  ]);
   const drawData = new Float32Array(40);
   drawData.set(identity, 0);
   drawData.set(identity, 16);
@@ -97,23 +139,51 @@ export async function renderHostExample(device: GPUDevice, scene: HostScene, siz
     draw: uniformBuffer(device, 'host:draw', drawData),
     hostParams: uniformBuffer(device, 'host:params', new Float32Array([...scene.tint, 1, scene.edge, 0, 0, 0])),
   };
-  const groups = composed.bindGroups.map((g) => device.createBindGroup({
-    label: `host:bind-group${g.group}`,
-    layout: bindGroupLayouts[g.group],
-    entries: g.bindings.map((b) => ({ binding: b.binding, resource: { buffer: buffers[b.name as keyof typeof buffers], ...(b.name === 'draw' ? { size: 160 } : {}) } })),
-  }));
+  const groups = composed.bindGroups.map((g) =>
+    device.createBindGroup({
+      label: `host:bind-group${g.group}`,
+      layout: bindGroupLayouts[g.group],
+      entries: g.bindings.map((b) => ({
+        binding: b.binding,
+        resource: { buffer: buffers[b.name as keyof typeof buffers], ...(b.name === 'draw' ? { size: 160 } : {}) },
+      })),
+    }),
+  );
   // Two triangles covering clip space at depth 0.5, each vertex: position xyz, normal xyz.
-  const quad = new Float32Array([-1, -1, 0.5, 0, 0, 1, 1, -1, 0.5, 0, 0, 1, 1, 1, 0.5, 0, 0, 1, -1, -1, 0.5, 0, 0, 1, 1, 1, 0.5, 0, 0, 1, -1, 1, 0.5, 0, 0, 1]);
-  const vertices = device.createBuffer({ label: 'host:vertices', size: quad.byteLength, usage: GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_DST });
+  const quad = new Float32Array([
+    -1, -1, 0.5, 0, 0, 1, 1, -1, 0.5, 0, 0, 1, 1, 1, 0.5, 0, 0, 1, -1, -1, 0.5, 0, 0, 1, 1, 1, 0.5, 0, 0, 1, -1, 1, 0.5,
+    0, 0, 1,
+  ]);
+  const vertices = device.createBuffer({
+    label: 'host:vertices',
+    size: quad.byteLength,
+    usage: GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_DST,
+  });
   device.queue.writeBuffer(vertices, 0, quad);
-  const target = device.createTexture({ label: 'host:target', size: [size, size], format: 'rgba8unorm', usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
+  const target = device.createTexture({
+    label: 'host:target',
+    size: [size, size],
+    format: 'rgba8unorm',
+    usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC,
+  });
   const bytesPerRow = Math.ceil((size * 4) / 256) * 256;
-  const readback = device.createBuffer({ label: 'host:readback', size: bytesPerRow * size, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
+  const readback = device.createBuffer({
+    label: 'host:readback',
+    size: bytesPerRow * size,
+    usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ,
+  });
 
   const encoder = device.createCommandEncoder({ label: 'host:encoder' });
-  const pass = encoder.beginRenderPass({ label: 'host:pass', colorAttachments: [{ view: target.createView(), loadOp: 'clear', storeOp: 'store', clearValue: { r: 0, g: 0, b: 0, a: 1 } }] });
+  const pass = encoder.beginRenderPass({
+    label: 'host:pass',
+    colorAttachments: [
+      { view: target.createView(), loadOp: 'clear', storeOp: 'store', clearValue: { r: 0, g: 0, b: 0, a: 1 } },
+    ],
+  });
   pass.setPipeline(pipeline);
-  groups.forEach((group, index) => pass.setBindGroup(index, group, index === slotOf(composed, 'draw').group ? [0] : []));
+  groups.forEach((group, index) =>
+    pass.setBindGroup(index, group, index === slotOf(composed, 'draw').group ? [0] : []),
+  );
   // The composer dropped no buffer here: slot 0 is fed by the host's buffer vertexBufferSources[0] (= 0).
   pass.setVertexBuffer(0, vertices);
   pass.draw(6);

@@ -49,7 +49,14 @@ export interface VelocityHistory {
 
 /** Makes an empty velocity history (CPU only). */
 export function makeVelocityHistory(): VelocityHistory {
-  return { enabled: false, previousDepth: false, excluded: new Set(), hasCamera: false, previousViewProjection: new Float32Array(16), meshes: new Map() };
+  return {
+    enabled: false,
+    previousDepth: false,
+    excluded: new Set(),
+    hasCamera: false,
+    previousViewProjection: new Float32Array(16),
+    meshes: new Map(),
+  };
 }
 
 /** Forgets every motion (next frame writes zero) and drops GPU buffers; call on device change or dispose. */
@@ -69,7 +76,12 @@ export function resetVelocityHistory(history: VelocityHistory, destroyBuffers: b
  * Record-time: the history entry of a drawn mesh, kept across re-records; a thin-instanced mesh gets a task-owned
  * previous-instance buffer (re-made, and the history invalidated, when its instance count or device changed).
  */
-export function ensureMeshVelocityHistory(history: VelocityHistory, device: GPUDevice, label: string, mesh: Mesh): MeshVelocityHistory {
+export function ensureMeshVelocityHistory(
+  history: VelocityHistory,
+  device: GPUDevice,
+  label: string,
+  mesh: Mesh,
+): MeshVelocityHistory {
   let entry = history.meshes.get(mesh);
   if (!entry) {
     entry = { previousWorld: new Float32Array(16), valid: false, instances: null, deformation: null };
@@ -83,7 +95,11 @@ export function ensureMeshVelocityHistory(history: VelocityHistory, device: GPUD
   }
   if (count > 0 && !entry.instances) {
     entry.instances = {
-      buffer: device.createBuffer({ label: `${label}:previous-instances:${mesh.name}`, size: count * 64, usage: GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_DST }),
+      buffer: device.createBuffer({
+        label: `${label}:previous-instances:${mesh.name}`,
+        size: count * 64,
+        usage: GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_DST,
+      }),
       count,
       last: new Float32Array(count * 16),
       lastVersion: -1,
@@ -96,20 +112,49 @@ export function ensureMeshVelocityHistory(history: VelocityHistory, device: GPUD
     entry.deformation = null;
   }
   if ((mesh.skeleton || mesh.morphTargets || mesh.vertexAnimation) && !entry.deformation) {
-    const bones = mesh.skeleton ? device.createTexture({ label: `${label}:previous-bones:${mesh.name}`, size: [4, mesh.skeleton.boneCount], format: 'rgba32float', usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST }) : null;
-    const weights = mesh.morphTargets ? device.createBuffer({ label: `${label}:previous-morph-weights:${mesh.name}`, size: Math.max(16, Math.ceil(mesh.morphTargets.count / 4) * 16), usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST }) : null;
+    const bones = mesh.skeleton
+      ? device.createTexture({
+          label: `${label}:previous-bones:${mesh.name}`,
+          size: [4, mesh.skeleton.boneCount],
+          format: 'rgba32float',
+          usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST,
+        })
+      : null;
+    const weights = mesh.morphTargets
+      ? device.createBuffer({
+          label: `${label}:previous-morph-weights:${mesh.name}`,
+          size: Math.max(16, Math.ceil(mesh.morphTargets.count / 4) * 16),
+          usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+        })
+      : null;
     const vat = mesh.vertexAnimation !== null;
-    const playback = vat ? device.createBuffer({ label: `${label}:previous-vat-playback:${mesh.name}`, size: mesh.vertexAnimationPlayback.byteLength, usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST }) : null;
-    const info = vat ? device.createBuffer({ label: `${label}:previous-vat-info:${mesh.name}`, size: 16, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST }) : null;
+    const playback = vat
+      ? device.createBuffer({
+          label: `${label}:previous-vat-playback:${mesh.name}`,
+          size: mesh.vertexAnimationPlayback.byteLength,
+          usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+        })
+      : null;
+    const info = vat
+      ? device.createBuffer({
+          label: `${label}:previous-vat-info:${mesh.name}`,
+          size: 16,
+          usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+        })
+      : null;
     entry.deformation = {
-      bones, weights, vatPlayback: playback, vatInfo: info,
+      bones,
+      weights,
+      vatPlayback: playback,
+      vatInfo: info,
       lastBones: new Float32Array(mesh.skeleton ? mesh.skeleton.boneCount * 16 : 0),
       lastWeights: new Float32Array(mesh.morphWeights.length),
       lastVatPlayback: new Float32Array(mesh.vertexAnimationPlayback.length),
       lastVatTime: new Float32Array(4),
       vatTime: new Float32Array(4),
       resources: {
-        ...(bones ? { prevBoneTexture: bones.createView() } : {}), ...(weights ? { prevMorphWeights: { buffer: weights } } : {}),
+        ...(bones ? { prevBoneTexture: bones.createView() } : {}),
+        ...(weights ? { prevMorphWeights: { buffer: weights } } : {}),
         ...(playback && info ? { prevVatPlayback: { buffer: playback }, prevVatInfo: { buffer: info } } : {}),
       },
     };
@@ -140,18 +185,41 @@ export function pruneVelocityHistory(history: VelocityHistory, drawn: ReadonlySe
  * previous-instance buffer up to date. A mesh without history (first frame, re-included, excluded, hidden) gets the
  * current matrices, so its motion is exactly zero. Allocates nothing.
  */
-export function writeMeshVelocity(queue: GPUQueue, history: VelocityHistory, entry: MeshVelocityHistory, mesh: Mesh, viewProjection: Float32Array, out: Float32Array, offset: number): void {
+export function writeMeshVelocity(
+  queue: GPUQueue,
+  history: VelocityHistory,
+  entry: MeshVelocityHistory,
+  mesh: Mesh,
+  viewProjection: Float32Array,
+  out: Float32Array,
+  offset: number,
+): void {
   const moving = entry.valid && history.hasCamera && !history.excluded.has(mesh);
   out.set(moving ? entry.previousWorld : mesh.worldMatrix, offset);
   out.set(moving ? history.previousViewProjection : viewProjection, offset + 16);
   const deformation = entry.deformation;
   if (deformation) {
     // Without history the previous deformation is the current one: zero motion.
-    if (deformation.bones && mesh.skeleton) queue.writeTexture({ texture: deformation.bones }, moving ? deformation.lastBones : mesh.skeleton.matrices, { bytesPerRow: 64 }, [4, mesh.skeleton.boneCount]);
-    if (deformation.weights && mesh.morphWeights.length) queue.writeBuffer(deformation.weights, 0, (moving ? deformation.lastWeights : mesh.morphWeights) as Float32Array<ArrayBuffer>);
+    if (deformation.bones && mesh.skeleton)
+      queue.writeTexture(
+        { texture: deformation.bones },
+        moving ? deformation.lastBones : mesh.skeleton.matrices,
+        { bytesPerRow: 64 },
+        [4, mesh.skeleton.boneCount],
+      );
+    if (deformation.weights && mesh.morphWeights.length)
+      queue.writeBuffer(
+        deformation.weights,
+        0,
+        (moving ? deformation.lastWeights : mesh.morphWeights) as Float32Array<ArrayBuffer>,
+      );
     if (deformation.vatPlayback && deformation.vatInfo) {
       deformation.vatTime[0] = mesh.vertexAnimationTime;
-      queue.writeBuffer(deformation.vatPlayback, 0, moving ? deformation.lastVatPlayback : mesh.vertexAnimationPlayback);
+      queue.writeBuffer(
+        deformation.vatPlayback,
+        0,
+        moving ? deformation.lastVatPlayback : mesh.vertexAnimationPlayback,
+      );
       queue.writeBuffer(deformation.vatInfo, 0, moving ? deformation.lastVatTime : deformation.vatTime);
     }
   }

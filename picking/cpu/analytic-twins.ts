@@ -45,18 +45,39 @@ const positive = (v: unknown): boolean => typeof v === 'number' && Number.isFini
 /** Throws a CpuPickError naming the entity and field when it is malformed. */
 export function checkEntity(api: string, entity: PickEntity): void {
   const bad = (field: string, value: unknown, allowed: string): never => {
-    throw new CpuPickError(api, 'bad-twin', `entity ${JSON.stringify(entity?.name)}: ${field} ${describeValue(value)} ${allowed}`);
+    throw new CpuPickError(
+      api,
+      'bad-twin',
+      `entity ${JSON.stringify(entity?.name)}: ${field} ${describeValue(value)} ${allowed}`,
+    );
   };
-  if (!entity || typeof entity !== 'object') bad('entity', entity, 'must be an analytic twin or a bounding proxy object');
+  if (!entity || typeof entity !== 'object')
+    bad('entity', entity, 'must be an analytic twin or a bounding proxy object');
   const m = entity.worldMatrix;
-  if (m?.length !== 16 || !Array.from(m).every(Number.isFinite) || mat4d.determinant(Array.from(m)) === 0) bad('worldMatrix', m, 'must be 16 finite numbers of an invertible column-major matrix');
+  if (m?.length !== 16 || !Array.from(m).every(Number.isFinite) || mat4d.determinant(Array.from(m)) === 0)
+    bad('worldMatrix', m, 'must be 16 finite numbers of an invertible column-major matrix');
   switch (entity.kind) {
-    case 'sphere': if (!positive(entity.radius)) bad('radius', entity.radius, 'must be a finite number > 0'); break;
-    case 'box': if (!Array.isArray(entity.halfExtents) || entity.halfExtents.length !== 3 || !entity.halfExtents.every(positive)) bad('halfExtents', entity.halfExtents, 'must be 3 finite numbers > 0'); break;
-    case 'torus': if (!positive(entity.radius) || !positive(entity.tube) || entity.tube >= entity.radius) bad('tube', entity.tube, `must be > 0 and < radius ${entity.radius}`); break;
-    case 'capsule': if (!positive(entity.radius) || !positive(entity.height) || entity.height < 2 * entity.radius) bad('height', entity.height, `must be >= 2 × radius ${entity.radius}`); break;
-    case 'proxy': if (!entity.bounds || ![0, 1, 2].every((a) => entity.bounds.min[a] <= entity.bounds.max[a])) bad('bounds', entity.bounds, 'must be a non-empty Aabb'); break;
-    default: bad('kind', (entity as { kind: unknown }).kind, 'must be one of sphere, box, torus, capsule, proxy');
+    case 'sphere':
+      if (!positive(entity.radius)) bad('radius', entity.radius, 'must be a finite number > 0');
+      break;
+    case 'box':
+      if (!Array.isArray(entity.halfExtents) || entity.halfExtents.length !== 3 || !entity.halfExtents.every(positive))
+        bad('halfExtents', entity.halfExtents, 'must be 3 finite numbers > 0');
+      break;
+    case 'torus':
+      if (!positive(entity.radius) || !positive(entity.tube) || entity.tube >= entity.radius)
+        bad('tube', entity.tube, `must be > 0 and < radius ${entity.radius}`);
+      break;
+    case 'capsule':
+      if (!positive(entity.radius) || !positive(entity.height) || entity.height < 2 * entity.radius)
+        bad('height', entity.height, `must be >= 2 × radius ${entity.radius}`);
+      break;
+    case 'proxy':
+      if (!entity.bounds || ![0, 1, 2].every((a) => entity.bounds.min[a] <= entity.bounds.max[a]))
+        bad('bounds', entity.bounds, 'must be a non-empty Aabb');
+      break;
+    default:
+      bad('kind', (entity as { kind: unknown }).kind, 'must be one of sphere, box, torus, capsule, proxy');
   }
 }
 
@@ -64,11 +85,16 @@ export function checkEntity(api: string, entity: PickEntity): void {
 export function getEntityLocalBounds(entity: PickEntity): Aabb {
   const box = (x: number, y: number, z: number): Aabb => ({ min: [-x, -y, -z], max: [x, y, z] });
   switch (entity.kind) {
-    case 'sphere': return box(entity.radius, entity.radius, entity.radius);
-    case 'box': return box(...(entity.halfExtents as [number, number, number]));
-    case 'torus': return box(entity.radius + entity.tube, entity.tube, entity.radius + entity.tube);
-    case 'capsule': return box(entity.radius, entity.height / 2, entity.radius);
-    case 'proxy': return entity.bounds;
+    case 'sphere':
+      return box(entity.radius, entity.radius, entity.radius);
+    case 'box':
+      return box(...(entity.halfExtents as [number, number, number]));
+    case 'torus':
+      return box(entity.radius + entity.tube, entity.tube, entity.radius + entity.tube);
+    case 'capsule':
+      return box(entity.radius, entity.height / 2, entity.radius);
+    case 'proxy':
+      return entity.bounds;
   }
 }
 
@@ -78,7 +104,14 @@ export function getEntityWorldBounds(entity: PickEntity): Aabb {
 }
 
 /** Smallest root of a·t² + 2b·t + c in (tMin, tMax) that `keep` accepts, or Infinity (cancellation-free form). */
-function quadratic(a: number, b: number, c: number, tMin: number, tMax: number, keep: (t: number) => boolean = () => true): number {
+function quadratic(
+  a: number,
+  b: number,
+  c: number,
+  tMin: number,
+  tMax: number,
+  keep: (t: number) => boolean = () => true,
+): number {
   const disc = b * b - a * c;
   if (!(disc >= 0) || a === 0) return Infinity;
   const q = -(b + Math.sign(b || 1) * Math.sqrt(disc));
@@ -104,7 +137,13 @@ function torusDistance(R: number, r: number, o: Float64Array, d: Float64Array, t
   const k = vec3d.dot(c, c) + 1 - rho * rho;
   const a = u[0] * u[0] + u[2] * u[2];
   const b = c[0] * u[0] + c[2] * u[2];
-  const coefficients = [k * k - 4 * (c[0] * c[0] + c[2] * c[2]), 4 * n * k - 8 * b, 4 * n * n + 2 * k - 4 * a, 4 * n, 1];
+  const coefficients = [
+    k * k - 4 * (c[0] * c[0] + c[2] * c[2]),
+    4 * n * k - 8 * b,
+    4 * n * n + 2 * k - 4 * a,
+    4 * n,
+    1,
+  ];
   const touch = 1e-12 * Math.max(...coefficients.map(Math.abs));
   for (const x of polynomialRootsInInterval(coefficients, lo, hi, touch)) {
     const t = (s0 + x * R) / len;
@@ -114,7 +153,13 @@ function torusDistance(R: number, r: number, o: Float64Array, d: Float64Array, t
 }
 
 /** Distance of the local ray o + t·d to the entity's surface in (tMin, tMax), and the local normal there. */
-function localHit(entity: PickEntity, o: Float64Array, d: Float64Array, tMin: number, tMax: number): { t: number; normal: Float64Array } | null {
+function localHit(
+  entity: PickEntity,
+  o: Float64Array,
+  d: Float64Array,
+  tMin: number,
+  tMax: number,
+): { t: number; normal: Float64Array } | null {
   const at = (t: number): Float64Array => vec3d.add(o, vec3d.scale(d, t));
   switch (entity.kind) {
     case 'sphere': {
@@ -124,11 +169,25 @@ function localHit(entity: PickEntity, o: Float64Array, d: Float64Array, tMin: nu
     case 'capsule': {
       const { radius } = entity;
       const half = entity.height / 2 - radius;
-      const side = quadratic(d[0] * d[0] + d[2] * d[2], o[0] * d[0] + o[2] * d[2], o[0] * o[0] + o[2] * o[2] - radius * radius, tMin, tMax, (t) => Math.abs(at(t)[1]) <= half);
+      const side = quadratic(
+        d[0] * d[0] + d[2] * d[2],
+        o[0] * d[0] + o[2] * d[2],
+        o[0] * o[0] + o[2] * o[2] - radius * radius,
+        tMin,
+        tMax,
+        (t) => Math.abs(at(t)[1]) <= half,
+      );
       let best = side < Infinity ? { t: side, normal: vec3d.create(at(side)[0], 0, at(side)[2]) } : null;
       for (const sign of [1, -1]) {
         const oc = vec3d.create(o[0], o[1] - sign * half, o[2]);
-        const t = quadratic(vec3d.dot(d, d), vec3d.dot(oc, d), vec3d.dot(oc, oc) - radius * radius, tMin, best ? best.t : tMax, (t) => sign * at(t)[1] >= half);
+        const t = quadratic(
+          vec3d.dot(d, d),
+          vec3d.dot(oc, d),
+          vec3d.dot(oc, oc) - radius * radius,
+          tMin,
+          best ? best.t : tMax,
+          (t) => sign * at(t)[1] >= half,
+        );
         if (t < Infinity) best = { t, normal: vec3d.add(oc, vec3d.scale(d, t)) };
       }
       return best;
@@ -138,13 +197,23 @@ function localHit(entity: PickEntity, o: Float64Array, d: Float64Array, tMin: nu
       if (t === Infinity) return null;
       const p = at(t);
       const g = vec3d.dot(p, p) + entity.radius ** 2 - entity.tube ** 2;
-      return { t, normal: vec3d.create(g * p[0] - 2 * entity.radius ** 2 * p[0], g * p[1], g * p[2] - 2 * entity.radius ** 2 * p[2]) };
+      return {
+        t,
+        normal: vec3d.create(
+          g * p[0] - 2 * entity.radius ** 2 * p[0],
+          g * p[1],
+          g * p[2] - 2 * entity.radius ** 2 * p[2],
+        ),
+      };
     }
     case 'box':
     case 'proxy': {
       const lo = entity.kind === 'box' ? entity.halfExtents.map((h) => -h) : entity.bounds.min;
       const hi = entity.kind === 'box' ? entity.halfExtents : entity.bounds.max;
-      let tn = -Infinity, tf = Infinity, enterAxis = -1, exitAxis = -1;
+      let tn = -Infinity,
+        tf = Infinity,
+        enterAxis = -1,
+        exitAxis = -1;
       for (let a = 0; a < 3; a++) {
         if (d[a] === 0) {
           if (o[a] < lo[a] || o[a] > hi[a]) return null;
@@ -176,7 +245,13 @@ export function proxyContainsPoint(proxy: BoundingProxy, point: readonly number[
  * Nearest hit of the world ray o + t·d (d unit) on the entity in (tMin, tMax), or null. Twins are exact;
  * a proxy is hit where the ray enters its box, and abstains (null) when it contains the ray origin.
  */
-export function raycastEntity(entity: PickEntity, origin: readonly number[], direction: readonly number[], tMin = 0, tMax = Infinity): EntityHit | null {
+export function raycastEntity(
+  entity: PickEntity,
+  origin: readonly number[],
+  direction: readonly number[],
+  tMin = 0,
+  tMax = Infinity,
+): EntityHit | null {
   checkEntity('raycastEntity', entity);
   if (entity.kind === 'proxy' && proxyContainsPoint(entity, origin)) return null;
   const world = Array.from(entity.worldMatrix);

@@ -3,7 +3,14 @@ import { type Aabb, makeEmptyAabb, unionAabb } from '../../engine/bounds.js';
 import { getMeshWorldBounds, type Mesh } from '../../engine/mesh.js';
 import type { Scene } from '../../engine/scene.js';
 import type { PickingInfo } from '../picking-info.js';
-import { checkEntity, type EntityHit, getEntityWorldBounds, type PickEntity, proxyContainsPoint, raycastEntity } from './analytic-twins.js';
+import {
+  checkEntity,
+  type EntityHit,
+  getEntityWorldBounds,
+  type PickEntity,
+  proxyContainsPoint,
+  raycastEntity,
+} from './analytic-twins.js';
 import { CpuPickError } from './cpu-pick-error.js';
 import type { CpuPickOptions } from './pick-options.js';
 import { cameraRay, checkRay, type CpuRay, pickWithRaySync } from './pick-sync.js';
@@ -45,7 +52,8 @@ export interface EditorPick {
 
 type Node = Mesh | PickEntity | PickGroup;
 
-const isGroup = (n: Node): n is PickGroup => Array.isArray((n as PickGroup).children) && !('kind' in n) && !('geometry' in n);
+const isGroup = (n: Node): n is PickGroup =>
+  Array.isArray((n as PickGroup).children) && !('kind' in n) && !('geometry' in n);
 const isMesh = (n: Node): n is Mesh => 'geometry' in n && 'positions' in n;
 
 /** Maps every node to its parent group, checking the hierarchy is a tree of well-formed nodes. */
@@ -53,11 +61,18 @@ function parentsOf(api: string, groups: readonly PickGroup[]): Map<Node, PickGro
   const parents = new Map<Node, PickGroup>();
   const visiting = new Set<PickGroup>();
   const visit = (group: PickGroup): void => {
-    if (!group || typeof group.name !== 'string' || !Array.isArray(group.children)) throw new CpuPickError(api, 'bad-policy', `group ${describeValue(group)} must be { name: string, children: [] }`);
-    if (visiting.has(group)) throw new CpuPickError(api, 'bad-policy', `group ${JSON.stringify(group.name)} contains itself`);
+    if (!group || typeof group.name !== 'string' || !Array.isArray(group.children))
+      throw new CpuPickError(api, 'bad-policy', `group ${describeValue(group)} must be { name: string, children: [] }`);
+    if (visiting.has(group))
+      throw new CpuPickError(api, 'bad-policy', `group ${JSON.stringify(group.name)} contains itself`);
     visiting.add(group);
     for (const child of group.children) {
-      if (parents.has(child)) throw new CpuPickError(api, 'bad-policy', `${JSON.stringify((child as { name?: string }).name)} has two parent groups (${parents.get(child)!.name}, ${group.name})`);
+      if (parents.has(child))
+        throw new CpuPickError(
+          api,
+          'bad-policy',
+          `${JSON.stringify((child as { name?: string }).name)} has two parent groups (${parents.get(child)!.name}, ${group.name})`,
+        );
       parents.set(child, group);
       if (isGroup(child)) visit(child);
       else if (!isMesh(child)) checkEntity(api, child);
@@ -95,12 +110,20 @@ interface Candidate {
 }
 
 /** Nearest mesh or entity hit among those `allowed` accepts (a proxy containing the origin abstains). */
-function nearestCandidate(scene: Scene, ray: CpuRay, entities: readonly PickEntity[], options: CpuPickOptions, allowed: (n: Mesh | PickEntity) => boolean): Candidate | null {
+function nearestCandidate(
+  scene: Scene,
+  ray: CpuRay,
+  entities: readonly PickEntity[],
+  options: CpuPickOptions,
+  allowed: (n: Mesh | PickEntity) => boolean,
+): Candidate | null {
   const { origin, direction } = checkRay('arbitratePickSync', ray);
   const min = options.minDistance ?? 0;
   const max = options.maxDistance ?? Infinity;
   const info = pickWithRaySync(scene, ray, { ...options, filter: (m) => allowed(m) && (options.filter?.(m) ?? true) });
-  let best: Candidate | null = info.hit ? { object: info.pickedMesh!, distance: info.distance, info, entityHit: null } : null;
+  let best: Candidate | null = info.hit
+    ? { object: info.pickedMesh!, distance: info.distance, info, entityHit: null }
+    : null;
   for (const entity of entities) {
     if (!allowed(entity)) continue;
     const hit = raycastEntity(entity, origin, direction, min, best ? best.distance : max);
@@ -121,30 +144,60 @@ function leaves(node: Node, out: Set<Node> = new Set()): Set<Node> {
  * or entity wins (groups are never candidates), then selection climbs to the outermost enclosing group
  * whose box fits the hit object's within `fitTolerance`. Proxies containing the ray origin abstain.
  */
-export function arbitratePickSync(scene: Scene, ray: CpuRay, policy: EditorPickPolicy = {}, options: CpuPickOptions = {}): EditorPick {
+export function arbitratePickSync(
+  scene: Scene,
+  ray: CpuRay,
+  policy: EditorPickPolicy = {},
+  options: CpuPickOptions = {},
+): EditorPick {
   const api = 'arbitratePickSync';
   const tolerance = policy.fitTolerance ?? 0.05;
-  if (!(tolerance >= 0) || !Number.isFinite(tolerance)) throw new CpuPickError(api, 'bad-policy', `fitTolerance ${describeValue(tolerance)} must be a finite number >= 0`);
+  if (!(tolerance >= 0) || !Number.isFinite(tolerance))
+    throw new CpuPickError(api, 'bad-policy', `fitTolerance ${describeValue(tolerance)} must be a finite number >= 0`);
   const entities = [...(policy.entities ?? [])];
   entities.forEach((e) => checkEntity(api, e));
   const parents = parentsOf(api, policy.groups ?? []);
-  for (const node of parents.keys()) if (!isMesh(node) && !isGroup(node) && !entities.includes(node)) entities.push(node);
+  for (const node of parents.keys())
+    if (!isMesh(node) && !isGroup(node) && !entities.includes(node)) entities.push(node);
   const { origin } = checkRay(api, ray);
   const abstained = entities.filter((e) => e.kind === 'proxy' && proxyContainsPoint(e, origin));
   const active = policy.active ?? null;
   if (active) {
     const members = leaves(active);
     const hit = nearestCandidate(scene, ray, entities, options, (n) => members.has(n));
-    if (hit) return { rule: 'active-override', target: active, hitObject: hit.object, distance: hit.distance, info: hit.info, entityHit: hit.entityHit, abstained };
+    if (hit)
+      return {
+        rule: 'active-override',
+        target: active,
+        hitObject: hit.object,
+        distance: hit.distance,
+        info: hit.info,
+        entityHit: hit.entityHit,
+        abstained,
+      };
   }
   const hit = nearestCandidate(scene, ray, entities, options, () => true);
   if (!hit) return { rule: 'miss', target: null, hitObject: null, distance: 0, info: null, entityHit: null, abstained };
   const group = retarget(hit.object, parents, tolerance);
-  return { rule: group ? 'fitted-retarget' : 'nearest', target: group ?? hit.object, hitObject: hit.object, distance: hit.distance, info: hit.info, entityHit: hit.entityHit, abstained };
+  return {
+    rule: group ? 'fitted-retarget' : 'nearest',
+    target: group ?? hit.object,
+    hitObject: hit.object,
+    distance: hit.distance,
+    info: hit.info,
+    entityHit: hit.entityHit,
+    abstained,
+  };
 }
 
 /** `arbitratePickSync` for the camera ray through pixel (x, y) (clipped at the camera's near/far planes). */
-export function arbitratePickAtPixelSync(scene: Scene, x: number, y: number, policy: EditorPickPolicy = {}, options: CpuPickOptions = {}): EditorPick {
+export function arbitratePickAtPixelSync(
+  scene: Scene,
+  x: number,
+  y: number,
+  policy: EditorPickPolicy = {},
+  options: CpuPickOptions = {},
+): EditorPick {
   const { ray, range } = cameraRay('arbitratePickAtPixelSync', scene, x, y, options);
   return arbitratePickSync(scene, ray, policy, { ...options, minDistance: range[0], maxDistance: range[1] });
 }

@@ -10,7 +10,12 @@ export interface BvhBuildOptions {
 }
 
 function resetBox(b: Float64Array, o: number): void {
-  b[o] = Infinity; b[o + 1] = -Infinity; b[o + 2] = Infinity; b[o + 3] = -Infinity; b[o + 4] = Infinity; b[o + 5] = -Infinity;
+  b[o] = Infinity;
+  b[o + 1] = -Infinity;
+  b[o + 2] = Infinity;
+  b[o + 3] = -Infinity;
+  b[o + 4] = Infinity;
+  b[o + 5] = -Infinity;
 }
 
 // Two monomorphic copies (Float32 source, Float64 source): a polymorphic typed-array read is several times slower.
@@ -108,7 +113,12 @@ function binPrims(st: BuildState, start: number, end: number): number {
 function findBestSplit(st: BuildState, axis: number, parentArea: number): number {
   const { bins, binBoxes: B, binCounts, rightAreas, rightCounts, boxes, traversalCost, intersectCost } = st;
   const invArea = parentArea > 0 ? 1 / parentArea : 0;
-  let x0 = Infinity, x1 = -Infinity, y0 = Infinity, y1 = -Infinity, z0 = Infinity, z1 = -Infinity;
+  let x0 = Infinity,
+    x1 = -Infinity,
+    y0 = Infinity,
+    y1 = -Infinity,
+    z0 = Infinity,
+    z1 = -Infinity;
   let count = 0;
   for (let b = bins - 1; b > 0; b--) {
     const o = b * 6;
@@ -122,7 +132,12 @@ function findBestSplit(st: BuildState, axis: number, parentArea: number): number
     rightCounts[b] = count;
     rightAreas[b] = count === 0 ? 0 : (x1 - x0) * (y1 - y0) + (y1 - y0) * (z1 - z0) + (z1 - z0) * (x1 - x0);
   }
-  x0 = Infinity; x1 = -Infinity; y0 = Infinity; y1 = -Infinity; z0 = Infinity; z1 = -Infinity;
+  x0 = Infinity;
+  x1 = -Infinity;
+  y0 = Infinity;
+  y1 = -Infinity;
+  z0 = Infinity;
+  z1 = -Infinity;
   count = 0;
   let bestCost = Infinity;
   st.bestAxis = -1;
@@ -207,10 +222,21 @@ export function buildBvhNodes(prims: Float32Array, order: Uint32Array, options: 
   const capacity = 2 * count - 1;
   const { floats, ints } = allocateBvhNodes(capacity);
   const st: BuildState = {
-    prims, order, bins, traversalCost: options.traversalCost, intersectCost: options.intersectCost,
-    binBoxes: new Float64Array(bins * 6), binCounts: new Int32Array(bins),
-    rightAreas: new Float64Array(bins), rightCounts: new Int32Array(bins), boxes: new Float64Array(18),
-    centroid: new Float64Array(6), leftCentroid: new Float64Array(6), rightCentroid: new Float64Array(6), bestAxis: -1, bestBin: -1,
+    prims,
+    order,
+    bins,
+    traversalCost: options.traversalCost,
+    intersectCost: options.intersectCost,
+    binBoxes: new Float64Array(bins * 6),
+    binCounts: new Int32Array(bins),
+    rightAreas: new Float64Array(bins),
+    rightCounts: new Int32Array(bins),
+    boxes: new Float64Array(18),
+    centroid: new Float64Array(6),
+    leftCentroid: new Float64Array(6),
+    rightCentroid: new Float64Array(6),
+    bestAxis: -1,
+    bestBin: -1,
   };
   resetBox(st.boxes, 0);
   resetBox(st.centroid, 0);
@@ -284,4 +310,3 @@ export function buildBvhNodes(prims: Float32Array, order: Uint32Array, options: 
   if (nodeCount !== capacity) trimmed.ints.set(ints.subarray(0, nodeCount * nodeWords));
   return { floats: trimmed.floats, ints: trimmed.ints, nodeCount, maxDepth };
 }
-

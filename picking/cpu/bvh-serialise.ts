@@ -35,19 +35,22 @@ function checkTopology(ints: Int32Array, nodeCount: number, triangleCount: numbe
   let maxDepth = 0;
   for (let n = 0; n < nodeCount; n++) {
     const o = n * nodeWords;
-    if (n > 0 && referenced[n] !== 1) fail(`node ${n} is referenced ${referenced[n]} times (a tree references each node once)`);
+    if (n > 0 && referenced[n] !== 1)
+      fail(`node ${n} is referenced ${referenced[n]} times (a tree references each node once)`);
     const count = ints[o + 7];
     const link = ints[o + 6];
     if (count < 0) fail(`node ${n} has a negative primitive count ${count}`);
     if (count === 0) {
-      if (!(link > n && link + 1 < nodeCount)) fail(`inner node ${n} links children ${link}, ${link + 1}; they must lie in ${n + 1}..${nodeCount - 1}`);
+      if (!(link > n && link + 1 < nodeCount))
+        fail(`inner node ${n} links children ${link}, ${link + 1}; they must lie in ${n + 1}..${nodeCount - 1}`);
       referenced[link]++;
       referenced[link + 1]++;
       depth[link] = depth[link + 1] = depth[n] + 1;
       maxDepth = Math.max(maxDepth, depth[n] + 1);
       continue;
     }
-    if (link < 0 || link + count > triangleCount) fail(`leaf ${n} covers triangles ${link}..${link + count - 1}, outside 0..${triangleCount - 1}`);
+    if (link < 0 || link + count > triangleCount)
+      fail(`leaf ${n} covers triangles ${link}..${link + count - 1}, outside 0..${triangleCount - 1}`);
     for (let i = link; i < link + count; i++) {
       if (covered[i]++) fail(`triangle slot ${i} is in two leaves`);
     }
@@ -58,35 +61,49 @@ function checkTopology(ints: Int32Array, nodeCount: number, triangleCount: numbe
 }
 
 /** Rebuilds a TriangleBvh from `serialiseTriangleBvh` output and the geometry it was built for; validates everything. */
-export function deserialiseTriangleBvh(bytes: Uint8Array | ArrayBuffer, positions: Float32Array, indices: Uint16Array | Uint32Array | null): TriangleBvh {
+export function deserialiseTriangleBvh(
+  bytes: Uint8Array | ArrayBuffer,
+  positions: Float32Array,
+  indices: Uint16Array | Uint32Array | null,
+): TriangleBvh {
   const raw = bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : bytes;
   if (!(raw instanceof Uint8Array) || raw.byteLength < headerWords * 4 || raw.byteLength % 4 !== 0) {
-    fail(`expected a Uint8Array or ArrayBuffer of at least ${headerWords * 4} bytes and a multiple of 4, got ${describeValue(bytes)} (${raw?.byteLength} bytes)`);
+    fail(
+      `expected a Uint8Array or ArrayBuffer of at least ${headerWords * 4} bytes and a multiple of 4, got ${describeValue(bytes)} (${raw?.byteLength} bytes)`,
+    );
   }
   const words = new Uint32Array(raw.slice().buffer); // a copy: aligned, and independent of the caller's bytes
   if (words[0] !== magic) fail(`bad magic 0x${words[0].toString(16)}; this is not a weft triangle BVH`);
   if (words[1] !== version) fail(`version ${words[1]} is not supported (expected ${version})`);
   const [triangleCount, nodeCount] = [words[2], words[3]];
   const expected = headerWords + nodeCount * nodeWords + triangleCount;
-  if (words.length !== expected) fail(`holds ${words.length} words; the header (${triangleCount} triangles, ${nodeCount} nodes) needs ${expected}`);
+  if (words.length !== expected)
+    fail(`holds ${words.length} words; the header (${triangleCount} triangles, ${nodeCount} nodes) needs ${expected}`);
   const vertexTriangles = indices ? indices.length / 3 : positions.length / 9;
   if (triangleCount !== vertexTriangles) {
-    throw new CpuPickError('deserialiseTriangleBvh', 'bvh-mismatch', `the BVH covers ${triangleCount} triangles but the geometry has ${vertexTriangles}`);
+    throw new CpuPickError(
+      'deserialiseTriangleBvh',
+      'bvh-mismatch',
+      `the BVH covers ${triangleCount} triangles but the geometry has ${vertexTriangles}`,
+    );
   }
-  if ((triangleCount === 0) !== (nodeCount === 0) || nodeCount > 2 * triangleCount) fail(`${nodeCount} nodes cannot index ${triangleCount} triangles`);
+  if ((triangleCount === 0) !== (nodeCount === 0) || nodeCount > 2 * triangleCount)
+    fail(`${nodeCount} nodes cannot index ${triangleCount} triangles`);
   const { floats, ints } = allocateBvhNodes(nodeCount);
   ints.set(new Int32Array(words.buffer, headerWords * 4, nodeCount * nodeWords));
   const maxDepth = checkTopology(ints, nodeCount, triangleCount);
   const faceIds = words.slice(headerWords + nodeCount * nodeWords);
   const seen = new Uint8Array(triangleCount);
   for (const f of faceIds) {
-    if (f >= triangleCount || seen[f]++) fail(`face ids are not a permutation of 0..${triangleCount - 1} (bad or repeated ${f})`);
+    if (f >= triangleCount || seen[f]++)
+      fail(`face ids are not a permutation of 0..${triangleCount - 1} (bad or repeated ${f})`);
   }
   const triangles = new Float32Array(triangleCount * 9);
   for (let i = 0; i < triangleCount; i++) {
     for (let k = 0; k < 3; k++) {
       const v = indices ? indices[faceIds[i] * 3 + k] : faceIds[i] * 3 + k;
-      if (v * 3 + 2 >= positions.length) fail(`face ${faceIds[i]} references vertex ${v}, beyond the ${positions.length / 3} positions`);
+      if (v * 3 + 2 >= positions.length)
+        fail(`face ${faceIds[i]} references vertex ${v}, beyond the ${positions.length / 3} positions`);
       for (let a = 0; a < 3; a++) triangles[i * 9 + k * 3 + a] = positions[v * 3 + a];
     }
   }
@@ -103,7 +120,11 @@ function checkBounds(floats: Float32Array, ints: Int32Array, nodeCount: number, 
       for (const c of [ints[o + 6], ints[o + 6] + 1]) {
         for (let k = 0; k < 6; k++) {
           if (!inside(floats[c * nodeWords + k], k >> 1)) {
-            throw new CpuPickError('deserialiseTriangleBvh', 'bvh-mismatch', `node ${n}'s bounds do not contain child ${c}`);
+            throw new CpuPickError(
+              'deserialiseTriangleBvh',
+              'bvh-mismatch',
+              `node ${n}'s bounds do not contain child ${c}`,
+            );
           }
         }
       }
@@ -112,7 +133,11 @@ function checkBounds(floats: Float32Array, ints: Int32Array, nodeCount: number, 
     for (let i = ints[o + 6]; i < ints[o + 6] + ints[o + 7]; i++) {
       for (let k = 0; k < 9; k++) {
         if (!inside(triangles[i * 9 + k], k % 3)) {
-          throw new CpuPickError('deserialiseTriangleBvh', 'bvh-mismatch', `leaf ${n}'s bounds do not contain its triangle ${i}: the BVH was built for other positions (rebuild, or deserialise then refit)`);
+          throw new CpuPickError(
+            'deserialiseTriangleBvh',
+            'bvh-mismatch',
+            `leaf ${n}'s bounds do not contain its triangle ${i}: the BVH was built for other positions (rebuild, or deserialise then refit)`,
+          );
         }
       }
     }

@@ -72,8 +72,14 @@ export function createCpuPicker(scene: Scene, options: CpuPickerOptions = {}): C
   const api = 'createCpuPicker';
   const sceneBvh = options.sceneBvh ?? 'auto';
   const refit = options.refit ?? 'auto';
-  if (!['auto', 'always', 'never'].includes(sceneBvh)) throw new CpuPickError(api, 'bad-option', `sceneBvh ${describeValue(sceneBvh)} must be "auto", "always" or "never"`);
-  if (!['auto', 'manual'].includes(refit)) throw new CpuPickError(api, 'bad-option', `refit ${describeValue(refit)} must be "auto" or "manual"`);
+  if (!['auto', 'always', 'never'].includes(sceneBvh))
+    throw new CpuPickError(
+      api,
+      'bad-option',
+      `sceneBvh ${describeValue(sceneBvh)} must be "auto", "always" or "never"`,
+    );
+  if (!['auto', 'manual'].includes(refit))
+    throw new CpuPickError(api, 'bad-option', `refit ${describeValue(refit)} must be "auto" or "manual"`);
   const picker: CpuPicker = {
     scene,
     options: { sceneBvh, refit, onDiagnostic: options.onDiagnostic },
@@ -99,7 +105,14 @@ export function getCpuPicker(scene: Scene): CpuPicker {
 function snapshot(mesh: Mesh, world: Float32Array): MeshSnapshot {
   const bvh = peekMeshBvh(mesh);
   world.set(mesh.worldMatrix);
-  return { worldRef: mesh.worldMatrix, world, instancesRef: mesh.thinInstances, instanceVersion: mesh.thinInstanceVersion, bvhRef: bvh, bvhRefits: bvh ? bvh.refitCount : 0 };
+  return {
+    worldRef: mesh.worldMatrix,
+    world,
+    instancesRef: mesh.thinInstances,
+    instanceVersion: mesh.thinInstanceVersion,
+    bvhRef: bvh,
+    bvhRefits: bvh ? bvh.refitCount : 0,
+  };
 }
 
 function retake(s: MeshSnapshot, mesh: Mesh): void {
@@ -114,7 +127,12 @@ function retake(s: MeshSnapshot, mesh: Mesh): void {
 
 /** Whether the mesh moved, changed instances or had its BVH replaced or refitted; `cacheSame`: no BVH was built, set or dropped since. */
 function changed(mesh: Mesh, s: MeshSnapshot, cacheSame: boolean): boolean {
-  if (s.worldRef !== mesh.worldMatrix || s.instancesRef !== mesh.thinInstances || s.instanceVersion !== mesh.thinInstanceVersion) return true;
+  if (
+    s.worldRef !== mesh.worldMatrix ||
+    s.instancesRef !== mesh.thinInstances ||
+    s.instanceVersion !== mesh.thinInstanceVersion
+  )
+    return true;
   if (!cacheSame) {
     const bvh = peekMeshBvh(mesh);
     if (s.bvhRef !== bvh) return true;

@@ -33,7 +33,13 @@ function toWorldNormal(s: InfoScratch, n: ArrayLike<number>, normalMatrix: Float
 }
 
 /** Accumulates Σ weights[k] · normal(vertices[k]) into n; false when the mesh has no normals. */
-function interpolateNormal(geometry: MeshGeometry, vertices: readonly number[], weights: readonly number[], n: Float64Array, one: number[]): boolean {
+function interpolateNormal(
+  geometry: MeshGeometry,
+  vertices: readonly number[],
+  weights: readonly number[],
+  n: Float64Array,
+  one: number[],
+): boolean {
   const found = findVertexAttribute(geometry, 'normal');
   if (!found) return false;
   vec3d.zero(n);
@@ -67,7 +73,13 @@ function faceNormal(s: InfoScratch, a: Float64Array, b: Float64Array, c: Float64
  * and world normals (vertex and face) through the inverse-transpose, normalised. Under a mirroring
  * transform the world face normal is therefore the local front's image, not the world-winding normal.
  */
-export function makeCpuPickingInfo(picker: CpuPicker, hit: SceneHit, origin: readonly number[], direction: readonly number[], ray: PickingRay | null): PickingInfo {
+export function makeCpuPickingInfo(
+  picker: CpuPicker,
+  hit: SceneHit,
+  origin: readonly number[],
+  direction: readonly number[],
+  ray: PickingRay | null,
+): PickingInfo {
   const s = getScratch();
   const { entries } = picker;
   const mesh = entries.meshes[hit.entry];
@@ -90,7 +102,11 @@ export function makeCpuPickingInfo(picker: CpuPicker, hit: SceneHit, origin: rea
   info.bv = hit.v;
   info.thinInstanceIndex = entries.instances[hit.entry];
   info.distance = hit.t;
-  info.pickedPoint = [origin[0] + hit.t * direction[0], origin[1] + hit.t * direction[1], origin[2] + hit.t * direction[2]];
+  info.pickedPoint = [
+    origin[0] + hit.t * direction[0],
+    origin[1] + hit.t * direction[1],
+    origin[2] + hit.t * direction[2],
+  ];
   const normalMatrix = mat4d.transpose(entries.inverse.subarray(b, b + 16), s.normalMatrix);
   info.pickedFaceNormal = faceNormal(s, s.corners[0], s.corners[1], s.corners[2]);
   if (info.pickedFaceNormal) info.pickedFaceNormalWorld = toWorldNormal(s, info.pickedFaceNormal, normalMatrix);

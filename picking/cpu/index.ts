@@ -1,15 +1,61 @@
 export { CpuPickError, type CpuPickErrorCode } from './cpu-pick-error.js';
-export { intersectTriangleWatertight, makeTriangleHit, makeWatertightRay, setWatertightRay, type TriangleHit, type WatertightRay } from './ray-triangle.js';
+export {
+  intersectTriangleWatertight,
+  makeTriangleHit,
+  makeWatertightRay,
+  setWatertightRay,
+  type TriangleHit,
+  type WatertightRay,
+} from './ray-triangle.js';
 export type { BvhBuildOptions } from './bvh-build.js';
 export { type BvhNodes, bvhSahCost } from './bvh-nodes.js';
 export { buildTriangleBvh, defaultTriangleBvhOptions, refitTriangleBvh, type TriangleBvh } from './triangle-bvh.js';
-export { makeTriangleHitList, raycastTriangleBvhAll, raycastTriangleBvhFirst, type TriangleHitList } from './triangle-bvh-query.js';
+export {
+  makeTriangleHitList,
+  raycastTriangleBvhAll,
+  raycastTriangleBvhFirst,
+  type TriangleHitList,
+} from './triangle-bvh-query.js';
 export { dropMeshBvh, getMeshBvh, peekMeshBvh, refitMeshBvh, setMeshBvh } from './mesh-bvh-cache.js';
-export { buildSceneBvh, type CpuPickDiagnostic, type SceneBvh, type SceneBvhDecision, sceneBvhGateRatio, type SceneBvhMode } from './scene-bvh.js';
-export { createCpuPicker, type CpuPickCensus, type CpuPickCensusReport, type CpuPicker, type CpuPickerOptions, getCpuPicker, refitCpuPicker, syncCpuPicker, takeCpuPickCensus } from './cpu-picker.js';
+export {
+  buildSceneBvh,
+  type CpuPickDiagnostic,
+  type SceneBvh,
+  type SceneBvhDecision,
+  sceneBvhGateRatio,
+  type SceneBvhMode,
+} from './scene-bvh.js';
+export {
+  createCpuPicker,
+  type CpuPickCensus,
+  type CpuPickCensusReport,
+  type CpuPicker,
+  type CpuPickerOptions,
+  getCpuPicker,
+  refitCpuPicker,
+  syncCpuPicker,
+  takeCpuPickCensus,
+} from './cpu-picker.js';
 export type { CpuPickIgnore, CpuPickOptions } from './pick-options.js';
 export { type CpuRay, multiPickSync, multiPickWithRaySync, pickSync, pickWithRaySync } from './pick-sync.js';
 export { deserialiseTriangleBvh, loadMeshBvh, serialiseMeshBvh, serialiseTriangleBvh } from './bvh-serialise.js';
-export { type AnalyticTwin, type BoundingProxy, checkEntity, type EntityHit, getEntityLocalBounds, getEntityWorldBounds, type PickEntity, proxyContainsPoint, raycastEntity } from './analytic-twins.js';
+export {
+  type AnalyticTwin,
+  type BoundingProxy,
+  checkEntity,
+  type EntityHit,
+  getEntityLocalBounds,
+  getEntityWorldBounds,
+  type PickEntity,
+  proxyContainsPoint,
+  raycastEntity,
+} from './analytic-twins.js';
 export { evaluatePolynomial, polynomialRootsInInterval } from './polynomial-roots.js';
-export { arbitratePickAtPixelSync, arbitratePickSync, type EditorPick, type EditorPickPolicy, type EditorPickRule, type PickGroup } from './arbitration.js';
+export {
+  arbitratePickAtPixelSync,
+  arbitratePickSync,
+  type EditorPick,
+  type EditorPickPolicy,
+  type EditorPickRule,
+  type PickGroup,
+} from './arbitration.js';

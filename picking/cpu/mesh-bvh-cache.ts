@@ -36,7 +36,11 @@ export function peekMeshBvh(mesh: Mesh): TriangleBvh | null {
 /** Installs a BVH (e.g. a deserialised one) for the mesh; it must cover the mesh's triangle count. */
 export function setMeshBvh(mesh: Mesh, bvh: TriangleBvh): void {
   if (bvh.triangleCount !== mesh.geometry.triangleCount) {
-    throw new CpuPickError('setMeshBvh', 'bvh-mismatch', `mesh ${JSON.stringify(mesh.name)} has ${mesh.geometry.triangleCount} triangles but the BVH covers ${bvh.triangleCount}`);
+    throw new CpuPickError(
+      'setMeshBvh',
+      'bvh-mismatch',
+      `mesh ${JSON.stringify(mesh.name)} has ${mesh.geometry.triangleCount} triangles but the BVH covers ${bvh.triangleCount}`,
+    );
   }
   cache().set(mesh, bvh);
   cacheEpoch++;
@@ -65,7 +69,11 @@ export function getPickLocalBounds(mesh: Mesh, out: Float64Array): Float64Array 
     return out;
   }
   const { min, max } = mesh.localBounds;
-  out[0] = min[0]; out[1] = max[0]; out[2] = min[1]; out[3] = max[1]; out[4] = min[2]; out[5] = max[2];
+  out[0] = min[0];
+  out[1] = max[0];
+  out[2] = min[1];
+  out[3] = max[1];
+  out[4] = min[2];
+  out[5] = max[2];
   return out;
 }
-

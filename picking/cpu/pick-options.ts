@@ -31,26 +31,52 @@ function pickableOnly(mesh: Mesh): boolean {
 
 /** Checks `options` and compiles pickable/filter/ignore into one entry test. */
 export function makeEntryAcceptor(api: string, options: CpuPickOptions): EntryAcceptor {
-  if (options === null || typeof options !== 'object') throw new CpuPickError(api, 'bad-option', `options ${describeValue(options)} must be an object`);
+  if (options === null || typeof options !== 'object')
+    throw new CpuPickError(api, 'bad-option', `options ${describeValue(options)} must be an object`);
   const { filter, ignore } = options;
   if (filter === undefined && ignore === undefined) return pickableOnly;
-  if (filter !== undefined && typeof filter !== 'function') throw new CpuPickError(api, 'bad-option', `filter ${describeValue(filter)} must be a function (mesh) => boolean`);
-  if (ignore !== undefined && !Array.isArray(ignore)) throw new CpuPickError(api, 'bad-option', `ignore ${describeValue(ignore)} must be an array of meshes or { mesh, thinInstances }`);
+  if (filter !== undefined && typeof filter !== 'function')
+    throw new CpuPickError(api, 'bad-option', `filter ${describeValue(filter)} must be a function (mesh) => boolean`);
+  if (ignore !== undefined && !Array.isArray(ignore))
+    throw new CpuPickError(
+      api,
+      'bad-option',
+      `ignore ${describeValue(ignore)} must be an array of meshes or { mesh, thinInstances }`,
+    );
   const ignored = new Map<Mesh, Array<[number, number]> | 'all'>();
   for (const [k, item] of (ignore ?? []).entries()) {
     if (item && typeof item === 'object' && 'thinInstances' in item && 'mesh' in item) {
       const { mesh, thinInstances } = item;
-      const range: [number, number] = typeof thinInstances === 'number' ? [thinInstances, thinInstances + 1] : Array.isArray(thinInstances) ? [thinInstances[0], thinInstances[1]] : [NaN, NaN];
+      const range: [number, number] =
+        typeof thinInstances === 'number'
+          ? [thinInstances, thinInstances + 1]
+          : Array.isArray(thinInstances)
+            ? [thinInstances[0], thinInstances[1]]
+            : [NaN, NaN];
       // Same rule as the GPU picker: a non-empty range inside the mesh's instances.
-      if (!Number.isInteger(range[0]) || !Number.isInteger(range[1]) || range[0] < 0 || range[1] <= range[0] || range[1] > mesh.thinInstanceCount) {
-        throw new CpuPickError(api, 'bad-ignore', `ignore[${k}] for mesh ${JSON.stringify(mesh.name)}: thin instances ${describeValue(thinInstances)} must be an index or a [start, end) range inside 0..${mesh.thinInstanceCount}`);
+      if (
+        !Number.isInteger(range[0]) ||
+        !Number.isInteger(range[1]) ||
+        range[0] < 0 ||
+        range[1] <= range[0] ||
+        range[1] > mesh.thinInstanceCount
+      ) {
+        throw new CpuPickError(
+          api,
+          'bad-ignore',
+          `ignore[${k}] for mesh ${JSON.stringify(mesh.name)}: thin instances ${describeValue(thinInstances)} must be an index or a [start, end) range inside 0..${mesh.thinInstanceCount}`,
+        );
       }
       const list = ignored.get(mesh);
       if (list !== 'all') ignored.set(mesh, [...(list ?? []), range]);
     } else if (item && typeof item === 'object' && 'geometry' in item && 'positions' in item) {
       ignored.set(item, 'all');
     } else {
-      throw new CpuPickError(api, 'bad-ignore', `ignore[${k}] ${describeValue(item)} must be a mesh or { mesh, thinInstances }`);
+      throw new CpuPickError(
+        api,
+        'bad-ignore',
+        `ignore[${k}] ${describeValue(item)} must be a mesh or { mesh, thinInstances }`,
+      );
     }
   }
   return (mesh, instance) => {
@@ -69,7 +95,11 @@ export function pickRange(api: string, options: CpuPickOptions): [number, number
   const min = options.minDistance ?? 0;
   const max = options.maxDistance ?? Infinity;
   if (!(min >= 0) || !(max > min) || Number.isNaN(max)) {
-    throw new CpuPickError(api, 'bad-range', `minDistance ${describeValue(options.minDistance)} and maxDistance ${describeValue(options.maxDistance)} must satisfy 0 <= minDistance < maxDistance (Infinity allowed)`);
+    throw new CpuPickError(
+      api,
+      'bad-range',
+      `minDistance ${describeValue(options.minDistance)} and maxDistance ${describeValue(options.maxDistance)} must satisfy 0 <= minDistance < maxDistance (Infinity allowed)`,
+    );
   }
   return [min, max];
 }

@@ -33,39 +33,76 @@ export function checkRay(api: string, ray: CpuRay): CheckedRay {
   const o = ray?.origin;
   const d = ray?.direction;
   if (!isFinite3(o)) throw new CpuPickError(api, 'bad-ray', `ray origin ${describeVector(o)} must be 3 finite numbers`);
-  if (!isFinite3(d)) throw new CpuPickError(api, 'bad-ray', `ray direction ${describeVector(d)} must be 3 finite numbers`);
+  if (!isFinite3(d))
+    throw new CpuPickError(api, 'bad-ray', `ray direction ${describeVector(d)} must be 3 finite numbers`);
   const length = Math.hypot(d[0], d[1], d[2]);
-  if (!(length > 0) || !Number.isFinite(length)) throw new CpuPickError(api, 'bad-ray', `ray direction ${describeVector(d)} has length ${length}; it must be non-zero and finite`);
+  if (!(length > 0) || !Number.isFinite(length))
+    throw new CpuPickError(
+      api,
+      'bad-ray',
+      `ray direction ${describeVector(d)} has length ${length}; it must be non-zero and finite`,
+    );
   const picking = 'viewProjection' in ray ? ray : null;
   return { origin: [o[0], o[1], o[2]], direction: [d[0] / length, d[1] / length, d[2] / length], picking };
 }
 
 /** The ray through pixel (x, y) of the scene's camera and the distance range its near/far planes allow. */
-export function cameraRay(api: string, scene: Scene, x: number, y: number, options: CpuPickOptions): { ray: PickingRay; range: [number, number] } {
+export function cameraRay(
+  api: string,
+  scene: Scene,
+  x: number,
+  y: number,
+  options: CpuPickOptions,
+): { ray: PickingRay; range: [number, number] } {
   const camera = scene.camera;
-  if (!camera) throw new CpuPickError(api, 'no-camera', 'the scene has no camera; set scene.camera or use pickWithRaySync');
-  const viewport = options.viewport ?? { width: scene.engine?.width, height: scene.engine?.height, devicePixelRatio: options.devicePixelRatio };
+  if (!camera)
+    throw new CpuPickError(api, 'no-camera', 'the scene has no camera; set scene.camera or use pickWithRaySync');
+  const viewport = options.viewport ?? {
+    width: scene.engine?.width,
+    height: scene.engine?.height,
+    devicePixelRatio: options.devicePixelRatio,
+  };
   const ray = createPickingRay(camera, x, y, viewport);
   // The pick pass clips at the near and far planes; along this ray they lie at near / cos θ and far / cos θ.
-  const f = [camera.target[0] - camera.position[0], camera.target[1] - camera.position[1], camera.target[2] - camera.position[2]];
-  const cos = (ray.direction[0] * f[0] + ray.direction[1] * f[1] + ray.direction[2] * f[2]) / Math.hypot(f[0], f[1], f[2]);
+  const f = [
+    camera.target[0] - camera.position[0],
+    camera.target[1] - camera.position[1],
+    camera.target[2] - camera.position[2],
+  ];
+  const cos =
+    (ray.direction[0] * f[0] + ray.direction[1] * f[1] + ray.direction[2] * f[2]) / Math.hypot(f[0], f[1], f[2]);
   return { ray, range: [camera.near / cos, Number.isFinite(camera.far) ? camera.far / cos : Infinity] };
 }
 
-function nearest(api: string, scene: Scene, ray: CheckedRay, range: [number, number], options: CpuPickOptions): PickingInfo {
+function nearest(
+  api: string,
+  scene: Scene,
+  ray: CheckedRay,
+  range: [number, number],
+  options: CpuPickOptions,
+): PickingInfo {
   const accept = makeEntryAcceptor(api, options);
   const picker = getCpuPicker(scene);
   syncCpuPicker(picker);
   const hit: SceneHit = { entry: -1, t: Infinity, u: 0, v: 0, faceId: -1 };
-  if (!raycastSceneFirst(picker, ray.origin, ray.direction, range[0], range[1], accept, hit)) return makeMissInfo(ray.picking);
+  if (!raycastSceneFirst(picker, ray.origin, ray.direction, range[0], range[1], accept, hit))
+    return makeMissInfo(ray.picking);
   return makeCpuPickingInfo(picker, hit, ray.origin, ray.direction, ray.picking);
 }
 
-function all(api: string, scene: Scene, ray: CheckedRay, range: [number, number], options: CpuPickOptions): PickingInfo[] {
+function all(
+  api: string,
+  scene: Scene,
+  ray: CheckedRay,
+  range: [number, number],
+  options: CpuPickOptions,
+): PickingInfo[] {
   const accept = makeEntryAcceptor(api, options);
   const picker = getCpuPicker(scene);
   syncCpuPicker(picker);
-  return raycastSceneAll(picker, ray.origin, ray.direction, range[0], range[1], accept).map((hit) => makeCpuPickingInfo(picker, hit, ray.origin, ray.direction, ray.picking));
+  return raycastSceneAll(picker, ray.origin, ray.direction, range[0], range[1], accept).map((hit) =>
+    makeCpuPickingInfo(picker, hit, ray.origin, ray.direction, ray.picking),
+  );
 }
 
 /**

@@ -31,7 +31,12 @@ function bracketedRoot(p: readonly number[], a: number, b: number, fa: number): 
  * closed form: the roots of p' split [lo, hi] into monotonic pieces (found recursively), each holding at
  * most one root, found by bisection; a derivative root where |p| ≤ `touch` counts as a double (tangent) root.
  */
-export function polynomialRootsInInterval(coefficients: readonly number[], lo: number, hi: number, touch = 0): number[] {
+export function polynomialRootsInInterval(
+  coefficients: readonly number[],
+  lo: number,
+  hi: number,
+  touch = 0,
+): number[] {
   let p = coefficients.slice();
   while (p.length > 0 && p[p.length - 1] === 0) p = p.slice(0, -1);
   if (p.length < 2 || !(lo <= hi)) return [];

@@ -46,11 +46,17 @@ export function setRayBox(box: RayBox, ox: number, oy: number, oz: number, dx: n
 export function rayBoxEntry(r: RayBox, b: ArrayLike<number>, o: number, tMin: number, tMax: number): number {
   let tn = tMin;
   let tf = tMax;
-  let t = (b[o + r.lx] - r.ox) * r.ix; if (t > tn) tn = t;
-  t = (b[o + r.hx] - r.ox) * r.ix; if (t < tf) tf = t;
-  t = (b[o + r.ly] - r.oy) * r.iy; if (t > tn) tn = t;
-  t = (b[o + r.hy] - r.oy) * r.iy; if (t < tf) tf = t;
-  t = (b[o + r.lz] - r.oz) * r.iz; if (t > tn) tn = t;
-  t = (b[o + r.hz] - r.oz) * r.iz; if (t < tf) tf = t;
+  let t = (b[o + r.lx] - r.ox) * r.ix;
+  if (t > tn) tn = t;
+  t = (b[o + r.hx] - r.ox) * r.ix;
+  if (t < tf) tf = t;
+  t = (b[o + r.ly] - r.oy) * r.iy;
+  if (t > tn) tn = t;
+  t = (b[o + r.hy] - r.oy) * r.iy;
+  if (t < tf) tf = t;
+  t = (b[o + r.lz] - r.oz) * r.iz;
+  if (t > tn) tn = t;
+  t = (b[o + r.hz] - r.oz) * r.iz;
+  if (t < tf) tf = t;
   return tn <= tf * exitPad ? tn : Infinity;
 }

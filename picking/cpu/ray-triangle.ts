@@ -37,7 +37,15 @@ function component(axis: number, x: number, y: number, z: number): number {
 }
 
 /** Fills `ray` for origin o and direction d; false when d is zero or anything is not finite. */
-export function setWatertightRay(ray: WatertightRay, ox: number, oy: number, oz: number, dx: number, dy: number, dz: number): boolean {
+export function setWatertightRay(
+  ray: WatertightRay,
+  ox: number,
+  oy: number,
+  oz: number,
+  dx: number,
+  dy: number,
+  dz: number,
+): boolean {
   if (!Number.isFinite(ox + oy + oz + dx + dy + dz)) return false;
   const ax = Math.abs(dx);
   const ay = Math.abs(dy);
@@ -69,7 +77,14 @@ export function setWatertightRay(ray: WatertightRay, ox: number, oy: number, oz:
  * Both faces are hit (cull none, like the GPU pick pass); an edge shared by two triangles is never missed
  * by both, and degenerate triangles never hit. Writes t, u, v into `out` when tMin < t < tMax.
  */
-export function intersectTriangleWatertight(r: WatertightRay, data: ArrayLike<number>, base: number, tMin: number, tMax: number, out: TriangleHit): boolean {
+export function intersectTriangleWatertight(
+  r: WatertightRay,
+  data: ArrayLike<number>,
+  base: number,
+  tMin: number,
+  tMax: number,
+  out: TriangleHit,
+): boolean {
   const { kx, ky, kz, sx, sy, ox, oy, oz } = r;
   const az = data[base + kz] - oz;
   const ax = data[base + kx] - ox - sx * az;

@@ -41,10 +41,28 @@ export function buildSceneBvh(entries: SceneEntries, mode: SceneBvhMode = 'auto'
   const flatCost = entries.count;
   const rule = 'scene-bvh-sah-gate';
   if (mode === 'never') {
-    return { bvh: null, hierarchyCost: NaN, flatCost, diagnostic: { rule, consequence: `flat scan of ${flatCost} entries per ray`, reason: 'sceneBvh option is "never"' } };
+    return {
+      bvh: null,
+      hierarchyCost: NaN,
+      flatCost,
+      diagnostic: {
+        rule,
+        consequence: `flat scan of ${flatCost} entries per ray`,
+        reason: 'sceneBvh option is "never"',
+      },
+    };
   }
   if (entries.count < 2 && mode === 'auto') {
-    return { bvh: null, hierarchyCost: flatCost, flatCost, diagnostic: { rule, consequence: `flat scan of ${flatCost} entries per ray`, reason: `${flatCost} entr${flatCost === 1 ? 'y' : 'ies'}: nothing to split` } };
+    return {
+      bvh: null,
+      hierarchyCost: flatCost,
+      flatCost,
+      diagnostic: {
+        rule,
+        consequence: `flat scan of ${flatCost} entries per ray`,
+        reason: `${flatCost} entr${flatCost === 1 ? 'y' : 'ies'}: nothing to split`,
+      },
+    };
   }
   const prims = new Float32Array(entries.bounds);
   for (let e = 0; e < entries.count; e++) {
@@ -59,10 +77,25 @@ export function buildSceneBvh(entries: SceneEntries, mode: SceneBvhMode = 'auto'
   const hierarchyCost = bvhSahCost(nodes);
   const numbers = `SAH cost ${hierarchyCost.toFixed(2)} box tests per ray vs ${flatCost} for a flat scan (${nodes.nodeCount} nodes, gate ratio ${sceneBvhGateRatio})`;
   if (mode === 'auto' && !(hierarchyCost < flatCost * sceneBvhGateRatio)) {
-    return { bvh: null, hierarchyCost, flatCost, diagnostic: { rule, consequence: `declined: flat scan of ${flatCost} entries per ray`, reason: `splitting does not beat a flat scan: ${numbers}` } };
+    return {
+      bvh: null,
+      hierarchyCost,
+      flatCost,
+      diagnostic: {
+        rule,
+        consequence: `declined: flat scan of ${flatCost} entries per ray`,
+        reason: `splitting does not beat a flat scan: ${numbers}`,
+      },
+    };
   }
-  const reason = mode === 'always' ? `sceneBvh option is "always"; ${numbers}` : `splitting beats a flat scan: ${numbers}`;
-  return { bvh, hierarchyCost, flatCost, diagnostic: { rule, consequence: `scene BVH over ${flatCost} entries`, reason } };
+  const reason =
+    mode === 'always' ? `sceneBvh option is "always"; ${numbers}` : `splitting beats a flat scan: ${numbers}`;
+  return {
+    bvh,
+    hierarchyCost,
+    flatCost,
+    diagnostic: { rule, consequence: `scene BVH over ${flatCost} entries`, reason },
+  };
 }
 
 /** Recomputes node bounds from the entries' current world bounds, children before parents (topology fixed). */

@@ -72,7 +72,12 @@ let scratch: EntryScratch | null = null;
 
 /** Recomputes transforms and bounds of every entry of source mesh `m` (after it moved or deformed). */
 export function updateMeshEntries(entries: SceneEntries, m: number): void {
-  scratch ??= { local: new Float64Array(6), instance: new Float32Array(16), world: new Float64Array(16), inverse: new Float64Array(16) };
+  scratch ??= {
+    local: new Float64Array(6),
+    instance: new Float32Array(16),
+    world: new Float64Array(16),
+    inverse: new Float64Array(16),
+  };
   const { local, instance, world, inverse } = scratch;
   const first = entries.meshFirstEntry[m];
   const mesh = entries.meshes[first];

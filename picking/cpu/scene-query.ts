@@ -44,13 +44,34 @@ let shared: Query | null = null;
 
 function makeQuery(): Query {
   return {
-    picker: null as unknown as CpuPicker, box: makeRayBox(), o: null, d: null, tMin: 0, tMax: Infinity, accept: acceptAll, local: new Float64Array(6),
-    hit: makeTriangleHit(), stackNodes: new Int32Array(64), stackNear: new Float64Array(64), found: false, out: null, all: null, candidates: null, busy: false,
+    picker: null as unknown as CpuPicker,
+    box: makeRayBox(),
+    o: null,
+    d: null,
+    tMin: 0,
+    tMax: Infinity,
+    accept: acceptAll,
+    local: new Float64Array(6),
+    hit: makeTriangleHit(),
+    stackNodes: new Int32Array(64),
+    stackNear: new Float64Array(64),
+    found: false,
+    out: null,
+    all: null,
+    candidates: null,
+    busy: false,
   };
 }
 
 /** The shared query state (allocated on first use); a fresh one when a filter callback re-enters a pick. */
-function acquireQuery(picker: CpuPicker, o: readonly number[], d: readonly number[], tMin: number, tMax: number, accept: EntryAcceptor): Query {
+function acquireQuery(
+  picker: CpuPicker,
+  o: readonly number[],
+  d: readonly number[],
+  tMin: number,
+  tMax: number,
+  accept: EntryAcceptor,
+): Query {
   shared ??= makeQuery();
   const q = shared.busy ? makeQuery() : shared;
   const depth = picker.bvh ? picker.bvh.nodes.maxDepth : 0;
@@ -130,7 +151,8 @@ function offer(q: Query, e: number, far: number): number {
   if (q.all) {
     const list = makeTriangleHitList();
     raycastTriangleBvhAll(bvh, l[0], l[1], l[2], l[3], l[4], l[5], q.tMin, q.tMax, list);
-    for (let i = 0; i < list.count; i++) q.all.push({ entry: e, t: list.t[i], u: list.u[i], v: list.v[i], faceId: list.faceId[i] });
+    for (let i = 0; i < list.count; i++)
+      q.all.push({ entry: e, t: list.t[i], u: list.u[i], v: list.v[i], faceId: list.faceId[i] });
     return far;
   }
   const hit = q.hit;
@@ -196,7 +218,15 @@ function search(q: Query): void {
 }
 
 /** Nearest accepted hit of the world ray o + t·d (d unit) with tMin < t < tMax into `out`; false on a miss. */
-export function raycastSceneFirst(picker: CpuPicker, o: readonly number[], d: readonly number[], tMin: number, tMax: number, accept: EntryAcceptor, out: SceneHit): boolean {
+export function raycastSceneFirst(
+  picker: CpuPicker,
+  o: readonly number[],
+  d: readonly number[],
+  tMin: number,
+  tMax: number,
+  accept: EntryAcceptor,
+  out: SceneHit,
+): boolean {
   const q = acquireQuery(picker, o, d, tMin, tMax, accept);
   q.out = out;
   try {
@@ -208,7 +238,14 @@ export function raycastSceneFirst(picker: CpuPicker, o: readonly number[], d: re
 }
 
 /** Every accepted hit of the world ray with tMin < t < tMax, sorted by t (ties by entry, then face). */
-export function raycastSceneAll(picker: CpuPicker, o: readonly number[], d: readonly number[], tMin: number, tMax: number, accept: EntryAcceptor): SceneHit[] {
+export function raycastSceneAll(
+  picker: CpuPicker,
+  o: readonly number[],
+  d: readonly number[],
+  tMin: number,
+  tMax: number,
+  accept: EntryAcceptor,
+): SceneHit[] {
   const q = acquireQuery(picker, o, d, tMin, tMax, accept);
   const all: SceneHit[] = [];
   q.all = all;
@@ -221,7 +258,13 @@ export function raycastSceneAll(picker: CpuPicker, o: readonly number[], d: read
 }
 
 /** Accepted entries whose world bounds the ray crosses, with no triangle test (the GPU pick's pre-filter). */
-export function collectSceneCandidates(picker: CpuPicker, o: readonly number[], d: readonly number[], accept: EntryAcceptor, out: number[] = []): number[] {
+export function collectSceneCandidates(
+  picker: CpuPicker,
+  o: readonly number[],
+  d: readonly number[],
+  accept: EntryAcceptor,
+  out: number[] = [],
+): number[] {
   const q = acquireQuery(picker, o, d, 0, Infinity, accept);
   q.candidates = out;
   try {

@@ -1,6 +1,13 @@
 import { nodeWords } from './bvh-nodes.js';
 import { exitPad } from './ray-box.js';
-import { intersectTriangleWatertight, makeTriangleHit, makeWatertightRay, setWatertightRay, type TriangleHit, type WatertightRay } from './ray-triangle.js';
+import {
+  intersectTriangleWatertight,
+  makeTriangleHit,
+  makeWatertightRay,
+  setWatertightRay,
+  type TriangleHit,
+  type WatertightRay,
+} from './ray-triangle.js';
 import { makeRayBox, type RayBox, rayBoxEntry, setRayBox } from './ray-box.js';
 import type { TriangleBvh } from './triangle-bvh.js';
 
@@ -25,7 +32,14 @@ let scratch: QueryScratch | null = null;
 
 /** Traversal scratch, allocated on first use (never at import) and grown to the deepest tree seen. */
 function getScratch(depth: number): QueryScratch {
-  if (!scratch) scratch = { ray: makeWatertightRay(), box: makeRayBox(), hit: makeTriangleHit(), stackNodes: new Int32Array(64), stackNear: new Float64Array(64) };
+  if (!scratch)
+    scratch = {
+      ray: makeWatertightRay(),
+      box: makeRayBox(),
+      hit: makeTriangleHit(),
+      stackNodes: new Int32Array(64),
+      stackNear: new Float64Array(64),
+    };
   if (scratch.stackNodes.length < depth + 2) {
     scratch.stackNodes = new Int32Array(depth + 2);
     scratch.stackNear = new Float64Array(depth + 2);
@@ -38,12 +52,22 @@ export function makeTriangleHitList(): TriangleHitList {
   return { count: 0, t: [], u: [], v: [], faceId: [] };
 }
 
-
 /**
  * Nearest hit with tMin < t < tMax of the local ray o + t·d (d need not be unit; t is in units of d).
  * Stack-based, near child first, no allocation. Returns false on a miss or a zero / non-finite ray.
  */
-export function raycastTriangleBvhFirst(bvh: TriangleBvh, ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, tMin: number, tMax: number, out: TriangleHit): boolean {
+export function raycastTriangleBvhFirst(
+  bvh: TriangleBvh,
+  ox: number,
+  oy: number,
+  oz: number,
+  dx: number,
+  dy: number,
+  dz: number,
+  tMin: number,
+  tMax: number,
+  out: TriangleHit,
+): boolean {
   const { floats: F, ints: I, nodeCount, maxDepth } = bvh.nodes;
   if (nodeCount === 0) return false;
   const s = getScratch(maxDepth);
@@ -74,12 +98,18 @@ export function raycastTriangleBvhFirst(bvh: TriangleBvh, ox: number, oy: number
   {
     let tn = tMin;
     let tf = tMax;
-    let t = (F[lx] - ox) * ix; if (t > tn) tn = t;
-    t = (F[hx] - ox) * ix; if (t < tf) tf = t;
-    t = (F[ly] - oy) * iy; if (t > tn) tn = t;
-    t = (F[hy] - oy) * iy; if (t < tf) tf = t;
-    t = (F[lz] - oz) * iz; if (t > tn) tn = t;
-    t = (F[hz] - oz) * iz; if (t < tf) tf = t;
+    let t = (F[lx] - ox) * ix;
+    if (t > tn) tn = t;
+    t = (F[hx] - ox) * ix;
+    if (t < tf) tf = t;
+    t = (F[ly] - oy) * iy;
+    if (t > tn) tn = t;
+    t = (F[hy] - oy) * iy;
+    if (t < tf) tf = t;
+    t = (F[lz] - oz) * iz;
+    if (t > tn) tn = t;
+    t = (F[hz] - oz) * iz;
+    if (t < tf) tf = t;
     if (!(tn <= tf * exitPad)) return false;
   }
   for (;;) {
@@ -117,20 +147,32 @@ export function raycastTriangleBvhFirst(bvh: TriangleBvh, ox: number, oy: number
       const c = a + nodeWords;
       let an = tMin;
       let af = best;
-      let t = (F[a + lx] - ox) * ix; if (t > an) an = t;
-      t = (F[a + hx] - ox) * ix; if (t < af) af = t;
-      t = (F[a + ly] - oy) * iy; if (t > an) an = t;
-      t = (F[a + hy] - oy) * iy; if (t < af) af = t;
-      t = (F[a + lz] - oz) * iz; if (t > an) an = t;
-      t = (F[a + hz] - oz) * iz; if (t < af) af = t;
+      let t = (F[a + lx] - ox) * ix;
+      if (t > an) an = t;
+      t = (F[a + hx] - ox) * ix;
+      if (t < af) af = t;
+      t = (F[a + ly] - oy) * iy;
+      if (t > an) an = t;
+      t = (F[a + hy] - oy) * iy;
+      if (t < af) af = t;
+      t = (F[a + lz] - oz) * iz;
+      if (t > an) an = t;
+      t = (F[a + hz] - oz) * iz;
+      if (t < af) af = t;
       let cn = tMin;
       let cf = best;
-      t = (F[c + lx] - ox) * ix; if (t > cn) cn = t;
-      t = (F[c + hx] - ox) * ix; if (t < cf) cf = t;
-      t = (F[c + ly] - oy) * iy; if (t > cn) cn = t;
-      t = (F[c + hy] - oy) * iy; if (t < cf) cf = t;
-      t = (F[c + lz] - oz) * iz; if (t > cn) cn = t;
-      t = (F[c + hz] - oz) * iz; if (t < cf) cf = t;
+      t = (F[c + lx] - ox) * ix;
+      if (t > cn) cn = t;
+      t = (F[c + hx] - ox) * ix;
+      if (t < cf) cf = t;
+      t = (F[c + ly] - oy) * iy;
+      if (t > cn) cn = t;
+      t = (F[c + hy] - oy) * iy;
+      if (t < cf) cf = t;
+      t = (F[c + lz] - oz) * iz;
+      if (t > cn) cn = t;
+      t = (F[c + hz] - oz) * iz;
+      if (t < cf) cf = t;
       const hitA = an <= af * exitPad;
       const hitC = cn <= cf * exitPad;
       if (hitA) {
@@ -174,7 +216,18 @@ export function raycastTriangleBvhFirst(bvh: TriangleBvh, ox: number, oy: number
 }
 
 /** Appends every hit with tMin < t < tMax of the local ray o + t·d to `hits`; returns how many it added. */
-export function raycastTriangleBvhAll(bvh: TriangleBvh, ox: number, oy: number, oz: number, dx: number, dy: number, dz: number, tMin: number, tMax: number, hits: TriangleHitList): number {
+export function raycastTriangleBvhAll(
+  bvh: TriangleBvh,
+  ox: number,
+  oy: number,
+  oz: number,
+  dx: number,
+  dy: number,
+  dz: number,
+  tMin: number,
+  tMax: number,
+  hits: TriangleHitList,
+): number {
   const { floats, ints, nodeCount, maxDepth } = bvh.nodes;
   if (nodeCount === 0) return 0;
   const s = getScratch(maxDepth);

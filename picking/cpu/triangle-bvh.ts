@@ -16,35 +16,65 @@ export interface TriangleBvh {
 }
 
 /** Default build: 12 SAH bins on the longest centroid axis, leaves of up to 8 triangles, a node visit costing two triangle tests. */
-export const defaultTriangleBvhOptions: Readonly<BvhBuildOptions> = { binCount: 12, maxLeafSize: 8, traversalCost: 2, intersectCost: 1 };
+export const defaultTriangleBvhOptions: Readonly<BvhBuildOptions> = {
+  binCount: 12,
+  maxLeafSize: 8,
+  traversalCost: 2,
+  intersectCost: 1,
+};
 
 function checkGeometry(api: string, positions: Float32Array, indices: Uint16Array | Uint32Array | null): number {
   if (!(positions instanceof Float32Array) || positions.length % 3 !== 0) {
-    throw new CpuPickError(api, 'bad-geometry', `positions ${describeValue(positions)} must be a Float32Array of xyz triples`);
+    throw new CpuPickError(
+      api,
+      'bad-geometry',
+      `positions ${describeValue(positions)} must be a Float32Array of xyz triples`,
+    );
   }
   const vertexCount = positions.length / 3;
   if (indices === null) {
-    if (vertexCount % 3 !== 0) throw new CpuPickError(api, 'bad-geometry', `${vertexCount} vertices without indices is not a triangle list`);
+    if (vertexCount % 3 !== 0)
+      throw new CpuPickError(api, 'bad-geometry', `${vertexCount} vertices without indices is not a triangle list`);
     return vertexCount / 3;
   }
   if (!(indices instanceof Uint16Array || indices instanceof Uint32Array) || indices.length % 3 !== 0) {
-    throw new CpuPickError(api, 'bad-geometry', `indices ${describeValue(indices)} must be a Uint16Array or Uint32Array whose length is a multiple of 3`);
+    throw new CpuPickError(
+      api,
+      'bad-geometry',
+      `indices ${describeValue(indices)} must be a Uint16Array or Uint32Array whose length is a multiple of 3`,
+    );
   }
   for (let i = 0; i < indices.length; i++) {
-    if (indices[i] >= vertexCount) throw new CpuPickError(api, 'bad-geometry', `indices[${i}] = ${indices[i]} is out of range; there are ${vertexCount} vertices`);
+    if (indices[i] >= vertexCount)
+      throw new CpuPickError(
+        api,
+        'bad-geometry',
+        `indices[${i}] = ${indices[i]} is out of range; there are ${vertexCount} vertices`,
+      );
   }
   return indices.length / 3;
 }
 
 /** Copies face `face`'s 9 coordinates to `out[at..]`; throws when one is not finite. */
-function gatherTriangle(api: string, positions: Float32Array, indices: Uint16Array | Uint32Array | null, face: number, out: Float32Array, at: number): void {
+function gatherTriangle(
+  api: string,
+  positions: Float32Array,
+  indices: Uint16Array | Uint32Array | null,
+  face: number,
+  out: Float32Array,
+  at: number,
+): void {
   for (let k = 0; k < 3; k++) {
     const v = (indices ? indices[face * 3 + k] : face * 3 + k) * 3;
     const x = positions[v];
     const y = positions[v + 1];
     const z = positions[v + 2];
     if (!Number.isFinite(x + y + z)) {
-      throw new CpuPickError(api, 'non-finite-vertex', `vertex ${v / 3} of face ${face} is not finite (${x}, ${y}, ${z})`);
+      throw new CpuPickError(
+        api,
+        'non-finite-vertex',
+        `vertex ${v / 3} of face ${face} is not finite (${x}, ${y}, ${z})`,
+      );
     }
     out[at + k * 3] = x;
     out[at + k * 3 + 1] = y;
@@ -65,12 +95,27 @@ function triangleBounds(tris: Float32Array, i: number, out: Float32Array, o: num
 }
 
 /** Builds a binned-SAH triangle BVH; the caller's arrays are read, never modified. */
-export function buildTriangleBvh(positions: Float32Array, indices: Uint16Array | Uint32Array | null, options: Partial<BvhBuildOptions> = {}): TriangleBvh {
+export function buildTriangleBvh(
+  positions: Float32Array,
+  indices: Uint16Array | Uint32Array | null,
+  options: Partial<BvhBuildOptions> = {},
+): TriangleBvh {
   const api = 'buildTriangleBvh';
   const triangleCount = checkGeometry(api, positions, indices);
   const settings = { ...defaultTriangleBvhOptions, ...options };
-  if (!Number.isInteger(settings.binCount) || settings.binCount < 2 || settings.binCount > 256 || !Number.isInteger(settings.maxLeafSize) || settings.maxLeafSize < 1 || settings.maxLeafSize > 255) {
-    throw new CpuPickError(api, 'bad-option', `binCount ${describeValue(settings.binCount)} must be an integer in 2..256 and maxLeafSize ${describeValue(settings.maxLeafSize)} in 1..255`);
+  if (
+    !Number.isInteger(settings.binCount) ||
+    settings.binCount < 2 ||
+    settings.binCount > 256 ||
+    !Number.isInteger(settings.maxLeafSize) ||
+    settings.maxLeafSize < 1 ||
+    settings.maxLeafSize > 255
+  ) {
+    throw new CpuPickError(
+      api,
+      'bad-option',
+      `binCount ${describeValue(settings.binCount)} must be an integer in 2..256 and maxLeafSize ${describeValue(settings.maxLeafSize)} in 1..255`,
+    );
   }
   const tri = new Float32Array(9);
   const prims = new Float32Array(triangleCount * 6);
@@ -118,15 +163,28 @@ export function refitTriangleBvhBounds(bvh: TriangleBvh): void {
 }
 
 /** After CPU deformation: re-reads the triangles from `positions` (same topology) and refits the bounds. */
-export function refitTriangleBvh(bvh: TriangleBvh, positions: Float32Array, indices: Uint16Array | Uint32Array | null): void {
+export function refitTriangleBvh(
+  bvh: TriangleBvh,
+  positions: Float32Array,
+  indices: Uint16Array | Uint32Array | null,
+): void {
   const api = 'refitTriangleBvh';
   const triangleCount = checkGeometry(api, positions, indices);
   if (triangleCount !== bvh.triangleCount) {
-    throw new CpuPickError(api, 'bvh-mismatch', `the geometry has ${triangleCount} triangles but the BVH was built over ${bvh.triangleCount}; rebuild instead of refitting`);
+    throw new CpuPickError(
+      api,
+      'bvh-mismatch',
+      `the geometry has ${triangleCount} triangles but the BVH was built over ${bvh.triangleCount}; rebuild instead of refitting`,
+    );
   }
   for (let i = 0; i < positions.length; i++) {
     // Checked up front so a bad vertex leaves the BVH untouched rather than half refitted.
-    if (!Number.isFinite(positions[i])) throw new CpuPickError(api, 'non-finite-vertex', `vertex ${Math.floor(i / 3)} is not finite (component ${i % 3} = ${positions[i]})`);
+    if (!Number.isFinite(positions[i]))
+      throw new CpuPickError(
+        api,
+        'non-finite-vertex',
+        `vertex ${Math.floor(i / 3)} is not finite (component ${i % 3} = ${positions[i]})`,
+      );
   }
   const scratch = new Float32Array(9);
   for (let i = 0; i < triangleCount; i++) {

@@ -9,7 +9,8 @@ import { launchChromium, openPage, type OpenedPage, type PageServer, repoRoot, s
 import { boxRgb, clearRgb, type EnginePageResult } from './pages/engine/expected';
 
 const pagesRoot = fileURLToPath(new URL('./pages', import.meta.url));
-const near = (a: readonly number[], b: readonly number[], tolerance = 2) => a.every((c, i) => Math.abs(c - b[i]) <= tolerance);
+const near = (a: readonly number[], b: readonly number[], tolerance = 2) =>
+  a.every((c, i) => Math.abs(c - b[i]) <= tolerance);
 
 describe('engine on a browser canvas (Chromium, SwiftShader)', () => {
   let server: PageServer | undefined;
@@ -31,7 +32,8 @@ describe('engine on a browser canvas (Chromium, SwiftShader)', () => {
   });
 
   it('sizes the backing store by the device-pixel ratio and reads back the box and the clear colour', () => {
-    if ('error' in result) throw new Error(`engine page failed: ${result.error}; console: ${JSON.stringify(opened.consoleErrors)}`);
+    if ('error' in result)
+      throw new Error(`engine page failed: ${result.error}; console: ${JSON.stringify(opened.consoleErrors)}`);
     expect(result.backing).toEqual([160, 120]);
     expect(result.centre).toEqual(expect.any(Array));
     expect(near(result.centre, boxRgb), `centre ${result.centre}`).toBe(true);
@@ -47,7 +49,10 @@ describe('engine on a browser canvas (Chromium, SwiftShader)', () => {
     writeFileSync(join(repoRoot, 'test-results', 'browser', 'engine.png'), shot);
     const png = PNG.sync.read(shot);
     const at = (x: number, y: number) => [...png.data.subarray((y * png.width + x) * 4, (y * png.width + x) * 4 + 3)];
-    expect(near(at(png.width >> 1, png.height >> 1), boxRgb), `screenshot centre ${at(png.width >> 1, png.height >> 1)}`).toBe(true);
+    expect(
+      near(at(png.width >> 1, png.height >> 1), boxRgb),
+      `screenshot centre ${at(png.width >> 1, png.height >> 1)}`,
+    ).toBe(true);
     expect(near(at(1, 1), clearRgb), `screenshot corner ${at(1, 1)}`).toBe(true);
   });
 

@@ -8,7 +8,14 @@ import type { SplatMesh } from '../../splats/index.js';
 import { add, cameraBasis, pixelRay, scale, sub } from '../support/camera-rays.js';
 import { nearest, splatCandidate, spriteCandidate } from '../support/entity-reference.js';
 import { launchChromium, openPage, type OpenedPage, type PageServer, startPageServer } from './browser-rig';
-import { cameraPosition, fovY, type PickSourcesPageResult, size, splatOptions, spritePositions } from './pages/pick-sources/scene.js';
+import {
+  cameraPosition,
+  fovY,
+  type PickSourcesPageResult,
+  size,
+  splatOptions,
+  spritePositions,
+} from './pages/pick-sources/scene.js';
 
 const pagesRoot = fileURLToPath(new URL('./pages', import.meta.url));
 
@@ -32,18 +39,33 @@ describe('pick sources in Chromium', () => {
   });
 
   it('every pixel picks the sprite or splat the reference says, at the reference point', () => {
-    if ('error' in result) throw new Error(`pick-sources page failed: ${result.error}; console: ${JSON.stringify(opened.consoleErrors)}`);
+    if ('error' in result)
+      throw new Error(`pick-sources page failed: ${result.error}; console: ${JSON.stringify(opened.consoleErrors)}`);
     // The reference entities: plain data in the same layout weft keeps (only the fields the reference reads).
-    const sprites = { positions: spritePositions(), sizes: new Float32Array(24).map((_, i) => (i % 2 ? 0.7 : 0.9)), count: 12, orientation: 'axis', axis: [0, 1, 0] } as unknown as BillboardSystem;
+    const sprites = {
+      positions: spritePositions(),
+      sizes: new Float32Array(24).map((_, i) => (i % 2 ? 0.7 : 0.9)),
+      count: 12,
+      orientation: 'axis',
+      axis: [0, 1, 0],
+    } as unknown as BillboardSystem;
     const options = splatOptions();
-    const splats = { ...options, count: 2, worldMatrix: new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]), pickOpacityThreshold: 0.1 } as unknown as SplatMesh;
+    const splats = {
+      ...options,
+      count: 2,
+      worldMatrix: new Float32Array([1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1]),
+      pickOpacityThreshold: 0.1,
+    } as unknown as SplatMesh;
     const camera = cameraBasis(cameraPosition, [0, 0, 0], fovY, size.width, size.height);
     let compared = 0;
     const mismatches: string[] = [];
     const kinds = new Set<string>();
     for (const pick of result.picks) {
       const ray = pixelRay(camera, pick.x, pick.y, size.width, size.height);
-      const truth = nearest([...Array.from({ length: 12 }, (_, i) => spriteCandidate(sprites, camera, ray, i)), ...[0, 1].map((i) => splatCandidate(splats, ray, i))]);
+      const truth = nearest([
+        ...Array.from({ length: 12 }, (_, i) => spriteCandidate(sprites, camera, ray, i)),
+        ...[0, 1].map((i) => splatCandidate(splats, ray, i)),
+      ]);
       if (truth === 'unsure') continue;
       compared++;
       const expected = truth === 'miss' ? 'miss' : truth.name;
@@ -54,7 +76,9 @@ describe('pick sources in Chromium', () => {
         if (Math.hypot(...sub(pick.point!, point)) > 1e-3 * truth.t) mismatches.push(`(${pick.x}, ${pick.y}) point`);
       }
     }
-    console.info(`[pick sources in Chromium] ${compared} pixels compared, ${mismatches.length} mismatches; adapter features: ${result.adapterFeatures.join(' ')}`);
+    console.info(
+      `[pick sources in Chromium] ${compared} pixels compared, ${mismatches.length} mismatches; adapter features: ${result.adapterFeatures.join(' ')}`,
+    );
     expect(mismatches.slice(0, 5)).toEqual([]);
     expect([...kinds].sort()).toEqual(['miss', 'splat', 'sprite']);
     expect(result.picks.some((p) => p.hit === 'splat#1')).toBe(false);

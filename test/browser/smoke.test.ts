@@ -31,9 +31,13 @@ describe('browser smoke (Chromium + WebGPU on SwiftShader)', () => {
     browser = await launchChromium();
     opened = await openPage(browser, `${server.url}smoke/index.html`);
     const { page, consoleErrors, pageErrors } = opened;
-    const handle = await page.waitForFunction(() => window.__weftResult, undefined, { timeout: TIMEOUT }).catch((e: Error) => {
-      throw new Error(`smoke page never set __weftResult (${e.message}); console errors: ${JSON.stringify(consoleErrors)}; page errors: ${JSON.stringify(pageErrors)}`);
-    });
+    const handle = await page
+      .waitForFunction(() => window.__weftResult, undefined, { timeout: TIMEOUT })
+      .catch((e: Error) => {
+        throw new Error(
+          `smoke page never set __weftResult (${e.message}); console errors: ${JSON.stringify(consoleErrors)}; page errors: ${JSON.stringify(pageErrors)}`,
+        );
+      });
     result = (await handle.jsonValue()) as SmokeResult;
   }, TIMEOUT * 2);
 
@@ -53,23 +57,30 @@ describe('browser smoke (Chromium + WebGPU on SwiftShader)', () => {
     expect(result.pixelRight[3]).toBe(255);
   });
 
-  it('presents the canvas (screenshot shows the triangle and the clear colour)', async () => {
-    const shot = await opened.page.locator('#gpu').screenshot({ timeout: TIMEOUT });
-    mkdirSync(artefactDir, { recursive: true });
-    writeFileSync(join(artefactDir, 'smoke.png'), shot);
-    const png = PNG.sync.read(shot);
-    expect([png.width, png.height]).toEqual([CANVAS_SIZE, CANVAS_SIZE]);
-    const half = CANVAS_SIZE / 2;
-    const wrong: string[] = [];
-    for (let y = 0; y < png.height; y++) {
-      for (let x = 0; x < png.width; x++) {
-        const rgb = [...png.data.subarray((y * png.width + x) * 4, (y * png.width + x) * 4 + 3)];
-        const want = x < half ? TRIANGLE_RGB : CLEAR_RGB;
-        if (rgb.some((c, i) => Math.abs(c - want[i]) > 2)) wrong.push(`(${x}, ${y}) rgb(${rgb.join(', ')})`);
+  it(
+    'presents the canvas (screenshot shows the triangle and the clear colour)',
+    async () => {
+      const shot = await opened.page.locator('#gpu').screenshot({ timeout: TIMEOUT });
+      mkdirSync(artefactDir, { recursive: true });
+      writeFileSync(join(artefactDir, 'smoke.png'), shot);
+      const png = PNG.sync.read(shot);
+      expect([png.width, png.height]).toEqual([CANVAS_SIZE, CANVAS_SIZE]);
+      const half = CANVAS_SIZE / 2;
+      const wrong: string[] = [];
+      for (let y = 0; y < png.height; y++) {
+        for (let x = 0; x < png.width; x++) {
+          const rgb = [...png.data.subarray((y * png.width + x) * 4, (y * png.width + x) * 4 + 3)];
+          const want = x < half ? TRIANGLE_RGB : CLEAR_RGB;
+          if (rgb.some((c, i) => Math.abs(c - want[i]) > 2)) wrong.push(`(${x}, ${y}) rgb(${rgb.join(', ')})`);
+        }
       }
-    }
-    expect(wrong.length, `screenshot pixels off (left half should be rgb(${TRIANGLE_RGB.join(', ')}), right rgb(${CLEAR_RGB.join(', ')})): ${wrong.slice(0, 8).join('; ')}`).toBe(0);
-  }, TIMEOUT);
+      expect(
+        wrong.length,
+        `screenshot pixels off (left half should be rgb(${TRIANGLE_RGB.join(', ')}), right rgb(${CLEAR_RGB.join(', ')})): ${wrong.slice(0, 8).join('; ')}`,
+      ).toBe(0);
+    },
+    TIMEOUT,
+  );
 
   it('logs no console, page or WebGPU errors', async () => {
     expect(opened.consoleErrors, 'console errors').toEqual([]);

@@ -14,7 +14,11 @@ const scratch = mkdtempSync(join(tmpdir(), 'weft-consumer-'));
 async function bundleConsumer(source: string): Promise<string> {
   const entry = join(scratch, `consumer-${Math.random().toString(36).slice(2)}.js`);
   writeFileSync(entry, source);
-  const build = await rollup({ input: entry, external: (id) => !id.startsWith('.') && !id.startsWith('/'), treeshake: { moduleSideEffects: false } });
+  const build = await rollup({
+    input: entry,
+    external: (id) => !id.startsWith('.') && !id.startsWith('/'),
+    treeshake: { moduleSideEffects: false },
+  });
   const { output } = await build.generate({ format: 'es', inlineDynamicImports: false });
   await build.close();
   return output.map((chunk) => ('code' in chunk ? `// ${chunk.fileName}\n${chunk.code}` : '')).join('\n');
@@ -45,20 +49,32 @@ describe('the published bundle', () => {
   });
 
   test('a scene that only renders ships no picking code, no CPU BVH and no glTF reader', async () => {
-    const code = await bundleConsumer(`import { createEngine, createScene, createBoxMesh, renderFrame } from '${join(out, 'engine/index.js')}';
+    const code =
+      await bundleConsumer(`import { createEngine, createScene, createBoxMesh, renderFrame } from '${join(out, 'engine/index.js')}';
 export async function main(gpu) { const engine = await createEngine(gpu, { width: 8, height: 8 }); const scene = createScene(engine); createBoxMesh(scene, 'b'); renderFrame(scene); }\n`);
     expect(code).toContain('createForwardRenderTask');
-    for (const absent of ['pickAsync', 'makePickSnapshot', 'buildTriangleBvh', 'pickDiscard', 'WebIO']) expect(code, absent).not.toContain(absent);
+    for (const absent of ['pickAsync', 'makePickSnapshot', 'buildTriangleBvh', 'pickDiscard', 'WebIO'])
+      expect(code, absent).not.toContain(absent);
     // The glTF reader and the bunny data load through dynamic import() only.
     expect(code).not.toMatch(/^import .*@gltf-transform/m);
     expect(code).not.toMatch(/^import .*['"]bunny['"]/m);
   });
 
   // Marker names from the billboard, splat and VAT code (WGSL entry points and TS functions).
-  const optionalFeatureMarkers = ['createBillboardSystem', 'billboardPickFragment', 'createSplatMesh', 'splatPickFragment', 'splatColorFragment', 'function makeVertexAnimation(', 'fn vertexAnimationVertex', 'createVertexAnimationFragment'];
+  const optionalFeatureMarkers = [
+    'createBillboardSystem',
+    'billboardPickFragment',
+    'createSplatMesh',
+    'splatPickFragment',
+    'splatColorFragment',
+    'function makeVertexAnimation(',
+    'fn vertexAnimationVertex',
+    'createVertexAnimationFragment',
+  ];
 
   test('a scene that renders and picks meshes ships no billboard, splat or VAT code', async () => {
-    const code = await bundleConsumer(`import { createEngine, createScene, createBoxMesh, renderFrame } from '${join(out, 'index.js')}';
+    const code =
+      await bundleConsumer(`import { createEngine, createScene, createBoxMesh, renderFrame } from '${join(out, 'index.js')}';
 import { createGpuPicker, enableDetailedPicking, pickAsync } from '${join(out, 'index.js')}';
 export async function main(gpu) { const engine = await createEngine(gpu, { width: 8, height: 8 }); const scene = createScene(engine); createBoxMesh(scene, 'b'); renderFrame(scene);
   const picker = createGpuPicker(scene); enableDetailedPicking(picker); return pickAsync(picker, 1, 1); }\n`);
@@ -67,7 +83,8 @@ export async function main(gpu) { const engine = await createEngine(gpu, { width
   });
 
   test('a scene with billboards ships their pick code in a chunk loaded on the first pick only', async () => {
-    const code = await bundleConsumer(`import { createEngine, createScene, createBillboardSystem } from '${join(out, 'index.js')}';
+    const code =
+      await bundleConsumer(`import { createEngine, createScene, createBillboardSystem } from '${join(out, 'index.js')}';
 export async function main(gpu) { const engine = await createEngine(gpu, { width: 8, height: 8 }); const scene = createScene(engine); createBillboardSystem(scene, 's', { positions: new Float32Array(3) }); }\n`);
     const chunks = code.split(/^\/\/ (?=\S+\.js$)/m);
     const entry = chunks.find((c) => c.includes('createBillboardSystem'))!;
@@ -81,6 +98,7 @@ export async function main(gpu) { const engine = await createEngine(gpu, { width
   test('a scene that uses VAT ships the VAT shader and CPU code (the markers above are real)', async () => {
     const code = await bundleConsumer(`import { makeVertexAnimation } from '${join(out, 'index.js')}';
 export const walk = () => makeVertexAnimation({ frames: new Float32Array(16), boneCount: 1, frameCount: 1 });\n`);
-    for (const present of ['function makeVertexAnimation(', 'fn vertexAnimationVertex']) expect(code, present).toContain(present);
+    for (const present of ['function makeVertexAnimation(', 'fn vertexAnimationVertex'])
+      expect(code, present).toContain(present);
   });
 });

@@ -12,7 +12,11 @@ describe('headless demo (the README main job)', () => {
   test('renders the default scene to a PNG and prints the report', async () => {
     const out = await mkdtemp(join(tmpdir(), 'weft-demo-'));
     try {
-      const { stdout } = await run('npx', ['tsx', 'demo/headless.ts', '--out', out, '--width', '320', '--height', '180'], { timeout: 120_000 });
+      const { stdout } = await run(
+        'npx',
+        ['tsx', 'demo/headless.ts', '--out', out, '--width', '320', '--height', '180'],
+        { timeout: 120_000 },
+      );
       expect(stdout).toMatch(/adapter\s+.*llvmpipe/);
       expect(stdout).toMatch(/features\s+.*primitive-index/);
       expect(stdout).toMatch(/scene\s+12 meshes, 24 thin instances/);
@@ -23,12 +27,14 @@ describe('headless demo (the README main job)', () => {
       // CPU picks of the same pixels, side by side: they agree (✓) and at least some of them hit.
       expect(stdout).not.toContain('✗');
       expect(stdout.match(/ ground \d+ ✓/g)?.length ?? 0).toBeGreaterThan(2);
-      expect(stdout).toMatch(/G-buffer\s+.*gbuffer-strip\.png: normalizedViewDepth, viewNormal, worldNormal, worldPosition, reflectivity, albedo \(107×60 each\)/);
+      expect(stdout).toMatch(
+        /G-buffer\s+.*gbuffer-strip\.png: normalizedViewDepth, viewNormal, worldNormal, worldPosition, reflectivity, albedo \(107×60 each\)/,
+      );
       const strip = PNG.sync.read(await readFile(join(out, 'gbuffer-strip.png')));
       expect([strip.width, strip.height]).toEqual([107 * 6, 60]);
       // World normals of the ground plane (+Y) encode as (0.5, 1, 0.5): the bottom middle of the third image.
       const at = ((60 - 3) * strip.width + 2 * 107 + 53) * 4;
-      expect([...strip.data.subarray(at, at + 3)].map((c) => Math.round(c / 255 * 10) / 10)).toEqual([0.5, 1, 0.5]);
+      expect([...strip.data.subarray(at, at + 3)].map((c) => Math.round((c / 255) * 10) / 10)).toEqual([0.5, 1, 0.5]);
       // Pick sources: each label picks as its own sprite; the splat cloud picks as the cloud.
       expect(stdout).toContain('Pick sources (');
       for (let i = 0; i < 5; i++) expect(stdout).toMatch(new RegExp(`aimed at sprite #${i} +picked sprite #${i} .* ✓`));
@@ -50,7 +56,9 @@ describe('headless demo (the README main job)', () => {
   });
 
   test('refuses a bad size with a clear message and exit code 2', async () => {
-    const failure = await run('npx', ['tsx', 'demo/headless.ts', '--width', 'wide'], { timeout: 60_000 }).catch((e) => e);
+    const failure = await run('npx', ['tsx', 'demo/headless.ts', '--width', 'wide'], { timeout: 60_000 }).catch(
+      (e) => e,
+    );
     expect(failure.code).toBe(2);
     expect(failure.stderr).toContain('demo: --width wide --height 540 must be integers in 1..8192');
   });

@@ -1,7 +1,14 @@
 // Reference geometry for the billboard and splat tests: written here from the definitions, not from weft's shaders.
 import { mat3, mat4 } from 'wgpu-matrix';
 import type { BillboardSystem } from '../../billboards/index.js';
-import { createBoxMesh, createScene, type Engine, makePerspectiveCamera, makeStandardMaterial, type Scene } from '../../engine/index.js';
+import {
+  createBoxMesh,
+  createScene,
+  type Engine,
+  makePerspectiveCamera,
+  makeStandardMaterial,
+  type Scene,
+} from '../../engine/index.js';
 import type { SplatMesh } from '../../splats/index.js';
 import { add, cameraBasis, type CameraBasis, cross, dot, normalize, rayBox, scale, sub } from './camera-rays.js';
 
@@ -17,7 +24,9 @@ export const boxes: { name: string; min: Vec3; max: Vec3 }[] = [
 ];
 
 export function nearest(candidates: ({ name: string; t: number; unsure: boolean } | null)[]): Truth {
-  const hits = candidates.filter((c): c is { name: string; t: number; unsure: boolean } => c !== null).sort((a, b) => a.t - b.t);
+  const hits = candidates
+    .filter((c): c is { name: string; t: number; unsure: boolean } => c !== null)
+    .sort((a, b) => a.t - b.t);
   if (hits.length === 0) return 'miss';
   if (hits[0].unsure || (hits.length > 1 && hits[1].t - hits[0].t < 1e-3 * hits[0].t)) return 'unsure';
   return { name: hits[0].name, t: hits[0].t };
@@ -35,7 +44,8 @@ export function spriteCandidate(system: BillboardSystem, camera: CameraBasis, ra
   const centre: Vec3 = [system.positions[i * 3], system.positions[i * 3 + 1], system.positions[i * 3 + 2]];
   const [w, h] = [system.sizes[i * 2], system.sizes[i * 2 + 1]];
   const up: Vec3 = system.orientation === 'axis' ? system.axis : camera.up;
-  const right = system.orientation === 'axis' ? normalize(cross(system.axis, sub(camera.position, centre))) : camera.right;
+  const right =
+    system.orientation === 'axis' ? normalize(cross(system.axis, sub(camera.position, centre))) : camera.right;
   const normal = cross(right, up);
   const t = dot(sub(centre, ray.origin), normal) / dot(ray.direction, normal);
   const local = sub(add(ray.origin, scale(ray.direction, t)), centre);
@@ -52,7 +62,8 @@ export function splatCandidate(mesh: SplatMesh, ray: Ray, i: number) {
   for (let k = 0; k < 3; k++) for (let r = 0; r < 3; r++) axes[k * 4 + r] *= mesh.scales[i * 3 + k];
   const covariance = mat3.multiply(axes, mat3.transpose(axes));
   const inverse = mat3.inverse(covariance);
-  const apply = (v: Vec3): Vec3 => [0, 1, 2].map((r) => inverse[r] * v[0] + inverse[4 + r] * v[1] + inverse[8 + r] * v[2]) as Vec3;
+  const apply = (v: Vec3): Vec3 =>
+    [0, 1, 2].map((r) => inverse[r] * v[0] + inverse[4 + r] * v[1] + inverse[8 + r] * v[2]) as Vec3;
   const c = mesh.centers.subarray(i * 3, i * 3 + 3);
   const w = mesh.worldMatrix;
   const centre: Vec3 = [0, 1, 2].map((r) => w[r] * c[0] + w[4 + r] * c[1] + w[8 + r] * c[2] + w[12 + r]) as Vec3;
@@ -64,18 +75,33 @@ export function splatCandidate(mesh: SplatMesh, ray: Ray, i: number) {
   return { name: `splat#${i}`, t, unsure: alpha < mesh.pickOpacityThreshold + 0.01, alpha };
 }
 
-
 /** The camera every entity test looks through. */
 export const referenceCamera = { position: [1.5, 2, 8] as Vec3, fovY: 0.7 };
 
 /** A scene with the reference camera and the boxes (unlit in `colors` when given), plus the test's own camera basis. */
-export function setUpReferenceScene(engine: Engine, colors?: Record<string, Vec3>): { scene: Scene; camera: CameraBasis } {
+export function setUpReferenceScene(
+  engine: Engine,
+  colors?: Record<string, Vec3>,
+): { scene: Scene; camera: CameraBasis } {
   const scene = createScene(engine, colors ? { clearColor: [0, 0, 0, 1] } : {});
-  scene.camera = makePerspectiveCamera({ position: referenceCamera.position, target: [0, 0, 0], fovY: referenceCamera.fovY, far: 100 });
+  scene.camera = makePerspectiveCamera({
+    position: referenceCamera.position,
+    target: [0, 0, 0],
+    fovY: referenceCamera.fovY,
+    far: 100,
+  });
   for (const b of boxes) {
     const size = sub(b.max, b.min);
     const material = colors ? makeStandardMaterial({ baseColor: colors[b.name], unlit: true }) : undefined;
-    createBoxMesh(scene, b.name, { width: size[0], height: size[1], depth: size[2] }, { worldMatrix: mat4.translation(scale(add(b.min, b.max), 0.5)), material });
+    createBoxMesh(
+      scene,
+      b.name,
+      { width: size[0], height: size[1], depth: size[2] },
+      { worldMatrix: mat4.translation(scale(add(b.min, b.max), 0.5)), material },
+    );
   }
-  return { scene, camera: cameraBasis(referenceCamera.position, [0, 0, 0], referenceCamera.fovY, engine.width, engine.height) };
+  return {
+    scene,
+    camera: cameraBasis(referenceCamera.position, [0, 0, 0], referenceCamera.fovY, engine.width, engine.height),
+  };
 }

@@ -25,7 +25,12 @@ export interface FrameComparison {
   mismatches: string[];
 }
 
-const edgeOffsets = [[-0.05, 0], [0.05, 0], [0, -0.05], [0, 0.05]];
+const edgeOffsets = [
+  [-0.05, 0],
+  [0.05, 0],
+  [0, -0.05],
+  [0, 0.05],
+];
 
 function sameIdentity(a: ReferenceHit | null, b: ReferenceHit | null): boolean {
   if (!a || !b) return a === b;
@@ -50,11 +55,15 @@ export function compareFrameToReference(pixels: Uint8Array, reference: FrameRefe
       const expected = hit ? reference.hitColor(hit) : reference.clearColor;
       const at = (y * reference.width + x) * 4;
       const actual = [pixels[at], pixels[at + 1], pixels[at + 2]];
-      const ok = expected.every((c, i) => Math.abs(Math.round(Math.min(1, Math.max(0, c)) * 255) - actual[i]) <= reference.tolerance);
+      const ok = expected.every(
+        (c, i) => Math.abs(Math.round(Math.min(1, Math.max(0, c)) * 255) - actual[i]) <= reference.tolerance,
+      );
       result.compared++;
       if (hit) result.hits++;
       if (!ok && result.mismatches.length < 10) {
-        result.mismatches.push(`(${x}, ${y}) ${hit ? `hit mesh ${hit.meshId}/${hit.thinInstanceIndex} face ${hit.faceId}` : 'miss'}: expected ${expected.map((c) => Math.round(c * 255)).join(',')} got ${actual.join(',')}`);
+        result.mismatches.push(
+          `(${x}, ${y}) ${hit ? `hit mesh ${hit.meshId}/${hit.thinInstanceIndex} face ${hit.faceId}` : 'miss'}: expected ${expected.map((c) => Math.round(c * 255)).join(',')} got ${actual.join(',')}`,
+        );
       } else if (!ok) {
         result.mismatches.push('…');
       }

@@ -1,7 +1,16 @@
 import { mat4 } from 'wgpu-matrix';
 import {
-  createMeshFromData, createScene, type Engine, makeBoxData, makeBunnyData, makePerspectiveCamera, makeSphereData, makeTorusData,
-  type MeshData, type Scene, setCameraOrbit,
+  createMeshFromData,
+  createScene,
+  type Engine,
+  makeBoxData,
+  makeBunnyData,
+  makePerspectiveCamera,
+  makeSphereData,
+  makeTorusData,
+  type MeshData,
+  type Scene,
+  setCameraOrbit,
 } from '../../engine/index.js';
 import { createReferenceScene, type ReferenceMesh, type ReferenceScene } from './reference-raycast.js';
 import { makeRandom } from './random.js';
@@ -9,7 +18,11 @@ import { makeRandom } from './random.js';
 export { makeRandom };
 
 /** A generated scene and its independent reference (three-mesh-bvh). */
-export interface Generated { scene: Scene; reference: ReferenceScene; ids: Map<number, string> }
+export interface Generated {
+  scene: Scene;
+  reference: ReferenceScene;
+  ids: Map<number, string>;
+}
 
 /** Nine meshes (spheres, boxes, tori, bunnies; thin instances, non-uniform scales) and a random camera. */
 export async function generateScene(engine: Engine, seed: number): Promise<Generated> {
@@ -27,21 +40,46 @@ export async function generateScene(engine: Engine, seed: number): Promise<Gener
   for (let i = 0; i < 9; i++) {
     const [kind, data] = shapes[i % shapes.length];
     const scale: [number, number, number] = [0.6 + random(), 0.6 + random(), 0.6 + random()]; // non-uniform
-    const world = mat4.multiply(mat4.multiply(mat4.translation([(random() - 0.5) * 5, (random() - 0.5) * 3, (random() - 0.5) * 5]), mat4.rotationY(random() * 6)), mat4.multiply(mat4.rotationX(random() * 6), mat4.scaling(scale)));
+    const world = mat4.multiply(
+      mat4.multiply(
+        mat4.translation([(random() - 0.5) * 5, (random() - 0.5) * 3, (random() - 0.5) * 5]),
+        mat4.rotationY(random() * 6),
+      ),
+      mat4.multiply(mat4.rotationX(random() * 6), mat4.scaling(scale)),
+    );
     let instances: Float32Array | undefined;
     if (i % 3 === 2) {
       instances = new Float32Array(3 * 16);
       for (let k = 0; k < 3; k++) {
-        instances.set(mat4.multiply(mat4.translation([(random() - 0.5) * 3, (random() - 0.5) * 2, (random() - 0.5) * 3]), mat4.rotationZ(random() * 6)), k * 16);
+        instances.set(
+          mat4.multiply(
+            mat4.translation([(random() - 0.5) * 3, (random() - 0.5) * 2, (random() - 0.5) * 3]),
+            mat4.rotationZ(random() * 6),
+          ),
+          k * 16,
+        );
         instances[k * 16 + 3] = random() * 100; // payload
       }
     }
     const mesh = createMeshFromData(scene, `${kind}${i}`, data, { worldMatrix: world, thinInstances: instances });
     ids.set(mesh.uniqueId, mesh.name);
-    references.push({ id: mesh.uniqueId, positions: data.positions!, indices: data.indices ?? null, normals: data.normals ?? null, uvs: data.uvs ?? null, worldMatrix: new Float32Array(world), thinInstances: instances ?? null, doubleSided: true });
+    references.push({
+      id: mesh.uniqueId,
+      positions: data.positions!,
+      indices: data.indices ?? null,
+      normals: data.normals ?? null,
+      uvs: data.uvs ?? null,
+      worldMatrix: new Float32Array(world),
+      thinInstances: instances ?? null,
+      doubleSided: true,
+    });
   }
   scene.camera = makePerspectiveCamera({ fovY: 0.6 + random() * 0.6, near: 0.1 });
-  setCameraOrbit(scene.camera, { target: [0, 0, 0], radius: 4.5 + random() * 2, yaw: random() * 6.28, pitch: (random() - 0.5) * 1.2 });
+  setCameraOrbit(scene.camera, {
+    target: [0, 0, 0],
+    radius: 4.5 + random() * 2,
+    yaw: random() * 6.28,
+    pitch: (random() - 0.5) * 1.2,
+  });
   return { scene, reference: createReferenceScene(references), ids };
 }
-

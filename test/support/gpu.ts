@@ -18,7 +18,9 @@ export async function createTestEngine(width = 64, height = 64, options: EngineO
   const gpu = getNodeGpu();
   const adapter = await gpu.requestAdapter();
   if (!adapter) {
-    throw new Error('No WebGPU adapter from Dawn: install Mesa lavapipe from bookworm-backports (`npm test` bootstraps it: mesa-vulkan-drivers, libvulkan1). GPU tests fail rather than skip without it.');
+    throw new Error(
+      'No WebGPU adapter from Dawn: install Mesa lavapipe from bookworm-backports (`npm test` bootstraps it: mesa-vulkan-drivers, libvulkan1). GPU tests fail rather than skip without it.',
+    );
   }
   return createEngine(gpu, { width, height }, options);
 }
@@ -40,7 +42,11 @@ async function popScopes(device: GPUDevice): Promise<string[]> {
 }
 
 /** Runs `body` on a fresh engine inside validation / out-of-memory / internal error scopes, then disposes it. */
-export async function runOnGpu(body: (context: GpuTestContext) => Promise<void>, size: [number, number] = [64, 64], options: EngineOptions = {}): Promise<void> {
+export async function runOnGpu(
+  body: (context: GpuTestContext) => Promise<void>,
+  size: [number, number] = [64, 64],
+  options: EngineOptions = {},
+): Promise<void> {
   const engine = await createTestEngine(size[0], size[1], options);
   const engines = [engine];
   const uncaptured: string[] = [];
@@ -48,7 +54,9 @@ export async function runOnGpu(body: (context: GpuTestContext) => Promise<void>,
     e.device.pushErrorScope('internal');
     e.device.pushErrorScope('out-of-memory');
     e.device.pushErrorScope('validation');
-    e.device.addEventListener('uncapturederror', (event) => uncaptured.push((event as GPUUncapturedErrorEvent).error.message));
+    e.device.addEventListener('uncapturederror', (event) =>
+      uncaptured.push((event as GPUUncapturedErrorEvent).error.message),
+    );
   };
   const restored = (e: Engine) => watch(e);
   watch(engine);
@@ -65,6 +73,11 @@ export async function runOnGpu(body: (context: GpuTestContext) => Promise<void>,
 }
 
 /** A vitest test that runs on a real Dawn device inside error scopes. */
-export function gpuTest(name: string, body: (context: GpuTestContext) => Promise<void>, size: [number, number] = [64, 64], options: EngineOptions = {}): void {
+export function gpuTest(
+  name: string,
+  body: (context: GpuTestContext) => Promise<void>,
+  size: [number, number] = [64, 64],
+  options: EngineOptions = {},
+): void {
   test(name, () => runOnGpu(body, size, options), 120_000);
 }

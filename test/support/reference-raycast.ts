@@ -77,8 +77,10 @@ function validate(mesh: ReferenceMesh): void {
   if (corners % 3 !== 0) fail(api, `${corners} triangle corners is not a multiple of 3`);
   if (mesh.indices?.some((i) => i >= vertexCount)) fail(api, `an index is >= vertex count ${vertexCount}`);
   if (mesh.worldMatrix.length !== 16) fail(api, `worldMatrix has ${mesh.worldMatrix.length} floats, expected 16`);
-  if (mesh.normals && mesh.normals.length !== vertexCount * 3) fail(api, `normals length ${mesh.normals.length}, expected ${vertexCount * 3}`);
-  if (mesh.uvs && mesh.uvs.length !== vertexCount * 2) fail(api, `uvs length ${mesh.uvs.length}, expected ${vertexCount * 2}`);
+  if (mesh.normals && mesh.normals.length !== vertexCount * 3)
+    fail(api, `normals length ${mesh.normals.length}, expected ${vertexCount * 3}`);
+  if (mesh.uvs && mesh.uvs.length !== vertexCount * 2)
+    fail(api, `uvs length ${mesh.uvs.length}, expected ${vertexCount * 2}`);
   if (mesh.thinInstances && mesh.thinInstances.length % 16 !== 0) {
     fail(api, `thinInstances length ${mesh.thinInstances.length} is not a multiple of 16`);
   }
@@ -89,7 +91,10 @@ function prepareInstance(mesh: ReferenceMesh, index: number): PreparedInstance {
   if (index >= 0) {
     const instance = new Matrix4().fromArray(mesh.thinInstances!, index * 16);
     const e = instance.elements;
-    e[3] = 0; e[7] = 0; e[11] = 0; e[15] = 1; // bottom row carries a payload, not a transform
+    e[3] = 0;
+    e[7] = 0;
+    e[11] = 0;
+    e[15] = 1; // bottom row carries a payload, not a transform
     matrix.multiply(instance); // world × instance
   }
   // A mirroring transform flips winding, so "front in world" is "back in local".
@@ -174,7 +179,9 @@ function makeWorldRay(api: string, origin: Vec3, direction: Vec3): Ray {
 }
 
 function forEachInstanceHit(
-  scene: ReferenceScene, worldRay: Ray, cast: (bvh: MeshBVH, ray: Ray, side: Side) => Intersection[],
+  scene: ReferenceScene,
+  worldRay: Ray,
+  cast: (bvh: MeshBVH, ray: Ray, side: Side) => Intersection[],
 ): ReferenceHit[] {
   const hits: ReferenceHit[] = [];
   for (const mesh of scene.meshes) {
@@ -215,7 +222,12 @@ function unproject(invViewProj: Float32Array, x: number, y: number, z: number): 
  * plane can be hit), the pixel's point in the camera plane for an orthographic one.
  */
 export function makePixelRay(
-  invViewProj: Float32Array, cameraPosition: Vec3, x: number, y: number, width: number, height: number,
+  invViewProj: Float32Array,
+  cameraPosition: Vec3,
+  x: number,
+  y: number,
+  width: number,
+  height: number,
 ): { origin: Vec3; direction: Vec3 } {
   if (!(width > 0 && height > 0)) fail('makePixelRay', `viewport must be positive, got ${width}x${height}`);
   const ndcX = ((x + 0.5) / width) * 2 - 1;

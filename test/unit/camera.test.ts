@@ -1,8 +1,15 @@
 import { vec3, vec4 } from 'wgpu-matrix';
 import { describe, expect, test } from 'vitest';
 import {
-  dollyCamera, EngineError, frameCameraOnBounds, getCameraOrbit, getCameraViewProjectionMatrix, makePerspectiveCamera, orbitCamera,
-  panCamera, setCameraOrbit,
+  dollyCamera,
+  EngineError,
+  frameCameraOnBounds,
+  getCameraOrbit,
+  getCameraViewProjectionMatrix,
+  makePerspectiveCamera,
+  orbitCamera,
+  panCamera,
+  setCameraOrbit,
 } from '../../engine/index.js';
 
 const project = (m: Float32Array, p: number[]) => {
@@ -58,7 +65,11 @@ describe('perspective camera (reverse-Z)', () => {
     frameCameraOnBounds(camera, bounds, 1.5);
     const vp = getCameraViewProjectionMatrix(camera, 1.5);
     for (let i = 0; i < 8; i++) {
-      const p = [i & 1 ? bounds.max[0] : bounds.min[0], i & 2 ? bounds.max[1] : bounds.min[1], i & 4 ? bounds.max[2] : bounds.min[2]];
+      const p = [
+        i & 1 ? bounds.max[0] : bounds.min[0],
+        i & 2 ? bounds.max[1] : bounds.min[1],
+        i & 4 ? bounds.max[2] : bounds.min[2],
+      ];
       const ndc = project(vp, p);
       expect(Math.abs(ndc[0])).toBeLessThanOrEqual(1);
       expect(Math.abs(ndc[1])).toBeLessThanOrEqual(1);
@@ -68,9 +79,15 @@ describe('perspective camera (reverse-Z)', () => {
   test('bad parameters are typed errors that name the value', () => {
     expect(() => makePerspectiveCamera({ fovY: 4 })).toThrow('makePerspectiveCamera: fovY 4 must be in (0, π) radians');
     expect(() => makePerspectiveCamera({ near: 0 })).toThrow(EngineError);
-    expect(() => makePerspectiveCamera({ near: 1, far: 0.5 })).toThrow('far 0.5 must be greater than near (1) or Infinity');
-    expect(() => makePerspectiveCamera({ position: [0, 0, 0], target: [0, 0, 0] })).toThrow('position and target must differ');
-    expect(() => setCameraOrbit(makePerspectiveCamera(), { target: [0, 0, 0], radius: -1, yaw: 0, pitch: 0 })).toThrow('radius -1 must be a finite number > 0');
+    expect(() => makePerspectiveCamera({ near: 1, far: 0.5 })).toThrow(
+      'far 0.5 must be greater than near (1) or Infinity',
+    );
+    expect(() => makePerspectiveCamera({ position: [0, 0, 0], target: [0, 0, 0] })).toThrow(
+      'position and target must differ',
+    );
+    expect(() => setCameraOrbit(makePerspectiveCamera(), { target: [0, 0, 0], radius: -1, yaw: 0, pitch: 0 })).toThrow(
+      'radius -1 must be a finite number > 0',
+    );
     expect(() => dollyCamera(makePerspectiveCamera(), 0)).toThrow('dollyCamera: factor 0 must be a finite number > 0');
   });
 });

@@ -14,7 +14,8 @@ type Trs = { t: [number, number, number]; r: Quat4; s: [number, number, number] 
 const axisAngle = (axis: number[], angle: number): Quat4 => Array.from(quat.fromAxisAngle(axis, angle)) as Quat4;
 
 const newScene = (): Scene => createScene({} as Engine);
-const trsMatrix = ({ t, r, s }: Trs): Float32Array => mat4.scale(mat4.multiply(mat4.translation(t), mat4.fromQuat(r)), s) as Float32Array;
+const trsMatrix = ({ t, r, s }: Trs): Float32Array =>
+  mat4.scale(mat4.multiply(mat4.translation(t), mat4.fromQuat(r)), s) as Float32Array;
 
 function expectMatrix(actual: Float32Array, expected: Float32Array): void {
   for (let i = 0; i < 16; i++) expect(actual[i]).toBeCloseTo(expected[i], 5);
@@ -32,14 +33,22 @@ function makeHierarchyDocument(): GltfDocument {
   const doc = new Document();
   const buffer = doc.createBuffer();
   const position = doc.createAccessor('position', buffer).setType('VEC3').setArray(trianglePositions);
-  const normal = doc.createAccessor('normal', buffer).setType('VEC3').setArray(new Float32Array([0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1]));
+  const normal = doc
+    .createAccessor('normal', buffer)
+    .setType('VEC3')
+    .setArray(new Float32Array([0, 0, 1, 0, 0, 1, 0, 0, 1, 0, 0, 1]));
   const uv = doc.createAccessor('uv', buffer).setType('VEC2').setArray(rawUvs).setNormalized(true);
   const color = doc.createAccessor('color', buffer).setType('VEC4').setArray(rawColors).setNormalized(true);
   const indices = doc.createAccessor('indices', buffer).setType('SCALAR').setArray(quadIndices);
   const red = doc.createMaterial('red').setBaseColorFactor([1, 0, 0, 1]);
   const glass = doc.createMaterial('glass').setBaseColorFactor([0.2, 0.4, 0.6, 0.5]).setDoubleSided(true);
   const prim = (material: ReturnType<GltfDocument['createMaterial']> | null, withExtras = false): Primitive => {
-    const p = doc.createPrimitive().setAttribute('POSITION', position).setAttribute('NORMAL', normal).setIndices(indices).setMaterial(material);
+    const p = doc
+      .createPrimitive()
+      .setAttribute('POSITION', position)
+      .setAttribute('NORMAL', normal)
+      .setIndices(indices)
+      .setMaterial(material);
     return withExtras ? p.setAttribute('TEXCOORD_0', uv).setAttribute('COLOR_0', color) : p;
   };
   const parent = doc.createNode('parent').setTranslation(parentTrs.t).setRotation(parentTrs.r).setScale(parentTrs.s);
@@ -47,7 +56,10 @@ function makeHierarchyDocument(): GltfDocument {
   parent.setMesh(doc.createMesh('p').addPrimitive(prim(red)));
   child.setMesh(doc.createMesh('c').addPrimitive(prim(glass, true)).addPrimitive(prim(null)));
   parent.addChild(child);
-  const loose = doc.createNode('').setTranslation([5, 0, 0]).setMesh(doc.createMesh('l').addPrimitive(prim(red)));
+  const loose = doc
+    .createNode('')
+    .setTranslation([5, 0, 0])
+    .setMesh(doc.createMesh('l').addPrimitive(prim(red)));
   doc.getRoot().setDefaultScene(doc.createScene().addChild(parent).addChild(loose));
   return doc;
 }
@@ -89,13 +101,19 @@ describe('loadGltf', () => {
       readVertexAttribute(mesh.geometry, 'color', v, out);
       for (let c = 0; c < 4; c++) expect(out[c]).toBeCloseTo(rawColors[v * 4 + c] / 255, 6);
     }
-    expect(mesh.geometry.buffers.find((b) => b.attributes[0].semantic === 'color')!.attributes[0].format).toBe('float32x4');
+    expect(mesh.geometry.buffers.find((b) => b.attributes[0].semantic === 'color')!.attributes[0].format).toBe(
+      'float32x4',
+    );
     expect(meshes[0].geometry.buffers.map((b) => b.attributes[0].semantic)).toEqual(['position', 'normal']);
   });
 
   it('applies options.worldMatrix on top and passes pickable / visible', async () => {
     const root = mat4.rotationY(0.3) as Float32Array;
-    const { meshes } = await loadGltf(newScene(), makeHierarchyDocument(), { worldMatrix: root, pickable: false, visible: false });
+    const { meshes } = await loadGltf(newScene(), makeHierarchyDocument(), {
+      worldMatrix: root,
+      pickable: false,
+      visible: false,
+    });
     expectMatrix(meshes[0].worldMatrix, mat4.multiply(root, trsMatrix(parentTrs)) as Float32Array);
     expect(meshes.every((m) => !m.pickable && !m.visible)).toBe(true);
   });
@@ -105,13 +123,30 @@ describe('loadGltf', () => {
     const buffer = doc.createBuffer();
     const prim = doc
       .createPrimitive()
-      .setAttribute('POSITION', doc.createAccessor('p', buffer).setType('VEC3').setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0])))
-      .setAttribute('NORMAL', doc.createAccessor('n', buffer).setType('VEC3').setArray(new Float32Array([0, 0, 1, 0, 0, 1, 0, 0, 1])));
+      .setAttribute(
+        'POSITION',
+        doc
+          .createAccessor('p', buffer)
+          .setType('VEC3')
+          .setArray(new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0])),
+      )
+      .setAttribute(
+        'NORMAL',
+        doc
+          .createAccessor('n', buffer)
+          .setType('VEC3')
+          .setArray(new Float32Array([0, 0, 1, 0, 0, 1, 0, 0, 1])),
+      );
     doc.createNode('mirror').setScale([-1, 1, 1]).setMesh(doc.createMesh().addPrimitive(prim));
     const { meshes } = await loadGltf(newScene(), await new WebIO().writeBinary(doc));
     const mesh = meshes[0];
     expect(Array.from(mesh.geometry.indices!)).toEqual([0, 2, 1]);
-    const world = [0, 1, 2].map((i) => vec3.transformMat4(mesh.positions.subarray(mesh.geometry.indices![i] * 3, mesh.geometry.indices![i] * 3 + 3), mesh.worldMatrix));
+    const world = [0, 1, 2].map((i) =>
+      vec3.transformMat4(
+        mesh.positions.subarray(mesh.geometry.indices![i] * 3, mesh.geometry.indices![i] * 3 + 3),
+        mesh.worldMatrix,
+      ),
+    );
     const faceNormal = vec3.cross(vec3.subtract(world[1], world[0]), vec3.subtract(world[2], world[0]));
     // glTF's intended front (normal attribute through the inverse transpose) is still +Z.
     const shadingNormal = vec3.transformMat4Upper3x3([0, 0, 1], mat4.transpose(mat4.inverse(mesh.worldMatrix)));
@@ -126,7 +161,8 @@ describe('loadGltf', () => {
     expect(new Set(meshes.map((m) => m.material.baseColor.join())).size).toBe(5);
     for (const leg of meshes.slice(1)) {
       let minY = Infinity;
-      for (let v = 0; v < leg.geometry.vertexCount; v++) minY = Math.min(minY, vec3.transformMat4(leg.positions.subarray(v * 3, v * 3 + 3), leg.worldMatrix)[1]);
+      for (let v = 0; v < leg.geometry.vertexCount; v++)
+        minY = Math.min(minY, vec3.transformMat4(leg.positions.subarray(v * 3, v * 3 + 3), leg.worldMatrix)[1]);
       expect(minY).toBeCloseTo(0, 5);
     }
   });
@@ -142,7 +178,10 @@ describe('loadGltf refusals leave the scene untouched', () => {
   async function expectRefusal(source: Uint8Array | GltfDocument, ...fragments: string[]): Promise<void> {
     const scene = newScene();
     const version = scene.structureVersion;
-    const error = await loadGltf(scene, source).then(() => null, (e: unknown) => e);
+    const error = await loadGltf(scene, source).then(
+      () => null,
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(EngineError);
     expect((error as EngineError).api).toBe('loadGltf');
     for (const fragment of fragments) expect((error as Error).message).toContain(fragment);
@@ -152,7 +191,10 @@ describe('loadGltf refusals leave the scene untouched', () => {
 
   it('refuses a LINES primitive (read from GLB), naming node, primitive and mode', async () => {
     const doc = docWithValidNodeAnd((d) => {
-      const lines = d.createPrimitive().setMode(Primitive.Mode.LINES).setAttribute('POSITION', d.getRoot().listAccessors()[0]);
+      const lines = d
+        .createPrimitive()
+        .setMode(Primitive.Mode.LINES)
+        .setAttribute('POSITION', d.getRoot().listAccessors()[0]);
       d.createNode('wire').setMesh(d.createMesh().addPrimitive(lines));
     });
     await expectRefusal(await new WebIO().writeBinary(doc), 'node "wire" primitive 0', 'LINES', 'TRIANGLES');
@@ -169,10 +211,21 @@ describe('loadGltf refusals leave the scene untouched', () => {
     );
     await expectRefusal(
       docWithValidNodeAnd((d) => {
-        const times = d.createAccessor().setType('SCALAR').setArray(new Float32Array([0, 1]));
+        const times = d
+          .createAccessor()
+          .setType('SCALAR')
+          .setArray(new Float32Array([0, 1]));
         const values = d.createAccessor().setType('VEC3').setArray(new Float32Array(18));
         const sampler = d.createAnimationSampler().setInput(times).setOutput(values).setInterpolation('CUBICSPLINE');
-        d.createAnimation('wave').addSampler(sampler).addChannel(d.createAnimationChannel().setTargetNode(d.getRoot().listNodes()[0]).setTargetPath('translation').setSampler(sampler));
+        d.createAnimation('wave')
+          .addSampler(sampler)
+          .addChannel(
+            d
+              .createAnimationChannel()
+              .setTargetNode(d.getRoot().listNodes()[0])
+              .setTargetPath('translation')
+              .setSampler(sampler),
+          );
       }),
       'animation "wave"',
       'CUBICSPLINE interpolation is not supported yet',
@@ -197,7 +250,10 @@ describe('loadGltf refusals leave the scene untouched', () => {
 
   it('reports mesh-data problems (index out of range) before creating anything', async () => {
     const doc = docWithValidNodeAnd((d) => {
-      const bad = d.createAccessor().setType('SCALAR').setArray(new Uint16Array([0, 1, 9]));
+      const bad = d
+        .createAccessor()
+        .setType('SCALAR')
+        .setArray(new Uint16Array([0, 1, 9]));
       d.getRoot().listMeshes()[2].listPrimitives()[0].setIndices(bad);
     });
     const scene = newScene();
@@ -211,7 +267,9 @@ describe('loadGltf refusals leave the scene untouched', () => {
     const doc = makeHierarchyDocument();
     const scene = newScene();
     await expect(loadGltf(scene, doc, { worldMatrix: [1, 2, 3] })).rejects.toThrow(/loadGltf.*worldMatrix/);
-    await expect(loadGltf(scene, doc, { worldMatrix: new Float32Array(16).fill(Number.NaN) })).rejects.toThrow(EngineError);
+    await expect(loadGltf(scene, doc, { worldMatrix: new Float32Array(16).fill(Number.NaN) })).rejects.toThrow(
+      EngineError,
+    );
     await expect(loadGltf(scene, doc, { pickable: 'yes' as never })).rejects.toThrow(/pickable "yes"/);
     await expect(loadGltf(scene, doc, { scale: 2 } as never)).rejects.toThrow(/unknown option "scale"/);
     await expect(loadGltf(scene, doc, null as never)).rejects.toThrow(EngineError);

@@ -19,7 +19,9 @@ describe('pick ID encoding (24-bit RGB, 0 = miss)', () => {
 
   test('refuses 0, negatives, fractions and IDs beyond 24 bits', () => {
     for (const bad of [0, -1, 1.5, maxPickId + 1, Number.NaN]) {
-      expect(() => encodePickId(bad)).toThrow(/encodePickId: pick ID .* is outside 1..16777215 \(0 is reserved for a miss\)/);
+      expect(() => encodePickId(bad)).toThrow(
+        /encodePickId: pick ID .* is outside 1..16777215 \(0 is reserved for a miss\)/,
+      );
     }
   });
 });

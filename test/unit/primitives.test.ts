@@ -63,7 +63,11 @@ function edgeReport(data: MeshData): { degenerate: number; undirected: Map<strin
   for (let t = 0; t < idx.length; t += 3) {
     const [a, b, c] = [ids[idx[t]], ids[idx[t + 1]], ids[idx[t + 2]]];
     if (a === b || b === c || a === c) degenerate++;
-    for (const [u, v] of [[a, b], [b, c], [c, a]]) {
+    for (const [u, v] of [
+      [a, b],
+      [b, c],
+      [c, a],
+    ]) {
       const key = `${Math.min(u, v)}-${Math.max(u, v)}`;
       undirected.set(key, (undirected.get(key) ?? 0) + 1);
       if (directed.has(`${u}>${v}`)) directedRepeats++;
@@ -84,7 +88,8 @@ function signedVolume(data: MeshData): number {
   const p = data.positions!;
   const idx = data.indices!;
   let volume = 0;
-  for (let t = 0; t < idx.length; t += 3) volume += dot(vertex(p, idx[t]), cross(vertex(p, idx[t + 1]), vertex(p, idx[t + 2]))) / 6;
+  for (let t = 0; t < idx.length; t += 3)
+    volume += dot(vertex(p, idx[t]), cross(vertex(p, idx[t + 1]), vertex(p, idx[t + 2]))) / 6;
   return volume;
 }
 
@@ -221,10 +226,12 @@ describe('torus', () => {
 });
 
 describe('capsule', () => {
-  const capsuleNormal = (halfCylinder: number) => (p: V3): V3 => {
-    const centreY = Math.max(-halfCylinder, Math.min(halfCylinder, p[1]));
-    return normalize([p[0], p[1] - centreY, p[2]]);
-  };
+  const capsuleNormal =
+    (halfCylinder: number) =>
+    (p: V3): V3 => {
+      const centreY = Math.max(-halfCylinder, Math.min(halfCylinder, p[1]));
+      return normalize([p[0], p[1] - centreY, p[2]]);
+    };
 
   it('is closed, outward, and ≈ πr²L + 4/3πr³', () => {
     const [radius, height] = [0.3, 1.4];
@@ -301,7 +308,9 @@ describe('bunny', () => {
   it('can keep the package coordinates; the mesh wrapper adds it to the scene', async () => {
     const raw = createRequire(import.meta.url)('bunny') as { positions: number[][] };
     const data = await makeBunnyData({ fitToUnitBox: false });
-    expect(Array.from(data.positions!.subarray(0, 6))).toEqual(Array.from(Float32Array.from(raw.positions.slice(0, 2).flat())));
+    expect(Array.from(data.positions!.subarray(0, 6))).toEqual(
+      Array.from(Float32Array.from(raw.positions.slice(0, 2).flat())),
+    );
     const scene = createScene({} as Engine);
     const mesh = await createBunnyMesh(scene, 'bunny');
     expect(scene.meshes).toEqual([mesh]);
@@ -333,7 +342,12 @@ describe('option validation', () => {
     expectEngineError(() => makeTorusData({ radius: 0.2, tube: 0.3 }), 'makeTorusData', 'tube');
     expectEngineError(() => makeCapsuleData({ radius: 0.5, height: 0.9 }), 'makeCapsuleData', 'height', '2 × radius');
     expectEngineError(() => makeCapsuleData({ capRings: 0 }), 'makeCapsuleData', 'capRings', '1..1024');
-    expectEngineError(() => makeSphereData({ radiu: 1 } as never), 'makeSphereData', '"radiu"', 'radius, segments, rings');
+    expectEngineError(
+      () => makeSphereData({ radiu: 1 } as never),
+      'makeSphereData',
+      '"radiu"',
+      'radius, segments, rings',
+    );
     expectEngineError(() => makeBoxData(null as never), 'makeBoxData', 'options');
   });
 

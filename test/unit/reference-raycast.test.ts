@@ -44,8 +44,11 @@ function bruteForce(pos: Float32Array, idx: ArrayLike<number>, o: V3, d: V3): { 
   let best: { faceId: number; t: number } | null = null;
   const p = (i: number): V3 => [pos[i * 3], pos[i * 3 + 1], pos[i * 3 + 2]];
   for (let f = 0; f < idx.length / 3; f++) {
-    const a = p(idx[3 * f]), b = p(idx[3 * f + 1]), c = p(idx[3 * f + 2]);
-    const e1 = vec3.sub(b, a), e2 = vec3.sub(c, a);
+    const a = p(idx[3 * f]),
+      b = p(idx[3 * f + 1]),
+      c = p(idx[3 * f + 2]);
+    const e1 = vec3.sub(b, a),
+      e2 = vec3.sub(c, a);
     const h = vec3.cross(d, e2);
     const det = vec3.dot(e1, h);
     if (Math.abs(det) < 1e-12) continue;
@@ -91,7 +94,9 @@ describe('reference ray caster', () => {
     thin.set(inst0, 0);
     thin.set(inst1, 16);
     for (const base of [0, 16]) [3, 7, 11, 15].forEach((lane, i) => (thin[base + lane] = 7 + i * 11)); // payload
-    const scene = createReferenceScene([meshFrom(3, new BoxGeometry(1, 1, 1), { worldMatrix: world, thinInstances: thin })]);
+    const scene = createReferenceScene([
+      meshFrom(3, new BoxGeometry(1, 1, 1), { worldMatrix: world, thinInstances: thin }),
+    ]);
 
     const a = castReferenceRay(scene, [3.8, 1.2, 10], [0, 0, -1])!;
     expect(a.thinInstanceIndex).toBe(0);
@@ -114,7 +119,14 @@ describe('reference ray caster', () => {
     const positions = new Float32Array([1, 0, 0, 0, 1, 0, 0, 0, 0]);
     const uvs = new Float32Array([0.7, 0.2, 0.4, 0.4, 0.1, 0.9]);
     const normals = new Float32Array([1, 0, 1, 0, 1, 1, 0, 0, 1]);
-    const mesh: ReferenceMesh = { id: 9, positions, indices: new Uint16Array([2, 0, 1]), normals, uvs, worldMatrix: identity() };
+    const mesh: ReferenceMesh = {
+      id: 9,
+      positions,
+      indices: new Uint16Array([2, 0, 1]),
+      normals,
+      uvs,
+      worldMatrix: identity(),
+    };
     const hit = castReferenceRay(createReferenceScene([mesh]), [0.2, 0.3, 3], [0, 0, -1])!;
     expect(hit.faceId).toBe(0);
     expect(hit.bu).toBeCloseTo(0.5, 6);
@@ -122,7 +134,10 @@ describe('reference ray caster', () => {
     const w = [hit.bu, hit.bv, 1 - hit.bu - hit.bv];
     const attr = (arr: Float32Array, n: number, c: number): number =>
       [2, 0, 1].reduce((s, v, k) => s + arr[v * n + c] * w[k], 0);
-    expectVec(hit.point, [0, 1, 2].map((c) => attr(positions, 3, c)));
+    expectVec(
+      hit.point,
+      [0, 1, 2].map((c) => attr(positions, 3, c)),
+    );
     expectVec(hit.uv, [attr(uvs, 2, 0), attr(uvs, 2, 1)]);
     const n = vec3.normalize([0, 1, 2].map((c) => attr(normals, 3, c)));
     expectVec(hit.normalWorld, Array.from(n));
@@ -132,7 +147,13 @@ describe('reference ray caster', () => {
     // Triangle in the plane x + y = 1, CCW seen from +x+y; world scale (2, 1, 1).
     const positions = new Float32Array([1, 0, 0, 0, 1, 0, 0.5, 0.5, 1]);
     const normals = new Float32Array([1, 1, 0, 1, 1, 0, 1, 1, 0]);
-    const mesh: ReferenceMesh = { id: 1, positions, indices: null, normals, worldMatrix: mat4.scaling([2, 1, 1]) as Float32Array };
+    const mesh: ReferenceMesh = {
+      id: 1,
+      positions,
+      indices: null,
+      normals,
+      worldMatrix: mat4.scaling([2, 1, 1]) as Float32Array,
+    };
     const hit = castReferenceRay(createReferenceScene([mesh]), [5, 5, 0.3], [-1, -1, 0])!;
     const expected = Array.from(vec3.normalize([0.5, 1, 0]));
     expectVec(hit.normalWorld, expected);
@@ -141,8 +162,11 @@ describe('reference ray caster', () => {
 
     const tri = new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]); // CCW seen from +Z
     const culled = (world: Float32Array, z: number): boolean =>
-      castReferenceRay(createReferenceScene([{ id: 2, positions: tri, indices: null, worldMatrix: world, doubleSided: false }]),
-        [0.2 * Math.sign(world[0]), 0.2, z], [0, 0, -Math.sign(z)]) === null;
+      castReferenceRay(
+        createReferenceScene([{ id: 2, positions: tri, indices: null, worldMatrix: world, doubleSided: false }]),
+        [0.2 * Math.sign(world[0]), 0.2, z],
+        [0, 0, -Math.sign(z)],
+      ) === null;
     expect(culled(identity(), 3)).toBe(false);
     expect(culled(identity(), -3)).toBe(true);
     const mirror = mat4.scaling([-1, 1, 1]) as Float32Array; // mirroring flips world winding
@@ -161,7 +185,9 @@ describe('reference ray caster', () => {
       [order[i], order[j]] = [order[j], order[i]];
     }
     const indices = new Uint32Array(original.length);
-    order.forEach((src, dst) => indices.set([original[src * 3], original[src * 3 + 1], original[src * 3 + 2]], dst * 3));
+    order.forEach((src, dst) =>
+      indices.set([original[src * 3], original[src * 3 + 1], original[src * 3 + 2]], dst * 3),
+    );
     const before = indices.slice();
     const positions = sphere.getAttribute('position').array as Float32Array;
     const world = mat4.translation([0.3, -0.2, 0.1]) as Float32Array;
@@ -196,7 +222,10 @@ describe('reference ray caster', () => {
     const eye: V3 = [2, 3, 6];
     const target: V3 = [0, 0.5, 0];
     const up: V3 = [0, 1, 0];
-    const fovY = Math.PI / 3, width = 101, height = 61, aspect = width / height;
+    const fovY = Math.PI / 3,
+      width = 101,
+      height = 61,
+      aspect = width / height;
     for (const far of [100, Infinity]) {
       const viewProj = mat4.multiply(mat4.perspectiveReverseZ(fovY, aspect, 0.1, far), mat4.lookAt(eye, target, up));
       const inv = mat4.inverse(viewProj) as Float32Array;
@@ -208,8 +237,12 @@ describe('reference ray caster', () => {
       const right = vec3.normalize(vec3.cross(forward, up));
       const trueUp = vec3.cross(right, forward);
       const tanY = Math.tan(fovY / 2);
-      const ndcX = (0.5 / width) * 2 - 1, ndcY = 1 - (0.5 / height) * 2;
-      const camDir = vec3.add(vec3.add(vec3.scale(right, ndcX * tanY * aspect), vec3.scale(trueUp, ndcY * tanY)), forward);
+      const ndcX = (0.5 / width) * 2 - 1,
+        ndcY = 1 - (0.5 / height) * 2;
+      const camDir = vec3.add(
+        vec3.add(vec3.scale(right, ndcX * tanY * aspect), vec3.scale(trueUp, ndcY * tanY)),
+        forward,
+      );
       const corner = makePixelRay(inv, eye, 0, 0, width, height);
       expectVec(corner.direction, Array.from(vec3.normalize(camDir)));
       expect(corner.direction[1]).toBeGreaterThan(centre.direction[1]); // top-left pixel looks up

@@ -36,7 +36,12 @@ export function findHandle(state: EditorState, x: number, y: number): Promise<Gi
 }
 
 /** A click: replace the selection with what is under (x, y) (nothing clears it); `toggle` flips it in or out. */
-export async function clickSelect(state: EditorState, x: number, y: number, op: Exclude<SelectionOp, 'add'>): Promise<void> {
+export async function clickSelect(
+  state: EditorState,
+  x: number,
+  y: number,
+  op: Exclude<SelectionOp, 'add'>,
+): Promise<void> {
   const { item, info } = await pickItem(state, x, y);
   state.lastPick = makePickReport(info, x, y);
   if (item) applySelection(state.selection, [item], op);
@@ -46,7 +51,14 @@ export async function clickSelect(state: EditorState, x: number, y: number, op: 
 }
 
 /** A marquee from (ax, ay) to (bx, by): replace, add (Shift) or toggle (Ctrl) everything visible inside. */
-export async function marqueeSelect(state: EditorState, ax: number, ay: number, bx: number, by: number, op: SelectionOp): Promise<void> {
+export async function marqueeSelect(
+  state: EditorState,
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+  op: SelectionOp,
+): Promise<void> {
   const items = await pickItemsInRect(state, ax, ay, bx, by);
   applySelection(state.selection, items, op);
   state.highlightVersion++;
@@ -78,7 +90,10 @@ export function clearHover(state: EditorState): void {
 
 /** Starts dragging a handle from (x, y) with every selected item. */
 export function startDrag(state: EditorState, handle: GizmoHandle, x: number, y: number): void {
-  const items = [...state.selection.items.values()].map((item: SelectionItem) => ({ item, start: readItemWorld(item) }));
+  const items = [...state.selection.items.values()].map((item: SelectionItem) => ({
+    item,
+    start: readItemWorld(item),
+  }));
   state.drag = beginDrag(state.gizmo, handle, currentView(state), x, y, items);
   state.activeHandle = handle.name;
   state.hover = null;

@@ -23,7 +23,9 @@ export async function pickHandle(state: EditorState, x: number, y: number): Prom
     }
   }
   // One pass and one readback for the whole block; then nearest first.
-  const order = points.map((_, i) => i).sort((a, b) => Math.hypot(points[a].x - x, points[a].y - y) - Math.hypot(points[b].x - x, points[b].y - y));
+  const order = points
+    .map((_, i) => i)
+    .sort((a, b) => Math.hypot(points[a].x - x, points[a].y - y) - Math.hypot(points[b].x - x, points[b].y - y));
   const infos = await pickManyAsync(gizmo.picker, points, { devicePixelRatio: state.engine.devicePixelRatio });
   for (const i of order) {
     const mesh = infos[i].pickedMesh;
@@ -34,17 +36,38 @@ export async function pickHandle(state: EditorState, x: number, y: number): Prom
 }
 
 /** The object under CSS pixel (x, y) and the full pick result. */
-export async function pickItem(state: EditorState, x: number, y: number): Promise<{ item: SelectionItem | null; info: PickingInfo }> {
-  const info = await pickAsync(state.picker, clamp(x, 0, state.cssWidth - 0.01), clamp(y, 0, state.cssHeight - 0.01), { devicePixelRatio: state.engine.devicePixelRatio });
-  return { item: info.hit && info.pickedMesh ? { mesh: info.pickedMesh, instance: info.thinInstanceIndex } : null, info };
+export async function pickItem(
+  state: EditorState,
+  x: number,
+  y: number,
+): Promise<{ item: SelectionItem | null; info: PickingInfo }> {
+  const info = await pickAsync(state.picker, clamp(x, 0, state.cssWidth - 0.01), clamp(y, 0, state.cssHeight - 0.01), {
+    devicePixelRatio: state.engine.devicePixelRatio,
+  });
+  return {
+    item: info.hit && info.pickedMesh ? { mesh: info.pickedMesh, instance: info.thinInstanceIndex } : null,
+    info,
+  };
 }
 
 /** Every object with a visible pixel inside the rectangle between two CSS points. */
-export async function pickItemsInRect(state: EditorState, ax: number, ay: number, bx: number, by: number): Promise<SelectionItem[]> {
+export async function pickItemsInRect(
+  state: EditorState,
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+): Promise<SelectionItem[]> {
   const x0 = clamp(Math.floor(Math.min(ax, bx)), 0, state.cssWidth - 1);
   const y0 = clamp(Math.floor(Math.min(ay, by)), 0, state.cssHeight - 1);
   const x1 = clamp(Math.ceil(Math.max(ax, bx)), x0 + 1, Math.floor(state.engine.width / state.engine.devicePixelRatio));
-  const y1 = clamp(Math.ceil(Math.max(ay, by)), y0 + 1, Math.floor(state.engine.height / state.engine.devicePixelRatio));
-  const found = await pickRectAsync(state.picker, x0, y0, x1 - x0, y1 - y0, { devicePixelRatio: state.engine.devicePixelRatio });
+  const y1 = clamp(
+    Math.ceil(Math.max(ay, by)),
+    y0 + 1,
+    Math.floor(state.engine.height / state.engine.devicePixelRatio),
+  );
+  const found = await pickRectAsync(state.picker, x0, y0, x1 - x0, y1 - y0, {
+    devicePixelRatio: state.engine.devicePixelRatio,
+  });
   return found.flatMap((f) => (f.mesh ? [{ mesh: f.mesh, instance: f.thinInstanceIndex }] : []));
 }

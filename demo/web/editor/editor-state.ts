@@ -63,6 +63,10 @@ export function track<T>(state: EditorState, work: Promise<T>): Promise<T | unde
 
 /** The camera's current screen mapping (CSS pixels of the canvas). */
 export function currentView(state: EditorState): ScreenView {
-  const viewProjection = getCameraViewProjectionMatrix(state.camera, state.engine.width / state.engine.height, mat4.create());
+  const viewProjection = getCameraViewProjectionMatrix(
+    state.camera,
+    state.engine.width / state.engine.height,
+    mat4.create(),
+  );
   return makeScreenView(viewProjection, state.camera.position, state.camera.target, state.cssWidth, state.cssHeight);
 }

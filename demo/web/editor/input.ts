@@ -1,6 +1,17 @@
 // Mouse and keyboard → editor actions. A left press first asks for a handle (async pick); moves made meanwhile are
 // kept and replayed, so fast drags and clicks behave the same as slow ones.
-import { clearAll, clearHover, clickSelect, endDrag, findHandle, hoverAt, marqueeSelect, moveDrag, setMode, startDrag } from './actions.js';
+import {
+  clearAll,
+  clearHover,
+  clickSelect,
+  endDrag,
+  findHandle,
+  hoverAt,
+  marqueeSelect,
+  moveDrag,
+  setMode,
+  startDrag,
+} from './actions.js';
 import { dolly, pan, resetCamera, tumble } from './camera-controls.js';
 import { type EditorState, markDirty, track } from './editor-state.js';
 
@@ -41,14 +52,17 @@ export function attachEditorInput(state: EditorState, canvas: HTMLCanvasElement,
     hoverTarget = { x, y };
     if (hovering) return;
     hovering = true;
-    void track(state, (async () => {
-      // Only the latest position matters: positions that arrive while a pick runs replace each other.
-      while (hoverTarget && !press) {
-        const { x: hx, y: hy } = hoverTarget;
-        hoverTarget = null;
-        await hoverAt(state, hx, hy);
-      }
-    })().finally(() => (hovering = false)));
+    void track(
+      state,
+      (async () => {
+        // Only the latest position matters: positions that arrive while a pick runs replace each other.
+        while (hoverTarget && !press) {
+          const { x: hx, y: hy } = hoverTarget;
+          hoverTarget = null;
+          await hoverAt(state, hx, hy);
+        }
+      })().finally(() => (hovering = false)),
+    );
   }
 
   function onPointerDown(event: PointerEvent): void {
@@ -57,7 +71,16 @@ export function attachEditorInput(state: EditorState, canvas: HTMLCanvasElement,
     canvas.setPointerCapture(event.pointerId);
     const { x, y } = local(event);
     const ctrl = event.ctrlKey || event.metaKey;
-    const base = { startX: x, startY: y, lastX: x, lastY: y, moved: false, ctrl, shift: event.shiftKey, ready: Promise.resolve() };
+    const base = {
+      startX: x,
+      startY: y,
+      lastX: x,
+      lastY: y,
+      moved: false,
+      ctrl,
+      shift: event.shiftKey,
+      ready: Promise.resolve(),
+    };
     if (event.altKey) {
       press = { ...base, kind: event.button === 0 ? 'tumble' : 'pan' };
       return;
@@ -66,16 +89,20 @@ export function attachEditorInput(state: EditorState, canvas: HTMLCanvasElement,
     const current: Press = { ...base, kind: 'pending' };
     press = current;
     hoverTarget = null;
-    current.ready = track(state, findHandle(state, x, y).then((handle) => {
-      if (!handle) {
-        current.kind = 'select';
-        if (current.moved && press === current) marquee.show(current.startX, current.startY, current.lastX, current.lastY);
-        return;
-      }
-      current.kind = 'handle';
-      startDrag(state, handle, current.startX, current.startY);
-      if (current.moved) moveDrag(state, current.lastX, current.lastY);
-    }));
+    current.ready = track(
+      state,
+      findHandle(state, x, y).then((handle) => {
+        if (!handle) {
+          current.kind = 'select';
+          if (current.moved && press === current)
+            marquee.show(current.startX, current.startY, current.lastX, current.lastY);
+          return;
+        }
+        current.kind = 'handle';
+        startDrag(state, handle, current.startX, current.startY);
+        if (current.moved) moveDrag(state, current.lastX, current.lastY);
+      }),
+    );
   }
 
   function onPointerMove(event: PointerEvent): void {
@@ -104,17 +131,27 @@ export function attachEditorInput(state: EditorState, canvas: HTMLCanvasElement,
     press = null;
     done.moved ||= Math.hypot(x - done.startX, y - done.startY) > clickSlop;
     if (done.kind === 'tumble' || done.kind === 'pan') return;
-    void track(state, done.ready.then(async () => {
-      if (done.kind === 'handle') {
-        if (x !== done.lastX || y !== done.lastY) moveDrag(state, x, y);
-        endDrag(state);
-      } else if (done.moved) {
-        marquee.hide();
-        await marqueeSelect(state, done.startX, done.startY, x, y, done.shift ? 'add' : done.ctrl ? 'toggle' : 'replace');
-      } else {
-        await clickSelect(state, x, y, done.ctrl ? 'toggle' : 'replace');
-      }
-    }));
+    void track(
+      state,
+      done.ready.then(async () => {
+        if (done.kind === 'handle') {
+          if (x !== done.lastX || y !== done.lastY) moveDrag(state, x, y);
+          endDrag(state);
+        } else if (done.moved) {
+          marquee.hide();
+          await marqueeSelect(
+            state,
+            done.startX,
+            done.startY,
+            x,
+            y,
+            done.shift ? 'add' : done.ctrl ? 'toggle' : 'replace',
+          );
+        } else {
+          await clickSelect(state, x, y, done.ctrl ? 'toggle' : 'replace');
+        }
+      }),
+    );
   }
 
   function onKeyDown(event: KeyboardEvent): void {

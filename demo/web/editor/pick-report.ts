@@ -26,8 +26,18 @@ export interface PickReport {
 export function makePickReport(info: PickingInfo, x: number, y: number): PickReport {
   const detailed = info.hit && info.faceId >= 0;
   return {
-    x, y, hit: info.hit, mesh: info.pickedMesh?.name ?? null, instance: info.thinInstanceIndex, face: info.faceId,
-    bu: detailed ? info.bu : null, bv: detailed ? info.bv : null, point: info.pickedPoint, distance: info.hit ? info.distance : null,
-    normal: detailed ? getPickedNormal(info, true) : null, uv: detailed ? getPickedUV(info) : null, detailed,
+    x,
+    y,
+    hit: info.hit,
+    mesh: info.pickedMesh?.name ?? null,
+    instance: info.thinInstanceIndex,
+    face: info.faceId,
+    bu: detailed ? info.bu : null,
+    bv: detailed ? info.bv : null,
+    point: info.pickedPoint,
+    distance: info.hit ? info.distance : null,
+    normal: detailed ? getPickedNormal(info, true) : null,
+    uv: detailed ? getPickedUV(info) : null,
+    detailed,
   };
 }

@@ -53,4 +53,3 @@ export function clearSelection(selection: Selection): void {
   selection.items.clear();
   selection.version++;
 }
-

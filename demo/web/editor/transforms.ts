@@ -30,7 +30,11 @@ export function writeItemWorld(item: SelectionItem, world: Float32Array, scratch
 }
 
 /** World position of the item's local origin (`matrix` is scratch space). */
-export function itemOrigin(item: SelectionItem, out: Float32Array = vec3.create(), matrix: Float32Array = mat4.create()): Float32Array {
+export function itemOrigin(
+  item: SelectionItem,
+  out: Float32Array = vec3.create(),
+  matrix: Float32Array = mat4.create(),
+): Float32Array {
   const world = readItemWorld(item, matrix);
   return vec3.set(world[12], world[13], world[14], out);
 }
@@ -47,7 +51,11 @@ export interface TransformScratch {
 }
 
 /** Mean of the selected items' origins (the gizmo's pivot), or null when nothing is selected. */
-export function selectionPivot(selection: Selection, out: Float32Array = vec3.create(), scratch: TransformScratch = { matrix: mat4.create(), origin: vec3.create() }): Float32Array | null {
+export function selectionPivot(
+  selection: Selection,
+  out: Float32Array = vec3.create(),
+  scratch: TransformScratch = { matrix: mat4.create(), origin: vec3.create() },
+): Float32Array | null {
   if (selection.items.size === 0) return null;
   vec3.zero(out);
   for (const item of selection.items.values()) vec3.add(out, itemOrigin(item, scratch.origin, scratch.matrix), out);

@@ -1,7 +1,14 @@
 // Drag maths of the gizmo handles: axis moves by closest points between the mouse ray and the axis line, free moves
 // in the screen plane, rotation by the angle swept in the ring's plane, scale by projected distance along the axis.
 import { mat4, vec3 } from 'wgpu-matrix';
-import { closestAxisParameter, intersectRayPlane, projectToScreen, type ScreenView, screenRay, signedAngleAbout } from '../math/rays.js';
+import {
+  closestAxisParameter,
+  intersectRayPlane,
+  projectToScreen,
+  type ScreenView,
+  screenRay,
+  signedAngleAbout,
+} from '../math/rays.js';
 import type { SelectionItem } from '../editor/selection-items.js';
 import { gizmoProportions } from './gizmo-shapes.js';
 import { type Gizmo, type GizmoHandle, gizmoPixels } from './gizmo.js';
@@ -42,16 +49,35 @@ function unitAxis(axis: number): Float32Array {
 }
 
 /** Starts dragging `handle` from CSS pixel (x, y); `items` carry their world matrices at the press. */
-export function beginDrag(gizmo: Gizmo, handle: GizmoHandle, view: ScreenView, x: number, y: number, items: DragState['items']): DragState {
+export function beginDrag(
+  gizmo: Gizmo,
+  handle: GizmoHandle,
+  view: ScreenView,
+  x: number,
+  y: number,
+  items: DragState['items'],
+): DragState {
   const pivot = vec3.clone(gizmo.pivot);
   const axis = handle.axis >= 0 ? unitAxis(handle.axis) : null;
   const ray = screenRay(view, x, y);
   // Rotation works in the ring's plane; the free move in the plane through the pivot facing the camera.
   const planeNormal = handle.mode === 'rotate' && axis ? axis : view.forward;
   const drag: DragState = {
-    handle, pivot, axis, startX: x, startY: y, startParam: 0, planeNormal, startHit: intersectRayPlane(ray, pivot, planeNormal),
-    screenRotation: null, screenPivot: projectToScreen(view, pivot), screenAxis: { x: 0, y: 0 }, startAlong: 0, items,
-    delta: mat4.identity(), value: handle.mode === 'rotate' ? [0] : handle.mode === 'scale' ? [1, 1, 1] : [0, 0, 0],
+    handle,
+    pivot,
+    axis,
+    startX: x,
+    startY: y,
+    startParam: 0,
+    planeNormal,
+    startHit: intersectRayPlane(ray, pivot, planeNormal),
+    screenRotation: null,
+    screenPivot: projectToScreen(view, pivot),
+    screenAxis: { x: 0, y: 0 },
+    startAlong: 0,
+    items,
+    delta: mat4.identity(),
+    value: handle.mode === 'rotate' ? [0] : handle.mode === 'scale' ? [1, 1, 1] : [0, 0, 0],
     scratch: [mat4.create(), mat4.create()],
   };
   if (axis && handle.mode === 'translate') drag.startParam = closestAxisParameter(pivot, axis, ray) ?? 0;
@@ -63,7 +89,9 @@ export function beginDrag(gizmo: Gizmo, handle: GizmoHandle, view: ScreenView, x
   }
   if (axis && handle.mode === 'rotate' && (Math.abs(vec3.dot(ray.direction, axis)) < 0.12 || !drag.startHit)) {
     // Edge-on ring: the grab point's tangent (axis × radius) on screen; one ring radius of travel = 1 radian.
-    const grab: Float32Array = drag.startHit ?? vec3.addScaled(pivot, unitAxis((handle.axis + 1) % 3), gizmoProportions.ringRadius * gizmo.size, vec3.create());
+    const grab: Float32Array =
+      drag.startHit ??
+      vec3.addScaled(pivot, unitAxis((handle.axis + 1) % 3), gizmoProportions.ringRadius * gizmo.size, vec3.create());
     const tangent = vec3.cross(axis, vec3.subtract(grab, pivot), vec3.create());
     const a = projectToScreen(view, grab);
     const b = projectToScreen(view, vec3.add(grab, vec3.scale(tangent, 0.05)));

@@ -48,7 +48,11 @@ function addCube(b: ShapeBuilder, size: number, y: number): void {
 }
 
 function finish(b: ShapeBuilder): MeshData {
-  return { positions: Float32Array.from(b.positions), normals: Float32Array.from(b.normals), indices: Uint16Array.from(b.indices) };
+  return {
+    positions: Float32Array.from(b.positions),
+    normals: Float32Array.from(b.normals),
+    indices: Uint16Array.from(b.indices),
+  };
 }
 
 /** Where handles sit along their axis, in gizmo units. */

@@ -1,7 +1,15 @@
 // The transform gizmo: handle meshes in a second weft scene (sharing the engine and camera) with their own
 // picker, so handles own their pick IDs and are picked before — and win over — the geometry behind them.
 import { mat4, vec3 } from 'wgpu-matrix';
-import { type Camera, createMeshFromData, createScene, type Engine, makeTorusData, type Mesh, type Scene } from '../../../engine/index.js';
+import {
+  type Camera,
+  createMeshFromData,
+  createScene,
+  type Engine,
+  makeTorusData,
+  type Mesh,
+  type Scene,
+} from '../../../engine/index.js';
 import { createGpuPicker, type GpuPicker } from '../../../picking/index.js';
 import { worldPerPixel } from '../math/rays.js';
 import { gizmoProportions, makeArrowData, makeCentreHandleData, makeScaleHandleData } from './gizmo-shapes.js';
@@ -39,7 +47,11 @@ export interface Gizmo {
 /** On-screen length of an arrow, CSS pixels. */
 export const gizmoPixels = 110;
 const highlight: [number, number, number] = [1, 0.86, 0.15];
-const axisColors: [number, number, number][] = [[0.93, 0.26, 0.26], [0.36, 0.85, 0.3], [0.3, 0.52, 1]];
+const axisColors: [number, number, number][] = [
+  [0.93, 0.26, 0.26],
+  [0.36, 0.85, 0.3],
+  [0.3, 0.52, 1],
+];
 const axisNames = ['x', 'y', 'z'];
 // Handles are built along +Y; these turn +Y onto +X, +Y and +Z.
 const axisTurns = [mat4.rotationZ(-Math.PI / 2), mat4.identity(), mat4.rotationX(Math.PI / 2)];
@@ -49,13 +61,30 @@ export function createGizmo(engine: Engine, camera: Camera): Gizmo {
   const scene = createScene(engine);
   scene.camera = camera;
   const handles: GizmoHandle[] = [];
-  const add = (mode: GizmoHandle['mode'], axis: GizmoHandle['axis'], mesh: Mesh, baseColor: [number, number, number]) => {
+  const add = (
+    mode: GizmoHandle['mode'],
+    axis: GizmoHandle['axis'],
+    mesh: Mesh,
+    baseColor: [number, number, number],
+  ) => {
     mesh.visible = mesh.pickable = false;
-    handles.push({ name: `${mode}-${axis < 0 ? (mode === 'translate' ? 'free' : 'uniform') : axisNames[axis]}`, mode, axis, mesh, baseColor, color: [...baseColor, 1] });
+    handles.push({
+      name: `${mode}-${axis < 0 ? (mode === 'translate' ? 'free' : 'uniform') : axisNames[axis]}`,
+      mode,
+      axis,
+      mesh,
+      baseColor,
+      color: [...baseColor, 1],
+    });
   };
   const arrow = makeArrowData();
   const scaleHandle = makeScaleHandleData();
-  const ring = makeTorusData({ radius: gizmoProportions.ringRadius, tube: gizmoProportions.ringTube, radialSegments: 8, tubularSegments: 96 });
+  const ring = makeTorusData({
+    radius: gizmoProportions.ringRadius,
+    tube: gizmoProportions.ringTube,
+    radialSegments: 8,
+    tubularSegments: 96,
+  });
   for (const axis of [0, 1, 2] as const) {
     add('translate', axis, createMeshFromData(scene, `gizmo:translate-${axisNames[axis]}`, arrow), axisColors[axis]);
     add('rotate', axis, createMeshFromData(scene, `gizmo:rotate-${axisNames[axis]}`, ring), axisColors[axis]);
@@ -63,25 +92,45 @@ export function createGizmo(engine: Engine, camera: Camera): Gizmo {
   }
   add('translate', -1, createMeshFromData(scene, 'gizmo:translate-free', makeCentreHandleData()), [0.85, 0.85, 0.85]);
   add('scale', -1, createMeshFromData(scene, 'gizmo:scale-uniform', makeCentreHandleData()), [0.85, 0.85, 0.85]);
-  return { scene, picker: createGpuPicker(scene), handles, byMesh: new Map(handles.map((h) => [h.mesh, h])), mode: 'select', visible: false, pivot: vec3.create(), size: 1, scratch: { matrix: mat4.create(), origin: vec3.create() } };
+  return {
+    scene,
+    picker: createGpuPicker(scene),
+    handles,
+    byMesh: new Map(handles.map((h) => [h.mesh, h])),
+    mode: 'select',
+    visible: false,
+    pivot: vec3.create(),
+    size: 1,
+    scratch: { matrix: mat4.create(), origin: vec3.create() },
+  };
 }
 
 /** Depth of `point` along the camera's viewing direction. */
 function viewDepth(camera: Camera, point: Float32Array): number {
   const { position: p, target: t } = camera;
   const length = Math.hypot(t[0] - p[0], t[1] - p[1], t[2] - p[2]);
-  return ((point[0] - p[0]) * (t[0] - p[0]) + (point[1] - p[1]) * (t[1] - p[1]) + (point[2] - p[2]) * (t[2] - p[2])) / length;
+  return (
+    ((point[0] - p[0]) * (t[0] - p[0]) + (point[1] - p[1]) * (t[1] - p[1]) + (point[2] - p[2]) * (t[2] - p[2])) / length
+  );
 }
 
 /**
  * Places the gizmo at `pivot` with a constant on-screen size, shows the handles of `mode` (hidden handles are
  * not pickable either) and highlights `active` (hovered or dragged handle name).
  */
-export function layoutGizmo(gizmo: Gizmo, camera: Camera, cssHeight: number, mode: EditorMode, pivot: Float32Array | null, active: string | null): void {
+export function layoutGizmo(
+  gizmo: Gizmo,
+  camera: Camera,
+  cssHeight: number,
+  mode: EditorMode,
+  pivot: Float32Array | null,
+  active: string | null,
+): void {
   gizmo.mode = mode;
   gizmo.visible = mode !== 'select' && pivot !== null;
   if (pivot) vec3.copy(pivot, gizmo.pivot);
-  gizmo.size = gizmoPixels * worldPerPixel(Math.max(camera.near, viewDepth(camera, gizmo.pivot)), camera.fovY, cssHeight);
+  gizmo.size =
+    gizmoPixels * worldPerPixel(Math.max(camera.near, viewDepth(camera, gizmo.pivot)), camera.fovY, cssHeight);
   for (const handle of gizmo.handles) {
     const shown = gizmo.visible && handle.mode === mode;
     handle.mesh.visible = handle.mesh.pickable = shown;

@@ -22,9 +22,22 @@ export interface ScreenView {
 }
 
 /** Makes a ScreenView from a camera's view-projection, position and target (the inverse is computed once). */
-export function makeScreenView(viewProjection: Float32Array, cameraPosition: Vec3, cameraTarget: Vec3, cssWidth: number, cssHeight: number): ScreenView {
+export function makeScreenView(
+  viewProjection: Float32Array,
+  cameraPosition: Vec3,
+  cameraTarget: Vec3,
+  cssWidth: number,
+  cssHeight: number,
+): ScreenView {
   const forward = vec3.normalize(vec3.subtract(cameraTarget, cameraPosition, vec3.create()), vec3.create());
-  return { cssWidth, cssHeight, viewProjection, inverse: mat4.inverse(viewProjection), cameraPosition: Float32Array.from(cameraPosition), forward };
+  return {
+    cssWidth,
+    cssHeight,
+    viewProjection,
+    inverse: mat4.inverse(viewProjection),
+    cameraPosition: Float32Array.from(cameraPosition),
+    forward,
+  };
 }
 
 /** The ray from the camera through CSS pixel (x, y) (sub-pixel positions allowed; reverse-Z near plane at NDC z = 1). */

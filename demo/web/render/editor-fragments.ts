@@ -47,10 +47,15 @@ export function createSelectionFragment(): Fragment {
   return {
     id: 'editor-selection-surface',
     source: selectionSource,
-    bindings: [{ name: 'selectionStyle', kind: 'uniform', type: 'SelectionStyle', role: 'material', visibility: ['fragment'] }],
+    bindings: [
+      { name: 'selectionStyle', kind: 'uniform', type: 'SelectionStyle', role: 'material', visibility: ['fragment'] },
+    ],
     varyings: [{ name: 'selectionBarycentric', type: 'vec3f' }],
     outputs: [{ name: 'color', type: 'vec4f' }],
-    fills: [{ slot: 'vertexVaryings', fn: 'writeCornerBarycentric' }, { slot: 'fragmentStage', fn: 'selectionSurface' }],
+    fills: [
+      { slot: 'vertexVaryings', fn: 'writeCornerBarycentric' },
+      { slot: 'fragmentStage', fn: 'selectionSurface' },
+    ],
   };
 }
 
@@ -130,7 +135,11 @@ fn fullscreenVertex(input: VertexInput) -> VertexOutput {
 
 /** A vertex stage without vertex buffers: one triangle covering the viewport (draw 3 vertices). */
 export function createFullscreenVertexFragment(): Fragment {
-  return { id: 'editor-fullscreen-vertex', source: fullscreenSource, fills: [{ slot: 'vertexStage', fn: 'fullscreenVertex' }] };
+  return {
+    id: 'editor-fullscreen-vertex',
+    source: fullscreenSource,
+    fills: [{ slot: 'vertexStage', fn: 'fullscreenVertex' }],
+  };
 }
 
 const presentSource = `import bindings::frameColor;
@@ -148,7 +157,16 @@ export function createPresentFragment(): Fragment {
   return {
     id: 'editor-present',
     source: presentSource,
-    bindings: [{ name: 'frameColor', kind: 'texture', sampleType: 'float', viewDimension: '2d', role: 'scene', visibility: ['fragment'] }],
+    bindings: [
+      {
+        name: 'frameColor',
+        kind: 'texture',
+        sampleType: 'float',
+        viewDimension: '2d',
+        role: 'scene',
+        visibility: ['fragment'],
+      },
+    ],
     outputs: [{ name: 'color', type: 'vec4f' }],
     fills: [{ slot: 'fragmentStage', fn: 'presentFragment' }],
   };
@@ -189,7 +207,14 @@ export function createGbufferTileFragment(): Fragment {
     id: 'editor-gbuffer-tile',
     source: tileSource,
     bindings: [
-      { name: 'tileTexture', kind: 'texture', sampleType: 'unfilterable-float', viewDimension: '2d', role: 'scene', visibility: ['fragment'] },
+      {
+        name: 'tileTexture',
+        kind: 'texture',
+        sampleType: 'unfilterable-float',
+        viewDimension: '2d',
+        role: 'scene',
+        visibility: ['fragment'],
+      },
       { name: 'tileParams', kind: 'uniform', type: 'TileParams', role: 'scene', visibility: ['fragment'] },
     ],
     outputs: [{ name: 'color', type: 'vec4f' }],

@@ -1,6 +1,13 @@
 // One editor frame: the forward renderer into an offscreen target, then grid, selection and gizmo overlays on that
 // target, then a copy to the canvas. Frames are drawn on demand (when something changed) and timed.
-import { createForwardRenderTask, createRenderTarget, type RenderTarget, resizeRenderTarget, runTasks, type Task } from '../../../engine/index.js';
+import {
+  createForwardRenderTask,
+  createRenderTarget,
+  type RenderTarget,
+  resizeRenderTarget,
+  runTasks,
+  type Task,
+} from '../../../engine/index.js';
 import { refreshGizmo } from '../editor/actions.js';
 import type { EditorState } from '../editor/editor-state.js';
 import { createGizmoTask } from './gizmo-task.js';
@@ -40,7 +47,13 @@ export interface EditorFrame {
 export function createEditorFrame(state: EditorState): EditorFrame {
   const { engine } = state;
   const scene = state.world.scene;
-  const target = createRenderTarget(engine, { name: 'editor:frame', width: engine.width, height: engine.height, format: engine.colorFormat, depthFormat: 'depth24plus' });
+  const target = createRenderTarget(engine, {
+    name: 'editor:frame',
+    width: engine.width,
+    height: engine.height,
+    format: engine.colorFormat,
+    depthFormat: 'depth24plus',
+  });
   const highlight: HighlightSource = { version: 0, selected: [], hover: null };
   const source = () => {
     highlight.version = state.highlightVersion;
@@ -55,7 +68,18 @@ export function createEditorFrame(state: EditorState): EditorFrame {
     createGizmoTask(state.gizmo, target),
     createPresentTask(target),
   ];
-  return { target, tasks, frames: 0, lastFrameAt: 0, lastCpuMs: 0, lastGpuMs: 0, timings: { recording: false, cpu: [], gpu: [], interval: [] }, waiters: [], extras: [], running: tasks };
+  return {
+    target,
+    tasks,
+    frames: 0,
+    lastFrameAt: 0,
+    lastCpuMs: 0,
+    lastGpuMs: 0,
+    timings: { recording: false, cpu: [], gpu: [], interval: [] },
+    waiters: [],
+    extras: [],
+    running: tasks,
+  };
 }
 
 /** Sets the tasks drawn after the presented frame (none: pass []). */

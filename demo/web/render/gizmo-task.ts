@@ -5,8 +5,20 @@ import { createStandardVertexFragments } from '../../../fragments/index.js';
 import type { Gizmo, GizmoHandle } from '../gizmo/gizmo.js';
 import { createHandleSurfaceFragment } from './editor-fragments.js';
 import {
-  createNamedBindGroup, createOverlayUniforms, destroyOverlayUniforms, drawStride, makeTargetViews, type OverlayUniforms, pipelineFor,
-  type PipelineSet, refreshTargetViews, releasePipelines, setDrawUniforms, standardResources, uploadDraws, writeSceneUniforms,
+  createNamedBindGroup,
+  createOverlayUniforms,
+  destroyOverlayUniforms,
+  drawStride,
+  makeTargetViews,
+  type OverlayUniforms,
+  pipelineFor,
+  type PipelineSet,
+  refreshTargetViews,
+  releasePipelines,
+  setDrawUniforms,
+  standardResources,
+  uploadDraws,
+  writeSceneUniforms,
 } from './overlay-gpu.js';
 
 interface HandleDraw {
@@ -48,25 +60,43 @@ export function createGizmoTask(gizmo: Gizmo, target: RenderTarget): Task {
         const mesh = handle.mesh;
         const buffers = meshVertexLayout(mesh);
         const layoutKey = buffers.map((b) => b.attributes.map((a) => a.semantic).join('+')).join('|');
-        const { composed, lease } = pipelineFor(pipelines, device!, layoutKey, () => composeShader({ fragments, conditions: { normals: true }, vertexLayout: { kind: 'buffers', buffers } }, pipelines.cache), {
-          label: 'editor:gizmo',
-          targets: [{ format: target.colorFormats[0] }],
-          primitive: { topology: 'triangle-list', cullMode: 'back', frontFace: 'ccw' },
-          depthStencil: { format: target.depthFormat!, depthWriteEnabled: true, depthCompare: 'greater' },
-        });
-        if (!groups.length) groups = [0, 1].map((g) => createNamedBindGroup(device!, composed, lease, g, standardResources(uniforms!), `editor:gizmo:group${g}`));
+        const { composed, lease } = pipelineFor(
+          pipelines,
+          device!,
+          layoutKey,
+          () =>
+            composeShader(
+              { fragments, conditions: { normals: true }, vertexLayout: { kind: 'buffers', buffers } },
+              pipelines.cache,
+            ),
+          {
+            label: 'editor:gizmo',
+            targets: [{ format: target.colorFormats[0] }],
+            primitive: { topology: 'triangle-list', cullMode: 'back', frontFace: 'ccw' },
+            depthStencil: { format: target.depthFormat!, depthWriteEnabled: true, depthCompare: 'greater' },
+          },
+        );
+        if (!groups.length)
+          groups = [0, 1].map((g) =>
+            createNamedBindGroup(device!, composed, lease, g, standardResources(uniforms!), `editor:gizmo:group${g}`),
+          );
         const gpu = ensureMeshGpu(mesh, device!);
         const indices = mesh.geometry.indices!;
         return {
-          handle, pipeline: lease.pipeline, vertexBuffers: composed.vertexBufferSources.map((i) => gpu.vertexBuffers[i]), indexBuffer: gpu.indexBuffer!,
-          indexFormat: indices instanceof Uint16Array ? 'uint16' : 'uint32', indexCount: indices.length,
+          handle,
+          pipeline: lease.pipeline,
+          vertexBuffers: composed.vertexBufferSources.map((i) => gpu.vertexBuffers[i]),
+          indexBuffer: gpu.indexBuffer!,
+          indexFormat: indices instanceof Uint16Array ? 'uint16' : 'uint32',
+          indexCount: indices.length,
         };
       });
     },
     execute(encoder) {
       if (!gizmo.visible) return;
       writeSceneUniforms(uniforms!, gizmo.scene, gizmo.scene.camera!, target.width / target.height);
-      for (let slot = 0; slot < draws.length; slot++) setDrawUniforms(uniforms!, slot, draws[slot].handle.mesh.worldMatrix, draws[slot].handle.color);
+      for (let slot = 0; slot < draws.length; slot++)
+        setDrawUniforms(uniforms!, slot, draws[slot].handle.mesh.worldMatrix, draws[slot].handle.color);
       uploadDraws(uniforms!, draws.length);
       const { color, depth } = refreshTargetViews(target, views);
       const pass = encoder.beginRenderPass({

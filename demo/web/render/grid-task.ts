@@ -5,8 +5,19 @@ import type { Camera, RenderTarget, Scene, Task } from '../../../engine/index.js
 import { createStandardVertexFragments } from '../../../fragments/index.js';
 import { createGridFragment } from './editor-fragments.js';
 import {
-  createNamedBindGroup, createOverlayUniforms, destroyOverlayUniforms, type OverlayUniforms, pipelineFor, type PipelineSet,
-  releasePipelines, setDrawUniforms, makeTargetViews, refreshTargetViews, standardResources, uploadDraws, writeSceneUniforms,
+  createNamedBindGroup,
+  createOverlayUniforms,
+  destroyOverlayUniforms,
+  type OverlayUniforms,
+  pipelineFor,
+  type PipelineSet,
+  releasePipelines,
+  setDrawUniforms,
+  makeTargetViews,
+  refreshTargetViews,
+  standardResources,
+  uploadDraws,
+  writeSceneUniforms,
 } from './overlay-gpu.js';
 
 const halfSize = 60;
@@ -45,21 +56,42 @@ export function createGridTask(scene: Scene, camera: Camera, target: RenderTarge
     record() {
       release();
       device = engine.device;
-      const entry = pipelineFor(pipelines, device, 'grid', () => composeShader({
-        fragments, conditions: {}, vertexLayout: { kind: 'buffers', buffers: [{ arrayStride: 12, attributes: [{ semantic: 'position', offset: 0, format: 'float32x3' }] }] },
-      }, pipelines.cache), {
-        label: 'editor:grid',
-        targets: [{ format: target.colorFormats[0], blend: overlayBlend }],
-        primitive: { topology: 'triangle-list', cullMode: 'none' },
-        depthStencil: { format: target.depthFormat!, depthWriteEnabled: false, depthCompare: 'greater' },
-      });
+      const entry = pipelineFor(
+        pipelines,
+        device,
+        'grid',
+        () =>
+          composeShader(
+            {
+              fragments,
+              conditions: {},
+              vertexLayout: {
+                kind: 'buffers',
+                buffers: [{ arrayStride: 12, attributes: [{ semantic: 'position', offset: 0, format: 'float32x3' }] }],
+              },
+            },
+            pipelines.cache,
+          ),
+        {
+          label: 'editor:grid',
+          targets: [{ format: target.colorFormats[0], blend: overlayBlend }],
+          primitive: { topology: 'triangle-list', cullMode: 'none' },
+          depthStencil: { format: target.depthFormat!, depthWriteEnabled: false, depthCompare: 'greater' },
+        },
+      );
       uniforms = createOverlayUniforms(device, 'editor:grid', 1);
       const h = halfSize;
       const corners = new Float32Array([-h, 0, -h, h, 0, -h, h, 0, h, -h, 0, -h, h, 0, h, -h, 0, h]);
-      quad = device.createBuffer({ label: 'editor:grid:quad', size: corners.byteLength, usage: GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_DST });
+      quad = device.createBuffer({
+        label: 'editor:grid:quad',
+        size: corners.byteLength,
+        usage: GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_DST,
+      });
       device.queue.writeBuffer(quad, 0, corners);
       const resources = standardResources(uniforms);
-      groups = [0, 1].map((g) => createNamedBindGroup(device!, entry.composed, entry.lease, g, resources, `editor:grid:group${g}`));
+      groups = [0, 1].map((g) =>
+        createNamedBindGroup(device!, entry.composed, entry.lease, g, resources, `editor:grid:group${g}`),
+      );
       pipeline = entry.lease.pipeline;
     },
     execute(encoder) {

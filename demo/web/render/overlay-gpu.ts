@@ -1,8 +1,22 @@
 // What the editor's overlay tasks share: scene + per-draw uniforms laid out as weft's standard vertex stage reads
 // them, bind groups built from the composer's binding names, and pipelines acquired from weft's cache.
 import { mat4 } from 'wgpu-matrix';
-import { type ComposeCache, type ComposedShader, type PipelineLease, type RenderPipelineState, acquireRenderPipeline, releaseRenderPipeline } from '../../../composer/index.js';
-import { type Camera, getCameraViewProjectionMatrix, getRenderTargetTextures, type RenderTarget, type RenderTargetTextures, type Scene } from '../../../engine/index.js';
+import {
+  type ComposeCache,
+  type ComposedShader,
+  type PipelineLease,
+  type RenderPipelineState,
+  acquireRenderPipeline,
+  releaseRenderPipeline,
+} from '../../../composer/index.js';
+import {
+  type Camera,
+  getCameraViewProjectionMatrix,
+  getRenderTargetTextures,
+  type RenderTarget,
+  type RenderTargetTextures,
+  type Scene,
+} from '../../../engine/index.js';
 import { drawUniformsByteSize } from '../../../fragments/index.js';
 
 /** Dynamic-offset stride of one draw's uniforms (WebGPU's minUniformBufferOffsetAlignment). */
@@ -27,10 +41,20 @@ export interface OverlayUniforms {
 export function createOverlayUniforms(device: GPUDevice, label: string, capacity: number): OverlayUniforms {
   const drawData = new Float32Array((Math.max(1, capacity) * drawStride) / 4);
   return {
-    label, device, capacity: Math.max(1, capacity),
-    sceneBuffer: device.createBuffer({ label: `${label}:scene-uniforms`, size: sceneBytes, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST }),
+    label,
+    device,
+    capacity: Math.max(1, capacity),
+    sceneBuffer: device.createBuffer({
+      label: `${label}:scene-uniforms`,
+      size: sceneBytes,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    }),
     sceneData: new Float32Array(sceneBytes / 4),
-    drawBuffer: device.createBuffer({ label: `${label}:draw-uniforms`, size: drawData.byteLength, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST }),
+    drawBuffer: device.createBuffer({
+      label: `${label}:draw-uniforms`,
+      size: drawData.byteLength,
+      usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+    }),
     drawData,
     drawWords: new Uint32Array(drawData.buffer),
     scratch: mat4.create(),
@@ -55,7 +79,12 @@ export function writeSceneUniforms(uniforms: OverlayUniforms, scene: Scene, came
 }
 
 /** Fills draw `slot` on the CPU: world, its normal matrix, a colour; `uploadDraws` sends them. */
-export function setDrawUniforms(uniforms: OverlayUniforms, slot: number, world: Float32Array, color: readonly number[]): void {
+export function setDrawUniforms(
+  uniforms: OverlayUniforms,
+  slot: number,
+  world: Float32Array,
+  color: readonly number[],
+): void {
   const base = (slot * drawStride) / 4;
   const data = uniforms.drawData;
   data.set(world, base);
@@ -70,11 +99,19 @@ export function setDrawUniforms(uniforms: OverlayUniforms, slot: number, world: 
 
 /** Uploads the first `count` draws. */
 export function uploadDraws(uniforms: OverlayUniforms, count: number): void {
-  if (count > 0) uniforms.device.queue.writeBuffer(uniforms.drawBuffer, 0, uniforms.drawData, 0, (count * drawStride) / 4);
+  if (count > 0)
+    uniforms.device.queue.writeBuffer(uniforms.drawBuffer, 0, uniforms.drawData, 0, (count * drawStride) / 4);
 }
 
 /** A bind group for composed group `group`, its entries found by binding name (the composer assigns the indices). */
-export function createNamedBindGroup(device: GPUDevice, composed: ComposedShader, lease: PipelineLease, group: number, resources: Record<string, GPUBindingResource>, label: string): GPUBindGroup {
+export function createNamedBindGroup(
+  device: GPUDevice,
+  composed: ComposedShader,
+  lease: PipelineLease,
+  group: number,
+  resources: Record<string, GPUBindingResource>,
+  label: string,
+): GPUBindGroup {
   const entries = composed.bindGroups[group].bindings.map((binding) => {
     const resource = resources[binding.name];
     if (!resource) throw new Error(`${label}: no resource for binding "${binding.name}" of group ${group}`);
@@ -96,7 +133,13 @@ export interface PipelineSet {
 }
 
 /** Returns the pipeline for `key`, composing and acquiring it on first use. */
-export function pipelineFor(set: PipelineSet, device: GPUDevice, key: string, compose: () => ComposedShader, state: RenderPipelineState): { composed: ComposedShader; lease: PipelineLease } {
+export function pipelineFor(
+  set: PipelineSet,
+  device: GPUDevice,
+  key: string,
+  compose: () => ComposedShader,
+  state: RenderPipelineState,
+): { composed: ComposedShader; lease: PipelineLease } {
   if (set.device !== device) releasePipelines(set);
   set.device = device;
   let entry = set.leases.get(key);
@@ -110,7 +153,8 @@ export function pipelineFor(set: PipelineSet, device: GPUDevice, key: string, co
 
 /** Gives every lease of the set back (nothing to give back once the device is gone). */
 export function releasePipelines(set: PipelineSet): void {
-  if (set.device) for (const { lease } of set.leases.values()) if (!lease.released) releaseRenderPipeline(set.device, lease);
+  if (set.device)
+    for (const { lease } of set.leases.values()) if (!lease.released) releaseRenderPipeline(set.device, lease);
   set.leases.clear();
 }
 
@@ -127,7 +171,10 @@ export function makeTargetViews(): TargetViews {
 }
 
 /** The target's current views (new only after the target was resized or its device replaced). */
-export function refreshTargetViews(target: RenderTarget, views: TargetViews): { color: GPUTextureView; depth: GPUTextureView } {
+export function refreshTargetViews(
+  target: RenderTarget,
+  views: TargetViews,
+): { color: GPUTextureView; depth: GPUTextureView } {
   const textures = getRenderTargetTextures(target);
   if (views.textures !== textures) {
     views.textures = textures;

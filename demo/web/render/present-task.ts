@@ -1,6 +1,12 @@
 // Present task: copies the editor's frame target to the canvas texture with a one-triangle draw.
 import { composeShader, makeComposeCache } from '../../../composer/index.js';
-import { getEngineColorTexture, getRenderTargetTextures, type RenderTarget, type RenderTargetTextures, type Task } from '../../../engine/index.js';
+import {
+  getEngineColorTexture,
+  getRenderTargetTextures,
+  type RenderTarget,
+  type RenderTargetTextures,
+  type Task,
+} from '../../../engine/index.js';
 import { createFullscreenVertexFragment, createPresentFragment } from './editor-fragments.js';
 import { createNamedBindGroup, pipelineFor, type PipelineSet, releasePipelines } from './overlay-gpu.js';
 
@@ -13,7 +19,12 @@ export function createPresentTask(target: RenderTarget): Task {
   let source: RenderTargetTextures | null = null;
   let group: GPUBindGroup | null = null;
   let pipeline: GPURenderPipeline | null = null;
-  const attachment: GPURenderPassColorAttachment = { view: undefined as unknown as GPUTextureView, loadOp: 'clear', storeOp: 'store', clearValue: { r: 0, g: 0, b: 0, a: 1 } };
+  const attachment: GPURenderPassColorAttachment = {
+    view: undefined as unknown as GPUTextureView,
+    loadOp: 'clear',
+    storeOp: 'store',
+    clearValue: { r: 0, g: 0, b: 0, a: 1 },
+  };
   const descriptor: GPURenderPassDescriptor = { label: 'editor:present:pass', colorAttachments: [attachment] };
 
   return {
@@ -23,13 +34,26 @@ export function createPresentTask(target: RenderTarget): Task {
       if (device !== engine.device) releasePipelines(pipelines);
       device = engine.device;
       source = getRenderTargetTextures(target);
-      const { composed, lease } = pipelineFor(pipelines, device, 'present', () => composeShader({ fragments, vertexLayout: { kind: 'buffers', buffers: [] } }, pipelines.cache), {
-        label: 'editor:present',
-        targets: [{ format: engine.colorFormat }],
-        primitive: { topology: 'triangle-list' },
-      });
+      const { composed, lease } = pipelineFor(
+        pipelines,
+        device,
+        'present',
+        () => composeShader({ fragments, vertexLayout: { kind: 'buffers', buffers: [] } }, pipelines.cache),
+        {
+          label: 'editor:present',
+          targets: [{ format: engine.colorFormat }],
+          primitive: { topology: 'triangle-list' },
+        },
+      );
       pipeline = lease.pipeline;
-      group = createNamedBindGroup(device, composed, lease, 0, { frameColor: source.colors[0].createView({ label: 'editor:present:source' }) }, 'editor:present:group');
+      group = createNamedBindGroup(
+        device,
+        composed,
+        lease,
+        0,
+        { frameColor: source.colors[0].createView({ label: 'editor:present:source' }) },
+        'editor:present:group',
+      );
     },
     execute(encoder) {
       attachment.view = getEngineColorTexture(engine).createView();

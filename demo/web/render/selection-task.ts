@@ -1,14 +1,33 @@
 // Selection overlay task: the selected (and hovered) meshes again, from a non-indexed copy of their triangles,
 // with the selection fragment on weft's standard vertex stage; depth-tested against the scene, blended on top.
 import { composeShader, makeComposeCache, thinInstanceVertexBuffer } from '../../../composer/index.js';
-import { type Camera, ensureMeshGpu, type Mesh, type RenderTarget, type Scene, type Task } from '../../../engine/index.js';
+import {
+  type Camera,
+  ensureMeshGpu,
+  type Mesh,
+  type RenderTarget,
+  type Scene,
+  type Task,
+} from '../../../engine/index.js';
 import { createStandardVertexFragments } from '../../../fragments/index.js';
 import type { SelectionItem } from '../editor/selection-items.js';
 import { createSelectionFragment, selectionStyleBytes } from './editor-fragments.js';
 import { overlayBlend } from './grid-task.js';
 import {
-  createNamedBindGroup, createOverlayUniforms, destroyOverlayUniforms, drawStride, makeTargetViews, type OverlayUniforms, pipelineFor,
-  type PipelineSet, refreshTargetViews, releasePipelines, setDrawUniforms, standardResources, uploadDraws, writeSceneUniforms,
+  createNamedBindGroup,
+  createOverlayUniforms,
+  destroyOverlayUniforms,
+  drawStride,
+  makeTargetViews,
+  type OverlayUniforms,
+  pipelineFor,
+  type PipelineSet,
+  refreshTargetViews,
+  releasePipelines,
+  setDrawUniforms,
+  standardResources,
+  uploadDraws,
+  writeSceneUniforms,
 } from './overlay-gpu.js';
 
 /** What the overlay shows; `version` changes whenever the selection or the hover does. */
@@ -53,7 +72,12 @@ function deindexedPositions(mesh: Mesh): Float32Array<ArrayBuffer> {
 }
 
 /** Creates the selection overlay task drawing into `target` (colour and depth loaded, depth not written). */
-export function createSelectionTask(scene: Scene, camera: Camera, target: RenderTarget, source: () => HighlightSource): Task {
+export function createSelectionTask(
+  scene: Scene,
+  camera: Camera,
+  target: RenderTarget,
+  source: () => HighlightSource,
+): Task {
   const engine = scene.engine;
   const pipelines: PipelineSet = { device: null, cache: makeComposeCache(), leases: new Map() };
   const fragments = [...createStandardVertexFragments(), createSelectionFragment()];
@@ -83,7 +107,11 @@ export function createSelectionTask(scene: Scene, camera: Camera, target: Render
     let copy = copies.get(mesh);
     if (!copy) {
       const data = deindexedPositions(mesh);
-      const buffer = device!.createBuffer({ label: `editor:selection:${mesh.name}:triangles`, size: data.byteLength, usage: GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_DST });
+      const buffer = device!.createBuffer({
+        label: `editor:selection:${mesh.name}:triangles`,
+        size: data.byteLength,
+        usage: GPUBufferUsage.VERTEX | GPUBufferUsage.COPY_DST,
+      });
       device!.queue.writeBuffer(buffer, 0, data);
       copy = { buffer, vertexCount: data.length / 3 };
       copies.set(mesh, copy);
@@ -92,23 +120,49 @@ export function createSelectionTask(scene: Scene, camera: Camera, target: Render
   }
 
   function pipeline(thin: boolean) {
-    const buffers = [{ arrayStride: 12, attributes: [{ semantic: 'position', offset: 0, format: 'float32x3' as const }] }];
+    const buffers = [
+      { arrayStride: 12, attributes: [{ semantic: 'position', offset: 0, format: 'float32x3' as const }] },
+    ];
     if (thin) buffers.push(thinInstanceVertexBuffer() as (typeof buffers)[number]);
-    return pipelineFor(pipelines, device!, thin ? 'thin' : 'plain', () => composeShader({ fragments, conditions: { thinInstances: thin }, vertexLayout: { kind: 'buffers', buffers } }, pipelines.cache), {
-      label: `editor:selection${thin ? ':thin' : ''}`,
-      targets: [{ format: target.colorFormats[0], blend: overlayBlend }],
-      primitive: { topology: 'triangle-list', cullMode: 'back', frontFace: 'ccw' },
-      // The same vertex stage as the scene gives the same depth; the bias absorbs rounding between pipelines.
-      depthStencil: { format: target.depthFormat!, depthWriteEnabled: false, depthCompare: 'greater-equal', depthBias: 2, depthBiasSlopeScale: 1 },
-    });
+    return pipelineFor(
+      pipelines,
+      device!,
+      thin ? 'thin' : 'plain',
+      () =>
+        composeShader(
+          { fragments, conditions: { thinInstances: thin }, vertexLayout: { kind: 'buffers', buffers } },
+          pipelines.cache,
+        ),
+      {
+        label: `editor:selection${thin ? ':thin' : ''}`,
+        targets: [{ format: target.colorFormats[0], blend: overlayBlend }],
+        primitive: { topology: 'triangle-list', cullMode: 'back', frontFace: 'ccw' },
+        // The same vertex stage as the scene gives the same depth; the bias absorbs rounding between pipelines.
+        depthStencil: {
+          format: target.depthFormat!,
+          depthWriteEnabled: false,
+          depthCompare: 'greater-equal',
+          depthBias: 2,
+          depthBiasSlopeScale: 1,
+        },
+      },
+    );
   }
 
   function ensureShared(count: number): void {
     if (!styleBuffers.length) {
       styleBuffers = (['selected', 'hover'] as const).map((name) => {
         const s = selectionStyles[name];
-        const buffer = device!.createBuffer({ label: `editor:selection:style:${name}`, size: selectionStyleBytes, usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST });
-        device!.queue.writeBuffer(buffer, 0, new Float32Array([...s.fill, ...s.wire, s.lineWidth, s.fadeFrom, s.fadeTo, 0]));
+        const buffer = device!.createBuffer({
+          label: `editor:selection:style:${name}`,
+          size: selectionStyleBytes,
+          usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
+        });
+        device!.queue.writeBuffer(
+          buffer,
+          0,
+          new Float32Array([...s.fill, ...s.wire, s.lineWidth, s.fadeFrom, s.fadeTo, 0]),
+        );
         return buffer;
       });
     }
@@ -123,7 +177,16 @@ export function createSelectionTask(scene: Scene, camera: Camera, target: Render
       groups = {
         scene: createNamedBindGroup(device!, composed, lease, 0, resources, 'editor:selection:scene'),
         draw: createNamedBindGroup(device!, composed, lease, 1, resources, 'editor:selection:draw'),
-        styles: styleBuffers.map((buffer, i) => createNamedBindGroup(device!, composed, lease, 2, { selectionStyle: { buffer } }, `editor:selection:style${i}`)),
+        styles: styleBuffers.map((buffer, i) =>
+          createNamedBindGroup(
+            device!,
+            composed,
+            lease,
+            2,
+            { selectionStyle: { buffer } },
+            `editor:selection:style${i}`,
+          ),
+        ),
       };
     }
   }
@@ -139,24 +202,35 @@ export function createSelectionTask(scene: Scene, camera: Camera, target: Render
       const { selected, hover, version } = source();
       const list: { item: SelectionItem; style: 0 | 1 }[] = [];
       for (const item of selected) list.push({ item, style: 0 });
-      if (hover && !list.some((d) => d.item.mesh === hover.mesh && d.item.instance === hover.instance)) list.push({ item: hover, style: 1 });
+      if (hover && !list.some((d) => d.item.mesh === hover.mesh && d.item.instance === hover.instance))
+        list.push({ item: hover, style: 1 });
       ensureShared(list.length);
       for (const [mesh, copy] of copies) {
         if (!mesh.disposed) continue;
         copy.buffer.destroy();
         copies.delete(mesh);
       }
-      draws = list.filter(({ item }) => !item.mesh.disposed).map(({ item, style }) => {
-        const copy = copyOf(item.mesh);
-        const thin = item.instance >= 0 && item.mesh.thinInstances !== null;
-        return { item, style, vertices: copy.buffer, vertexCount: copy.vertexCount, pipeline: pipeline(thin).lease.pipeline, thin };
-      });
+      draws = list
+        .filter(({ item }) => !item.mesh.disposed)
+        .map(({ item, style }) => {
+          const copy = copyOf(item.mesh);
+          const thin = item.instance >= 0 && item.mesh.thinInstances !== null;
+          return {
+            item,
+            style,
+            vertices: copy.buffer,
+            vertexCount: copy.vertexCount,
+            pipeline: pipeline(thin).lease.pipeline,
+            thin,
+          };
+        });
       recordedVersion = version;
     },
     execute(encoder) {
       if (!draws.length) return;
       writeSceneUniforms(uniforms!, scene, camera, target.width / target.height);
-      for (let slot = 0; slot < draws.length; slot++) setDrawUniforms(uniforms!, slot, draws[slot].item.mesh.worldMatrix, white);
+      for (let slot = 0; slot < draws.length; slot++)
+        setDrawUniforms(uniforms!, slot, draws[slot].item.mesh.worldMatrix, white);
       uploadDraws(uniforms!, draws.length);
       const { color, depth } = refreshTargetViews(target, views);
       const pass = encoder.beginRenderPass({

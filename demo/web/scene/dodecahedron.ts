@@ -21,7 +21,8 @@ function corners(): Float32Array[] {
 function faceNormals(): Float32Array[] {
   const out: Float32Array[] = [];
   for (const a of [-1, 1]) {
-    for (const b of [-phi, phi]) out.push(vec3.normalize([0, b, a]), vec3.normalize([b, a, 0]), vec3.normalize([a, 0, b]));
+    for (const b of [-phi, phi])
+      out.push(vec3.normalize([0, b, a]), vec3.normalize([b, a, 0]), vec3.normalize([a, 0, b]));
   }
   return out;
 }
@@ -38,7 +39,10 @@ export function makeDodecahedronData(radius = 1): MeshData {
     const best = Math.max(...points.map((p) => vec3.dot(p, normal)));
     const face = points.filter((p) => vec3.dot(p, normal) > best - 1e-4);
     if (face.length !== 5) throw new Error(`makeDodecahedronData: a face has ${face.length} corners, expected 5`);
-    const centre = vec3.divScalar(face.reduce((sum, p) => vec3.add(sum, p), vec3.create()), 5);
+    const centre = vec3.divScalar(
+      face.reduce((sum, p) => vec3.add(sum, p), vec3.create()),
+      5,
+    );
     const u = vec3.normalize(vec3.subtract(face[0], centre));
     const v = vec3.cross(normal, u);
     // Counter-clockwise seen from outside: increasing angle about the outward normal.
@@ -50,7 +54,11 @@ export function makeDodecahedronData(radius = 1): MeshData {
     }
     for (let k = 1; k < 4; k++) indices.push(base, base + k, base + k + 1);
   }
-  return { positions: Float32Array.from(positions), normals: Float32Array.from(normals), indices: Uint16Array.from(indices) };
+  return {
+    positions: Float32Array.from(positions),
+    normals: Float32Array.from(normals),
+    indices: Uint16Array.from(indices),
+  };
 }
 
 function angleIn(p: Float32Array, centre: Float32Array, u: Float32Array, v: Float32Array): number {

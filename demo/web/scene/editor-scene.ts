@@ -1,8 +1,19 @@
 // The editor's scene: primitives, a generated dodecahedron and dense knot, a glTF table and thin-instanced crates.
 import { mat4 } from 'wgpu-matrix';
 import {
-  createBoxMesh, createMeshFromData, createScene, createSphereMesh, createTorusMesh, type Engine, loadGltf,
-  makePerspectiveCamera, makeStandardMaterial, type Mesh, type OrbitState, type Scene, setCameraOrbit,
+  createBoxMesh,
+  createMeshFromData,
+  createScene,
+  createSphereMesh,
+  createTorusMesh,
+  type Engine,
+  loadGltf,
+  makePerspectiveCamera,
+  makeStandardMaterial,
+  type Mesh,
+  type OrbitState,
+  type Scene,
+  setCameraOrbit,
 } from '../../../engine/index.js';
 import { makeDemoGltfDocument, writeGlb } from '../../../engine/loaders/gltf-build.js';
 import { makeDodecahedronData } from './dodecahedron.js';
@@ -37,23 +48,63 @@ function crateMatrices(): Float32Array {
 
 /** Builds the editor scene on an engine (CPU data; GPU buffers appear on the first frame). */
 export async function buildEditorScene(engine: Engine): Promise<EditorScene> {
-  const scene = createScene(engine, { clearColor: [0.11, 0.12, 0.14, 1], ambientColor: [0.3, 0.3, 0.32], lightDirection: [0.45, 0.8, 0.35] });
+  const scene = createScene(engine, {
+    clearColor: [0.11, 0.12, 0.14, 1],
+    ambientColor: [0.3, 0.3, 0.32],
+    lightDirection: [0.45, 0.8, 0.35],
+  });
   scene.camera = makePerspectiveCamera({ fovY: 0.75, near: 0.1 });
   setCameraOrbit(scene.camera, homeOrbit);
 
   const meshes: Mesh[] = [];
-  meshes.push(createBoxMesh(scene, 'cube', { width: 1, height: 1, depth: 1 }, { worldMatrix: mat4.translation([-3, 0.5, 0]), material: material([0.85, 0.32, 0.26]) }));
-  meshes.push(createMeshFromData(scene, 'dodecahedron', makeDodecahedronData(0.62), { worldMatrix: mat4.translation([-1.5, 0.55, 0]), material: material([0.35, 0.75, 0.45]) }));
-  meshes.push(createSphereMesh(scene, 'sphere', { radius: 0.5, segments: 24, rings: 12 }, { worldMatrix: mat4.translation([0, 0.5, 0]), material: material([0.25, 0.55, 0.9]) }));
+  meshes.push(
+    createBoxMesh(
+      scene,
+      'cube',
+      { width: 1, height: 1, depth: 1 },
+      { worldMatrix: mat4.translation([-3, 0.5, 0]), material: material([0.85, 0.32, 0.26]) },
+    ),
+  );
+  meshes.push(
+    createMeshFromData(scene, 'dodecahedron', makeDodecahedronData(0.62), {
+      worldMatrix: mat4.translation([-1.5, 0.55, 0]),
+      material: material([0.35, 0.75, 0.45]),
+    }),
+  );
+  meshes.push(
+    createSphereMesh(
+      scene,
+      'sphere',
+      { radius: 0.5, segments: 24, rings: 12 },
+      { worldMatrix: mat4.translation([0, 0.5, 0]), material: material([0.25, 0.55, 0.9]) },
+    ),
+  );
   const torusWorld = mat4.multiply(mat4.translation([1.5, 0.6, 0]), mat4.rotationX(Math.PI / 2));
-  meshes.push(createTorusMesh(scene, 'torus', { radius: 0.42, tube: 0.16 }, { worldMatrix: torusWorld, material: material([0.95, 0.72, 0.2]) }));
-  meshes.push(createMeshFromData(scene, 'knot', makeTorusKnotData(), { worldMatrix: mat4.translation([3, 0.6, 0]), material: material([0.75, 0.55, 0.85]) }));
+  meshes.push(
+    createTorusMesh(
+      scene,
+      'torus',
+      { radius: 0.42, tube: 0.16 },
+      { worldMatrix: torusWorld, material: material([0.95, 0.72, 0.2]) },
+    ),
+  );
+  meshes.push(
+    createMeshFromData(scene, 'knot', makeTorusKnotData(), {
+      worldMatrix: mat4.translation([3, 0.6, 0]),
+      material: material([0.75, 0.55, 0.85]),
+    }),
+  );
 
   const glb = await writeGlb(makeDemoGltfDocument());
   const table = await loadGltf(scene, glb, { worldMatrix: mat4.translation([-0.6, 0, -2.3]) });
   meshes.push(...table.meshes);
 
-  const crates = createBoxMesh(scene, 'crates', { width: 0.4, height: 0.4, depth: 0.4 }, { thinInstances: crateMatrices(), material: material([0.72, 0.55, 0.36]) });
+  const crates = createBoxMesh(
+    scene,
+    'crates',
+    { width: 0.4, height: 0.4, depth: 0.4 },
+    { thinInstances: crateMatrices(), material: material([0.72, 0.55, 0.36]) },
+  );
   meshes.push(crates);
   return { scene, meshes, crates };
 }

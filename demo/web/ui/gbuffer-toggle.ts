@@ -21,13 +21,24 @@ interface GeometryTaskShape extends Task {
 }
 
 interface GeometryModuleShape {
-  createGeometryRendererTask?: (scene: Scene, config: { name?: string; size?: { width: number; height: number }; textureDescriptions: { type: number }[] }) => GeometryTaskShape;
+  createGeometryRendererTask?: (
+    scene: Scene,
+    config: { name?: string; size?: { width: number; height: number }; textureDescriptions: { type: number }[] },
+  ) => GeometryTaskShape;
   GeometryTextureType?: Record<string, number>;
 }
 
 /** Looks for the geometry renderer; wires the toggle when it exists, leaves the section hidden otherwise. */
-export async function setupGbufferStrip(state: EditorState, frame: EditorFrame, section: HTMLElement, toggle: HTMLInputElement, captions: HTMLElement): Promise<GbufferStrip | null> {
-  const geometry = (await import('../../../geometry/index.js').catch(() => null)) as unknown as GeometryModuleShape | null;
+export async function setupGbufferStrip(
+  state: EditorState,
+  frame: EditorFrame,
+  section: HTMLElement,
+  toggle: HTMLInputElement,
+  captions: HTMLElement,
+): Promise<GbufferStrip | null> {
+  const geometry = (await import('../../../geometry/index.js').catch(
+    () => null,
+  )) as unknown as GeometryModuleShape | null;
   const create = geometry?.createGeometryRendererTask;
   const types = geometry?.GeometryTextureType;
   if (typeof create !== 'function' || !types) return null;
@@ -42,7 +53,8 @@ export async function setupGbufferStrip(state: EditorState, frame: EditorFrame, 
     setEnabled(on) {
       if (on && !tasks) {
         const task = create(state.world.scene, {
-          name: 'editor-gbuffer', size: { width, height },
+          name: 'editor-gbuffer',
+          size: { width, height },
           textureDescriptions: [{ type: types.ALBEDO }, { type: types.WORLD_NORMAL }, { type: types.VIEW_DEPTH }],
         });
         tiles = [
@@ -66,12 +78,14 @@ export async function setupGbufferStrip(state: EditorState, frame: EditorFrame, 
 
 /** Labels under the canvas' thumbnails (CSS pixels = framebuffer pixels / ratio). */
 function showCaptions(root: HTMLElement, tiles: ReturnType<GbufferStrip['tiles']>, ratio: number): void {
-  root.replaceChildren(...tiles.map(({ label, rect: [x, y] }) => {
-    const caption = document.createElement('span');
-    caption.className = 'tile-caption';
-    caption.textContent = label;
-    caption.style.left = `${x / ratio + 4}px`;
-    caption.style.top = `${y / ratio + 2}px`;
-    return caption;
-  }));
+  root.replaceChildren(
+    ...tiles.map(({ label, rect: [x, y] }) => {
+      const caption = document.createElement('span');
+      caption.className = 'tile-caption';
+      caption.textContent = label;
+      caption.style.left = `${x / ratio + 4}px`;
+      caption.style.top = `${y / ratio + 2}px`;
+      return caption;
+    }),
+  );
 }

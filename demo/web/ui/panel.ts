@@ -12,7 +12,12 @@ export interface Panel {
   shownVersion: number;
 }
 
-const modeLabels: [EditorState['mode'], string][] = [['select', 'Q Select'], ['translate', 'W Move'], ['rotate', 'E Rotate'], ['scale', 'R Scale']];
+const modeLabels: [EditorState['mode'], string][] = [
+  ['select', 'Q Select'],
+  ['translate', 'W Move'],
+  ['rotate', 'E Rotate'],
+  ['scale', 'R Scale'],
+];
 
 /** Builds the mode buttons and finds the panel's slots. */
 export function createPanel(root: HTMLElement, onMode: (mode: EditorState['mode']) => void): Panel {
@@ -28,7 +33,14 @@ export function createPanel(root: HTMLElement, onMode: (mode: EditorState['mode'
     modeButtons.set(mode, button);
   }
   const find = (id: string) => root.querySelector<HTMLElement>(`#${id}`)!;
-  return { modeButtons, selection: find('selection'), pick: find('last-pick'), capability: find('capability'), frame: find('frame-time'), shownVersion: -1 };
+  return {
+    modeButtons,
+    selection: find('selection'),
+    pick: find('last-pick'),
+    capability: find('capability'),
+    frame: find('frame-time'),
+    shownVersion: -1,
+  };
 }
 
 const fmt = (v: number) => v.toFixed(3);

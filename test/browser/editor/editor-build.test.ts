@@ -26,13 +26,22 @@ describe('editor page: static build', () => {
       process.env.NODE_ENV = nodeEnv;
     }
     // Vite's preview server: the built files as they are, no transforms.
-    server = await preview({ configFile, logLevel: 'error', build: { outDir }, preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false } });
+    server = await preview({
+      configFile,
+      logLevel: 'error',
+      build: { outDir },
+      preview: { host: '127.0.0.1', port: 0, strictPort: false, open: false },
+    });
     const url = server.resolvedUrls?.local[0];
     if (!url) throw new Error('the preview server reported no URL');
     browser = await launchChromium();
     opened = await openPage(browser, `${url}index.html`);
     await opened.page.setViewportSize({ width: 1140, height: 640 });
-    await opened.page.waitForFunction(() => window.__editor !== undefined || window.__editorFailed !== undefined, undefined, { timeout: 120_000 });
+    await opened.page.waitForFunction(
+      () => window.__editor !== undefined || window.__editorFailed !== undefined,
+      undefined,
+      { timeout: 120_000 },
+    );
   }, editorTimeout);
 
   afterAll(async () => {

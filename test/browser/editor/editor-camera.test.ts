@@ -3,7 +3,18 @@
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CameraReport, EditorTestApi } from '../../../demo/web/test-api';
-import { api, closeEditor, dragOnCanvas, editorTimeout, type EditorSession, idle, mouseTo, openEditor, project, saveShot } from './editor-harness';
+import {
+  api,
+  closeEditor,
+  dragOnCanvas,
+  editorTimeout,
+  type EditorSession,
+  idle,
+  mouseTo,
+  openEditor,
+  project,
+  saveShot,
+} from './editor-harness';
 
 const angleDelta = (a: number, b: number) => Math.atan2(Math.sin(a - b), Math.cos(a - b));
 
@@ -37,7 +48,8 @@ describe('editor page: camera controls (Chromium, SwiftShader)', () => {
     // The view really changed: many pixels differ.
     const shot = PNG.sync.read(await page().screenshot());
     let changed = 0;
-    for (let i = 0; i < shot.data.length; i += 4 * 97) if (Math.abs(shot.data[i] - before.data[i]) + Math.abs(shot.data[i + 1] - before.data[i + 1]) > 30) changed++;
+    for (let i = 0; i < shot.data.length; i += 4 * 97)
+      if (Math.abs(shot.data[i] - before.data[i]) + Math.abs(shot.data[i + 1] - before.data[i + 1]) > 30) changed++;
     expect(changed).toBeGreaterThan(100);
     await saveShot(page(), 'tumble');
   });
@@ -45,7 +57,13 @@ describe('editor page: camera controls (Chromium, SwiftShader)', () => {
   it('Alt + right drag pans: a point at the target depth stays under the cursor', async () => {
     const anchor = project(camera, camera.target);
     const offset = { x: 90, y: -45 };
-    await dragOnCanvas(page(), camera, anchor, { x: anchor.x + offset.x, y: anchor.y + offset.y }, { modifiers: ['Alt'], button: 'right', steps: 10 });
+    await dragOnCanvas(
+      page(),
+      camera,
+      anchor,
+      { x: anchor.x + offset.x, y: anchor.y + offset.y },
+      { modifiers: ['Alt'], button: 'right', steps: 10 },
+    );
     const after = await currentCamera();
     const moved = project(after, camera.target);
     expect(Math.abs(moved.x - anchor.x - offset.x)).toBeLessThan(0.5);

@@ -3,7 +3,19 @@
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { CameraReport, EditorTestApi } from '../../../demo/web/test-api';
-import { api, clickAt, closeEditor, dragOnCanvas, editorTimeout, type EditorSession, idle, mouseTo, openEditor, project, saveShot } from './editor-harness';
+import {
+  api,
+  clickAt,
+  closeEditor,
+  dragOnCanvas,
+  editorTimeout,
+  type EditorSession,
+  idle,
+  mouseTo,
+  openEditor,
+  project,
+  saveShot,
+} from './editor-harness';
 import { add, axisDisplacementForPixels, columnLengths, relativeError, screenDirection, unit } from './screen-math';
 
 type GizmoReport = ReturnType<EditorTestApi['gizmo']>;
@@ -15,7 +27,13 @@ describe('editor page: gizmo (Chromium, SwiftShader)', () => {
   const page = () => session!.page;
   const transforms = () => api(page(), (e) => e.transforms());
   const gizmo = () => api(page(), (e) => e.gizmo());
-  const pickAt = (x: number, y: number) => api(page(), new Function('e', `return e.pickAt(${x}, ${y})`) as (e: EditorTestApi) => Promise<{ handle: string | null; object: string | null }>);
+  const pickAt = (x: number, y: number) =>
+    api(
+      page(),
+      new Function('e', `return e.pickAt(${x}, ${y})`) as (
+        e: EditorTestApi,
+      ) => Promise<{ handle: string | null; object: string | null }>,
+    );
 
   async function selectOnly(name: string, mode: 'w' | 'e' | 'r'): Promise<GizmoReport> {
     const object = (await api(page(), (e) => e.objects())).find((o) => o.name === name)!;
@@ -40,7 +58,11 @@ describe('editor page: gizmo (Chromium, SwiftShader)', () => {
   afterAll(() => closeEditor(session), editorTimeout);
 
   it('Q, W, E, R switch the visible handles; Q and an empty selection hide the gizmo', async () => {
-    const visible = async () => Object.entries((await gizmo()).handles).filter(([, h]) => h.visible).map(([n]) => n).sort();
+    const visible = async () =>
+      Object.entries((await gizmo()).handles)
+        .filter(([, h]) => h.visible)
+        .map(([n]) => n)
+        .sort();
     await page().keyboard.press('w');
     await idle(page());
     expect((await gizmo()).visible).toBe(false);
@@ -78,11 +100,18 @@ describe('editor page: gizmo (Chromium, SwiftShader)', () => {
     await mouseTo(page(), camera, sphere.x, sphere.y);
     await idle(page());
     const tinted = await colourAt(sphere.x, sphere.y);
-    expect(tinted.reduce((a, b) => a + b, 0), `sphere ${plain} → ${tinted}`).toBeGreaterThan(plain.reduce((a, b) => a + b, 0) + 30);
+    expect(
+      tinted.reduce((a, b) => a + b, 0),
+      `sphere ${plain} → ${tinted}`,
+    ).toBeGreaterThan(plain.reduce((a, b) => a + b, 0) + 30);
     await saveShot(page(), 'hover');
   });
 
-  for (const [axis, pixels] of [[0, 90], [1, 60], [2, -50]] as const) {
+  for (const [axis, pixels] of [
+    [0, 90],
+    [1, 60],
+    [2, -50],
+  ] as const) {
     const name = 'xyz'[axis];
     it(`dragging the ${name.toUpperCase()} arrow by ${pixels} px moves the selection along ${name} as the camera maths predicts`, async () => {
       const g = await selectOnly('cube', 'w');
@@ -95,7 +124,9 @@ describe('editor page: gizmo (Chromium, SwiftShader)', () => {
       const after = (await transforms()).cube;
       const expected = axisDisplacementForPixels(camera, grab, unit(axis), pixels);
       const moved = [12, 13, 14].map((i) => after[i] - before[i]);
-      console.info(`[editor] translate ${name}: ${pixels} px → ${moved[axis].toFixed(4)} world, camera maths ${expected.toFixed(4)} (${(relativeError(moved[axis], expected) * 100).toFixed(3)} % off)`);
+      console.info(
+        `[editor] translate ${name}: ${pixels} px → ${moved[axis].toFixed(4)} world, camera maths ${expected.toFixed(4)} (${(relativeError(moved[axis], expected) * 100).toFixed(3)} % off)`,
+      );
       expect(relativeError(moved[axis], expected)).toBeLessThan(0.02);
       for (let other = 0; other < 3; other++) if (other !== axis) expect(Math.abs(moved[other])).toBeLessThan(1e-4);
       // The rest of the matrix is untouched.
@@ -112,7 +143,11 @@ describe('editor page: gizmo (Chromium, SwiftShader)', () => {
     await page().keyboard.press('w');
     await idle(page());
     const g = await gizmo();
-    const mean = [0, 1, 2].map((i) => (objects.find((o) => o.name === 'sphere')!.origin[i] + objects.find((o) => o.name === 'crates#1')!.origin[i]) / 2);
+    const mean = [0, 1, 2].map(
+      (i) =>
+        (objects.find((o) => o.name === 'sphere')!.origin[i] + objects.find((o) => o.name === 'crates#1')!.origin[i]) /
+        2,
+    );
     mean.forEach((c, i) => expect(g.pivot[i]).toBeCloseTo(c, 5));
     const before = await transforms();
     const grab = g.handles['translate-x'].grab;
@@ -152,13 +187,16 @@ describe('editor page: gizmo (Chromium, SwiftShader)', () => {
     expect((await pickAt(path[0].x, path[0].y)).handle).toBe('rotate-y');
     await page().mouse.move(camera.canvasLeft + path[0].x, camera.canvasTop + path[0].y);
     await page().mouse.down();
-    for (const p of path.slice(1)) await page().mouse.move(camera.canvasLeft + p.x, camera.canvasTop + p.y, { steps: 2 });
+    for (const p of path.slice(1))
+      await page().mouse.move(camera.canvasLeft + p.x, camera.canvasTop + p.y, { steps: 2 });
     await saveShot(page(), 'rotate');
     await page().mouse.up();
     await idle(page());
     const m = (await transforms()).cube;
     const angle = Math.atan2(-m[2], m[0]);
-    console.info(`[editor] rotate y: ring ${phi0} → ${phi1} rad → ${angle.toFixed(4)} rad (${(relativeError(angle, phi1 - phi0) * 100).toFixed(3)} % off)`);
+    console.info(
+      `[editor] rotate y: ring ${phi0} → ${phi1} rad → ${angle.toFixed(4)} rad (${(relativeError(angle, phi1 - phi0) * 100).toFixed(3)} % off)`,
+    );
     expect(relativeError(angle, phi1 - phi0)).toBeLessThan(0.02);
     expect(m[5]).toBeCloseTo(1, 5);
     expect(columnLengths(m).every((l) => Math.abs(l - 1) < 1e-5)).toBe(true);
@@ -175,7 +213,9 @@ describe('editor page: gizmo (Chromium, SwiftShader)', () => {
     const along = (p: { x: number; y: number }) => (p.x - pivot.x) * dir.x + (p.y - pivot.y) * dir.y;
     const expected = along(end) / along(start);
     const lengths = columnLengths((await transforms()).cube);
-    console.info(`[editor] scale x: 45 px → factor ${lengths[0].toFixed(4)}, projected-distance ratio ${expected.toFixed(4)} (${(relativeError(lengths[0], expected) * 100).toFixed(3)} % off)`);
+    console.info(
+      `[editor] scale x: 45 px → factor ${lengths[0].toFixed(4)}, projected-distance ratio ${expected.toFixed(4)} (${(relativeError(lengths[0], expected) * 100).toFixed(3)} % off)`,
+    );
     expect(relativeError(lengths[0], expected)).toBeLessThan(0.02);
     expect(lengths[1]).toBeCloseTo(1, 5);
     expect(lengths[2]).toBeCloseTo(1, 5);
@@ -215,7 +255,10 @@ describe('editor page: gizmo (Chromium, SwiftShader)', () => {
     const mid = project(camera, add(moved.pivot, unit(0), 0.5 * moved.size));
     const normal = { x: -dir.y, y: dir.x };
     const near = await pickAt(mid.x + normal.x * 3, mid.y + normal.y * 3);
-    const far = await pickAt(mid.x + normal.x * (constants.handleTolerance + 6), mid.y + normal.y * (constants.handleTolerance + 6));
+    const far = await pickAt(
+      mid.x + normal.x * (constants.handleTolerance + 6),
+      mid.y + normal.y * (constants.handleTolerance + 6),
+    );
     expect(near.handle).toBe('translate-x');
     expect(far.handle).toBeNull();
   });
@@ -226,7 +269,9 @@ describe('editor page: gizmo (Chromium, SwiftShader)', () => {
     await api(page(), (e) => e.startTiming());
     await dragOnCanvas(page(), camera, start, { x: start.x, y: start.y - 80 }, { steps: 30 });
     const timing = await api(page(), (e) => e.stopTiming());
-    console.info(`[editor] dragging (knot selected, 16k triangles): ${timing.frames} frames, ${timing.avgIntervalMs.toFixed(1)} ms between frames, CPU ${timing.avgCpuMs.toFixed(2)} ms, GPU ${timing.avgGpuMs.toFixed(1)} ms avg / ${timing.maxGpuMs.toFixed(1)} ms max (SwiftShader, ${camera.cssWidth}×${camera.cssHeight})`);
+    console.info(
+      `[editor] dragging (knot selected, 16k triangles): ${timing.frames} frames, ${timing.avgIntervalMs.toFixed(1)} ms between frames, CPU ${timing.avgCpuMs.toFixed(2)} ms, GPU ${timing.avgGpuMs.toFixed(1)} ms avg / ${timing.maxGpuMs.toFixed(1)} ms max (SwiftShader, ${camera.cssWidth}×${camera.cssHeight})`,
+    );
     expect(timing.frames).toBeGreaterThanOrEqual(5);
     expect(timing.avgCpuMs).toBeLessThan(16);
     // Software rasterising and presenting dominate here; a sanity bound only (absolute times are not gated tightly).

@@ -33,12 +33,17 @@ export async function openEditor(): Promise<EditorSession> {
   const page = opened.page;
   await page.setViewportSize({ width: 1140, height: 640 });
   await page
-    .waitForFunction(() => window.__editor !== undefined || window.__editorFailed !== undefined, undefined, { timeout: 120_000 })
+    .waitForFunction(() => window.__editor !== undefined || window.__editorFailed !== undefined, undefined, {
+      timeout: 120_000,
+    })
     .catch((error: Error) => {
-      throw new Error(`the editor never started (${error.message}); console: ${JSON.stringify(opened.consoleErrors)}; page: ${JSON.stringify(opened.pageErrors)}`);
+      throw new Error(
+        `the editor never started (${error.message}); console: ${JSON.stringify(opened.consoleErrors)}; page: ${JSON.stringify(opened.pageErrors)}`,
+      );
     });
   const failed = await page.evaluate(() => window.__editorFailed);
-  if (failed) throw new Error(`the editor failed to start: ${failed}; console: ${JSON.stringify(opened.consoleErrors)}`);
+  if (failed)
+    throw new Error(`the editor failed to start: ${failed}; console: ${JSON.stringify(opened.consoleErrors)}`);
   await idle(page);
   return { server, browser, opened, page };
 }
@@ -70,7 +75,11 @@ export interface ScreenPoint {
 /** Projects a world point with the page's view-projection to canvas CSS pixels. */
 export function project(camera: CameraReport, point: readonly number[]): ScreenPoint {
   const clip = vec4.transformMat4([point[0], point[1], point[2], 1], Float32Array.from(camera.viewProjection));
-  return { x: ((clip[0] / clip[3] + 1) / 2) * camera.cssWidth, y: ((1 - clip[1] / clip[3]) / 2) * camera.cssHeight, w: clip[3] };
+  return {
+    x: ((clip[0] / clip[3] + 1) / 2) * camera.cssWidth,
+    y: ((1 - clip[1] / clip[3]) / 2) * camera.cssHeight,
+    w: clip[3],
+  };
 }
 
 /** Moves the real mouse to a canvas CSS pixel. */
@@ -79,7 +88,13 @@ export async function mouseTo(page: Page, camera: CameraReport, x: number, y: nu
 }
 
 /** A left click at a canvas pixel (optionally with modifier keys held), then waits for the page to settle. */
-export async function clickAt(page: Page, camera: CameraReport, x: number, y: number, modifiers: ('Control' | 'Shift')[] = []): Promise<void> {
+export async function clickAt(
+  page: Page,
+  camera: CameraReport,
+  x: number,
+  y: number,
+  modifiers: ('Control' | 'Shift')[] = [],
+): Promise<void> {
   for (const key of modifiers) await page.keyboard.down(key);
   await mouseTo(page, camera, x, y);
   await page.mouse.down();
@@ -90,8 +105,16 @@ export async function clickAt(page: Page, camera: CameraReport, x: number, y: nu
 
 /** Presses at `from`, moves to `to` in `steps` mouse events, releases; modifiers and button as given. */
 export async function dragOnCanvas(
-  page: Page, camera: CameraReport, from: { x: number; y: number }, to: { x: number; y: number },
-  options: { steps?: number; button?: 'left' | 'right'; modifiers?: ('Alt' | 'Control' | 'Shift')[]; beforeRelease?: () => Promise<void> } = {},
+  page: Page,
+  camera: CameraReport,
+  from: { x: number; y: number },
+  to: { x: number; y: number },
+  options: {
+    steps?: number;
+    button?: 'left' | 'right';
+    modifiers?: ('Alt' | 'Control' | 'Shift')[];
+    beforeRelease?: () => Promise<void>;
+  } = {},
 ): Promise<void> {
   const modifiers = options.modifiers ?? [];
   for (const key of modifiers) await page.keyboard.down(key);

@@ -2,7 +2,14 @@
 import { mat4, vec3 } from 'wgpu-matrix';
 import { describe, expect, it } from 'vitest';
 import { makePerspectiveCamera, getCameraViewProjectionMatrix, type MeshData } from '../../../engine/index.js';
-import { closestAxisParameter, intersectRayPlane, makeScreenView, projectToScreen, screenRay, signedAngleAbout } from '../../../demo/web/math/rays';
+import {
+  closestAxisParameter,
+  intersectRayPlane,
+  makeScreenView,
+  projectToScreen,
+  screenRay,
+  signedAngleAbout,
+} from '../../../demo/web/math/rays';
 import { makeDodecahedronData } from '../../../demo/web/scene/dodecahedron';
 import { makeTorusKnotData } from '../../../demo/web/scene/torus-knot';
 
@@ -29,7 +36,8 @@ describe('editor scene meshes', () => {
     expect(outwardShare(data, () => vec3.create())).toBe(1);
     // Flat: the five corners of a face share its normal, and that normal is the face's own plane normal.
     const n = data.normals!;
-    for (let face = 0; face < 12; face++) for (let k = 1; k < 5; k++) expect(n[(face * 5 + k) * 3 + 1]).toBeCloseTo(n[face * 15 + 1], 6);
+    for (let face = 0; face < 12; face++)
+      for (let k = 1; k < 5; k++) expect(n[(face * 5 + k) * 3 + 1]).toBeCloseTo(n[face * 15 + 1], 6);
   });
 
   it('torus knot: about 16k triangles, wound outward from the tube', () => {
@@ -42,14 +50,21 @@ describe('editor scene meshes', () => {
       for (let j = 0; j < 32; j++) vec3.add(sum, p.subarray((ring * 33 + j) * 3, (ring * 33 + j) * 3 + 3), sum);
       return vec3.scale(sum, 1 / 32);
     });
-    const nearest = (q: Float32Array) => centres.reduce((best, c) => (vec3.distance(c, q) < vec3.distance(best, q) ? c : best));
+    const nearest = (q: Float32Array) =>
+      centres.reduce((best, c) => (vec3.distance(c, q) < vec3.distance(best, q) ? c : best));
     expect(outwardShare(data, nearest)).toBe(1);
   });
 });
 
 describe('editor ray maths', () => {
   const camera = makePerspectiveCamera({ position: [3, 4, 8], target: [0, 0.5, 0], fovY: 0.75 });
-  const view = makeScreenView(getCameraViewProjectionMatrix(camera, 800 / 600, mat4.create()), camera.position, camera.target, 800, 600);
+  const view = makeScreenView(
+    getCameraViewProjectionMatrix(camera, 800 / 600, mat4.create()),
+    camera.position,
+    camera.target,
+    800,
+    600,
+  );
 
   it('a screen ray passes through the world point that projects to its pixel', () => {
     const point = [1.2, 0.3, -0.7];
@@ -64,7 +79,9 @@ describe('editor ray maths', () => {
     const axis = [1, 0, 0];
     const at = projectToScreen(view, [-1 + 0.8, 0.5, 0]);
     expect(closestAxisParameter(origin, axis, screenRay(view, at.x, at.y))).toBeCloseTo(0.8, 4);
-    expect(closestAxisParameter(origin, view.forward, { origin: view.cameraPosition, direction: view.forward })).toBeNull();
+    expect(
+      closestAxisParameter(origin, view.forward, { origin: view.cameraPosition, direction: view.forward }),
+    ).toBeNull();
   });
 
   it('plane hits and signed angles follow the right-hand rule', () => {
@@ -72,6 +89,8 @@ describe('editor ray maths', () => {
     const hit = intersectRayPlane(screenRay(view, at.x, at.y), [0, 0, 0], [0, 1, 0])!;
     expect(Array.from(hit).map((c) => +c.toFixed(4))).toEqual([0.5, 0, 0.25]);
     expect(signedAngleAbout([0, 1, 0], [1, 0, 0], [0, 0, -1])).toBeCloseTo(Math.PI / 2, 6);
-    expect(intersectRayPlane({ origin: vec3.create(0, 1, 0), direction: vec3.create(0, 1, 0) }, [0, 0, 0], [0, 1, 0])).toBeNull();
+    expect(
+      intersectRayPlane({ origin: vec3.create(0, 1, 0), direction: vec3.create(0, 1, 0) }, [0, 0, 0], [0, 1, 0]),
+    ).toBeNull();
   });
 });

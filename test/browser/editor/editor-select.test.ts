@@ -3,13 +3,29 @@
 import { PNG } from 'pngjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { CameraReport } from '../../../demo/web/test-api';
-import { api, clickAt, closeEditor, dragOnCanvas, editorTimeout, type EditorSession, idle, openEditor, project, saveShot } from './editor-harness';
+import {
+  api,
+  clickAt,
+  closeEditor,
+  dragOnCanvas,
+  editorTimeout,
+  type EditorSession,
+  idle,
+  openEditor,
+  project,
+  saveShot,
+} from './editor-harness';
 import { add, rectsOverlap, screenRect } from './screen-math';
 
 /** A point on each object (world) that a click there must hit: convex centres, and the tube of the ring shapes. */
 const clickTargets: [name: string, offset: [number, number, number]][] = [
-  ['cube', [0, 0, 0]], ['dodecahedron', [0, 0, 0]], ['sphere', [0, 0, 0]], ['torus', [0.42, 0, 0]], ['knot', [0.6, 0, 0]],
-  ['crates#4', [0, 0, 0]], ['top/0', [0, 0, 0]],
+  ['cube', [0, 0, 0]],
+  ['dodecahedron', [0, 0, 0]],
+  ['sphere', [0, 0, 0]],
+  ['torus', [0.42, 0, 0]],
+  ['knot', [0.6, 0, 0]],
+  ['crates#4', [0, 0, 0]],
+  ['top/0', [0, 0, 0]],
 ];
 
 describe('editor page: selection (Chromium, SwiftShader)', () => {
@@ -18,7 +34,8 @@ describe('editor page: selection (Chromium, SwiftShader)', () => {
   let objects: { name: string; origin: number[]; min: number[]; max: number[] }[];
   const page = () => session!.page;
   const selection = () => api(page(), (e) => e.selection());
-  const screenOf = (name: string, offset: readonly number[] = [0, 0, 0]) => project(camera, add(objects.find((o) => o.name === name)!.origin, offset));
+  const screenOf = (name: string, offset: readonly number[] = [0, 0, 0]) =>
+    project(camera, add(objects.find((o) => o.name === name)!.origin, offset));
 
   beforeAll(async () => {
     session = await openEditor();
@@ -31,14 +48,18 @@ describe('editor page: selection (Chromium, SwiftShader)', () => {
   it('loads the scene with zero console, page and WebGPU errors', async () => {
     await saveShot(page(), 'loaded');
     const names = objects.map((o) => o.name);
-    expect(names).toEqual(expect.arrayContaining(['cube', 'dodecahedron', 'sphere', 'torus', 'knot', 'top/0', 'crates#0', 'crates#6']));
+    expect(names).toEqual(
+      expect.arrayContaining(['cube', 'dodecahedron', 'sphere', 'torus', 'knot', 'top/0', 'crates#0', 'crates#6']),
+    );
     expect(session!.opened.consoleErrors).toEqual([]);
     expect(session!.opened.pageErrors).toEqual([]);
     expect(await session!.opened.webgpuErrors()).toEqual([]);
     const features = await api(page(), (e) => e.features());
     // SwiftShader has no primitive-index: the page must say so and still pick (basic results).
     expect(features.detailed).toBe(features.adapterFeatures.includes('primitive-index'));
-    console.info(`[editor] picking: ${features.detailed ? 'detailed' : 'basic (no primitive-index)'}; G-buffer strip: ${features.gbufferAvailable ? 'available' : 'hidden'}`);
+    console.info(
+      `[editor] picking: ${features.detailed ? 'detailed' : 'basic (no primitive-index)'}; G-buffer strip: ${features.gbufferAvailable ? 'available' : 'hidden'}`,
+    );
   });
 
   it('left click selects the object under the cursor and reports the pick', async () => {
@@ -67,7 +88,12 @@ describe('editor page: selection (Chromium, SwiftShader)', () => {
     const before = PNG.sync.read(await page().screenshot());
     await clickAt(page(), camera, cube.x, cube.y);
     const after = PNG.sync.read(await page().screenshot());
-    const px = (png: PNG) => [...png.data.subarray((Math.round(cube.y) * png.width + Math.round(cube.x)) * 4, (Math.round(cube.y) * png.width + Math.round(cube.x)) * 4 + 3)];
+    const px = (png: PNG) => [
+      ...png.data.subarray(
+        (Math.round(cube.y) * png.width + Math.round(cube.x)) * 4,
+        (Math.round(cube.y) * png.width + Math.round(cube.x)) * 4 + 3,
+      ),
+    ];
     const [b, a] = [px(before), px(after)];
     // Orange fill over the red cube: more green, no less red.
     expect(a[1] - b[1], `cube centre ${b} → ${a}`).toBeGreaterThan(10);
@@ -94,7 +120,8 @@ describe('editor page: selection (Chromium, SwiftShader)', () => {
     expect(edge, 'wire pixels across the cube edge').toBeGreaterThan(0);
     // The knot's triangles are a few pixels tall: its lines are faded out, leaving the tinted fill.
     let dense = 0;
-    for (let dy = -3; dy <= 3; dy++) for (let dx = -3; dx <= 3; dx++) if (isWire(shot, knotTube.x + dx, knotTube.y + dy)) dense++;
+    for (let dy = -3; dy <= 3; dy++)
+      for (let dx = -3; dx <= 3; dx++) if (isWire(shot, knotTube.x + dx, knotTube.y + dy)) dense++;
     expect(dense / 49, 'share of wire-coloured pixels on the knot').toBeLessThan(0.15);
     await page().keyboard.press('Escape');
   });
@@ -122,19 +149,43 @@ describe('editor page: selection (Chromium, SwiftShader)', () => {
     // Bands around the projected world bounds of the objects, 8 px wider; no other object's projected bounds may
     // reach into a band, and each band starts on empty space.
     const band = async (inside: string[]) => {
-      const r = screenRect(camera, objects.filter((o) => inside.includes(o.name)));
+      const r = screenRect(
+        camera,
+        objects.filter((o) => inside.includes(o.name)),
+      );
       const b = { x0: r.x0 - 8, y0: r.y0 - 8, x1: r.x1 + 8, y1: r.y1 + 8 };
-      for (const other of objects.filter((o) => !inside.includes(o.name))) expect(rectsOverlap(b, screenRect(camera, [other])), `${other.name} reaches the band around ${inside}`).toBe(false);
-      expect(((await api(page(), new Function('e', `return e.pickAt(${b.x0}, ${b.y0})`) as never)) as { object: string | null }).object).toBeNull();
+      for (const other of objects.filter((o) => !inside.includes(o.name)))
+        expect(rectsOverlap(b, screenRect(camera, [other])), `${other.name} reaches the band around ${inside}`).toBe(
+          false,
+        );
+      expect(
+        (
+          (await api(page(), new Function('e', `return e.pickAt(${b.x0}, ${b.y0})`) as never)) as {
+            object: string | null;
+          }
+        ).object,
+      ).toBeNull();
       return b;
     };
     const first = await band(['knot', 'crates#6']);
     await clickAt(page(), camera, screenOf('cube').x, screenOf('cube').y);
-    await dragOnCanvas(page(), camera, { x: first.x0, y: first.y0 }, { x: first.x1, y: first.y1 }, { steps: 6, beforeRelease: async () => void (await saveShot(page(), 'marquee')) });
+    await dragOnCanvas(
+      page(),
+      camera,
+      { x: first.x0, y: first.y0 },
+      { x: first.x1, y: first.y1 },
+      { steps: 6, beforeRelease: async () => void (await saveShot(page(), 'marquee')) },
+    );
     expect((await selection()).sort()).toEqual(['crates#6', 'knot']);
     // Dragged the other way round, with Shift: added to the selection.
     const second = await band(['crates#3', 'crates#4']);
-    await dragOnCanvas(page(), camera, { x: second.x1, y: second.y1 }, { x: second.x0, y: second.y0 }, { modifiers: ['Shift'] });
+    await dragOnCanvas(
+      page(),
+      camera,
+      { x: second.x1, y: second.y1 },
+      { x: second.x0, y: second.y0 },
+      { modifiers: ['Shift'] },
+    );
     expect((await selection()).sort()).toEqual(['crates#3', 'crates#4', 'crates#6', 'knot']);
     await saveShot(page(), 'marquee-result');
   });
@@ -169,8 +220,7 @@ describe('editor page: selection (Chromium, SwiftShader)', () => {
     expect(await api(page(), (e) => e.gbufferTiles())).toEqual([]);
   });
 
-  it('still has no errors after the interactions'
-, async () => {
+  it('still has no errors after the interactions', async () => {
     expect(session!.opened.consoleErrors).toEqual([]);
     expect(session!.opened.pageErrors).toEqual([]);
     expect(await session!.opened.webgpuErrors()).toEqual([]);

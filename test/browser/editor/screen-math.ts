@@ -6,13 +6,22 @@ import { project } from './editor-harness';
 type V3 = [number, number, number];
 
 /** a + s·b. */
-export const add = (a: readonly number[], b: readonly number[], s = 1): V3 => [a[0] + b[0] * s, a[1] + b[1] * s, a[2] + b[2] * s];
+export const add = (a: readonly number[], b: readonly number[], s = 1): V3 => [
+  a[0] + b[0] * s,
+  a[1] + b[1] * s,
+  a[2] + b[2] * s,
+];
 
 /** Unit vector of world axis `i`. */
 export const unit = (i: number): V3 => [0, 1, 2].map((k) => (k === i ? 1 : 0)) as V3;
 
 /** Unit screen direction in which world `axis` points at `origin`. */
-export function screenDirection(camera: CameraReport, origin: readonly number[], axis: readonly number[], length: number): { x: number; y: number } {
+export function screenDirection(
+  camera: CameraReport,
+  origin: readonly number[],
+  axis: readonly number[],
+  length: number,
+): { x: number; y: number } {
   const a = project(camera, origin);
   const b = project(camera, add(origin, axis, length));
   const l = Math.hypot(b.x - a.x, b.y - a.y);
@@ -23,7 +32,12 @@ export function screenDirection(camera: CameraReport, origin: readonly number[],
  * The displacement d along `axis` that moves `grab` on screen by `pixels` along the axis' screen direction (the grabbed
  * point stays under the cursor). Bisection on the projection, which is monotonic along a line in front of the camera.
  */
-export function axisDisplacementForPixels(camera: CameraReport, grab: readonly number[], axis: readonly number[], pixels: number): number {
+export function axisDisplacementForPixels(
+  camera: CameraReport,
+  grab: readonly number[],
+  axis: readonly number[],
+  pixels: number,
+): number {
   const start = project(camera, grab);
   const dir = screenDirection(camera, grab, axis, 1e-3);
   const along = (d: number) => {
@@ -37,7 +51,8 @@ export function axisDisplacementForPixels(camera: CameraReport, grab: readonly n
   while (Math.abs(along(hi)) < Math.abs(pixels)) {
     lo = hi;
     hi *= 2;
-    if (project(camera, add(grab, axis, hi)).w <= 0 || Math.abs(hi) > 1e4) throw new Error(`no displacement along the axis gives ${pixels} px`);
+    if (project(camera, add(grab, axis, hi)).w <= 0 || Math.abs(hi) > 1e4)
+      throw new Error(`no displacement along the axis gives ${pixels} px`);
   }
   for (let i = 0; i < 100; i++) {
     const mid = (lo + hi) / 2;
@@ -48,7 +63,10 @@ export function axisDisplacementForPixels(camera: CameraReport, grab: readonly n
 }
 
 /** Screen rectangle (CSS px) covering the 8 projected corners of world boxes. */
-export function screenRect(camera: CameraReport, boxes: { min: number[]; max: number[] }[]): { x0: number; y0: number; x1: number; y1: number } {
+export function screenRect(
+  camera: CameraReport,
+  boxes: { min: number[]; max: number[] }[],
+): { x0: number; y0: number; x1: number; y1: number } {
   const r = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
   for (const { min, max } of boxes) {
     for (let c = 0; c < 8; c++) {

@@ -22,7 +22,10 @@ export function spyOnDevice(device: GPUDevice): { modules: number; pipelines: nu
 }
 
 /** A forward-pass pipeline state for a composed shader: one target per output (rgba8unorm when the caller chooses), reverse-Z depth. */
-export function forwardState(composed: ComposedShader, overrides: Partial<RenderPipelineState> = {}): RenderPipelineState {
+export function forwardState(
+  composed: ComposedShader,
+  overrides: Partial<RenderPipelineState> = {},
+): RenderPipelineState {
   return {
     targets: composed.targets.map((t) => ({ format: t.format ?? 'rgba8unorm' })),
     depthStencil: { format: 'depth24plus', depthWriteEnabled: true, depthCompare: 'greater' },

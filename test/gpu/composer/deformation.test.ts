@@ -1,21 +1,42 @@
 import { describe, expect } from 'vitest';
-import { acquireRenderPipelineAsync, type ComposedShader, composeShader, deformationSpec, releaseRenderPipeline } from '../../../composer/index.js';
+import {
+  acquireRenderPipelineAsync,
+  type ComposedShader,
+  composeShader,
+  deformationSpec,
+  releaseRenderPipeline,
+} from '../../../composer/index.js';
 import { gpuTest } from '../../support/gpu.js';
 
 const size = 32;
 const identity = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
 
 /** Renders an unlit white quad through a composed deformation variant (identity camera) and returns coverage per pixel. */
-async function renderDeformed(device: GPUDevice, composed: ComposedShader, inputs: Record<string, ArrayBufferView<ArrayBuffer>>, extra: Record<string, GPUBindingResource>): Promise<boolean[]> {
-  const lease = await acquireRenderPipelineAsync(device, composed, { targets: [{ format: 'rgba8unorm' }], primitive: { topology: 'triangle-list' } });
+async function renderDeformed(
+  device: GPUDevice,
+  composed: ComposedShader,
+  inputs: Record<string, ArrayBufferView<ArrayBuffer>>,
+  extra: Record<string, GPUBindingResource>,
+): Promise<boolean[]> {
+  const lease = await acquireRenderPipelineAsync(device, composed, {
+    targets: [{ format: 'rgba8unorm' }],
+    primitive: { topology: 'triangle-list' },
+  });
   const owned: (GPUBuffer | GPUTexture)[] = [];
   const buffer = (data: ArrayBufferView<ArrayBuffer>, usage: GPUBufferUsageFlags) => {
-    const b = device.createBuffer({ size: Math.max(256, Math.ceil(data.byteLength / 4) * 4), usage: usage | GPUBufferUsage.COPY_DST });
+    const b = device.createBuffer({
+      size: Math.max(256, Math.ceil(data.byteLength / 4) * 4),
+      usage: usage | GPUBufferUsage.COPY_DST,
+    });
     device.queue.writeBuffer(b, 0, data);
     owned.push(b);
     return b;
   };
-  const white = device.createTexture({ size: [1, 1], format: 'rgba8unorm', usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST });
+  const white = device.createTexture({
+    size: [1, 1],
+    format: 'rgba8unorm',
+    usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST,
+  });
   device.queue.writeTexture({ texture: white }, new Uint8Array([255, 255, 255, 255]), { bytesPerRow: 4 }, [1, 1]);
   owned.push(white);
   const draw = new Float32Array(64);
@@ -30,16 +51,37 @@ async function renderDeformed(device: GPUDevice, composed: ComposedShader, input
     baseSampler: device.createSampler(),
     ...extra,
   };
-  const groups = composed.bindGroups.map((g) => device.createBindGroup({ layout: lease.bindGroupLayouts[g.group], entries: g.bindings.map((b) => ({ binding: b.binding, resource: resources[b.name] })) }));
-  const target = device.createTexture({ size: [size, size], format: 'rgba8unorm', usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
+  const groups = composed.bindGroups.map((g) =>
+    device.createBindGroup({
+      layout: lease.bindGroupLayouts[g.group],
+      entries: g.bindings.map((b) => ({ binding: b.binding, resource: resources[b.name] })),
+    }),
+  );
+  const target = device.createTexture({
+    size: [size, size],
+    format: 'rgba8unorm',
+    usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC,
+  });
   owned.push(target);
   const readback = device.createBuffer({ size: 256 * size, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
   owned.push(readback);
   const encoder = device.createCommandEncoder();
-  const pass = encoder.beginRenderPass({ colorAttachments: [{ view: target.createView(), loadOp: 'clear', storeOp: 'store', clearValue: { r: 0, g: 0, b: 0, a: 1 } }] });
+  const pass = encoder.beginRenderPass({
+    colorAttachments: [
+      { view: target.createView(), loadOp: 'clear', storeOp: 'store', clearValue: { r: 0, g: 0, b: 0, a: 1 } },
+    ],
+  });
   pass.setPipeline(lease.pipeline);
-  groups.forEach((group, i) => pass.setBindGroup(i, group, composed.bindGroups[i].entries.filter((e) => e.buffer?.hasDynamicOffset).map(() => 0)));
-  composed.vertexInputs.forEach((input) => pass.setVertexBuffer(input.buffer, buffer(inputs[input.semantic], GPUBufferUsage.VERTEX)));
+  groups.forEach((group, i) =>
+    pass.setBindGroup(
+      i,
+      group,
+      composed.bindGroups[i].entries.filter((e) => e.buffer?.hasDynamicOffset).map(() => 0),
+    ),
+  );
+  composed.vertexInputs.forEach((input) =>
+    pass.setVertexBuffer(input.buffer, buffer(inputs[input.semantic], GPUBufferUsage.VERTEX)),
+  );
   pass.draw(6);
   pass.end();
   encoder.copyTextureToBuffer({ texture: target }, { buffer: readback, bytesPerRow: 256 }, [size, size]);
@@ -55,19 +97,25 @@ async function renderDeformed(device: GPUDevice, composed: ComposedShader, input
 /** Pixel-centre coverage of an axis-aligned rectangle in clip space (origin top-left, y up in clip space). */
 function expectedRect(x0: number, x1: number, y0: number, y1: number): boolean[] {
   return Array.from({ length: size * size }, (_, i) => {
-    const x = ((i % size) + 0.5) / size * 2 - 1;
-    const y = 1 - (Math.floor(i / size) + 0.5) / size * 2;
+    const x = (((i % size) + 0.5) / size) * 2 - 1;
+    const y = 1 - ((Math.floor(i / size) + 0.5) / size) * 2;
     return x > x0 && x < x1 && y > y0 && y < y1;
   });
 }
 
 // A quad from (-0.5, -0.5) to (0.5, 0.5): vertices 0, 3, 5 on the left edge, 1, 2, 4 on the right.
-const quad = new Float32Array([-0.5, -0.5, 0.5, 0.5, -0.5, 0.5, 0.5, 0.5, 0.5, -0.5, -0.5, 0.5, 0.5, 0.5, 0.5, -0.5, 0.5, 0.5]);
+const quad = new Float32Array([
+  -0.5, -0.5, 0.5, 0.5, -0.5, 0.5, 0.5, 0.5, 0.5, -0.5, -0.5, 0.5, 0.5, 0.5, 0.5, -0.5, 0.5, 0.5,
+]);
 const normals = new Float32Array(18).fill(0).map((_, i) => (i % 3 === 2 ? 1 : 0));
 const right = [1, 2, 4];
 
 function boneTexture(device: GPUDevice, matrices: number[][]): GPUTexture {
-  const texture = device.createTexture({ size: [4, matrices.length], format: 'rgba32float', usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST });
+  const texture = device.createTexture({
+    size: [4, matrices.length],
+    format: 'rgba32float',
+    usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST,
+  });
   device.queue.writeTexture({ texture }, new Float32Array(matrices.flat()), { bytesPerRow: 64 }, [4, matrices.length]);
   return texture;
 }
@@ -83,13 +131,23 @@ describe('deformation fragments on Dawn', () => {
       joints.set(right.includes(v) ? [1, 2, 0, 0] : [0, 2, 0, 0], v * 4);
       weights.set([1, 0, 0, 0], v * 4);
     }
-    const skin4 = await renderDeformed(device, composeShader(deformationSpec({ skin: 4, morph: false })), { position: quad, normal: normals, joints, weights }, { boneTexture: bones.createView() });
+    const skin4 = await renderDeformed(
+      device,
+      composeShader(deformationSpec({ skin: 4, morph: false })),
+      { position: quad, normal: normals, joints, weights },
+      { boneTexture: bones.createView() },
+    );
     expect(skin4).toEqual(expectedRect(-0.5, 0.9, -0.5, 0.5));
     // Eight influences: half of the right edge's weight moves to the second set, on the same shifting bone.
     const weights4 = weights.map((w, i) => (right.includes(Math.floor(i / 4)) && i % 4 === 0 ? 0.5 : w));
     const joints2 = new Uint16Array(24).map((_, i) => (i % 4 === 0 ? 1 : 0));
     const weights2 = new Float32Array(24).map((_, i) => (right.includes(Math.floor(i / 4)) && i % 4 === 0 ? 0.5 : 0));
-    const skin8 = await renderDeformed(device, composeShader(deformationSpec({ skin: 8, morph: false })), { position: quad, normal: normals, joints, weights: weights4, joints2, weights2 }, { boneTexture: bones.createView() });
+    const skin8 = await renderDeformed(
+      device,
+      composeShader(deformationSpec({ skin: 8, morph: false })),
+      { position: quad, normal: normals, joints, weights: weights4, joints2, weights2 },
+      { boneTexture: bones.createView() },
+    );
     expect(skin8).toEqual(expectedRect(-0.5, 0.9, -0.5, 0.5));
     bones.destroy();
   });
@@ -112,15 +170,28 @@ describe('deformation fragments on Dawn', () => {
       morphWeights: { buffer: storage(new Float32Array([0.5, 1]), GPUBufferUsage.STORAGE) },
       morphInfo: { buffer: storage(new Uint32Array([2, 6, 0, 0]), GPUBufferUsage.UNIFORM) },
     };
-    const morphed = await renderDeformed(device, composeShader(deformationSpec({ skin: 0, morph: true, morphNormals: true })), { position: quad, normal: normals }, morph);
+    const morphed = await renderDeformed(
+      device,
+      composeShader(deformationSpec({ skin: 0, morph: true, morphNormals: true })),
+      { position: quad, normal: normals },
+      morph,
+    );
     expect(morphed).toEqual(expectedRect(-0.5, 0.9, -0.5, 0.8));
     // Then skinning: every vertex on a bone that halves x. Morph first gives a right edge at (0.5 + 0.4) / 2;
     // skinning first would give 0.5 / 2 + 0.4.
     const halveX = [0.5, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
     const bones = boneTexture(device, [halveX]);
-    const both = await renderDeformed(device, composeShader(deformationSpec({ skin: 4, morph: true, morphNormals: true })), {
-      position: quad, normal: normals, joints: new Uint16Array(24), weights: new Float32Array(24).map((_, i) => (i % 4 === 0 ? 1 : 0)),
-    }, { ...morph, boneTexture: bones.createView() });
+    const both = await renderDeformed(
+      device,
+      composeShader(deformationSpec({ skin: 4, morph: true, morphNormals: true })),
+      {
+        position: quad,
+        normal: normals,
+        joints: new Uint16Array(24),
+        weights: new Float32Array(24).map((_, i) => (i % 4 === 0 ? 1 : 0)),
+      },
+      { ...morph, boneTexture: bones.createView() },
+    );
     expect(both).toEqual(expectedRect(-0.25, 0.45, -0.5, 0.8));
     bones.destroy();
     for (const b of Object.values(morph)) b.buffer.destroy();

@@ -10,7 +10,12 @@ const fixture = fileURLToPath(new URL('./fixtures/broken-variants.ts', import.me
 
 function weft(...args: string[]): Promise<{ code: number; stdout: string }> {
   return new Promise((done) => {
-    execFile(process.execPath, ['--import', 'tsx', 'scripts/weft.ts', ...args], { cwd: root, maxBuffer: 32 << 20 }, (error, stdout) => done({ code: error ? Number(error.code ?? 1) : 0, stdout }));
+    execFile(
+      process.execPath,
+      ['--import', 'tsx', 'scripts/weft.ts', ...args],
+      { cwd: root, maxBuffer: 32 << 20 },
+      (error, stdout) => done({ code: error ? Number(error.code ?? 1) : 0, stdout }),
+    );
   });
 }
 
@@ -25,7 +30,9 @@ describe('weft CLI', () => {
     const { code, stdout } = await weft('validate', '--registry', fixture, 'cli-good', 'cli-bad-type', 'cli-unlinked');
     expect(code).toBe(1);
     expect(stdout).toMatch(/✓ cli-good \([0-9a-f]{16}\)/);
-    expect(stdout).toMatch(/✗ cli-bad-type \([0-9a-f]{16}\)\n {4}cli-helper:2:10: no matching overload for 'operator \* \(vec4<f32>, u32\)'\n {8}return c \* 2u;\n {15}\^/);
+    expect(stdout).toMatch(
+      /✗ cli-bad-type \([0-9a-f]{16}\)\n {4}cli-helper:2:10: no matching overload for 'operator \* \(vec4<f32>, u32\)'\n {8}return c \* 2u;\n {15}\^/,
+    );
     expect(stdout).toContain("✗ cli-unlinked: composeShader: cli-helper:2:10: unresolved identifier 'missing'");
     expect(stdout).toContain('2 of 3 variant(s) failed');
   });
@@ -40,14 +47,17 @@ describe('weft CLI', () => {
     expect((await weft('compose', 'nope')).code).toBe(1);
   });
 
-  test('validate --rule checks a discard rule file and reports errors at the file\'s own lines', async () => {
+  test("validate --rule checks a discard rule file and reports errors at the file's own lines", async () => {
     const { mkdtempSync, writeFileSync } = await import('node:fs');
     const { join } = await import('node:path');
     const { tmpdir } = await import('node:os');
     const dir = mkdtempSync(join(tmpdir(), 'weft-rule-'));
     const good = join(dir, 'clip.wgsl');
     const bad = join(dir, 'broken.wgsl');
-    writeFileSync(good, 'fn pickDiscard(input: PickDiscardInput) -> bool {\n  return input.worldPos.y > limit[0];\n}\n');
+    writeFileSync(
+      good,
+      'fn pickDiscard(input: PickDiscardInput) -> bool {\n  return input.worldPos.y > limit[0];\n}\n',
+    );
     writeFileSync(bad, 'fn pickDiscard(input: PickDiscardInput) -> bool {\n  return input.worldPos.q > 0.0;\n}\n');
     const ok = await weft('validate', '--rule', good, '--storage', 'limit:array<f32>');
     expect(ok.code).toBe(0);

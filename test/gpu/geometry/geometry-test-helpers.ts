@@ -1,7 +1,20 @@
 import { mat4 } from 'wgpu-matrix';
 import {
-  createMeshFromData, createScene, type Engine, makeBoxData, makeBunnyData, makePerspectiveCamera, makeSphereData, makeStandardMaterial, makeTorusData,
-  type Mesh, type MeshData, readRenderTargetPixels, type RenderTarget, type Scene, setCameraOrbit,
+  createMeshFromData,
+  createScene,
+  type Engine,
+  makeBoxData,
+  makeBunnyData,
+  makePerspectiveCamera,
+  makeSphereData,
+  makeStandardMaterial,
+  makeTorusData,
+  type Mesh,
+  type MeshData,
+  readRenderTargetPixels,
+  type RenderTarget,
+  type Scene,
+  setCameraOrbit,
 } from '../../../engine/index.js';
 import { createReferenceScene, type ReferenceMesh, type ReferenceScene } from '../../support/reference-raycast.js';
 import { makeRandom as seededRandom } from '../../support/random.js';
@@ -31,8 +44,14 @@ const layouts: Record<string, { channels: number; decode: (bytes: Uint8Array) =>
   rg32uint: { channels: 2, decode: (b) => new Uint32Array(b.buffer, b.byteOffset, b.byteLength / 4) },
   r32uint: { channels: 1, decode: (b) => new Uint32Array(b.buffer, b.byteOffset, b.byteLength / 4) },
   rgba32uint: { channels: 4, decode: (b) => new Uint32Array(b.buffer, b.byteOffset, b.byteLength / 4) },
-  rgba16float: { channels: 4, decode: (b) => Array.from(new Uint16Array(b.buffer, b.byteOffset, b.byteLength / 2), halfToFloat) },
-  r16float: { channels: 1, decode: (b) => Array.from(new Uint16Array(b.buffer, b.byteOffset, b.byteLength / 2), halfToFloat) },
+  rgba16float: {
+    channels: 4,
+    decode: (b) => Array.from(new Uint16Array(b.buffer, b.byteOffset, b.byteLength / 2), halfToFloat),
+  },
+  r16float: {
+    channels: 1,
+    decode: (b) => Array.from(new Uint16Array(b.buffer, b.byteOffset, b.byteLength / 2), halfToFloat),
+  },
   rgba8unorm: { channels: 4, decode: (b) => Array.from(b, (v) => v / 255) },
   r8uint: { channels: 1, decode: (b) => b },
   depth32float: { channels: 1, decode: (b) => new Float32Array(b.buffer, b.byteOffset, b.byteLength / 4) },
@@ -41,7 +60,13 @@ const layouts: Record<string, { channels: number; decode: (bytes: Uint8Array) =>
 /** Wraps decoded values. */
 export function makePixels(width: number, height: number, channels: number, values: ArrayLike<number>): Pixels {
   const data = Float64Array.from(values);
-  return { width, height, channels, values: data, at: (x, y) => Array.from(data.subarray((y * width + x) * channels, (y * width + x + 1) * channels)) };
+  return {
+    width,
+    height,
+    channels,
+    values: data,
+    at: (x, y) => Array.from(data.subarray((y * width + x) * channels, (y * width + x + 1) * channels)),
+  };
 }
 
 /** Reads a render target's (resolved) colour attachment and decodes it by format. */
@@ -59,7 +84,6 @@ export function decodePixels(format: string, width: number, height: number, byte
   return makePixels(width, height, layout.channels, layout.decode(new Uint8Array(bytes.slice().buffer)));
 }
 
-
 export { seededRandom };
 
 /** A generated scene: meshes with distinct colours, some thin-instanced, one without normals, and its ray-cast reference. */
@@ -72,7 +96,11 @@ export interface GeneratedGeometryScene {
 }
 
 /** Eight meshes (sphere, box, torus, bunny; non-uniform scales, thin instances, one normal-less box), random camera. */
-export async function generateGeometryScene(engine: Engine, seed: number, options: { far?: number } = {}): Promise<GeneratedGeometryScene> {
+export async function generateGeometryScene(
+  engine: Engine,
+  seed: number,
+  options: { far?: number } = {},
+): Promise<GeneratedGeometryScene> {
   const random = seededRandom(seed);
   const scene = createScene(engine);
   const bunny = await makeBunnyData();
@@ -91,29 +119,67 @@ export async function generateGeometryScene(engine: Engine, seed: number, option
   for (let i = 0; i < 8; i++) {
     const [kind, data] = shapes[i % shapes.length];
     const scale: [number, number, number] = [0.6 + random(), 0.6 + random(), 0.6 + random()];
-    const world = mat4.multiply(mat4.multiply(mat4.translation([(random() - 0.5) * 5, (random() - 0.5) * 3, (random() - 0.5) * 5]), mat4.rotationY(random() * 6)), mat4.multiply(mat4.rotationX(random() * 6), mat4.scaling(scale)));
+    const world = mat4.multiply(
+      mat4.multiply(
+        mat4.translation([(random() - 0.5) * 5, (random() - 0.5) * 3, (random() - 0.5) * 5]),
+        mat4.rotationY(random() * 6),
+      ),
+      mat4.multiply(mat4.rotationX(random() * 6), mat4.scaling(scale)),
+    );
     let instances: Float32Array | undefined;
     if (i % 3 === 2) {
       instances = new Float32Array(3 * 16);
       for (let k = 0; k < 3; k++) {
-        instances.set(mat4.multiply(mat4.translation([(random() - 0.5) * 3, (random() - 0.5) * 2, (random() - 0.5) * 3]), mat4.rotationZ(random() * 6)), k * 16);
+        instances.set(
+          mat4.multiply(
+            mat4.translation([(random() - 0.5) * 3, (random() - 0.5) * 2, (random() - 0.5) * 3]),
+            mat4.rotationZ(random() * 6),
+          ),
+          k * 16,
+        );
         instances[k * 16 + 3] = random() * 100; // payload lane: must not move the instance
       }
     }
-    const color: [number, number, number, number] = [0.2 + 0.8 * random(), 0.2 + 0.8 * random(), 0.2 + 0.8 * random(), 1];
-    const mesh = createMeshFromData(scene, `${kind}${i}`, data, { worldMatrix: world, thinInstances: instances, material: makeStandardMaterial({ baseColor: color }) });
+    const color: [number, number, number, number] = [
+      0.2 + 0.8 * random(),
+      0.2 + 0.8 * random(),
+      0.2 + 0.8 * random(),
+      1,
+    ];
+    const mesh = createMeshFromData(scene, `${kind}${i}`, data, {
+      worldMatrix: world,
+      thinInstances: instances,
+      material: makeStandardMaterial({ baseColor: color }),
+    });
     meshes.push(mesh);
     colors.set(mesh.uniqueId, color);
     if (data.normals) withNormals.add(mesh.uniqueId);
-    references.push({ id: mesh.uniqueId, positions: data.positions!, indices: data.indices ?? null, normals: data.normals ?? null, worldMatrix: new Float32Array(world), thinInstances: instances ?? null, doubleSided: false });
+    references.push({
+      id: mesh.uniqueId,
+      positions: data.positions!,
+      indices: data.indices ?? null,
+      normals: data.normals ?? null,
+      worldMatrix: new Float32Array(world),
+      thinInstances: instances ?? null,
+      doubleSided: false,
+    });
   }
   scene.camera = makePerspectiveCamera({ fovY: 0.6 + random() * 0.6, near: 0.1, far: options.far ?? Infinity });
-  setCameraOrbit(scene.camera, { target: [0, 0, 0], radius: 4.5 + random() * 2, yaw: random() * 6.28, pitch: (random() - 0.5) * 1.2 });
+  setCameraOrbit(scene.camera, {
+    target: [0, 0, 0],
+    radius: 4.5 + random() * 2,
+    yaw: random() * 6.28,
+    pitch: (random() - 0.5) * 1.2,
+  });
   return { scene, reference: createReferenceScene(references), meshes, colors, withNormals };
 }
 
 /** Counts create* calls on the device and createView on textures while `body` runs. */
-export async function countCreates<T>(device: GPUDevice, sampleTexture: GPUTexture, body: () => T | Promise<T>): Promise<{ result: T; counts: Record<string, number> }> {
+export async function countCreates<T>(
+  device: GPUDevice,
+  sampleTexture: GPUTexture,
+  body: () => T | Promise<T>,
+): Promise<{ result: T; counts: Record<string, number> }> {
   const counts: Record<string, number> = {};
   const restore: (() => void)[] = [];
   const patch = (owner: object, key: string) => {
@@ -127,7 +193,19 @@ export async function countCreates<T>(device: GPUDevice, sampleTexture: GPUTextu
       target[key] = original;
     });
   };
-  for (const key of ['createBuffer', 'createTexture', 'createBindGroup', 'createBindGroupLayout', 'createPipelineLayout', 'createShaderModule', 'createRenderPipeline', 'createRenderPipelineAsync', 'createSampler', 'createQuerySet']) patch(device, key);
+  for (const key of [
+    'createBuffer',
+    'createTexture',
+    'createBindGroup',
+    'createBindGroupLayout',
+    'createPipelineLayout',
+    'createShaderModule',
+    'createRenderPipeline',
+    'createRenderPipelineAsync',
+    'createSampler',
+    'createQuerySet',
+  ])
+    patch(device, key);
   patch(Object.getPrototypeOf(sampleTexture), 'createView');
   try {
     return { result: await body(), counts };

@@ -1,16 +1,28 @@
 import { describe, expect, test } from 'vitest';
-import { composePickShader, composeShader, composeStandardMaterial, getComposeCounters, makeComposeCache } from '../../../composer/index.js';
+import {
+  composePickShader,
+  composeShader,
+  composeStandardMaterial,
+  getComposeCounters,
+  makeComposeCache,
+} from '../../../composer/index.js';
 import { createPickFragments, createStandardMaterialFragments } from '../../../fragments/index.js';
 
 describe('compose cache', () => {
   test('a hit returns the same frozen result without linking or parsing', () => {
     const cache = makeComposeCache();
     const fragments = createStandardMaterialFragments();
-    const first = composeStandardMaterial({ normals: true, uvs: false, colors: true, thinInstances: false }, { cache, fragments });
+    const first = composeStandardMaterial(
+      { normals: true, uvs: false, colors: true, thinInstances: false },
+      { cache, fragments },
+    );
     const before = getComposeCounters(cache);
     // 6 fragments (thin-instances is only imported by dead @if branches, so never parsed) + bindings, io, slots, root.
     expect(before).toEqual({ composes: 1, hits: 0, links: 1, parses: 10 });
-    const again = composeStandardMaterial({ normals: true, uvs: false, colors: true, thinInstances: false }, { cache, fragments: [...fragments].reverse() });
+    const again = composeStandardMaterial(
+      { normals: true, uvs: false, colors: true, thinInstances: false },
+      { cache, fragments: [...fragments].reverse() },
+    );
     expect(again).toBe(first);
     expect(getComposeCounters(cache)).toEqual({ composes: 2, hits: 1, links: 1, parses: 10 });
     expect(Object.isFrozen(first)).toBe(true);
@@ -40,7 +52,9 @@ describe('compose cache', () => {
     const cache = makeComposeCache();
     const fragments = createPickFragments();
     const a = composeShader({ fragments }, cache);
-    const edited = fragments.map((f) => (f.id === 'pick-output' ? { ...f, source: f.source.replace('255.0) / 255.0', '255.0) * (1.0 / 255.0)') } : f));
+    const edited = fragments.map((f) =>
+      f.id === 'pick-output' ? { ...f, source: f.source.replace('255.0) / 255.0', '255.0) * (1.0 / 255.0)') } : f,
+    );
     const b = composeShader({ fragments: edited }, cache);
     expect(b).not.toBe(a);
     expect(b.key).not.toBe(a.key);
@@ -50,7 +64,8 @@ describe('compose cache', () => {
   test('results are bounded by maxResults (least recently used dropped first)', () => {
     const cache = makeComposeCache({ maxResults: 2 });
     const fragments = createStandardMaterialFragments();
-    const compose = (normals: boolean, uvs: boolean) => composeShader({ fragments, conditions: { normals, uvs } }, cache);
+    const compose = (normals: boolean, uvs: boolean) =>
+      composeShader({ fragments, conditions: { normals, uvs } }, cache);
     compose(false, false);
     compose(true, false);
     compose(false, false);
@@ -65,7 +80,13 @@ describe('compose cache', () => {
   test('a mesh-style buffer description keys by layout only, not by the bytes it carries', () => {
     const cache = makeComposeCache();
     const fragments = createStandardMaterialFragments();
-    const buffers = (fill: number) => [{ bytes: new Uint8Array(1 << 16).fill(fill), arrayStride: 12, attributes: [{ semantic: 'position', offset: 0, format: 'float32x3' as const }] }];
+    const buffers = (fill: number) => [
+      {
+        bytes: new Uint8Array(1 << 16).fill(fill),
+        arrayStride: 12,
+        attributes: [{ semantic: 'position', offset: 0, format: 'float32x3' as const }],
+      },
+    ];
     const a = composeShader({ fragments, vertexLayout: { kind: 'buffers', buffers: buffers(1) } }, cache);
     const b = composeShader({ fragments, vertexLayout: { kind: 'buffers', buffers: buffers(2) } }, cache);
     expect(b).toBe(a);

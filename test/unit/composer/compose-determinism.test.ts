@@ -2,7 +2,13 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { describe, expect, test } from 'vitest';
-import { composeShader, getComposeCounters, listVariants, makeComposeCache, makeWeftVariantRegistry } from '../../../composer/index.js';
+import {
+  composeShader,
+  getComposeCounters,
+  listVariants,
+  makeComposeCache,
+  makeWeftVariantRegistry,
+} from '../../../composer/index.js';
 import { createStandardMaterialFragments } from '../../../fragments/index.js';
 import { comparable, seededRandom, shuffled, shuffleSpec } from './composer-test-helpers.js';
 
@@ -30,29 +36,46 @@ describe('composeShader determinism', () => {
     const random = seededRandom(7);
     for (const v of variants) {
       const reference = comparable(composeShader(v.spec()));
-      for (let i = 0; i < 5; i++) expect(comparable(composeShader(shuffleSpec(v.spec(), random))), v.name).toBe(reference);
+      for (let i = 0; i < 5; i++)
+        expect(comparable(composeShader(shuffleSpec(v.spec(), random))), v.name).toBe(reference);
     }
   });
 
   test('a warm cache linking variants in any order gives exactly the cold results', () => {
     const cold = new Map(variants.map((v) => [v.name, comparable(composeShader(v.spec()))]));
     const cache = makeComposeCache({ maxResults: 0 });
-    for (const v of shuffled([...variants, ...variants], seededRandom(3))) expect(comparable(composeShader(v.spec(), cache)), v.name).toBe(cold.get(v.name));
+    for (const v of shuffled([...variants, ...variants], seededRandom(3)))
+      expect(comparable(composeShader(v.spec(), cache)), v.name).toBe(cold.get(v.name));
     expect(getComposeCounters(cache).links).toBe(variants.length * 2);
   });
 
   test('conditions and constants are inputs to the key; device features and fragment order are not', () => {
     const fragments = createStandardMaterialFragments();
     const base = composeShader({ fragments, conditions: { normals: true } });
-    expect(composeShader({ fragments: [...fragments].reverse(), conditions: { normals: true, uvs: false } }).key).toBe(base.key);
-    expect(composeShader({ fragments, conditions: { normals: true }, deviceFeatures: new Set<string>() }).key).toBe(base.key);
+    expect(composeShader({ fragments: [...fragments].reverse(), conditions: { normals: true, uvs: false } }).key).toBe(
+      base.key,
+    );
+    expect(composeShader({ fragments, conditions: { normals: true }, deviceFeatures: new Set<string>() }).key).toBe(
+      base.key,
+    );
     expect(composeShader({ fragments, conditions: { normals: false } }).key).not.toBe(base.key);
-    const reader = { id: 'reads-constant', source: 'import constants::SCALE;\nfn scaled(x: f32) -> f32 { return x * SCALE; }\n' };
-    const surface = {
-      id: 'const-surface', dependencies: ['reads-constant'], outputs: [{ name: 'color', type: 'vec4f' }], fills: [{ slot: 'fragmentStage', fn: 'surface' }],
-      source: 'import io::{ FragmentInput, FragmentOutput };\nimport package::reads_constant::scaled;\nfn surface(input: FragmentInput) -> FragmentOutput {\n  var o: FragmentOutput;\n  o.color = vec4f(scaled(input.uv.x));\n  return o;\n}\n',
+    const reader = {
+      id: 'reads-constant',
+      source: 'import constants::SCALE;\nfn scaled(x: f32) -> f32 { return x * SCALE; }\n',
     };
-    const withConstant = (scale: number) => composeShader({ fragments: [...fragments.filter((f) => f.id !== 'standard-surface'), reader, surface], constants: { SCALE: scale } });
+    const surface = {
+      id: 'const-surface',
+      dependencies: ['reads-constant'],
+      outputs: [{ name: 'color', type: 'vec4f' }],
+      fills: [{ slot: 'fragmentStage', fn: 'surface' }],
+      source:
+        'import io::{ FragmentInput, FragmentOutput };\nimport package::reads_constant::scaled;\nfn surface(input: FragmentInput) -> FragmentOutput {\n  var o: FragmentOutput;\n  o.color = vec4f(scaled(input.uv.x));\n  return o;\n}\n',
+    };
+    const withConstant = (scale: number) =>
+      composeShader({
+        fragments: [...fragments.filter((f) => f.id !== 'standard-surface'), reader, surface],
+        constants: { SCALE: scale },
+      });
     expect(withConstant(2).key).not.toBe(withConstant(3).key);
     expect(withConstant(2).code).toContain('const SCALE = 2;');
     expect(withConstant(2).key).toBe(withConstant(2).key);

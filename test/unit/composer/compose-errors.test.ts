@@ -14,10 +14,15 @@ function composeError(spec: ComposeSpec): ComposeError {
   throw new Error('composeShader did not throw');
 }
 
-const plain = (id: string, extra: Partial<Fragment> = {}): Fragment => ({ id, source: `fn ${id.replaceAll('-', '_')}_fn() {}\n`, ...extra });
+const plain = (id: string, extra: Partial<Fragment> = {}): Fragment => ({
+  id,
+  source: `fn ${id.replaceAll('-', '_')}_fn() {}\n`,
+  ...extra,
+});
 const surface = (id = 'surface', extra: Partial<Fragment> = {}): Fragment => ({
   id,
-  source: 'import io::{ FragmentInput, FragmentOutput };\nfn surface(input: FragmentInput) -> FragmentOutput {\n  var o: FragmentOutput;\n  o.color = vec4f(1.0);\n  return o;\n}\n',
+  source:
+    'import io::{ FragmentInput, FragmentOutput };\nfn surface(input: FragmentInput) -> FragmentOutput {\n  var o: FragmentOutput;\n  o.color = vec4f(1.0);\n  return o;\n}\n',
   outputs: [{ name: 'color', type: 'vec4f' }],
   fills: [{ slot: 'fragmentStage', fn: 'surface' }],
   ...extra,
@@ -29,20 +34,27 @@ describe('composeShader errors name the API, the fragments, the bad value and wh
     const e = composeError({ fragments: [...vertex(), plain('extra'), plain('extra')] });
     expect(e.code).toBe('duplicate-fragment');
     expect(e.fragmentIds).toEqual(['extra']);
-    expect(e.message).toBe('composeShader: fragment id "extra" is given twice (positions 4 and 5); each fragment id must be unique');
+    expect(e.message).toBe(
+      'composeShader: fragment id "extra" is given twice (positions 4 and 5); each fragment id must be unique',
+    );
   });
 
   test('two ids that map to one wesl module', () => {
     const e = composeError({ fragments: [...vertex(), plain('my-part'), plain('my_part')] });
     expect(e.code).toBe('duplicate-fragment');
-    expect(e.message).toBe('composeShader: fragments "my-part" and "my_part" both map to the wesl module package::my_part; rename one');
+    expect(e.message).toBe(
+      'composeShader: fragments "my-part" and "my_part" both map to the wesl module package::my_part; rename one',
+    );
   });
 
   test('a frag_depth output must be f32 and single', () => {
-    const depth = (id: string, type = 'f32') => plain(id, { outputs: [{ name: `${id}Depth`, type, builtin: 'frag_depth' }] });
+    const depth = (id: string, type = 'f32') =>
+      plain(id, { outputs: [{ name: `${id}Depth`, type, builtin: 'frag_depth' }] });
     const wrongType = composeError({ fragments: [...vertex(), surface(), depth('deep', 'vec2f')] });
     expect(wrongType.code).toBe('invalid-fragment');
-    expect(wrongType.message).toBe('composeShader: fragment "deep" output "deepDepth" is frag_depth with type "vec2f"; frag_depth is f32');
+    expect(wrongType.message).toBe(
+      'composeShader: fragment "deep" output "deepDepth" is frag_depth with type "vec2f"; frag_depth is f32',
+    );
     const twice = composeError({ fragments: [...vertex(), surface(), depth('one'), depth('two')] });
     expect(twice.code).toBe('interface-clash');
     expect(twice.fragmentIds).toEqual(['one', 'two']);
@@ -56,26 +68,44 @@ describe('composeShader errors name the API, the fragments, the bad value and wh
     const e = composeError({ fragments: [...vertex(), plain('needy', { dependencies: ['nowhere'] })] });
     expect(e.code).toBe('unknown-dependency');
     expect(e.fragmentIds).toEqual(['needy']);
-    expect(e.message).toBe('composeShader: fragment "needy" depends on "nowhere", which is not among the composed fragments: draw-uniforms, needy, scene-uniforms, standard-vertex, thin-instances');
+    expect(e.message).toBe(
+      'composeShader: fragment "needy" depends on "nowhere", which is not among the composed fragments: draw-uniforms, needy, scene-uniforms, standard-vertex, thin-instances',
+    );
   });
 
   test('dependency cycle prints the path', () => {
-    const e = composeError({ fragments: [...vertex(), plain('c', { dependencies: ['a'] }), plain('a', { dependencies: ['b'] }), plain('b', { dependencies: ['c'] }), plain('d', { dependencies: ['a'] })] });
+    const e = composeError({
+      fragments: [
+        ...vertex(),
+        plain('c', { dependencies: ['a'] }),
+        plain('a', { dependencies: ['b'] }),
+        plain('b', { dependencies: ['c'] }),
+        plain('d', { dependencies: ['a'] }),
+      ],
+    });
     expect(e.code).toBe('dependency-cycle');
     expect(e.fragmentIds).toEqual(['a', 'b', 'c']);
-    expect(e.message).toBe('composeShader: fragment dependencies form a cycle: a → b → c → a; a fragment cannot depend on itself through others');
+    expect(e.message).toBe(
+      'composeShader: fragment dependencies form a cycle: a → b → c → a; a fragment cannot depend on itself through others',
+    );
   });
 
   test('a fragment depending on itself is a cycle too', () => {
-    expect(composeError({ fragments: [...vertex(), plain('selfish', { dependencies: ['selfish'] })] }).message).toContain('cycle: selfish → selfish');
+    expect(
+      composeError({ fragments: [...vertex(), plain('selfish', { dependencies: ['selfish'] })] }).message,
+    ).toContain('cycle: selfish → selfish');
   });
 
   test('unfilled required slot', () => {
-    const provider = plain('discard-hook', { provides: [{ name: 'pickDiscard', params: [{ name: 'p', type: 'vec3f' }], returns: 'bool', required: true }] });
+    const provider = plain('discard-hook', {
+      provides: [{ name: 'pickDiscard', params: [{ name: 'p', type: 'vec3f' }], returns: 'bool', required: true }],
+    });
     const e = composeError({ fragments: [...vertex(), provider] });
     expect(e.code).toBe('missing-slot');
     expect(e.fragmentIds).toEqual(['discard-hook']);
-    expect(e.message).toBe('composeShader: required slot "pickDiscard" (provided by fragment "discard-hook") has no filler; add a fragment with fills: [{ slot: "pickDiscard", fn: … }] and signature fn(p: vec3f) -> bool');
+    expect(e.message).toBe(
+      'composeShader: required slot "pickDiscard" (provided by fragment "discard-hook") has no filler; add a fragment with fills: [{ slot: "pickDiscard", fn: … }] and signature fn(p: vec3f) -> bool',
+    );
   });
 
   test('no vertex stage is a missing slot', () => {
@@ -85,30 +115,60 @@ describe('composeShader errors name the API, the fragments, the bad value and wh
   });
 
   test('filling a slot nobody provides', () => {
-    const e = composeError({ fragments: [...vertex(), plain('filler', { fills: [{ slot: 'adjustWorld', fn: 'f' }] })] });
+    const e = composeError({
+      fragments: [...vertex(), plain('filler', { fills: [{ slot: 'adjustWorld', fn: 'f' }] })],
+    });
     expect(e.code).toBe('unknown-slot');
-    expect(e.message).toBe('composeShader: fragment "filler" fills slot "adjustWorld", which no composed fragment provides; slots: adjustWorldPosition, deformVertex, fragmentStage, vertexStage, vertexVaryings');
+    expect(e.message).toBe(
+      'composeShader: fragment "filler" fills slot "adjustWorld", which no composed fragment provides; slots: adjustWorldPosition, deformVertex, fragmentStage, vertexStage, vertexVaryings',
+    );
   });
 
   test('two fillers of a one-filler slot', () => {
-    const e = composeError({ fragments: [...vertex(), surface('surface-a'), surface('surface-b', { outputs: [{ name: 'shade', type: 'vec4f' }] })] });
+    const e = composeError({
+      fragments: [
+        ...vertex(),
+        surface('surface-a'),
+        surface('surface-b', { outputs: [{ name: 'shade', type: 'vec4f' }] }),
+      ],
+    });
     expect(e.code).toBe('slot-conflict');
     expect(e.fragmentIds).toEqual(['surface-a', 'surface-b']);
-    expect(e.message).toContain('slot "fragmentStage" takes one filler but fragments "surface-a", "surface-b" all fill it');
+    expect(e.message).toContain(
+      'slot "fragmentStage" takes one filler but fragments "surface-a", "surface-b" all fill it',
+    );
   });
 
   test('same binding name with different types', () => {
-    const other = plain('other-scene', { bindings: [{ name: 'scene', kind: 'read-only-storage', type: 'array<vec4f>', role: 'scene', visibility: ['vertex'] }] });
+    const other = plain('other-scene', {
+      bindings: [
+        { name: 'scene', kind: 'read-only-storage', type: 'array<vec4f>', role: 'scene', visibility: ['vertex'] },
+      ],
+    });
     const e = composeError({ fragments: [...vertex(), other] });
     expect(e.code).toBe('binding-clash');
     expect(e.fragmentIds).toEqual(['other-scene', 'scene-uniforms']);
-    expect(e.message).toBe('composeShader: binding "scene" is declared by fragment "other-scene" as read-only-storage array<vec4f> in role scene '
-      + 'and by fragment "scene-uniforms" as uniform package::scene_uniforms::SceneUniforms in role scene; fragments share a binding only when kind, type and role are identical '
-      + '(a struct type is identical only when it comes from the same fragment): rename one or move it into a shared dependency');
+    expect(e.message).toBe(
+      'composeShader: binding "scene" is declared by fragment "other-scene" as read-only-storage array<vec4f> in role scene ' +
+        'and by fragment "scene-uniforms" as uniform package::scene_uniforms::SceneUniforms in role scene; fragments share a binding only when kind, type and role are identical ' +
+        '(a struct type is identical only when it comes from the same fragment): rename one or move it into a shared dependency',
+    );
   });
 
   test('same binding name with a same-named struct from another fragment', () => {
-    const other = { ...plain('my-scene'), source: 'struct SceneUniforms { x: vec4f }\n', bindings: [{ name: 'scene', kind: 'uniform' as const, type: 'SceneUniforms', role: 'scene' as const, visibility: ['vertex' as const] }] };
+    const other = {
+      ...plain('my-scene'),
+      source: 'struct SceneUniforms { x: vec4f }\n',
+      bindings: [
+        {
+          name: 'scene',
+          kind: 'uniform' as const,
+          type: 'SceneUniforms',
+          role: 'scene' as const,
+          visibility: ['vertex' as const],
+        },
+      ],
+    };
     const e = composeError({ fragments: [...vertex(), other] });
     expect(e.code).toBe('binding-clash');
     expect(e.message).toContain('as uniform package::my_scene::SceneUniforms in role scene');
@@ -118,79 +178,183 @@ describe('composeShader errors name the API, the fragments, the bad value and wh
     const e = composeError({ fragments: vertex(), vertexLayout: { kind: 'tight', formats: { position: 'uint8x4' } } });
     expect(e.code).toBe('vertex-format');
     expect(e.fragmentIds).toEqual(['standard-vertex']);
-    expect(e.message).toBe('composeShader: vertex input "position" (vec3f, read by fragment "standard-vertex") cannot be read as "uint8x4" (vertexLayout.formats): '
-      + 'a uint format cannot feed vec3f (float components); allowed: float, unorm and snorm formats (any component count: missing components read as 0, 0, 0, 1)');
+    expect(e.message).toBe(
+      'composeShader: vertex input "position" (vec3f, read by fragment "standard-vertex") cannot be read as "uint8x4" (vertexLayout.formats): ' +
+        'a uint format cannot feed vec3f (float components); allowed: float, unorm and snorm formats (any component count: missing components read as 0, 0, 0, 1)',
+    );
   });
 
   test('a float format into an integer input, from a caller buffer', () => {
     const ids = plain('ids', { vertexInputs: [{ semantic: 'joints', format: 'uint16x4' }] });
-    const e = composeError({ fragments: [...vertex(), ids], vertexLayout: { kind: 'buffers', buffers: [{ arrayStride: 20, attributes: [{ semantic: 'position', offset: 0, format: 'float32x3' }, { semantic: 'joints', offset: 12, format: 'unorm16x4' }] }] } });
+    const e = composeError({
+      fragments: [...vertex(), ids],
+      vertexLayout: {
+        kind: 'buffers',
+        buffers: [
+          {
+            arrayStride: 20,
+            attributes: [
+              { semantic: 'position', offset: 0, format: 'float32x3' },
+              { semantic: 'joints', offset: 12, format: 'unorm16x4' },
+            ],
+          },
+        ],
+      },
+    });
     expect(e.code).toBe('vertex-format');
-    expect(e.message).toContain('vertex input "joints" (vec4u, read by fragment "ids") cannot be read as "unorm16x4" (vertexLayout.buffers[0]): a float format cannot feed vec4u (uint components); allowed: uint8…uint32 formats');
+    expect(e.message).toContain(
+      'vertex input "joints" (vec4u, read by fragment "ids") cannot be read as "unorm16x4" (vertexLayout.buffers[0]): a float format cannot feed vec4u (uint components); allowed: uint8…uint32 formats',
+    );
   });
 
   test('an instance input fed from a per-vertex buffer', () => {
-    const e = composeError({ fragments: vertex(), conditions: { thinInstances: true }, vertexLayout: { kind: 'buffers', buffers: [
-      { arrayStride: 12, attributes: [{ semantic: 'position', offset: 0, format: 'float32x3' }] },
-      { arrayStride: 64, attributes: [0, 1, 2, 3].map((i) => ({ semantic: `instance${i}`, offset: i * 16, format: 'float32x4' as const })) },
-    ] } });
+    const e = composeError({
+      fragments: vertex(),
+      conditions: { thinInstances: true },
+      vertexLayout: {
+        kind: 'buffers',
+        buffers: [
+          { arrayStride: 12, attributes: [{ semantic: 'position', offset: 0, format: 'float32x3' }] },
+          {
+            arrayStride: 64,
+            attributes: [0, 1, 2, 3].map((i) => ({
+              semantic: `instance${i}`,
+              offset: i * 16,
+              format: 'float32x4' as const,
+            })),
+          },
+        ],
+      },
+    });
     expect(e.code).toBe('vertex-format');
-    expect(e.message).toContain('vertex input "instance0" advances per instance but vertexLayout.buffers[1] steps per vertex');
+    expect(e.message).toContain(
+      'vertex input "instance0" advances per instance but vertexLayout.buffers[1] steps per vertex',
+    );
   });
 
   test('an input the caller buffers do not hold', () => {
-    const e = composeError({ fragments: vertex(), conditions: { normals: true }, vertexLayout: { kind: 'buffers', buffers: [{ arrayStride: 12, attributes: [{ semantic: 'position', offset: 0, format: 'float32x3' }] }] } });
+    const e = composeError({
+      fragments: vertex(),
+      conditions: { normals: true },
+      vertexLayout: {
+        kind: 'buffers',
+        buffers: [{ arrayStride: 12, attributes: [{ semantic: 'position', offset: 0, format: 'float32x3' }] }],
+      },
+    });
     expect(e.code).toBe('missing-vertex-input');
-    expect(e.message).toBe('composeShader: vertexLayout.buffers does not hold "normal" (read by "standard-vertex"); every input the fragments read needs an attribute');
+    expect(e.message).toBe(
+      'composeShader: vertexLayout.buffers does not hold "normal" (read by "standard-vertex"); every input the fragments read needs an attribute',
+    );
   });
 
   test('a required device feature the device lacks', () => {
-    const e = composeError({ fragments: createPickFragments(), conditions: { primitiveDetail: true }, deviceFeatures: new Set(['float32-filterable']) });
+    const e = composeError({
+      fragments: createPickFragments(),
+      conditions: { primitiveDetail: true },
+      deviceFeatures: new Set(['float32-filterable']),
+    });
     expect(e.code).toBe('missing-feature');
     expect(e.fragmentIds).toEqual(['pick-output']);
-    expect(e.message).toBe('composeShader: fragment "pick-output" requires device feature "primitive-index", which the device lacks; request it in requestDevice({ requiredFeatures }) '
-      + 'on an adapter that has it, or compose without the fragment (device features: float32-filterable)');
-    expect(() => composeShader({ fragments: createPickFragments(), conditions: { primitiveDetail: false }, deviceFeatures: new Set() })).not.toThrow();
+    expect(e.message).toBe(
+      'composeShader: fragment "pick-output" requires device feature "primitive-index", which the device lacks; request it in requestDevice({ requiredFeatures }) ' +
+        'on an adapter that has it, or compose without the fragment (device features: float32-filterable)',
+    );
+    expect(() =>
+      composeShader({
+        fragments: createPickFragments(),
+        conditions: { primitiveDetail: false },
+        deviceFeatures: new Set(),
+      }),
+    ).not.toThrow();
   });
 
   test('integer varying without flat interpolation', () => {
-    const e = composeError({ fragments: [...vertex(), plain('ids', { varyings: [{ name: 'objectId', type: 'u32' }] })] });
+    const e = composeError({
+      fragments: [...vertex(), plain('ids', { varyings: [{ name: 'objectId', type: 'u32' }] })],
+    });
     expect(e.code).toBe('invalid-fragment');
-    expect(e.message).toBe('composeShader: fragment "ids" varying "objectId" is u32 with interpolation undefined; integer varyings must use interpolation "flat"');
+    expect(e.message).toBe(
+      'composeShader: fragment "ids" varying "objectId" is u32 with interpolation undefined; integer varyings must use interpolation "flat"',
+    );
   });
 
   test('a fragment that hard-codes an index is refused', () => {
-    const e = composeError({ fragments: [...vertex(), plain('rogue', { source: '// @binding(9) in a comment is fine\n@group(0) @binding(3) var<uniform> x: vec4f;\n' })] });
+    const e = composeError({
+      fragments: [
+        ...vertex(),
+        plain('rogue', {
+          source: '// @binding(9) in a comment is fine\n@group(0) @binding(3) var<uniform> x: vec4f;\n',
+        }),
+      ],
+    });
     expect(e.code).toBe('invalid-fragment');
-    expect(e.message).toBe('composeShader: fragment "rogue" writes @group(…) at line 2; the composer assigns every @group, @binding and @location: declare the resource in `bindings` '
-      + '(or the attribute in `vertexInputs` / `varyings` / `outputs`) and import it from bindings:: or io::');
+    expect(e.message).toBe(
+      'composeShader: fragment "rogue" writes @group(…) at line 2; the composer assigns every @group, @binding and @location: declare the resource in `bindings` ' +
+        '(or the attribute in `vertexInputs` / `varyings` / `outputs`) and import it from bindings:: or io::',
+    );
   });
 
   test('a malformed when expression names the fragment', () => {
-    const e = composeError({ fragments: [...vertex(), plain('odd', { vertexInputs: [{ semantic: 'uv2', format: 'float32x2', when: 'a &&' }] })] });
-    expect(e.message).toBe('composeShader: fragment "odd": condition "a &&": ends early; use names, !, &&, || and parentheses');
+    const e = composeError({
+      fragments: [
+        ...vertex(),
+        plain('odd', { vertexInputs: [{ semantic: 'uv2', format: 'float32x2', when: 'a &&' }] }),
+      ],
+    });
+    expect(e.message).toBe(
+      'composeShader: fragment "odd": condition "a &&": ends early; use names, !, &&, || and parentheses',
+    );
   });
 
   test('wesl parse errors point into the fragment source', () => {
-    const broken = { ...surface(), source: surface().source.replace('o.color = vec4f(1.0);', 'o.color = vec4f(1.0) *;') };
+    const broken = {
+      ...surface(),
+      source: surface().source.replace('o.color = vec4f(1.0);', 'o.color = vec4f(1.0) *;'),
+    };
     const e = composeError({ fragments: [...vertex(), broken] });
     expect(e.code).toBe('link-error');
     expect(e.fragmentIds).toEqual(['surface']);
-    expect(e.messages).toEqual([{ fragmentId: 'surface', line: 4, column: 25, type: 'error', message: 'Expected expression after binary operator', lineText: '  o.color = vec4f(1.0) *;' }]);
-    expect(e.message).toBe(`composeShader: surface:4:25: Expected expression after binary operator\n    o.color = vec4f(1.0) *;\n  ${' '.repeat(24)}^`);
+    expect(e.messages).toEqual([
+      {
+        fragmentId: 'surface',
+        line: 4,
+        column: 25,
+        type: 'error',
+        message: 'Expected expression after binary operator',
+        lineText: '  o.color = vec4f(1.0) *;',
+      },
+    ]);
+    expect(e.message).toBe(
+      `composeShader: surface:4:25: Expected expression after binary operator\n    o.color = vec4f(1.0) *;\n  ${' '.repeat(24)}^`,
+    );
   });
 
   test('unresolved names point into the fragment source', () => {
     const broken = { ...surface(), source: surface().source.replace('vec4f(1.0)', 'tint(1.0)') };
     const e = composeError({ fragments: [...vertex(), broken] });
-    expect(e.messages[0]).toMatchObject({ fragmentId: 'surface', line: 4, column: 13, message: "unresolved identifier 'tint'" });
+    expect(e.messages[0]).toMatchObject({
+      fragmentId: 'surface',
+      line: 4,
+      column: 13,
+      message: "unresolved identifier 'tint'",
+    });
   });
 
   test('a filler function that does not exist is reported in the generated root module, naming the filler', () => {
-    const e = composeError({ fragments: [...vertex(), surface('surface', { fills: [{ slot: 'fragmentStage', fn: 'nope' }] })] });
+    const e = composeError({
+      fragments: [...vertex(), surface('surface', { fills: [{ slot: 'fragmentStage', fn: 'nope' }] })],
+    });
     expect(e.code).toBe('link-error');
     expect(e.fragmentIds).toEqual(['surface']);
-    expect(e.messages[0]).toMatchObject({ fragmentId: 'weft:weft_main', line: 8, message: "no exported 'nope' in module 'package::surface'", origin: 'surface', lineText: '  return package::surface::nope(input);' });
-    expect(e.message).toContain('weft:weft_main:8:10: no exported \'nope\' in module \'package::surface\' (in code generated for fragment "surface")');
+    expect(e.messages[0]).toMatchObject({
+      fragmentId: 'weft:weft_main',
+      line: 8,
+      message: "no exported 'nope' in module 'package::surface'",
+      origin: 'surface',
+      lineText: '  return package::surface::nope(input);',
+    });
+    expect(e.message).toContain(
+      "weft:weft_main:8:10: no exported 'nope' in module 'package::surface' (in code generated for fragment \"surface\")",
+    );
   });
 });

@@ -15,7 +15,11 @@ export function shuffled<T>(items: readonly T[], random: () => number): T[] {
 /** The spec with its fragments (and their object key order) shuffled. */
 export function shuffleSpec(spec: ComposeSpec, random: () => number): ComposeSpec {
   const reorder = <T extends object>(o: T): T => Object.fromEntries(shuffled(Object.entries(o), random)) as T;
-  return { ...spec, fragments: shuffled(spec.fragments, random).map(reorder), conditions: spec.conditions && reorder(spec.conditions) };
+  return {
+    ...spec,
+    fragments: shuffled(spec.fragments, random).map(reorder),
+    conditions: spec.conditions && reorder(spec.conditions),
+  };
 }
 
 /** Everything of a composed shader that must be identical across processes (all but the source map). */

@@ -5,5 +5,6 @@ import { comparable, seededRandom, shuffleSpec } from './composer-test-helpers.j
 
 const random = seededRandom(Number(process.argv[2] ?? 1));
 const out: Record<string, string> = {};
-for (const variant of listVariants(makeWeftVariantRegistry())) out[variant.name] = comparable(composeShader(shuffleSpec(variant.spec(), random)));
+for (const variant of listVariants(makeWeftVariantRegistry()))
+  out[variant.name] = comparable(composeShader(shuffleSpec(variant.spec(), random)));
 process.stdout.write(JSON.stringify(out));

@@ -1,5 +1,14 @@
 import { describe, expect, test } from 'vitest';
-import { composeShader, describeComposedShader, listVariants, makeComposeCache, makeVariantRegistry, makeWeftVariantRegistry, registerVariant, WeftError } from '../../../composer/index.js';
+import {
+  composeShader,
+  describeComposedShader,
+  listVariants,
+  makeComposeCache,
+  makeVariantRegistry,
+  makeWeftVariantRegistry,
+  registerVariant,
+  WeftError,
+} from '../../../composer/index.js';
 import { createStandardMaterialFragments } from '../../../fragments/index.js';
 
 const cache = makeComposeCache();
@@ -17,7 +26,11 @@ describe('variant snapshots', () => {
 describe('variant registry', () => {
   test('is a value: registering into one registry leaves others untouched', () => {
     const a = makeVariantRegistry();
-    registerVariant(a, { name: 'mine', description: 'x', spec: () => ({ fragments: createStandardMaterialFragments() }) });
+    registerVariant(a, {
+      name: 'mine',
+      description: 'x',
+      spec: () => ({ fragments: createStandardMaterialFragments() }),
+    });
     expect(listVariants(a).map((v) => v.name)).toEqual(['mine']);
     expect(listVariants(makeVariantRegistry())).toEqual([]);
     const weft = listVariants(makeWeftVariantRegistry()).map((v) => v.name);
@@ -30,7 +43,11 @@ describe('variant registry', () => {
 
   test('rejects duplicate and non-kebab names', () => {
     const registry = makeWeftVariantRegistry();
-    expect(() => registerVariant(registry, { name: 'pick', description: '', spec: () => ({ fragments: [] }) })).toThrow('registerVariant: variant "pick" is already registered; names are unique');
-    expect(() => registerVariant(registry, { name: 'Pick Me', description: '', spec: () => ({ fragments: [] }) })).toThrow(WeftError);
+    expect(() => registerVariant(registry, { name: 'pick', description: '', spec: () => ({ fragments: [] }) })).toThrow(
+      'registerVariant: variant "pick" is already registered; names are unique',
+    );
+    expect(() =>
+      registerVariant(registry, { name: 'Pick Me', description: '', spec: () => ({ fragments: [] }) }),
+    ).toThrow(WeftError);
   });
 });

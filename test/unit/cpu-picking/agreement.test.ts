@@ -24,7 +24,16 @@ interface Agreement {
 function measureAgreement(scene: Scene): Agreement {
   const reference = toReferenceScene(scene);
   const { width, height } = scene.engine;
-  const result: Agreement = { pixels: 0, nearEdge: 0, compared: 0, agreed: 0, hits: 0, worstPointError: 0, worstNormalError: 0, worstBaryError: 0 };
+  const result: Agreement = {
+    pixels: 0,
+    nearEdge: 0,
+    compared: 0,
+    agreed: 0,
+    hits: 0,
+    worstPointError: 0,
+    worstNormalError: 0,
+    worstBaryError: 0,
+  };
   const edge = 1e-4;
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
@@ -32,7 +41,8 @@ function measureAgreement(scene: Scene): Agreement {
       const ray = createPickingRay(scene.camera!, x, y, { width, height });
       const ours = pickSync(scene, x, y);
       const ref = castReferenceRay(reference, ray.origin, ray.direction);
-      const nearEdge = (b: { bu: number; bv: number } | null): boolean => !!b && Math.min(b.bu, b.bv, 1 - b.bu - b.bv) < edge;
+      const nearEdge = (b: { bu: number; bv: number } | null): boolean =>
+        !!b && Math.min(b.bu, b.bv, 1 - b.bu - b.bv) < edge;
       if (nearEdge(ref) || (ours.hit && nearEdge(ours))) {
         result.nearEdge++;
         continue;
@@ -42,15 +52,28 @@ function measureAgreement(scene: Scene): Agreement {
         if (!ours.hit) result.agreed++;
         continue;
       }
-      if (!ours.hit || ours.pickedMesh!.uniqueId !== ref.meshId || ours.thinInstanceIndex !== ref.thinInstanceIndex || ours.faceId !== ref.faceId) continue;
+      if (
+        !ours.hit ||
+        ours.pickedMesh!.uniqueId !== ref.meshId ||
+        ours.thinInstanceIndex !== ref.thinInstanceIndex ||
+        ours.faceId !== ref.faceId
+      )
+        continue;
       const pointError = Math.hypot(...ours.pickedPoint!.map((v, i) => v - ref.point[i])) / ref.distance;
       result.worstPointError = Math.max(result.worstPointError, pointError);
       result.worstBaryError = Math.max(result.worstBaryError, Math.abs(ours.bu - ref.bu), Math.abs(ours.bv - ref.bv));
-      if (ref.normalWorld) result.worstNormalError = Math.max(result.worstNormalError, Math.hypot(...ours.pickedNormalWorld!.map((v, i) => v - ref.normalWorld![i])));
+      if (ref.normalWorld)
+        result.worstNormalError = Math.max(
+          result.worstNormalError,
+          Math.hypot(...ours.pickedNormalWorld!.map((v, i) => v - ref.normalWorld![i])),
+        );
       // The reference orients face normals by world winding; weft (like the GPU picker) by the inverse-transpose,
       // which is the opposite orientation under a mirroring transform: compare the line, not the sign.
       const aligned = Math.sign(ours.pickedFaceNormalWorld!.reduce((d, v, i) => d + v * ref.faceNormalWorld[i], 0));
-      result.worstNormalError = Math.max(result.worstNormalError, Math.hypot(...ours.pickedFaceNormalWorld!.map((v, i) => aligned * v - ref.faceNormalWorld[i])));
+      result.worstNormalError = Math.max(
+        result.worstNormalError,
+        Math.hypot(...ours.pickedFaceNormalWorld!.map((v, i) => aligned * v - ref.faceNormalWorld[i])),
+      );
       if (Math.abs(ours.distance - ref.distance) <= 1e-4 * ref.distance && pointError <= 1e-4) {
         result.agreed++;
         result.hits++;
@@ -71,21 +94,24 @@ function report(label: string, a: Agreement, census: ReturnType<typeof takeCpuPi
 }
 
 describe('pickSync agrees with three.js + three-mesh-bvh on generated scenes', () => {
-  test.each([1, 2, 3])('random scene %i: mesh, instance and face for ≥ 99.9 % of pixels, point within 1e-4 × distance', (seed) => {
-    const rand = mulberry32(seed * 7919);
-    const scene = makeCpuScene(160, 120);
-    addRandomMeshes(scene, rand, 24, 6);
-    scene.camera = makePerspectiveCamera({ fovY: 0.9 });
-    setCameraOrbit(scene.camera, { target: [0, 0, 0], radius: 9, yaw: rand() * 6, pitch: rand() - 0.5 });
-    const picker = createCpuPicker(scene);
-    const a = measureAgreement(scene);
-    report(`seed ${seed}`, a, takeCpuPickCensus(picker));
-    expect(a.hits).toBeGreaterThan(a.compared * 0.2);
-    expect(a.agreed / a.compared).toBeGreaterThanOrEqual(0.999);
-    expect(a.worstPointError).toBeLessThanOrEqual(1e-4);
-    expect(a.worstBaryError).toBeLessThan(1e-4);
-    expect(a.worstNormalError).toBeLessThan(1e-3);
-  });
+  test.each([1, 2, 3])(
+    'random scene %i: mesh, instance and face for ≥ 99.9 % of pixels, point within 1e-4 × distance',
+    (seed) => {
+      const rand = mulberry32(seed * 7919);
+      const scene = makeCpuScene(160, 120);
+      addRandomMeshes(scene, rand, 24, 6);
+      scene.camera = makePerspectiveCamera({ fovY: 0.9 });
+      setCameraOrbit(scene.camera, { target: [0, 0, 0], radius: 9, yaw: rand() * 6, pitch: rand() - 0.5 });
+      const picker = createCpuPicker(scene);
+      const a = measureAgreement(scene);
+      report(`seed ${seed}`, a, takeCpuPickCensus(picker));
+      expect(a.hits).toBeGreaterThan(a.compared * 0.2);
+      expect(a.agreed / a.compared).toBeGreaterThanOrEqual(0.999);
+      expect(a.worstPointError).toBeLessThanOrEqual(1e-4);
+      expect(a.worstBaryError).toBeLessThan(1e-4);
+      expect(a.worstNormalError).toBeLessThan(1e-3);
+    },
+  );
 
   test('bunny, thin-instanced and mirrored, seen close up', async () => {
     const scene = makeCpuScene(128, 128);

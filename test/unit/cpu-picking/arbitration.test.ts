@@ -3,7 +3,14 @@ import { mat4 } from 'wgpu-matrix';
 import { makePerspectiveCamera } from '../../../engine/camera.js';
 import { createMeshFromData } from '../../../engine/mesh.js';
 import { makeBoxData, makeSphereData } from '../../../engine/primitives/index.js';
-import { type AnalyticTwin, arbitratePickAtPixelSync, arbitratePickSync, type BoundingProxy, CpuPickError, type PickGroup } from '../../../picking/cpu/index.js';
+import {
+  type AnalyticTwin,
+  arbitratePickAtPixelSync,
+  arbitratePickSync,
+  type BoundingProxy,
+  CpuPickError,
+  type PickGroup,
+} from '../../../picking/cpu/index.js';
 import { makeCpuScene } from './scene-fixtures.js';
 
 const down = { origin: [0, 0, 20], direction: [0, 0, -1] };
@@ -11,7 +18,9 @@ const down = { origin: [0, 0, 20], direction: [0, 0, -1] };
 function chairScene() {
   const scene = makeCpuScene();
   const seat = createMeshFromData(scene, 'seat', makeBoxData(), { worldMatrix: mat4.translation([0, 0, 0]) });
-  const cushion = createMeshFromData(scene, 'cushion', makeBoxData({ width: 0.5, height: 0.5, depth: 0.5 }), { worldMatrix: mat4.translation([0.1, 0.1, 0.3]) }); // front face at z = 0.55, just proud of the seat's 0.5
+  const cushion = createMeshFromData(scene, 'cushion', makeBoxData({ width: 0.5, height: 0.5, depth: 0.5 }), {
+    worldMatrix: mat4.translation([0.1, 0.1, 0.3]),
+  }); // front face at z = 0.55, just proud of the seat's 0.5
   const table = createMeshFromData(scene, 'table', makeBoxData(), { worldMatrix: mat4.translation([8, 0, 0]) });
   const chair: PickGroup = { name: 'chair', children: [seat, cushion] };
   const wrapper: PickGroup = { name: 'chair-wrapper', children: [chair] };
@@ -31,7 +40,9 @@ describe('editor pick arbitration', () => {
     const onLeft = arbitratePickSync(scene, { origin: [-3, 0, 20], direction: [0, 0, -1] }, { groups: [pair] });
     expect([onLeft.rule, onLeft.target, onLeft.hitObject]).toEqual(['nearest', left, left]); // the pair's box does not fit one box
     const front = createMeshFromData(scene, 'front', makeBoxData(), { worldMatrix: mat4.translation([-3, 0, 3]) });
-    expect(arbitratePickSync(scene, { origin: [-3, 0, 20], direction: [0, 0, -1] }, { groups: [pair] }).target).toBe(front);
+    expect(arbitratePickSync(scene, { origin: [-3, 0, 20], direction: [0, 0, -1] }, { groups: [pair] }).target).toBe(
+      front,
+    );
   });
 
   test('fitted-box retarget climbs to the outermost group that fits the hit object, and no further', () => {
@@ -47,7 +58,9 @@ describe('editor pick arbitration', () => {
     expect([onTable.rule, onTable.target]).toEqual(['nearest', table]);
     // A child sticking out 4 % of the seat's diagonal: fits at tolerance 0.05, not at 0.01.
     const { scene: s2, seat: seat2 } = chairScene();
-    const knob = createMeshFromData(s2, 'knob', makeBoxData({ width: 0.1, height: 0.1, depth: 0.1 }), { worldMatrix: mat4.translation([0.5 + 0.069 - 0.05, 0, 0]) }); // max x = 0.569
+    const knob = createMeshFromData(s2, 'knob', makeBoxData({ width: 0.1, height: 0.1, depth: 0.1 }), {
+      worldMatrix: mat4.translation([0.5 + 0.069 - 0.05, 0, 0]),
+    }); // max x = 0.569
     const group: PickGroup = { name: 'seat-and-knob', children: [seat2, knob] };
     const ray = { origin: [-0.4, -0.4, 20], direction: [0, 0, -1] };
     expect(arbitratePickSync(s2, ray, { groups: [group] }).target).toBe(group);
@@ -59,7 +72,11 @@ describe('editor pick arbitration', () => {
     const behind = arbitratePickSync(scene, down, { groups: [room], active: seat });
     expect([behind.rule, behind.target, behind.hitObject]).toEqual(['active-override', seat, seat]);
     expect(behind.distance).toBeCloseTo(19.5, 6); // the seat's front face, behind the cushion's at 19.45
-    const notHit = arbitratePickSync(scene, { origin: [8, 0, 20], direction: [0, 0, -1] }, { groups: [room], active: seat });
+    const notHit = arbitratePickSync(
+      scene,
+      { origin: [8, 0, 20], direction: [0, 0, -1] },
+      { groups: [room], active: seat },
+    );
     expect(notHit.rule).toBe('nearest');
     const group = arbitratePickSync(scene, down, { groups: [room], active: chair });
     expect([group.rule, group.target, group.hitObject]).toEqual(['active-override', chair, cushion]);
@@ -68,9 +85,25 @@ describe('editor pick arbitration', () => {
   test('analytic twins and proxies are candidates; a proxy containing the camera abstains', () => {
     const scene = makeCpuScene(100, 100);
     const ball = createMeshFromData(scene, 'ball', makeSphereData({ radius: 1 }));
-    const gizmo: AnalyticTwin = { kind: 'torus', name: 'gizmo', radius: 2, tube: 0.1, worldMatrix: mat4.multiply(mat4.translation([0, 0, 3]), mat4.rotationX(Math.PI / 2)) };
-    const room: BoundingProxy = { kind: 'proxy', name: 'room-volume', bounds: { min: [-50, -50, -50], max: [50, 50, 50] }, worldMatrix: mat4.identity() };
-    const light: BoundingProxy = { kind: 'proxy', name: 'light', bounds: { min: [-0.2, -0.2, -0.2], max: [0.2, 0.2, 0.2] }, worldMatrix: mat4.translation([0, 0, 5]) };
+    const gizmo: AnalyticTwin = {
+      kind: 'torus',
+      name: 'gizmo',
+      radius: 2,
+      tube: 0.1,
+      worldMatrix: mat4.multiply(mat4.translation([0, 0, 3]), mat4.rotationX(Math.PI / 2)),
+    };
+    const room: BoundingProxy = {
+      kind: 'proxy',
+      name: 'room-volume',
+      bounds: { min: [-50, -50, -50], max: [50, 50, 50] },
+      worldMatrix: mat4.identity(),
+    };
+    const light: BoundingProxy = {
+      kind: 'proxy',
+      name: 'light',
+      bounds: { min: [-0.2, -0.2, -0.2], max: [0.2, 0.2, 0.2] },
+      worldMatrix: mat4.translation([0, 0, 5]),
+    };
     const policy = { entities: [gizmo, room] };
     const centre = arbitratePickSync(scene, down, policy);
     expect([centre.rule, centre.target]).toEqual(['nearest', ball]); // the room proxy contains the eye: it abstains
@@ -95,8 +128,19 @@ describe('editor pick arbitration', () => {
     const loop: PickGroup = { name: 'loop', children: [] };
     loop.children.push(loop);
     expect(() => arbitratePickSync(scene, down, { groups: [loop] })).toThrow(CpuPickError);
-    expect(() => arbitratePickSync(scene, down, { groups: [{ name: 'a', children: [seat] }, { name: 'b', children: [seat] }] })).toThrow(/two parent groups/);
+    expect(() =>
+      arbitratePickSync(scene, down, {
+        groups: [
+          { name: 'a', children: [seat] },
+          { name: 'b', children: [seat] },
+        ],
+      }),
+    ).toThrow(/two parent groups/);
     expect(() => arbitratePickSync(scene, down, { fitTolerance: -1 })).toThrow(/fitTolerance/);
-    expect(() => arbitratePickSync(scene, down, { entities: [{ kind: 'cone', name: 'x', worldMatrix: mat4.identity() } as never] })).toThrow(/kind/);
+    expect(() =>
+      arbitratePickSync(scene, down, {
+        entities: [{ kind: 'cone', name: 'x', worldMatrix: mat4.identity() } as never],
+      }),
+    ).toThrow(/kind/);
   });
 });

@@ -7,7 +7,13 @@ import { makeBoxData, makeSphereData } from '../../../engine/primitives/index.js
 import { computeTriangleDetail } from '../../../picking/detailed-picking.js';
 import { getPickedNormal, getPickedUV } from '../../../picking/picking-info.js';
 import { createPickingRay } from '../../../picking/picking-ray.js';
-import { CpuPickError, multiPickSync, multiPickWithRaySync, pickSync, pickWithRaySync } from '../../../picking/cpu/index.js';
+import {
+  CpuPickError,
+  multiPickSync,
+  multiPickWithRaySync,
+  pickSync,
+  pickWithRaySync,
+} from '../../../picking/cpu/index.js';
 import { castReferenceRay, castReferenceRayAll, createReferenceScene } from '../../support/reference-raycast.js';
 import { makeCpuScene, toReferenceMesh, toReferenceScene } from './scene-fixtures.js';
 
@@ -27,19 +33,32 @@ const codeOf = (run: () => unknown): string => {
 };
 
 /** One triangle whose corners (indices 2, 0, 1) are A0 = (0,0,0), A1 = (1,0,0), A2 = (0,1,0), with uvs and tilted normals. */
-function addTriangle(scene: ReturnType<typeof makeCpuScene>, name: string, worldMatrix: Float32Array, thinInstances?: Float32Array): Mesh {
-  return createMeshFromData(scene, name, {
-    positions: new Float32Array([1, 0, 0, 0, 1, 0, 0, 0, 0]),
-    normals: new Float32Array([1, 0, 1, 0, 1, 1, 0, 0, 1]),
-    uvs: new Float32Array([0.7, 0.2, 0.4, 0.4, 0.1, 0.9]),
-    indices: new Uint16Array([2, 0, 1]),
-  }, { worldMatrix, thinInstances });
+function addTriangle(
+  scene: ReturnType<typeof makeCpuScene>,
+  name: string,
+  worldMatrix: Float32Array,
+  thinInstances?: Float32Array,
+): Mesh {
+  return createMeshFromData(
+    scene,
+    name,
+    {
+      positions: new Float32Array([1, 0, 0, 0, 1, 0, 0, 0, 0]),
+      normals: new Float32Array([1, 0, 1, 0, 1, 1, 0, 0, 1]),
+      uvs: new Float32Array([0.7, 0.2, 0.4, 0.4, 0.1, 0.9]),
+      indices: new Uint16Array([2, 0, 1]),
+    },
+    { worldMatrix, thinInstances },
+  );
 }
 
 describe('pickSync / pickWithRaySync: PickingInfo like the GPU picker', () => {
   test('point, distance, Babylon barycentrics, uv, local and world normals (inverse-transpose), face normals, thin instance', () => {
     const scene = makeCpuScene();
-    const world = mat4.multiply(mat4.translation([1, 2, -3]), mat4.multiply(mat4.rotationY(0.4), mat4.scaling([2, 1, 0.5]))) as Float32Array;
+    const world = mat4.multiply(
+      mat4.translation([1, 2, -3]),
+      mat4.multiply(mat4.rotationY(0.4), mat4.scaling([2, 1, 0.5])),
+    ) as Float32Array;
     const thin = new Float32Array(32);
     thin.set(mat4.translation([50, 0, 0]), 0);
     thin.set(mat4.rotationX(0.3), 16);
@@ -57,16 +76,27 @@ describe('pickSync / pickWithRaySync: PickingInfo like the GPU picker', () => {
     expect(info.bv).toBeCloseTo(0.2, 5);
     close(info.pickedPoint, Array.from(target), 5);
     expect(info.distance).toBeCloseTo(vec3.distance(origin, target), 5);
-    expect(getPickedUV(info)).toEqual([expect.closeTo(0.5 * 0.1 + 0.2 * 0.7 + 0.3 * 0.4, 6), expect.closeTo(0.5 * 0.9 + 0.2 * 0.2 + 0.3 * 0.4, 6)]);
+    expect(getPickedUV(info)).toEqual([
+      expect.closeTo(0.5 * 0.1 + 0.2 * 0.7 + 0.3 * 0.4, 6),
+      expect.closeTo(0.5 * 0.9 + 0.2 * 0.2 + 0.3 * 0.4, 6),
+    ]);
     const localNormal = vec3.normalize([0.2 * 1 + 0.3 * 0, 0.3 * 1, 0.5 + 0.2 + 0.3]);
     close(info.pickedNormal, Array.from(localNormal), 5);
     const normalMatrix = mat4.transpose(mat4.inverse(instanceWorld));
     close(info.pickedNormalWorld, Array.from(vec3.normalize(vec3.transformMat4Upper3x3(localNormal, normalMatrix))), 5);
     close(info.pickedFaceNormal, [0, 0, 1]);
-    close(info.pickedFaceNormalWorld, Array.from(vec3.normalize(vec3.transformMat4Upper3x3([0, 0, 1], normalMatrix))), 5);
+    close(
+      info.pickedFaceNormalWorld,
+      Array.from(vec3.normalize(vec3.transformMat4Upper3x3([0, 0, 1], normalMatrix))),
+      5,
+    );
     expect(getPickedNormal(info, true)).toBe(info.pickedNormalWorld);
     // Independent check against three.js + three-mesh-bvh.
-    const ref = castReferenceRay(createReferenceScene([{ ...toReferenceMesh(mesh), uvs: new Float32Array([0.7, 0.2, 0.4, 0.4, 0.1, 0.9]) }]), origin as [number, number, number], Array.from(vec3.sub(target, origin)) as [number, number, number])!;
+    const ref = castReferenceRay(
+      createReferenceScene([{ ...toReferenceMesh(mesh), uvs: new Float32Array([0.7, 0.2, 0.4, 0.4, 0.1, 0.9]) }]),
+      origin as [number, number, number],
+      Array.from(vec3.sub(target, origin)) as [number, number, number],
+    )!;
     close(info.pickedNormalWorld, ref.normalWorld!, 5);
     close(info.pickedFaceNormalWorld, ref.faceNormalWorld, 5);
     close(getPickedUV(info), ref.uv!, 5);
@@ -74,19 +104,31 @@ describe('pickSync / pickWithRaySync: PickingInfo like the GPU picker', () => {
 
   test('back faces are hit (the pick pass culls nothing); world face normals use the inverse-transpose, as the GPU picker does', () => {
     const scene = makeCpuScene();
-    const mirrored = addTriangle(scene, 'mirrored', mat4.multiply(mat4.scaling([-1, 1, 1]), mat4.rotationY(0.3)) as Float32Array);
+    const mirrored = addTriangle(
+      scene,
+      'mirrored',
+      mat4.multiply(mat4.scaling([-1, 1, 1]), mat4.rotationY(0.3)) as Float32Array,
+    );
     const front = pickWithRaySync(scene, { origin: [-0.2, 0.2, 3], direction: [0, 0, -1] });
     const back = pickWithRaySync(scene, { origin: [-0.2, 0.2, -3], direction: [0, 0, 1] });
     expect(front.pickedMesh).toBe(mirrored);
     expect(back.pickedMesh).toBe(mirrored);
     close(front.pickedFaceNormal, [0, 0, 1]);
-    const local = Array.from(vec3.transformMat4(front.pickedPoint!, mat4.inverse(mirrored.worldMatrix))) as [number, number, number];
+    const local = Array.from(vec3.transformMat4(front.pickedPoint!, mat4.inverse(mirrored.worldMatrix))) as [
+      number,
+      number,
+      number,
+    ];
     const gpu = computeTriangleDetail(mirrored, 0, local, mirrored.worldMatrix); // the GPU picker's own routine
     close(front.pickedFaceNormalWorld, gpu.pickedFaceNormalWorld!, 6);
     close(front.pickedNormalWorld, gpu.pickedNormalWorld!, 5);
     expect([front.bu, front.bv]).toEqual([expect.closeTo(gpu.bu, 6), expect.closeTo(gpu.bv, 6)]);
     // Under mirroring that is the image of the local front, opposite to the world-winding normal a rasteriser sees.
-    const w = [[1, 0, 0], [0, 1, 0], [0, 0, 0]].map((p) => vec3.transformMat4(p, mirrored.worldMatrix));
+    const w = [
+      [1, 0, 0],
+      [0, 1, 0],
+      [0, 0, 0],
+    ].map((p) => vec3.transformMat4(p, mirrored.worldMatrix));
     const winding = vec3.normalize(vec3.cross(vec3.sub(w[1], w[0]), vec3.sub(w[2], w[0])));
     expect(vec3.dot(winding, front.pickedFaceNormalWorld!)).toBeCloseTo(-1, 6);
     expect(mirrored.material.doubleSided).toBe(false); // culled by the renderer, still picked
@@ -97,7 +139,9 @@ describe('pickSync / pickWithRaySync: PickingInfo like the GPU picker', () => {
     const thin = new Float32Array(4 * 16);
     for (let i = 0; i < 4; i++) thin.set(mat4.translation([0, 0, 4 - i * 2]), i * 16); // instance 0 nearest the ray origin
     const boxes = createMeshFromData(scene, 'boxes', makeBoxData(), { thinInstances: thin });
-    const wall = createMeshFromData(scene, 'wall', makeBoxData({ width: 5, height: 5, depth: 0.1 }), { worldMatrix: mat4.translation([0, 0, -10]) });
+    const wall = createMeshFromData(scene, 'wall', makeBoxData({ width: 5, height: 5, depth: 0.1 }), {
+      worldMatrix: mat4.translation([0, 0, -10]),
+    });
     const ray = { origin: [0.1, 0.2, 20], direction: [0, 0, -1] };
     expect(pickWithRaySync(scene, ray).thinInstanceIndex).toBe(0);
     expect(pickWithRaySync(scene, ray, { ignore: [{ mesh: boxes, thinInstances: 0 }] }).thinInstanceIndex).toBe(1);
@@ -111,7 +155,13 @@ describe('pickSync / pickWithRaySync: PickingInfo like the GPU picker', () => {
     expect(pickWithRaySync(scene, ray).pickedMesh).toBe(wall);
     wall.pickable = false;
     const miss = pickWithRaySync(scene, ray);
-    expect([miss.hit, miss.pickedMesh, miss.faceId, miss.distance, miss.pickedPoint]).toEqual([false, null, -1, 0, null]);
+    expect([miss.hit, miss.pickedMesh, miss.faceId, miss.distance, miss.pickedPoint]).toEqual([
+      false,
+      null,
+      -1,
+      0,
+      null,
+    ]);
   });
 
   test('multiPickSync returns every hit along the ray, sorted, equal to the reference', () => {
@@ -119,7 +169,9 @@ describe('pickSync / pickWithRaySync: PickingInfo like the GPU picker', () => {
     const thin = new Float32Array(3 * 16);
     for (let i = 0; i < 3; i++) thin.set(mat4.translation([0.2 * i, 0, -i * 3]), i * 16);
     createMeshFromData(scene, 'spheres', makeSphereData({ radius: 1 }), { thinInstances: thin });
-    createMeshFromData(scene, 'box', makeBoxData({ width: 3, height: 3, depth: 3 }), { worldMatrix: mat4.translation([0, 0, -3]) });
+    createMeshFromData(scene, 'box', makeBoxData({ width: 3, height: 3, depth: 3 }), {
+      worldMatrix: mat4.translation([0, 0, -3]),
+    });
     const origin: [number, number, number] = [0.15, 0.1, 10];
     const direction: [number, number, number] = [0, 0.01, -1];
     const ours = multiPickWithRaySync(scene, { origin, direction });
@@ -127,7 +179,11 @@ describe('pickSync / pickWithRaySync: PickingInfo like the GPU picker', () => {
     expect(ours.length).toBe(ref.length);
     expect(ours.length).toBeGreaterThanOrEqual(8);
     ours.forEach((h, i) => {
-      expect([h.pickedMesh!.uniqueId, h.thinInstanceIndex, h.faceId]).toEqual([ref[i].meshId, ref[i].thinInstanceIndex, ref[i].faceId]);
+      expect([h.pickedMesh!.uniqueId, h.thinInstanceIndex, h.faceId]).toEqual([
+        ref[i].meshId,
+        ref[i].thinInstanceIndex,
+        ref[i].faceId,
+      ]);
       expect(h.distance).toBeCloseTo(ref[i].distance, 5);
       if (i > 0) expect(h.distance).toBeGreaterThanOrEqual(ours[i - 1].distance);
     });
@@ -147,7 +203,12 @@ describe('pickSync / pickWithRaySync: PickingInfo like the GPU picker', () => {
     expect(centre.ray).toEqual(createPickingRay(scene.camera, 80, 60, { width: 160, height: 120 }));
     expect(pickSync(scene, 40, 30, { devicePixelRatio: 2 }).ray!.pixelX).toBe(80);
     expect(pickSync(scene, 8, 6, { viewport: { width: 16, height: 12 } }).ray!.pixelX).toBe(8);
-    const inside = createMeshFromData(scene, 'straddles-near-plane', makeBoxData({ width: 0.2, height: 0.2, depth: 0.6 }), { worldMatrix: mat4.translation([0, 0, 4.9]) });
+    const inside = createMeshFromData(
+      scene,
+      'straddles-near-plane',
+      makeBoxData({ width: 0.2, height: 0.2, depth: 0.6 }),
+      { worldMatrix: mat4.translation([0, 0, 4.9]) },
+    );
     // The pick pass clips what lies closer than the near plane: the front face at z = 5.2 (behind the camera) and
     // the back face at 4.6 (distance 0.4 < near 0.5) are not seen; the box behind is.
     expect(pickSync(scene, 80, 60).pickedMesh).toBe(box);
@@ -170,22 +231,37 @@ describe('pickSync / pickWithRaySync: PickingInfo like the GPU picker', () => {
     expect(codeOf(() => pickWithRaySync(scene, { origin: [0, Number.NaN, 1], direction: [0, 0, -1] }))).toBe('bad-ray');
     expect(codeOf(() => pickWithRaySync(scene, { origin: [0, 0, 1], direction: [0, Infinity, -1] }))).toBe('bad-ray');
     expect(codeOf(() => pickWithRaySync(scene, { origin: [0, 0], direction: [0, 0, -1] } as never))).toBe('bad-ray');
-    expect(codeOf(() => multiPickWithRaySync(scene, { origin: [0, 0, 1], direction: [1e-320, 0, 0] }))).toBe('no error'); // tiny but non-zero: fine
+    expect(codeOf(() => multiPickWithRaySync(scene, { origin: [0, 0, 1], direction: [1e-320, 0, 0] }))).toBe(
+      'no error',
+    ); // tiny but non-zero: fine
     const ray = { origin: [0, 0, 5], direction: [0, 0, -1] };
     expect(codeOf(() => pickWithRaySync(scene, ray, { filter: 3 as never }))).toBe('bad-option');
     expect(codeOf(() => pickWithRaySync(scene, ray, { ignore: [{}] as never }))).toBe('bad-ignore');
     const plain = createMeshFromData(scene, 'plain', makeBoxData());
-    expect(codeOf(() => pickWithRaySync(scene, ray, { ignore: [{ mesh: plain, thinInstances: 0 }] }))).toBe('bad-ignore'); // no instances
-    const crowd = createMeshFromData(scene, 'crowd', makeBoxData(), { thinInstances: new Float32Array([...mat4.translation([9, 9, 9]), ...mat4.translation([9, 9, 8])]), pickable: false });
-    expect(codeOf(() => pickWithRaySync(scene, ray, { ignore: [{ mesh: crowd, thinInstances: [1, 1] }] }))).toBe('bad-ignore'); // empty
-    expect(codeOf(() => pickWithRaySync(scene, ray, { ignore: [{ mesh: crowd, thinInstances: [0, 3] }] }))).toBe('bad-ignore'); // past the end
-    expect(codeOf(() => pickWithRaySync(scene, ray, { ignore: [{ mesh: crowd, thinInstances: [0, 2] }] }))).toBe('no error');
+    expect(codeOf(() => pickWithRaySync(scene, ray, { ignore: [{ mesh: plain, thinInstances: 0 }] }))).toBe(
+      'bad-ignore',
+    ); // no instances
+    const crowd = createMeshFromData(scene, 'crowd', makeBoxData(), {
+      thinInstances: new Float32Array([...mat4.translation([9, 9, 9]), ...mat4.translation([9, 9, 8])]),
+      pickable: false,
+    });
+    expect(codeOf(() => pickWithRaySync(scene, ray, { ignore: [{ mesh: crowd, thinInstances: [1, 1] }] }))).toBe(
+      'bad-ignore',
+    ); // empty
+    expect(codeOf(() => pickWithRaySync(scene, ray, { ignore: [{ mesh: crowd, thinInstances: [0, 3] }] }))).toBe(
+      'bad-ignore',
+    ); // past the end
+    expect(codeOf(() => pickWithRaySync(scene, ray, { ignore: [{ mesh: crowd, thinInstances: [0, 2] }] }))).toBe(
+      'no error',
+    );
     expect(codeOf(() => pickWithRaySync(scene, ray, { minDistance: -1 }))).toBe('bad-range');
     expect(codeOf(() => pickWithRaySync(scene, ray, { minDistance: 2, maxDistance: 1 }))).toBe('bad-range');
     expect(() => pickWithRaySync(scene, ray, { minDistance: Number.NaN })).toThrow(CpuPickError);
     // Only degenerate triangles: nothing to hit, no error, no hang.
     plain.pickable = false;
-    createMeshFromData(scene, 'degenerate', { positions: new Float32Array([0, 0, 0, 1, 1, 0, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]) });
+    createMeshFromData(scene, 'degenerate', {
+      positions: new Float32Array([0, 0, 0, 1, 1, 0, 2, 2, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0]),
+    });
     expect(pickWithRaySync(scene, { origin: [0.5, 0.5, 5], direction: [0, 0, -1] }).hit).toBe(false);
     expect(pickWithRaySync(scene, { origin: [-1, -1, 0], direction: [1, 1, 0] }).hit).toBe(false); // along the degenerate line
     expect(multiPickWithRaySync(scene, { origin: [0, 0, 5], direction: [0, 0, -1] })).toEqual([]);

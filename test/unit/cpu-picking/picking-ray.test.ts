@@ -53,7 +53,12 @@ describe('createPickingRay: the exact inverse of the renderer projection', () =>
     expect(Array.from(ray.viewProjection)).toEqual(Array.from(getCameraViewProjectionMatrix(camera, aspect)));
   });
 
-  test.each([[0, 0], [width - 1, 0], [0, height - 1], [width - 1, height - 1]])('corner pixel (%i, %i) goes through the frustum corner pixel centre', (px, py) => {
+  test.each([
+    [0, 0],
+    [width - 1, 0],
+    [0, height - 1],
+    [width - 1, height - 1],
+  ])('corner pixel (%i, %i) goes through the frustum corner pixel centre', (px, py) => {
     const camera = makePerspectiveCamera({ position: eye, target, fovY });
     const ray = createPickingRay(camera, px, py, { width, height });
     expectUnit(ray.direction, analyticDirection(px, py));
@@ -96,6 +101,8 @@ describe('createPickingRay: the exact inverse of the renderer projection', () =>
     expect(errorCode(() => createPickingRay(camera, 0, 0, { width: 10.5, height: 32 }))).toBe('bad-viewport');
     expect(errorCode(() => createPickingRay(camera, 0, 0, { width: Number.NaN, height: 32 }))).toBe('bad-viewport');
     expect(errorCode(() => createPickingRay(camera, 0, 0, { ...vp, devicePixelRatio: 0 }))).toBe('bad-pixel-ratio');
-    expect(errorCode(() => createPickingRay(camera, 0, 0, { ...vp, devicePixelRatio: Number.NaN }))).toBe('bad-pixel-ratio');
+    expect(errorCode(() => createPickingRay(camera, 0, 0, { ...vp, devicePixelRatio: Number.NaN }))).toBe(
+      'bad-pixel-ratio',
+    );
   });
 });

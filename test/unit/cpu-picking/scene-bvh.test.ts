@@ -3,8 +3,17 @@ import { mat4 } from 'wgpu-matrix';
 import { createMeshFromData, disposeMesh, setMeshWorldMatrix, setThinInstances } from '../../../engine/mesh.js';
 import { makeBoxData, makeSphereData } from '../../../engine/primitives/index.js';
 import {
-  type CpuPickDiagnostic, createCpuPicker, dropMeshBvh, getCpuPicker, loadMeshBvh, peekMeshBvh, pickWithRaySync, refitCpuPicker, refitMeshBvh,
-  serialiseMeshBvh, takeCpuPickCensus,
+  type CpuPickDiagnostic,
+  createCpuPicker,
+  dropMeshBvh,
+  getCpuPicker,
+  loadMeshBvh,
+  peekMeshBvh,
+  pickWithRaySync,
+  refitCpuPicker,
+  refitMeshBvh,
+  serialiseMeshBvh,
+  takeCpuPickCensus,
 } from '../../../picking/cpu/index.js';
 import { castReferenceRay } from '../../support/reference-raycast.js';
 import { addRandomMeshes, makeCpuScene, mulberry32, toReferenceScene } from './scene-fixtures.js';
@@ -54,7 +63,9 @@ describe('scene BVH: SAH gate, structural rebuilds, per-frame refit, census', ()
     createCpuPicker(scene, { sceneBvh: 'never' });
     const hitsFlat = rays.map((r) => pickWithRaySync(scene, r));
     const flat = takeCpuPickCensus(getCpuPicker(scene));
-    expect(hitsFlat.map((h) => [h.pickedMesh?.uniqueId, h.thinInstanceIndex, h.faceId])).toEqual(hitsWith.map((h) => [h.pickedMesh?.uniqueId, h.thinInstanceIndex, h.faceId]));
+    expect(hitsFlat.map((h) => [h.pickedMesh?.uniqueId, h.thinInstanceIndex, h.faceId])).toEqual(
+      hitsWith.map((h) => [h.pickedMesh?.uniqueId, h.thinInstanceIndex, h.faceId]),
+    );
     expect(flat.offersPerRay).toBe(flat.flatOffersPerRay);
     expect(withBvh.offersPerRay).toBeLessThan(flat.offersPerRay / 5);
     expect(withBvh.boxTestsPerRay).toBeLessThan(flat.boxTestsPerRay / 3);
@@ -62,7 +73,9 @@ describe('scene BVH: SAH gate, structural rebuilds, per-frame refit, census', ()
     createCpuPicker(scene);
     rays.forEach((r) => pickWithRaySync(scene, r));
     expect(takeCpuPickCensus(getCpuPicker(scene))).toEqual(withBvh);
-    console.log(`[cpu-pick census] ${flat.flatOffersPerRay} entries, 500 rays: offers/ray ${withBvh.offersPerRay.toFixed(2)} with the scene BVH vs ${flat.offersPerRay.toFixed(2)} flat; box tests/ray (offers + nodes) ${withBvh.boxTestsPerRay.toFixed(2)} vs ${flat.boxTestsPerRay.toFixed(2)}; narrow phase/ray ${withBvh.narrowPhasePerRay.toFixed(2)} vs ${flat.narrowPhasePerRay.toFixed(2)}`);
+    console.log(
+      `[cpu-pick census] ${flat.flatOffersPerRay} entries, 500 rays: offers/ray ${withBvh.offersPerRay.toFixed(2)} with the scene BVH vs ${flat.offersPerRay.toFixed(2)} flat; box tests/ray (offers + nodes) ${withBvh.boxTestsPerRay.toFixed(2)} vs ${flat.boxTestsPerRay.toFixed(2)}; narrow phase/ray ${withBvh.narrowPhasePerRay.toFixed(2)} vs ${flat.narrowPhasePerRay.toFixed(2)}`,
+    );
   });
 
   test('mesh BVHs are built lazily, on the first CPU pick that reaches the mesh', () => {
@@ -82,8 +95,10 @@ describe('scene BVH: SAH gate, structural rebuilds, per-frame refit, census', ()
     const rand = mulberry32(4);
     for (let frame = 0; frame < 6; frame++) {
       for (const [k, mesh] of meshes.entries()) {
-        if (k % 3 === 0) setMeshWorldMatrix(mesh, mat4.translate(mesh.worldMatrix, [Math.sin(frame + k) * 3, frame % 2 ? 1 : -1, 0]));
-        else if (k % 3 === 1) mesh.worldMatrix[13] += frame % 2 ? 2 : -2; // in-place edits are seen too
+        if (k % 3 === 0)
+          setMeshWorldMatrix(mesh, mat4.translate(mesh.worldMatrix, [Math.sin(frame + k) * 3, frame % 2 ? 1 : -1, 0]));
+        else if (k % 3 === 1)
+          mesh.worldMatrix[13] += frame % 2 ? 2 : -2; // in-place edits are seen too
         else if (mesh.thinInstances) {
           const moved = mesh.thinInstances.slice();
           for (let i = 0; i < mesh.thinInstanceCount; i++) moved[i * 16 + 12] += frame % 2 ? 1.5 : -1.5;
@@ -99,7 +114,11 @@ describe('scene BVH: SAH gate, structural rebuilds, per-frame refit, census', ()
         expect(ours.hit).toBe(!!ref);
         if (!ref) continue;
         hits++;
-        expect([ours.pickedMesh!.uniqueId, ours.thinInstanceIndex, ours.faceId]).toEqual([ref.meshId, ref.thinInstanceIndex, ref.faceId]);
+        expect([ours.pickedMesh!.uniqueId, ours.thinInstanceIndex, ours.faceId]).toEqual([
+          ref.meshId,
+          ref.thinInstanceIndex,
+          ref.faceId,
+        ]);
         expect(ours.distance).toBeCloseTo(ref.distance, 4);
       }
       expect(hits).toBeGreaterThan(20);

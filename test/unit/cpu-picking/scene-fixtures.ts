@@ -24,9 +24,16 @@ export function randomTransform(rand: () => number, spread: number, mirror = fal
 }
 
 const shapes: Array<(rand: () => number) => MeshData> = [
-  (r) => makeSphereData({ radius: 0.5 + r() * 0.5, segments: 12 + Math.floor(r() * 20), rings: 8 + Math.floor(r() * 10) }),
+  (r) =>
+    makeSphereData({ radius: 0.5 + r() * 0.5, segments: 12 + Math.floor(r() * 20), rings: 8 + Math.floor(r() * 10) }),
   () => makeBoxData(),
-  (r) => makeTorusData({ radius: 0.6, tube: 0.15 + r() * 0.2, radialSegments: 10 + Math.floor(r() * 10), tubularSegments: 16 + Math.floor(r() * 20) }),
+  (r) =>
+    makeTorusData({
+      radius: 0.6,
+      tube: 0.15 + r() * 0.2,
+      radialSegments: 10 + Math.floor(r() * 10),
+      tubularSegments: 16 + Math.floor(r() * 20),
+    }),
   (r) => makeCapsuleData({ radius: 0.3, height: 1 + r() }),
 ];
 
@@ -42,9 +49,16 @@ export function addRandomMeshes(scene: Scene, rand: () => number, count: number,
         thin.set(randomTransform(rand, spread * 0.6), k * 16);
         [3, 7, 11, 15].forEach((lane) => (thin[k * 16 + lane] = rand() * 100)); // payload lanes must be ignored
       }
-      meshes.push(createMeshFromData(scene, `mesh${i}`, data, { worldMatrix: randomTransform(rand, spread * 0.3), thinInstances: thin }));
+      meshes.push(
+        createMeshFromData(scene, `mesh${i}`, data, {
+          worldMatrix: randomTransform(rand, spread * 0.3),
+          thinInstances: thin,
+        }),
+      );
     } else {
-      meshes.push(createMeshFromData(scene, `mesh${i}`, data, { worldMatrix: randomTransform(rand, spread, i % 5 === 4) }));
+      meshes.push(
+        createMeshFromData(scene, `mesh${i}`, data, { worldMatrix: randomTransform(rand, spread, i % 5 === 4) }),
+      );
     }
   }
   return meshes;

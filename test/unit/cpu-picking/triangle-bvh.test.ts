@@ -1,15 +1,31 @@
 import { describe, expect, test } from 'vitest';
 import { makeSphereData, makeTorusData } from '../../../engine/primitives/index.js';
 import {
-  buildTriangleBvh, CpuPickError, deserialiseTriangleBvh, intersectTriangleWatertight, makeTriangleHit, makeTriangleHitList, makeWatertightRay,
-  raycastTriangleBvhAll, raycastTriangleBvhFirst, refitTriangleBvh, serialiseTriangleBvh, setWatertightRay, type TriangleBvh,
+  buildTriangleBvh,
+  CpuPickError,
+  deserialiseTriangleBvh,
+  intersectTriangleWatertight,
+  makeTriangleHit,
+  makeTriangleHitList,
+  makeWatertightRay,
+  raycastTriangleBvhAll,
+  raycastTriangleBvhFirst,
+  refitTriangleBvh,
+  serialiseTriangleBvh,
+  setWatertightRay,
+  type TriangleBvh,
 } from '../../../picking/cpu/index.js';
 import { mulberry32 } from './scene-fixtures.js';
 
 type V3 = [number, number, number];
 
 /** Brute force over every face with the same watertight test: nearest (face, t) and all hits. */
-function brute(positions: Float32Array, indices: Uint16Array | Uint32Array | null, o: V3, d: V3): { first: { faceId: number; t: number } | null; all: number } {
+function brute(
+  positions: Float32Array,
+  indices: Uint16Array | Uint32Array | null,
+  o: V3,
+  d: V3,
+): { first: { faceId: number; t: number } | null; all: number } {
   const ray = makeWatertightRay();
   setWatertightRay(ray, ...o, ...d);
   const tri = new Float32Array(9);
@@ -61,7 +77,10 @@ describe('watertight ray/triangle test', () => {
   test('rays through shared edges and vertices of a fan never fall through', () => {
     // A fan of 12 triangles around (0.3, 0.2, 0); each ray aims exactly at an edge or at the shared centre vertex.
     const centre: V3 = [0.3, 0.2, 0];
-    const rim = Array.from({ length: 12 }, (_, k): V3 => [Math.cos(k * 0.5236) * 0.7 + 0.3, Math.sin(k * 0.5236) * 0.7 + 0.2, 0]);
+    const rim = Array.from(
+      { length: 12 },
+      (_, k): V3 => [Math.cos(k * 0.5236) * 0.7 + 0.3, Math.sin(k * 0.5236) * 0.7 + 0.2, 0],
+    );
     const tris = new Float32Array(12 * 9);
     rim.forEach((p, k) => tris.set([...centre, ...p, ...rim[(k + 1) % 12]], k * 9));
     const ray = makeWatertightRay();
@@ -70,7 +89,11 @@ describe('watertight ray/triangle test', () => {
     for (const s of [0, 0.25, 0.5, 0.75, 0.999]) {
       for (const p of rim) {
         const target = [centre[0] + (p[0] - centre[0]) * s, centre[1] + (p[1] - centre[1]) * s, 0];
-        for (const origin of [[0.1, -0.4, 2], [1.3, 0.9, -1.7], [-2, 0.3, 0.05]]) {
+        for (const origin of [
+          [0.1, -0.4, 2],
+          [1.3, 0.9, -1.7],
+          [-2, 0.3, 0.05],
+        ]) {
           setWatertightRay(ray, ...(origin as V3), target[0] - origin[0], target[1] - origin[1], target[2] - origin[2]);
           let hits = 0;
           for (let f = 0; f < 12; f++) if (intersectTriangleWatertight(ray, tris, f * 9, 0, Infinity, hit)) hits++;
@@ -87,18 +110,34 @@ describe('watertight ray/triangle test', () => {
     // edge functions exactly zero for rays through edges and corners.
     const tris: number[] = [];
     for (let y = 0; y < 4; y++) {
-      for (let x = 0; x < 4; x++) tris.push(x, y, 0, x + 1, y, 0, x + 1, y + 1, 0, x, y, 0, x + 1, y + 1, 0, x, y + 1, 0);
+      for (let x = 0; x < 4; x++)
+        tris.push(x, y, 0, x + 1, y, 0, x + 1, y + 1, 0, x, y, 0, x + 1, y + 1, 0, x, y + 1, 0);
     }
     const data = new Float32Array(tris);
     const ray = makeWatertightRay();
     const hit = makeTriangleHit();
     let rays = 0;
-    for (const [px, py] of [[1, 1], [2, 3], [1.5, 1.5], [2.25, 2.25], [1, 2.5], [3.5, 2], [2, 2]]) {
-      for (const d of [[0, 0, -1], [0.5, 0.25, -1], [-0.125, 0.75, -0.5], [1, 0, -0.25], [0, 0, 1]]) {
+    for (const [px, py] of [
+      [1, 1],
+      [2, 3],
+      [1.5, 1.5],
+      [2.25, 2.25],
+      [1, 2.5],
+      [3.5, 2],
+      [2, 2],
+    ]) {
+      for (const d of [
+        [0, 0, -1],
+        [0.5, 0.25, -1],
+        [-0.125, 0.75, -0.5],
+        [1, 0, -0.25],
+        [0, 0, 1],
+      ]) {
         const o: V3 = [px - 4 * d[0], py - 4 * d[1], -4 * d[2]];
         setWatertightRay(ray, ...o, d[0], d[1], d[2]);
         let hits = 0;
-        for (let f = 0; f < data.length / 9; f++) if (intersectTriangleWatertight(ray, data, f * 9, 0, Infinity, hit)) hits++;
+        for (let f = 0; f < data.length / 9; f++)
+          if (intersectTriangleWatertight(ray, data, f * 9, 0, Infinity, hit)) hits++;
         expect(hits, `ray through (${px}, ${py}) along ${d}`).toBeGreaterThanOrEqual(1);
         rays++;
       }
@@ -113,10 +152,14 @@ describe('watertight ray/triangle test', () => {
     expect(setWatertightRay(ray, Number.NaN, 0, 1, 0, 0, -1)).toBe(false);
     expect(setWatertightRay(ray, 0, 0, 1, 0, Infinity, -1)).toBe(false);
     setWatertightRay(ray, 0.1, 0.1, 1, 0, 0, -1);
-    expect(intersectTriangleWatertight(ray, new Float32Array([0, 0, 0, 1, 1, 0, 2, 2, 0]), 0, 0, Infinity, hit)).toBe(false); // collinear
+    expect(intersectTriangleWatertight(ray, new Float32Array([0, 0, 0, 1, 1, 0, 2, 2, 0]), 0, 0, Infinity, hit)).toBe(
+      false,
+    ); // collinear
     expect(intersectTriangleWatertight(ray, new Float32Array(9).fill(0.1), 0, 0, Infinity, hit)).toBe(false); // a point
     setWatertightRay(ray, -1, 0.5, 0, 1, 0, 0); // in the triangle's plane
-    expect(intersectTriangleWatertight(ray, new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]), 0, 0, Infinity, hit)).toBe(false);
+    expect(intersectTriangleWatertight(ray, new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]), 0, 0, Infinity, hit)).toBe(
+      false,
+    );
   });
 });
 
@@ -124,11 +167,16 @@ describe('triangle BVH (binned SAH, indirect)', () => {
   const torus = makeTorusData({ radius: 0.6, tube: 0.25, radialSegments: 24, tubularSegments: 48 });
   const sphere = makeSphereData({ radius: 0.7, segments: 30, rings: 20 });
 
-  test.each([['indexed torus', torus.positions!, torus.indices!], ['indexed sphere', sphere.positions!, sphere.indices!]])('%s: first and all hits equal brute force; the index buffer is untouched', (_, positions, indices) => {
+  test.each([
+    ['indexed torus', torus.positions!, torus.indices!],
+    ['indexed sphere', sphere.positions!, sphere.indices!],
+  ])('%s: first and all hits equal brute force; the index buffer is untouched', (_, positions, indices) => {
     const before = indices.slice();
     const bvh = buildTriangleBvh(positions, indices);
     expect(indices).toEqual(before);
-    expect(Array.from(bvh.faceIds).sort((a, b) => a - b)).toEqual(Array.from({ length: indices.length / 3 }, (_, i) => i));
+    expect(Array.from(bvh.faceIds).sort((a, b) => a - b)).toEqual(
+      Array.from({ length: indices.length / 3 }, (_, i) => i),
+    );
     const rand = mulberry32(5);
     let hits = 0;
     for (let i = 0; i < 600; i++) {
@@ -165,10 +213,17 @@ describe('triangle BVH (binned SAH, indirect)', () => {
     expect(first(empty, [0, 0, 5], [0, 0, -1])).toBeNull();
     expect(raycastTriangleBvhAll(empty, 0, 0, 5, 0, 0, -1, 0, Infinity, makeTriangleHitList())).toBe(0);
     const code = (run: () => unknown): string => {
-      try { run(); } catch (e) { expect(e).toBeInstanceOf(CpuPickError); return (e as CpuPickError).code; }
+      try {
+        run();
+      } catch (e) {
+        expect(e).toBeInstanceOf(CpuPickError);
+        return (e as CpuPickError).code;
+      }
       return 'no error';
     };
-    expect(code(() => buildTriangleBvh(new Float32Array([0, 0, 0, 1, 0, 0, Number.NaN, 1, 0]), null))).toBe('non-finite-vertex');
+    expect(code(() => buildTriangleBvh(new Float32Array([0, 0, 0, 1, 0, 0, Number.NaN, 1, 0]), null))).toBe(
+      'non-finite-vertex',
+    );
     expect(code(() => buildTriangleBvh(new Float32Array(8), null))).toBe('bad-geometry');
     expect(code(() => buildTriangleBvh(new Float32Array(9), new Uint16Array([0, 1, 3])))).toBe('bad-geometry');
     expect(code(() => buildTriangleBvh(new Float32Array(9), null, { binCount: 1 }))).toBe('bad-option');
@@ -227,7 +282,11 @@ describe('BVH serialisation', () => {
       const { o, d } = randomRay(rand, 3);
       expect(first(back, o, d)).toEqual(first(bvh, o, d));
     }
-    const empty = deserialiseTriangleBvh(serialiseTriangleBvh(buildTriangleBvh(new Float32Array(0), null)), new Float32Array(0), null);
+    const empty = deserialiseTriangleBvh(
+      serialiseTriangleBvh(buildTriangleBvh(new Float32Array(0), null)),
+      new Float32Array(0),
+      null,
+    );
     expect(empty.nodes.nodeCount).toBe(0);
   });
 
@@ -235,17 +294,36 @@ describe('BVH serialisation', () => {
     const bvh = buildTriangleBvh(positions, indices);
     const bytes = serialiseTriangleBvh(bvh);
     const words = (): Uint32Array<ArrayBuffer> => new Uint32Array(bytes.slice().buffer);
-    const code = (b: Uint8Array | ArrayBuffer, p = positions, i: Uint16Array | Uint32Array | null = indices): string => {
-      try { deserialiseTriangleBvh(b, p, i); } catch (e) { expect(e).toBeInstanceOf(CpuPickError); return (e as CpuPickError).code; }
+    const code = (
+      b: Uint8Array | ArrayBuffer,
+      p = positions,
+      i: Uint16Array | Uint32Array | null = indices,
+    ): string => {
+      try {
+        deserialiseTriangleBvh(b, p, i);
+      } catch (e) {
+        expect(e).toBeInstanceOf(CpuPickError);
+        return (e as CpuPickError).code;
+      }
       return 'accepted';
     };
     expect(code(bytes.subarray(0, 10))).toBe('bad-serialised-bvh');
     expect(code(bytes.subarray(0, bytes.length - 4))).toBe('bad-serialised-bvh');
-    let w = words(); w[0] = 0xdeadbeef; expect(code(w.buffer)).toBe('bad-serialised-bvh');
-    w = words(); w[1] = 99; expect(code(w.buffer)).toBe('bad-serialised-bvh');
-    w = words(); w[6 + 6] = 0; expect(code(w.buffer)).toBe('bad-serialised-bvh'); // root links to itself: a cycle
-    w = words(); w[6 + 8 + 6] = 1; expect(code(w.buffer)).toBe('bad-serialised-bvh'); // a child links back up
-    w = words(); w[w.length - 1] = w[w.length - 2]; expect(code(w.buffer)).toBe('bad-serialised-bvh'); // face ids not a permutation
+    let w = words();
+    w[0] = 0xdeadbeef;
+    expect(code(w.buffer)).toBe('bad-serialised-bvh');
+    w = words();
+    w[1] = 99;
+    expect(code(w.buffer)).toBe('bad-serialised-bvh');
+    w = words();
+    w[6 + 6] = 0;
+    expect(code(w.buffer)).toBe('bad-serialised-bvh'); // root links to itself: a cycle
+    w = words();
+    w[6 + 8 + 6] = 1;
+    expect(code(w.buffer)).toBe('bad-serialised-bvh'); // a child links back up
+    w = words();
+    w[w.length - 1] = w[w.length - 2];
+    expect(code(w.buffer)).toBe('bad-serialised-bvh'); // face ids not a permutation
     expect(code(bytes, positions, indices.subarray(0, indices.length - 3))).toBe('bvh-mismatch');
     const moved = positions.map((v) => v * 2);
     expect(code(bytes, moved)).toBe('bvh-mismatch');

@@ -1,5 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { GEOMETRY_OBJECT_ID_DESCRIPTION, GEOMETRY_TEXTURE_DESCRIPTIONS, GeometryTextureType, getColorFormatCaps } from '../../../geometry/index.js';
+import {
+  GEOMETRY_OBJECT_ID_DESCRIPTION,
+  GEOMETRY_TEXTURE_DESCRIPTIONS,
+  GeometryTextureType,
+  getColorFormatCaps,
+} from '../../../geometry/index.js';
 import { geometryOutputFactories } from '../../../fragments/index.js';
 
 describe('GEOMETRY_TEXTURE_DESCRIPTIONS', () => {
@@ -19,7 +24,12 @@ describe('GEOMETRY_TEXTURE_DESCRIPTIONS', () => {
   });
 
   test('default formats are renderable, of the kind the output writes, and the documented choices', () => {
-    const table = Object.fromEntries(GEOMETRY_TEXTURE_DESCRIPTIONS.map((d) => [GeometryTextureType[d.type], `${d.defaultFormat} [${d.clearValue.join(', ')}]`]));
+    const table = Object.fromEntries(
+      GEOMETRY_TEXTURE_DESCRIPTIONS.map((d) => [
+        GeometryTextureType[d.type],
+        `${d.defaultFormat} [${d.clearValue.join(', ')}]`,
+      ]),
+    );
     expect(table).toEqual({
       IRRADIANCE: 'rgba16float [0, 0, 0, 0]',
       WORLD_POSITION: 'rgba32float [0, 0, 0, 0]',

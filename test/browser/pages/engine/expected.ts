@@ -4,5 +4,12 @@ export const clearRgb = [20, 40, 160];
 
 /** What the engine page reports to the test. */
 export type EnginePageResult =
-  | { backing: [number, number]; format: string; adapterFeatures: string[]; features: string[]; centre: number[]; corner: number[] }
+  | {
+      backing: [number, number];
+      format: string;
+      adapterFeatures: string[];
+      features: string[];
+      centre: number[];
+      corner: number[];
+    }
   | { error: string };

@@ -15,7 +15,6 @@ export type SmokeResult =
     }
   | { error: string };
 
-
 const shader = /* wgsl */ `
 @vertex fn vs(@builtin(vertex_index) i: u32) -> @builtin(position) vec4f {
   // Right edge on x = 0 spans beyond the viewport; the apex at x = -3 is clipped away.
@@ -102,7 +101,12 @@ async function run(): Promise<SmokeResult> {
   await nextFrame();
   const info = adapter.info;
   return {
-    adapterInfo: { vendor: info.vendor, architecture: info.architecture, device: info.device, description: info.description },
+    adapterInfo: {
+      vendor: info.vendor,
+      architecture: info.architecture,
+      device: info.device,
+      description: info.description,
+    },
     features: [...adapter.features].sort(),
     canvasFormat: format,
     pixelLeft: pixel(CANVAS_SIZE / 4),
@@ -112,5 +116,6 @@ async function run(): Promise<SmokeResult> {
 
 run().then(
   (result) => (window.__weftResult = result),
-  (error: unknown) => (window.__weftResult = { error: error instanceof Error ? error.stack ?? error.message : String(error) }),
+  (error: unknown) =>
+    (window.__weftResult = { error: error instanceof Error ? (error.stack ?? error.message) : String(error) }),
 );
