@@ -4,5 +4,6 @@ export * from './engine/index.js';
 export * from './fragments/index.js';
 export * from './geometry/index.js';
 export * from './picking/index.js';
-export * from './billboards/index.js';
-export * from './splats/index.js';
+export * from './entities/billboards/index.js';
+export * from './entities/splats/index.js';
+export * from './variants/index.js';

@@ -7,8 +7,8 @@ const entries = [
   'picking/index',
   'geometry/index',
   'fragments/index',
-  'billboards/index',
-  'splats/index',
+  'entities/billboards/index',
+  'entities/splats/index', 'variants/index',
 ];
 
 export default {

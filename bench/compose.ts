@@ -5,7 +5,7 @@
  *   hit   — one cache with results, same spec: no link at all (asserted with the link counter)
  * Run: npx tsx bench/compose.ts [iterations]
  */
-import { composeShader, getComposeCounters, makeComposeCache, type PickVariant, pickSpec } from '../composer/index.js';
+import { composeShader, getComposeCounters, makeComposeCache, type PickVariant, pickSpec } from '../index.js';
 import { createPickFragments } from '../fragments/index.js';
 
 const iterations = Number(process.argv[2] ?? 300);

@@ -1,7 +1,11 @@
 // The demo's pick-source step: labels (axis-locked billboards) over the objects and a splat cloud, drawn over the
 // meshes into a render target and picked at the pixels they project to.
 import { vec4 } from 'wgpu-matrix';
-import { createBillboardRenderTask, createBillboardSystem, getPickedSpriteIndex } from '../billboards/index.js';
+import {
+  createBillboardRenderTask,
+  createBillboardSystem,
+  getPickedSpriteIndex,
+} from '../entities/billboards/index.js';
 import {
   createForwardRenderTask,
   createRenderTarget,
@@ -12,7 +16,7 @@ import {
   type Scene,
 } from '../engine/index.js';
 import { type GpuPicker, pickManyAsync } from '../picking/index.js';
-import { createSplatMesh, createSplatRenderTask, getPickedSplatIndex } from '../splats/index.js';
+import { createSplatMesh, createSplatRenderTask, getPickedSplatIndex } from '../entities/splats/index.js';
 
 /** Label positions: above the box, sphere, torus, capsule and the bunny's head. */
 const labelPositions = [

@@ -1,6 +1,6 @@
 import type { ComposeCache } from '../composer/compose-shader.js';
 import { composeShader } from '../composer/compose-shader.js';
-import { blitSpec } from '../composer/geometry-variants.js';
+import { blitSpec } from './geometry-variants.js';
 import { acquireRenderPipeline, type PipelineLease, releaseRenderPipeline } from '../composer/pipeline-cache.js';
 import type { Fragment } from '../fragments/fragment-types.js';
 import { blitUniformsByteSize } from '../fragments/geometry-blit.js';

@@ -4,9 +4,9 @@ import {
   type GeometryVariant,
   geometryVariantOf,
   previousInstanceVertexBuffer,
-} from '../composer/geometry-variants.js';
+} from './geometry-variants.js';
 import { acquireRenderPipeline, type PipelineLease, type RenderPipelineState } from '../composer/pipeline-cache.js';
-import { meshVertexLayout, standardVariantOf } from '../engine/render/forward-render-task.js';
+import { meshVertexLayout, standardVariantOf } from '../engine/mesh-layout.js';
 import type { StandardMaterial, TextureData } from '../engine/material.js';
 import type { Mesh } from '../engine/mesh.js';
 import type { Fragment } from '../fragments/fragment-types.js';

@@ -1,6 +1,6 @@
 import { makeComposeCache } from '../composer/compose-shader.js';
 import { describeValue } from '../composer/errors.js';
-import { composeGeometryShader } from '../composer/geometry-variants.js';
+import { composeGeometryShader } from './geometry-variants.js';
 import type { Mesh } from '../engine/mesh.js';
 import type { RenderTarget } from '../engine/render-target.js';
 import type { Scene } from '../engine/scene.js';

@@ -7,11 +7,11 @@ import {
   releaseRenderPipeline,
   type RenderPipelineState,
 } from '../composer/pipeline-cache.js';
-import { composePickShader } from '../composer/standard-variants.js';
+import { composePickShader } from './pick-variants.js';
 import type { VertexBufferSpec } from '../composer/vertex-layout.js';
 import { findVertexAttribute } from '../engine/mesh-data.js';
 import type { Mesh } from '../engine/mesh.js';
-import { meshVertexLayout } from '../engine/render/forward-render-task.js';
+import { meshVertexLayout } from '../engine/mesh-layout.js';
 import { deformationComposeParts, meshDeformationVariant } from '../engine/mesh-deformation.js';
 import { createPickDiscardRuleFragment, createPickWorldAdjustFragment } from '../fragments/pick-discard.js';
 import { type CheckedRule, checkVertexDataFormat, toRuleError, vertexDataSemantic } from './discard-rules.js';

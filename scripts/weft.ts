@@ -25,7 +25,7 @@ import {
   toRuleFileMessages,
   type VariantRegistry,
   WeftError,
-} from '../composer/index.js';
+} from '../index.js';
 import { compilationMessages, createShaderModuleScoped } from '../composer/compile-errors.js';
 
 interface RuleFiles {

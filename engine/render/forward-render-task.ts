@@ -1,10 +1,10 @@
 import { mat4 } from 'wgpu-matrix';
 import { type ComposeCache, makeComposeCache } from '../../composer/compose-shader.js';
 import { acquireRenderPipeline, type PipelineLease, releaseRenderPipeline } from '../../composer/pipeline-cache.js';
-import { composeStandardMaterial, thinInstanceVertexBuffer } from '../../composer/standard-variants.js';
-import type { VertexBufferSpec } from '../../composer/vertex-layout.js';
+import { composeStandardMaterial } from './standard-variants.js';
+import { meshVertexLayout, standardVariantOf } from '../mesh-layout.js';
 import type { Fragment } from '../../fragments/fragment-types.js';
-import { createStandardMaterialFragments, type StandardMaterialVariant } from '../../fragments/standard-material.js';
+import { createStandardMaterialFragments } from '../../fragments/standard-material.js';
 import type { Camera } from '../camera.js';
 import { getCameraViewProjectionMatrix } from '../camera.js';
 import { getEngineColorTexture } from '../engine.js';
@@ -68,28 +68,6 @@ const drawUniformStride = 256;
 const drawUniformFloats = 40; // world 16 + normalMatrix 16 + baseColor 4 + flags 4
 const sceneUniformBytes = 128;
 const defaultDepthFormat: GPUTextureFormat = 'depth24plus';
-
-/** The standard-material variant a mesh needs: which attributes it has, whether it is thin-instanced. */
-export function standardVariantOf(mesh: Mesh): StandardMaterialVariant {
-  const has = (semantic: string) =>
-    mesh.geometry.buffers.some((b) => b.attributes.some((a) => a.semantic === semantic));
-  return {
-    normals: has('normal'),
-    uvs: has('uv') && mesh.material.texture !== null,
-    colors: has('color'),
-    thinInstances: mesh.thinInstances !== null,
-  };
-}
-
-/** The mesh's own vertex buffers (tight or interleaved) plus the thin-instance buffer, as the composer reads them. */
-export function meshVertexLayout(mesh: Mesh): VertexBufferSpec[] {
-  const buffers: VertexBufferSpec[] = mesh.geometry.buffers.map((b) => ({
-    arrayStride: b.arrayStride,
-    attributes: b.attributes.map((a) => ({ semantic: a.semantic, offset: a.offset, format: a.format })),
-  }));
-  if (mesh.thinInstances) buffers.push(thinInstanceVertexBuffer());
-  return buffers;
-}
 
 /** Creates the forward render task (GPU objects are made in `record()`). */
 export function createForwardRenderTask(scene: Scene, options: ForwardRenderTaskOptions = {}): ForwardRenderTask {

@@ -3,8 +3,8 @@
 import type { Browser } from 'playwright-core';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { BillboardSystem } from '../../billboards/index.js';
-import type { SplatMesh } from '../../splats/index.js';
+import type { BillboardSystem } from '../../entities/billboards/index.js';
+import type { SplatMesh } from '../../entities/splats/index.js';
 import { add, cameraBasis, pixelRay, scale, sub } from '../support/camera-rays.js';
 import { nearest, splatCandidate, spriteCandidate } from '../support/entity-reference.js';
 import { launchChromium, openPage, type OpenedPage, type PageServer, startPageServer } from './browser-rig';

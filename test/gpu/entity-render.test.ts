@@ -1,8 +1,8 @@
 import { mat4, quat } from 'wgpu-matrix';
 import { describe, expect } from 'vitest';
-import { createBillboardRenderTask, createBillboardSystem } from '../../billboards/index.js';
+import { createBillboardRenderTask, createBillboardSystem } from '../../entities/billboards/index.js';
 import { createForwardRenderTask, createRenderTarget, readRenderTargetPixels, runTasks } from '../../engine/index.js';
-import { createSplatMesh, createSplatRenderTask, splatRenderCutoff } from '../../splats/index.js';
+import { createSplatMesh, createSplatRenderTask, splatRenderCutoff } from '../../entities/splats/index.js';
 import { pixelRay } from '../support/camera-rays.js';
 import {
   boxCandidates,

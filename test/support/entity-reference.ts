@@ -1,6 +1,6 @@
 // Reference geometry for the billboard and splat tests: written here from the definitions, not from weft's shaders.
 import { mat3, mat4 } from 'wgpu-matrix';
-import type { BillboardSystem } from '../../billboards/index.js';
+import type { BillboardSystem } from '../../entities/billboards/index.js';
 import {
   createBoxMesh,
   createScene,
@@ -9,7 +9,7 @@ import {
   makeStandardMaterial,
   type Scene,
 } from '../../engine/index.js';
-import type { SplatMesh } from '../../splats/index.js';
+import type { SplatMesh } from '../../entities/splats/index.js';
 import { add, cameraBasis, type CameraBasis, cross, dot, normalize, rayBox, scale, sub } from './camera-rays.js';
 
 export type Vec3 = [number, number, number];

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { createBillboardRenderTask, createBillboardSystem } from '../../billboards/index.js';
+import { createBillboardRenderTask, createBillboardSystem } from '../../entities/billboards/index.js';
 import {
   createScene,
   type Engine,
@@ -8,7 +8,7 @@ import {
   type RenderTarget,
   unregisterPickSource,
 } from '../../engine/index.js';
-import { createSplatMesh } from '../../splats/index.js';
+import { createSplatMesh } from '../../entities/splats/index.js';
 
 const scene = () => createScene({} as Engine);
 

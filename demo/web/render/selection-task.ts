@@ -1,6 +1,6 @@
 // Selection overlay task: the selected (and hovered) meshes again, from a non-indexed copy of their triangles,
 // with the selection fragment on weft's standard vertex stage; depth-tested against the scene, blended on top.
-import { composeShader, makeComposeCache, thinInstanceVertexBuffer } from '../../../composer/index.js';
+import { composeShader, makeComposeCache, thinInstanceVertexBuffer } from '../../../index.js';
 import {
   type Camera,
   ensureMeshGpu,

@@ -5,7 +5,7 @@ import {
   composeShader,
   deformationSpec,
   releaseRenderPipeline,
-} from '../../../composer/index.js';
+} from '../../../index.js';
 import { gpuTest } from '../../support/gpu.js';
 
 const size = 32;

@@ -1,5 +1,5 @@
 import { describe, expect } from 'vitest';
-import { acquireRenderPipelineAsync, composePickShader, releaseRenderPipeline } from '../../../composer/index.js';
+import { acquireRenderPipelineAsync, composePickShader, releaseRenderPipeline } from '../../../index.js';
 import { gpuTest } from '../../support/gpu.js';
 
 const size = 16;

@@ -9,7 +9,7 @@ import {
   releaseRenderPipeline,
   renderPipelineKey,
   WeftError,
-} from '../../../composer/index.js';
+} from '../../../index.js';
 import { gpuTest } from '../../support/gpu.js';
 import { forwardState, spyOnDevice } from './composer-gpu-helpers.js';
 

@@ -8,7 +8,7 @@ import {
   ShaderCompileError,
   type ShaderModuleLease,
   WeftError,
-} from '../../../composer/index.js';
+} from '../../../index.js';
 import { gpuTest } from '../../support/gpu.js';
 import { seededRandom, shuffled } from '../../unit/composer/composer-test-helpers.js';
 import { spyOnDevice } from './composer-gpu-helpers.js';

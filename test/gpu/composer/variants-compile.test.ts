@@ -9,7 +9,7 @@ import {
   makeComposeCache,
   makeWeftVariantRegistry,
   releaseRenderPipeline,
-} from '../../../composer/index.js';
+} from '../../../index.js';
 import { gpuTest } from '../../support/gpu.js';
 import { forwardState } from './composer-gpu-helpers.js';
 

@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, test } from 'vitest';
-import { listVariants, makeWeftVariantRegistry } from '../../../composer/index.js';
+import { listVariants, makeWeftVariantRegistry } from '../../../index.js';
 
 const registered = listVariants(makeWeftVariantRegistry()).length;
 

@@ -1,6 +1,10 @@
 import { mat4 } from 'wgpu-matrix';
 import { describe, expect, vi } from 'vitest';
-import { createBillboardSystem, disposeBillboardSystem, getPickedSpriteIndex } from '../../../billboards/index.js';
+import {
+  createBillboardSystem,
+  disposeBillboardSystem,
+  getPickedSpriteIndex,
+} from '../../../entities/billboards/index.js';
 import {
   createBoxMesh,
   createScene,
@@ -26,7 +30,7 @@ import {
   pickAsync,
   pickRectAsync,
 } from '../../../picking/index.js';
-import { createSplatMesh } from '../../../splats/index.js';
+import { createSplatMesh } from '../../../entities/splats/index.js';
 import { cameraBasis, pixelRay } from '../../support/camera-rays.js';
 import { gpuTest } from '../../support/gpu.js';
 import { countDeviceCreates } from '../../support/create-counter.js';

@@ -1,6 +1,10 @@
 import { mat4, quat } from 'wgpu-matrix';
 import { describe, expect } from 'vitest';
-import { type BillboardSystem, createBillboardSystem, getPickedSpriteIndex } from '../../../billboards/index.js';
+import {
+  type BillboardSystem,
+  createBillboardSystem,
+  getPickedSpriteIndex,
+} from '../../../entities/billboards/index.js';
 import type { Scene } from '../../../engine/index.js';
 import {
   createGpuPicker,
@@ -11,7 +15,7 @@ import {
   pickManyAsync,
   type PickingInfo,
 } from '../../../picking/index.js';
-import { createSplatMesh, getPickedSplatIndex } from '../../../splats/index.js';
+import { createSplatMesh, getPickedSplatIndex } from '../../../entities/splats/index.js';
 import { add, type CameraBasis, pixelRay, scale, sub } from '../../support/camera-rays.js';
 import {
   boxCandidates,

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest';
-import { composeShader, composeStandardMaterial } from '../../../composer/index.js';
+import { composeShader, composeStandardMaterial } from '../../../index.js';
 import { createPickFragments, createStandardVertexFragments, type Fragment } from '../../../fragments/index.js';
 
 const vertex = createStandardVertexFragments;

@@ -5,7 +5,7 @@ import {
   composeStandardMaterial,
   getComposeCounters,
   makeComposeCache,
-} from '../../../composer/index.js';
+} from '../../../index.js';
 import { createPickFragments, createStandardMaterialFragments } from '../../../fragments/index.js';
 
 describe('compose cache', () => {

@@ -8,7 +8,7 @@ import {
   listVariants,
   makeComposeCache,
   makeWeftVariantRegistry,
-} from '../../../composer/index.js';
+} from '../../../index.js';
 import { createStandardMaterialFragments } from '../../../fragments/index.js';
 import { comparable, seededRandom, shuffled, shuffleSpec } from './composer-test-helpers.js';
 

@@ -8,7 +8,7 @@ import {
   makeWeftVariantRegistry,
   registerVariant,
   WeftError,
-} from '../../../composer/index.js';
+} from '../../../index.js';
 import { createStandardMaterialFragments } from '../../../fragments/index.js';
 
 const cache = makeComposeCache();

@@ -1,8 +1,8 @@
 // Picks billboards and splats through weft's GPU picker in Chromium: the contributors load by dynamic import here too.
-import { createBillboardSystem, getPickedSpriteIndex } from '../../../../billboards/index.js';
+import { createBillboardSystem, getPickedSpriteIndex } from '../../../../entities/billboards/index.js';
 import { createEngine, createScene, makePerspectiveCamera } from '../../../../engine/index.js';
 import { createGpuPicker, pickManyAsync } from '../../../../picking/index.js';
-import { createSplatMesh, getPickedSplatIndex } from '../../../../splats/index.js';
+import { createSplatMesh, getPickedSplatIndex } from '../../../../entities/splats/index.js';
 import { cameraPosition, fovY, type PickSourcesPageResult, size, splatOptions, spritePositions } from './scene.js';
 
 async function run(): Promise<PickSourcesPageResult> {

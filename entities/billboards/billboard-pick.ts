@@ -3,14 +3,14 @@ import {
   billboardSpriteBytes,
   createBillboardPickFragment,
   createBillboardQuadFragment,
-} from '../fragments/billboard-pick.js';
-import { createContributorGpu, disposeContributorGpu, drawContributorItems } from '../picking/contributor-gpu.js';
+} from '../../fragments/billboard-pick.js';
+import { createContributorGpu, disposeContributorGpu, drawContributorItems } from '../../picking/contributor-gpu.js';
 import {
   type ContributorCaptureRequest,
   createContributorBaseFragments,
   type PickContributor,
   raysNearSphere,
-} from '../picking/pick-contributors.js';
+} from '../../picking/pick-contributors.js';
 import { billboardParams, packBillboardSprite } from './billboard-items.js';
 import type { BillboardSystem } from './billboard-system.js';
 

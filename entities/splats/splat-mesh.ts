@@ -1,9 +1,9 @@
 import { mat4 } from 'wgpu-matrix';
-import { describeValue } from '../composer/errors.js';
-import { EngineError } from '../engine/engine-errors.js';
-import { registerPickSource, unregisterPickSource } from '../engine/pick-sources.js';
-import type { Scene } from '../engine/scene.js';
-import type { PickingInfo } from '../picking/picking-info.js';
+import { describeValue } from '../../composer/errors.js';
+import { EngineError } from '../../engine/engine-errors.js';
+import { registerPickSource, unregisterPickSource } from '../../engine/pick-sources.js';
+import type { Scene } from '../../engine/scene.js';
+import type { PickingInfo } from '../../picking/picking-info.js';
 
 /** Ellipsoidal Gaussian splats: opacity(p) = peak · exp(−½ · |S⁻¹ Rᵀ (p − centre)|²). */
 export interface SplatMesh {

@@ -3,15 +3,15 @@ import {
   createSplatQuadFragment,
   splatItemBytes,
   splatParamsBytes,
-} from '../fragments/splat-pick.js';
-import { createContributorGpu, disposeContributorGpu, drawContributorItems } from '../picking/contributor-gpu.js';
-import type { PickTexel } from '../picking/pick-decode.js';
+} from '../../fragments/splat-pick.js';
+import { createContributorGpu, disposeContributorGpu, drawContributorItems } from '../../picking/contributor-gpu.js';
+import type { PickTexel } from '../../picking/pick-decode.js';
 import {
   type ContributorCaptureRequest,
   createContributorBaseFragments,
   type PickContributor,
   raysNearSphere,
-} from '../picking/pick-contributors.js';
+} from '../../picking/pick-contributors.js';
 import { packSplat, splatParams, splatReach, splatWorldScale } from './splat-items.js';
 import type { SplatMesh } from './splat-mesh.js';
 

@@ -1,4 +1,4 @@
-import { billboardSpriteBytes } from '../fragments/billboard-pick.js';
+import { billboardSpriteBytes } from '../../fragments/billboard-pick.js';
 import type { BillboardSystem } from './billboard-system.js';
 
 /** Writes sprite `index` of the system into slot `slot` of a `BillboardSprite` array (pick pass and renderer share it). */

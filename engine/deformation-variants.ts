@@ -1,14 +1,11 @@
-import { createGeometryFragments } from '../fragments/geometry-fragments.js';
 import { createMorphTargetsFragment } from '../fragments/morph-targets.js';
 import { createSkinningFragment } from '../fragments/skinning.js';
 import { createPickFragments, createStandardMaterialFragments } from '../fragments/standard-material.js';
 import { createVertexAnimationFragment } from '../fragments/vertex-animation.js';
-import { createVertexAnimationVelocityFragment } from '../fragments/vertex-animation-velocity.js';
-import type { ComposeSpec } from './compose-shader.js';
-import { geometrySpec, geometryVertexLayout } from './geometry-variants.js';
-import { standardVertexLayout } from './standard-variants.js';
-import { registerVariant, type VariantRegistry } from './variant-registry.js';
-import type { VertexBufferSpec, VertexLayoutSpec } from './vertex-layout.js';
+import type { ComposeSpec } from '../composer/compose-shader.js';
+import { standardVertexLayout } from './render/standard-variants.js';
+import { registerVariant, type VariantRegistry } from '../composer/variant-registry.js';
+import type { VertexBufferSpec, VertexLayoutSpec } from '../composer/vertex-layout.js';
 
 /** Which deformations a variant composes into the shared vertex stage. */
 export interface DeformationVariant {
@@ -23,7 +20,7 @@ export interface DeformationVariant {
 }
 
 /** A layout's buffers plus one tight buffer per influence attribute (joints, weights, and joints2/weights2 for 8). */
-function withInfluenceBuffers(layout: VertexLayoutSpec, influences: 4 | 8): VertexLayoutSpec {
+export function withInfluenceBuffers(layout: VertexLayoutSpec, influences: 4 | 8): VertexLayoutSpec {
   const tight = (semantic: string, format: GPUVertexFormat, size: number): VertexBufferSpec => ({
     arrayStride: size,
     attributes: [{ semantic, offset: 0, format }],
@@ -69,23 +66,6 @@ export function deformationSpec(variant: DeformationVariant): ComposeSpec {
   };
 }
 
-/** The G-buffer's velocity variant of a thin-instanced VAT mesh: current and previous animated positions. */
-export function vertexAnimationVelocitySpec(): ComposeSpec {
-  const variant = {
-    outputs: ['linearVelocity', 'worldPosition'] as const,
-    normals: false,
-    uvs: false,
-    colors: false,
-    thinInstances: true,
-  };
-  const fragments = [
-    ...createGeometryFragments(variant.outputs),
-    createVertexAnimationFragment(),
-    createVertexAnimationVelocityFragment(),
-  ];
-  return geometrySpec(variant, { fragments, vertexLayout: withInfluenceBuffers(geometryVertexLayout(variant), 4) });
-}
-
 /** Registers the deformation variants: skinning (4/8 influences), morph targets, both, VAT, thin-instanced, and pick passes. */
 export function registerDeformationVariants(registry: VariantRegistry): VariantRegistry {
   const variants: [string, DeformationVariant][] = [
@@ -105,10 +85,5 @@ export function registerDeformationVariants(registry: VariantRegistry): VariantR
       description: `deformation ${JSON.stringify(variant)}`,
       spec: () => deformationSpec(variant),
     });
-  registerVariant(registry, {
-    name: 'geometry-deform-vat4-velocity-thin-instances',
-    description: 'geometry pass: linear velocity and world position of a thin-instanced VAT mesh',
-    spec: vertexAnimationVelocitySpec,
-  });
   return registry;
 }

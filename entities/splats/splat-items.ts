@@ -1,5 +1,5 @@
 import { mat4 } from 'wgpu-matrix';
-import { splatItemBytes, splatParamsBytes } from '../fragments/splat-pick.js';
+import { splatItemBytes, splatParamsBytes } from '../../fragments/splat-pick.js';
 import type { SplatMesh } from './splat-mesh.js';
 
 /** Writes splat `index` into slot `slot` of a `SplatItem` array (pick pass and renderer share it). */

@@ -1,12 +1,12 @@
-import { createContributorViewFragment } from '../fragments/contributor-view.js';
+import { createContributorViewFragment } from '../../fragments/contributor-view.js';
 import {
   createSplatColorFragment,
   createSplatQuadFragment,
   splatItemBytes,
   splatParamsBytes,
-} from '../fragments/splat-pick.js';
-import { createEntityRenderTask, type EntityRenderTaskOptions } from '../engine/render/entity-render-task.js';
-import type { Task } from '../engine/task.js';
+} from '../../fragments/splat-pick.js';
+import { createEntityRenderTask, type EntityRenderTaskOptions } from '../entity-render-task.js';
+import type { Task } from '../../engine/task.js';
 import { packSplat, splatParams } from './splat-items.js';
 import type { SplatMesh } from './splat-mesh.js';
 

@@ -1,18 +1,18 @@
-import type { RenderPipelineState } from '../../composer/pipeline-cache.js';
-import type { Fragment } from '../../fragments/fragment-types.js';
+import type { RenderPipelineState } from '../composer/pipeline-cache.js';
+import type { Fragment } from '../fragments/fragment-types.js';
 import {
   type ContributorGpu,
   createContributorGpu,
   disposeContributorGpu,
   drawContributorItems,
   prepareContributorGpu,
-} from '../../picking/contributor-gpu.js';
-import { type ContributorViewData, makeContributorViewData } from '../../picking/pick-contributors.js';
-import { type Camera, getCameraViewProjectionMatrix } from '../camera.js';
-import { EngineError } from '../engine-errors.js';
-import { getRenderTargetTextures, type RenderTarget } from '../render-target.js';
-import type { Scene } from '../scene.js';
-import type { Task } from '../task.js';
+} from '../picking/contributor-gpu.js';
+import { type ContributorViewData, makeContributorViewData } from '../picking/pick-contributors.js';
+import { type Camera, getCameraViewProjectionMatrix } from '../engine/camera.js';
+import { EngineError } from '../engine/engine-errors.js';
+import { getRenderTargetTextures, type RenderTarget } from '../engine/render-target.js';
+import type { Scene } from '../engine/scene.js';
+import type { Task } from '../engine/task.js';
 
 /** Options every entity renderer (billboards, splats) takes. */
 export interface EntityRenderTaskOptions {

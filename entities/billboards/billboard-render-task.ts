@@ -1,12 +1,12 @@
-import { createContributorViewFragment } from '../fragments/contributor-view.js';
+import { createContributorViewFragment } from '../../fragments/contributor-view.js';
 import {
   billboardParamsBytes,
   billboardSpriteBytes,
   createBillboardColorFragment,
   createBillboardQuadFragment,
-} from '../fragments/billboard-pick.js';
-import { createEntityRenderTask, type EntityRenderTaskOptions } from '../engine/render/entity-render-task.js';
-import type { Task } from '../engine/task.js';
+} from '../../fragments/billboard-pick.js';
+import { createEntityRenderTask, type EntityRenderTaskOptions } from '../entity-render-task.js';
+import type { Task } from '../../engine/task.js';
 import { billboardParams, packBillboardSprite } from './billboard-items.js';
 import type { BillboardSystem } from './billboard-system.js';
 

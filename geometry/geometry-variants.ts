@@ -9,12 +9,15 @@ import {
   geometryOutputsUsingMaterial,
   geometryOutputsUsingNormals,
 } from '../fragments/geometry-fragments.js';
+import { createVertexAnimationFragment } from '../fragments/vertex-animation.js';
+import { createVertexAnimationVelocityFragment } from '../fragments/vertex-animation-velocity.js';
+import { withInfluenceBuffers } from '../engine/deformation-variants.js';
 import { objectPrimitiveCondition } from '../fragments/geometry-object-id.js';
 import { velocityPreviousDepthCondition } from '../fragments/geometry-velocity.js';
-import { type ComposedShader, type ComposeSpec, composeShader } from './compose-shader.js';
-import { standardVertexLayout, type StandardComposeOptions } from './standard-variants.js';
-import { registerVariant, type VariantRegistry } from './variant-registry.js';
-import type { VertexBufferSpec, VertexLayoutSpec } from './vertex-layout.js';
+import { type ComposedShader, type ComposeSpec, composeShader } from '../composer/compose-shader.js';
+import { standardVertexLayout, type StandardComposeOptions } from '../engine/render/standard-variants.js';
+import { registerVariant, type VariantRegistry } from '../composer/variant-registry.js';
+import type { VertexBufferSpec, VertexLayoutSpec } from '../composer/vertex-layout.js';
 
 /** One geometry-pass shader: which outputs it writes and which mesh inputs it reads. */
 export interface GeometryVariant {
@@ -198,5 +201,27 @@ export function registerGeometryVariants(registry: VariantRegistry): VariantRegi
       });
     }
   }
+  registerVariant(registry, {
+    name: 'geometry-deform-vat4-velocity-thin-instances',
+    description: 'geometry pass: linear velocity and world position of a thin-instanced VAT mesh',
+    spec: vertexAnimationVelocitySpec,
+  });
   return registry;
+}
+
+/** The G-buffer's velocity variant of a thin-instanced VAT mesh: current and previous animated positions. */
+export function vertexAnimationVelocitySpec(): ComposeSpec {
+  const variant = {
+    outputs: ['linearVelocity', 'worldPosition'] as const,
+    normals: false,
+    uvs: false,
+    colors: false,
+    thinInstances: true,
+  };
+  const fragments = [
+    ...createGeometryFragments(variant.outputs),
+    createVertexAnimationFragment(),
+    createVertexAnimationVelocityFragment(),
+  ];
+  return geometrySpec(variant, { fragments, vertexLayout: withInfluenceBuffers(geometryVertexLayout(variant), 4) });
 }

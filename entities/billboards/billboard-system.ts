@@ -1,8 +1,8 @@
-import { describeValue } from '../composer/errors.js';
-import { EngineError } from '../engine/engine-errors.js';
-import { registerPickSource, unregisterPickSource } from '../engine/pick-sources.js';
-import type { Scene } from '../engine/scene.js';
-import type { PickingInfo } from '../picking/picking-info.js';
+import { describeValue } from '../../composer/errors.js';
+import { EngineError } from '../../engine/engine-errors.js';
+import { registerPickSource, unregisterPickSource } from '../../engine/pick-sources.js';
+import type { Scene } from '../../engine/scene.js';
+import type { PickingInfo } from '../../picking/picking-info.js';
 
 /** How sprites turn: `camera` faces the camera plane; `axis` keeps its up along a world axis and turns about it. */
 export type BillboardOrientation = 'camera' | 'axis';

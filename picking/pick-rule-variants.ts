@@ -5,9 +5,9 @@ import {
   type PickRuleStorageBinding,
 } from '../fragments/pick-discard.js';
 import { createPickFragments } from '../fragments/standard-material.js';
-import type { ComposeSpec } from './compose-shader.js';
-import type { MappedShaderMessage } from './errors.js';
-import { registerVariant, type VariantRegistry } from './variant-registry.js';
+import type { ComposeSpec } from '../composer/compose-shader.js';
+import type { MappedShaderMessage } from '../composer/errors.js';
+import { registerVariant, type VariantRegistry } from '../composer/variant-registry.js';
 
 /** A pick discard rule as shader source only (what `weft compose/validate --rule` and the snapshots need). */
 export interface PickRuleSource {

@@ -6,7 +6,7 @@ import {
 import { createContributorViewFragment, createPickContributorOutputFragment } from '../fragments/contributor-view.js';
 import type { Fragment } from '../fragments/fragment-types.js';
 import { createSplatColorFragment, createSplatPickFragment, createSplatQuadFragment } from '../fragments/splat-pick.js';
-import { registerVariant, type VariantRegistry } from './variant-registry.js';
+import { registerVariant, type VariantRegistry } from '../composer/variant-registry.js';
 
 /** Registers the billboard and splat shaders: their pick contributors (basic and detailed) and their renderers. */
 export function registerEntityVariants(registry: VariantRegistry): VariantRegistry {
