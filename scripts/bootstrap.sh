@@ -41,15 +41,37 @@ apt_install() { # apt_install <description> <apt-get install args...>
   apt-get install -y -q --no-install-recommends "$@"
 }
 
+# The mirror this machine already uses for Debian's 'bookworm' suite (deb822 .sources or one-line entries), so the
+# backports suite comes from the same place.
+debian_mirror() {
+  local file
+  for file in /etc/apt/sources.list.d/*.sources; do
+    [ -f "$file" ] || continue
+    awk 'BEGIN { RS = ""; FS = "\n" }
+      {
+        uris = ""; suites = ""
+        for (i = 1; i <= NF; i++) {
+          if ($i ~ /^URIs:/) { uris = $i; sub(/^URIs:[ \t]*/, "", uris) }
+          if ($i ~ /^Suites:/) { suites = " " $i " "; sub(/^ Suites:/, " ", suites) }
+        }
+        if (suites ~ /[ \t]bookworm[ \t]/ && uris != "") { split(uris, u, /[ \t]+/); print u[1]; exit }
+      }' "$file"
+  done | head -n 1 | grep . && return 0
+  grep -hsE '^[[:space:]]*deb[[:space:]]' /etc/apt/sources.list /etc/apt/sources.list.d/*.list \
+    | sed -E 's/\[[^]]*\]//' | awk '$3 == "bookworm" { print $2; exit }'
+}
+
 # Debian 12's own Mesa (22.3) is too old for Dawn; Mesa from bookworm-backports works (DESIGN.md §7).
 mesa_version="$(dpkg-query -W -f='${Version}' mesa-vulkan-drivers 2>/dev/null || true)"
 mesa_major="${mesa_version%%.*}"; mesa_major="${mesa_major##*:}"
 if ! [[ "$mesa_major" =~ ^[0-9]+$ ]] || [ "$mesa_major" -lt 24 ] || ! ls /usr/share/vulkan/icd.d/lvp_icd*.json >/dev/null 2>&1; then
   if is_root && is_bookworm && ! grep -rqs 'bookworm-backports' /etc/apt/sources.list /etc/apt/sources.list.d/; then
-    say "adding the bookworm-backports apt suite"
-    cat > /etc/apt/sources.list.d/weft-bookworm-backports.sources <<'SRC'
+    mirror="$(debian_mirror)"
+    [ -n "$mirror" ] || fail "no configured apt source serves the Debian 'bookworm' suite; add one, or add bookworm-backports yourself"
+    say "adding the bookworm-backports apt suite from $mirror"
+    cat > /etc/apt/sources.list.d/weft-bookworm-backports.sources <<SRC
 Types: deb
-URIs: http://deb.debian.org/debian
+URIs: $mirror
 Suites: bookworm-backports
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
