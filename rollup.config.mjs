@@ -8,7 +8,8 @@ const entries = [
   'geometry/index',
   'fragments/index',
   'entities/billboards/index',
-  'entities/splats/index', 'variants/index',
+  'entities/splats/index',
+  'variants/index',
 ];
 
 export default {

@@ -6,7 +6,8 @@ import {
   type ShaderStageName,
 } from '../fragments/fragment-types.js';
 import type { Conditions } from './conditions.js';
-import { ComposeError, describeValue } from './errors.js';
+import { describeValue } from '../core/errors.js';
+import { ComposeError } from './errors.js';
 import { activeItems } from './fragment-graph.js';
 import { type GeneratedModule, makeModuleWriter } from './generated-module.js';
 import { isWgslIdentifier, qualifyWgslType } from './wgsl-names.js';

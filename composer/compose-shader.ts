@@ -1,7 +1,8 @@
 import type { Fragment } from '../fragments/fragment-types.js';
 import { assignBindings, type ComposedBindGroup } from './bindings.js';
 import { canonicalConditions, type Conditions } from './conditions.js';
-import { ComposeError, describeValue } from './errors.js';
+import { describeValue } from '../core/errors.js';
+import { ComposeError } from './errors.js';
 import { checkDeviceFeatures, type ComposedFeature, collectFeatures, enableOfFeature } from './features.js';
 import { orderFragments } from './fragment-graph.js';
 import { type GeneratedModule, makeModuleWriter } from './generated-module.js';

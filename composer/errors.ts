@@ -1,26 +1,4 @@
-/** Base class of every error weft throws: names the API that refused, and a stable code. */
-export class WeftError extends Error {
-  readonly api: string;
-  readonly code: string;
-
-  constructor(api: string, code: string, message: string) {
-    super(`${api}: ${message}`);
-    this.name = 'WeftError';
-    this.api = api;
-    this.code = code;
-  }
-}
-
-/** Formats a value for an error message: strings quoted, arrays and objects shortened. */
-export function describeValue(value: unknown): string {
-  if (typeof value === 'string') return JSON.stringify(value);
-  if (typeof value === 'number' || typeof value === 'boolean' || value == null) return String(value);
-  if (ArrayBuffer.isView(value))
-    return `${value.constructor.name}(${(value as unknown as ArrayLike<unknown>).length ?? value.byteLength})`;
-  if (Array.isArray(value)) return `array(${value.length})`;
-  if (typeof value === 'function') return 'a function';
-  return Object.prototype.toString.call(value);
-}
+import { WeftError } from '../core/errors.js';
 
 /** Why `composeShader` refused a spec. */
 export type ComposeErrorCode =
@@ -40,8 +18,7 @@ export type ComposeErrorCode =
   | 'link-error';
 
 /** A spec the composer cannot link; `fragmentIds` names the fragment(s) at fault. */
-export class ComposeError extends WeftError {
-  override readonly code: ComposeErrorCode;
+export class ComposeError extends WeftError<ComposeErrorCode> {
   readonly fragmentIds: readonly string[];
   /** For `link-error`: where wesl stopped, in the fragment's own source. */
   readonly messages: readonly MappedShaderMessage[];
@@ -55,7 +32,6 @@ export class ComposeError extends WeftError {
   ) {
     super(api, code, message);
     this.name = 'ComposeError';
-    this.code = code;
     this.fragmentIds = fragmentIds;
     this.messages = messages;
   }
@@ -85,8 +61,11 @@ export function formatShaderMessage(m: MappedShaderMessage): string {
   return `${m.fragmentId}:${m.line}:${m.column}: ${m.type === 'error' ? '' : `${m.type}: `}${m.message}${origin}\n  ${m.lineText}\n  ${caret}`;
 }
 
+/** The one code of ShaderCompileError; its `messages` say what failed where. */
+export type ShaderCompileErrorCode = 'shader-compile';
+
 /** A shader that failed to compile on the device; `messages` point into the fragments' sources. */
-export class ShaderCompileError extends WeftError {
+export class ShaderCompileError extends WeftError<ShaderCompileErrorCode> {
   readonly messages: readonly MappedShaderMessage[];
 
   constructor(api: string, label: string, messages: readonly MappedShaderMessage[]) {

@@ -1,6 +1,7 @@
 import type { FeatureRequirement, Fragment, FragmentBuiltin } from '../fragments/fragment-types.js';
 import type { Conditions } from './conditions.js';
-import { ComposeError, describeValue } from './errors.js';
+import { describeValue } from '../core/errors.js';
+import { ComposeError } from './errors.js';
 import { activeItems } from './fragment-graph.js';
 
 /** WGSL `enable` extension of each device feature that needs one. */

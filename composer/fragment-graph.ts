@@ -1,6 +1,8 @@
 import { type Fragment, fragmentModuleName } from '../fragments/fragment-types.js';
 import { type Conditions, evaluateCondition } from './conditions.js';
-import { ComposeError, describeValue } from './errors.js';
+import { describeValue } from '../core/errors.js';
+import { ComposeError } from './errors.js';
+import { locate, sourceMessage } from './link.js';
 
 /** Module names the composer generates; fragment ids may not map to them. */
 export const generatedModuleNames: readonly string[] = ['bindings', 'constants', 'io', 'slots', 'weft_main'];
@@ -43,6 +45,18 @@ export function orderFragments(api: string, fragments: readonly Fragment[]): Fra
         `fragment "${id}" has source ${describeValue(fragment.source)}; a fragment's source is a WESL string`,
       );
     }
+    if (
+      fragment.imports !== undefined &&
+      (!Array.isArray(fragment.imports) ||
+        !fragment.imports.every((i: unknown) => typeof i === 'string' && i.trim() !== ''))
+    ) {
+      throw new ComposeError(
+        api,
+        'invalid-fragment',
+        [id],
+        `fragment "${id}" has imports ${describeValue(fragment.imports)}; expected an array of import paths (e.g. "bindings::{ name }")`,
+      );
+    }
     if (byId.has(id)) {
       const first = fragments.findIndex((f) => f.id === id);
       throw new ComposeError(
@@ -74,12 +88,23 @@ export function orderFragments(api: string, fragments: readonly Fragment[]): Fra
       fragment.source.replace(/\/\/[^\n]*/g, (c: string) => ' '.repeat(c.length)),
     );
     if (hardCoded) {
-      const line = fragment.source.slice(0, hardCoded.index).split('\n').length;
+      const at = locate(fragment.source, hardCoded.index);
+      const rule =
+        'the composer assigns every @group, @binding and @location: declare the resource in `bindings` (or the attribute in `vertexInputs` / `varyings` / `outputs`) and import it from bindings:: or io::';
       throw new ComposeError(
         api,
         'invalid-fragment',
         [id],
-        `fragment "${id}" writes @${hardCoded[1]}(…) at line ${line}; the composer assigns every @group, @binding and @location: declare the resource in \`bindings\` (or the attribute in \`vertexInputs\` / \`varyings\` / \`outputs\`) and import it from bindings:: or io::`,
+        `fragment "${id}" writes @${hardCoded[1]}(…) at line ${at.line}; ${rule}`,
+        [
+          sourceMessage(
+            { path: id, text: fragment.source },
+            at.line,
+            at.column,
+            'error',
+            `writes @${hardCoded[1]}(…); ${rule}`,
+          ),
+        ],
       );
     }
     byId.set(id, fragment);

@@ -1,3 +1,5 @@
+// The base error module sits below every layer; re-exported here until the public API is curated.
+export { describeValue, WeftError, type WeftErrorCode } from '../core/errors.js';
 export * from './bindings.js';
 export * from './compile-errors.js';
 export * from './compose-shader.js';

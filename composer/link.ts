@@ -1,4 +1,13 @@
-import { LinkedWesl, linkRegistry, type ModuleResolver, parseSrcModule, type WeslAST, withLoggerAsync } from 'wesl';
+import {
+  declsOfKind,
+  LinkedWesl,
+  linkRegistry,
+  type ModuleResolver,
+  parseSrcModule,
+  throwOnParseError,
+  type WeslAST,
+  withLoggerAsync,
+} from 'wesl';
 import { type Fragment, fragmentModuleName } from '../fragments/fragment-types.js';
 import type { Conditions } from './conditions.js';
 import { ComposeError, formatShaderMessage, type MappedShaderMessage } from './errors.js';
@@ -35,19 +44,41 @@ export function generatedPath(name: string): string {
   return `weft:${name}`;
 }
 
-function parseCached(registry: LinkRegistry, modulePath: string, debugPath: string, text: string): WeslAST {
-  const key = `${debugPath}\n${text}`;
+function cachedAst(registry: LinkRegistry, key: string, parse: () => WeslAST): WeslAST {
   const cached = registry.asts.get(key);
   if (cached) {
     registry.asts.delete(key);
     registry.asts.set(key, cached);
     return cached;
   }
-  const ast = parseSrcModule({ modulePath, debugFilePath: debugPath, src: text });
-  registry.counters.parses++;
+  const ast = parse();
   registry.asts.set(key, ast);
   if (registry.asts.size > registry.maxModules) registry.asts.delete(registry.asts.keys().next().value!);
   return ast;
+}
+
+function parseCounted(registry: LinkRegistry, modulePath: string, source: LinkSource): WeslAST {
+  registry.counters.parses++;
+  return parseSrcModule({ modulePath, debugFilePath: source.path, src: source.text });
+}
+
+/**
+ * Parses a module; `imports` (a fragment's composer-supplied imports) join its AST as if written at its top. wesl
+ * reads imports only from a module's own header, so they are parsed as a module of their own and their import
+ * elements added to the fragment's AST: its text is parsed as written, and wesl and the device report positions in
+ * it unshifted. The key holds both texts, so an AST with added imports is never shared with a plain parse.
+ */
+function parseModule(registry: LinkRegistry, modulePath: string, source: LinkSource, imports?: LinkSource): WeslAST {
+  if (!imports)
+    return cachedAst(registry, `${source.path}\n${source.text}`, () => parseCounted(registry, modulePath, source));
+  return cachedAst(registry, `${source.path}\n${imports.text}\n${source.text}`, () => {
+    const header = parseCounted(registry, modulePath, imports);
+    throwOnParseError(header);
+    const ast = parseCounted(registry, modulePath, source);
+    ast.moduleElem.decls.unshift(...declsOfKind(header.moduleElem, 'import'));
+    ast.imports.unshift(...header.imports);
+    return ast;
+  });
 }
 
 /** Maps an offset of a source to a 1-based line and column plus the line's text. */
@@ -118,13 +149,22 @@ export function linkFragments(
   root: GeneratedModule,
   conditions: Conditions,
 ): LinkResult {
-  const byModule = new Map<string, LinkSource & { modulePath: string }>();
-  for (const f of fragments)
+  const byModule = new Map<string, LinkSource & { modulePath: string; imports?: LinkSource }>();
+  for (const f of fragments) {
+    const imports = f.imports?.length
+      ? {
+          path: generatedPath(`${f.id}/imports`),
+          text: f.imports.map((i) => `import ${i};`).join('\n'),
+          origins: f.imports.map(() => f.id),
+        }
+      : undefined;
     byModule.set(`package::${fragmentModuleName(f.id)}`, {
       modulePath: `package::${fragmentModuleName(f.id)}`,
       path: f.id,
       text: f.source,
+      imports,
     });
+  }
   for (const g of [...generated, root]) {
     const modulePath = `package::${g.name}`;
     // Generated libraries are imported as `bindings::x`; the root as `package::weft_main`.
@@ -135,7 +175,9 @@ export function linkFragments(
       origins: g.origins,
     });
   }
-  const sources = new Map<string, LinkSource>([...byModule.values()].map((s) => [s.path, s]));
+  const sources = new Map<string, LinkSource>(
+    [...byModule.values()].flatMap((s) => [s, ...(s.imports ? [s.imports] : [])]).map((s) => [s.path, s]),
+  );
   const resolved = new Map<string, WeslAST>();
   const resolver: ModuleResolver = {
     resolveModule(modulePath) {
@@ -143,7 +185,7 @@ export function linkFragments(
       if (ast) return ast;
       const source = byModule.get(modulePath);
       if (!source) return undefined;
-      ast = parseCached(registry, source.modulePath, source.path, source.text);
+      ast = parseModule(registry, source.modulePath, source, source.imports);
       resolved.set(modulePath, ast);
       return ast;
     },

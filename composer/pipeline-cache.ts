@@ -1,6 +1,6 @@
 import type { ComposedShader } from './compose-shader.js';
 import { type DeviceCaches, getDeviceCaches, type PipelineEntry } from './device-caches.js';
-import { WeftError } from './errors.js';
+import { WeftError } from '../core/errors.js';
 import { fnv1a64, stableStringify } from './hash.js';
 import { acquireCheckedShaderModule, acquireShaderModule, releaseShaderModule } from './shader-module-memo.js';
 

@@ -1,7 +1,8 @@
 import { compilationMessages, createShaderModuleScoped } from './compile-errors.js';
 import type { ComposedSourceMap } from './compose-shader.js';
 import { getDeviceCaches, type ModuleEntry } from './device-caches.js';
-import { ShaderCompileError, WeftError } from './errors.js';
+import { WeftError } from '../core/errors.js';
+import { ShaderCompileError } from './errors.js';
 import { fnv1a64 } from './hash.js';
 
 /** What a shader module is made from: a ComposedShader, or plain WGSL `{ code }`. */

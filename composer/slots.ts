@@ -1,5 +1,6 @@
 import { type Fragment, fragmentModuleName, type SlotDecl, type SlotFill } from '../fragments/fragment-types.js';
-import { ComposeError, describeValue } from './errors.js';
+import { describeValue } from '../core/errors.js';
+import { ComposeError } from './errors.js';
 import { type GeneratedModule, makeModuleWriter } from './generated-module.js';
 import { isWgslIdentifier, qualifyWgslType } from './wgsl-names.js';
 

@@ -1,5 +1,5 @@
 import { type ComposeCache, type ComposedShader, type ComposeSpec, composeShader } from './compose-shader.js';
-import { WeftError } from './errors.js';
+import { WeftError } from '../core/errors.js';
 
 /** A named shader variant: snapshot-tested, validated on Dawn and printable by the CLI. */
 export interface VariantDefinition {

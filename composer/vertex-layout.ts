@@ -1,6 +1,7 @@
 import type { Fragment, FragmentVertexInput } from '../fragments/fragment-types.js';
 import type { Conditions } from './conditions.js';
-import { ComposeError, describeValue } from './errors.js';
+import { describeValue } from '../core/errors.js';
+import { ComposeError } from './errors.js';
 import { activeItems } from './fragment-graph.js';
 import { isWgslIdentifier, wgslScalarKind } from './wgsl-names.js';
 

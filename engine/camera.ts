@@ -1,5 +1,5 @@
 import { mat4, vec3 } from 'wgpu-matrix';
-import { describeValue } from '../composer/errors.js';
+import { describeValue } from '../core/errors.js';
 import { type Aabb, aabbCenter } from './bounds.js';
 import { EngineError } from './engine-errors.js';
 
@@ -37,7 +37,7 @@ function checkVector(
 ): Float32Array {
   const v = value ?? fallback;
   if (v?.length !== 3 || !Array.from(v).every(Number.isFinite))
-    throw new EngineError(api, 'bad-vector', `${name} ${describeValue(v)} must be 3 finite numbers`);
+    throw new EngineError(api, 'bad-option', `${name} ${describeValue(v)} must be 3 finite numbers`);
   return Float32Array.from(v);
 }
 
@@ -48,11 +48,15 @@ export function makePerspectiveCamera(options: PerspectiveCameraOptions = {}): P
   const near = options.near ?? 0.1;
   const far = options.far ?? Infinity;
   if (!(fovY > 0 && fovY < Math.PI))
-    throw new EngineError(api, 'bad-fov', `fovY ${describeValue(fovY)} must be in (0, π) radians`);
+    throw new EngineError(api, 'bad-option', `fovY ${describeValue(fovY)} must be in (0, π) radians`);
   if (!(near > 0 && Number.isFinite(near)))
-    throw new EngineError(api, 'bad-near', `near ${describeValue(near)} must be a finite number > 0`);
+    throw new EngineError(api, 'bad-option', `near ${describeValue(near)} must be a finite number > 0`);
   if (!(far > near))
-    throw new EngineError(api, 'bad-far', `far ${describeValue(far)} must be greater than near (${near}) or Infinity`);
+    throw new EngineError(
+      api,
+      'bad-option',
+      `far ${describeValue(far)} must be greater than near (${near}) or Infinity`,
+    );
   const camera: PerspectiveCamera = {
     kind: 'perspective',
     fovY,
@@ -63,7 +67,7 @@ export function makePerspectiveCamera(options: PerspectiveCameraOptions = {}): P
     up: checkVector(api, 'up', options.up, [0, 1, 0]),
   };
   if (vec3.distance(camera.position, camera.target) === 0)
-    throw new EngineError(api, 'bad-vector', 'position and target must differ');
+    throw new EngineError(api, 'bad-option', 'position and target must differ');
   return camera;
 }
 
@@ -97,11 +101,11 @@ const maxPitch = Math.PI / 2 - 1e-3;
 export function setCameraOrbit(camera: Camera, orbit: OrbitState): void {
   const api = 'setCameraOrbit';
   if (!(orbit.radius > 0 && Number.isFinite(orbit.radius)))
-    throw new EngineError(api, 'bad-radius', `radius ${describeValue(orbit.radius)} must be a finite number > 0`);
+    throw new EngineError(api, 'bad-option', `radius ${describeValue(orbit.radius)} must be a finite number > 0`);
   if (!Number.isFinite(orbit.yaw) || !Number.isFinite(orbit.pitch))
     throw new EngineError(
       api,
-      'bad-angle',
+      'bad-option',
       `yaw ${describeValue(orbit.yaw)} and pitch ${describeValue(orbit.pitch)} must be finite`,
     );
   const target = checkVector(api, 'target', orbit.target, [0, 0, 0]);
@@ -134,7 +138,7 @@ export function orbitCamera(camera: Camera, deltaYaw: number, deltaPitch: number
 /** Moves the camera towards (factor < 1) or away from (factor > 1) its target. */
 export function dollyCamera(camera: Camera, factor: number): void {
   if (!(factor > 0 && Number.isFinite(factor)))
-    throw new EngineError('dollyCamera', 'bad-factor', `factor ${describeValue(factor)} must be a finite number > 0`);
+    throw new EngineError('dollyCamera', 'bad-option', `factor ${describeValue(factor)} must be a finite number > 0`);
   const orbit = getCameraOrbit(camera);
   setCameraOrbit(camera, { ...orbit, radius: orbit.radius * factor });
 }

@@ -1,4 +1,4 @@
-import { describeValue } from '../composer/errors.js';
+import { describeValue } from '../core/errors.js';
 import { EngineError } from './engine-errors.js';
 
 /** Features weft uses when the adapter offers them. */
@@ -76,7 +76,7 @@ async function requestDeviceFor(
   if (!adapter)
     throw new EngineError(
       api,
-      'no-adapter',
+      'no-webgpu',
       'no WebGPU adapter is available (in Node: Mesa lavapipe from bookworm-backports; in a browser: WebGPU enabled)',
     );
   const required = [...(options.requiredFeatures ?? [])];
@@ -94,12 +94,12 @@ async function requestDeviceFor(
   for (const [name, value] of Object.entries(options.requiredLimits ?? {})) {
     const supported = (adapter.limits as unknown as Record<string, number | undefined>)[name];
     if (supported === undefined)
-      throw new EngineError(api, 'unknown-limit', `requiredLimits.${name} is not a WebGPU limit`);
+      throw new EngineError(api, 'bad-option', `requiredLimits.${name} is not a WebGPU limit`);
     const isAlignment = name.endsWith('Alignment');
     if (typeof value !== 'number' || (isAlignment ? value < supported : value > supported)) {
       throw new EngineError(
         api,
-        'limit-unavailable',
+        'limit-exceeded',
         `requiredLimits.${name} = ${describeValue(value)} exceeds what the adapter supports (${supported})`,
       );
     }
@@ -164,16 +164,12 @@ export async function createEngine(gpu: GPU, target: EngineTarget, options: Engi
   if (!gpu || typeof gpu.requestAdapter !== 'function')
     throw new EngineError(
       api,
-      'bad-gpu',
+      'bad-option',
       `expected a GPU object (navigator.gpu or the webgpu package's create()), got ${describeValue(gpu)}`,
     );
   const ratio = options.devicePixelRatio ?? 1;
   if (typeof ratio !== 'number' || !Number.isFinite(ratio) || ratio <= 0 || ratio > 8)
-    throw new EngineError(
-      api,
-      'bad-pixel-ratio',
-      `devicePixelRatio ${describeValue(ratio)} must be a number in (0, 8]`,
-    );
+    throw new EngineError(api, 'bad-option', `devicePixelRatio ${describeValue(ratio)} must be a number in (0, 8]`);
   let width: number;
   let height: number;
   let canvas: HTMLCanvasElement | OffscreenCanvas | null = null;
@@ -182,7 +178,7 @@ export async function createEngine(gpu: GPU, target: EngineTarget, options: Engi
     ({ width, height } = canvasBackingSize(canvas, ratio));
   } else {
     if (!target || typeof target !== 'object')
-      throw new EngineError(api, 'bad-target', `target ${describeValue(target)} must be a canvas or { width, height }`);
+      throw new EngineError(api, 'bad-option', `target ${describeValue(target)} must be a canvas or { width, height }`);
     width = checkSize(api, 'target.width', target.width);
     height = checkSize(api, 'target.height', target.height);
   }
@@ -195,7 +191,7 @@ export async function createEngine(gpu: GPU, target: EngineTarget, options: Engi
     context = canvas.getContext('webgpu') as GPUCanvasContext | null;
     if (!context) {
       device.destroy();
-      throw new EngineError(api, 'no-context', 'the canvas did not give a "webgpu" context');
+      throw new EngineError(api, 'no-webgpu', 'the canvas did not give a "webgpu" context');
     }
   }
   const engine: Engine = {

@@ -1,6 +1,9 @@
-import { describeValue } from '../composer/errors.js';
+import { describeValue } from '../core/errors.js';
 import type { Mesh } from './mesh.js';
 import { EngineError } from './engine-errors.js';
+import { readTextureRegionAsync } from './readback.js';
+import { createStagingPool, disposeStagingPool, type StagingPool } from './staging-pool.js';
+import { getTexelByteSize } from './texture-formats.js';
 
 /** Ids `first … first + count - 1` belong to `mesh` (its thin instances in order; count 1 without instances). */
 export interface FrameIdRange {
@@ -49,23 +52,21 @@ export function resolveFrameId(ranges: readonly FrameIdRange[], id: number, prim
   return { hit: false, id: 0 };
 }
 
-/** Staging buffers reused by frame-ID reads on one device. */
+/** Staging buffers reused by frame-ID reads: a pool on the device of the last read. */
 export interface FrameIdReader {
-  device: GPUDevice | null;
-  free: GPUBuffer[];
+  pool: StagingPool | null;
   label: string;
 }
 
 /** Makes an empty reader (buffers appear on the first read). */
 export function makeFrameIdReader(label: string): FrameIdReader {
-  return { device: null, free: [], label };
+  return { pool: null, label };
 }
 
-/** Destroys the reader's staging buffers. */
+/** Destroys the reader's staging buffers (a read in flight destroys its own when it completes). */
 export function disposeFrameIdReader(reader: FrameIdReader): void {
-  for (const buffer of reader.free) buffer.destroy();
-  reader.free = [];
-  reader.device = null;
+  if (reader.pool) disposeStagingPool(reader.pool);
+  reader.pool = null;
 }
 
 /**
@@ -84,39 +85,20 @@ export async function readFrameIdTexel(
   if (!Number.isInteger(x) || !Number.isInteger(y) || x < 0 || y < 0 || x >= texture.width || y >= texture.height) {
     throw new EngineError(
       api,
-      'bad-pixel',
+      'out-of-range',
       `pixel (${describeValue(x)}, ${describeValue(y)}) is outside the ${texture.width}×${texture.height} frame; pass integer framebuffer pixels, origin top-left`,
     );
   }
-  if (reader.device !== device) {
+  if (reader.pool?.device !== device) {
     disposeFrameIdReader(reader);
-    reader.device = device;
+    reader.pool = createStagingPool(device, `${reader.label}:frame-id`);
   }
-  const staging =
-    reader.free.pop() ??
-    device.createBuffer({
-      label: `${reader.label}:frame-id-staging`,
-      size: 256,
-      usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ,
-    });
-  const encoder = device.createCommandEncoder({ label: `${reader.label}:frame-id-read` });
-  encoder.copyTextureToBuffer(
-    { texture, origin: { x, y } },
-    { buffer: staging, bytesPerRow: 256 },
-    { width: 1, height: 1 },
+  const source = { texture, x, y, width: 1, height: 1, mipLevel: 0 };
+  const [id, primitive] = await readTextureRegionAsync(
+    reader.pool,
+    source,
+    getTexelByteSize(texture.format) ?? 8,
+    (mapped) => new Uint32Array(mapped.buffer, mapped.byteOffset, 2).slice(),
   );
-  device.queue.submit([encoder.finish()]);
-  try {
-    await staging.mapAsync(GPUMapMode.READ);
-  } catch (error) {
-    staging.destroy();
-    throw error;
-  }
-  const words = new Uint32Array(staging.getMappedRange(0, 8));
-  const id = words[0];
-  const primitive = texture.format === 'r32uint' ? 0xffffffff : words[1];
-  staging.unmap();
-  if (reader.device === device) reader.free.push(staging);
-  else staging.destroy();
-  return resolveFrameId(ranges, id, primitive);
+  return resolveFrameId(ranges, id, texture.format === 'r32uint' ? 0xffffffff : primitive);
 }

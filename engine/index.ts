@@ -21,5 +21,8 @@ export * from './skeleton.js';
 export * from './mesh-deformation.js';
 export * from './vertex-animation.js';
 export { playGltfAnimation } from './loaders/gltf-animation.js';
+export * from './render/forward-shader.js';
 export * from './render/standard-variants.js';
+export * from './representative-mesh.js';
+export * from './shader-spec-options.js';
 export * from './deformation-variants.js';

@@ -1,4 +1,4 @@
-import { describeValue } from '../composer/errors.js';
+import { describeValue } from '../core/errors.js';
 import { EngineError } from './engine-errors.js';
 
 /** RGBA8 pixels on the CPU; uploaded to each device on first use. */
@@ -33,11 +33,11 @@ export function makeStandardMaterial(options: StandardMaterialOptions = {}): Sta
   const api = 'makeStandardMaterial';
   const color = options.baseColor ?? [1, 1, 1, 1];
   if (!Array.isArray(color) && !ArrayBuffer.isView(color))
-    throw new EngineError(api, 'bad-color', `baseColor ${describeValue(color)} must be 3 or 4 numbers in 0..1`);
+    throw new EngineError(api, 'bad-option', `baseColor ${describeValue(color)} must be 3 or 4 numbers in 0..1`);
   if ((color.length !== 3 && color.length !== 4) || !Array.from(color).every((c) => Number.isFinite(c))) {
     throw new EngineError(
       api,
-      'bad-color',
+      'bad-option',
       `baseColor [${Array.from(color).join(', ')}] must be 3 or 4 finite numbers in 0..1`,
     );
   }
@@ -54,7 +54,7 @@ export function makeStandardMaterial(options: StandardMaterialOptions = {}): Sta
     ) {
       throw new EngineError(
         api,
-        'bad-texture',
+        'bad-data',
         `texture ${describeValue(width)}×${describeValue(height)} with ${describeValue(data)} is not RGBA8: data must be a Uint8Array of width × height × 4 bytes`,
       );
     }

@@ -1,4 +1,4 @@
-import { describeValue } from '../composer/errors.js';
+import { describeValue } from '../core/errors.js';
 import { MeshDataError } from './engine-errors.js';
 
 /** A per-vertex attribute a mesh may carry. */

@@ -1,4 +1,4 @@
-import { describeValue } from '../composer/errors.js';
+import { describeValue } from '../core/errors.js';
 import { MeshDataError } from './engine-errors.js';
 import { findVertexAttribute, type MeshGeometry, readVertexAttribute } from './mesh-data.js';
 import type { MeshOptions } from './mesh.js';

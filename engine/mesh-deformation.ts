@@ -1,12 +1,15 @@
 import { createMorphTargetsFragment } from '../fragments/morph-targets.js';
 import { createSkinningFragment } from '../fragments/skinning.js';
 import type { Fragment } from '../fragments/fragment-types.js';
-import { describeValue } from '../composer/errors.js';
+import { describeValue } from '../core/errors.js';
 import { type Aabb, makeEmptyAabb, transformAabb, unionAabb } from './bounds.js';
 import { MeshDataError } from './engine-errors.js';
-import { findVertexAttribute, readVertexAttribute } from './mesh-data.js';
+import { findVertexAttribute, type MeshGeometry, readVertexAttribute } from './mesh-data.js';
 import type { Mesh } from './mesh.js';
 import type { VertexAnimation } from './vertex-animation-types.js';
+
+/** What a pass's shader takes from a VAT: its current and previous-frame (velocity) `deformVertex` fragments. */
+export type VertexAnimationShaders = Pick<VertexAnimation, 'fragment' | 'velocityFragment'>;
 
 /** Which deformations a mesh's shaders compose. */
 export interface MeshDeformationVariant {
@@ -15,8 +18,15 @@ export interface MeshDeformationVariant {
   morphNormals: boolean;
   /** Influences of a vertex-animated (VAT) mesh: 0 (none), 4 or 8. */
   vat: 0 | 4 | 8;
-  /** The VAT the mesh plays: it brings its own fragment, so this module never imports VAT code. */
-  vertexAnimation: VertexAnimation | null;
+  /** The VAT the mesh plays: it brings its own fragments, so this module never imports VAT code. */
+  vertexAnimation: VertexAnimationShaders | null;
+}
+
+/** What decides a deformation variant besides the geometry's influence attributes. */
+export interface DeformationSources {
+  skinned: boolean;
+  morphTargets: { hasNormals: boolean } | null;
+  vertexAnimation: VertexAnimationShaders | null;
 }
 
 /** GPU copies of a mesh's bones and morph data on one device (owned by the mesh, like its buffers). */
@@ -42,14 +52,29 @@ export interface MeshDeformationGpu {
 
 /** The mesh's deformation: skinning with 4 or 8 influences, morph targets (with normals), VAT with 4 or 8 influences. */
 export function meshDeformationVariant(mesh: Mesh): MeshDeformationVariant {
-  const influences = findVertexAttribute(mesh.geometry, 'joints2') ? 8 : 4;
-  return {
-    skin: mesh.skeleton ? influences : 0,
-    morph: mesh.morphTargets !== null,
-    morphNormals: !!mesh.morphTargets?.hasNormals && !!findVertexAttribute(mesh.geometry, 'normal'),
-    vat: mesh.vertexAnimation ? influences : 0,
+  return deformationVariantOf(mesh.geometry, {
+    skinned: mesh.skeleton !== null,
+    morphTargets: mesh.morphTargets,
     vertexAnimation: mesh.vertexAnimation,
+  });
+}
+
+/** The deformation variant of a geometry (8 influences when it has joints2) with these skeleton, morph and VAT sources. */
+export function deformationVariantOf(geometry: MeshGeometry, sources: DeformationSources): MeshDeformationVariant {
+  const influences = findVertexAttribute(geometry, 'joints2') ? 8 : 4;
+  return {
+    skin: sources.skinned ? influences : 0,
+    morph: sources.morphTargets !== null,
+    morphNormals: !!sources.morphTargets?.hasNormals && !!findVertexAttribute(geometry, 'normal'),
+    vat: sources.vertexAnimation ? influences : 0,
+    vertexAnimation: sources.vertexAnimation,
   };
+}
+
+/** A short key naming what `deformationComposeParts` composes for the variant (equal keys, equal fragments). */
+export function deformationVariantKey(variant: MeshDeformationVariant): string {
+  const vat = variant.vat && variant.vertexAnimation ? `v${variant.vat}` : '';
+  return `s${variant.skin}m${+variant.morph}n${+variant.morphNormals}${vat}`;
 }
 
 /** True when the mesh is deformed on the GPU (its drawn surface may leave its rest bounds). */
@@ -79,7 +104,7 @@ export function deformationComposeParts(variant: MeshDeformationVariant): {
       vat8: vat.length > 0 && variant.vat === 8,
       deformVat: vat.length > 0,
     },
-    key: `s${variant.skin}m${+variant.morph}n${+variant.morphNormals}${vat.length ? `v${variant.vat}` : ''}`,
+    key: deformationVariantKey(variant),
   };
 }
 

@@ -1,5 +1,5 @@
 import { mat4 } from 'wgpu-matrix';
-import { describeValue } from '../composer/errors.js';
+import { describeValue } from '../core/errors.js';
 import { type Aabb, computePositionsAabb, makeEmptyAabb, transformAabb, unionAabb } from './bounds.js';
 import { MeshDataError } from './engine-errors.js';
 import { makeStandardMaterial, type StandardMaterial } from './material.js';
@@ -11,6 +11,7 @@ import { checkDeformation, checkVertexAnimation, type MeshMorphTargets } from '.
 
 export type { MeshMorphTargets } from './mesh-deformation-checks.js';
 import type { Scene } from './scene.js';
+import { copyThinInstanceMatrix } from './thin-instance-matrix.js';
 
 /** GPU copies of a mesh's data on one device (rebuilt lazily after device loss). */
 export interface MeshGpu {
@@ -215,12 +216,7 @@ export function getThinInstanceMatrix(
       `${describeValue(index)} is not an instance index in 0..${mesh.thinInstanceCount - 1}`,
     );
   }
-  dst.set(mesh.thinInstances.subarray(index * 16, index * 16 + 16));
-  dst[3] = 0;
-  dst[7] = 0;
-  dst[11] = 0;
-  dst[15] = 1;
-  return dst;
+  return copyThinInstanceMatrix(mesh.thinInstances, index, dst);
 }
 
 /** The four payload lanes (3, 7, 11, 15) of thin instance `index`. */

@@ -1,4 +1,4 @@
-import { describeValue } from '../composer/errors.js';
+import { describeValue } from '../core/errors.js';
 import { EngineError } from './engine-errors.js';
 import type { Scene } from './scene.js';
 
@@ -23,18 +23,18 @@ export function registerPickSource<Entity extends object>(
   if (!source || typeof source !== 'object' || !source.entity || typeof source.entity !== 'object') {
     throw new EngineError(
       api,
-      'bad-pick-source',
+      'bad-option',
       `source ${describeValue(source)} must be { entity: object, load: () => Promise<module> }`,
     );
   }
   if (typeof source.load !== 'function')
     throw new EngineError(
       api,
-      'bad-pick-source',
+      'bad-option',
       `source.load ${describeValue(source.load)} must be a function returning import(…) of a contributor module`,
     );
   if (scene.pickSources.some((s) => s.entity === source.entity))
-    throw new EngineError(api, 'duplicate-pick-source', 'this entity is already registered on the scene');
+    throw new EngineError(api, 'duplicate', 'this entity is already registered on the scene');
   scene.pickSources.push(source);
   return source;
 }

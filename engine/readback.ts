@@ -1,6 +1,14 @@
-import { describeValue } from '../composer/errors.js';
+import { describeValue } from '../core/errors.js';
 import { type Engine, getEngineColorTexture } from './engine.js';
 import { EngineError } from './engine-errors.js';
+import {
+  acquireStagingBuffer,
+  createStagingPool,
+  discardStagingBuffer,
+  disposeStagingPool,
+  releaseStagingBuffer,
+  type StagingPool,
+} from './staging-pool.js';
 import { getTexelByteSize } from './texture-formats.js';
 
 /** A region of a texture, in texels (origin top-left). */
@@ -12,6 +20,96 @@ export interface TextureRegion {
   mipLevel?: number;
 }
 
+/** A rectangle of texels of one mip level, to be copied into a staging buffer. */
+export interface TextureCopySource {
+  texture: GPUTexture;
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+  mipLevel: number;
+}
+
+/** Where a copied rectangle lands in a staging buffer: `height` rows of `rowBytes` texel bytes, `bytesPerRow` apart. */
+export interface StagedRegion {
+  offset: number;
+  rowBytes: number;
+  /** `rowBytes` rounded up to the 256 bytes WebGPU requires between the rows of a texture-to-buffer copy. */
+  bytesPerRow: number;
+  height: number;
+  /** `bytesPerRow × height`. */
+  byteLength: number;
+}
+
+/** Where a width × height copy of `bytesPerTexel`-byte texels lands when it starts at byte `offset`. */
+export function makeStagedRegion(width: number, height: number, bytesPerTexel: number, offset = 0): StagedRegion {
+  const rowBytes = width * bytesPerTexel;
+  const bytesPerRow = Math.ceil(rowBytes / 256) * 256;
+  return { offset, rowBytes, bytesPerRow, height, byteLength: bytesPerRow * height };
+}
+
+/** Encodes the copy of `source` into `buffer` at the place `staged` describes. */
+export function encodeTextureRegionCopy(
+  encoder: GPUCommandEncoder,
+  source: TextureCopySource,
+  buffer: GPUBuffer,
+  staged: StagedRegion,
+): void {
+  encoder.copyTextureToBuffer(
+    { texture: source.texture, mipLevel: source.mipLevel, origin: { x: source.x, y: source.y } },
+    { buffer, offset: staged.offset, bytesPerRow: staged.bytesPerRow, rowsPerImage: staged.height },
+    { width: source.width, height: source.height },
+  );
+}
+
+/**
+ * Maps the first `byteLength` bytes of a staging buffer whose copies were submitted, returns what `copyOut` makes of
+ * them (the mapping is valid during the call only), then unmaps and releases the buffer to its pool. A buffer
+ * whose map failed is destroyed.
+ */
+export async function readStagingBufferAsync<T>(
+  pool: StagingPool,
+  buffer: GPUBuffer,
+  byteLength: number,
+  copyOut: (mapped: Uint8Array) => T,
+): Promise<T> {
+  try {
+    await buffer.mapAsync(GPUMapMode.READ, 0, byteLength);
+  } catch (error) {
+    discardStagingBuffer(pool, buffer);
+    throw error;
+  }
+  try {
+    return copyOut(new Uint8Array(buffer.getMappedRange(0, byteLength)));
+  } finally {
+    buffer.unmap();
+    releaseStagingBuffer(pool, buffer);
+  }
+}
+
+/**
+ * Copies one texture region into a buffer of `pool` and submits now (so it reads the texture as the queue has it at
+ * the call), then maps it and returns what `copyOut` makes of the mapped bytes. No render pass.
+ */
+export async function readTextureRegionAsync<T>(
+  pool: StagingPool,
+  source: TextureCopySource,
+  bytesPerTexel: number,
+  copyOut: (mapped: Uint8Array, staged: StagedRegion) => T,
+): Promise<T> {
+  const staged = makeStagedRegion(source.width, source.height, bytesPerTexel);
+  const buffer = acquireStagingBuffer(pool, staged.byteLength);
+  try {
+    const encoder = pool.device.createCommandEncoder({ label: `${pool.label}:readback` });
+    encodeTextureRegionCopy(encoder, source, buffer, staged);
+    pool.device.queue.submit([encoder.finish()]);
+  } catch (error) {
+    releaseStagingBuffer(pool, buffer);
+    throw error;
+  }
+  return readStagingBufferAsync(pool, buffer, staged.byteLength, (mapped) => copyOut(mapped, staged));
+}
+
 /** Reads texels from a COPY_SRC texture into tightly packed bytes (row padding removed). */
 export async function readTexturePixels(
   device: GPUDevice,
@@ -21,11 +119,7 @@ export async function readTexturePixels(
   const api = 'readTexturePixels';
   const bytesPerTexel = getTexelByteSize(texture.format);
   if (!bytesPerTexel)
-    throw new EngineError(
-      api,
-      'unreadable-format',
-      `format ${describeValue(texture.format)} cannot be read back by weft`,
-    );
+    throw new EngineError(api, 'bad-format', `format ${describeValue(texture.format)} cannot be read back by weft`);
   const mipLevel = region.mipLevel ?? 0;
   const fullWidth = Math.max(1, texture.width >> mipLevel);
   const fullHeight = Math.max(1, texture.height >> mipLevel);
@@ -44,34 +138,26 @@ export async function readTexturePixels(
   ) {
     throw new EngineError(
       api,
-      'bad-region',
+      'out-of-range',
       `region x=${x} y=${y} ${width}×${height} is outside the ${fullWidth}×${fullHeight} texture`,
     );
   }
-  const rowBytes = width * bytesPerTexel;
-  const paddedRowBytes = Math.ceil(rowBytes / 256) * 256;
-  const staging = device.createBuffer({
-    label: 'weft:readback',
-    size: paddedRowBytes * height,
-    usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ,
-  });
+  // A pool of its own, disposed after the read: a one-off read keeps no buffer alive.
+  const pool = createStagingPool(device, 'weft:readback');
   try {
-    const encoder = device.createCommandEncoder({ label: 'weft:readback' });
-    encoder.copyTextureToBuffer(
-      { texture, mipLevel, origin: { x, y } },
-      { buffer: staging, bytesPerRow: paddedRowBytes, rowsPerImage: height },
-      { width, height },
+    return await readTextureRegionAsync(
+      pool,
+      { texture, x, y, width, height, mipLevel },
+      bytesPerTexel,
+      (mapped, { rowBytes, bytesPerRow }) => {
+        const out = new Uint8Array(rowBytes * height);
+        for (let row = 0; row < height; row++)
+          out.set(mapped.subarray(row * bytesPerRow, row * bytesPerRow + rowBytes), row * rowBytes);
+        return out;
+      },
     );
-    device.queue.submit([encoder.finish()]);
-    await staging.mapAsync(GPUMapMode.READ);
-    const mapped = new Uint8Array(staging.getMappedRange());
-    const out = new Uint8Array(rowBytes * height);
-    for (let row = 0; row < height; row++)
-      out.set(mapped.subarray(row * paddedRowBytes, row * paddedRowBytes + rowBytes), row * rowBytes);
-    staging.unmap();
-    return out;
   } finally {
-    staging.destroy();
+    disposeStagingPool(pool);
   }
 }
 

@@ -1,4 +1,4 @@
-import { describeValue } from '../composer/errors.js';
+import { describeValue } from '../core/errors.js';
 import type { Engine } from './engine.js';
 import { assertEngineAlive } from './engine.js';
 import { EngineError } from './engine-errors.js';
@@ -62,12 +62,12 @@ function checkTargetOptions(
   }
   const samples = options.samples ?? 1;
   if (samples !== 1 && samples !== 4)
-    throw new EngineError(api, 'bad-samples', `samples ${describeValue(samples)} is not allowed; use 1 or 4`);
+    throw new EngineError(api, 'bad-option', `samples ${describeValue(samples)} is not allowed; use 1 or 4`);
   const maxAttachments = engine.device.limits.maxColorAttachments;
   if (!Array.isArray(formats) || formats.length < 1 || formats.length > Math.min(8, maxAttachments)) {
     throw new EngineError(
       api,
-      'bad-attachments',
+      'bad-size',
       `${describeValue(formats)} colour formats given; use 1..${Math.min(8, maxAttachments)}`,
     );
   }
@@ -209,7 +209,7 @@ export function readRenderTargetPixels(target: RenderTarget, index = 0, region?:
   if (!Number.isInteger(index) || index < 0 || index >= textures.colors.length) {
     throw new EngineError(
       'readRenderTargetPixels',
-      'bad-index',
+      'out-of-range',
       `attachment ${describeValue(index)} does not exist; the target has ${textures.colors.length}`,
     );
   }

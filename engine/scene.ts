@@ -1,4 +1,5 @@
-import { describeValue } from '../composer/errors.js';
+import { describeValue } from '../core/errors.js';
+import type { ForwardRenderTask } from './render/forward-render-task.js';
 import type { Camera } from './camera.js';
 import type { Engine } from './engine.js';
 import { EngineError } from './engine-errors.js';
@@ -22,6 +23,8 @@ export interface Scene {
   structureVersion: number;
   nextMeshId: number;
   disposed: boolean;
+  /** The forward task `renderFrame` made for this scene on its first call (null until then). */
+  defaultForwardTask: ForwardRenderTask | null;
 }
 
 /** Options of `createScene`. */
@@ -40,7 +43,7 @@ function checkTriple(
 ): [number, number, number] {
   if (value === undefined) return fallback;
   if (!Array.isArray(value) || value.length !== 3 || !value.every(Number.isFinite))
-    throw new EngineError(api, 'bad-vector', `${name} ${describeValue(value)} must be 3 finite numbers`);
+    throw new EngineError(api, 'bad-option', `${name} ${describeValue(value)} must be 3 finite numbers`);
   return [value[0], value[1], value[2]];
 }
 
@@ -49,10 +52,10 @@ export function createScene(engine: Engine, options: SceneOptions = {}): Scene {
   const api = 'createScene';
   const light = checkTriple(api, 'lightDirection', options.lightDirection, [0.4, 0.8, 0.45]);
   const length = Math.hypot(...light);
-  if (length === 0) throw new EngineError(api, 'bad-vector', 'lightDirection must not be zero');
+  if (length === 0) throw new EngineError(api, 'bad-option', 'lightDirection must not be zero');
   const clear = options.clearColor ?? [0.08, 0.09, 0.11, 1];
   if (!Array.isArray(clear) || clear.length !== 4 || !clear.every(Number.isFinite))
-    throw new EngineError(api, 'bad-color', `clearColor ${describeValue(clear)} must be 4 finite numbers`);
+    throw new EngineError(api, 'bad-option', `clearColor ${describeValue(clear)} must be 4 finite numbers`);
   return {
     engine,
     meshes: [],
@@ -65,6 +68,7 @@ export function createScene(engine: Engine, options: SceneOptions = {}): Scene {
     structureVersion: 0,
     nextMeshId: 1,
     disposed: false,
+    defaultForwardTask: null,
   };
 }
 

@@ -1,4 +1,4 @@
-import { describeValue } from '../composer/errors.js';
+import { describeValue } from '../core/errors.js';
 import { EngineError } from './engine-errors.js';
 
 /** Bone matrices in mesh space (bone world × inverse bind), column-major, 16 floats each. */
@@ -15,7 +15,7 @@ export function makeSkeleton(boneCount: number, name = 'skeleton'): Skeleton {
   if (!Number.isInteger(boneCount) || boneCount < 1 || boneCount > 4096) {
     throw new EngineError(
       'makeSkeleton',
-      'bad-bone-count',
+      'bad-size',
       `boneCount ${describeValue(boneCount)} must be an integer in 1..4096`,
     );
   }
@@ -29,14 +29,14 @@ export function setBoneMatrix(skeleton: Skeleton, index: number, matrix: ArrayLi
   if (!Number.isInteger(index) || index < 0 || index >= skeleton.boneCount) {
     throw new EngineError(
       'setBoneMatrix',
-      'bad-bone',
+      'out-of-range',
       `bone ${describeValue(index)} is outside 0..${skeleton.boneCount - 1} of skeleton "${skeleton.name}"`,
     );
   }
   if (matrix?.length !== 16 || !Array.from(matrix).every(Number.isFinite)) {
     throw new EngineError(
       'setBoneMatrix',
-      'bad-matrix',
+      'bad-option',
       `bone ${index} matrix ${describeValue(matrix)} must be 16 finite numbers`,
     );
   }

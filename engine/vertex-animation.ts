@@ -1,4 +1,4 @@
-import { describeValue } from '../composer/errors.js';
+import { describeValue } from '../core/errors.js';
 import { createVertexAnimationFragment } from '../fragments/vertex-animation.js';
 import { createVertexAnimationVelocityFragment } from '../fragments/vertex-animation-velocity.js';
 import { type Aabb, makeEmptyAabb, transformAabb, unionAabb } from './bounds.js';
@@ -38,7 +38,7 @@ export function makeVertexAnimationPlayback(
 
 function checkCount(api: string, what: string, value: unknown): number {
   if (!Number.isInteger(value) || (value as number) < 1)
-    throw new EngineError(api, 'bad-vertex-animation', `${what} ${describeValue(value)} must be a positive integer`);
+    throw new EngineError(api, 'bad-size', `${what} ${describeValue(value)} must be a positive integer`);
   return value as number;
 }
 
@@ -98,20 +98,20 @@ export function makeVertexAnimation(options: VertexAnimationOptions): VertexAnim
   if (!(source instanceof Float32Array) || source.length !== expected) {
     throw new EngineError(
       api,
-      'bad-vertex-animation',
+      'bad-data',
       `VAT texture of the wrong size: frames ${describeValue(source)} must be a Float32Array of frameCount × boneCount × 16 = ${frameCount} × ${boneCount} × 16 = ${expected} floats`,
     );
   }
   for (let i = 0; i < source.length; i++) {
     const at = `frame ${Math.floor(i / 16 / boneCount)} bone ${Math.floor(i / 16) % boneCount} lane ${i % 16}`;
     if (!Number.isFinite(source[i]))
-      throw new EngineError(api, 'bad-vertex-animation', `frames: ${at} is ${source[i]}; every value must be finite`);
+      throw new EngineError(api, 'bad-data', `frames: ${at} is ${source[i]}; every value must be finite`);
     const lane = i % 16;
     const affine = lane === 15 ? 1 : lane === 3 || lane === 7 || lane === 11 ? 0 : null;
     if (affine !== null && Math.abs(source[i] - affine) > 1e-6)
       throw new EngineError(
         api,
-        'bad-vertex-animation',
+        'bad-data',
         `frames: ${at} is ${source[i]}; bone matrices must be affine (lanes 3, 7, 11 = 0 and 15 = 1)`,
       );
   }

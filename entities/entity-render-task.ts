@@ -1,5 +1,5 @@
 import type { RenderPipelineState } from '../composer/pipeline-cache.js';
-import type { Fragment } from '../fragments/fragment-types.js';
+import type { ComposeSpec } from '../composer/compose-shader.js';
 import {
   type ContributorGpu,
   createContributorGpu,
@@ -26,7 +26,8 @@ export interface EntityRenderTaskOptions {
 /** What a kind of entity tells the shared renderer. */
 export interface EntityRenderSpec {
   label: string;
-  fragments: readonly Fragment[];
+  /** The entity's colour shader (its own builder, also used for its registered variant). */
+  shaderSpec: () => ComposeSpec;
   itemsBinding: string;
   paramsBinding: string;
   paramsBytes: number;
@@ -40,108 +41,148 @@ export interface EntityRenderSpec {
   params(): Float32Array<ArrayBuffer>;
 }
 
+/** An entity render task's internal state (plain data, read by its record and execute). */
+export interface EntityTaskState {
+  readonly name: string;
+  readonly scene: Scene;
+  readonly options: EntityRenderTaskOptions;
+  readonly spec: EntityRenderSpec;
+  /** Pipeline and buffers, made by record() on the current device. */
+  gpu: ContributorGpu | null;
+  /** Items the buffers hold; a larger `spec.capacity()` re-records. */
+  capacity: number;
+  items: ArrayBuffer;
+  readonly viewData: ContributorViewData;
+  /** The one full-target point the renderer draws (its view-projection is the camera's). */
+  readonly point: { viewProjection: Float32Array; viewport: [number, number, number, number]; pixelOffset: [0, 0] };
+  readonly views: WeakMap<GPUTexture, GPUTextureView>;
+}
+
+function viewOf(state: EntityTaskState, texture: GPUTexture): GPUTextureView {
+  let textureView = state.views.get(texture);
+  if (!textureView) state.views.set(texture, (textureView = texture.createView()));
+  return textureView;
+}
+
+function entityPipelineState(state: EntityTaskState): RenderPipelineState {
+  const { target } = state.options;
+  const { spec } = state;
+  return {
+    label: `weft:${state.name}`,
+    targets: [{ format: target.colorFormats[0], blend: spec.blend }],
+    primitive: { topology: 'triangle-list', cullMode: 'none' },
+    depthStencil: { format: target.depthFormat!, depthWriteEnabled: spec.depthWrite, depthCompare: 'greater' },
+    multisample: { count: target.samples },
+  };
+}
+
+function entityNeedsRecord(state: EntityTaskState): boolean {
+  const { gpu } = state;
+  return !gpu || gpu.device !== state.scene.engine.device || state.spec.capacity() > state.capacity;
+}
+
+/** record(): a new pipeline and buffers on the current device, sized for the entity's capacity. */
+function recordEntityTask(state: EntityTaskState): void {
+  const { name, spec } = state;
+  if (state.gpu) disposeContributorGpu(state.gpu);
+  const gpu = createContributorGpu(state.scene.engine.device, {
+    label: `weft:${name}`,
+    shaderSpec: spec.shaderSpec,
+    itemsBinding: spec.itemsBinding,
+    paramsBinding: spec.paramsBinding,
+    paramsBytes: spec.paramsBytes,
+    state: entityPipelineState(state),
+  });
+  state.gpu = gpu;
+  state.capacity = Math.max(spec.capacity(), 1);
+  state.items = new ArrayBuffer(state.capacity * spec.itemBytes);
+  prepareContributorGpu(gpu, 1, state.items.byteLength);
+}
+
+/** execute(): packs this frame's items, writes the camera view and params, and draws them over the target. */
+function executeEntityTask(state: EntityTaskState, encoder: GPUCommandEncoder): void {
+  const { name, scene, spec, viewData, point, items } = state;
+  const { target } = state.options;
+  const camera = state.options.camera ?? scene.camera;
+  if (!camera)
+    throw new EngineError(
+      `${name}.execute`,
+      'no-camera',
+      `task "${name}" has no camera: set scene.camera or options.camera`,
+    );
+  const { width, height } = target;
+  getCameraViewProjectionMatrix(camera, width / height, point.viewProjection);
+  makeContributorViewData(camera, point.viewProjection, width, height, viewData);
+  point.viewport[2] = width;
+  point.viewport[3] = height;
+  const count = spec.fill(items, viewData);
+  const textures = getRenderTargetTextures(target);
+  const pass = encoder.beginRenderPass({
+    label: `weft:${name}:pass`,
+    colorAttachments: [
+      {
+        view: viewOf(state, textures.colors[0]),
+        resolveTarget: textures.resolves[0] ? viewOf(state, textures.resolves[0]) : undefined,
+        loadOp: 'load',
+        storeOp: 'store',
+      },
+    ],
+    depthStencilAttachment: { view: viewOf(state, textures.depth!), depthLoadOp: 'load', depthStoreOp: 'store' },
+  });
+  const gpu = state.gpu!;
+  drawContributorItems(
+    gpu,
+    { device: gpu.device, pass, baseId: 0, detailed: false, points: [point], view: viewData },
+    new Uint8Array(items, 0, count * spec.itemBytes),
+    count,
+    spec.params(),
+    6,
+  );
+  pass.end();
+}
+
+function disposeEntityTask(state: EntityTaskState): void {
+  if (state.gpu) disposeContributorGpu(state.gpu);
+  state.gpu = null;
+  state.capacity = 0;
+}
+
 /**
  * A task drawing one entity's quads into a render target with its own shader (the entity's vertex fragment plus a
  * colour fragment): record() makes pipeline and buffers, execute() packs items, writes uniforms and draws.
  */
 export function createEntityRenderTask(scene: Scene, options: EntityRenderTaskOptions, spec: EntityRenderSpec): Task {
-  const { target } = options;
   const name = options.name ?? spec.label;
-  if (!target?.depthFormat)
+  if (!options.target?.depthFormat)
     throw new EngineError(
       'createEntityRenderTask',
       'no-depth',
       `task "${name}" needs a render target with depth (it depth-tests against the meshes drawn before it)`,
     );
-  let gpu: ContributorGpu | null = null;
-  let capacity = 0;
-  let items = new ArrayBuffer(0);
-  const viewProjection = new Float32Array(16);
-  const viewData: ContributorViewData = {
-    inverseViewProjection: new Float32Array(16),
-    cameraPosition: [0, 0, 0],
-    cameraRight: [1, 0, 0],
-    cameraUp: [0, 1, 0],
-    width: 1,
-    height: 1,
-  };
-  const point = {
-    viewProjection,
-    viewport: [0, 0, 1, 1] as [number, number, number, number],
-    pixelOffset: [0, 0] as const,
-  };
-  const views = new WeakMap<GPUTexture, GPUTextureView>();
-  const viewOf = (texture: GPUTexture) => {
-    let textureView = views.get(texture);
-    if (!textureView) views.set(texture, (textureView = texture.createView()));
-    return textureView;
-  };
-  const state = (): RenderPipelineState => ({
-    label: `weft:${name}`,
-    targets: [{ format: target.colorFormats[0], blend: spec.blend }],
-    primitive: { topology: 'triangle-list', cullMode: 'none' },
-    depthStencil: { format: target.depthFormat!, depthWriteEnabled: spec.depthWrite, depthCompare: 'greater' },
-    multisample: { count: target.samples },
-  });
-  const task: Task = {
+  const state: EntityTaskState = {
     name,
-    needsRecord: () => !gpu || gpu.device !== scene.engine.device || spec.capacity() > capacity,
-    record() {
-      if (gpu) disposeContributorGpu(gpu);
-      gpu = createContributorGpu(scene.engine.device, {
-        label: `weft:${name}`,
-        fragments: spec.fragments,
-        itemsBinding: spec.itemsBinding,
-        paramsBinding: spec.paramsBinding,
-        paramsBytes: spec.paramsBytes,
-        state: state(),
-      });
-      capacity = Math.max(spec.capacity(), 1);
-      items = new ArrayBuffer(capacity * spec.itemBytes);
-      prepareContributorGpu(gpu, 1, items.byteLength);
+    scene,
+    options,
+    spec,
+    gpu: null,
+    capacity: 0,
+    items: new ArrayBuffer(0),
+    viewData: {
+      inverseViewProjection: new Float32Array(16),
+      cameraPosition: [0, 0, 0],
+      cameraRight: [1, 0, 0],
+      cameraUp: [0, 1, 0],
+      width: 1,
+      height: 1,
     },
-    execute(encoder) {
-      const camera = options.camera ?? scene.camera;
-      if (!camera)
-        throw new EngineError(
-          `${name}.execute`,
-          'no-camera',
-          `task "${name}" has no camera: set scene.camera or options.camera`,
-        );
-      const { width, height } = target;
-      getCameraViewProjectionMatrix(camera, width / height, viewProjection);
-      makeContributorViewData(camera, viewProjection, width, height, viewData);
-      point.viewport[2] = width;
-      point.viewport[3] = height;
-      const count = spec.fill(items, viewData);
-      const textures = getRenderTargetTextures(target);
-      const pass = encoder.beginRenderPass({
-        label: `weft:${name}:pass`,
-        colorAttachments: [
-          {
-            view: viewOf(textures.colors[0]),
-            resolveTarget: textures.resolves[0] ? viewOf(textures.resolves[0]) : undefined,
-            loadOp: 'load',
-            storeOp: 'store',
-          },
-        ],
-        depthStencilAttachment: { view: viewOf(textures.depth!), depthLoadOp: 'load', depthStoreOp: 'store' },
-      });
-      drawContributorItems(
-        gpu!,
-        { device: gpu!.device, pass, baseId: 0, detailed: false, points: [point], view: viewData },
-        new Uint8Array(items, 0, count * spec.itemBytes),
-        count,
-        spec.params(),
-        6,
-      );
-      pass.end();
-    },
-    dispose() {
-      if (gpu) disposeContributorGpu(gpu);
-      gpu = null;
-      capacity = 0;
-    },
+    point: { viewProjection: new Float32Array(16), viewport: [0, 0, 1, 1], pixelOffset: [0, 0] },
+    views: new WeakMap(),
   };
-  return task;
+  return {
+    name,
+    needsRecord: () => entityNeedsRecord(state),
+    record: () => recordEntityTask(state),
+    execute: (encoder) => executeEntityTask(state, encoder),
+    dispose: () => disposeEntityTask(state),
+  };
 }

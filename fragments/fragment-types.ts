@@ -140,6 +140,12 @@ export interface Fragment {
   id: string;
   /** WESL source. Never writes `@group`, `@binding` or `@location`: it imports `bindings::…` and `io::…`. */
   source: string;
+  /**
+   * Imports the composer applies to `source` without writing them into it (each as after `import`, e.g.
+   * `package::pick_discard_types::{ PickDiscardInput }` or `bindings::{ flags }`): a fragment wrapping text written
+   * by someone else keeps line 1 of `source` at line 1 of that text, so every error points into it unshifted.
+   */
+  imports?: readonly string[];
   bindings?: readonly FragmentBinding[];
   vertexInputs?: readonly FragmentVertexInput[];
   varyings?: readonly FragmentVarying[];

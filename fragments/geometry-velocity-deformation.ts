@@ -3,12 +3,7 @@ import type { Fragment } from './fragment-types.js';
 const source = `@if(deformSkin) import bindings::prevBoneTexture;
 @if(deformMorph) import bindings::{ morphDeltas, morphInfo, prevMorphWeights };
 import io::VertexInput;
-
-fn previousBone(bone: u32) -> mat4x4f {
-  let row = i32(bone);
-  return mat4x4f(textureLoad(prevBoneTexture, vec2i(0, row), 0), textureLoad(prevBoneTexture, vec2i(1, row), 0),
-                 textureLoad(prevBoneTexture, vec2i(2, row), 0), textureLoad(prevBoneTexture, vec2i(3, row), 0));
-}
+@if(deformSkin) import package::standard_vertex::blendBones;
 
 // The vertex as the task's previous frame deformed it: previous morph weights, then previous bones.
 fn previousDeformedPosition(input: VertexInput) -> vec3f {
@@ -19,11 +14,10 @@ fn previousDeformedPosition(input: VertexInput) -> vec3f {
     }
   }
   @if(deformSkin) {
-    var skin = previousBone(input.joints.x) * input.weights.x + previousBone(input.joints.y) * input.weights.y
-             + previousBone(input.joints.z) * input.weights.z + previousBone(input.joints.w) * input.weights.w;
+    // The previous bones laid out like the current ones (skinning): one row per bone.
+    var skin = blendBones(prevBoneTexture, vec2i(0, 0), vec2i(0, 1), input.joints, input.weights);
     @if(skin8) {
-      skin += previousBone(input.joints2.x) * input.weights2.x + previousBone(input.joints2.y) * input.weights2.y
-            + previousBone(input.joints2.z) * input.weights2.z + previousBone(input.joints2.w) * input.weights2.w;
+      skin += blendBones(prevBoneTexture, vec2i(0, 0), vec2i(0, 1), input.joints2, input.weights2);
     }
     position = (skin * vec4f(position, 1.0)).xyz;
   }

@@ -5,6 +5,9 @@ export const pickDiscardCondition = 'pickDiscard';
 export const pickWorldAdjustCondition = 'pickWorldAdjust';
 export const pickVertexDataCondition = 'pickVertexData';
 
+/** Bytes of `PickFrameUniforms` (pixel offset). */
+export const pickFrameUniformsByteSize = 16;
+
 const typesSource = `// What a pick discard rule sees for each fragment of the pick pass.
 struct PickDiscardInput {
   worldPos: vec3f,
@@ -88,28 +91,32 @@ function ruleBindings(storage: readonly PickRuleStorageBinding[]): FragmentBindi
   }));
 }
 
-/** Lines the composer puts before a rule's own WGSL (subtract them to report rule lines). */
-export function makeRuleHeader(storage: readonly PickRuleStorageBinding[]): string {
+// The composer supplies the imports a rule is written against, so the rule's text is its fragment's source from
+// line 1: compose and device errors then point at the rule's own lines and columns.
+function ruleImports(storage: readonly PickRuleStorageBinding[]): string[] {
   const names = storage.map((s) => s.name);
   return [
-    'import package::pick_discard_types::{ PickDiscardInput, PickWorldInput };',
-    ...(names.length ? [`import bindings::{ ${names.join(', ')} };`] : []),
-    '',
-  ].join('\n');
+    'package::pick_discard_types::{ PickDiscardInput, PickWorldInput }',
+    ...(names.length ? [`bindings::{ ${names.join(', ')} }`] : []),
+  ];
 }
 
 /** The user's discard predicate `fn pickDiscard(input: PickDiscardInput) -> bool` (true drops the fragment). */
 export function createPickDiscardRuleFragment(wgsl: string, storage: readonly PickRuleStorageBinding[]): Fragment {
   return {
     id: 'pick-discard-rule',
-    source: `${makeRuleHeader(storage)}${wgsl}\n`,
+    source: `${wgsl}\n`,
+    imports: ruleImports(storage),
     dependencies: ['pick-discard-types'],
     bindings: ruleBindings(storage),
     fills: [{ slot: 'pickDiscard', fn: 'pickDiscard' }],
   };
 }
 
-/** The user's `fn adjustPickWorld(input: PickWorldInput) -> vec3f`, wired into the vertex stage's world-adjust slot. */
+/**
+ * The user's `fn adjustPickWorld(input: PickWorldInput) -> vec3f`, wired into the vertex stage's world-adjust slot by
+ * a function weft appends after the rule's last line.
+ */
 export function createPickWorldAdjustFragment(wgsl: string, storage: readonly PickRuleStorageBinding[]): Fragment {
   const glue = `
 // weft: feeds the rule from the standard vertex stage (appended after the rule's own lines).
@@ -133,7 +140,8 @@ fn adjustWorldForPick(input: io::VertexInput, world: mat4x4f, worldPosition: vec
 `;
   return {
     id: 'pick-world-adjust-rule',
-    source: `${makeRuleHeader(storage)}${wgsl}\n${glue}`,
+    source: `${wgsl}\n${glue}`,
+    imports: ruleImports(storage),
     dependencies: ['pick-discard-types', 'pick-output', 'thin-instances'],
     bindings: ruleBindings(storage),
     fills: [{ slot: 'adjustWorldPosition', fn: 'adjustWorldForPick' }],

@@ -5,21 +5,13 @@ export const skin8Condition = 'skin8';
 
 const source = `import bindings::boneTexture;
 import io::VertexInput;
-import package::standard_vertex::DeformedVertex;
+import package::standard_vertex::{ DeformedVertex, blendBones };
 
 // Bone matrices live in a rgba32float texture, one row per bone, one texel per column.
-fn boneMatrix(bone: u32) -> mat4x4f {
-  let row = i32(bone);
-  return mat4x4f(textureLoad(boneTexture, vec2i(0, row), 0), textureLoad(boneTexture, vec2i(1, row), 0),
-                 textureLoad(boneTexture, vec2i(2, row), 0), textureLoad(boneTexture, vec2i(3, row), 0));
-}
-
 fn skinVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) {
-  var skin = boneMatrix(input.joints.x) * input.weights.x + boneMatrix(input.joints.y) * input.weights.y
-           + boneMatrix(input.joints.z) * input.weights.z + boneMatrix(input.joints.w) * input.weights.w;
+  var skin = blendBones(boneTexture, vec2i(0, 0), vec2i(0, 1), input.joints, input.weights);
   @if(skin8) {
-    skin += boneMatrix(input.joints2.x) * input.weights2.x + boneMatrix(input.joints2.y) * input.weights2.y
-          + boneMatrix(input.joints2.z) * input.weights2.z + boneMatrix(input.joints2.w) * input.weights2.w;
+    skin += blendBones(boneTexture, vec2i(0, 0), vec2i(0, 1), input.joints2, input.weights2);
   }
   (*vertex).position = (skin * vec4f((*vertex).position, 1.0)).xyz;
   @if(normals) (*vertex).normal = (skin * vec4f((*vertex).normal, 0.0)).xyz;

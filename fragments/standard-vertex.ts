@@ -11,6 +11,19 @@ struct DeformedVertex {
   normal: vec3f,
 }
 
+// A bone matrix stored as four rgba32float texels in a row, one per column, starting at texel.
+fn boneMatrixAt(bones: texture_2d<f32>, texel: vec2i) -> mat4x4f {
+  return mat4x4f(textureLoad(bones, texel, 0), textureLoad(bones, texel + vec2i(1, 0), 0),
+                 textureLoad(bones, texel + vec2i(2, 0), 0), textureLoad(bones, texel + vec2i(3, 0), 0));
+}
+
+// The weighted sum of four bone matrices (one influence set), the bone blend every deformation fragment shares:
+// bone j's first texel is first + joints[j] * step. Eight influences are two calls.
+fn blendBones(bones: texture_2d<f32>, first: vec2i, step: vec2i, joints: vec4u, weights: vec4f) -> mat4x4f {
+  return boneMatrixAt(bones, first + i32(joints.x) * step) * weights.x + boneMatrixAt(bones, first + i32(joints.y) * step) * weights.y
+       + boneMatrixAt(bones, first + i32(joints.z) * step) * weights.z + boneMatrixAt(bones, first + i32(joints.w) * step) * weights.w;
+}
+
 // Default of the adjustWorldPosition slot: the affine world position, unchanged.
 fn keepWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
   return worldPosition;
@@ -44,6 +57,7 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
  * instances), uv and colour varyings. Conditions: `normals`, `uvs`, `colors`, `thinInstances`. Provides the
  * `vertexVaryings` slot so other passes (pick, geometry) write extra varyings from the same transform, and the
  * `adjustWorldPosition` slot (world position after the affine transform, before projection) for displacement hooks.
+ * Also holds the bone blend (`blendBones`) that skinning, VAT and the previous-frame deformation share.
  */
 export function createStandardVertexFragment(): Fragment {
   return {

@@ -5,20 +5,13 @@ export const vat8Condition = 'vat8';
 
 const source = `import bindings::{ vatInfo, vatPlayback, vatTexture };
 import io::VertexInput;
-import package::standard_vertex::DeformedVertex;
+import package::standard_vertex::{ DeformedVertex, blendBones };
 
 struct VertexAnimationInfo {
   time: f32,
   frameCount: u32,
   boneCount: u32,
   pad0: u32,
-}
-
-// Frame f is texture row f; bone b is texels 4b..4b+3 of that row (one column each).
-fn vertexAnimationBone(row: i32, bone: u32) -> mat4x4f {
-  let x = i32(bone) * 4;
-  return mat4x4f(textureLoad(vatTexture, vec2i(x, row), 0), textureLoad(vatTexture, vec2i(x + 1, row), 0),
-                 textureLoad(vatTexture, vec2i(x + 2, row), 0), textureLoad(vatTexture, vec2i(x + 3, row), 0));
 }
 
 // clip = (fromFrame, toFrame, offset, speed): row = fromFrame + floor(mod(time * speed + offset, toFrame - fromFrame + 1)),
@@ -30,12 +23,11 @@ fn vertexAnimationRow(clip: vec4f, time: f32) -> i32 {
   return clamp(i32(row), 0, i32(vatInfo.frameCount) - 1);
 }
 
+// Frame f is texture row f; bone b is texels 4b..4b+3 of that row (one column each).
 fn vertexAnimationBones(input: VertexInput, row: i32) -> mat4x4f {
-  var bones = vertexAnimationBone(row, input.joints.x) * input.weights.x + vertexAnimationBone(row, input.joints.y) * input.weights.y
-            + vertexAnimationBone(row, input.joints.z) * input.weights.z + vertexAnimationBone(row, input.joints.w) * input.weights.w;
+  var bones = blendBones(vatTexture, vec2i(0, row), vec2i(4, 0), input.joints, input.weights);
   @if(vat8) {
-    bones += vertexAnimationBone(row, input.joints2.x) * input.weights2.x + vertexAnimationBone(row, input.joints2.y) * input.weights2.y
-           + vertexAnimationBone(row, input.joints2.z) * input.weights2.z + vertexAnimationBone(row, input.joints2.w) * input.weights2.w;
+    bones += blendBones(vatTexture, vec2i(0, row), vec2i(4, 0), input.joints2, input.weights2);
   }
   return bones;
 }

@@ -1,7 +1,13 @@
 import type { ComposeCache } from '../composer/compose-shader.js';
 import { composeShader } from '../composer/compose-shader.js';
-import { blitSpec } from './geometry-variants.js';
-import { acquireRenderPipeline, type PipelineLease, releaseRenderPipeline } from '../composer/pipeline-cache.js';
+import { blitSpec } from './geometry-shader.js';
+import type { PipelineLease } from '../composer/pipeline-cache.js';
+import {
+  acquirePipelineLease,
+  createPipelineLeaseSet,
+  disposePipelineLeaseSet,
+  type PipelineLeaseSet,
+} from '../composer/pipeline-leases.js';
 import type { Fragment } from '../fragments/fragment-types.js';
 import { blitUniformsByteSize } from '../fragments/geometry-blit.js';
 
@@ -48,6 +54,8 @@ export interface BlitPassOptions {
 
 /** A recorded blit: pipeline lease, uniforms, bind group and a reusable pass descriptor. */
 export interface BlitPass {
+  /** Holds the blit's one pipeline. */
+  pipelines: PipelineLeaseSet;
   lease: PipelineLease;
   uniforms: GPUBuffer;
   group: GPUBindGroup;
@@ -57,11 +65,13 @@ export interface BlitPass {
 
 /** Record-time: composes the blit variant, acquires its pipeline and writes its uniforms once. */
 export function createBlitPass(device: GPUDevice, options: BlitPassOptions): BlitPass {
-  const composed = composeShader(
-    blitSpec({ multisampled: options.sourceMultisampled, uint: options.uint }, { fragments: options.fragments }),
-    options.cache,
-  );
-  const lease = acquireRenderPipeline(device, composed, {
+  const pipelines = createPipelineLeaseSet(device);
+  const compose = () =>
+    composeShader(
+      blitSpec({ multisampled: options.sourceMultisampled, uint: options.uint }, { fragments: options.fragments }),
+      options.cache,
+    );
+  const { composed, lease } = acquirePipelineLease(pipelines, 'blit', compose, {
     label: `${options.label}:pipeline`,
     targets: [{ format: options.targetFormat }],
     primitive: { topology: 'triangle-list' },
@@ -109,7 +119,7 @@ export function createBlitPass(device: GPUDevice, options: BlitPassOptions): Bli
       },
     ],
   };
-  return { lease, uniforms, group, descriptor, viewport: options.viewport };
+  return { pipelines, lease, uniforms, group, descriptor, viewport: options.viewport };
 }
 
 /** Execute-time: one pass, one triangle. */
@@ -123,7 +133,7 @@ export function encodeBlitPass(encoder: GPUCommandEncoder, blit: BlitPass): void
 }
 
 /** Gives back the pipeline lease and destroys the uniforms. */
-export function disposeBlitPass(device: GPUDevice, blit: BlitPass): void {
-  releaseRenderPipeline(device, blit.lease);
+export function disposeBlitPass(blit: BlitPass): void {
+  disposePipelineLeaseSet(blit.pipelines);
   blit.uniforms.destroy();
 }

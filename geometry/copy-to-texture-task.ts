@@ -1,5 +1,5 @@
 import { makeComposeCache } from '../composer/compose-shader.js';
-import { describeValue } from '../composer/errors.js';
+import { describeValue } from '../core/errors.js';
 import {
   createRenderTarget,
   disposeRenderTarget,
@@ -89,7 +89,7 @@ function checkViewport(viewport: NormalizedViewport | null | undefined): void {
   ) {
     throw new GeometryError(
       api,
-      'bad-viewport',
+      'bad-option',
       `viewport ${JSON.stringify(viewport)} must lie inside the target: x, y ≥ 0, width, height > 0, x + width ≤ 1, y + height ≤ 1`,
     );
   }
@@ -106,13 +106,13 @@ export function createCopyToTextureTask(scene: Scene, config: CopyToTextureTaskC
   if (!config?.sourceTexture)
     throw new GeometryError(
       api,
-      'no-source',
+      'bad-option',
       `sourceTexture ${describeValue(config?.sourceTexture)} must be a RenderTarget`,
     );
   const name = config.name ?? 'copy-to-texture';
   const lod = config.lodLevel ?? 0;
   if (!Number.isInteger(lod) || lod < 0)
-    throw new GeometryError(api, 'bad-lod', `lodLevel ${describeValue(lod)} must be an integer ≥ 0`);
+    throw new GeometryError(api, 'bad-option', `lodLevel ${describeValue(lod)} must be an integer ≥ 0`);
   checkViewport(config.viewport);
   const sourceFormat = config.sourceTexture.colorFormats[0];
   const sourceCaps = getColorFormatCaps(sourceFormat);
@@ -125,7 +125,7 @@ export function createCopyToTextureTask(scene: Scene, config: CopyToTextureTaskC
   if (config.remap !== undefined && sourceCaps.kind === 'uint')
     throw new GeometryError(
       api,
-      'bad-remap',
+      'bad-option',
       `remap applies to float sources; ${sourceFormat} is an unsigned-integer format`,
     );
   const remap = config.remap === undefined ? null : resolveBlitRemap(config.remap);
@@ -154,7 +154,7 @@ export function createCopyToTextureTask(scene: Scene, config: CopyToTextureTaskC
   let disposed = false;
 
   const release = () => {
-    if (recorded?.blit) disposeBlitPass(recorded.device, recorded.blit);
+    if (recorded?.blit) disposeBlitPass(recorded.blit);
     recorded = null;
   };
 
@@ -216,7 +216,7 @@ export function createCopyToTextureTask(scene: Scene, config: CopyToTextureTaskC
       if (lod >= source.mipLevelCount)
         throw new GeometryError(
           'CopyToTextureTask.record',
-          'bad-lod',
+          'out-of-range',
           `lodLevel ${lod} is beyond the source's ${source.mipLevelCount} mip level(s)`,
         );
       const width = Math.max(1, source.width >> lod);

@@ -1,18 +1,16 @@
-import type { ComposeCache, ComposedShader } from '../composer/compose-shader.js';
-import {
-  composeGeometryShader,
-  type GeometryVariant,
-  geometryVariantOf,
-  previousInstanceVertexBuffer,
-} from './geometry-variants.js';
-import { acquireRenderPipeline, type PipelineLease, type RenderPipelineState } from '../composer/pipeline-cache.js';
-import { meshVertexLayout, standardVariantOf } from '../engine/mesh-layout.js';
+import { type ComposeCache, type ComposedShader, composeShader } from '../composer/compose-shader.js';
+import { describeGeometryShader, geometryShaderSpec } from './geometry-shader.js';
+import { type PipelineLease, type RenderPipelineState, renderPipelineKey } from '../composer/pipeline-cache.js';
+import { acquirePipelineLease, type PipelineLeaseSet } from '../composer/pipeline-leases.js';
 import type { StandardMaterial, TextureData } from '../engine/material.js';
 import type { Mesh } from '../engine/mesh.js';
-import type { Fragment } from '../fragments/fragment-types.js';
-import { deformationComposeParts, meshDeformationVariant } from '../engine/mesh-deformation.js';
-import { createGeometryVelocityDeformationFragment } from '../fragments/geometry-velocity-deformation.js';
+import type { FragmentLists } from '../engine/shader-spec-options.js';
 import type { GeometryOutputName } from '../fragments/geometry-fragments.js';
+import { drawUniformsByteSize } from '../fragments/draw-uniforms.js';
+import { geometryDrawUniformsByteSize } from '../fragments/geometry-draw-uniforms.js';
+import { geometrySceneUniformsByteSize } from '../fragments/geometry-scene-uniforms.js';
+import { velocityUniformsByteSize } from '../fragments/geometry-velocity.js';
+import { sceneUniformsByteSize } from '../fragments/scene-uniforms.js';
 import type { GeometryAttachmentPlan } from './geometry-validation.js';
 import type { MeshVelocityHistory } from './velocity/velocity-history.js';
 
@@ -20,9 +18,16 @@ import type { MeshVelocityHistory } from './velocity/velocity-history.js';
 export const geometryDrawStride = 768;
 /** Where each mesh-group binding sits inside a draw's stride, and how many bytes it binds. */
 export const geometryDrawBindings: Readonly<Record<string, { offset: number; size: number }>> = {
-  draw: { offset: 0, size: 160 },
-  geometryDraw: { offset: 256, size: 32 },
-  velocity: { offset: 512, size: 128 },
+  draw: { offset: 0, size: drawUniformsByteSize },
+  geometryDraw: { offset: 256, size: geometryDrawUniformsByteSize },
+  velocity: { offset: 512, size: velocityUniformsByteSize },
+};
+/** Bytes of the task's scene buffer: `scene` at 0, `geometryScene` at 256. */
+export const geometrySceneBufferBytes = 512;
+/** Where each scene-group binding sits inside the scene buffer, and how many bytes it binds. */
+export const geometrySceneBindings: Readonly<Record<string, { offset: number; size: number }>> = {
+  scene: { offset: 0, size: sceneUniformsByteSize },
+  geometryScene: { offset: 256, size: geometrySceneUniformsByteSize },
 };
 
 /** One recorded draw of the geometry pass. */
@@ -49,9 +54,11 @@ export interface GeometryDraw {
 /** What every draw of one task shares. */
 export interface GeometryDrawContext {
   name: string;
-  device: GPUDevice;
+  /** The record's candidate lease set (swapped in when the whole record succeeds). */
+  pipelines: PipelineLeaseSet;
   cache: ComposeCache;
-  fragments: readonly Fragment[];
+  /** The task's fragment lists, reused with `cache`. */
+  fragmentLists: FragmentLists;
   outputs: readonly GeometryOutputName[];
   plan: readonly GeometryAttachmentPlan[];
   samples: 1 | 4;
@@ -67,16 +74,6 @@ const constantBlend: GPUBlendState = {
   color: { srcFactor: 'constant', dstFactor: 'one-minus-constant', operation: 'add' },
   alpha: { srcFactor: 'constant', dstFactor: 'one-minus-constant', operation: 'add' },
 };
-
-/** The geometry variant a mesh needs in this task. */
-export function geometryVariantOfMesh(context: GeometryDrawContext, mesh: Mesh): GeometryVariant {
-  const standard = standardVariantOf(mesh);
-  return {
-    ...geometryVariantOf(context.outputs, standard),
-    previousDepth: context.previousDepth,
-    objectPrimitive: context.objectPrimitive,
-  };
-}
 
 /** The pipeline state of a draw: MRT targets (constant-alpha blending for transparent participants), culling, reverse-Z depth. */
 export function geometryPipelineState(
@@ -96,7 +93,7 @@ export function geometryPipelineState(
   };
 }
 
-/** Phase 1 of a record (may throw; acquires one pipeline lease): composes the mesh's variant and acquires its pipeline. */
+/** Phase 1 of a record (may throw): composes the mesh's variant and acquires its pipeline into the context's lease set. */
 export function acquireGeometryDraw(
   context: GeometryDrawContext,
   mesh: Mesh,
@@ -104,27 +101,15 @@ export function acquireGeometryDraw(
   transparent: boolean,
   perMesh: { reflectivity: readonly [number, number, number, number]; blendTag: number; firstId: number },
 ): GeometryDraw {
-  const variant = geometryVariantOfMesh(context, mesh);
-  const buffers = meshVertexLayout(mesh);
-  if (variant.thinInstances && variant.outputs.includes('linearVelocity')) buffers.push(previousInstanceVertexBuffer());
-  // A skinned, morphed or VAT mesh adds its deformation fragments to the shared vertex stage, and with velocity the
-  // previous-frame deformation (the task's previous bones and morph weights, or VAT playback and time).
-  const deformation = deformationComposeParts(meshDeformationVariant(mesh));
-  const previousFragment = () =>
-    mesh.vertexAnimation ? mesh.vertexAnimation.velocityFragment() : createGeometryVelocityDeformationFragment();
-  const previous =
-    deformation.fragments.length && variant.outputs.includes('linearVelocity') ? [previousFragment()] : [];
-  const fragments = deformation.fragments.length
-    ? [...context.fragments, ...deformation.fragments, ...previous]
-    : context.fragments;
-  const composed = composeGeometryShader(variant, {
-    cache: context.cache,
-    fragments,
-    vertexLayout: { kind: 'buffers', buffers },
-    deviceFeatures: context.features,
-    conditions: deformation.conditions,
-  });
-  const lease = acquireRenderPipeline(context.device, composed, geometryPipelineState(context, mesh, transparent));
+  const composed = composeShader(
+    geometryShaderSpec(describeGeometryShader(mesh, context), {
+      fragmentLists: context.fragmentLists,
+      deviceFeatures: context.features,
+    }),
+    context.cache,
+  );
+  const state = geometryPipelineState(context, mesh, transparent);
+  const { lease } = acquirePipelineLease(context.pipelines, renderPipelineKey(composed, state), () => composed, state);
   const alpha = mesh.material.baseColor[3];
   return {
     mesh,

@@ -3,7 +3,11 @@ import { getCameraProjectionMatrix, getCameraViewMatrix } from '../engine/camera
 import { syncThinInstances } from '../engine/mesh.js';
 import { syncMeshDeformation } from '../engine/mesh-deformation.js';
 import { encodeBlitPass } from './blit-pass.js';
-import { geometryDrawStride } from './geometry-draws.js';
+import { geometryDrawBindings, geometryDrawStride, geometrySceneBindings } from './geometry-draws.js';
+import { drawUniformsWordOffset } from '../fragments/draw-uniforms.js';
+import { geometryDrawUniformsWordOffset } from '../fragments/geometry-draw-uniforms.js';
+import { geometrySceneUniformsWordOffset } from '../fragments/geometry-scene-uniforms.js';
+import { sceneUniformsWordOffset } from '../fragments/scene-uniforms.js';
 import { GeometryError } from './geometry-errors.js';
 import type { GeometryTaskState } from './geometry-task-state.js';
 import { advanceMeshVelocity, writeMeshVelocity } from './velocity/velocity-history.js';
@@ -17,44 +21,56 @@ function writeSceneUniforms(state: GeometryTaskState): void {
   if (state.velocity.previousDepth && camera.kind !== 'perspective')
     throw new GeometryError(
       api,
-      'bad-camera',
+      'bad-option',
       `task "${state.name}" writes the previous view depth, which needs a perspective camera; got ${String(camera.kind)}`,
     );
-  const { view, projection, viewProjection } = state.matrices;
+  const { view, projection, viewProjection } = state.uniforms.matrices;
   getCameraViewMatrix(camera, view);
-  getCameraProjectionMatrix(camera, state.recordedWidth / state.recordedHeight, projection);
+  getCameraProjectionMatrix(camera, state.recorded.width / state.recorded.height, projection);
   mat4.multiply(projection, view, viewProjection);
-  const { scene, sceneData } = state;
-  sceneData.set(viewProjection, 0);
-  sceneData.set(camera.position, 16);
-  sceneData.set(scene.lightDirection, 20);
-  sceneData.set(scene.lightColor, 24);
-  sceneData.set(scene.ambientColor, 28);
-  // GeometrySceneUniforms at byte 256: view, then (near, far, infinite far).
-  sceneData.set(view, 64);
+  const { scene } = state;
+  const { sceneData } = state.uniforms;
+  const at = sceneUniformsWordOffset;
+  sceneData.set(viewProjection, at.viewProjection);
+  sceneData.set(camera.position, at.cameraPosition);
+  sceneData.set(scene.lightDirection, at.lightDirection);
+  sceneData.set(scene.lightColor, at.lightColor);
+  sceneData.set(scene.ambientColor, at.ambientColor);
+  const geometryScene = geometrySceneBindings.geometryScene.offset / 4;
+  sceneData.set(view, geometryScene + geometrySceneUniformsWordOffset.view);
+  // depthRange: near, far, 1 when far is infinite.
+  const depthRange = geometryScene + geometrySceneUniformsWordOffset.depthRange;
   const infinite = !Number.isFinite(camera.far);
-  sceneData[80] = camera.near;
-  sceneData[81] = infinite ? 0 : camera.far;
-  sceneData[82] = infinite ? 1 : 0;
-  state.engine.device.queue.writeBuffer(state.sceneBuffer!, 0, sceneData);
+  sceneData[depthRange] = camera.near;
+  sceneData[depthRange + 1] = infinite ? 0 : camera.far;
+  sceneData[depthRange + 2] = infinite ? 1 : 0;
+  state.engine.device.queue.writeBuffer(state.uniforms.sceneBuffer!, 0, sceneData);
 }
 
 function writeDrawUniforms(state: GeometryTaskState): void {
-  const { drawData, drawWords, velocity } = state;
-  const { scratch, viewProjection } = state.matrices;
+  const { velocity } = state;
+  const { drawData, drawWords } = state.uniforms;
+  const { scratch, viewProjection } = state.uniforms.matrices;
   const queue = state.engine.device.queue;
+  // Word offsets inside one draw's stride: DrawUniforms, then GeometryDrawUniforms and VelocityUniforms at their bindings.
+  const drawAt = drawUniformsWordOffset;
+  const geometryDraw = geometryDrawBindings.geometryDraw.offset / 4;
+  const reflectivityAt = geometryDraw + geometryDrawUniformsWordOffset.reflectivity;
+  const idsAt = geometryDraw + geometryDrawUniformsWordOffset.ids;
+  const velocityAt = geometryDrawBindings.velocity.offset / 4;
   for (const draw of state.draws) {
     const base = (draw.slot * geometryDrawStride) / 4;
     const { mesh } = draw;
-    drawData.set(mesh.worldMatrix, base);
+    drawData.set(mesh.worldMatrix, base + drawAt.world);
     mat4.transpose(mat4.inverse(mesh.worldMatrix, scratch), scratch);
-    drawData.set(scratch, base + 16);
-    drawData.set(mesh.material.baseColor, base + 32);
-    drawWords[base + 36] = mesh.material.unlit ? 1 : 0;
-    drawData.set(draw.reflectivity, base + 64);
-    drawWords[base + 68] = draw.firstId;
-    drawWords[base + 69] = draw.blendTag;
-    if (draw.velocity) writeMeshVelocity(queue, velocity, draw.velocity, mesh, viewProjection, drawData, base + 128);
+    drawData.set(scratch, base + drawAt.normalMatrix);
+    drawData.set(mesh.material.baseColor, base + drawAt.baseColor);
+    drawWords[base + drawAt.flags] = mesh.material.unlit ? 1 : 0;
+    drawData.set(draw.reflectivity, base + reflectivityAt);
+    drawWords[base + idsAt] = draw.firstId;
+    drawWords[base + idsAt + 1] = draw.blendTag;
+    if (draw.velocity)
+      writeMeshVelocity(queue, velocity, draw.velocity, mesh, viewProjection, drawData, base + velocityAt);
     if (draw.transparent) {
       const alpha = mesh.material.baseColor[3];
       draw.blendConstant.r = draw.blendConstant.g = draw.blendConstant.b = draw.blendConstant.a = alpha;
@@ -63,14 +79,14 @@ function writeDrawUniforms(state: GeometryTaskState): void {
     syncMeshDeformation(mesh);
   }
   if (state.draws.length)
-    queue.writeBuffer(state.drawBuffer!, 0, drawData, 0, (state.draws.length * geometryDrawStride) / 4);
+    queue.writeBuffer(state.uniforms.drawBuffer!, 0, drawData, 0, (state.draws.length * geometryDrawStride) / 4);
 }
 
 function advanceHistory(state: GeometryTaskState): void {
   const { velocity } = state;
-  if (!state.hasVelocity) return;
+  if (!state.setup.hasVelocity) return;
   for (const draw of state.draws) if (draw.velocity) advanceMeshVelocity(velocity, draw.velocity, draw.mesh);
-  velocity.previousViewProjection.set(state.matrices.viewProjection);
+  velocity.previousViewProjection.set(state.uniforms.matrices.viewProjection);
   velocity.hasCamera = true;
 }
 
@@ -78,14 +94,14 @@ function advanceHistory(state: GeometryTaskState): void {
 export function executeGeometryTask(state: GeometryTaskState, encoder: GPUCommandEncoder): number {
   writeSceneUniforms(state);
   writeDrawUniforms(state);
-  const pass = encoder.beginRenderPass(state.passDescriptor!);
+  const pass = encoder.beginRenderPass(state.pass.descriptor!);
   let drawn = 0;
-  if (state.draws.length) pass.setBindGroup(0, state.sceneGroup!);
+  if (state.draws.length) pass.setBindGroup(0, state.uniforms.sceneGroup!);
   for (const draw of state.draws) {
     const { mesh } = draw;
     if (!mesh.visible) continue;
     pass.setPipeline(draw.lease.pipeline);
-    pass.setBindGroup(1, state.drawGroup!, draw.dynamicOffsets, 0, draw.dynamicOffsets.length);
+    pass.setBindGroup(1, state.uniforms.drawGroup!, draw.dynamicOffsets, 0, draw.dynamicOffsets.length);
     if (draw.textureGroup) pass.setBindGroup(2, draw.textureGroup);
     if (draw.deformGroup) pass.setBindGroup(3, draw.deformGroup);
     if (draw.transparent) pass.setBlendConstant(draw.blendConstant);
@@ -101,8 +117,8 @@ export function executeGeometryTask(state: GeometryTaskState, encoder: GPUComman
     drawn++;
   }
   pass.end();
-  for (const blit of state.resolveBlits) encodeBlitPass(encoder, blit);
+  for (const blit of state.pass.resolveBlits) encodeBlitPass(encoder, blit);
   advanceHistory(state);
-  state.frameRanges = state.ranges;
+  state.ids.frameRanges = state.ids.ranges;
   return drawn;
 }

@@ -1,5 +1,5 @@
-import { describeValue } from '../composer/errors.js';
-import { releaseRenderPipeline } from '../composer/pipeline-cache.js';
+import { describeValue } from '../core/errors.js';
+import { disposePipelineLeaseSet, type PipelineLeaseSet, swapPipelineLeaseSet } from '../composer/pipeline-leases.js';
 import type { Mesh } from '../engine/mesh.js';
 import { ensureMeshGpu } from '../engine/mesh.js';
 import { getRenderTargetTextures } from '../engine/render-target.js';
@@ -13,6 +13,8 @@ import {
   type GeometryDrawContext,
   geometryDrawGroupEntries,
   geometryDrawStride,
+  geometrySceneBindings,
+  geometrySceneBufferBytes,
   textureGroupFor,
 } from './geometry-draws.js';
 import { GeometryError } from './geometry-errors.js';
@@ -40,49 +42,47 @@ export function isGeometryTransparent(state: GeometryTaskState, mesh: Mesh): boo
   return state.config.transparentMeshes?.includes(mesh) ?? false;
 }
 
-function releaseDraws(device: GPUDevice | null, draws: readonly GeometryDraw[]): void {
-  if (device) for (const draw of draws) releaseRenderPipeline(device, draw.lease);
-}
-
 /** Releases everything the task holds on its recorded device (leases, buffers, textures, history). */
 export function releaseGeometryDeviceObjects(state: GeometryTaskState): void {
-  releaseDraws(state.recordedDevice, state.draws);
+  disposePipelineLeaseSet(state.pipelines);
+  state.pipelines = null;
   state.draws = [];
-  if (state.recordedDevice) for (const blit of state.resolveBlits) disposeBlitPass(state.recordedDevice, blit);
-  state.resolveBlits = [];
-  state.sceneBuffer?.destroy();
-  state.drawBuffer?.destroy();
-  state.sceneBuffer = state.drawBuffer = null;
-  state.sceneGroup = state.drawGroup = null;
-  state.groupsFor = { layout0: null, layout1: null, drawBuffer: null };
-  state.passDescriptor = null;
+  for (const blit of state.pass.resolveBlits) disposeBlitPass(blit);
+  state.pass.resolveBlits = [];
+  state.uniforms.sceneBuffer?.destroy();
+  state.uniforms.drawBuffer?.destroy();
+  state.uniforms.sceneBuffer = state.uniforms.drawBuffer = null;
+  state.uniforms.sceneGroup = state.uniforms.drawGroup = null;
+  state.uniforms.groupsFor = { layout0: null, layout1: null, drawBuffer: null };
+  state.pass.descriptor = null;
   releaseGeometryTextures(state.targets);
   clearTextureGroupCache(state.textureGroups);
   resetVelocityHistory(state.velocity, true);
-  state.recordedDepth = null;
+  state.recorded.depth = null;
 }
 
 function checkPerMesh(mesh: Mesh, reflectivity: readonly number[], blendTag: number): void {
   if (!Array.isArray(reflectivity) && !ArrayBuffer.isView(reflectivity))
     throw new GeometryError(
       api,
-      'bad-reflectivity',
+      'bad-data',
       `reflectivity(${JSON.stringify(mesh.name)}) returned ${describeValue(reflectivity)}; expected 4 numbers in 0..1 (specular rgb, glossiness)`,
     );
   if (reflectivity.length !== 4 || !Array.from(reflectivity).every(Number.isFinite))
     throw new GeometryError(
       api,
-      'bad-reflectivity',
+      'bad-data',
       `reflectivity(${JSON.stringify(mesh.name)}) returned [${Array.from(reflectivity).join(', ')}]; expected 4 finite numbers`,
     );
   if (!Number.isInteger(blendTag) || blendTag < 0 || blendTag > 255)
     throw new GeometryError(
       api,
-      'bad-blend-tag',
+      'bad-data',
       `blendTag(${JSON.stringify(mesh.name)}) returned ${describeValue(blendTag)}; expected an integer in 0..255`,
     );
 }
 
+/** The record's candidate draws, their pipelines acquired into the context's lease set. */
 function acquireCandidates(
   state: GeometryTaskState,
   context: GeometryDrawContext,
@@ -91,25 +91,19 @@ function acquireCandidates(
 ): GeometryDraw[] {
   const candidates: GeometryDraw[] = [];
   let firstId = 1;
-  try {
-    ordered.forEach((mesh, slot) => {
-      const reflectivity = state.config.reflectivity ? state.config.reflectivity(mesh) : defaultReflectivity;
-      const blendTag = state.config.blendTag ? state.config.blendTag(mesh) : 1;
-      checkPerMesh(mesh, reflectivity, blendTag);
-      candidates.push(
-        acquireGeometryDraw(context, mesh, slot, transparent.has(mesh), {
-          reflectivity: [reflectivity[0], reflectivity[1], reflectivity[2], reflectivity[3]],
-          blendTag,
-          firstId,
-        }),
-      );
-      firstId += mesh.thinInstances ? mesh.thinInstanceCount : 1;
-    });
-  } catch (error) {
-    // The candidate gives back exactly what it acquired; the recorded list stays as it was.
-    releaseDraws(context.device, candidates);
-    throw error;
-  }
+  ordered.forEach((mesh, slot) => {
+    const reflectivity = state.config.reflectivity ? state.config.reflectivity(mesh) : defaultReflectivity;
+    const blendTag = state.config.blendTag ? state.config.blendTag(mesh) : 1;
+    checkPerMesh(mesh, reflectivity, blendTag);
+    candidates.push(
+      acquireGeometryDraw(context, mesh, slot, transparent.has(mesh), {
+        reflectivity: [reflectivity[0], reflectivity[1], reflectivity[2], reflectivity[3]],
+        blendTag,
+        firstId,
+      }),
+    );
+    firstId += mesh.thinInstances ? mesh.thinInstanceCount : 1;
+  });
   return candidates;
 }
 
@@ -123,25 +117,25 @@ function sharedDepthTexture(state: GeometryTaskState, width: number, height: num
       'no-depth',
       `depthTexture "${shared.name}" has no depth attachment; create it with a depthFormat`,
     );
-  if (shared.width !== width || shared.height !== height || shared.samples !== state.samples) {
+  if (shared.width !== width || shared.height !== height || shared.samples !== state.setup.samples) {
     throw new GeometryError(
       api,
-      'depth-mismatch',
-      `depthTexture "${shared.name}" is ${shared.width}×${shared.height} with ${shared.samples} sample(s); the task renders ${width}×${height} with ${state.samples}: they must match`,
+      'bad-size',
+      `depthTexture "${shared.name}" is ${shared.width}×${shared.height} with ${shared.samples} sample(s); the task renders ${width}×${height} with ${state.setup.samples}: they must match`,
     );
   }
   return depth;
 }
 
 function buildResolveBlits(state: GeometryTaskState, device: GPUDevice, width: number, height: number): void {
-  for (const blit of state.resolveBlits) disposeBlitPass(device, blit);
-  state.resolveBlits = state.plan
+  for (const blit of state.pass.resolveBlits) disposeBlitPass(blit);
+  state.pass.resolveBlits = state.setup.plan
     .filter((a) => a.resolve === 'first-sample')
     .map((a) =>
       createBlitPass(device, {
         label: `weft:${state.name}:resolve:${a.output}`,
-        cache: state.cache,
-        fragments: state.blitFragments,
+        cache: state.setup.cache,
+        fragments: state.setup.blitFragments,
         sourceView: state.targets.colorViews[a.location],
         sourceSize: [width, height],
         sourceMultisampled: true,
@@ -159,50 +153,51 @@ function buildResolveBlits(state: GeometryTaskState, device: GPUDevice, width: n
 }
 
 function buildGroups(state: GeometryTaskState, device: GPUDevice, draws: readonly GeometryDraw[]): void {
+  const { uniforms } = state;
   const neededBytes = Math.max(1, draws.length) * geometryDrawStride;
-  if (!state.drawBuffer || state.drawBuffer.size < neededBytes) {
-    state.drawBuffer?.destroy();
-    const size = Math.max(neededBytes, 2 * (state.drawBuffer?.size ?? 0));
-    state.drawBuffer = device.createBuffer({
+  if (!uniforms.drawBuffer || uniforms.drawBuffer.size < neededBytes) {
+    uniforms.drawBuffer?.destroy();
+    const size = Math.max(neededBytes, 2 * (uniforms.drawBuffer?.size ?? 0));
+    uniforms.drawBuffer = device.createBuffer({
       label: `weft:${state.name}:draw-uniforms`,
       size,
       usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
     });
-    state.drawData = new Float32Array(size / 4);
-    state.drawWords = new Uint32Array(state.drawData.buffer);
+    uniforms.drawData = new Float32Array(size / 4);
+    uniforms.drawWords = new Uint32Array(uniforms.drawData.buffer);
   }
-  state.sceneBuffer ??= device.createBuffer({
+  uniforms.sceneBuffer ??= device.createBuffer({
     label: `weft:${state.name}:scene-uniforms`,
-    size: 512,
+    size: geometrySceneBufferBytes,
     usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
   });
   if (!draws.length) return;
   const [layout0, layout1] = draws[0].lease.bindGroupLayouts;
-  const groups = state.groupsFor;
+  const groups = uniforms.groupsFor;
   if (groups.layout0 !== layout0) {
     const entries = draws[0].composed.bindGroups[0].bindings.map((b) => ({
       binding: b.binding,
-      resource: {
-        buffer: state.sceneBuffer!,
-        offset: b.name === 'scene' ? 0 : 256,
-        size: b.name === 'scene' ? 128 : 80,
-      },
+      resource: { buffer: uniforms.sceneBuffer!, ...geometrySceneBindings[b.name] },
     }));
-    state.sceneGroup = device.createBindGroup({ label: `weft:${state.name}:scene-group`, layout: layout0, entries });
-  }
-  if (groups.layout1 !== layout1 || groups.drawBuffer !== state.drawBuffer) {
-    state.drawGroup = device.createBindGroup({
-      label: `weft:${state.name}:draw-group`,
-      layout: layout1,
-      entries: geometryDrawGroupEntries(draws[0].composed, state.drawBuffer),
+    uniforms.sceneGroup = device.createBindGroup({
+      label: `weft:${state.name}:scene-group`,
+      layout: layout0,
+      entries,
     });
   }
-  state.groupsFor = { layout0, layout1, drawBuffer: state.drawBuffer };
+  if (groups.layout1 !== layout1 || groups.drawBuffer !== uniforms.drawBuffer) {
+    uniforms.drawGroup = device.createBindGroup({
+      label: `weft:${state.name}:draw-group`,
+      layout: layout1,
+      entries: geometryDrawGroupEntries(draws[0].composed, uniforms.drawBuffer),
+    });
+  }
+  uniforms.groupsFor = { layout0, layout1, drawBuffer: uniforms.drawBuffer };
 }
 
 function finishDraw(state: GeometryTaskState, device: GPUDevice, draw: GeometryDraw): void {
   const gpu = ensureMeshGpu(draw.mesh, device);
-  if (state.hasVelocity)
+  if (state.setup.hasVelocity)
     draw.velocity = ensureMeshVelocityHistory(state.velocity, device, `weft:${state.name}`, draw.mesh);
   const sources = [
     ...gpu.vertexBuffers,
@@ -246,8 +241,9 @@ function finishDraw(state: GeometryTaskState, device: GPUDevice, draw: GeometryD
 }
 
 function buildPassDescriptor(state: GeometryTaskState): void {
-  const { targets, plan, config } = state;
-  state.passDescriptor = {
+  const { targets, config } = state;
+  const { plan } = state.setup;
+  state.pass.descriptor = {
     label: `weft:${state.name}:pass`,
     colorAttachments: plan.map((a) => ({
       view: targets.colorViews[a.location],
@@ -273,17 +269,17 @@ function buildPassDescriptor(state: GeometryTaskState): void {
 export function recordGeometryTask(state: GeometryTaskState): void {
   const { engine } = state;
   const device = engine.device;
-  if (state.recordedDevice !== device) {
+  if (state.recorded.device !== device) {
     // A replaced device took its objects with it: start from nothing, with no motion history.
-    if (state.recordedDevice) releaseGeometryDeviceObjects(state);
-    state.recordedDevice = device;
+    if (state.recorded.device) releaseGeometryDeviceObjects(state);
+    state.recorded.device = device;
   }
   const meshes = geometryTaskMeshes(state).filter((m) => !m.disposed);
   const transparent = new Set(meshes.filter((m) => isGeometryTransparent(state, m)));
   if (transparent.size) {
-    planGeometryAttachments(state.requests, {
+    planGeometryAttachments(state.setup.requests, {
       api,
-      samples: state.samples,
+      samples: state.setup.samples,
       maxColorAttachments: device.limits.maxColorAttachments,
       maxColorAttachmentBytesPerSample: device.limits.maxColorAttachmentBytesPerSample,
       adapterMaxColorAttachmentBytesPerSample: engine.adapter.limits.maxColorAttachmentBytesPerSample,
@@ -294,44 +290,47 @@ export function recordGeometryTask(state: GeometryTaskState): void {
   const [width, height] = geometryTaskSize(state);
   const depth = sharedDepthTexture(state, width, height);
   const ordered = [...meshes.filter((m) => !transparent.has(m)), ...meshes.filter((m) => transparent.has(m))];
-  const context: GeometryDrawContext = {
+  const context = (pipelines: PipelineLeaseSet): GeometryDrawContext => ({
     name: state.name,
-    device,
-    cache: state.cache,
-    fragments: state.fragments,
-    outputs: state.outputs,
-    plan: state.plan,
-    samples: state.samples,
+    pipelines,
+    cache: state.setup.cache,
+    fragmentLists: state.setup.fragmentLists,
+    outputs: state.setup.outputs,
+    plan: state.setup.plan,
+    samples: state.setup.samples,
     depthFormat: state.targets.mrt.depthFormat!,
     depthCompare: state.config.depthLoad ? 'greater-equal' : 'greater',
     reverseCulling: state.config.reverseCulling === true,
     previousDepth: state.velocity.previousDepth,
-    objectPrimitive: state.objectPrimitive,
+    objectPrimitive: state.setup.objectPrimitive,
     features: engine.features,
-  };
-  const draws = acquireCandidates(state, context, ordered, transparent);
-  if (
-    state.targets.device !== device ||
-    state.recordedWidth !== width ||
-    state.recordedHeight !== height ||
-    state.recordedDepth !== depth
-  ) {
-    allocateGeometryTextures(state.targets, device, state.plan, width, height, depth);
-    buildResolveBlits(state, device, width, height);
-    state.velocity.hasCamera = false; // a new size is a new projection: no camera motion on the next frame
-    state.frameRanges = null; // the new textures hold no frame yet
-  }
-  buildGroups(state, device, draws);
-  for (const draw of draws) finishDraw(state, device, draw);
-  if (state.hasVelocity) pruneVelocityHistory(state.velocity, new Set(meshes));
-  buildPassDescriptor(state);
-  releaseDraws(device, state.draws);
+  });
+  // The previous lease set is given back only once the whole record succeeded.
+  const draws = swapPipelineLeaseSet(state, device, (pipelines) => {
+    const candidates = acquireCandidates(state, context(pipelines), ordered, transparent);
+    if (
+      state.targets.device !== device ||
+      state.recorded.width !== width ||
+      state.recorded.height !== height ||
+      state.recorded.depth !== depth
+    ) {
+      allocateGeometryTextures(state.targets, device, state.setup.plan, width, height, depth);
+      buildResolveBlits(state, device, width, height);
+      state.velocity.hasCamera = false; // a new size is a new projection: no camera motion on the next frame
+      state.ids.frameRanges = null; // the new textures hold no frame yet
+    }
+    buildGroups(state, device, candidates);
+    for (const draw of candidates) finishDraw(state, device, draw);
+    if (state.setup.hasVelocity) pruneVelocityHistory(state.velocity, new Set(meshes));
+    buildPassDescriptor(state);
+    return candidates;
+  });
   state.draws = draws;
-  state.ranges = makeFrameIdRanges(draws);
-  state.recordedStructure = state.scene.structureVersion;
-  state.recordedWidth = width;
-  state.recordedHeight = height;
-  state.recordedDepth = depth;
-  state.recordedMeshes = [...geometryTaskMeshes(state)];
-  state.records++;
+  state.ids.ranges = makeFrameIdRanges(draws);
+  state.recorded.structure = state.scene.structureVersion;
+  state.recorded.width = width;
+  state.recorded.height = height;
+  state.recorded.depth = depth;
+  state.recorded.meshes = [...geometryTaskMeshes(state)];
+  state.recorded.count++;
 }

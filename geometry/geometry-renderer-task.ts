@@ -1,6 +1,6 @@
 import { makeComposeCache } from '../composer/compose-shader.js';
-import { describeValue } from '../composer/errors.js';
-import { composeGeometryShader } from './geometry-variants.js';
+import { describeValue } from '../core/errors.js';
+import { composeGeometryShader } from './geometry-shader.js';
 import type { Mesh } from '../engine/mesh.js';
 import type { RenderTarget } from '../engine/render-target.js';
 import type { Scene } from '../engine/scene.js';
@@ -8,7 +8,7 @@ import type { Task } from '../engine/task.js';
 import { createGeometryBlitFragment } from '../fragments/geometry-blit.js';
 import { createGeometryFragments, type GeometryOutputName } from '../fragments/geometry-fragments.js';
 import { disposeFrameIdReader, type FrameIdHit, makeFrameIdReader, readFrameIdTexel } from '../engine/frame-ids.js';
-import { makeTextureGroupCache } from './geometry-draws.js';
+import { geometrySceneBufferBytes, makeTextureGroupCache } from './geometry-draws.js';
 import { GeometryError } from './geometry-errors.js';
 import { executeGeometryTask } from './geometry-execute.js';
 import {
@@ -67,12 +67,12 @@ function checkConfig(
   if (!config || typeof config !== 'object')
     throw new GeometryError(
       api,
-      'bad-config',
+      'bad-option',
       `config ${describeValue(config)} must be an object with textureDescriptions`,
     );
   const samples = config.samples ?? 1;
   if (samples !== 1 && samples !== 4)
-    throw new GeometryError(api, 'bad-samples', `samples ${describeValue(samples)} is not allowed; use 1 or 4`);
+    throw new GeometryError(api, 'bad-option', `samples ${describeValue(samples)} is not allowed; use 1 or 4`);
   const size = config.size ?? 'canvas';
   if (size !== 'canvas') {
     const max = scene.engine.device.limits.maxTextureDimension2D;
@@ -89,11 +89,11 @@ function checkConfig(
     }
   }
   if (config.depthLoad && !config.depthTexture)
-    throw new GeometryError(api, 'bad-depth', 'depthLoad needs a shared depthTexture to load from');
+    throw new GeometryError(api, 'bad-option', 'depthLoad needs a shared depthTexture to load from');
   if (config.depthTexture && !config.depthTexture.depthFormat)
     throw new GeometryError(
       api,
-      'bad-depth',
+      'no-depth',
       `depthTexture "${config.depthTexture.name}" has no depth attachment; create it with a depthFormat`,
     );
   const objectId = config.objectId
@@ -142,45 +142,41 @@ export function createGeometryRendererTask(scene: Scene, config: GeometryRendere
     scene,
     engine,
     config: { ...config },
-    samples,
-    requests,
-    plan,
-    outputs,
-    fragments,
-    blitFragments: [createGeometryBlitFragment()],
-    cache,
-    objectPrimitive,
+    setup: {
+      samples,
+      requests,
+      plan,
+      outputs,
+      fragmentLists: new Map(),
+      blitFragments: [createGeometryBlitFragment()],
+      cache,
+      objectPrimitive,
+      hasVelocity: outputs.includes('linearVelocity'),
+    },
     targets,
     velocity: makeVelocityHistory(),
-    hasVelocity: outputs.includes('linearVelocity'),
     textureGroups: makeTextureGroupCache(),
-    idReader: makeFrameIdReader(`weft:${name}`),
-    recordedDevice: null,
-    recordedStructure: -1,
-    recordedWidth: 0,
-    recordedHeight: 0,
-    recordedDepth: null,
-    recordedMeshes: [],
-    records: 0,
+    recorded: { device: null, structure: -1, width: 0, height: 0, depth: null, meshes: [], count: 0 },
+    pipelines: null,
     draws: [],
-    ranges: [],
-    frameRanges: null,
-    sceneBuffer: null,
-    drawBuffer: null,
-    sceneGroup: null,
-    drawGroup: null,
-    groupsFor: { layout0: null, layout1: null, drawBuffer: null },
-    drawData: new Float32Array(0),
-    drawWords: new Uint32Array(0),
-    sceneData: new Float32Array(128),
-    matrices: {
-      view: new Float32Array(16),
-      projection: new Float32Array(16),
-      viewProjection: new Float32Array(16),
-      scratch: new Float32Array(16),
+    ids: { ranges: [], frameRanges: null, reader: makeFrameIdReader(`weft:${name}`) },
+    uniforms: {
+      sceneBuffer: null,
+      drawBuffer: null,
+      sceneGroup: null,
+      drawGroup: null,
+      groupsFor: { layout0: null, layout1: null, drawBuffer: null },
+      drawData: new Float32Array(0),
+      drawWords: new Uint32Array(0),
+      sceneData: new Float32Array(geometrySceneBufferBytes / 4),
+      matrices: {
+        view: new Float32Array(16),
+        projection: new Float32Array(16),
+        viewProjection: new Float32Array(16),
+        scratch: new Float32Array(16),
+      },
     },
-    passDescriptor: null,
-    resolveBlits: [],
+    pass: { descriptor: null, resolveBlits: [] },
     disposed: false,
   };
   const alias = (type: GeometryTextureType) => {
@@ -228,20 +224,20 @@ function assertAlive(state: GeometryTaskState, where: string): void {
 
 /** True when the device, scene structure, size, shared depth, mesh list, a material or a transparency changed since the last record. */
 function geometryNeedsRecord(state: GeometryTaskState): boolean {
-  if (state.recordedDevice !== state.engine.device || state.recordedStructure !== state.scene.structureVersion)
+  if (state.recorded.device !== state.engine.device || state.recorded.structure !== state.scene.structureVersion)
     return true;
   const size = state.config.size;
   const fixed = size && size !== 'canvas';
   if (
-    (fixed ? size.width : state.engine.width) !== state.recordedWidth ||
-    (fixed ? size.height : state.engine.height) !== state.recordedHeight
+    (fixed ? size.width : state.engine.width) !== state.recorded.width ||
+    (fixed ? size.height : state.engine.height) !== state.recorded.height
   )
     return true;
   const shared = state.config.depthTexture;
-  if (shared && shared.textures?.depth !== state.recordedDepth) return true;
+  if (shared && shared.textures?.depth !== state.recorded.depth) return true;
   const meshes = geometryTaskMeshes(state);
-  if (meshes.length !== state.recordedMeshes.length) return true;
-  for (let i = 0; i < meshes.length; i++) if (meshes[i] !== state.recordedMeshes[i]) return true;
+  if (meshes.length !== state.recorded.meshes.length) return true;
+  for (let i = 0; i < meshes.length; i++) if (meshes[i] !== state.recorded.meshes[i]) return true;
   for (const draw of state.draws) {
     if (
       draw.material !== draw.mesh.material ||
@@ -256,8 +252,8 @@ function geometryNeedsRecord(state: GeometryTaskState): boolean {
 function disposeGeometryTask(state: GeometryTaskState): void {
   if (state.disposed) return;
   releaseGeometryDeviceObjects(state);
-  disposeFrameIdReader(state.idReader);
-  state.recordedDevice = null;
+  disposeFrameIdReader(state.ids.reader);
+  state.recorded.device = null;
   state.disposed = true;
   for (const target of [state.targets.mrt, ...state.targets.aliases]) target.disposed = true;
 }
@@ -273,17 +269,17 @@ export function enableGeometryVelocity(task: GeometryRendererTask, options: Geom
   const where = 'enableGeometryVelocity';
   const { state } = task;
   assertAlive(state, where);
-  if (state.records > 0)
+  if (state.recorded.count > 0)
     throw new GeometryError(
       where,
       'already-recorded',
       `task "${state.name}" has already recorded; call enableGeometryVelocity right after createGeometryRendererTask, before the first frame`,
     );
-  const attachment = state.plan.find((a) => a.type === GeometryTextureType.LINEAR_VELOCITY);
+  const attachment = state.setup.plan.find((a) => a.type === GeometryTextureType.LINEAR_VELOCITY);
   if (!attachment)
     throw new GeometryError(
       where,
-      'no-velocity',
+      'not-enabled',
       `task "${state.name}" has no LINEAR_VELOCITY attachment; add { type: GeometryTextureType.LINEAR_VELOCITY } to textureDescriptions`,
     );
   if (options.previousDepth && !['rgba16float', 'rgba32float'].includes(attachment.format)) {
@@ -297,7 +293,7 @@ export function enableGeometryVelocity(task: GeometryRendererTask, options: Geom
   if (options.previousDepth && camera && camera.kind !== 'perspective')
     throw new GeometryError(
       where,
-      'bad-camera',
+      'bad-option',
       `previousDepth needs a perspective camera; got ${String(camera.kind)}`,
     );
   state.velocity.previousDepth = options.previousDepth === true;
@@ -326,12 +322,12 @@ export function readFrameIdAsync(task: GeometryRendererTask, x: number, y: numbe
     return Promise.reject(
       new GeometryError(
         where,
-        'no-object-id',
+        'not-enabled',
         `task "${state.name}" has no object-ID output; create it with objectId: true`,
       ),
     );
-  const ranges = state.frameRanges;
-  if (!ranges || !target.textures || state.recordedDevice !== state.engine.device)
+  const ranges = state.ids.frameRanges;
+  if (!ranges || !target.textures || state.recorded.device !== state.engine.device)
     return Promise.reject(
       new GeometryError(
         where,
@@ -339,5 +335,5 @@ export function readFrameIdAsync(task: GeometryRendererTask, x: number, y: numbe
         `task "${state.name}" has not rendered a frame on the current device yet; run it first`,
       ),
     );
-  return readFrameIdTexel(state.idReader, state.engine.device, target.textures.colors[0], ranges, x, y);
+  return readFrameIdTexel(state.ids.reader, state.engine.device, target.textures.colors[0], ranges, x, y);
 }

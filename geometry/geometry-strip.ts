@@ -60,7 +60,7 @@ function createTasksFor(
       }),
     ];
   } catch (error) {
-    if (!(error instanceof GeometryError) || error.code !== 'attachment-bytes' || types.length < 2) throw error;
+    if (!(error instanceof GeometryError) || error.code !== 'limit-exceeded' || types.length < 2) throw error;
     const half = Math.ceil(types.length / 2);
     return [...createTasksFor(scene, types.slice(0, half), size), ...createTasksFor(scene, types.slice(half), size)];
   }

@@ -1,9 +1,11 @@
 import type { ComposeCache } from '../composer/compose-shader.js';
+import type { PipelineLeaseSet } from '../composer/pipeline-leases.js';
 import type { Camera } from '../engine/camera.js';
 import type { Engine } from '../engine/engine.js';
 import type { Mesh } from '../engine/mesh.js';
 import type { RenderTarget } from '../engine/render-target.js';
 import type { Scene } from '../engine/scene.js';
+import type { FragmentLists } from '../engine/shader-spec-options.js';
 import type { Fragment } from '../fragments/fragment-types.js';
 import type { GeometryOutputName } from '../fragments/geometry-fragments.js';
 import type { BlitPass } from './blit-pass.js';
@@ -48,40 +50,47 @@ export interface GeometryRendererTaskConfig {
   blendTag?: (mesh: Mesh) => number;
 }
 
-/** The task's internal state (plain data, read by the geometry module's functions and tests). */
-export interface GeometryTaskState {
-  readonly name: string;
-  readonly scene: Scene;
-  readonly engine: Engine;
-  readonly config: GeometryRendererTaskConfig;
+/** What the task renders and how its shaders are made: fixed at creation. */
+export interface GeometryTaskSetup {
   readonly samples: 1 | 4;
   readonly requests: readonly GeometryAttachmentRequest[];
+  /** The attachments in MRT location order. */
   readonly plan: readonly GeometryAttachmentPlan[];
   readonly outputs: readonly GeometryOutputName[];
-  readonly fragments: readonly Fragment[];
+  /** The fragment lists of the task's shaders (`geometryShaderSpec`), reused with `cache`. */
+  readonly fragmentLists: FragmentLists;
   readonly blitFragments: readonly Fragment[];
   readonly cache: ComposeCache;
   readonly objectPrimitive: boolean;
-  readonly targets: GeometryTargets;
-  readonly velocity: VelocityHistory;
   readonly hasVelocity: boolean;
-  readonly textureGroups: TextureGroupCache;
-  readonly idReader: FrameIdReader;
-  recordedDevice: GPUDevice | null;
-  recordedStructure: number;
-  recordedWidth: number;
-  recordedHeight: number;
-  recordedDepth: GPUTexture | null;
-  recordedMeshes: Mesh[];
-  records: number;
-  draws: GeometryDraw[];
+}
+
+/** What the last record() was made for (needsRecord compares), and how many records ran. */
+export interface GeometryTaskRecorded {
+  device: GPUDevice | null;
+  structure: number;
+  width: number;
+  height: number;
+  depth: GPUTexture | null;
+  meshes: Mesh[];
+  count: number;
+}
+
+/** The frame-ID ranges of the recorded draw list and of the last executed frame, and the reader of the ID texture. */
+export interface GeometryTaskIds {
   ranges: readonly FrameIdRange[];
   /** The ID ranges of the last executed frame (what the ID texture holds). */
   frameRanges: readonly FrameIdRange[] | null;
+  readonly reader: FrameIdReader;
+}
+
+/** The scene and per-draw uniform buffers, their bind groups and the CPU copies execute() writes. */
+export interface GeometryTaskUniforms {
   sceneBuffer: GPUBuffer | null;
   drawBuffer: GPUBuffer | null;
   sceneGroup: GPUBindGroup | null;
   drawGroup: GPUBindGroup | null;
+  /** The layouts and buffer the groups were made for (remade only when one changes). */
   groupsFor: { layout0: GPUBindGroupLayout | null; layout1: GPUBindGroupLayout | null; drawBuffer: GPUBuffer | null };
   drawData: Float32Array<ArrayBuffer>;
   drawWords: Uint32Array<ArrayBuffer>;
@@ -92,7 +101,26 @@ export interface GeometryTaskState {
     viewProjection: Float32Array;
     scratch: Float32Array;
   };
-  passDescriptor: GPURenderPassDescriptor | null;
-  resolveBlits: BlitPass[];
+}
+
+/** The task's internal state (plain data, read by the geometry module's functions and tests). */
+export interface GeometryTaskState {
+  readonly name: string;
+  readonly scene: Scene;
+  readonly engine: Engine;
+  readonly config: GeometryRendererTaskConfig;
+  readonly setup: GeometryTaskSetup;
+  readonly targets: GeometryTargets;
+  /** Motion history for LINEAR_VELOCITY. */
+  readonly velocity: VelocityHistory;
+  readonly textureGroups: TextureGroupCache;
+  readonly recorded: GeometryTaskRecorded;
+  /** The recorded draws' pipeline leases (swapped by each record). */
+  pipelines: PipelineLeaseSet | null;
+  draws: GeometryDraw[];
+  readonly ids: GeometryTaskIds;
+  readonly uniforms: GeometryTaskUniforms;
+  /** The recorded pass descriptor, and the MSAA first-sample resolve blits encoded after the pass. */
+  readonly pass: { descriptor: GPURenderPassDescriptor | null; resolveBlits: BlitPass[] };
   disposed: boolean;
 }

@@ -45,84 +45,84 @@ const describe = (
 
 /** One description per GeometryTextureType, indexed by the enum value. */
 export const GEOMETRY_TEXTURE_DESCRIPTIONS: readonly GeometryTextureDescription[] = Object.freeze([
-  describe(
+  /* @__PURE__ */ describe(
     GeometryTextureType.IRRADIANCE,
     'irradiance',
     'rgba16float',
     [0, 0, 0, 0],
     'The colour the forward pass shades (albedo × (ambient + light × Lambert), or albedo when unlit) in rgb, albedo alpha in a; half float keeps HDR range; background 0 (no light).',
   ),
-  describe(
+  /* @__PURE__ */ describe(
     GeometryTextureType.WORLD_POSITION,
     'worldPosition',
     'rgba32float',
     [0, 0, 0, 0],
     'World xyz, w = 1 on geometry; 32-bit floats because positions far from the origin lose too much in half floats; w = 0 marks background.',
   ),
-  describe(
+  /* @__PURE__ */ describe(
     GeometryTextureType.LOCAL_POSITION,
     'localPosition',
     'rgba32float',
     [0, 0, 0, 0],
     'The vertex position attribute (mesh-local space, before world and thin-instance transforms), w = 1 on geometry; w = 0 marks background.',
   ),
-  describe(
+  /* @__PURE__ */ describe(
     GeometryTextureType.REFLECTIVITY,
     'reflectivity',
     'rgba8unorm',
     [0, 0, 0, 0],
     "Specular colour (F0) in rgb, glossiness in a; weft materials have no specular inputs yet, so it is the task's per-mesh reflectivity (default rgb 0.04 dielectric, a 0); 8 bits suffice for material inputs; background 0.",
   ),
-  describe(
+  /* @__PURE__ */ describe(
     GeometryTextureType.VIEW_DEPTH,
     'viewDepth',
     'r32float',
     [0, 0, 0, 0],
     'Positive view-space depth (distance along the camera -Z axis) in r; geometry is always beyond the near plane, so 0 marks background; 32 bits keep far depths exact.',
   ),
-  describe(
+  /* @__PURE__ */ describe(
     GeometryTextureType.NORMALIZED_VIEW_DEPTH,
     'normalizedViewDepth',
     'r32float',
     [1, 0, 0, 0],
     '(viewDepth - near) / (far - near) for a finite far plane, 1 - near / viewDepth for an infinite one, in r: 0 at the near plane, 1 at the far plane (or infinity); background 1 (at the far plane).',
   ),
-  describe(
+  /* @__PURE__ */ describe(
     GeometryTextureType.SCREENSPACE_DEPTH,
     'screenspaceDepth',
     'r32float',
     [0, 0, 0, 0],
     'NDC depth as the depth buffer holds it in r: reverse-Z, 1 at the near plane, 0 at the far plane and for background.',
   ),
-  describe(
+  /* @__PURE__ */ describe(
     GeometryTextureType.VIEW_NORMAL,
     'viewNormal',
     'rgba16float',
     [0, 0, 0, 0],
     'Unit view-space normal in xyz (signed, not packed; facing the camera), w = 1 on geometry; background 0 (no normal).',
   ),
-  describe(
+  /* @__PURE__ */ describe(
     GeometryTextureType.WORLD_NORMAL,
     'worldNormal',
     'rgba16float',
     [0, 0, 0, 0],
     'Unit world-space normal in xyz (signed; facing the camera), w = 1 on geometry; background 0.',
   ),
-  describe(
+  /* @__PURE__ */ describe(
     GeometryTextureType.ALBEDO,
     'albedo',
     'rgba8unorm',
     [0, 0, 0, 0],
     'Base colour × texture × vertex colour with alpha; background 0 (transparent black).',
   ),
-  describe(
+  /* @__PURE__ */ describe(
     GeometryTextureType.LINEAR_VELOCITY,
     'linearVelocity',
     'rgba16float',
     [0, 0, 0, 0],
     '(previousNDC - currentNDC) / 2 in xy, Y up; z 0 or the previous positive view depth (enableGeometryVelocity previousDepth; use rgba32float for far depths); w = 1 on geometry; background 0 (no motion).',
   ),
-  describe(
+  /* @__PURE__ */ describe(
     GeometryTextureType.MESH_BLEND_TAG,
     'meshBlendTag',
     'r8uint',

@@ -1,4 +1,4 @@
-import { describeValue } from '../composer/errors.js';
+import { describeValue } from '../core/errors.js';
 import { GeometryError } from './geometry-errors.js';
 import {
   GEOMETRY_OBJECT_ID_DESCRIPTION,
@@ -56,7 +56,7 @@ export function normalizeGeometryRequests(
   if (!Array.isArray(descriptions))
     throw new GeometryError(
       api,
-      'bad-descriptions',
+      'bad-option',
       `textureDescriptions ${describeValue(descriptions)} must be an array of { type: GeometryTextureType, format? }`,
     );
   const requests: GeometryAttachmentRequest[] = [];
@@ -66,14 +66,14 @@ export function normalizeGeometryRequests(
     if (!Number.isInteger(type) || GEOMETRY_TEXTURE_DESCRIPTIONS[type] === undefined) {
       throw new GeometryError(
         api,
-        'bad-type',
+        'bad-option',
         `textureDescriptions[${i}].type ${describeValue(type)} is not a GeometryTextureType; allowed: ${GEOMETRY_TEXTURE_DESCRIPTIONS.map((t) => `${t.type} (${geometryTypeName(t.type)})`).join(', ')}`,
       );
     }
     if (seen.has(type))
       throw new GeometryError(
         api,
-        'duplicate-type',
+        'duplicate',
         `textureDescriptions[${i}] requests ${geometryTypeName(type)} a second time; each type is one attachment`,
       );
     seen.add(type);
@@ -83,7 +83,7 @@ export function normalizeGeometryRequests(
   if (requests.length < 1 || requests.length > 8) {
     throw new GeometryError(
       api,
-      'bad-attachment-count',
+      'bad-size',
       `${requests.length} attachment(s) requested (textureDescriptions${objectId ? ' + objectId' : ''}); use 1..8`,
     );
   }
@@ -141,7 +141,7 @@ function checkMultisample(api: string, r: GeometryAttachmentRequest): GeometryAt
   if (r.type === GeometryTextureType.MESH_BLEND_TAG || r.type === 'objectId') {
     throw new GeometryError(
       api,
-      'bad-samples',
+      'bad-format',
       `${name} requires samples: 1 (integer data cannot be resolved); use samples: 1 or leave ${name} out`,
     );
   }
@@ -149,7 +149,7 @@ function checkMultisample(api: string, r: GeometryAttachmentRequest): GeometryAt
   if (!caps.multisample) {
     throw new GeometryError(
       api,
-      'bad-samples',
+      'bad-format',
       `${name} format "${r.format}" cannot be multisampled (samples: 4); override it with a multisampleable format such as rgba16float or r32float, or use samples: 1`,
     );
   }
@@ -161,13 +161,13 @@ function checkBlend(api: string, r: GeometryAttachmentRequest, float32Blendable:
   if (caps.kind !== 'float')
     throw new GeometryError(
       api,
-      'blend-integer',
+      'bad-format',
       `Transparent geometry output cannot blend integer format "${r.format}". (${geometryTypeName(r.type)})`,
     );
   if (caps.blendable === 'feature' && !float32Blendable) {
     throw new GeometryError(
       api,
-      'blend-float32',
+      'missing-feature',
       `Transparent geometry output format "${r.format}" requires the float32-blendable WebGPU feature or a blendable format override. (${geometryTypeName(r.type)}: request the feature in createEngine options, or use e.g. rgba16float)`,
     );
   }
@@ -187,7 +187,7 @@ function checkBytes(api: string, requests: readonly GeometryAttachmentRequest[],
       : `this adapter allows at most ${ceiling}: request fewer attachments or smaller formats`;
   throw new GeometryError(
     api,
-    'attachment-bytes',
+    'limit-exceeded',
     `the attachments need ${total} bytes per sample (each starts at a multiple of its component alignment: ${list}) but the device allows maxColorAttachmentBytesPerSample = ${limit}; ${how}`,
   );
 }
@@ -205,7 +205,7 @@ export function planGeometryAttachments(
   if (requests.length > context.maxColorAttachments)
     throw new GeometryError(
       api,
-      'bad-attachment-count',
+      'limit-exceeded',
       `${requests.length} attachments requested but the device allows maxColorAttachments = ${context.maxColorAttachments}`,
     );
   const plans = requests.map((r, location): GeometryAttachmentPlan => {

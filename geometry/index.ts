@@ -6,4 +6,5 @@ export * from './geometry-renderer-task.js';
 export * from './blit-pass.js';
 export * from './copy-to-texture-task.js';
 export * from './geometry-strip.js';
+export * from './geometry-shader.js';
 export * from './geometry-variants.js';

@@ -1,20 +1,21 @@
-import type { ComposeCache, ComposedShader } from '../composer/compose-shader.js';
+import type { ComposeCache, ComposeSpec } from '../composer/compose-shader.js';
 import { composeShader, makeComposeCache } from '../composer/compose-shader.js';
+import type { RenderPipelineState } from '../composer/pipeline-cache.js';
 import {
-  acquireRenderPipeline,
-  type PipelineLease,
-  releaseRenderPipeline,
-  type RenderPipelineState,
-} from '../composer/pipeline-cache.js';
-import { WeftError } from '../composer/errors.js';
+  acquirePipelineLease,
+  createPipelineLeaseSet,
+  disposePipelineLeaseSet,
+  type HeldPipeline,
+  type PipelineLeaseSet,
+} from '../composer/pipeline-leases.js';
 import { contributorViewByteSize } from '../fragments/contributor-view.js';
-import type { Fragment } from '../fragments/fragment-types.js';
 import {
-  acquireContributorPipeline,
   type ContributorEncodeContext,
+  contributorPickPipelineState,
   contributorViewSlotBytes,
   writeContributorView,
 } from './pick-contributors.js';
+import { PickError } from './pick-errors.js';
 
 /**
  * The GPU side pick contributors and entity renderers share: one pipeline per mode, the per-point view uniform,
@@ -23,13 +24,15 @@ import {
 export interface ContributorGpu {
   readonly device: GPUDevice;
   readonly label: string;
-  readonly fragments: readonly Fragment[];
+  /** The shader of each mode (a renderer has one: `detailed` is false). */
+  readonly shaderSpec: (detailed: boolean) => ComposeSpec;
   readonly itemsBinding: string;
   readonly paramsBinding: string;
   readonly cache: ComposeCache;
   /** Fixed pipeline state of a renderer; null: the pick pass's state (per detailed mode). */
   readonly state: RenderPipelineState | null;
-  pipelines: Map<boolean, { composed: ComposedShader; lease: PipelineLease }>;
+  /** One pipeline per mode ('basic', 'detail'). */
+  pipelines: PipelineLeaseSet;
   viewBuffer: GPUBuffer | null;
   viewData: ArrayBuffer;
   itemBuffer: GPUBuffer | null;
@@ -40,8 +43,8 @@ export interface ContributorGpu {
 /** Options of `createContributorGpu`. */
 export interface ContributorGpuOptions {
   label: string;
-  /** Every fragment of the shader (for a pick: `createContributorBaseFragments()` plus the contributor's own). */
-  fragments: readonly Fragment[];
+  /** The shader of each mode: for a pick `contributorPickSpec(own fragments, detailed)`; a renderer's ignores `detailed`. */
+  shaderSpec: (detailed: boolean) => ComposeSpec;
   itemsBinding: string;
   paramsBinding: string;
   paramsBytes: number;
@@ -54,12 +57,12 @@ export function createContributorGpu(device: GPUDevice, options: ContributorGpuO
   return {
     device,
     label: options.label,
-    fragments: options.fragments,
+    shaderSpec: options.shaderSpec,
     itemsBinding: options.itemsBinding,
     paramsBinding: options.paramsBinding,
     state: options.state ?? null,
     cache: makeComposeCache({ maxResults: 4 }),
-    pipelines: new Map(),
+    pipelines: createPipelineLeaseSet(device),
     viewBuffer: null,
     viewData: new ArrayBuffer(0),
     itemBuffer: null,
@@ -107,9 +110,9 @@ function groupFor(
     if (name === gpu.itemsBinding) return { buffer: gpu.itemBuffer! };
     if (name === gpu.paramsBinding) return { buffer: gpu.paramsBuffer };
     if (name === 'contributorView') return { buffer: gpu.viewBuffer!, offset: 0, size: contributorViewByteSize };
-    throw new WeftError(
+    throw new PickError(
       'drawContributorItems',
-      'unknown-binding',
+      'bad-pick-source',
       `shader "${gpu.label}" binds "${name}"; a contributor binds only contributorView, "${gpu.itemsBinding}" and "${gpu.paramsBinding}"`,
     );
   };
@@ -122,15 +125,16 @@ function groupFor(
   return group;
 }
 
-function acquirePipeline(gpu: ContributorGpu, detailed: boolean): { composed: ComposedShader; lease: PipelineLease } {
-  if (!gpu.state) return acquireContributorPipeline(gpu.device, gpu.fragments, detailed, gpu.cache);
-  const composed = composeShader({ fragments: gpu.fragments }, gpu.cache);
-  return { composed, lease: acquireRenderPipeline(gpu.device, composed, gpu.state) };
+/** The mode's pipeline, composed and acquired on first use (a renderer's fixed state, or the pick pass's). */
+function pipelineFor(gpu: ContributorGpu, detailed: boolean): HeldPipeline {
+  const compose = () => composeShader(gpu.shaderSpec(detailed), gpu.cache);
+  const state = gpu.state ?? contributorPickPipelineState;
+  return acquirePipelineLease(gpu.pipelines, detailed ? 'detail' : 'basic', compose, state);
 }
 
 /** Makes the pipeline and buffers a draw of `points` views and `itemBytes` of items needs, so that the draw creates nothing. */
 export function prepareContributorGpu(gpu: ContributorGpu, points: number, itemBytes: number, detailed = false): void {
-  if (!gpu.pipelines.has(detailed)) gpu.pipelines.set(detailed, acquirePipeline(gpu, detailed));
+  pipelineFor(gpu, detailed);
   grow(gpu, points, itemBytes);
 }
 
@@ -146,7 +150,7 @@ export function drawContributorItems(
   if (itemCount === 0) return;
   const { device, pass, points } = context;
   prepareContributorGpu(gpu, points.length, items.byteLength, context.detailed);
-  const pipeline = gpu.pipelines.get(context.detailed)!;
+  const pipeline = pipelineFor(gpu, context.detailed);
   points.forEach((point, p) => writeContributorView(gpu.viewData, p, point, context.view, context.baseId));
   device.queue.writeBuffer(gpu.viewBuffer!, 0, gpu.viewData, 0, points.length * contributorViewSlotBytes);
   device.queue.writeBuffer(gpu.itemBuffer!, 0, items.buffer, items.byteOffset, items.byteLength);
@@ -167,8 +171,7 @@ export function drawContributorItems(
 
 /** Gives back the pipelines and destroys the buffers. */
 export function disposeContributorGpu(gpu: ContributorGpu): void {
-  for (const { lease } of gpu.pipelines.values()) releaseRenderPipeline(gpu.device, lease);
-  gpu.pipelines.clear();
+  disposePipelineLeaseSet(gpu.pipelines);
   for (const buffer of [gpu.viewBuffer, gpu.itemBuffer, gpu.paramsBuffer]) buffer?.destroy();
   gpu.viewBuffer = gpu.itemBuffer = null;
   gpu.groups.clear();

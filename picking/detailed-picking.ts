@@ -1,7 +1,8 @@
-import { mat3, mat4 } from 'wgpu-matrix';
+import { mat3 } from 'wgpu-matrix';
 import { findVertexAttribute, readVertexAttribute } from '../engine/mesh-data.js';
 import type { Mesh } from '../engine/mesh.js';
 import { deformVertexOnCpu, isMeshDeformed } from '../engine/mesh-deformation.js';
+import { multiplyByThinInstance } from '../engine/thin-instance-matrix.js';
 import { getTriangleVertices } from './picking-info.js';
 
 type Vec3 = [number, number, number];
@@ -115,11 +116,5 @@ export function computeTriangleDetail(
 
 /** World matrix of a candidate: mesh world × instance (payload lanes read as 0, 0, 0, 1). */
 export function composeInstanceWorld(world: Float32Array, instance: Float32Array | null): Float32Array {
-  if (!instance) return world;
-  const sanitised = Float32Array.from(instance);
-  sanitised[3] = 0;
-  sanitised[7] = 0;
-  sanitised[11] = 0;
-  sanitised[15] = 1;
-  return mat4.multiply(world, sanitised) as Float32Array;
+  return instance ? multiplyByThinInstance(world, instance, 0, new Float32Array(16)) : world;
 }

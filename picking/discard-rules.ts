@@ -1,10 +1,11 @@
-import { describeValue } from '../composer/errors.js';
+import { describeValue } from '../core/errors.js';
 import { ComposeError, type MappedShaderMessage, ShaderCompileError } from '../composer/errors.js';
 import { fnv1a64, stableStringify } from '../composer/hash.js';
+import { generatedPath, locate } from '../composer/link.js';
 import type { VertexSemantic } from '../engine/mesh-data.js';
 import type { Mesh } from '../engine/mesh.js';
-import { makeRuleHeader, type PickRuleStorageBinding } from '../fragments/pick-discard.js';
-import { PickError } from './pick-errors.js';
+import type { PickRuleStorageBinding } from '../fragments/pick-discard.js';
+import { PickError, type PickRuleMessage } from './pick-errors.js';
 
 /** A caller storage buffer a rule reads (read-only, in the extra group); `data(mesh)` gives each mesh's contents. */
 export interface PickDiscardStorage {
@@ -51,9 +52,9 @@ const scalar = '(?:f32|i32|u32|f16)';
 const vector = `(?:vec[234][fiuh]|vec[234]<${scalar}>)`;
 const matrix = `(?:mat[234]x[234][fh]|mat[234]x[234]<(?:f32|f16)>)`;
 const element = `(?:${scalar}|${vector}|${matrix})`;
-const storageTypePattern = new RegExp(`^(?:${element}|array<${element}(?:,\\s*[1-9][0-9]*)?>)$`);
+const storageTypePattern = /* @__PURE__ */ new RegExp(`^(?:${element}|array<${element}(?:,\\s*[1-9][0-9]*)?>)$`);
 const identifier = /^[A-Za-z_][A-Za-z0-9_]*$/;
-const reserved = new Set(['pick', 'pickFrame', 'scene', 'draw', 'baseTexture', 'baseSampler']);
+const reserved: readonly string[] = Object.freeze(['pick', 'pickFrame', 'scene', 'draw', 'baseTexture', 'baseSampler']);
 
 /** Checks a rule's shape; throws a PickError naming the rule key, the field and what is allowed. */
 export function checkDiscardRule(api: string, rule: PickDiscardRule): CheckedRule {
@@ -97,7 +98,7 @@ export function checkDiscardRule(api: string, rule: PickDiscardRule): CheckedRul
       const at = `${where}: storage[${i}]`;
       if (!s || typeof s !== 'object')
         throw new PickError(api, 'bad-rule', `${at} ${describeValue(s)} must be { name, type, data }`);
-      if (typeof s.name !== 'string' || !identifier.test(s.name) || reserved.has(s.name)) {
+      if (typeof s.name !== 'string' || !identifier.test(s.name) || reserved.includes(s.name)) {
         throw new PickError(
           api,
           'bad-rule',
@@ -143,7 +144,7 @@ export function checkVertexDataFormat(api: string, rule: PickDiscardRule, mesh: 
   if (!/^float32(x[234])?$/.test(format)) {
     throw new PickError(
       api,
-      'bad-vertex-data',
+      'bad-format',
       `discard rule "${rule.key}": mesh "${mesh.name}" stores ${rule.vertexData} as ${format}; vertexData reads float32 formats only (float32, float32x2, float32x3, float32x4)`,
     );
   }
@@ -162,7 +163,7 @@ export function readRuleStorage(
   } catch (error) {
     throw new PickError(
       api,
-      'bad-storage-data',
+      'bad-data',
       `discard rule "${rule.key}": storage "${storage.name}" data(mesh "${mesh.name}") threw: ${(error as Error).message}`,
     );
   }
@@ -170,75 +171,87 @@ export function readRuleStorage(
   if (!ArrayBuffer.isView(value)) {
     throw new PickError(
       api,
-      'bad-storage-data',
+      'bad-data',
       `discard rule "${rule.key}": storage "${storage.name}" data(mesh "${mesh.name}") returned ${describeValue(value)}; expected an ArrayBufferView (e.g. Float32Array), null or undefined`,
     );
   }
   if (value.byteLength % 4 !== 0) {
     throw new PickError(
       api,
-      'bad-storage-data',
+      'bad-data',
       `discard rule "${rule.key}": storage "${storage.name}" data(mesh "${mesh.name}") holds ${value.byteLength} bytes; storage buffers need a multiple of 4`,
     );
   }
   return value;
 }
 
-/** Lines weft put before a rule's own WGSL in its fragment. */
-export function ruleHeaderLines(checked: CheckedRule): number {
-  return makeRuleHeader(checked.bindings).split('\n').length - 1;
+/** The texts of a rule that compile messages point into. */
+export interface PickRuleTexts {
+  wgsl: string;
+  worldAdjustWgsl?: string;
 }
 
-function ruleMessages(checked: CheckedRule, messages: readonly MappedShaderMessage[]): string[] {
-  const offset = ruleHeaderLines(checked);
-  const sources: Record<string, [string, string]> = {
-    'pick-discard-rule': ['wgsl', checked.rule.wgsl],
-    'pick-world-adjust-rule': ['worldAdjustWgsl', checked.rule.worldAdjustWgsl ?? ''],
-  };
-  const signatures: Record<string, string> = {
-    'pick-discard-rule': 'fn pickDiscard(input: PickDiscardInput) -> bool',
-    'pick-world-adjust-rule': 'fn adjustPickWorld(input: PickWorldInput) -> vec3f',
-  };
-  return messages
-    .filter((m) => m.type === 'error')
-    .map((m) => {
-      if (m.fragmentId.startsWith('weft:') && m.origin && signatures[m.origin]) {
-        // The device complained about the call weft generates: the rule's function has the wrong shape.
-        return `${sources[m.origin][0]}: the rule's function does not match ${signatures[m.origin]}: ${m.message}`;
-      }
-      const source = sources[m.fragmentId];
-      if (!source || m.line <= offset) return `${m.fragmentId}:${m.line}:${m.column}: ${m.message}\n  ${m.lineText}`;
-      const line = m.line - offset;
-      if (line > source[1].split('\n').length) {
-        // Past the rule's own lines: the glue weft appends calls the rule's function with the wrong shape.
-        return `${source[0]}: the rule's function does not match ${signatures[m.fragmentId]}: ${m.message}`;
-      }
-      const text = source[1].split('\n')[line - 1] ?? m.lineText;
-      return `${source[0]}:${line}:${m.column}: ${m.message}\n  ${text}\n  ${' '.repeat(Math.max(0, m.column - 1))}^`;
-    });
+/** The rule text each rule fragment holds, and the function weft calls in it. */
+const ruleFragments: Record<string, { file: 'wgsl' | 'worldAdjustWgsl'; fn: string; signature: string }> = {
+  'pick-discard-rule': {
+    file: 'wgsl',
+    fn: 'pickDiscard',
+    signature: 'fn pickDiscard(input: PickDiscardInput) -> bool',
+  },
+  'pick-world-adjust-rule': {
+    file: 'worldAdjustWgsl',
+    fn: 'adjustPickWorld',
+    signature: 'fn adjustPickWorld(input: PickWorldInput) -> vec3f',
+  },
+};
+
+/**
+ * Locates the compile messages of a composed rule in the rule's own texts. A rule fragment's source is the rule's text
+ * from line 1 (the composer supplies its imports), so positions carry over unchanged. A message on weft's call of the
+ * rule's function (the generated slot, or the world-adjust call after the rule's last line) means the function does
+ * not match its signature: it points at the function's declaration. Messages about weft's own code keep their source.
+ */
+export function locateRuleMessages(rule: PickRuleTexts, messages: readonly MappedShaderMessage[]): PickRuleMessage[] {
+  return messages.map((m) => {
+    const own = ruleFragments[m.fragmentId];
+    const called = m.fragmentId === generatedPath('slots') && m.origin ? ruleFragments[m.origin] : undefined;
+    const target = own ?? called;
+    const { type, message } = m;
+    if (!target) return { file: m.fragmentId, line: m.line, column: m.column, type, message, lineText: m.lineText };
+    const text = rule[target.file] ?? '';
+    if (own && m.line <= text.split('\n').length)
+      return { file: target.file, line: m.line, column: m.column, type, message, lineText: m.lineText };
+    const at = locate(text, Math.max(0, text.search(new RegExp(`\\bfn\\s+${target.fn}\\b`))));
+    return {
+      file: target.file,
+      line: at.line,
+      column: at.column,
+      type,
+      message: `the rule's function does not match ${target.signature}: ${message}`,
+      lineText: at.lineText,
+    };
+  });
+}
+
+function formatRuleMessage(m: PickRuleMessage): string {
+  return `${m.file}:${m.line}:${m.column}: ${m.message}\n  ${m.lineText}\n  ${' '.repeat(Math.max(0, m.column - 1))}^`;
 }
 
 /** Re-throws a compose or compile failure of a rule as a PickError naming the rule key and its own line and column. */
 export function toRuleError(api: string, checked: CheckedRule, error: unknown): never {
-  if (error instanceof ShaderCompileError || (error instanceof ComposeError && error.messages.length)) {
-    const lines = ruleMessages(checked, error.messages);
+  if (error instanceof PickError) throw error;
+  if ((error instanceof ShaderCompileError || error instanceof ComposeError) && error.messages.length) {
+    const messages = locateRuleMessages(checked.rule, error.messages);
+    const errors = messages.filter((m) => m.type === 'error').map(formatRuleMessage);
     throw new PickError(
       api,
       'rule-compile',
-      `discard rule "${checked.rule.key}" failed to compile:\n${lines.join('\n')}`,
+      `discard rule "${checked.rule.key}" failed to compile:\n${errors.join('\n')}`,
+      messages,
     );
   }
-  if (error instanceof PickError) throw error;
-  if (error instanceof ComposeError) {
-    // Composer messages count lines of the rule's fragment, which starts with weft's import header.
-    const offset = ruleHeaderLines(checked);
-    const message = error.message.replace(
-      /fragment "(pick-discard-rule|pick-world-adjust-rule)" (.*?) at line (\d+)/,
-      (_, id: string, what: string, line: string) =>
-        `${id === 'pick-discard-rule' ? 'wgsl' : 'worldAdjustWgsl'} ${what} at line ${Number(line) - offset}`,
-    );
-    throw new PickError(api, 'rule-compile', `discard rule "${checked.rule.key}": ${message}`);
-  }
+  if (error instanceof ComposeError)
+    throw new PickError(api, 'rule-compile', `discard rule "${checked.rule.key}": ${error.message}`);
   // Pipeline validation (e.g. a storage buffer used in a stage it is not visible to) and anything else.
   const message = (error as Error)?.message ?? String(error);
   const hint = /binding visibility/.test(message)

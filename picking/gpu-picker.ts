@@ -1,5 +1,5 @@
 import { mat4 } from 'wgpu-matrix';
-import { describeValue } from '../composer/errors.js';
+import { describeValue } from '../core/errors.js';
 import type { Camera } from '../engine/camera.js';
 import { whenEngineReady } from '../engine/engine.js';
 import type { Scene } from '../engine/scene.js';
@@ -205,14 +205,18 @@ export async function pickManyAsync(
 ): Promise<PickingInfo[]> {
   assertAlive(picker, api);
   if (!Array.isArray(points) || points.length === 0)
-    throw new PickError(api, 'no-points', `points ${describeValue(points)} must be a non-empty array of { x, y }`);
+    throw new PickError(
+      api,
+      'bad-coordinates',
+      `points ${describeValue(points)} must be a non-empty array of { x, y }`,
+    );
   const loading = loadSources(picker, api);
   if (loading) await loading;
   const maxPoints = picker.scene.engine.device.limits.maxTextureDimension2D;
   if (points.length > maxPoints)
     throw new PickError(
       api,
-      'too-many-points',
+      'limit-exceeded',
       `${points.length} points exceed ${maxPoints} per call (maxTextureDimension2D)`,
     );
   const camera = cameraOf(picker, api);
@@ -220,15 +224,7 @@ export async function pickManyAsync(
   const rays: PickingRay[] = points.map((p, i) => {
     if (!p || typeof p !== 'object')
       throw new PickError(api, 'bad-coordinates', `points[${i}] ${describeValue(p)} must be { x, y }`);
-    try {
-      return createPickingRay(camera, p.x, p.y, viewport);
-    } catch (error) {
-      throw new PickError(
-        api,
-        (error as PickError).code ?? 'bad-coordinates',
-        `${points.length > 1 ? `points[${i}]: ` : ''}${(error as Error).message.replace(/^createPickingRay: /, '')}`,
-      );
-    }
+    return createPickingRay(camera, p.x, p.y, viewport, api, points.length > 1 ? i : undefined);
   });
   const rule = options?.discard !== undefined ? checkDiscardRule(api, options.discard) : null;
   // A world-adjust hook moves geometry outside its bounds: the ray pre-filter cannot be trusted then.

@@ -11,5 +11,6 @@ export * from './discard-rules.js';
 export * from './cpu/index.js';
 export * from './pick-contributors.js';
 export * from './contributor-gpu.js';
+export * from './pick-shader.js';
 export * from './pick-variants.js';
 export * from './pick-rule-variants.js';

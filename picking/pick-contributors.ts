@@ -1,5 +1,5 @@
-import { type ComposeCache, type ComposedShader, composeShader } from '../composer/compose-shader.js';
-import { acquireRenderPipeline, type PipelineLease, type RenderPipelineState } from '../composer/pipeline-cache.js';
+import type { ComposedShader, ComposeSpec } from '../composer/compose-shader.js';
+import type { RenderPipelineState } from '../composer/pipeline-cache.js';
 import { mat4 } from 'wgpu-matrix';
 import { type Camera, getCameraViewMatrix } from '../engine/camera.js';
 import type { PickSource } from '../engine/pick-sources.js';
@@ -198,7 +198,7 @@ export function captureSources(
     if (nextId - 1 > maxPickId)
       throw new PickError(
         api,
-        'too-many-ids',
+        'limit-exceeded',
         `the pick needs more than ${maxPickId} IDs (24-bit RGB); filter or ignore meshes and sources`,
       );
   }
@@ -275,20 +275,20 @@ export function writeContributorView(
   new Uint32Array(data, index * contributorViewSlotBytes + 192, 4).set([baseId, 0, 0, 0]);
 }
 
-/** Composes a contributor shader and acquires its pipeline with the pick pass's fixed state (targets, reverse-Z depth, no culling). */
-export function acquireContributorPipeline(
-  device: GPUDevice,
-  fragments: readonly Fragment[],
-  detailed: boolean,
-  cache?: ComposeCache,
-  conditions: Record<string, boolean> = {},
-): { composed: ComposedShader; lease: PipelineLease } {
-  const composed = composeShader({ fragments, conditions: { ...conditions, primitiveDetail: detailed } }, cache);
-  const state: RenderPipelineState = {
+/**
+ * A contributor's pick shader: the base fragments plus the contributor's own (its vertex fragment and pick output),
+ * with the detail attachment when `detailed`. Billboards and splats compose their pick shaders and variants with it.
+ */
+export function contributorPickSpec(own: readonly Fragment[], detailed: boolean): ComposeSpec {
+  return { fragments: [...createContributorBaseFragments(), ...own], conditions: { primitiveDetail: detailed } };
+}
+
+/** The pick pass's fixed pipeline state for a contributor shader: its targets, reverse-Z depth, no culling. */
+export function contributorPickPipelineState(composed: ComposedShader): RenderPipelineState {
+  return {
     label: 'weft:pick-contributor',
     targets: composed.targets.map((t) => ({ format: t.format! })),
     primitive: { topology: 'triangle-list', cullMode: 'none' },
     depthStencil: { format: 'depth24plus', depthWriteEnabled: true, depthCompare: 'greater' },
   };
-  return { composed, lease: acquireRenderPipeline(device, composed, state) };
 }

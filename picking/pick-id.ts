@@ -1,4 +1,5 @@
-import { describeValue, WeftError } from '../composer/errors.js';
+import { describeValue } from '../core/errors.js';
+import { PickError } from './pick-errors.js';
 
 /** Largest pick ID that fits the 24-bit RGB encoding; 0 means "nothing picked". */
 export const maxPickId = 0xffffff;
@@ -6,9 +7,9 @@ export const maxPickId = 0xffffff;
 /** Encodes a 1-based pick ID as the r, g, b bytes of an rgba8unorm texel. */
 export function encodePickId(id: number): [number, number, number] {
   if (!Number.isInteger(id) || id < 1 || id > maxPickId) {
-    throw new WeftError(
+    throw new PickError(
       'encodePickId',
-      'bad-pick-id',
+      'out-of-range',
       `pick ID ${describeValue(id)} is outside 1..${maxPickId} (0 is reserved for a miss)`,
     );
   }

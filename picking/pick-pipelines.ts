@@ -1,19 +1,13 @@
-import type { ComposedShader } from '../composer/compose-shader.js';
+import { type ComposedShader, composeShader } from '../composer/compose-shader.js';
 import { stableStringify } from '../composer/hash.js';
-import {
-  acquireRenderPipeline,
-  acquireRenderPipelineAsync,
-  type PipelineLease,
-  releaseRenderPipeline,
-  type RenderPipelineState,
-} from '../composer/pipeline-cache.js';
-import { composePickShader } from './pick-variants.js';
+import type { PipelineLease, RenderPipelineState } from '../composer/pipeline-cache.js';
+import { acquirePipelineLease, acquirePipelineLeaseAsync, type HeldPipeline } from '../composer/pipeline-leases.js';
+import { type PickShaderDescription, pickShaderSpec, pickShaderVertexBuffers } from './pick-shader.js';
 import type { VertexBufferSpec } from '../composer/vertex-layout.js';
 import { findVertexAttribute } from '../engine/mesh-data.js';
 import type { Mesh } from '../engine/mesh.js';
-import { meshVertexLayout } from '../engine/mesh-layout.js';
-import { deformationComposeParts, meshDeformationVariant } from '../engine/mesh-deformation.js';
-import { createPickDiscardRuleFragment, createPickWorldAdjustFragment } from '../fragments/pick-discard.js';
+import { describeMeshShader } from '../engine/mesh-layout.js';
+import { deformationVariantKey } from '../engine/mesh-deformation.js';
 import { type CheckedRule, checkVertexDataFormat, toRuleError, vertexDataSemantic } from './discard-rules.js';
 import type { PickGpu } from './pick-resources.js';
 
@@ -72,6 +66,29 @@ interface PipelineRequest {
   vertexDataComponents: number;
 }
 
+/** Describes the pick shader of a mesh in this mode, and which mesh buffer feeds the rule's vertex data (checked here). */
+export function describePickShader(
+  api: string,
+  mesh: Mesh,
+  detailed: boolean,
+  checked: CheckedRule | null,
+): { description: PickShaderDescription; vertexDataBuffer: number | null; vertexDataComponents: number } {
+  const data = checked?.rule.vertexData ? vertexDataSpec(api, checked, mesh) : null;
+  const rule = checked
+    ? {
+        wgsl: checked.rule.wgsl,
+        worldAdjustWgsl: checked.rule.worldAdjustWgsl,
+        storage: checked.bindings,
+        vertexData: data?.spec ?? null,
+      }
+    : null;
+  return {
+    description: { mesh: describeMeshShader(mesh), detailed, rule },
+    vertexDataBuffer: data?.buffer ?? null,
+    vertexDataComponents: data?.components ?? 0,
+  };
+}
+
 function describeRequest(
   gpu: PickGpu,
   api: string,
@@ -79,58 +96,18 @@ function describeRequest(
   detailed: boolean,
   checked: CheckedRule | null,
 ): PipelineRequest {
-  const buffers = meshVertexLayout(mesh);
-  const thinInstances = mesh.thinInstances !== null;
-  let vertexDataBuffer: number | null = null;
-  let vertexDataComponents = 0;
-  if (checked?.rule.vertexData) {
-    const data = vertexDataSpec(api, checked, mesh);
-    buffers.push(data.spec);
-    vertexDataBuffer = data.buffer;
-    vertexDataComponents = data.components;
-  }
-  const deformation = deformationComposeParts(meshDeformationVariant(mesh));
-  const key = `${detailed ? 'detail' : 'basic'}|${checked?.digest ?? 'no-rule'}|${deformation.key}|${stableStringify(buffers)}`;
-  const compose = () => {
-    const extra = checked
-      ? [
-          createPickDiscardRuleFragment(checked.rule.wgsl, checked.bindings),
-          ...(checked.rule.worldAdjustWgsl !== undefined
-            ? [createPickWorldAdjustFragment(checked.rule.worldAdjustWgsl, checked.bindings)]
-            : []),
-        ]
-      : [];
-    const fragments =
-      extra.length || deformation.fragments.length
-        ? [...gpu.fragments, ...deformation.fragments, ...extra]
-        : gpu.fragments;
-    return composePickShader(
-      { thinInstances, primitiveDetail: detailed },
-      {
-        cache: gpu.composeCache,
-        fragments,
-        vertexLayout: { kind: 'buffers', buffers },
-        conditions: {
-          ...deformation.conditions,
-          ...(checked
-            ? {
-                pickDiscard: true,
-                pickWorldAdjust: checked.rule.worldAdjustWgsl !== undefined,
-                pickVertexData: checked.rule.vertexData !== undefined,
-              }
-            : {}),
-        },
-      },
-    );
-  };
+  const { description, vertexDataBuffer, vertexDataComponents } = describePickShader(api, mesh, detailed, checked);
+  const buffers = pickShaderVertexBuffers(description);
+  const key = `${detailed ? 'detail' : 'basic'}|${checked?.digest ?? 'no-rule'}|${deformationVariantKey(description.mesh.deformation)}|${stableStringify(buffers)}`;
+  const compose = () =>
+    composeShader(pickShaderSpec(description, { fragmentLists: gpu.fragmentLists }), gpu.composeCache);
   return { key, compose, vertexDataBuffer, vertexDataComponents };
 }
 
 function remember(
   gpu: PickGpu,
   key: string,
-  composed: ComposedShader,
-  lease: PipelineLease,
+  { composed, lease }: HeldPipeline,
   request: PipelineRequest,
 ): PickPipeline {
   const pipeline: PickPipeline = {
@@ -162,14 +139,8 @@ export function getPickPipeline(
   let pipeline = gpu.pipelines.get(request.key) ?? null;
   if (!pipeline && !checked) {
     // Weft's own pick variants are validated by the test suite: the synchronous path is safe.
-    const composed = request.compose();
-    pipeline = remember(
-      gpu,
-      request.key,
-      composed,
-      acquireRenderPipeline(gpu.device, composed, pipelineState(composed)),
-      request,
-    );
+    const held = acquirePipelineLease(gpu.leases, request.key, request.compose, pipelineState);
+    pipeline = remember(gpu, request.key, held, request);
   }
   if (pipeline) known.byMode.set(mode, pipeline);
   return pipeline;
@@ -198,16 +169,13 @@ export async function preparePickPipelines(
     } catch (error) {
       toRuleError(api, checked, error);
     }
-    let lease: PipelineLease;
+    let held: HeldPipeline | null;
     try {
-      lease = await acquireRenderPipelineAsync(gpu.device, composed, pipelineState(composed));
+      held = await acquirePipelineLeaseAsync(gpu.leases, request.key, () => composed, pipelineState);
     } catch (error) {
       toRuleError(api, checked, error);
     }
-    if (gpu.pipelines.has(request.key)) {
-      releaseRenderPipeline(gpu.device, lease); // a concurrent pick finished first and holds the entry
-      continue;
-    }
-    remember(gpu, request.key, composed, lease, request);
+    // Null: the picker was disposed meanwhile; a concurrent pick may have finished first and remembered the entry.
+    if (held && !gpu.pipelines.has(request.key)) remember(gpu, request.key, held, request);
   }
 }

@@ -1,11 +1,14 @@
 import { type ComposeCache, makeComposeCache } from '../composer/compose-shader.js';
-import { releaseRenderPipeline } from '../composer/pipeline-cache.js';
+import { createPipelineLeaseSet, disposePipelineLeaseSet, type PipelineLeaseSet } from '../composer/pipeline-leases.js';
 import type { Mesh } from '../engine/mesh.js';
-import type { Fragment } from '../fragments/fragment-types.js';
-import { createPickFragments } from '../fragments/standard-material.js';
+import { createStagingPool, disposeStagingPool, type StagingPool } from '../engine/staging-pool.js';
+import type { FragmentLists } from '../engine/shader-spec-options.js';
+import { drawUniformsByteSize } from '../fragments/draw-uniforms.js';
+import { pickFrameUniformsByteSize } from '../fragments/pick-discard.js';
+import { pickUniformsByteSize } from '../fragments/pick-output.js';
+import { sceneUniformsByteSize } from '../fragments/scene-uniforms.js';
 import type { PickPipeline } from './pick-pipelines.js';
 import { type DeviceContributors, pruneContributors } from './pick-contributors.js';
-import { destroyStagingPool, makeStagingPool, type StagingPool } from './staging-pool.js';
 
 /** Per point: SceneUniforms at 0, PickFrameUniforms at 256 (binding offsets must be 256-aligned). */
 export const pointSlotBytes = 512;
@@ -24,8 +27,11 @@ interface StorageEntry {
 /** The picker's GPU objects on one device; grown on demand, reused by every later pick. */
 export interface PickGpu {
   readonly device: GPUDevice;
-  readonly fragments: readonly Fragment[];
+  /** The fragment lists of the pick shaders, reused with `composeCache`. */
+  readonly fragmentLists: FragmentLists;
   readonly composeCache: ComposeCache;
+  /** The pick pipelines' leases, by the same key as `pipelines`. */
+  readonly leases: PipelineLeaseSet;
   readonly pipelines: Map<string, PickPipeline>;
   /** Per mesh: its pipeline by mode, so a warm pick skips the layout key (a mesh's layout never changes). */
   readonly meshPipelines: WeakMap<Mesh, { thin: boolean; byMode: Map<string, PickPipeline> }>;
@@ -68,11 +74,12 @@ export function ensurePickGpu(picker: { gpu: PickGpu | null }, device: GPUDevice
   });
   picker.gpu = {
     device,
-    fragments: createPickFragments(),
+    fragmentLists: new Map(),
     composeCache: makeComposeCache(),
+    leases: createPipelineLeaseSet(device),
     pipelines: new Map(),
     meshPipelines: new WeakMap(),
-    staging: makeStagingPool(device),
+    staging: createStagingPool(device, 'weft:pick'),
     targets: null,
     pointBuffer: null,
     pointCapacity: 0,
@@ -178,7 +185,7 @@ export function pointGroupsFor(gpu: PickGpu, layout: GPUBindGroupLayout, binding
         resource: {
           buffer: gpu.pointBuffer!,
           offset: i * pointSlotBytes + (b.name === 'pickFrame' ? pickFrameOffset : 0),
-          size: b.name === 'pickFrame' ? 16 : 128,
+          size: b.name === 'pickFrame' ? pickFrameUniformsByteSize : sceneUniformsByteSize,
         },
       })),
     }),
@@ -199,7 +206,7 @@ export function drawGroupFor(gpu: PickGpu, layout: GPUBindGroupLayout, bindings:
       resource: {
         buffer: gpu.drawBuffer!,
         offset: b.name === 'pick' ? pickUniformOffset : 0,
-        size: b.name === 'pick' ? 16 : 160,
+        size: b.name === 'pick' ? pickUniformsByteSize : drawUniformsByteSize,
       },
     })),
   });
@@ -264,12 +271,12 @@ export function storageGroupFor(
 
 /** Destroys the picker's targets, buffers and staging pool and gives back its pipeline leases. */
 export function disposePickGpu(gpu: PickGpu): void {
-  for (const pipeline of gpu.pipelines.values()) releaseRenderPipeline(gpu.device, pipeline.lease);
+  disposePipelineLeaseSet(gpu.leases);
   gpu.pipelines.clear();
   for (const texture of gpu.targets ? [...gpu.targets.textures, gpu.targets.depth] : []) texture.destroy();
   gpu.targets = null;
   for (const buffer of gpu.allBuffers) buffer.destroy();
   gpu.allBuffers.clear();
-  destroyStagingPool(gpu.staging);
+  disposeStagingPool(gpu.staging);
   pruneContributors(gpu.contributors, null);
 }

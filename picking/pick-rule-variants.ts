@@ -1,12 +1,10 @@
 import {
   createPickDiscardRuleFragment,
   createPickWorldAdjustFragment,
-  makeRuleHeader,
   type PickRuleStorageBinding,
 } from '../fragments/pick-discard.js';
 import { createPickFragments } from '../fragments/standard-material.js';
 import type { ComposeSpec } from '../composer/compose-shader.js';
-import type { MappedShaderMessage } from '../composer/errors.js';
 import { registerVariant, type VariantRegistry } from '../composer/variant-registry.js';
 
 /** A pick discard rule as shader source only (what `weft compose/validate --rule` and the snapshots need). */
@@ -89,22 +87,4 @@ export function registerPickRuleVariants(
     });
   }
   return registry;
-}
-
-/** Rewrites messages about a rule's fragments to lines of the rule's own file (weft's import header removed). */
-export function toRuleFileMessages(
-  messages: readonly MappedShaderMessage[],
-  rule: PickRuleSource,
-  files: { wgsl: string; worldAdjust?: string },
-): MappedShaderMessage[] {
-  const offset = makeRuleHeader(rule.storage ?? []).split('\n').length - 1;
-  const byFragment: Record<string, string | undefined> = {
-    'pick-discard-rule': files.wgsl,
-    'pick-world-adjust-rule': files.worldAdjust,
-  };
-  return messages.map((m) =>
-    byFragment[m.fragmentId] && m.line > offset
-      ? { ...m, fragmentId: byFragment[m.fragmentId]!, line: m.line - offset }
-      : m,
-  );
 }

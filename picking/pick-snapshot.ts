@@ -2,22 +2,26 @@ import { type Aabb, intersectRayAabb, makeEmptyAabb, transformAabb } from '../en
 import type { Mesh } from '../engine/mesh.js';
 import type { Scene } from '../engine/scene.js';
 import { deformedLocalBounds, isMeshDeformed } from '../engine/mesh-deformation.js';
+import { multiplyByThinInstance } from '../engine/thin-instance-matrix.js';
 import { getCpuPicker, syncCpuPicker } from './cpu/cpu-picker.js';
 import { collectSceneCandidates } from './cpu/scene-query.js';
-import { describeValue } from '../composer/errors.js';
 import { maxPickId } from './pick-id.js';
 import { PickError } from './pick-errors.js';
+import {
+  ignoredInstanceRanges,
+  isInstanceInRanges,
+  makePickFilter,
+  makePickFilterTest,
+  type PickFilter,
+  type PickFilterOptions,
+  pickFilterKeepsMesh,
+} from './pick-filter.js';
 import type { PickingRay } from './picking-ray.js';
 
-/** Leave out a mesh, or some of its thin instances: one index or a half-open range [start, end). */
-export type PickIgnore = Mesh | { mesh: Mesh; thinInstances: number | readonly [number, number] };
+export type { PickIgnore } from './pick-filter.js';
 
 /** Options every pick call accepts. */
-export interface PickOptions {
-  /** Only meshes for which this returns true are candidates. */
-  filter?: (mesh: Mesh) => boolean;
-  /** Ignored meshes consume no ID; ignored thin instances are not drawn and never occlude. */
-  ignore?: readonly PickIgnore[];
+export interface PickOptions extends PickFilterOptions {
   /** Draw only meshes / instances whose world bounds the pick ray crosses (default true). */
   preFilter?: boolean;
 }
@@ -48,52 +52,6 @@ export interface PickSnapshot {
   candidates: PickCandidate[];
   /** Candidate indices drawn for each pick point (pickMany/pickRect may differ from pickAsync). */
   drawLists: number[][];
-}
-
-const noIgnore = { whole: false, ranges: [] as [number, number][] };
-
-function ignoredInstances(
-  mesh: Mesh,
-  ignore: readonly PickIgnore[] | undefined,
-  api: string,
-): { whole: boolean; ranges: [number, number][] } {
-  if (!ignore || ignore.length === 0) return noIgnore;
-  const result = { whole: false, ranges: [] as [number, number][] };
-  for (const entry of ignore) {
-    if (entry === mesh) result.whole = true;
-    else if (entry && typeof entry === 'object' && 'mesh' in entry && entry.mesh === mesh) {
-      const spec = entry.thinInstances;
-      const range: [number, number] =
-        typeof spec === 'number' ? [spec, spec + 1] : ([spec?.[0], spec?.[1]] as [number, number]);
-      if (
-        !Number.isInteger(range[0]) ||
-        !Number.isInteger(range[1]) ||
-        range[0] < 0 ||
-        range[1] <= range[0] ||
-        range[1] > mesh.thinInstanceCount
-      ) {
-        throw new PickError(
-          api,
-          'bad-ignore',
-          `ignore for mesh "${mesh.name}": thin instances ${describeValue(spec)} must be an index or a [start, end) range inside 0..${mesh.thinInstanceCount}`,
-        );
-      }
-      result.ranges.push(range);
-    }
-  }
-  return result;
-}
-
-function multiplyAffine(a: Float32Array, b: Float32Array, bOffset: number, out: Float32Array): void {
-  // out = a × sanitised(b): b's w lanes (3, 7, 11, 15) are payload, read as 0, 0, 0, 1.
-  for (let col = 0; col < 4; col++) {
-    const b0 = b[bOffset + col * 4];
-    const b1 = b[bOffset + col * 4 + 1];
-    const b2 = b[bOffset + col * 4 + 2];
-    const b3 = col === 3 ? 1 : 0;
-    for (let row = 0; row < 4; row++)
-      out[col * 4 + row] = a[row] * b0 + a[4 + row] * b1 + a[8 + row] * b2 + a[12 + row] * b3;
-  }
 }
 
 /** Per-call state of the pre-filter, allocated once per pick (never per mesh or instance). */
@@ -139,6 +97,7 @@ export function makePickSnapshot(
   points = 1,
   scene?: Scene,
 ): PickSnapshot {
+  const pickFilter = makePickFilter(api, options, PickError);
   if (
     scene &&
     rays &&
@@ -148,7 +107,7 @@ export function makePickSnapshot(
     meshes.length >= hierarchyThreshold &&
     !sceneHasDeformedMeshes(scene)
   ) {
-    return snapshotFromSceneHierarchy(api, scene, options, rays);
+    return snapshotFromSceneHierarchy(api, scene, pickFilter, rays);
   }
   const filter: Filter | null =
     rays !== null && options.preFilter !== false
@@ -164,9 +123,8 @@ export function makePickSnapshot(
   const drawLists: number[][] = Array.from({ length: points }, () => []);
   let nextId = 1;
   for (const mesh of meshes) {
-    if (mesh.disposed || mesh.pickable === false || (options.filter && !options.filter(mesh))) continue;
-    const ignored = ignoredInstances(mesh, options.ignore, api);
-    if (ignored.whole) continue;
+    if (mesh.disposed || !pickFilterKeepsMesh(pickFilter, mesh)) continue;
+    const ignoredRanges = ignoredInstanceRanges(pickFilter, mesh);
     const candidateIndex = candidates.length;
     let runs: InstanceRun[] | null = null;
     let drawn = false;
@@ -180,11 +138,9 @@ export function makePickSnapshot(
       runs = [];
       let runStart = -1;
       for (let i = 0; i <= mesh.thinInstanceCount; i++) {
-        let include =
-          i < mesh.thinInstanceCount &&
-          (ignored.ranges.length === 0 || !ignored.ranges.some(([start, end]) => i >= start && i < end));
+        let include = i < mesh.thinInstanceCount && !isInstanceInRanges(ignoredRanges, i);
         if (include && filter) {
-          multiplyAffine(mesh.worldMatrix, mesh.thinInstances, i * 16, filter.combined);
+          multiplyByThinInstance(mesh.worldMatrix, mesh.thinInstances, i, filter.combined);
           include = testBounds(filter, bounds, filter.combined);
         }
         if (include) {
@@ -208,7 +164,7 @@ export function makePickSnapshot(
     if (nextId - 1 > maxPickId)
       throw new PickError(
         api,
-        'too-many-ids',
+        'limit-exceeded',
         `the pick needs more than ${maxPickId} IDs (24-bit RGB); filter or ignore meshes`,
       );
   }
@@ -238,25 +194,10 @@ const hierarchyThreshold = 64;
 function snapshotFromSceneHierarchy(
   api: string,
   scene: Scene,
-  options: PickOptions,
+  pickFilter: PickFilter,
   rays: readonly PickingRay[],
 ): PickSnapshot {
-  const ignore = options.ignore ?? [];
-  const ranges = new Map<Mesh, [number, number][] | 'all'>();
-  for (const entry of ignore) {
-    if (entry && typeof entry === 'object' && 'mesh' in entry) {
-      const [range] = ignoredInstances(entry.mesh, [entry], api).ranges;
-      const list = ranges.get(entry.mesh);
-      if (list !== 'all') ranges.set(entry.mesh, [...(list ?? []), range]);
-    } else {
-      ranges.set(entry as Mesh, 'all');
-    }
-  }
-  const accept = (mesh: Mesh, instance: number) => {
-    if (mesh.pickable === false || (options.filter && !options.filter(mesh))) return false;
-    const rule = ranges.get(mesh);
-    return rule === undefined || (rule !== 'all' && !rule.some(([start, end]) => instance >= start && instance < end));
-  };
+  const accept = makePickFilterTest(pickFilter);
   const picker = getCpuPicker(scene);
   syncCpuPicker(picker);
   const perRay = rays.map((ray) => collectSceneCandidates(picker, ray.origin, ray.direction, accept));
@@ -295,7 +236,7 @@ function snapshotFromSceneHierarchy(
     if (nextId - 1 > maxPickId)
       throw new PickError(
         api,
-        'too-many-ids',
+        'limit-exceeded',
         `the pick needs more than ${maxPickId} IDs (24-bit RGB); filter or ignore meshes`,
       );
   }

@@ -1,41 +1,13 @@
-import type { ComposedShader, ComposeSpec } from '../composer/compose-shader.js';
-import { composeShader } from '../composer/compose-shader.js';
 import { registerVariant, type VariantRegistry } from '../composer/variant-registry.js';
-import { standardVertexLayout, type StandardComposeOptions } from '../engine/render/standard-variants.js';
-import { createPickFragments } from '../fragments/standard-material.js';
-
-/** Options of the pick variants. */
-export interface PickVariant {
-  thinInstances: boolean;
-  /** Adds the rgba32uint `primitive_index` output (location 2); needs the `primitive-index` feature. */
-  primitiveDetail: boolean;
-}
-
-/** The compose spec of a pick variant: the standard vertex stage plus the pick-ID outputs. */
-export function pickSpec(variant: PickVariant, options: StandardComposeOptions = {}): ComposeSpec {
-  return {
-    fragments: options.fragments ?? createPickFragments(),
-    conditions: {
-      ...options.conditions,
-      thinInstances: variant.thinInstances,
-      primitiveDetail: variant.primitiveDetail,
-    },
-    vertexLayout: options.vertexLayout ?? standardVertexLayout({ thinInstances: variant.thinInstances }),
-    deviceFeatures: options.deviceFeatures,
-  };
-}
-
-/** Composes a pick variant (ID rgba8unorm @0, depth r32float @1, optional primitive detail rgba32uint @2). */
-export function composePickShader(variant: PickVariant, options: StandardComposeOptions = {}): ComposedShader {
-  return composeShader(pickSpec(variant, options), options.cache);
-}
+import { describeRepresentativeMesh, type RepresentativeMeshShape } from '../engine/representative-mesh.js';
+import { type PickVariant, pickShaderSpec } from './pick-shader.js';
 
 /** Name of a pick variant in the registry: `pick` plus `-detail`, `-thin-instances`. */
 export function pickVariantName(v: PickVariant): string {
   return ['pick', v.primitiveDetail && 'detail', v.thinInstances && 'thin-instances'].filter(Boolean).join('-');
 }
 
-/** Registers the pick pass's variants (with and without primitive detail and thin instances). */
+/** Registers the pick pass's variants: with and without primitive detail and thin instances, and of deformed meshes. */
 export function registerPickVariants(registry: VariantRegistry): VariantRegistry {
   for (const primitiveDetail of [false, true]) {
     for (const thinInstances of [false, true]) {
@@ -43,9 +15,26 @@ export function registerPickVariants(registry: VariantRegistry): VariantRegistry
       registerVariant(registry, {
         name: pickVariantName(variant),
         description: `pick ids ${JSON.stringify(variant)}`,
-        spec: () => pickSpec(variant),
+        spec: () =>
+          pickShaderSpec({
+            mesh: describeRepresentativeMesh({ thinInstances }),
+            detailed: primitiveDetail,
+            rule: null,
+          }),
       });
     }
   }
+  // Deformed meshes in the detailed pass (positions and influences only: the pick shader reads no other attribute).
+  const deformed: [string, RepresentativeMeshShape][] = [
+    ['pick-deform-skin8-detail', { skin: 8 }],
+    ['pick-deform-morph-skin4-detail', { skin: 4, morph: true }],
+    ['pick-deform-vat4-thin-instances-detail', { vat: 4, thinInstances: true }],
+  ];
+  for (const [name, shape] of deformed)
+    registerVariant(registry, {
+      name,
+      description: `pick ids, primitive detail, deformed mesh ${JSON.stringify(shape)}`,
+      spec: () => pickShaderSpec({ mesh: describeRepresentativeMesh(shape), detailed: true, rule: null }),
+    });
   return registry;
 }

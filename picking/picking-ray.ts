@@ -1,6 +1,7 @@
 import { mat4, vec3, vec4 } from 'wgpu-matrix';
-import { describeValue, WeftError } from '../composer/errors.js';
+import { describeValue } from '../core/errors.js';
 import { type Camera, getCameraViewProjectionMatrix } from '../engine/camera.js';
+import { PickError } from './pick-errors.js';
 
 type Vec3 = [number, number, number];
 
@@ -26,32 +27,42 @@ export interface PickViewport {
   devicePixelRatio?: number;
 }
 
-/** Converts caller coordinates to the framebuffer pixel they fall in; throws on bad input. */
-export function toFramebufferPixel(api: string, x: number, y: number, viewport: PickViewport): [number, number] {
+/**
+ * Converts caller coordinates to the framebuffer pixel they fall in; bad input throws a PickError naming `api`, and
+ * `points[pointIndex]` when a multi-point call gives the point's index.
+ */
+export function toFramebufferPixel(
+  api: string,
+  x: number,
+  y: number,
+  viewport: PickViewport,
+  pointIndex?: number,
+): [number, number] {
   const { width, height } = viewport;
   if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1) {
-    throw new WeftError(
+    throw new PickError(
       api,
-      'bad-viewport',
+      'bad-option',
       `viewport ${describeValue(width)}×${describeValue(height)} must be positive integers (backing pixels)`,
     );
   }
   const ratio = viewport.devicePixelRatio ?? 1;
   if (!(ratio > 0) || !Number.isFinite(ratio))
-    throw new WeftError(api, 'bad-pixel-ratio', `devicePixelRatio ${describeValue(ratio)} must be a finite number > 0`);
+    throw new PickError(api, 'bad-option', `devicePixelRatio ${describeValue(ratio)} must be a finite number > 0`);
+  const point = pointIndex === undefined ? '' : `points[${pointIndex}]: `;
   if (!Number.isFinite(x) || !Number.isFinite(y))
-    throw new WeftError(
+    throw new PickError(
       api,
       'bad-coordinates',
-      `coordinates (${describeValue(x)}, ${describeValue(y)}) must be finite numbers`,
+      `${point}coordinates (${describeValue(x)}, ${describeValue(y)}) must be finite numbers`,
     );
   const px = Math.floor(x * ratio);
   const py = Math.floor(y * ratio);
   if (px < 0 || py < 0 || px >= width || py >= height) {
-    throw new WeftError(
+    throw new PickError(
       api,
       'out-of-range',
-      `pixel (${describeValue(x)}, ${describeValue(y)})${ratio !== 1 ? ` × ratio ${ratio}` : ''} is outside the ${width}×${height} framebuffer (0..${width - 1}, 0..${height - 1})`,
+      `${point}pixel (${describeValue(x)}, ${describeValue(y)})${ratio !== 1 ? ` × ratio ${ratio}` : ''} is outside the ${width}×${height} framebuffer (0..${width - 1}, 0..${height - 1})`,
     );
   }
   return [px, py];
@@ -65,10 +76,18 @@ function unproject(inverse: Float32Array, x: number, y: number, z: number): Vec3
 
 /**
  * The ray from the camera through the centre of pixel (x, y): the exact inverse of the projection
- * the renderer draws with (same matrix, pixel centre at +0.5, NDC y up, reverse-Z).
+ * the renderer draws with (same matrix, pixel centre at +0.5, NDC y up, reverse-Z). Bad input throws a PickError
+ * naming the calling `api` (and `points[pointIndex]` for a multi-point call).
  */
-export function createPickingRay(camera: Camera, x: number, y: number, viewport: PickViewport): PickingRay {
-  const [pixelX, pixelY] = toFramebufferPixel('createPickingRay', x, y, viewport);
+export function createPickingRay(
+  camera: Camera,
+  x: number,
+  y: number,
+  viewport: PickViewport,
+  api = 'createPickingRay',
+  pointIndex?: number,
+): PickingRay {
+  const [pixelX, pixelY] = toFramebufferPixel(api, x, y, viewport, pointIndex);
   const { width, height } = viewport;
   const viewProjection = getCameraViewProjectionMatrix(camera, width / height);
   const inverse = mat4.inverse(viewProjection);

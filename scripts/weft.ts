@@ -12,25 +12,42 @@ import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { create, globals } from 'webgpu';
 import {
+  ComposeError,
   type ComposedShader,
   composeShader,
   describeComposedShader,
   formatShaderMessage,
   getVariant,
   listVariants,
+  type MappedShaderMessage,
   makeComposeCache,
   makeWeftVariantRegistry,
   type PickRuleSource,
   registerPickRuleVariants,
-  toRuleFileMessages,
   type VariantRegistry,
   WeftError,
 } from '../index.js';
 import { compilationMessages, createShaderModuleScoped } from '../composer/compile-errors.js';
+import { locateRuleMessages } from '../picking/discard-rules.js';
 
 interface RuleFiles {
   rule: PickRuleSource;
   files: { wgsl: string; worldAdjust?: string };
+}
+
+/** Messages of a rule variant at lines of the rule's own files, named by their paths; others stay as they are. */
+function inRuleFiles(messages: readonly MappedShaderMessage[], { rule, files }: RuleFiles): MappedShaderMessage[] {
+  const paths: Record<string, string | undefined> = { wgsl: files.wgsl, worldAdjustWgsl: files.worldAdjust };
+  return locateRuleMessages(rule, messages).map(({ file, ...located }, i) =>
+    paths[file] ? { ...located, fragmentId: paths[file] } : messages[i],
+  );
+}
+
+/** A compose failure as the CLI prints it: a rule variant's messages at lines of the rule's own files. */
+function describeComposeFailure(name: string, error: unknown, ruleFiles: RuleFiles | null): string {
+  if (ruleFiles && name.startsWith(ruleFiles.rule.name) && error instanceof ComposeError && error.messages.length)
+    return inRuleFiles(error.messages, ruleFiles).map(formatShaderMessage).join('\n');
+  return (error as Error).message;
 }
 
 async function validate(registry: VariantRegistry, names: string[], ruleFiles: RuleFiles | null): Promise<number> {
@@ -43,7 +60,7 @@ async function validate(registry: VariantRegistry, names: string[], ruleFiles: R
       composed.set(variant.name, composeShader(variant.spec(), cache));
     } catch (error) {
       failures++;
-      console.log(`✗ ${variant.name}: ${(error as Error).message}`);
+      console.log(`✗ ${variant.name}: ${describeComposeFailure(variant.name, error, ruleFiles)}`);
     }
   }
   Object.assign(globalThis, globals);
@@ -62,10 +79,7 @@ async function validate(registry: VariantRegistry, names: string[], ruleFiles: R
     }
     const { module, scope } = createShaderModuleScoped(device, shader.code, `weft:validate:${name}`);
     const mapped = await compilationMessages(module, shader.code, shader.sourceMap, scope);
-    const messages =
-      ruleFiles && name.startsWith(ruleFiles.rule.name)
-        ? toRuleFileMessages(mapped, ruleFiles.rule, ruleFiles.files)
-        : mapped;
+    const messages = ruleFiles && name.startsWith(ruleFiles.rule.name) ? inRuleFiles(mapped, ruleFiles) : mapped;
     const errors = messages.filter((m) => m.type === 'error');
     if (errors.length) failures++;
     console.log(

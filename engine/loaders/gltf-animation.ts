@@ -1,6 +1,6 @@
 import type { Node as GltfNode } from '@gltf-transform/core';
 import { mat4, quat } from 'wgpu-matrix';
-import { describeValue } from '../../composer/errors.js';
+import { describeValue } from '../../core/errors.js';
 import { EngineError } from '../engine-errors.js';
 import type { GltfLoadResult, GltfSkinBinding } from './gltf-loader.js';
 
@@ -41,11 +41,11 @@ export function playGltfAnimation(result: GltfLoadResult, animation: number | st
   if (!clip)
     throw new EngineError(
       api,
-      'no-animation',
+      'out-of-range',
       `animation ${describeValue(animation)} does not exist; the document has ${animations.length} (${animations.map((a, i) => a.getName() || `#${i}`).join(', ') || 'none'})`,
     );
   if (!Number.isFinite(time))
-    throw new EngineError(api, 'bad-time', `time ${describeValue(time)} must be a finite number of seconds`);
+    throw new EngineError(api, 'bad-option', `time ${describeValue(time)} must be a finite number of seconds`);
   const weightsByNode = new Map<GltfNode, number[]>();
   for (const channel of clip.listChannels()) {
     const node = channel.getTargetNode();

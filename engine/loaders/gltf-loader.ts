@@ -8,7 +8,7 @@ import {
   type Skin as GltfSkin,
 } from '@gltf-transform/core';
 import { mat4 } from 'wgpu-matrix';
-import { describeValue } from '../../composer/errors.js';
+import { describeValue } from '../../core/errors.js';
 import { EngineError } from '../engine-errors.js';
 import { makeStandardMaterial, type StandardMaterial } from '../material.js';
 import { createMeshFromData, disposeMesh, type Mesh } from '../mesh.js';
@@ -67,7 +67,7 @@ const modeNames = ['POINTS', 'LINES', 'LINE_LOOP', 'LINE_STRIP', 'TRIANGLES', 'T
 const floatComponentType = 5126;
 
 function refuse(where: string, message: string): never {
-  throw new EngineError(api, 'unsupported-gltf', `${where}: ${message}`);
+  throw new EngineError(api, 'unsupported', `${where}: ${message}`);
 }
 
 function checkOptions(options: GltfLoadOptions): Float32Array | null {
@@ -290,19 +290,18 @@ export async function loadGltf(
     } catch (error) {
       throw new EngineError(
         api,
-        'bad-glb',
+        'bad-data',
         `could not read the GLB bytes (${describeValue(source)}): ${(error as Error).message}`,
       );
     }
   } else {
     throw new EngineError(
       api,
-      'bad-source',
+      'bad-option',
       `source ${describeValue(source)} must be GLB bytes (Uint8Array) or a @gltf-transform/core Document`,
     );
   }
-  if (scene.disposed)
-    throw new EngineError(api, 'disposed-scene', 'the scene was disposed while the glTF was being read');
+  if (scene.disposed) throw new EngineError(api, 'disposed', 'the scene was disposed while the glTF was being read');
   const plans: PlannedMesh[] = [];
   const materials = new Map<GltfMaterial, StandardMaterial>();
   const skins = new Map<GltfSkin, GltfSkinBinding>();

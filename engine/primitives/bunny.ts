@@ -1,4 +1,4 @@
-import { describeValue } from '../../composer/errors.js';
+import { describeValue } from '../../core/errors.js';
 import { EngineError } from '../engine-errors.js';
 import { createMeshFromData, type Mesh, type MeshOptions } from '../mesh.js';
 import type { MeshData } from '../mesh-data.js';

@@ -1,4 +1,4 @@
-import { describeValue } from '../../composer/errors.js';
+import { describeValue } from '../../core/errors.js';
 import { EngineError } from '../engine-errors.js';
 
 /** Largest segment / subdivision count a primitive accepts (keeps a typo from allocating gigabytes). */

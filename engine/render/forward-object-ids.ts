@@ -10,6 +10,8 @@ import {
 /** The forward task's object-ID attachment and the ID ranges of the frame it last drew. */
 export interface ForwardObjectIds {
   texture: GPUTexture | null;
+  /** The device `texture` was made on. */
+  device: GPUDevice | null;
   view: GPUTextureView | null;
   /** Ranges of the recorded draw list (immutable). */
   recordedRanges: readonly FrameIdRange[] | null;
@@ -23,7 +25,14 @@ export const forwardObjectIdFormat: GPUTextureFormat = 'rg32uint';
 
 /** Empty object-ID state (textures appear at record). */
 export function makeForwardObjectIds(label: string): ForwardObjectIds {
-  return { texture: null, view: null, recordedRanges: null, frameRanges: null, reader: makeFrameIdReader(label) };
+  return {
+    texture: null,
+    device: null,
+    view: null,
+    recordedRanges: null,
+    frameRanges: null,
+    reader: makeFrameIdReader(label),
+  };
 }
 
 /** (Re)allocates the ID texture when the device or the frame size changed. */
@@ -35,7 +44,7 @@ export function ensureObjectIdTexture(
   label: string,
 ): void {
   const current = ids.texture;
-  if (current && current.width === width && current.height === height && ids.reader.device === device) return;
+  if (current && current.width === width && current.height === height && ids.device === device) return;
   current?.destroy();
   ids.texture = device.createTexture({
     label: `${label}:object-ids`,
@@ -44,7 +53,7 @@ export function ensureObjectIdTexture(
     usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC,
   });
   ids.view = ids.texture.createView();
-  ids.reader.device = device;
+  ids.device = device;
 }
 
 /** Reads which mesh, thin instance and triangle the last executed frame drew at pixel (x, y): no extra pass. */

@@ -1,17 +1,12 @@
-import {
-  billboardParamsBytes,
-  billboardSpriteBytes,
-  createBillboardPickFragment,
-  createBillboardQuadFragment,
-} from '../../fragments/billboard-pick.js';
+import { billboardParamsBytes, billboardSpriteBytes } from '../../fragments/billboard-pick.js';
 import { createContributorGpu, disposeContributorGpu, drawContributorItems } from '../../picking/contributor-gpu.js';
 import {
   type ContributorCaptureRequest,
-  createContributorBaseFragments,
   type PickContributor,
   raysNearSphere,
 } from '../../picking/pick-contributors.js';
 import { billboardParams, packBillboardSprite } from './billboard-items.js';
+import { billboardPickSpec } from './billboard-shaders.js';
 import type { BillboardSystem } from './billboard-system.js';
 
 /** The sprites one pick draws, copied at the call, and the orientation they had. */
@@ -53,7 +48,7 @@ export function capturePick(
 export function createPickContributor(device: GPUDevice): PickContributor<CapturedBillboards> {
   const gpu = createContributorGpu(device, {
     label: 'weft:billboards:pick',
-    fragments: [...createContributorBaseFragments(), createBillboardQuadFragment(), createBillboardPickFragment()],
+    shaderSpec: billboardPickSpec,
     itemsBinding: 'billboardSprites',
     paramsBinding: 'billboardParams',
     paramsBytes: billboardParamsBytes,

@@ -1,13 +1,8 @@
-import { createContributorViewFragment } from '../../fragments/contributor-view.js';
-import {
-  billboardParamsBytes,
-  billboardSpriteBytes,
-  createBillboardColorFragment,
-  createBillboardQuadFragment,
-} from '../../fragments/billboard-pick.js';
+import { billboardParamsBytes, billboardSpriteBytes } from '../../fragments/billboard-pick.js';
 import { createEntityRenderTask, type EntityRenderTaskOptions } from '../entity-render-task.js';
 import type { Task } from '../../engine/task.js';
 import { billboardParams, packBillboardSprite } from './billboard-items.js';
+import { billboardColorSpec } from './billboard-shaders.js';
 import type { BillboardSystem } from './billboard-system.js';
 
 /** Draws a billboard system's sprites (flat colours, depth-tested and depth-writing) over a target the meshes were drawn into. */
@@ -18,7 +13,7 @@ export function createBillboardRenderTask(system: BillboardSystem, options: Enti
     { name: `billboards:${system.name}`, ...options },
     {
       label: `billboards:${system.name}`,
-      fragments: [createContributorViewFragment(), createBillboardQuadFragment(), createBillboardColorFragment()],
+      shaderSpec: billboardColorSpec,
       itemsBinding: 'billboardSprites',
       paramsBinding: 'billboardParams',
       paramsBytes: billboardParamsBytes,

@@ -1,4 +1,4 @@
-import { describeValue } from '../../composer/errors.js';
+import { describeValue } from '../../core/errors.js';
 import { EngineError } from '../../engine/engine-errors.js';
 import { registerPickSource, unregisterPickSource } from '../../engine/pick-sources.js';
 import type { Scene } from '../../engine/scene.js';
@@ -39,7 +39,7 @@ export interface BillboardOptions {
 }
 
 function fail(api: string, name: string, message: string): never {
-  throw new EngineError(api, 'bad-billboards', `billboard system ${JSON.stringify(name)}: ${message}`);
+  throw new EngineError(api, 'bad-data', `billboard system ${JSON.stringify(name)}: ${message}`);
 }
 
 /** Per-sprite values from a Float32Array of `width` per sprite, or one value repeated for every sprite. */

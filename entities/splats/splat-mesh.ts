@@ -1,5 +1,5 @@
 import { mat4 } from 'wgpu-matrix';
-import { describeValue } from '../../composer/errors.js';
+import { describeValue } from '../../core/errors.js';
 import { EngineError } from '../../engine/engine-errors.js';
 import { registerPickSource, unregisterPickSource } from '../../engine/pick-sources.js';
 import type { Scene } from '../../engine/scene.js';
@@ -43,7 +43,7 @@ export interface SplatMeshOptions {
 }
 
 function fail(api: string, name: string, message: string): never {
-  throw new EngineError(api, 'bad-splats', `splat mesh ${JSON.stringify(name)}: ${message}`);
+  throw new EngineError(api, 'bad-data', `splat mesh ${JSON.stringify(name)}: ${message}`);
 }
 
 function checkArray(

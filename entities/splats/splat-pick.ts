@@ -1,19 +1,14 @@
-import {
-  createSplatPickFragment,
-  createSplatQuadFragment,
-  splatItemBytes,
-  splatParamsBytes,
-} from '../../fragments/splat-pick.js';
+import { splatItemBytes, splatParamsBytes } from '../../fragments/splat-pick.js';
 import { createContributorGpu, disposeContributorGpu, drawContributorItems } from '../../picking/contributor-gpu.js';
 import type { PickTexel } from '../../picking/pick-decode.js';
 import {
   type ContributorCaptureRequest,
-  createContributorBaseFragments,
   type PickContributor,
   raysNearSphere,
 } from '../../picking/pick-contributors.js';
 import { packSplat, splatParams, splatReach, splatWorldScale } from './splat-items.js';
 import type { SplatMesh } from './splat-mesh.js';
+import { splatPickSpec } from './splat-shaders.js';
 
 /** The splats one pick draws, copied at the call, with the mesh's matrices and threshold. */
 export interface CapturedSplats {
@@ -61,7 +56,7 @@ export function capturePick(
 export function createPickContributor(device: GPUDevice): PickContributor<CapturedSplats> {
   const gpu = createContributorGpu(device, {
     label: 'weft:splats:pick',
-    fragments: [...createContributorBaseFragments(), createSplatQuadFragment(), createSplatPickFragment()],
+    shaderSpec: splatPickSpec,
     itemsBinding: 'splatItems',
     paramsBinding: 'splatParams',
     paramsBytes: splatParamsBytes,

@@ -1,14 +1,9 @@
-import { createContributorViewFragment } from '../../fragments/contributor-view.js';
-import {
-  createSplatColorFragment,
-  createSplatQuadFragment,
-  splatItemBytes,
-  splatParamsBytes,
-} from '../../fragments/splat-pick.js';
+import { splatItemBytes, splatParamsBytes } from '../../fragments/splat-pick.js';
 import { createEntityRenderTask, type EntityRenderTaskOptions } from '../entity-render-task.js';
 import type { Task } from '../../engine/task.js';
 import { packSplat, splatParams } from './splat-items.js';
 import type { SplatMesh } from './splat-mesh.js';
+import { splatColorSpec } from './splat-shaders.js';
 
 /** Opacity below which the renderer ignores a splat's tail (one 8-bit step). */
 export const splatRenderCutoff = 1 / 255;
@@ -27,7 +22,7 @@ export function createSplatRenderTask(mesh: SplatMesh, options: EntityRenderTask
     { name: `splats:${mesh.name}`, ...options },
     {
       label: `splats:${mesh.name}`,
-      fragments: [createContributorViewFragment(), createSplatQuadFragment(), createSplatColorFragment()],
+      shaderSpec: splatColorSpec,
       itemsBinding: 'splatItems',
       paramsBinding: 'splatParams',
       paramsBytes: splatParamsBytes,

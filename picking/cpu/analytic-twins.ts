@@ -1,5 +1,5 @@
 import { mat4d, vec3d } from 'wgpu-matrix';
-import { describeValue } from '../../composer/errors.js';
+import { describeValue } from '../../core/errors.js';
 import { type Aabb, transformAabb } from '../../engine/bounds.js';
 import { CpuPickError } from './cpu-pick-error.js';
 import { evaluatePolynomial, polynomialRootsInInterval } from './polynomial-roots.js';

@@ -1,4 +1,4 @@
-import { describeValue } from '../../composer/errors.js';
+import { describeValue } from '../../core/errors.js';
 import { type Aabb, makeEmptyAabb, unionAabb } from '../../engine/bounds.js';
 import { getMeshWorldBounds, type Mesh } from '../../engine/mesh.js';
 import type { Scene } from '../../engine/scene.js';

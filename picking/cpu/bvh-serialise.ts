@@ -1,4 +1,4 @@
-import { describeValue } from '../../composer/errors.js';
+import { describeValue } from '../../core/errors.js';
 import type { Mesh } from '../../engine/mesh.js';
 import { allocateBvhNodes, nodeWords } from './bvh-nodes.js';
 import { CpuPickError } from './cpu-pick-error.js';

@@ -1,4 +1,4 @@
-import { WeftError } from '../../composer/errors.js';
+import { WeftError } from '../../core/errors.js';
 
 /** Why the CPU picker refused a request. */
 export type CpuPickErrorCode =
@@ -15,12 +15,9 @@ export type CpuPickErrorCode =
   | 'bad-policy';
 
 /** A CPU pick, BVH or twin request that cannot be served; names the API and the bad value. */
-export class CpuPickError extends WeftError {
-  override readonly code: CpuPickErrorCode;
-
+export class CpuPickError extends WeftError<CpuPickErrorCode> {
   constructor(api: string, code: CpuPickErrorCode, message: string) {
     super(api, code, message);
     this.name = 'CpuPickError';
-    this.code = code;
   }
 }

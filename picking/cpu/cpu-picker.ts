@@ -1,6 +1,6 @@
 import type { Mesh } from '../../engine/mesh.js';
 import type { Scene } from '../../engine/scene.js';
-import { describeValue } from '../../composer/errors.js';
+import { describeValue } from '../../core/errors.js';
 import { CpuPickError } from './cpu-pick-error.js';
 import { meshBvhCacheEpoch, peekMeshBvh } from './mesh-bvh-cache.js';
 import type { TriangleBvh } from './triangle-bvh.js';

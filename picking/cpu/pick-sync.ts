@@ -1,4 +1,4 @@
-import { describeValue } from '../../composer/errors.js';
+import { describeValue } from '../../core/errors.js';
 import type { Scene } from '../../engine/scene.js';
 import type { PickingInfo } from '../picking-info.js';
 import { makeMissInfo } from '../picking-info.js';
@@ -62,7 +62,7 @@ export function cameraRay(
     height: scene.engine?.height,
     devicePixelRatio: options.devicePixelRatio,
   };
-  const ray = createPickingRay(camera, x, y, viewport);
+  const ray = createPickingRay(camera, x, y, viewport, api);
   // The pick pass clips at the near and far planes; along this ray they lie at near / cos θ and far / cos θ.
   const f = [
     camera.target[0] - camera.position[0],

@@ -1,4 +1,4 @@
-import { describeValue } from '../../composer/errors.js';
+import { describeValue } from '../../core/errors.js';
 import { type BvhBuildOptions, buildBvhNodes } from './bvh-build.js';
 import { type BvhNodes, nodeWords, unionChildBounds } from './bvh-nodes.js';
 import { CpuPickError } from './cpu-pick-error.js';

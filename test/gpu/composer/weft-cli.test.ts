@@ -65,6 +65,11 @@ describe('weft CLI', () => {
     const broken = await weft('validate', '--rule', bad);
     expect(broken.code).toBe(1);
     expect(broken.stdout).toContain(`${bad}:2:26: invalid vector swizzle character`);
+    const unknown = join(dir, 'unknown.wgsl');
+    writeFileSync(unknown, 'fn pickDiscard(input: PickDiscardInput) -> bool {\n  return bananas > 0.0;\n}\n');
+    const unlinked = await weft('validate', '--rule', unknown);
+    expect(unlinked.code).toBe(1);
+    expect(unlinked.stdout).toContain(`${unknown}:2:10: unresolved identifier 'bananas'`);
     const printed = await weft('compose', 'rule-clip-basic-regular', '--rule', good, '--storage', 'limit:array<f32>');
     expect(printed.stdout).toContain('return input.worldPos.y > limit[0];');
   }, 120_000);

@@ -26,7 +26,7 @@ describe('frame IDs: hover from the last rendered frame', () => {
       });
       runTasks(engine, [task]);
       const { width, height } = engine;
-      expect(task.state.objectPrimitive, 'lavapipe has primitive-index').toBe(true);
+      expect(task.state.setup.objectPrimitive, 'lavapipe has primitive-index').toBe(true);
       const eye = Array.from(scene.camera!.position) as [number, number, number];
       const inverse = mat4.inverse(cameraMatrices(scene, width / height).viewProjection);
       const cast = (x: number, y: number) => {
@@ -88,7 +88,7 @@ describe('frame IDs: hover from the last rendered frame', () => {
       expect(figures.identity).toBe(figures.compared);
       expect(figures.primitive).toBe(figures.compared);
       expect(figures.missAgree).toBe(figures.misses);
-      expect(task.state.idReader.free.length, 'staging buffers are pooled').toBeLessThanOrEqual(64);
+      expect(task.state.ids.reader.pool!.created, 'staging buffers are pooled').toBeLessThanOrEqual(64);
       task.dispose();
     },
     [80, 60],

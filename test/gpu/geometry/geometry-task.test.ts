@@ -375,7 +375,7 @@ describe('geometry renderer task: record / execute', () => {
       expect(engine.deviceGeneration).toBe(1);
       scene.camera!.position[0] += 0.2; // motion across the loss is not reported: history restarts on the new device
       expect(runTasks(engine, [task, copy])).toBe(true);
-      expect(task.state.recordedDevice).toBe(engine.device);
+      expect(task.state.recorded.device).toBe(engine.device);
       const velocity = await readPixels(task.geometryLinearVelocityTexture!);
       expect(
         Math.max(

@@ -25,7 +25,7 @@ const mutations: [PickDiscardRule, (string | RegExp)[]][] = [
   [
     rule('return-type', { wgsl: 'fn pickDiscard(input: PickDiscardInput) -> f32 {\n  return 1.0;\n}' }),
     [
-      "wgsl: the rule's function does not match fn pickDiscard(input: PickDiscardInput) -> bool: return statement type must match",
+      "wgsl:1:1: the rule's function does not match fn pickDiscard(input: PickDiscardInput) -> bool: return statement type must match",
       "returned 'f32'",
     ],
   ],
@@ -77,7 +77,7 @@ const mutations: [PickDiscardRule, (string | RegExp)[]][] = [
   ],
   [
     rule('hard-coded-binding', { wgsl: `@group(0) @binding(0) var<uniform> mine: vec4f;\n${ok}` }),
-    ['wgsl writes @group(…) at line 1; the composer assigns every @group, @binding and @location'],
+    ['wgsl:1:1: writes @group(…); the composer assigns every @group, @binding and @location'],
   ],
   [rule('directive', { wgsl: `enable f16;\n${ok}` }), ["wgsl:1:8: extension 'f16' is not allowed"]],
   [
@@ -164,7 +164,7 @@ const mutations: [PickDiscardRule, (string | RegExp)[]][] = [
       worldAdjustWgsl: 'fn adjustPickWorld(input: PickWorldInput) -> vec4f {\n  return vec4f(input.worldPos, 1.0);\n}',
     }),
     [
-      "worldAdjustWgsl: the rule's function does not match fn adjustPickWorld(input: PickWorldInput) -> vec3f: return statement type must match",
+      "worldAdjustWgsl:1:1: the rule's function does not match fn adjustPickWorld(input: PickWorldInput) -> vec3f: return statement type must match",
     ],
   ],
   [
@@ -221,4 +221,53 @@ describe('mutated discard rules', () => {
       expect(messages.size).toBe(mutations.length);
     },
   );
+});
+
+describe('rule compile messages as data', () => {
+  gpuTest("messages carry the rule's own line and column, for compose-time and device errors", async ({ engine }) => {
+    const scene = createScene(engine);
+    scene.camera = makePerspectiveCamera({ position: [0, 0, 4], target: [0, 0, 0] });
+    createBoxMesh(scene, 'box', { width: 2, height: 2, depth: 0.1 });
+    const picker = createGpuPicker(scene);
+    const refusal = async (broken: PickDiscardRule): Promise<PickError> => {
+      const error = await pickAsync(picker, 32, 36, { discard: broken }).then(
+        () => null,
+        (e: unknown) => e,
+      );
+      expect(error, broken.key).toBeInstanceOf(PickError);
+      expect((error as PickError).code).toBe('rule-compile');
+      return error as PickError;
+    };
+    const storage = flags(() => new Float32Array(4));
+    // Compose time (wesl): an unknown identifier, with storage imports the composer supplies.
+    const unknown = await refusal(
+      rule('unknown', {
+        wgsl: 'fn pickDiscard(input: PickDiscardInput) -> bool {\n  return flags[0] > bananas;\n}',
+        storage,
+      }),
+    );
+    expect(unknown.messages[0]).toMatchObject({ file: 'wgsl', line: 2, column: 21, type: 'error' });
+    expect(unknown.messages[0].lineText).toBe('  return flags[0] > bananas;');
+    // Device compile (Tint): a swizzle character the type does not have (the column of the q), in both texts.
+    const swizzle = await refusal(
+      rule('swizzle', {
+        wgsl: '\nfn pickDiscard(input: PickDiscardInput) -> bool {\n  return input.worldPos.q > flags[0];\n}',
+        storage,
+      }),
+    );
+    expect(swizzle.messages[0]).toMatchObject({ file: 'wgsl', line: 3, column: 26, type: 'error' });
+    const adjust = await refusal(
+      rule('adjust', {
+        worldAdjustWgsl: 'fn adjustPickWorld(input: PickWorldInput) -> vec3f {\n  return input.worldPos.zyq;\n}',
+      }),
+    );
+    expect(adjust.messages[0]).toMatchObject({ file: 'worldAdjustWgsl', line: 2, column: 28, type: 'error' });
+    // A function weft cannot call points at its declaration.
+    const signature = await refusal(
+      rule('signature', { wgsl: '\n\n  fn pickDiscard(input: vec4f) -> bool {\n  return true;\n}' }),
+    );
+    expect(signature.messages[0]).toMatchObject({ file: 'wgsl', line: 3, column: 3 });
+    expect(signature.messages[0].message).toMatch(/^the rule's function does not match fn pickDiscard/);
+    expect((await pickAsync(picker, 32, 36)).hit).toBe(true);
+  });
 });

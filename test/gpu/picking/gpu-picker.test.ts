@@ -382,12 +382,30 @@ describe('GPU picker', () => {
       await expect(pickManyAsync(picker, [])).rejects.toThrow(
         'pickManyAsync: points array(0) must be a non-empty array of { x, y }',
       );
+      // The ray helper throws the PickError itself, naming the API and the point.
+      const badPoint = await pickManyAsync(picker, [
+        { x: 1, y: 1 },
+        { x: Infinity, y: 0 },
+      ]).catch((e: unknown) => e);
+      expect(badPoint).toBeInstanceOf(PickError);
+      expect(badPoint).toMatchObject({
+        api: 'pickManyAsync',
+        code: 'bad-coordinates',
+        message: 'pickManyAsync: points[1]: coordinates (Infinity, 0) must be finite numbers',
+      });
       await expect(
         pickManyAsync(picker, [
           { x: 1, y: 1 },
-          { x: Infinity, y: 0 },
+          { x: 3, y: 99 },
         ]),
-      ).rejects.toThrow('pickManyAsync: points[1]: coordinates (Infinity, 0) must be finite numbers');
+      ).rejects.toMatchObject({
+        code: 'out-of-range',
+        message: expect.stringContaining('pickManyAsync: points[1]: pixel (3, 99) is outside'),
+      });
+      await expect(pickRectAsync(picker, Number.NaN, 1, 2, 2)).rejects.toMatchObject({
+        api: 'pickRectAsync',
+        code: 'bad-coordinates',
+      });
       await expect(pickRectAsync(picker, 90, 60, 10, 10)).rejects.toThrow(
         /must be at least 1×1 and inside the 96×64 framebuffer/,
       );

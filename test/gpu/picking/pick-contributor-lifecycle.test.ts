@@ -19,7 +19,7 @@ import {
 } from '../../../engine/index.js';
 import type { Fragment } from '../../../fragments/index.js';
 import {
-  createContributorBaseFragments,
+  contributorPickSpec,
   createContributorGpu,
   createGpuPicker,
   disposeContributorGpu,
@@ -86,7 +86,7 @@ function groundModule(disposed: { count: number }): PickContributorModule<Ground
     createPickContributor(device) {
       const gpu = createContributorGpu(device, {
         label: 'test:ground',
-        fragments: [...createContributorBaseFragments(), groundFragment],
+        shaderSpec: (detailed) => contributorPickSpec([groundFragment], detailed),
         itemsBinding: 'groundItems',
         paramsBinding: 'groundParams',
         paramsBytes: 16,

@@ -357,4 +357,38 @@ describe('composeShader errors name the API, the fragments, the bad value and wh
       "weft:weft_main:8:10: no exported 'nope' in module 'package::surface' (in code generated for fragment \"surface\")",
     );
   });
+
+  test('imports the composer supplies keep line 1 of the source at line 1 in every error', () => {
+    const { source } = surface();
+    const bare = {
+      ...surface(),
+      source: source.slice(source.indexOf('\n') + 1),
+      imports: ['io::{ FragmentInput, FragmentOutput }'],
+    };
+    expect(composeShader({ fragments: [...vertex(), bare] }).code).toBe(
+      composeShader({ fragments: [...vertex(), surface()] }).code,
+    );
+    const unresolved = composeError({
+      fragments: [...vertex(), { ...bare, source: bare.source.replace('vec4f(1.0)', 'tint(1.0)') }],
+    });
+    expect(unresolved.messages[0]).toMatchObject({
+      fragmentId: 'surface',
+      line: 3,
+      column: 13,
+      lineText: '  o.color = tint(1.0);',
+    });
+    const parse = composeError({
+      fragments: [
+        ...vertex(),
+        { ...bare, source: bare.source.replace('o.color = vec4f(1.0);', 'o.color = vec4f(1.0) *;') },
+      ],
+    });
+    expect(parse.messages[0]).toMatchObject({ fragmentId: 'surface', line: 3, column: 25 });
+    const badImport = composeError({ fragments: [...vertex(), { ...bare, imports: ['io::{ FragmentInput'] }] });
+    expect(badImport.code).toBe('link-error');
+    expect(badImport.messages[0]).toMatchObject({ fragmentId: 'weft:surface/imports', line: 1, origin: 'surface' });
+    expect(composeError({ fragments: [...vertex(), { ...bare, imports: [42] as never }] }).message).toContain(
+      'fragment "surface" has imports array(1); expected an array of import paths',
+    );
+  });
 });

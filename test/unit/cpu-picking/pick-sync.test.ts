@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { mat4, vec3 } from 'wgpu-matrix';
-import { WeftError } from '../../../composer/errors.js';
+import { WeftError } from '../../../core/errors.js';
 import { makePerspectiveCamera } from '../../../engine/camera.js';
 import { createMeshFromData, type Mesh } from '../../../engine/mesh.js';
 import { makeBoxData, makeSphereData } from '../../../engine/primitives/index.js';

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { vec3, vec4 } from 'wgpu-matrix';
-import { WeftError } from '../../../composer/errors.js';
+import { WeftError } from '../../../core/errors.js';
+import { PickError } from '../../../picking/pick-errors.js';
 import { getCameraViewProjectionMatrix, makePerspectiveCamera } from '../../../engine/camera.js';
 import { createPickingRay, toFramebufferPixel } from '../../../picking/picking-ray.js';
 
@@ -97,12 +98,30 @@ describe('createPickingRay: the exact inverse of the renderer projection', () =>
     expect(errorCode(() => createPickingRay(camera, 64, 0, vp))).toBe('out-of-range');
     expect(errorCode(() => createPickingRay(camera, 0, -0.01, vp))).toBe('out-of-range');
     expect(errorCode(() => createPickingRay(camera, 40, 10, { ...vp, devicePixelRatio: 2 }))).toBe('out-of-range');
-    expect(errorCode(() => createPickingRay(camera, 0, 0, { width: 0, height: 32 }))).toBe('bad-viewport');
-    expect(errorCode(() => createPickingRay(camera, 0, 0, { width: 10.5, height: 32 }))).toBe('bad-viewport');
-    expect(errorCode(() => createPickingRay(camera, 0, 0, { width: Number.NaN, height: 32 }))).toBe('bad-viewport');
-    expect(errorCode(() => createPickingRay(camera, 0, 0, { ...vp, devicePixelRatio: 0 }))).toBe('bad-pixel-ratio');
-    expect(errorCode(() => createPickingRay(camera, 0, 0, { ...vp, devicePixelRatio: Number.NaN }))).toBe(
-      'bad-pixel-ratio',
-    );
+    expect(errorCode(() => createPickingRay(camera, 0, 0, { width: 0, height: 32 }))).toBe('bad-option');
+    expect(errorCode(() => createPickingRay(camera, 0, 0, { width: 10.5, height: 32 }))).toBe('bad-option');
+    expect(errorCode(() => createPickingRay(camera, 0, 0, { width: Number.NaN, height: 32 }))).toBe('bad-option');
+    expect(errorCode(() => createPickingRay(camera, 0, 0, { ...vp, devicePixelRatio: 0 }))).toBe('bad-option');
+    expect(errorCode(() => createPickingRay(camera, 0, 0, { ...vp, devicePixelRatio: Number.NaN }))).toBe('bad-option');
+  });
+
+  test('errors are PickErrors naming the calling API, and points[i] when the caller passes the point index', () => {
+    const camera = makePerspectiveCamera();
+    const vp = { width: 64, height: 32 };
+    const refusal = (run: () => unknown): PickError => {
+      try {
+        run();
+      } catch (error) {
+        expect(error).toBeInstanceOf(PickError);
+        return error as PickError;
+      }
+      throw new Error('expected a PickError');
+    };
+    const nan = refusal(() => createPickingRay(camera, Number.NaN, 1, vp, 'pickManyAsync', 2));
+    expect([nan.api, nan.code]).toEqual(['pickManyAsync', 'bad-coordinates']);
+    expect(nan.message).toBe('pickManyAsync: points[2]: coordinates (NaN, 1) must be finite numbers');
+    const outside = refusal(() => createPickingRay(camera, 64, 0, vp, 'pickSync'));
+    expect(outside.message).toMatch(/^pickSync: pixel \(64, 0\) is outside the 64×32 framebuffer/);
+    expect(refusal(() => createPickingRay(camera, 1, 1, { width: 0, height: 1 })).api).toBe('createPickingRay');
   });
 });

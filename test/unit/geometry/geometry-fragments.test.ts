@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { ComposeError, composeShader, makeComposeCache } from '../../../composer/index.js';
-import { composeGeometryShader, geometrySpec, type GeometryVariant } from '../../../geometry/geometry-variants.js';
+import { composeGeometryShader, geometrySpec, type GeometryVariant } from '../../../geometry/geometry-shader.js';
 import {
   createGeometryFragments,
   type Fragment,

@@ -1,7 +1,7 @@
 // deform-morph-skin4-thin-instances: deformation {"skin":4,"morph":true,"morphNormals":true,"thinInstances":true}
-// key 17ff90792a2553e2
+// key a5462395c8c7ac1b
 // fragments base-texture, draw-uniforms, lambert-lighting, scene-uniforms, thin-instances, standard-surface, standard-vertex, morph-targets, skinning
-// conditions {"morphNormals":true,"normals":true,"thinInstances":true}
+// conditions {"deformMorph":true,"deformSkin":true,"morphNormals":true,"normals":true,"thinInstances":true}
 // features none
 // @group(0) scene
 //   @binding(0) scene: package::scene_uniforms::SceneUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform"}} from scene-uniforms
@@ -19,10 +19,7 @@
 // vertex buffer 1 (caller buffer 1): stride 12 per vertex: @location(1) normal float32x3 +0
 // vertex buffer 2 (caller buffer 2): stride 8 per vertex: @location(2) joints uint16x4 +0
 // vertex buffer 3 (caller buffer 3): stride 16 per vertex: @location(3) weights float32x4 +0
-// vertex buffer 4 (caller buffer 4): stride 16 per instance: @location(4) instance0 float32x4 +0
-// vertex buffer 5 (caller buffer 5): stride 16 per instance: @location(5) instance1 float32x4 +0
-// vertex buffer 6 (caller buffer 6): stride 16 per instance: @location(6) instance2 float32x4 +0
-// vertex buffer 7 (caller buffer 7): stride 16 per instance: @location(7) instance3 float32x4 +0
+// vertex buffer 4 (caller buffer 4): stride 64 per instance: @location(4) instance0 float32x4 +0, @location(5) instance1 float32x4 +16, @location(6) instance2 float32x4 +32, @location(7) instance3 float32x4 +48
 // varying @location(0) color: vec4f
 // varying @location(1) uv: vec2f
 // varying @location(2) worldNormal: vec3f
@@ -139,8 +136,9 @@ fn morphVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) {
   }
 }
 
+// Bone matrices live in a rgba32float texture, one row per bone, one texel per column.
 fn skinVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) {
-  var skin = boneMatrix(input.joints.x) * input.weights.x + boneMatrix(input.joints.y) * input.weights.y + boneMatrix(input.joints.z) * input.weights.z + boneMatrix(input.joints.w) * input.weights.w;
+  var skin = blendBones(boneTexture, vec2i(0, 0), vec2i(0, 1), input.joints, input.weights);
   (*vertex).position = (skin * vec4f((*vertex).position, 1.0)).xyz;
   (*vertex).normal = (skin * vec4f((*vertex).normal, 0.0)).xyz;
 }
@@ -159,13 +157,18 @@ struct MorphInfo {
 }
 
 
-// Bone matrices live in a rgba32float texture, one row per bone, one texel per column.
-fn boneMatrix(bone: u32) -> mat4x4f {
-  let row = i32(bone);
-  return mat4x4f(textureLoad(boneTexture, vec2i(0, row), 0), textureLoad(boneTexture, vec2i(1, row), 0), textureLoad(boneTexture, vec2i(2, row), 0), textureLoad(boneTexture, vec2i(3, row), 0));
+// The weighted sum of four bone matrices (one influence set), the bone blend every deformation fragment shares:
+// bone j's first texel is first + joints[j] * step. Eight influences are two calls.
+fn blendBones(bones: texture_2d<f32>, first: vec2i, step: vec2i, joints: vec4u, weights: vec4f) -> mat4x4f {
+  return boneMatrixAt(bones, first + i32(joints.x) * step) * weights.x + boneMatrixAt(bones, first + i32(joints.y) * step) * weights.y + boneMatrixAt(bones, first + i32(joints.z) * step) * weights.z + boneMatrixAt(bones, first + i32(joints.w) * step) * weights.w;
 }
 
 @group(3) @binding(0) var boneTexture: texture_2d<f32>;
+
+// A bone matrix stored as four rgba32float texels in a row, one per column, starting at texel.
+fn boneMatrixAt(bones: texture_2d<f32>, texel: vec2i) -> mat4x4f {
+  return mat4x4f(textureLoad(bones, texel, 0), textureLoad(bones, texel + vec2i(1, 0), 0), textureLoad(bones, texel + vec2i(2, 0), 0), textureLoad(bones, texel + vec2i(3, 0), 0));
+}
 
 // Default of the adjustWorldPosition slot: the affine world position, unchanged.
 fn keepWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {

@@ -1,7 +1,7 @@
 // deform-morph: deformation {"skin":0,"morph":true,"morphNormals":true}
 // key 172a2eab3ca9a50c
 // fragments base-texture, draw-uniforms, lambert-lighting, scene-uniforms, thin-instances, standard-surface, standard-vertex, morph-targets
-// conditions {"morphNormals":true,"normals":true}
+// conditions {"deformMorph":true,"morphNormals":true,"normals":true}
 // features none
 // @group(0) scene
 //   @binding(0) scene: package::scene_uniforms::SceneUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform"}} from scene-uniforms

@@ -1,7 +1,7 @@
 // deform-skin4: deformation {"skin":4,"morph":false}
-// key 8ea421c1b42aee36
+// key e000266f2004f558
 // fragments base-texture, draw-uniforms, lambert-lighting, scene-uniforms, thin-instances, standard-surface, standard-vertex, skinning
-// conditions {"normals":true}
+// conditions {"deformSkin":true,"normals":true}
 // features none
 // @group(0) scene
 //   @binding(0) scene: package::scene_uniforms::SceneUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform"}} from scene-uniforms
@@ -103,19 +103,25 @@ struct DeformedVertex {
 }
 
 
+// Bone matrices live in a rgba32float texture, one row per bone, one texel per column.
 fn skinVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) {
-  var skin = boneMatrix(input.joints.x) * input.weights.x + boneMatrix(input.joints.y) * input.weights.y + boneMatrix(input.joints.z) * input.weights.z + boneMatrix(input.joints.w) * input.weights.w;
+  var skin = blendBones(boneTexture, vec2i(0, 0), vec2i(0, 1), input.joints, input.weights);
   (*vertex).position = (skin * vec4f((*vertex).position, 1.0)).xyz;
   (*vertex).normal = (skin * vec4f((*vertex).normal, 0.0)).xyz;
 }
 
-// Bone matrices live in a rgba32float texture, one row per bone, one texel per column.
-fn boneMatrix(bone: u32) -> mat4x4f {
-  let row = i32(bone);
-  return mat4x4f(textureLoad(boneTexture, vec2i(0, row), 0), textureLoad(boneTexture, vec2i(1, row), 0), textureLoad(boneTexture, vec2i(2, row), 0), textureLoad(boneTexture, vec2i(3, row), 0));
+// The weighted sum of four bone matrices (one influence set), the bone blend every deformation fragment shares:
+// bone j's first texel is first + joints[j] * step. Eight influences are two calls.
+fn blendBones(bones: texture_2d<f32>, first: vec2i, step: vec2i, joints: vec4u, weights: vec4f) -> mat4x4f {
+  return boneMatrixAt(bones, first + i32(joints.x) * step) * weights.x + boneMatrixAt(bones, first + i32(joints.y) * step) * weights.y + boneMatrixAt(bones, first + i32(joints.z) * step) * weights.z + boneMatrixAt(bones, first + i32(joints.w) * step) * weights.w;
 }
 
 @group(3) @binding(0) var boneTexture: texture_2d<f32>;
+
+// A bone matrix stored as four rgba32float texels in a row, one per column, starting at texel.
+fn boneMatrixAt(bones: texture_2d<f32>, texel: vec2i) -> mat4x4f {
+  return mat4x4f(textureLoad(bones, texel, 0), textureLoad(bones, texel + vec2i(1, 0), 0), textureLoad(bones, texel + vec2i(2, 0), 0), textureLoad(bones, texel + vec2i(3, 0), 0));
+}
 
 // Default of the adjustWorldPosition slot: the affine world position, unchanged.
 fn keepWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {

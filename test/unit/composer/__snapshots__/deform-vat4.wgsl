@@ -1,7 +1,7 @@
 // deform-vat4: deformation {"skin":0,"morph":false,"vat":4}
-// key ef9d5fe5f91cc887
+// key 2901d69af016ed65
 // fragments base-texture, draw-uniforms, lambert-lighting, scene-uniforms, thin-instances, standard-surface, standard-vertex, vertex-animation
-// conditions {"normals":true}
+// conditions {"deformVat":true,"normals":true}
 // features none
 // @group(0) scene
 //   @binding(0) scene: package::scene_uniforms::SceneUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform"}} from scene-uniforms
@@ -123,8 +123,9 @@ fn vertexAnimationInfluence(input: VertexInput, clipA: vec4f, clipB: vec4f, weig
 
 @group(3) @binding(0) var<uniform> vatInfo: VertexAnimationInfo;
 
+// Frame f is texture row f; bone b is texels 4b..4b+3 of that row (one column each).
 fn vertexAnimationBones(input: VertexInput, row: i32) -> mat4x4f {
-  var bones = vertexAnimationBone(row, input.joints.x) * input.weights.x + vertexAnimationBone(row, input.joints.y) * input.weights.y + vertexAnimationBone(row, input.joints.z) * input.weights.z + vertexAnimationBone(row, input.joints.w) * input.weights.w;
+  var bones = blendBones(vatTexture, vec2i(0, row), vec2i(4, 0), input.joints, input.weights);
   return bones;
 }
 
@@ -137,13 +138,18 @@ fn vertexAnimationRow(clip: vec4f, time: f32) -> i32 {
   return clamp(i32(row), 0, i32(vatInfo.frameCount) - 1);
 }
 
-// Frame f is texture row f; bone b is texels 4b..4b+3 of that row (one column each).
-fn vertexAnimationBone(row: i32, bone: u32) -> mat4x4f {
-  let x = i32(bone) * 4;
-  return mat4x4f(textureLoad(vatTexture, vec2i(x, row), 0), textureLoad(vatTexture, vec2i(x + 1, row), 0), textureLoad(vatTexture, vec2i(x + 2, row), 0), textureLoad(vatTexture, vec2i(x + 3, row), 0));
+// The weighted sum of four bone matrices (one influence set), the bone blend every deformation fragment shares:
+// bone j's first texel is first + joints[j] * step. Eight influences are two calls.
+fn blendBones(bones: texture_2d<f32>, first: vec2i, step: vec2i, joints: vec4u, weights: vec4f) -> mat4x4f {
+  return boneMatrixAt(bones, first + i32(joints.x) * step) * weights.x + boneMatrixAt(bones, first + i32(joints.y) * step) * weights.y + boneMatrixAt(bones, first + i32(joints.z) * step) * weights.z + boneMatrixAt(bones, first + i32(joints.w) * step) * weights.w;
 }
 
 @group(3) @binding(2) var vatTexture: texture_2d<f32>;
+
+// A bone matrix stored as four rgba32float texels in a row, one per column, starting at texel.
+fn boneMatrixAt(bones: texture_2d<f32>, texel: vec2i) -> mat4x4f {
+  return mat4x4f(textureLoad(bones, texel, 0), textureLoad(bones, texel + vec2i(1, 0), 0), textureLoad(bones, texel + vec2i(2, 0), 0), textureLoad(bones, texel + vec2i(3, 0), 0));
+}
 
 struct VertexAnimationInfo {
   time: f32,

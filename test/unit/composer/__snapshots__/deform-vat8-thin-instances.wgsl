@@ -1,7 +1,7 @@
 // deform-vat8-thin-instances: deformation {"skin":0,"morph":false,"vat":8,"thinInstances":true}
-// key 64d8f631a049e850
+// key 2d8d89fb83717822
 // fragments base-texture, draw-uniforms, lambert-lighting, scene-uniforms, thin-instances, standard-surface, standard-vertex, vertex-animation
-// conditions {"normals":true,"thinInstances":true,"vat8":true}
+// conditions {"deformVat":true,"normals":true,"thinInstances":true,"vat8":true}
 // features none
 // @group(0) scene
 //   @binding(0) scene: package::scene_uniforms::SceneUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform"}} from scene-uniforms
@@ -16,11 +16,11 @@
 //   @binding(2) vatTexture: texture_2d<f32> {"binding":2,"visibility":1,"texture":{"sampleType":"unfilterable-float","viewDimension":"2d","multisampled":false}} from vertex-animation
 // vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
 // vertex buffer 1 (caller buffer 1): stride 12 per vertex: @location(1) normal float32x3 +0
-// vertex buffer 2 (caller buffer 2): stride 64 per instance: @location(6) instance0 float32x4 +0, @location(7) instance1 float32x4 +16, @location(8) instance2 float32x4 +32, @location(9) instance3 float32x4 +48
-// vertex buffer 3 (caller buffer 3): stride 8 per vertex: @location(2) joints uint16x4 +0
-// vertex buffer 4 (caller buffer 4): stride 16 per vertex: @location(3) weights float32x4 +0
-// vertex buffer 5 (caller buffer 5): stride 8 per vertex: @location(4) joints2 uint16x4 +0
-// vertex buffer 6 (caller buffer 6): stride 16 per vertex: @location(5) weights2 float32x4 +0
+// vertex buffer 2 (caller buffer 2): stride 8 per vertex: @location(2) joints uint16x4 +0
+// vertex buffer 3 (caller buffer 3): stride 16 per vertex: @location(3) weights float32x4 +0
+// vertex buffer 4 (caller buffer 4): stride 8 per vertex: @location(4) joints2 uint16x4 +0
+// vertex buffer 5 (caller buffer 5): stride 16 per vertex: @location(5) weights2 float32x4 +0
+// vertex buffer 6 (caller buffer 6): stride 64 per instance: @location(6) instance0 float32x4 +0, @location(7) instance1 float32x4 +16, @location(8) instance2 float32x4 +32, @location(9) instance3 float32x4 +48
 // varying @location(0) color: vec4f
 // varying @location(1) uv: vec2f
 // varying @location(2) worldNormal: vec3f
@@ -145,10 +145,11 @@ fn vertexAnimationInfluence(input: VertexInput, clipA: vec4f, clipB: vec4f, weig
 
 @group(3) @binding(0) var<uniform> vatInfo: VertexAnimationInfo;
 
+// Frame f is texture row f; bone b is texels 4b..4b+3 of that row (one column each).
 fn vertexAnimationBones(input: VertexInput, row: i32) -> mat4x4f {
-  var bones = vertexAnimationBone(row, input.joints.x) * input.weights.x + vertexAnimationBone(row, input.joints.y) * input.weights.y + vertexAnimationBone(row, input.joints.z) * input.weights.z + vertexAnimationBone(row, input.joints.w) * input.weights.w;
+  var bones = blendBones(vatTexture, vec2i(0, row), vec2i(4, 0), input.joints, input.weights);
   {
-    bones += vertexAnimationBone(row, input.joints2.x) * input.weights2.x + vertexAnimationBone(row, input.joints2.y) * input.weights2.y + vertexAnimationBone(row, input.joints2.z) * input.weights2.z + vertexAnimationBone(row, input.joints2.w) * input.weights2.w;
+    bones += blendBones(vatTexture, vec2i(0, row), vec2i(4, 0), input.joints2, input.weights2);
   }
   return bones;
 }
@@ -162,13 +163,18 @@ fn vertexAnimationRow(clip: vec4f, time: f32) -> i32 {
   return clamp(i32(row), 0, i32(vatInfo.frameCount) - 1);
 }
 
-// Frame f is texture row f; bone b is texels 4b..4b+3 of that row (one column each).
-fn vertexAnimationBone(row: i32, bone: u32) -> mat4x4f {
-  let x = i32(bone) * 4;
-  return mat4x4f(textureLoad(vatTexture, vec2i(x, row), 0), textureLoad(vatTexture, vec2i(x + 1, row), 0), textureLoad(vatTexture, vec2i(x + 2, row), 0), textureLoad(vatTexture, vec2i(x + 3, row), 0));
+// The weighted sum of four bone matrices (one influence set), the bone blend every deformation fragment shares:
+// bone j's first texel is first + joints[j] * step. Eight influences are two calls.
+fn blendBones(bones: texture_2d<f32>, first: vec2i, step: vec2i, joints: vec4u, weights: vec4f) -> mat4x4f {
+  return boneMatrixAt(bones, first + i32(joints.x) * step) * weights.x + boneMatrixAt(bones, first + i32(joints.y) * step) * weights.y + boneMatrixAt(bones, first + i32(joints.z) * step) * weights.z + boneMatrixAt(bones, first + i32(joints.w) * step) * weights.w;
 }
 
 @group(3) @binding(2) var vatTexture: texture_2d<f32>;
+
+// A bone matrix stored as four rgba32float texels in a row, one per column, starting at texel.
+fn boneMatrixAt(bones: texture_2d<f32>, texel: vec2i) -> mat4x4f {
+  return mat4x4f(textureLoad(bones, texel, 0), textureLoad(bones, texel + vec2i(1, 0), 0), textureLoad(bones, texel + vec2i(2, 0), 0), textureLoad(bones, texel + vec2i(3, 0), 0));
+}
 
 struct VertexAnimationInfo {
   time: f32,

@@ -1,0 +1,78 @@
+import {
+  encodeTextureRegionCopy,
+  makeStagedRegion,
+  readStagingBufferAsync,
+  type StagedRegion,
+} from '../engine/readback.js';
+import { acquireStagingBuffer } from '../engine/staging-pool.js';
+import type { PickTexel } from './pick-decode.js';
+import { decodePickId } from './pick-id.js';
+import type { PickGpu } from './pick-resources.js';
+
+/** What a finished pass read back. */
+export interface PickReadback {
+  texel(index: number): PickTexel;
+  ids(): Iterable<number>;
+}
+
+/** The pick targets' copies in one staging buffer, encoded and waiting for the submit. */
+export interface PickTargetCopies {
+  buffer: GPUBuffer;
+  /** Per attachment (ID, depth value, detail): where its texels land. */
+  staged: StagedRegion[];
+  byteLength: number;
+  width: number;
+  detailed: boolean;
+}
+
+/** Bytes per texel of the ID (rgba8unorm), depth-value (r32float) and detail (rgba32uint) attachments. */
+const attachmentTexelBytes = [4, 4, 16];
+
+/** Encodes the copies of the used width × height corner of the ID, depth-value (and detail) targets. */
+export function encodePickTargetCopies(
+  gpu: PickGpu,
+  encoder: GPUCommandEncoder,
+  width: number,
+  height: number,
+  detailed: boolean,
+): PickTargetCopies {
+  const textures = gpu.targets!.textures.slice(0, detailed ? 3 : 2);
+  let byteLength = 0;
+  const staged = textures.map((_, a) => {
+    const region = makeStagedRegion(width, height, attachmentTexelBytes[a], byteLength);
+    byteLength += region.byteLength;
+    return region;
+  });
+  const buffer = acquireStagingBuffer(gpu.staging, byteLength);
+  for (const [a, texture] of textures.entries())
+    encodeTextureRegionCopy(encoder, { texture, x: 0, y: 0, width, height, mipLevel: 0 }, buffer, staged[a]);
+  return { buffer, staged, byteLength, width, detailed };
+}
+
+/** Maps the submitted copies and decodes texels from a copy of the bytes (the buffer goes back to the pool). */
+export async function readPickTargetsAsync(gpu: PickGpu, copies: PickTargetCopies): Promise<PickReadback> {
+  const { staged, width, detailed } = copies;
+  const bytes = await readStagingBufferAsync(gpu.staging, copies.buffer, copies.byteLength, (mapped) => mapped.slice());
+  const at = (attachment: number, index: number) =>
+    staged[attachment].offset +
+    (index % width) * attachmentTexelBytes[attachment] +
+    Math.floor(index / width) * staged[attachment].bytesPerRow;
+  const view = new DataView(bytes.buffer);
+  const texelCount = width * staged[0].height;
+  return {
+    texel(index) {
+      const idAt = at(0, index);
+      return {
+        id: [bytes[idAt], bytes[idAt + 1], bytes[idAt + 2]],
+        depth: view.getFloat32(at(1, index), true),
+        detail: detailed ? new Uint32Array(bytes.buffer.slice(at(2, index), at(2, index) + 16)) : null,
+      };
+    },
+    *ids() {
+      for (let i = 0; i < texelCount; i++) {
+        const idAt = at(0, i);
+        yield decodePickId(bytes[idAt], bytes[idAt + 1], bytes[idAt + 2]);
+      }
+    },
+  };
+}

@@ -1,0 +1,101 @@
+import { type ComposedShader, type ComposeSpec, composeShader } from '../composer/compose-shader.js';
+import type { VertexBufferSpec } from '../composer/vertex-layout.js';
+import { deformationComposeParts } from '../engine/mesh-deformation.js';
+import { type MeshShaderDescription, vertexBuffersOfDescription } from '../engine/mesh-layout.js';
+import { type StandardComposeOptions, standardVertexLayout } from '../engine/render/forward-shader.js';
+import { reuseFragmentList, type ShaderSpecOptions } from '../engine/shader-spec-options.js';
+import {
+  createPickDiscardRuleFragment,
+  createPickWorldAdjustFragment,
+  type PickRuleStorageBinding,
+} from '../fragments/pick-discard.js';
+import { createPickFragments } from '../fragments/standard-material.js';
+
+/** Options of the pick variants. */
+export interface PickVariant {
+  thinInstances: boolean;
+  /** Adds the rgba32uint `primitive_index` output (location 2); needs the `primitive-index` feature. */
+  primitiveDetail: boolean;
+}
+
+/** The compose spec of a pick variant: the standard vertex stage plus the pick-ID outputs (weft's picker uses `pickShaderSpec`). */
+export function pickSpec(variant: PickVariant, options: StandardComposeOptions = {}): ComposeSpec {
+  return {
+    fragments: options.fragments ?? createPickFragments(),
+    conditions: {
+      ...options.conditions,
+      thinInstances: variant.thinInstances,
+      primitiveDetail: variant.primitiveDetail,
+    },
+    vertexLayout: options.vertexLayout ?? standardVertexLayout({ thinInstances: variant.thinInstances }),
+    deviceFeatures: options.deviceFeatures,
+  };
+}
+
+/** Composes a pick variant (ID rgba8unorm @0, depth r32float @1, optional primitive detail rgba32uint @2). */
+export function composePickShader(variant: PickVariant, options: StandardComposeOptions = {}): ComposedShader {
+  return composeShader(pickSpec(variant, options), options.cache);
+}
+
+/** A pick discard rule as the pick shader composes it. */
+export interface PickShaderRule {
+  wgsl: string;
+  worldAdjustWgsl?: string;
+  storage: readonly PickRuleStorageBinding[];
+  /** The stream the rule reads as vertex data (the attribute's own buffer, or a zero buffer); null when it reads none. */
+  vertexData: VertexBufferSpec | null;
+}
+
+/** What the pick pass's shader for one mesh depends on. */
+export interface PickShaderDescription {
+  mesh: MeshShaderDescription;
+  /** With the primitive-detail output (needs `primitive-index`). */
+  detailed: boolean;
+  rule: PickShaderRule | null;
+}
+
+/** The vertex buffers of a pick shader: the mesh's own, its thin-instance buffer, then the rule's vertex data. */
+export function pickShaderVertexBuffers(description: PickShaderDescription): VertexBufferSpec[] {
+  const buffers = vertexBuffersOfDescription(description.mesh);
+  if (description.rule?.vertexData) buffers.push(description.rule.vertexData);
+  return buffers;
+}
+
+/**
+ * The pick pass's shader: the standard vertex stage over the mesh's own buffers, its deformation fragments, the pick-ID
+ * outputs and the discard rule, if any. Weft's pick-* and pick-deform-* variants are composed with it.
+ */
+export function pickShaderSpec(description: PickShaderDescription, options: ShaderSpecOptions = {}): ComposeSpec {
+  const { rule } = description;
+  const deformation = deformationComposeParts(description.mesh.deformation);
+  const base = reuseFragmentList(options.fragmentLists, deformation.key, () => [
+    ...createPickFragments(),
+    ...deformation.fragments,
+  ]);
+  const ruleFragments = rule
+    ? [
+        createPickDiscardRuleFragment(rule.wgsl, rule.storage),
+        ...(rule.worldAdjustWgsl !== undefined
+          ? [createPickWorldAdjustFragment(rule.worldAdjustWgsl, rule.storage)]
+          : []),
+      ]
+    : [];
+  return pickSpec(
+    { thinInstances: description.mesh.thinInstances, primitiveDetail: description.detailed },
+    {
+      fragments: ruleFragments.length ? [...base, ...ruleFragments] : base,
+      vertexLayout: { kind: 'buffers', buffers: pickShaderVertexBuffers(description) },
+      deviceFeatures: options.deviceFeatures,
+      conditions: {
+        ...deformation.conditions,
+        ...(rule
+          ? {
+              pickDiscard: true,
+              pickWorldAdjust: rule.worldAdjustWgsl !== undefined,
+              pickVertexData: rule.vertexData !== null,
+            }
+          : {}),
+      },
+    },
+  );
+}

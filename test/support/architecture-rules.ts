@@ -1,0 +1,147 @@
+// The rules the architecture test checks on an import graph: layers, import cycles, module-level side effects.
+// Each check returns readable lines (empty when the rule holds) so a failure names every offender.
+import type { ImportEdge, ImportGraph, ImportKind } from './import-graph.js';
+
+/** Which layer each top-level folder is, and which folders are apps that library code never imports. */
+export interface LayerPlan {
+  /** Layer → rank, lowest first. A layer imports itself and lower ranks; layers sharing a rank never import each other. */
+  ranks: Readonly<Record<string, number>>;
+  /** Top-level folder or file → layer, where the layer is not named after it. */
+  aliases: Readonly<Record<string, string>>;
+  appFolders: readonly string[];
+}
+
+/** weft's layers (docs/architecture.md draws them). */
+export const WEFT_LAYER_PLAN: LayerPlan = {
+  ranks: { core: 0, fragments: 1, composer: 2, engine: 3, picking: 4, geometry: 4, entities: 5, variants: 6, index: 7 },
+  // billboards/ and splats/ were top-level folders before entities/ existed; the aliases let the checker read old trees.
+  aliases: { 'index.ts': 'index', billboards: 'entities', splats: 'entities' },
+  appFolders: ['demo', 'bench', 'scripts', 'examples', 'test'],
+};
+
+/** The top-level files and folders that may hold library code under the plan (missing ones are skipped when read). */
+export function listLibraryEntries(plan: LayerPlan): string[] {
+  return [...new Set([...Object.keys(plan.aliases), ...Object.keys(plan.ranks)])].sort();
+}
+
+/** The layer of a repo-relative path, `app` for an app folder, `outside` above the root, or null when unknown. */
+export function findLayer(path: string, plan: LayerPlan): string | null {
+  const top = path.split('/')[0];
+  if (top === '..') return 'outside';
+  if (plan.appFolders.includes(top)) return 'app';
+  const layer = plan.aliases[top] ?? top;
+  return layer in plan.ranks ? layer : null;
+}
+
+/** Every import that breaks the layer plan, as `file:line → target  (why)`. */
+export function findLayerViolations(graph: ImportGraph, plan: LayerPlan): string[] {
+  const lines: string[] = [];
+  for (const module of graph.modules.values()) {
+    const layer = findLayer(module.path, plan);
+    if (!layer || layer === 'app' || layer === 'outside') continue;
+    for (const edge of module.imports) {
+      const why = explainLayerViolation(layer, edge, plan);
+      if (why) lines.push(`${describeEdge(edge)}  (${why})`);
+    }
+  }
+  return lines;
+}
+
+function explainLayerViolation(layer: string, edge: ImportEdge, plan: LayerPlan): string | null {
+  if (edge.to === null) return null;
+  const target = findLayer(edge.to, plan);
+  if (target === 'outside') return 'imports from outside the repository';
+  if (target === 'app') return `library code never imports ${edge.to.split('/')[0]}/`;
+  if (target === null || !edge.resolved) return 'does not resolve to a library module';
+  if (target === layer || plan.ranks[target] < plan.ranks[layer]) return null;
+  if (plan.ranks[target] === plan.ranks[layer]) return `${layer} and ${target} never import each other`;
+  const allowed = Object.keys(plan.ranks).filter((other) => plan.ranks[other] < plan.ranks[layer]);
+  return `${layer} may import only ${allowed.join(', ')} and itself`;
+}
+
+function describeEdge(edge: ImportEdge): string {
+  const kind = edge.kind === 'static' ? '' : ` [${edge.kind === 'type' ? 'import type' : 'import()'}]`;
+  return `${edge.from}:${edge.line} → ${edge.to}${kind}`;
+}
+
+/**
+ * Every import cycle between modules (Tarjan's strongly connected components over the edges of the given kinds), each
+ * as one concrete cycle path `a.ts → b.ts → a.ts`, followed by the other members of a component larger than the path.
+ */
+export function findImportCycles(graph: ImportGraph, kinds: readonly ImportKind[]): string[] {
+  const successors = new Map<string, string[]>();
+  for (const module of graph.modules.values()) {
+    const targets = module.imports.filter((e) => e.resolved && kinds.includes(e.kind)).map((e) => e.to as string);
+    successors.set(module.path, [...new Set(targets)].sort());
+  }
+  return findStronglyConnected(successors)
+    .filter((members) => members.length > 1 || successors.get(members[0])?.includes(members[0]))
+    .map((members) => describeCycle(members, successors));
+}
+
+function findStronglyConnected(successors: ReadonlyMap<string, readonly string[]>): string[][] {
+  const index = new Map<string, number>();
+  const lowLink = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const components: string[][] = [];
+  const visit = (node: string): void => {
+    index.set(node, index.size);
+    lowLink.set(node, index.get(node) as number);
+    stack.push(node);
+    onStack.add(node);
+    for (const next of successors.get(node) ?? []) {
+      if (!index.has(next)) {
+        visit(next);
+        lowLink.set(node, Math.min(lowLink.get(node) as number, lowLink.get(next) as number));
+      } else if (onStack.has(next)) {
+        lowLink.set(node, Math.min(lowLink.get(node) as number, index.get(next) as number));
+      }
+    }
+    if (lowLink.get(node) !== index.get(node)) return;
+    const members: string[] = [];
+    let member: string;
+    do {
+      member = stack.pop() as string;
+      onStack.delete(member);
+      members.push(member);
+    } while (member !== node);
+    components.push(members.sort());
+  };
+  for (const node of [...successors.keys()].sort()) if (!index.has(node)) visit(node);
+  return components;
+}
+
+// The shortest cycle through the component's first member (breadth-first inside the component).
+function describeCycle(members: readonly string[], successors: ReadonlyMap<string, readonly string[]>): string {
+  const inside = new Set(members);
+  const start = members[0];
+  const previous = new Map<string, string>();
+  const queue = [start];
+  let last: string | null = null;
+  while (queue.length > 0 && last === null) {
+    const node = queue.shift() as string;
+    for (const next of successors.get(node) ?? []) {
+      if (next === start) {
+        last = node;
+        break;
+      }
+      if (inside.has(next) && !previous.has(next)) {
+        previous.set(next, node);
+        queue.push(next);
+      }
+    }
+  }
+  const path = [start];
+  for (let node = last as string; node !== start; node = previous.get(node) as string) path.splice(1, 0, node);
+  const rest = members.filter((member) => !path.includes(member));
+  const others = rest.length > 0 ? `  (same component: ${rest.join(', ')})` : '';
+  return `${[...path, start].join(' → ')}${others}`;
+}
+
+/** Every top-level statement of library code that runs code at import, as `file:line  reason: code`. */
+export function findModuleSideEffects(graph: ImportGraph): string[] {
+  return [...graph.modules.values()].flatMap((module) =>
+    module.sideEffects.map((effect) => `${module.path}:${effect.line}  ${effect.reason}: ${effect.text}`),
+  );
+}

@@ -1,0 +1,97 @@
+// Keeps docs/architecture.md's layer picture true: layers, import cycles and module-level side effects of the library.
+// WEFT_ARCH_ROOT=<dir> points the checks at another tree (e.g. a `git worktree` of an older commit).
+import { fileURLToPath } from 'node:url';
+import { describe, expect, test } from 'vitest';
+import {
+  findImportCycles,
+  findLayer,
+  findLayerViolations,
+  findModuleSideEffects,
+  listLibraryEntries,
+  WEFT_LAYER_PLAN,
+} from '../support/architecture-rules.js';
+import { type ImportGraph, type ImportKind, makeImportGraph, readModuleSources } from '../support/import-graph.js';
+
+// `import type` edges are left out of the cycle check: they are erased when compiled (verbatimModuleSyntax keeps every
+// other import), so they fix no evaluation order and make no cycle in the bundle; two modules whose types name each
+// other are not tangled at run time. Dynamic `import()` edges are checked: they load code.
+const CYCLE_EDGE_KINDS: readonly ImportKind[] = ['static', 'dynamic'];
+
+const root = process.env.WEFT_ARCH_ROOT ?? fileURLToPath(new URL('../..', import.meta.url));
+const graph = makeImportGraph(readModuleSources(root, listLibraryEntries(WEFT_LAYER_PLAN)));
+
+function expectNone(rule: string, offenders: readonly string[]): void {
+  if (offenders.length > 0) {
+    throw new Error(`${rule}: ${offenders.length} found\n  ${offenders.join('\n  ')}`);
+  }
+}
+
+describe(`architecture of ${root}`, () => {
+  test('the library modules were found', () => {
+    const layers = new Set([...graph.modules.keys()].map((path) => findLayer(path, WEFT_LAYER_PLAN)));
+    expect([...layers]).toEqual(
+      expect.arrayContaining(['fragments', 'composer', 'engine', 'picking', 'geometry', 'entities', 'index']),
+    );
+  });
+
+  test('layer rule: a module imports only its own layer and lower ones, never an app', () => {
+    expectNone('imports that break the layer rule', findLayerViolations(graph, WEFT_LAYER_PLAN));
+  });
+
+  test('no import cycle between modules', () => {
+    expectNone('import cycles', findImportCycles(graph, CYCLE_EDGE_KINDS));
+  });
+
+  test('no module-level side effect in library code', () => {
+    expectNone('module-level side effects', findModuleSideEffects(graph));
+  });
+});
+
+describe('the architecture checks report what they should', () => {
+  const synthetic: ImportGraph = makeImportGraph({
+    'index.ts': "export * from './engine/scene.js';",
+    'core/errors.ts': 'export class BaseError extends Error {}',
+    'fragments/a.ts': "import { scene } from '../engine/scene.js';\nexport const a = scene;",
+    'composer/compose.ts': "import type { Probe } from '../test/support/probe.js';\nexport type P = Probe;",
+    'engine/scene.ts': "import { mesh } from './mesh.js';\nexport const scene = () => mesh;",
+    'engine/mesh.ts':
+      "import { scene } from './scene.js';\nexport const mesh = () => scene;\nexport const cache = new Map();",
+    'engine/data.ts': "import { lazy } from './lazy.js';\nexport const data = () => lazy;",
+    'engine/lazy.ts': "import type { data } from './data.js';\nexport type D = typeof data;\nexport const lazy = 1;",
+    'picking/pick.ts': "import { g } from '../geometry/g.js';\nexport const p = g;",
+    'geometry/g.ts': [
+      "import { BaseError } from '../core/errors.js';",
+      'export const g = Object.freeze({ error: BaseError, sizes: [1, 2 << 3], name: `g` } as const);',
+      'export const make = () => new Map<string, number>();',
+      'registerEverything();',
+      'globalThis.weft = g;',
+      'export const answer = await Promise.resolve(42);',
+      'export const table = Object.freeze([/* @__PURE__ */ describe(1), describe(2)]);',
+    ].join('\n'),
+  });
+
+  test('an upward import, a sideways runtime import and an app import are layer violations', () => {
+    expect(findLayerViolations(synthetic, WEFT_LAYER_PLAN)).toEqual([
+      'composer/compose.ts:1 → test/support/probe.ts [import type]  (library code never imports test/)',
+      'fragments/a.ts:1 → engine/scene.ts  (fragments may import only core and itself)',
+      'picking/pick.ts:1 → geometry/g.ts  (picking and geometry never import each other)',
+    ]);
+  });
+
+  test('a cycle is reported with its path; a cycle closed only by `import type` is not', () => {
+    expect(findImportCycles(synthetic, CYCLE_EDGE_KINDS)).toEqual([
+      'engine/mesh.ts → engine/scene.ts → engine/mesh.ts',
+    ]);
+    expect(findImportCycles(synthetic, ['static', 'type'])).toHaveLength(2);
+  });
+
+  test('calls, `new`, assignments and `await` at the top level are side effects; values, Object.freeze and `/* @__PURE__ */` calls are not', () => {
+    expect(findModuleSideEffects(synthetic)).toEqual([
+      'engine/mesh.ts:3  new: new Map()',
+      'geometry/g.ts:4  call: registerEverything()',
+      'geometry/g.ts:5  assignment: globalThis.weft = g',
+      'geometry/g.ts:6  await: await Promise.resolve(42)',
+      'geometry/g.ts:7  call: describe(2)',
+    ]);
+  });
+});
