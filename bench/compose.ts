@@ -5,11 +5,12 @@
  *   hit   — one cache with results, same spec: no link at all (asserted with the link counter)
  * Run: npx tsx bench/compose.ts [iterations]
  */
-import { composeShader, getComposeCounters, makeComposeCache, type PickVariant, pickSpec } from '../index.js';
-import { createPickFragments } from '../fragments/index.js';
+import { composeShader, getComposeCounters, makeComposeCache } from '../index.js';
+import { type PickVariant, pickSpec } from '../picking/pick-shader.js';
+import { makePickFragments } from '../fragments/index.js';
 
 const iterations = Number(process.argv[2] ?? 300);
-const fragments = createPickFragments();
+const fragments = makePickFragments();
 const typical: PickVariant = { thinInstances: true, primitiveDetail: false };
 const variants: PickVariant[] = [false, true].flatMap((primitiveDetail) =>
   [false, true].map((thinInstances) => ({ thinInstances, primitiveDetail })),

@@ -1,6 +1,6 @@
 /**
  * CPU picking benchmark, side by side with three.js + three-mesh-bvh in one run, on the same data:
- *   bunny (makeBunnyData), a 500k-triangle torus, and a 10 000-object scene.
+ *   bunny (makeBunnyDataAsync), a 500k-triangle torus, and a 10 000-object scene.
  * Per mesh: BVH build time (three-mesh-bvh: strategy SAH, indirect) and first-hit rays/second for
  * camera-coherent (pixel grid) and random rays, both as raw BVH queries (local rays, no result objects
  * beyond a hit record / three's Intersection) and as the full pick (weft PickingInfo vs three Raycaster).
@@ -26,13 +26,13 @@ import { createMeshFromData, type Mesh } from '../engine/mesh.js';
 import type { MeshData } from '../engine/mesh-data.js';
 import {
   makeBoxData,
-  makeBunnyData,
+  makeBunnyDataAsync,
   makeCapsuleData,
   makeSphereData,
   makeTorusData,
 } from '../engine/primitives/index.js';
 import { createScene } from '../engine/scene.js';
-import { createPickingRay } from '../picking/picking-ray.js';
+import { makePickingRay } from '../picking/picking-ray.js';
 import {
   buildTriangleBvh,
   createCpuPicker,
@@ -75,7 +75,7 @@ function cameraRays(centre: number[], radius: number, size: number): Rays {
   const rays = new Float64Array(size * size * 6);
   for (let y = 0; y < size; y++) {
     for (let x = 0; x < size; x++) {
-      const r = createPickingRay(camera, x, y, { width: size, height: size });
+      const r = makePickingRay(camera, x, y, { width: size, height: size });
       rays.set([...r.origin, ...r.direction], (y * size + x) * 6);
     }
   }
@@ -394,7 +394,7 @@ function warmUp(): void {
 
 const census: string[] = [];
 warmUp();
-benchMesh('bunny', await makeBunnyData());
+benchMesh('bunny', await makeBunnyDataAsync());
 benchMesh('torus', makeTorusData({ radius: 1, tube: 0.4, radialSegments: 500, tubularSegments: 500 }));
 benchScene(10_000);
 

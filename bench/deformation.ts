@@ -3,7 +3,7 @@
 import { mat4 } from 'wgpu-matrix';
 import { create, globals } from 'webgpu';
 import {
-  createEngine,
+  createEngineAsync,
   createMeshFromData,
   createScene,
   disposeEngine,
@@ -72,7 +72,7 @@ function makeScene(engine: Engine, kind: Kind): Scene {
 async function main(): Promise<void> {
   Object.assign(globalThis, globals);
   const gpu = create([]);
-  const engine = await createEngine(gpu, { width: 512, height: 256 });
+  const engine = await createEngineAsync(gpu, { width: 512, height: 256 });
   const kinds: Kind[] = ['static', 'skinned', 'instances', 'vat'];
   const pickers = {} as Record<Kind, GpuPicker>;
   for (const kind of kinds) {

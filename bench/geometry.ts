@@ -5,7 +5,7 @@ import { mat4 } from 'wgpu-matrix';
 import { create, globals } from 'webgpu';
 import { getComposerCounters } from '../composer/index.js';
 import {
-  createEngine,
+  createEngineAsync,
   createForwardRenderTask,
   createMeshFromData,
   createRenderTarget,
@@ -107,7 +107,7 @@ async function main(): Promise<void> {
   Object.assign(globalThis, globals);
   const gpu = create([]);
   // Six attachments need 52 bytes per sample (alignment included); the default limit is 32.
-  const engine = await createEngine(
+  const engine = await createEngineAsync(
     gpu,
     { width: 256, height: 192 },
     { requiredLimits: { maxColorAttachmentBytesPerSample: 64 } },

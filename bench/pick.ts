@@ -4,7 +4,7 @@ import { mat4 } from 'wgpu-matrix';
 import { create, globals } from 'webgpu';
 import {
   createBoxMesh,
-  createEngine,
+  createEngineAsync,
   createScene,
   disposeEngine,
   type Engine,
@@ -82,7 +82,7 @@ function makePickShapedPass(device: GPUDevice): () => Promise<void> {
 async function main(): Promise<void> {
   Object.assign(globalThis, globals);
   const gpu = create([]);
-  const engine = await createEngine(gpu, { width: 512, height: 512 });
+  const engine = await createEngineAsync(gpu, { width: 512, height: 512 });
   const bare = makeBareRoundTrip(engine.device);
   const floor = makePickShapedPass(engine.device);
   const centre = { x: 256, y: 256 };

@@ -39,7 +39,7 @@ export function createShaderModuleScoped(
 }
 
 /** Waits for a module's compilation info and maps it (see `mapCompilationInfo`). */
-export async function compilationMessages(
+export async function compilationMessagesAsync(
   module: GPUShaderModule,
   code: string,
   sourceMap: ComposedSourceMap | undefined,

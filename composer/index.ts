@@ -1,19 +1,64 @@
-// The base error module sits below every layer; re-exported here until the public API is curated.
-export { describeValue, WeftError, type WeftErrorCode } from '../core/errors.js';
-export * from './bindings.js';
-export * from './compile-errors.js';
-export * from './compose-shader.js';
-export * from './conditions.js';
-export * from './describe.js';
-export * from './device-caches.js';
-export * from './errors.js';
-export * from './features.js';
-export * from './generated-module.js';
-export * from './hash.js';
-export * from './link.js';
-export * from './pipeline-cache.js';
-export * from './shader-module-memo.js';
-export * from './slots.js';
-export * from './stage-io.js';
-export * from './variant-registry.js';
-export * from './vertex-layout.js';
+// weft-gpu/composer: link typed WGSL fragments into deterministic shaders, layouts and code-keyed GPU caches.
+// Pure except the caches section; a host engine can use it without the rest of weft.
+
+// Composing: a spec of fragments + conditions + vertex layout in, WGSL + layouts + a stable key out.
+export {
+  type ComposeCache,
+  type ComposeCounters,
+  type ComposedShader,
+  type ComposedSourceMap,
+  type ComposeSpec,
+  composeShader,
+  getComposeCounters,
+  makeComposeCache,
+} from './compose-shader.js';
+// The parts of a ComposedShader a host reads to build its own bind groups, vertex buffers and targets.
+export type { ComposedBindGroup, ComposedBinding } from './bindings.js';
+export type { ComposedFeature } from './features.js';
+export type { ComposedSlot } from './slots.js';
+export type { ComposedTarget, ComposedVarying } from './stage-io.js';
+export type { ComposedVertexInput, VertexBufferSpec, VertexLayoutSpec } from './vertex-layout.js';
+export type { Conditions } from './conditions.js';
+// A readable dump of a composed shader, for reviews and snapshot tests.
+export { describeComposedShader } from './describe.js';
+
+// Per-device caches: shader modules by exact code (ref-counted) and pipelines by code + state.
+export {
+  acquireRenderPipeline,
+  acquireRenderPipelineAsync,
+  type PipelineLease,
+  type RenderPipelineState,
+  releaseRenderPipeline,
+} from './pipeline-cache.js';
+export {
+  acquireCheckedShaderModuleAsync,
+  acquireShaderModule,
+  releaseShaderModule,
+  type ShaderModuleLease,
+  type ShaderSource,
+} from './shader-module-memo.js';
+// Counters that let a host or a test prove a warm frame compiles nothing.
+export { type ComposerCounters, getComposerCounters } from './device-caches.js';
+
+// Errors: compose-time errors name the fragment; device messages map back to the fragment's own line:column.
+export { type WeftErrorCode, WeftError } from '../core/errors.js';
+export {
+  ComposeError,
+  type ComposeErrorCode,
+  formatShaderMessage,
+  type MappedShaderMessage,
+  ShaderCompileError,
+  type ShaderCompileErrorCode,
+} from './errors.js';
+export { compilationMessagesAsync, mapCompilationInfo } from './compile-errors.js';
+
+// Named variants: the mechanism a CLI and snapshot tests use (weft's own packs live with their runtimes).
+export {
+  composeVariant,
+  getVariant,
+  listVariants,
+  makeVariantRegistry,
+  registerVariant,
+  type VariantDefinition,
+  type VariantRegistry,
+} from './variant-registry.js';

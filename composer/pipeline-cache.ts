@@ -2,7 +2,7 @@ import type { ComposedShader } from './compose-shader.js';
 import { type DeviceCaches, getDeviceCaches, type PipelineEntry } from './device-caches.js';
 import { WeftError } from '../core/errors.js';
 import { fnv1a64, stableStringify } from './hash.js';
-import { acquireCheckedShaderModule, acquireShaderModule, releaseShaderModule } from './shader-module-memo.js';
+import { acquireCheckedShaderModuleAsync, acquireShaderModule, releaseShaderModule } from './shader-module-memo.js';
 
 /** The fixed-function state of a render pipeline around a composed shader. */
 export interface RenderPipelineState {
@@ -203,7 +203,7 @@ export async function acquireRenderPipelineAsync(
   }
   const create = (async () => {
     const { layout, bindGroupLayouts } = pipelineLayout(device, caches, composed);
-    const module = await acquireCheckedShaderModule(device, composed, state.label ?? key);
+    const module = await acquireCheckedShaderModuleAsync(device, composed, state.label ?? key);
     let pipeline: GPURenderPipeline;
     try {
       pipeline = await device.createRenderPipelineAsync(descriptor(composed, state, module.module, layout, key));

@@ -1,4 +1,4 @@
-import { compilationMessages, createShaderModuleScoped } from './compile-errors.js';
+import { compilationMessagesAsync, createShaderModuleScoped } from './compile-errors.js';
 import type { ComposedSourceMap } from './compose-shader.js';
 import { getDeviceCaches, type ModuleEntry } from './device-caches.js';
 import { WeftError } from '../core/errors.js';
@@ -55,7 +55,7 @@ export function acquireShaderModule(device: GPUDevice, shader: ShaderSource): Sh
  * what it acquired (its reference and its hit; the last holder of a failed module removes the entry and its count)
  * and throws ShaderCompileError with messages located in the fragments' sources. Leaves no device error.
  */
-export async function acquireCheckedShaderModule(
+export async function acquireCheckedShaderModuleAsync(
   device: GPUDevice,
   shader: ShaderSource,
   label = 'composed shader',
@@ -65,7 +65,7 @@ export async function acquireCheckedShaderModule(
   const created = !entry;
   if (entry) {
     caches.counters.moduleHits++;
-    entry.check ??= compilationMessages(entry.module, entry.code, entry.sourceMap ?? shader.sourceMap);
+    entry.check ??= compilationMessagesAsync(entry.module, entry.code, entry.sourceMap ?? shader.sourceMap);
   } else {
     const key = fnv1a64(shader.code);
     const { module, scope } = createShaderModuleScoped(device, shader.code, `weft:shader:${key}`);
@@ -75,7 +75,7 @@ export async function acquireCheckedShaderModule(
       key,
       module,
       refs: 0,
-      check: compilationMessages(module, shader.code, shader.sourceMap, scope),
+      check: compilationMessagesAsync(module, shader.code, shader.sourceMap, scope),
       sourceMap: shader.sourceMap,
     };
     caches.modules.set(shader.code, entry);
@@ -91,7 +91,7 @@ export async function acquireCheckedShaderModule(
       caches.modules.delete(entry.code);
       caches.counters.modulesCompiled--;
     }
-    throw new ShaderCompileError('acquireCheckedShaderModule', label, messages);
+    throw new ShaderCompileError('acquireCheckedShaderModuleAsync', label, messages);
   }
   return lease(entry);
 }

@@ -1,14 +1,14 @@
 import { mat4 } from 'wgpu-matrix';
 import {
   createBoxMesh,
-  createBunnyMesh,
+  createBunnyMeshAsync,
   createCapsuleMesh,
   createPlaneMesh,
   createScene,
   createSphereMesh,
   createTorusMesh,
   type Engine,
-  loadGltf,
+  loadGltfAsync,
   makePerspectiveCamera,
   makeStandardMaterial,
   type Scene,
@@ -33,7 +33,7 @@ export async function buildDefaultScene(engine: Engine): Promise<{ scene: Scene;
   setCameraOrbit(scene.camera, { target: [0, 0.4, 0], radius: 9.2, yaw: 0.5, pitch: 0.5 });
 
   createPlaneMesh(scene, 'ground', { width: 9, depth: 9, subdivisions: 4 }, { material: material([0.42, 0.45, 0.5]) });
-  await createBunnyMesh(
+  await createBunnyMeshAsync(
     scene,
     'bunny',
     {},
@@ -90,7 +90,7 @@ export async function buildDefaultScene(engine: Engine): Promise<{ scene: Scene;
   );
 
   const glb = await writeGlb(makeDemoGltfDocument());
-  await loadGltf(scene, glb, { worldMatrix: mat4.translation([-0.4, 0, -2.3]) });
+  await loadGltfAsync(scene, glb, { worldMatrix: mat4.translation([-0.4, 0, -2.3]) });
 
   const stats: DefaultSceneStats = {
     meshes: scene.meshes.length,

@@ -4,8 +4,14 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { PNG } from 'pngjs';
 import { create, globals } from 'webgpu';
-import { createEngine, disposeEngine, getDefaultForwardTask, readEngineFrame, renderFrame } from '../engine/index.js';
-import { renderGeometryStrip } from '../geometry/index.js';
+import {
+  createEngineAsync,
+  disposeEngine,
+  getDefaultForwardTask,
+  readEngineFrameAsync,
+  renderFrame,
+} from '../engine/index.js';
+import { renderGeometryStripAsync } from '../geometry/index.js';
 import {
   createGpuPicker,
   enableDetailedPicking,
@@ -61,7 +67,7 @@ async function main(): Promise<void> {
   Object.assign(globalThis, globals);
   const gpu = create([]);
   const engine = await step('requesting a WebGPU adapter and device (Dawn)', () =>
-    createEngine(gpu, { width, height }),
+    createEngineAsync(gpu, { width, height }),
   );
   const info = engine.adapter.info;
   const { scene, stats } = await step('building the default scene (bunny, primitives, thin instances, glTF)', () =>
@@ -78,7 +84,7 @@ async function main(): Promise<void> {
     await engine.device.queue.onSubmittedWorkDone();
     return (performance.now() - started) / frames;
   });
-  const pixels = await step('reading the frame back', () => readEngineFrame(engine));
+  const pixels = await step('reading the frame back', () => readEngineFrameAsync(engine));
   const framePath = resolve(outDir, 'frame.png');
   await step(`writing ${framePath}`, async () => {
     await mkdir(outDir, { recursive: true });
@@ -109,7 +115,7 @@ async function main(): Promise<void> {
 
   const stripSize = { width: Math.max(1, Math.round(width / 3)), height: Math.max(1, Math.round(height / 3)) };
   const strip = await step('G-buffer strip: six attachments through copy-to-texture tasks', () =>
-    renderGeometryStrip(scene, stripSize),
+    renderGeometryStripAsync(scene, stripSize),
   );
   const stripPath = resolve(outDir, 'gbuffer-strip.png');
   await step(`writing ${stripPath} and one PNG per attachment`, async () => {

@@ -11,7 +11,7 @@ import {
   createRenderTarget,
   type Engine,
   getCameraViewProjectionMatrix,
-  readRenderTargetPixels,
+  readRenderTargetPixelsAsync,
   runTasks,
   type Scene,
 } from '../engine/index.js';
@@ -77,7 +77,7 @@ export async function showPickSources(
     createBillboardRenderTask(labels, { target }),
     createSplatRenderTask(cloud, { target }),
   ]);
-  const rgba = await readRenderTargetPixels(target);
+  const rgba = await readRenderTargetPixelsAsync(target);
   // Aim at each label's centre and at the first splats' centres: the pick should name exactly that sprite or splat.
   const viewProjection = getCameraViewProjectionMatrix(scene.camera!, engine.width / engine.height);
   const aims = [

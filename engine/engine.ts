@@ -11,7 +11,7 @@ export const optionalEngineFeatures: readonly GPUFeatureName[] = [
 /** Where the engine draws: a canvas (browser) or an offscreen size in backing pixels (Node). */
 export type EngineTarget = HTMLCanvasElement | OffscreenCanvas | { width: number; height: number };
 
-/** Options of `createEngine`. */
+/** Options of `createEngineAsync`. */
 export interface EngineOptions {
   /** Backing pixels per CSS pixel; canvases are sized clientWidth × ratio. Default 1. */
   devicePixelRatio?: number;
@@ -159,8 +159,8 @@ async function recoverDevice(engine: Engine): Promise<void> {
 }
 
 /** Creates an engine: adapter + device (optional features when offered) and its draw target. */
-export async function createEngine(gpu: GPU, target: EngineTarget, options: EngineOptions = {}): Promise<Engine> {
-  const api = 'createEngine';
+export async function createEngineAsync(gpu: GPU, target: EngineTarget, options: EngineOptions = {}): Promise<Engine> {
+  const api = 'createEngineAsync';
   if (!gpu || typeof gpu.requestAdapter !== 'function')
     throw new EngineError(
       api,
@@ -267,9 +267,9 @@ export function onDeviceRestored(engine: Engine, listener: DeviceListener): () =
 }
 
 /** Resolves once no device recovery is pending (immediately when the device is healthy). */
-export async function whenEngineReady(engine: Engine): Promise<void> {
+export async function whenEngineReadyAsync(engine: Engine): Promise<void> {
   while (engine.recovery) await engine.recovery;
-  assertEngineAlive(engine, 'whenEngineReady');
+  assertEngineAlive(engine, 'whenEngineReadyAsync');
 }
 
 /** Throws when the engine was disposed. */

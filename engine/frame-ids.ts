@@ -59,7 +59,7 @@ export interface FrameIdReader {
 }
 
 /** Makes an empty reader (buffers appear on the first read). */
-export function makeFrameIdReader(label: string): FrameIdReader {
+export function createFrameIdReader(label: string): FrameIdReader {
   return { pool: null, label };
 }
 
@@ -73,7 +73,7 @@ export function disposeFrameIdReader(reader: FrameIdReader): void {
  * Copies texel (x, y) of the ID texture as it is after every submitted frame and resolves it with that frame's
  * ranges (captured by the caller synchronously, with the copy). No render pass; one staging buffer from the pool.
  */
-export async function readFrameIdTexel(
+export async function readFrameIdTexelAsync(
   reader: FrameIdReader,
   device: GPUDevice,
   texture: GPUTexture,
@@ -81,7 +81,7 @@ export async function readFrameIdTexel(
   x: number,
   y: number,
 ): Promise<FrameIdHit> {
-  const api = 'readFrameIdAsync';
+  const api = 'readGeometryFrameIdAsync';
   if (!Number.isInteger(x) || !Number.isInteger(y) || x < 0 || y < 0 || x >= texture.width || y >= texture.height) {
     throw new EngineError(
       api,

@@ -1,28 +1,129 @@
-export * from './bounds.js';
-export * from './camera.js';
-export * from './engine.js';
-export * from './engine-errors.js';
-export * from './material.js';
-export * from './mesh.js';
-export * from './mesh-data.js';
-export * from './mesh-layout.js';
-export * from './readback.js';
-export * from './render-frame.js';
-export * from './render-target.js';
-export * from './render/forward-render-task.js';
-export * from './scene.js';
-export * from './pick-sources.js';
-export * from './task.js';
-export * from './texture-formats.js';
-export * from './primitives/index.js';
-export * from './loaders/load-gltf.js';
-export * from './frame-ids.js';
-export * from './skeleton.js';
-export * from './mesh-deformation.js';
-export * from './vertex-animation.js';
+// weft-gpu/engine: a thin WebGPU engine (device, scene, meshes, camera, forward renderer, tasks) for real scenes.
+
+// Device and lifetime: one engine per GPUDevice, recovered after a device loss.
+export {
+  createEngineAsync,
+  disposeEngine,
+  type Engine,
+  type EngineOptions,
+  type EngineTarget,
+  getEngineColorTexture,
+  onDeviceRestored,
+  optionalEngineFeatures,
+  resizeEngine,
+  whenEngineReadyAsync,
+} from './engine.js';
+export { EngineError, type EngineErrorCode, MeshDataError, type MeshDataErrorCode } from './engine-errors.js';
+
+// Scene and camera (right-handed, reverse-Z perspective).
+export { createScene, disposeScene, type Scene, type SceneOptions } from './scene.js';
+export {
+  type Camera,
+  dollyCamera,
+  frameCameraOnBounds,
+  getCameraOrbit,
+  getCameraProjectionMatrix,
+  getCameraViewMatrix,
+  getCameraViewProjectionMatrix,
+  makePerspectiveCamera,
+  type OrbitState,
+  orbitCamera,
+  panCamera,
+  type PerspectiveCamera,
+  type PerspectiveCameraOptions,
+  setCameraOrbit,
+} from './camera.js';
+export type { Aabb } from './bounds.js';
+
+// Meshes: data in (tight or interleaved, 16/32-bit indices), world matrices and thin instances through setters.
+export {
+  createMeshFromData,
+  disposeMesh,
+  ensureMeshGpu,
+  getMeshWorldBounds,
+  getThinInstanceMatrix,
+  getThinInstancePayload,
+  getThinInstanceWorldBounds,
+  type Mesh,
+  type MeshGpu,
+  type MeshOptions,
+  setMeshWorldMatrix,
+  setThinInstances,
+} from './mesh.js';
+export {
+  allowedVertexFormats,
+  type InterleavedAttribute,
+  type InterleavedVertexData,
+  type MeshData,
+  type MeshGeometry,
+  readVertexAttribute,
+  type VertexAttributeLayout,
+  type VertexBufferSource,
+  type VertexSemantic,
+} from './mesh-data.js';
+// A mesh's vertex buffers as shaders read them, for your own tasks.
+export { meshVertexLayout, thinInstanceVertexBuffer } from './mesh-layout.js';
+export {
+  makeStandardMaterial,
+  type StandardMaterial,
+  type StandardMaterialOptions,
+  type TextureData,
+} from './material.js';
+export {
+  type BoxOptions,
+  type BunnyOptions,
+  type CapsuleOptions,
+  computeSmoothNormals,
+  createBoxMesh,
+  createBunnyMeshAsync,
+  createCapsuleMesh,
+  createPlaneMesh,
+  createSphereMesh,
+  createTorusMesh,
+  makeBoxData,
+  makeBunnyDataAsync,
+  makeCapsuleData,
+  makePlaneData,
+  makeSphereData,
+  makeTorusData,
+  maxPrimitiveSegments,
+  type PlaneOptions,
+  type SphereOptions,
+  type TorusOptions,
+} from './primitives/index.js';
+
+// Deformation: skeletons, morph targets, vertex animation textures, glTF skins and animations.
+export { makeSkeleton, setBoneMatrix, type Skeleton } from './skeleton.js';
+export type { MeshMorphTargets } from './mesh-deformation-checks.js';
+export { deformVertexOnCpu } from './mesh-deformation.js';
+export type { VertexAnimation } from './vertex-animation-types.js';
+export { makeVertexAnimation, makeVertexAnimationPlayback, type VertexAnimationOptions } from './vertex-animation.js';
+export { type GltfLoadOptions, type GltfLoadResult, loadGltfAsync } from './loaders/load-gltf.js';
 export { playGltfAnimation } from './loaders/gltf-animation.js';
-export * from './render/forward-shader.js';
-export * from './render/standard-variants.js';
-export * from './representative-mesh.js';
-export * from './shader-spec-options.js';
-export * from './deformation-variants.js';
+
+// Rendering: the default forward frame, explicit tasks, render targets and readback.
+export { getDefaultForwardTask, renderFrame } from './render-frame.js';
+export {
+  createForwardRenderTask,
+  type ForwardRenderTask,
+  readForwardFrameIdAsync,
+} from './render/forward-render-task.js';
+export type { ForwardRenderTaskOptions } from './render/forward-task-state.js';
+export type { FrameIdHit } from './frame-ids.js';
+export { disposeTask, runTasks, type Task } from './task.js';
+export {
+  createRenderTarget,
+  createRenderTargetMrt,
+  disposeRenderTarget,
+  getRenderTargetTextures,
+  readRenderTargetPixelsAsync,
+  type RenderTarget,
+  type RenderTargetMrt,
+  type RenderTargetOptions,
+  type RenderTargetTextures,
+  resizeRenderTarget,
+} from './render-target.js';
+export { readEngineFrameAsync, type TextureRegion } from './readback.js';
+
+// Pick sources: non-mesh pickables (billboards, splats, your own) registered on a scene.
+export { type PickSource, registerPickSource, unregisterPickSource } from './pick-sources.js';

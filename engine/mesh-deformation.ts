@@ -1,5 +1,5 @@
-import { createMorphTargetsFragment } from '../fragments/morph-targets.js';
-import { createSkinningFragment } from '../fragments/skinning.js';
+import { makeMorphTargetsFragment } from '../fragments/morph-targets.js';
+import { makeSkinningFragment } from '../fragments/skinning.js';
 import type { Fragment } from '../fragments/fragment-types.js';
 import { describeValue } from '../core/errors.js';
 import { type Aabb, makeEmptyAabb, transformAabb, unionAabb } from './bounds.js';
@@ -90,8 +90,8 @@ export function deformationComposeParts(variant: MeshDeformationVariant): {
 } {
   const vat = variant.vat && variant.vertexAnimation ? [variant.vertexAnimation.fragment()] : [];
   const fragments = [
-    ...(variant.morph ? [createMorphTargetsFragment()] : []),
-    ...(variant.skin ? [createSkinningFragment()] : []),
+    ...(variant.morph ? [makeMorphTargetsFragment()] : []),
+    ...(variant.skin ? [makeSkinningFragment()] : []),
     ...vat,
   ];
   return {
@@ -242,7 +242,7 @@ export function meshDeformationGroup(
 }
 
 /** Destroys the mesh's deformation textures and buffers. */
-export function releaseMeshDeformation(mesh: Mesh): void {
+export function disposeMeshDeformation(mesh: Mesh): void {
   const state = mesh.deformationGpu;
   if (!state) return;
   state.boneTexture?.destroy();

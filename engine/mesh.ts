@@ -6,7 +6,7 @@ import { makeStandardMaterial, type StandardMaterial } from './material.js';
 import { extractPositions, makeMeshGeometry, type MeshData, type MeshGeometry } from './mesh-data.js';
 import type { Skeleton } from './skeleton.js';
 import type { VertexAnimation } from './vertex-animation-types.js';
-import { type MeshDeformationGpu, releaseMeshDeformation } from './mesh-deformation.js';
+import { type MeshDeformationGpu, disposeMeshDeformation } from './mesh-deformation.js';
 import { checkDeformation, checkVertexAnimation, type MeshMorphTargets } from './mesh-deformation-checks.js';
 
 export type { MeshMorphTargets } from './mesh-deformation-checks.js';
@@ -242,7 +242,7 @@ export function getMeshWorldBounds(mesh: Mesh): Aabb {
 /** Destroys the mesh's GPU buffers and removes it from its scene. */
 export function disposeMesh(mesh: Mesh): void {
   if (mesh.disposed) return;
-  releaseMeshGpu(mesh);
+  disposeMeshGpu(mesh);
   const list = mesh.scene.meshes;
   const at = list.indexOf(mesh);
   if (at >= 0) list.splice(at, 1);
@@ -251,8 +251,8 @@ export function disposeMesh(mesh: Mesh): void {
 }
 
 /** Destroys the mesh's GPU copies (they are rebuilt by the next `ensureMeshGpu`). */
-export function releaseMeshGpu(mesh: Mesh): void {
-  releaseMeshDeformation(mesh);
+export function disposeMeshGpu(mesh: Mesh): void {
+  disposeMeshDeformation(mesh);
   if (!mesh.gpu) return;
   for (const buffer of mesh.gpu.vertexBuffers) buffer.destroy();
   mesh.gpu.indexBuffer?.destroy();
@@ -272,7 +272,7 @@ function uploadBuffer(device: GPUDevice, label: string, bytes: Uint8Array, usage
 export function ensureMeshGpu(mesh: Mesh, device: GPUDevice): MeshGpu {
   if (mesh.gpu && mesh.gpu.device === device && mesh.gpu.instanceCapacity >= mesh.thinInstanceCount) return mesh.gpu;
   if (mesh.gpu && mesh.gpu.device !== device) mesh.gpu = null; // the old device is gone with its buffers
-  releaseMeshGpu(mesh);
+  disposeMeshGpu(mesh);
   const label = `weft:mesh:${mesh.name}`;
   const { geometry } = mesh;
   const usage = GPUBufferUsage.VERTEX | GPUBufferUsage.STORAGE;

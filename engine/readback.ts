@@ -111,12 +111,12 @@ export async function readTextureRegionAsync<T>(
 }
 
 /** Reads texels from a COPY_SRC texture into tightly packed bytes (row padding removed). */
-export async function readTexturePixels(
+export async function readTexturePixelsAsync(
   device: GPUDevice,
   texture: GPUTexture,
   region: TextureRegion = {},
 ): Promise<Uint8Array> {
-  const api = 'readTexturePixels';
+  const api = 'readTexturePixelsAsync';
   const bytesPerTexel = getTexelByteSize(texture.format);
   if (!bytesPerTexel)
     throw new EngineError(api, 'bad-format', `format ${describeValue(texture.format)} cannot be read back by weft`);
@@ -162,6 +162,6 @@ export async function readTexturePixels(
 }
 
 /** Reads the engine's current frame (offscreen texture, or the canvas texture before it is presented). */
-export function readEngineFrame(engine: Engine, region?: TextureRegion): Promise<Uint8Array> {
-  return readTexturePixels(engine.device, getEngineColorTexture(engine), region);
+export function readEngineFrameAsync(engine: Engine, region?: TextureRegion): Promise<Uint8Array> {
+  return readTexturePixelsAsync(engine.device, getEngineColorTexture(engine), region);
 }

@@ -2,7 +2,7 @@ import { describeValue } from '../core/errors.js';
 import type { Engine } from './engine.js';
 import { assertEngineAlive } from './engine.js';
 import { EngineError } from './engine-errors.js';
-import { readTexturePixels, type TextureRegion } from './readback.js';
+import { readTexturePixelsAsync, type TextureRegion } from './readback.js';
 import { getTexelByteSize, isDepthFormat, isIntegerFormat } from './texture-formats.js';
 
 /** The GPU textures of a render target on one device. */
@@ -204,16 +204,20 @@ export function resizeRenderTarget(target: RenderTarget, width: number, height: 
 }
 
 /** Reads colour attachment `index` (its resolve texture when multisampled) as packed bytes. */
-export function readRenderTargetPixels(target: RenderTarget, index = 0, region?: TextureRegion): Promise<Uint8Array> {
+export function readRenderTargetPixelsAsync(
+  target: RenderTarget,
+  index = 0,
+  region?: TextureRegion,
+): Promise<Uint8Array> {
   const textures = getRenderTargetTextures(target);
   if (!Number.isInteger(index) || index < 0 || index >= textures.colors.length) {
     throw new EngineError(
-      'readRenderTargetPixels',
+      'readRenderTargetPixelsAsync',
       'out-of-range',
       `attachment ${describeValue(index)} does not exist; the target has ${textures.colors.length}`,
     );
   }
-  return readTexturePixels(target.engine.device, textures.resolves[index] ?? textures.colors[index], region);
+  return readTexturePixelsAsync(target.engine.device, textures.resolves[index] ?? textures.colors[index], region);
 }
 
 /** Destroys the target's textures. */

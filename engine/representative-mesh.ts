@@ -1,7 +1,7 @@
 // The meshes weft's variant packs stand for: described with the engine's own mesh code, so a registered variant
 // composes exactly what a pass composes for a real mesh of that shape.
-import { createVertexAnimationFragment } from '../fragments/vertex-animation.js';
-import { createVertexAnimationVelocityFragment } from '../fragments/vertex-animation-velocity.js';
+import { makeVertexAnimationFragment } from '../fragments/vertex-animation.js';
+import { makeVertexAnimationVelocityFragment } from '../fragments/vertex-animation-velocity.js';
 import { makeMeshGeometry, type MeshData } from './mesh-data.js';
 import { deformationVariantOf } from './mesh-deformation.js';
 import { geometryVertexBuffers, type MeshShaderDescription } from './mesh-layout.js';
@@ -43,7 +43,7 @@ export function describeRepresentativeMesh(shape: RepresentativeMeshShape): Mesh
   }
   const geometry = makeMeshGeometry('representative', data, 'describeRepresentativeMesh');
   const vertexAnimation = shape.vat
-    ? { fragment: createVertexAnimationFragment, velocityFragment: createVertexAnimationVelocityFragment }
+    ? { fragment: makeVertexAnimationFragment, velocityFragment: makeVertexAnimationVelocityFragment }
     : null;
   return {
     buffers: geometryVertexBuffers(geometry),

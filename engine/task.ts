@@ -14,6 +14,11 @@ export interface Task {
   dispose(): void;
 }
 
+/** Frees a task's GPU objects (the standalone form of `task.dispose()`, matching every `create*Task`). */
+export function disposeTask(task: Task): void {
+  task.dispose();
+}
+
 /** Records what needs it, executes the tasks in order into one submission; false while the device recovers. */
 export function runTasks(engine: Engine, tasks: readonly Task[]): boolean {
   assertEngineAlive(engine, 'runTasks');

@@ -1,6 +1,6 @@
 import { describeValue } from '../core/errors.js';
-import { createVertexAnimationFragment } from '../fragments/vertex-animation.js';
-import { createVertexAnimationVelocityFragment } from '../fragments/vertex-animation-velocity.js';
+import { makeVertexAnimationFragment } from '../fragments/vertex-animation.js';
+import { makeVertexAnimationVelocityFragment } from '../fragments/vertex-animation-velocity.js';
 import { type Aabb, makeEmptyAabb, transformAabb, unionAabb } from './bounds.js';
 import { EngineError, MeshDataError } from './engine-errors.js';
 import { findVertexAttribute, type MeshGeometry, readVertexAttribute } from './mesh-data.js';
@@ -207,8 +207,8 @@ export function makeVertexAnimation(options: VertexAnimationOptions): VertexAnim
     boneCount,
     frameCount,
     frames,
-    fragment: createVertexAnimationFragment,
-    velocityFragment: createVertexAnimationVelocityFragment,
+    fragment: makeVertexAnimationFragment,
+    velocityFragment: makeVertexAnimationVelocityFragment,
     checkMesh,
     checkPlayback: (meshApi, meshName, playback, records) =>
       checkPlaybackFor(frameCount, meshApi, meshName, playback, records),

@@ -8,7 +8,7 @@ fn sampleBaseColor(uv: vec2f) -> vec4f {
 `;
 
 /** The material's base colour texture and sampler (material group), sampled by `sampleBaseColor(uv)`. */
-export function createBaseTextureFragment(): Fragment {
+export function makeBaseTextureFragment(): Fragment {
   return {
     id: 'base-texture',
     source,

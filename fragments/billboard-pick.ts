@@ -73,7 +73,7 @@ fn billboardColorFragment(input: FragmentInput) -> FragmentOutput {
 `;
 
 /** Billboard quads (fills `vertexStage`): six vertices per sprite, one instance per drawn sprite. */
-export function createBillboardQuadFragment(): Fragment {
+export function makeBillboardQuadFragment(): Fragment {
   return {
     id: 'billboard-quad',
     source: quadSource,
@@ -97,7 +97,7 @@ export function createBillboardQuadFragment(): Fragment {
 }
 
 /** The billboard pick output (fills `fragmentStage`): the sprite's id, its depth, the sentinel and its index as detail. */
-export function createBillboardPickFragment(): Fragment {
+export function makeBillboardPickFragment(): Fragment {
   return {
     id: 'billboard-pick',
     source: pickSource,
@@ -107,7 +107,7 @@ export function createBillboardPickFragment(): Fragment {
 }
 
 /** The billboard colour output (fills `fragmentStage`): the sprite's flat colour. */
-export function createBillboardColorFragment(): Fragment {
+export function makeBillboardColorFragment(): Fragment {
   return {
     id: 'billboard-color',
     source: colorSource,

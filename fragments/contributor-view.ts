@@ -59,7 +59,7 @@ fn writeContributorPick(output: ptr<function, FragmentOutput>, localId: u32, ndc
  * The camera view of pick contributors and entity renderers (billboards, splats, …): the `contributorView` uniform
  * (dynamic offset, one slot per pick point or one per frame) with pixel-ray and NDC-depth helpers.
  */
-export function createContributorViewFragment(): Fragment {
+export function makeContributorViewFragment(): Fragment {
   return {
     id: 'contributor-view',
     source,
@@ -78,7 +78,7 @@ export function createContributorViewFragment(): Fragment {
 }
 
 /** The pick pass outputs of a contributor (id, depth, detail with the primitive sentinel) and `writeContributorPick`. */
-export function createPickContributorOutputFragment(): Fragment {
+export function makePickContributorOutputFragment(): Fragment {
   return {
     id: 'pick-contributor-output',
     source: outputSource,

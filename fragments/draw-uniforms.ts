@@ -15,7 +15,7 @@ const source = `struct DrawUniforms {
 `;
 
 /** Per-draw uniforms (world, normal matrix, base colour, flags) as binding `draw` in the mesh group, read at a dynamic offset. */
-export function createDrawUniformsFragment(): Fragment {
+export function makeDrawUniformsFragment(): Fragment {
   return {
     id: 'draw-uniforms',
     source,

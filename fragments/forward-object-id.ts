@@ -22,7 +22,7 @@ fn writeForwardObjectId(input: FragmentInput, output: ptr<function, FragmentOutp
  * The forward pass's object-ID output `objectId` (rg32uint, location 1): x = frame id (the draw's first id + thin
  * instance index), y = `primitive_index` when `objectPrimitive`, otherwise 0xffffffff. Never blended.
  */
-export function createForwardObjectIdFragment(): Fragment {
+export function makeForwardObjectIdFragment(): Fragment {
   return {
     id: 'forward-object-id',
     source,

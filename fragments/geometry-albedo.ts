@@ -9,7 +9,7 @@ fn writeAlbedo(input: FragmentInput, output: ptr<function, FragmentOutput>) {
 `;
 
 /** ALBEDO output `albedo` (rgba8unorm): base colour × texture × vertex colour, with its alpha. */
-export function createGeometryAlbedoFragment(): Fragment {
+export function makeGeometryAlbedoFragment(): Fragment {
   return {
     id: 'geometry-albedo',
     source,

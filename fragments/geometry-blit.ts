@@ -83,7 +83,7 @@ fn blitFragment(input: FragmentInput) -> FragmentOutput {
  * `blitSource` with `textureLoad` (any LOD, optional Y flip; per sample, averaged or the first, when
  * `blitMultisampled`), remapped by scale/bias for float targets, copied as is for unsigned-integer ones (`blitUint`).
  */
-export function createGeometryBlitFragment(): Fragment {
+export function makeGeometryBlitFragment(): Fragment {
   const texture = (sampleType: 'unfilterable-float' | 'uint', multisampled: boolean, when: string) => ({
     name: 'blitSource',
     kind: 'texture' as const,

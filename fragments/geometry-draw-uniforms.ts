@@ -14,7 +14,7 @@ const source = `struct GeometryDrawUniforms {
 `;
 
 /** Per-draw geometry data (reflectivity, frame id, blend tag) as binding `geometryDraw` in the mesh group, at a dynamic offset. */
-export function createGeometryDrawUniformsFragment(): Fragment {
+export function makeGeometryDrawUniformsFragment(): Fragment {
   return {
     id: 'geometry-draw-uniforms',
     source,

@@ -1,40 +1,40 @@
-import { createBaseTextureFragment } from './base-texture.js';
+import { makeBaseTextureFragment } from './base-texture.js';
 import type { Fragment } from './fragment-types.js';
-import { createGeometryAlbedoFragment } from './geometry-albedo.js';
-import { createGeometryDrawUniformsFragment } from './geometry-draw-uniforms.js';
-import { createGeometryIrradianceFragment } from './geometry-irradiance.js';
-import { createGeometryLocalPositionFragment } from './geometry-local-position.js';
-import { createGeometryMaterialFragment } from './geometry-material.js';
-import { createGeometryMeshBlendTagFragment } from './geometry-mesh-blend-tag.js';
-import { createGeometryNormalizedViewDepthFragment } from './geometry-normalized-view-depth.js';
-import { createGeometryObjectIdFragment } from './geometry-object-id.js';
-import { createGeometryReflectivityFragment } from './geometry-reflectivity.js';
-import { createGeometrySceneUniformsFragment } from './geometry-scene-uniforms.js';
-import { createGeometryScreenspaceDepthFragment } from './geometry-screenspace-depth.js';
-import { createGeometrySurfaceFragment } from './geometry-surface.js';
-import { createGeometryVelocityFragment } from './geometry-velocity.js';
-import { createGeometryViewDepthFragment } from './geometry-view-depth.js';
-import { createGeometryViewNormalFragment } from './geometry-view-normal.js';
-import { createGeometryWorldNormalFragment } from './geometry-world-normal.js';
-import { createGeometryWorldPositionFragment } from './geometry-world-position.js';
-import { createLambertLightingFragment } from './lambert-lighting.js';
-import { createStandardVertexFragments } from './standard-material.js';
+import { makeGeometryAlbedoFragment } from './geometry-albedo.js';
+import { makeGeometryDrawUniformsFragment } from './geometry-draw-uniforms.js';
+import { makeGeometryIrradianceFragment } from './geometry-irradiance.js';
+import { makeGeometryLocalPositionFragment } from './geometry-local-position.js';
+import { makeGeometryMaterialFragment } from './geometry-material.js';
+import { makeGeometryMeshBlendTagFragment } from './geometry-mesh-blend-tag.js';
+import { makeGeometryNormalizedViewDepthFragment } from './geometry-normalized-view-depth.js';
+import { makeGeometryObjectIdFragment } from './geometry-object-id.js';
+import { makeGeometryReflectivityFragment } from './geometry-reflectivity.js';
+import { makeGeometrySceneUniformsFragment } from './geometry-scene-uniforms.js';
+import { makeGeometryScreenspaceDepthFragment } from './geometry-screenspace-depth.js';
+import { makeGeometrySurfaceFragment } from './geometry-surface.js';
+import { makeGeometryVelocityFragment } from './geometry-velocity.js';
+import { makeGeometryViewDepthFragment } from './geometry-view-depth.js';
+import { makeGeometryViewNormalFragment } from './geometry-view-normal.js';
+import { makeGeometryWorldNormalFragment } from './geometry-world-normal.js';
+import { makeGeometryWorldPositionFragment } from './geometry-world-position.js';
+import { makeLambertLightingFragment } from './lambert-lighting.js';
+import { makeStandardVertexFragments } from './standard-material.js';
 
 /** Every geometry output, by the name of its `FragmentOutput` member. */
 export const geometryOutputFactories = {
-  irradiance: createGeometryIrradianceFragment,
-  worldPosition: createGeometryWorldPositionFragment,
-  localPosition: createGeometryLocalPositionFragment,
-  reflectivity: createGeometryReflectivityFragment,
-  viewDepth: createGeometryViewDepthFragment,
-  normalizedViewDepth: createGeometryNormalizedViewDepthFragment,
-  screenspaceDepth: createGeometryScreenspaceDepthFragment,
-  viewNormal: createGeometryViewNormalFragment,
-  worldNormal: createGeometryWorldNormalFragment,
-  albedo: createGeometryAlbedoFragment,
-  linearVelocity: createGeometryVelocityFragment,
-  meshBlendTag: createGeometryMeshBlendTagFragment,
-  objectId: createGeometryObjectIdFragment,
+  irradiance: makeGeometryIrradianceFragment,
+  worldPosition: makeGeometryWorldPositionFragment,
+  localPosition: makeGeometryLocalPositionFragment,
+  reflectivity: makeGeometryReflectivityFragment,
+  viewDepth: makeGeometryViewDepthFragment,
+  normalizedViewDepth: makeGeometryNormalizedViewDepthFragment,
+  screenspaceDepth: makeGeometryScreenspaceDepthFragment,
+  viewNormal: makeGeometryViewNormalFragment,
+  worldNormal: makeGeometryWorldNormalFragment,
+  albedo: makeGeometryAlbedoFragment,
+  linearVelocity: makeGeometryVelocityFragment,
+  meshBlendTag: makeGeometryMeshBlendTagFragment,
+  objectId: makeGeometryObjectIdFragment,
 } as const satisfies Record<string, () => Fragment>;
 
 /** Name of one geometry output (also its `FragmentOutput` member and target name). */
@@ -46,19 +46,19 @@ export const geometryOutputsUsingNormals: readonly GeometryOutputName[] = ['irra
 export const geometryOutputsUsingMaterial: readonly GeometryOutputName[] = ['irradiance', 'albedo'];
 
 const helpers: Readonly<Record<string, () => Fragment>> = {
-  'base-texture': createBaseTextureFragment,
-  'geometry-draw-uniforms': createGeometryDrawUniformsFragment,
-  'geometry-material': createGeometryMaterialFragment,
-  'geometry-scene-uniforms': createGeometrySceneUniformsFragment,
-  'lambert-lighting': createLambertLightingFragment,
+  'base-texture': makeBaseTextureFragment,
+  'geometry-draw-uniforms': makeGeometryDrawUniformsFragment,
+  'geometry-material': makeGeometryMaterialFragment,
+  'geometry-scene-uniforms': makeGeometrySceneUniformsFragment,
+  'lambert-lighting': makeLambertLightingFragment,
 };
 
 /**
  * The fragments of a geometry pass writing `outputs`: the standard vertex stage, the geometry surface, one fragment
  * per output and only the helpers those outputs import (so unused bindings never appear in the layout).
  */
-export function createGeometryFragments(outputs: readonly GeometryOutputName[]): Fragment[] {
-  const fragments: Fragment[] = [...createStandardVertexFragments(), createGeometrySurfaceFragment()];
+export function makeGeometryFragments(outputs: readonly GeometryOutputName[]): Fragment[] {
+  const fragments: Fragment[] = [...makeStandardVertexFragments(), makeGeometrySurfaceFragment()];
   const known = new Set(fragments.map((f) => f.id));
   const add = (fragment: Fragment) => {
     if (known.has(fragment.id)) return;
@@ -70,7 +70,7 @@ export function createGeometryFragments(outputs: readonly GeometryOutputName[]):
     const factory = geometryOutputFactories[name];
     if (!factory)
       throw new Error(
-        `createGeometryFragments: unknown geometry output ${JSON.stringify(name)}; known: ${Object.keys(geometryOutputFactories).join(', ')}`,
+        `makeGeometryFragments: unknown geometry output ${JSON.stringify(name)}; known: ${Object.keys(geometryOutputFactories).join(', ')}`,
       );
     add(factory());
   }

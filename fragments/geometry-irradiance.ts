@@ -18,7 +18,7 @@ fn writeIrradiance(input: FragmentInput, output: ptr<function, FragmentOutput>) 
 `;
 
 /** IRRADIANCE output `irradiance` (rgba16float): the colour the forward pass shades (Lambert + ambient, or albedo when unlit), albedo alpha. */
-export function createGeometryIrradianceFragment(): Fragment {
+export function makeGeometryIrradianceFragment(): Fragment {
   return {
     id: 'geometry-irradiance',
     source,

@@ -11,6 +11,6 @@ fn geometryAlbedo(input: FragmentInput) -> vec4f {
 `;
 
 /** The standard material's unlit surface colour for geometry outputs: `geometryAlbedo(input)`. */
-export function createGeometryMaterialFragment(): Fragment {
+export function makeGeometryMaterialFragment(): Fragment {
   return { id: 'geometry-material', source, dependencies: ['base-texture', 'draw-uniforms'] };
 }

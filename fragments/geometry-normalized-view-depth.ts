@@ -20,7 +20,7 @@ fn writeNormalizedViewDepth(input: FragmentInput, output: ptr<function, Fragment
 `;
 
 /** NORMALIZED_VIEW_DEPTH output `normalizedViewDepth` (r32float): view depth mapped to 0 (near) … 1 (far) in r. */
-export function createGeometryNormalizedViewDepthFragment(): Fragment {
+export function makeGeometryNormalizedViewDepthFragment(): Fragment {
   return {
     id: 'geometry-normalized-view-depth',
     source,

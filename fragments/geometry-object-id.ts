@@ -24,7 +24,7 @@ fn writeObjectId(input: FragmentInput, output: ptr<function, FragmentOutput>) {
  * Object-ID output `objectId` (rg32uint): x = frame id (the draw's first id + thin instance index; 0 = background),
  * y = `primitive_index` when `objectPrimitive`, otherwise 0xffffffff. Never blended.
  */
-export function createGeometryObjectIdFragment(): Fragment {
+export function makeGeometryObjectIdFragment(): Fragment {
   return {
     id: 'geometry-object-id',
     source,

@@ -9,7 +9,7 @@ fn writeReflectivity(input: FragmentInput, output: ptr<function, FragmentOutput>
 `;
 
 /** REFLECTIVITY output `reflectivity` (rgba8unorm): specular colour (F0) in rgb, glossiness in a, from the per-draw uniforms. */
-export function createGeometryReflectivityFragment(): Fragment {
+export function makeGeometryReflectivityFragment(): Fragment {
   return {
     id: 'geometry-reflectivity',
     source,

@@ -18,7 +18,7 @@ fn viewDepthOf(worldPosition: vec3f) -> f32 {
 `;
 
 /** The geometry pass's camera data (view matrix, near/far) as binding `geometryScene` in the scene group. */
-export function createGeometrySceneUniformsFragment(): Fragment {
+export function makeGeometrySceneUniformsFragment(): Fragment {
   return {
     id: 'geometry-scene-uniforms',
     source: `import bindings::geometryScene;\n\n${source}`,

@@ -8,7 +8,7 @@ fn writeScreenspaceDepth(input: FragmentInput, output: ptr<function, FragmentOut
 `;
 
 /** SCREENSPACE_DEPTH output `screenspaceDepth` (r32float): the NDC depth the depth buffer holds (reverse-Z) in r. */
-export function createGeometryScreenspaceDepthFragment(): Fragment {
+export function makeGeometryScreenspaceDepthFragment(): Fragment {
   return {
     id: 'geometry-screenspace-depth',
     source,

@@ -30,7 +30,7 @@ fn previousDeformedPosition(input: VertexInput) -> vec3f {
  * the task's previous bones (`prevBoneTexture`) and morph weights (`prevMorphWeights`), so skinned and morphed
  * meshes report the motion of their deformation too. Needs the skinning / morph-targets fragments composed.
  */
-export function createGeometryVelocityDeformationFragment(): Fragment {
+export function makeGeometryVelocityDeformationFragment(): Fragment {
   return {
     id: 'geometry-velocity-deformation',
     source,

@@ -51,7 +51,7 @@ fn writeLinearVelocity(input: FragmentInput, output: ptr<function, FragmentOutpu
  * `thinInstances`, the previous instance matrices `prevInstance0…3`. Provides `velocityPreviousPosition` so a
  * deformation (skinning, morph targets) can supply the previous local position through a slot.
  */
-export function createGeometryVelocityFragment(): Fragment {
+export function makeGeometryVelocityFragment(): Fragment {
   const column = (i: number) => ({
     semantic: `prevInstance${i}`,
     format: 'float32x4' as const,

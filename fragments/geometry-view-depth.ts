@@ -9,7 +9,7 @@ fn writeViewDepth(input: FragmentInput, output: ptr<function, FragmentOutput>) {
 `;
 
 /** VIEW_DEPTH output `viewDepth` (r32float): positive view-space depth in r. */
-export function createGeometryViewDepthFragment(): Fragment {
+export function makeGeometryViewDepthFragment(): Fragment {
   return {
     id: 'geometry-view-depth',
     source,

@@ -1,39 +1,52 @@
-export * from './base-texture.js';
-export * from './draw-uniforms.js';
-export * from './fragment-types.js';
-export * from './lambert-lighting.js';
-export * from './pick-output.js';
-export * from './scene-uniforms.js';
-export * from './standard-material.js';
-export * from './standard-surface.js';
-export * from './standard-vertex.js';
-export * from './thin-instances.js';
-export * from './pick-discard.js';
-export * from './geometry-albedo.js';
-export * from './geometry-blit.js';
-export * from './geometry-draw-uniforms.js';
-export * from './geometry-fragments.js';
-export * from './geometry-irradiance.js';
-export * from './geometry-local-position.js';
-export * from './geometry-material.js';
-export * from './geometry-mesh-blend-tag.js';
-export * from './geometry-normalized-view-depth.js';
-export * from './geometry-object-id.js';
-export * from './geometry-reflectivity.js';
-export * from './geometry-scene-uniforms.js';
-export * from './geometry-screenspace-depth.js';
-export * from './geometry-surface.js';
-export * from './geometry-velocity.js';
-export * from './geometry-view-depth.js';
-export * from './geometry-view-normal.js';
-export * from './geometry-world-normal.js';
-export * from './geometry-world-position.js';
-export * from './forward-object-id.js';
-export * from './skinning.js';
-export * from './morph-targets.js';
-export * from './geometry-velocity-deformation.js';
-export * from './vertex-animation.js';
-export * from './vertex-animation-velocity.js';
-export * from './contributor-view.js';
-export * from './billboard-pick.js';
-export * from './splat-pick.js';
+// weft-gpu/fragments: typed WGSL fragments (plain data, no GPU) for composing your own shaders.
+
+// The fragment format: WGSL plus typed metadata the composer reads.
+export type {
+  BindingRole,
+  FeatureRequirement,
+  Fragment,
+  FragmentBinding,
+  FragmentBuiltin,
+  FragmentOutputDecl,
+  FragmentVarying,
+  FragmentVertexInput,
+  InterpolationType,
+  SamplerBinding,
+  ShaderStageName,
+  SlotDecl,
+  SlotFill,
+  SlotParam,
+  StorageBinding,
+  StorageTextureBinding,
+  TextureBinding,
+  UniformBinding,
+} from './fragment-types.js';
+
+// The standard material and pick pass as fragment lists, and their conditions.
+export {
+  makePickFragments,
+  makeStandardMaterialFragments,
+  makeStandardVertexFragments,
+  standardMaterialConditions,
+  type StandardMaterialVariant,
+} from './standard-material.js';
+// Building blocks to mix into your own materials.
+export { makeStandardVertexFragment } from './standard-vertex.js';
+export { makeStandardSurfaceFragment } from './standard-surface.js';
+export { makeLambertLightingFragment } from './lambert-lighting.js';
+export { makeBaseTextureFragment } from './base-texture.js';
+export { makeThinInstancesFragment, thinInstancesCondition } from './thin-instances.js';
+export { makePickOutputFragment, primitiveDetailCondition } from './pick-output.js';
+export { forwardObjectIdCondition, makeForwardObjectIdFragment } from './forward-object-id.js';
+// Uniform blocks the standard fragments read, with their byte sizes for hosts that fill them.
+export { makeSceneUniformsFragment, sceneUniformsByteSize } from './scene-uniforms.js';
+export { drawUniformsByteSize, makeDrawUniformsFragment } from './draw-uniforms.js';
+export { pickUniformsByteSize } from './pick-output.js';
+
+// Deformation: skinning (4 or 8 influences), morph targets and vertex animation textures share one vertex slot.
+export { makeSkinningFragment, skin8Condition } from './skinning.js';
+export { makeMorphTargetsFragment, morphNormalsCondition } from './morph-targets.js';
+export { makeVertexAnimationFragment, vat8Condition } from './vertex-animation.js';
+
+// G-buffer outputs: one fragment list per set of outputs.
+export { type GeometryOutputName, makeGeometryFragments } from './geometry-fragments.js';

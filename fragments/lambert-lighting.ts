@@ -7,6 +7,6 @@ const source = `fn lambert(albedo: vec3f, normal: vec3f, lightDirection: vec3f, 
 `;
 
 /** Lambert diffuse plus ambient: `lambert(albedo, normal, lightDirection, lightColor, ambientColor)`. */
-export function createLambertLightingFragment(): Fragment {
+export function makeLambertLightingFragment(): Fragment {
   return { id: 'lambert-lighting', source };
 }

@@ -30,7 +30,7 @@ fn morphVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) {
  * Morph targets: position (and, with `morphNormals`, normal) deltas in a storage buffer, weights in another,
  * target and vertex counts in `morphInfo`. Fills `deformVertex`; composed with skinning it runs first.
  */
-export function createMorphTargetsFragment(): Fragment {
+export function makeMorphTargetsFragment(): Fragment {
   return {
     id: 'morph-targets',
     source,

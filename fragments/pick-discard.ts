@@ -49,7 +49,7 @@ struct PickFrameUniforms {
 `;
 
 /** The structs rules are written against, and the per-point frame uniform (pixel offset). */
-export function createPickDiscardTypesFragment(): Fragment {
+export function makePickDiscardTypesFragment(): Fragment {
   return {
     id: 'pick-discard-types',
     source: typesSource,
@@ -102,7 +102,7 @@ function ruleImports(storage: readonly PickRuleStorageBinding[]): string[] {
 }
 
 /** The user's discard predicate `fn pickDiscard(input: PickDiscardInput) -> bool` (true drops the fragment). */
-export function createPickDiscardRuleFragment(wgsl: string, storage: readonly PickRuleStorageBinding[]): Fragment {
+export function makePickDiscardRuleFragment(wgsl: string, storage: readonly PickRuleStorageBinding[]): Fragment {
   return {
     id: 'pick-discard-rule',
     source: `${wgsl}\n`,
@@ -117,7 +117,7 @@ export function createPickDiscardRuleFragment(wgsl: string, storage: readonly Pi
  * The user's `fn adjustPickWorld(input: PickWorldInput) -> vec3f`, wired into the vertex stage's world-adjust slot by
  * a function weft appends after the rule's last line.
  */
-export function createPickWorldAdjustFragment(wgsl: string, storage: readonly PickRuleStorageBinding[]): Fragment {
+export function makePickWorldAdjustFragment(wgsl: string, storage: readonly PickRuleStorageBinding[]): Fragment {
   const glue = `
 // weft: feeds the rule from the standard vertex stage (appended after the rule's own lines).
 fn adjustWorldForPick(input: io::VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {

@@ -67,7 +67,7 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
  * Pick-ID outputs (fills `fragmentStage`, and `vertexVaryings` for the instance index): location 0 the 24-bit id
  * in rgba8unorm, 1 the NDC depth in r32float, 2 (when `primitiveDetail`) rgba32uint (primitive_index, bitcast local x, y, z).
  */
-export function createPickOutputFragment(): Fragment {
+export function makePickOutputFragment(): Fragment {
   return {
     id: 'pick-output',
     source,

@@ -21,7 +21,7 @@ const source = `struct SceneUniforms {
 `;
 
 /** The per-pass scene uniforms (camera, light, ambient) as binding `scene` in the scene group. */
-export function createSceneUniformsFragment(): Fragment {
+export function makeSceneUniformsFragment(): Fragment {
   return {
     id: 'scene-uniforms',
     source,

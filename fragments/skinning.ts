@@ -23,7 +23,7 @@ fn skinVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) {
  * bone world × inverse bind) read from `boneTexture` (rgba32float, 4 × bone count). Fills `deformVertex`.
  * Normals use the blended matrix directly (bones are assumed free of non-uniform scale).
  */
-export function createSkinningFragment(): Fragment {
+export function makeSkinningFragment(): Fragment {
   return {
     id: 'skinning',
     source,

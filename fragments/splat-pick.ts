@@ -132,7 +132,7 @@ fn splatColorFragment(input: FragmentInput) -> FragmentOutput {
 `;
 
 /** Splat quads (fills `vertexStage`) and `splatSample` / `splatFragmentSample`: a splat's peak opacity and its depth along a pixel's ray. */
-export function createSplatQuadFragment(): Fragment {
+export function makeSplatQuadFragment(): Fragment {
   return {
     id: 'splat-quad',
     source: quadSource,
@@ -154,7 +154,7 @@ export function createSplatQuadFragment(): Fragment {
 }
 
 /** The splat pick output (fills `fragmentStage`; writes `frag_depth`). */
-export function createSplatPickFragment(): Fragment {
+export function makeSplatPickFragment(): Fragment {
   return {
     id: 'splat-pick',
     source: pickSource,
@@ -164,7 +164,7 @@ export function createSplatPickFragment(): Fragment {
 }
 
 /** The splat colour output (fills `fragmentStage`; writes `frag_depth`): premultiplied colour for back-to-front blending. */
-export function createSplatColorFragment(): Fragment {
+export function makeSplatColorFragment(): Fragment {
   return {
     id: 'splat-color',
     source: colorSource,

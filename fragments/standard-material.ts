@@ -1,13 +1,13 @@
-import { createBaseTextureFragment } from './base-texture.js';
-import { createDrawUniformsFragment } from './draw-uniforms.js';
+import { makeBaseTextureFragment } from './base-texture.js';
+import { makeDrawUniformsFragment } from './draw-uniforms.js';
 import type { Fragment } from './fragment-types.js';
-import { createLambertLightingFragment } from './lambert-lighting.js';
-import { createPickDiscardTypesFragment } from './pick-discard.js';
-import { createPickOutputFragment } from './pick-output.js';
-import { createSceneUniformsFragment } from './scene-uniforms.js';
-import { createStandardSurfaceFragment } from './standard-surface.js';
-import { createStandardVertexFragment } from './standard-vertex.js';
-import { createThinInstancesFragment } from './thin-instances.js';
+import { makeLambertLightingFragment } from './lambert-lighting.js';
+import { makePickDiscardTypesFragment } from './pick-discard.js';
+import { makePickOutputFragment } from './pick-output.js';
+import { makeSceneUniformsFragment } from './scene-uniforms.js';
+import { makeStandardSurfaceFragment } from './standard-surface.js';
+import { makeStandardVertexFragment } from './standard-vertex.js';
+import { makeThinInstancesFragment } from './thin-instances.js';
 
 /** Which inputs a standard-material variant reads (the same fields as the forward renderer's variant). */
 export interface StandardMaterialVariant {
@@ -18,28 +18,28 @@ export interface StandardMaterialVariant {
 }
 
 /** The standard vertex stage and what it needs: scene + draw uniforms, thin instances. */
-export function createStandardVertexFragments(): Fragment[] {
+export function makeStandardVertexFragments(): Fragment[] {
   return [
-    createSceneUniformsFragment(),
-    createDrawUniformsFragment(),
-    createThinInstancesFragment(),
-    createStandardVertexFragment(),
+    makeSceneUniformsFragment(),
+    makeDrawUniformsFragment(),
+    makeThinInstancesFragment(),
+    makeStandardVertexFragment(),
   ];
 }
 
 /** The forward standard material: the vertex stage plus base texture, Lambert lighting and the standard surface. */
-export function createStandardMaterialFragments(): Fragment[] {
+export function makeStandardMaterialFragments(): Fragment[] {
   return [
-    ...createStandardVertexFragments(),
-    createBaseTextureFragment(),
-    createLambertLightingFragment(),
-    createStandardSurfaceFragment(),
+    ...makeStandardVertexFragments(),
+    makeBaseTextureFragment(),
+    makeLambertLightingFragment(),
+    makeStandardSurfaceFragment(),
   ];
 }
 
 /** The pick pass: the same vertex stage as the forward material plus the pick-ID outputs. */
-export function createPickFragments(): Fragment[] {
-  return [...createStandardVertexFragments(), createPickDiscardTypesFragment(), createPickOutputFragment()];
+export function makePickFragments(): Fragment[] {
+  return [...makeStandardVertexFragments(), makePickDiscardTypesFragment(), makePickOutputFragment()];
 }
 
 /** The compose conditions of a standard-material variant (condition names equal the field names). */

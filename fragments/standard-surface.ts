@@ -41,7 +41,7 @@ fn shadeStandard(input: FragmentInput) -> vec4f {
  * The standard forward surface (fills `fragmentStage`): base colour × texture × vertex colour, then Lambert + ambient
  * unless the draw's unlit flag is set. Without `normals` it lights the flat derivative normal facing the viewer.
  */
-export function createStandardSurfaceFragment(): Fragment {
+export function makeStandardSurfaceFragment(): Fragment {
   return {
     id: 'standard-surface',
     source,

@@ -59,7 +59,7 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
  * `adjustWorldPosition` slot (world position after the affine transform, before projection) for displacement hooks.
  * Also holds the bone blend (`blendBones`) that skinning, VAT and the previous-frame deformation share.
  */
-export function createStandardVertexFragment(): Fragment {
+export function makeStandardVertexFragment(): Fragment {
   return {
     id: 'standard-vertex',
     source,

@@ -18,7 +18,7 @@ fn instanceNormalMatrix(c0: vec4f, c1: vec4f, c2: vec4f) -> mat3x3f {
 `;
 
 /** Thin instances: four per-instance float32x4 matrix columns (when `thinInstances`) and the matrix helpers. */
-export function createThinInstancesFragment(): Fragment {
+export function makeThinInstancesFragment(): Fragment {
   const column = (i: number) => ({
     semantic: `instance${i}`,
     format: 'float32x4' as const,

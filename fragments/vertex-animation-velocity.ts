@@ -24,7 +24,7 @@ fn previousVertexAnimationPosition(input: VertexInput) -> vec3f {
  * at the task's previous time (`prevVatInfo`) with its previous playback records (`prevVatPlayback`). Needs the
  * `vertex-animation` fragment composed.
  */
-export function createVertexAnimationVelocityFragment(): Fragment {
+export function makeVertexAnimationVelocityFragment(): Fragment {
   return {
     id: 'vertex-animation-velocity',
     source,

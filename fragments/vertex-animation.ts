@@ -52,7 +52,7 @@ fn vertexAnimationVertex(input: VertexInput, vertex: ptr<function, DeformedVerte
  * 4 × bone count, height frame count), 4 (or, with `vat8`, 8) influences per vertex, per-instance playback records
  * (two clips and a blend weight) in `vatPlayback`, time and counts in `vatInfo`. Fills `deformVertex`.
  */
-export function createVertexAnimationFragment(): Fragment {
+export function makeVertexAnimationFragment(): Fragment {
   return {
     id: 'vertex-animation',
     source,

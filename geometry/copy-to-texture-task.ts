@@ -9,7 +9,7 @@ import {
 } from '../engine/render-target.js';
 import type { Scene } from '../engine/scene.js';
 import type { Task } from '../engine/task.js';
-import { createGeometryBlitFragment } from '../fragments/geometry-blit.js';
+import { makeGeometryBlitFragment } from '../fragments/geometry-blit.js';
 import {
   type BlitPass,
   type BlitRemap,
@@ -149,7 +149,7 @@ export function createCopyToTextureTask(scene: Scene, config: CopyToTextureTaskC
     );
   }
   const cache = makeComposeCache();
-  const fragments = [createGeometryBlitFragment()];
+  const fragments = [makeGeometryBlitFragment()];
   let recorded: Recorded | null = null;
   let disposed = false;
 

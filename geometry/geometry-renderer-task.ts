@@ -5,9 +5,14 @@ import type { Mesh } from '../engine/mesh.js';
 import type { RenderTarget } from '../engine/render-target.js';
 import type { Scene } from '../engine/scene.js';
 import type { Task } from '../engine/task.js';
-import { createGeometryBlitFragment } from '../fragments/geometry-blit.js';
-import { createGeometryFragments, type GeometryOutputName } from '../fragments/geometry-fragments.js';
-import { disposeFrameIdReader, type FrameIdHit, makeFrameIdReader, readFrameIdTexel } from '../engine/frame-ids.js';
+import { makeGeometryBlitFragment } from '../fragments/geometry-blit.js';
+import { makeGeometryFragments, type GeometryOutputName } from '../fragments/geometry-fragments.js';
+import {
+  disposeFrameIdReader,
+  type FrameIdHit,
+  createFrameIdReader,
+  readFrameIdTexelAsync,
+} from '../engine/frame-ids.js';
 import { geometrySceneBufferBytes, makeTextureGroupCache } from './geometry-draws.js';
 import { GeometryError } from './geometry-errors.js';
 import { executeGeometryTask } from './geometry-execute.js';
@@ -117,7 +122,7 @@ export function createGeometryRendererTask(scene: Scene, config: GeometryRendere
   const outputs = unordered.map(
     (r) => (r.type === 'objectId' ? 'objectId' : GEOMETRY_TEXTURE_DESCRIPTIONS[r.type].name) as GeometryOutputName,
   );
-  const fragments = createGeometryFragments(outputs);
+  const fragments = makeGeometryFragments(outputs);
   const cache = makeComposeCache();
   const objectPrimitive = objectId !== null && engine.features.has('primitive-index');
   // The composer orders the outputs (locations); the plan is checked in that order, as the device will check it.
@@ -148,7 +153,7 @@ export function createGeometryRendererTask(scene: Scene, config: GeometryRendere
       plan,
       outputs,
       fragmentLists: new Map(),
-      blitFragments: [createGeometryBlitFragment()],
+      blitFragments: [makeGeometryBlitFragment()],
       cache,
       objectPrimitive,
       hasVelocity: outputs.includes('linearVelocity'),
@@ -159,7 +164,7 @@ export function createGeometryRendererTask(scene: Scene, config: GeometryRendere
     recorded: { device: null, structure: -1, width: 0, height: 0, depth: null, meshes: [], count: 0 },
     pipelines: null,
     draws: [],
-    ids: { ranges: [], frameRanges: null, reader: makeFrameIdReader(`weft:${name}`) },
+    ids: { ranges: [], frameRanges: null, reader: createFrameIdReader(`weft:${name}`) },
     uniforms: {
       sceneBuffer: null,
       drawBuffer: null,
@@ -313,8 +318,8 @@ export function includeInVelocity(task: GeometryRendererTask, mesh: Mesh): void 
  * What covered pixel (x, y) in the last frame this task rendered: mesh, thin instance and primitive, from the
  * object-ID output and that frame's ID snapshot. No extra pass: one texel copy and a map.
  */
-export function readFrameIdAsync(task: GeometryRendererTask, x: number, y: number): Promise<FrameIdHit> {
-  const where = 'readFrameIdAsync';
+export function readGeometryFrameIdAsync(task: GeometryRendererTask, x: number, y: number): Promise<FrameIdHit> {
+  const where = 'readGeometryFrameIdAsync';
   const { state } = task;
   assertAlive(state, where);
   const target = task.geometryObjectIdTexture;
@@ -335,5 +340,5 @@ export function readFrameIdAsync(task: GeometryRendererTask, x: number, y: numbe
         `task "${state.name}" has not rendered a frame on the current device yet; run it first`,
       ),
     );
-  return readFrameIdTexel(state.ids.reader, state.engine.device, target.textures.colors[0], ranges, x, y);
+  return readFrameIdTexelAsync(state.ids.reader, state.engine.device, target.textures.colors[0], ranges, x, y);
 }

@@ -1,17 +1,13 @@
+import { blitMultisampledCondition, blitUintCondition, makeGeometryBlitFragment } from '../fragments/geometry-blit.js';
 import {
-  blitMultisampledCondition,
-  blitUintCondition,
-  createGeometryBlitFragment,
-} from '../fragments/geometry-blit.js';
-import {
-  createGeometryFragments,
+  makeGeometryFragments,
   type GeometryOutputName,
   geometryOutputsUsingMaterial,
   geometryOutputsUsingNormals,
 } from '../fragments/geometry-fragments.js';
 import { objectPrimitiveCondition } from '../fragments/geometry-object-id.js';
 import { velocityPreviousDepthCondition } from '../fragments/geometry-velocity.js';
-import { createGeometryVelocityDeformationFragment } from '../fragments/geometry-velocity-deformation.js';
+import { makeGeometryVelocityDeformationFragment } from '../fragments/geometry-velocity-deformation.js';
 import { type ComposedShader, type ComposeSpec, composeShader } from '../composer/compose-shader.js';
 import type { VertexBufferSpec, VertexLayoutSpec } from '../composer/vertex-layout.js';
 import type { Mesh } from '../engine/mesh.js';
@@ -85,10 +81,10 @@ export function geometryVertexLayout(variant: GeometryVariant): VertexLayoutSpec
   return previous ? { kind: 'buffers', buffers: [...layout.buffers, previousInstanceVertexBuffer()] } : layout;
 }
 
-/** The compose spec of a geometry variant (`options.fragments` should be `createGeometryFragments(variant.outputs)`). */
+/** The compose spec of a geometry variant (`options.fragments` should be `makeGeometryFragments(variant.outputs)`). */
 export function geometrySpec(variant: GeometryVariant, options: StandardComposeOptions = {}): ComposeSpec {
   return {
-    fragments: options.fragments ?? createGeometryFragments(variant.outputs),
+    fragments: options.fragments ?? makeGeometryFragments(variant.outputs),
     conditions: { ...options.conditions, ...geometryConditions(variant) },
     vertexLayout: options.vertexLayout ?? geometryVertexLayout(variant),
     deviceFeatures: options.deviceFeatures,
@@ -110,7 +106,7 @@ export interface BlitVariant {
 /** The compose spec of a blit variant (no vertex buffers: the triangle comes from the vertex index). */
 export function blitSpec(variant: BlitVariant, options: Pick<StandardComposeOptions, 'fragments'> = {}): ComposeSpec {
   return {
-    fragments: options.fragments ?? [createGeometryBlitFragment()],
+    fragments: options.fragments ?? [makeGeometryBlitFragment()],
     conditions: { [blitMultisampledCondition]: variant.multisampled, [blitUintCondition]: variant.uint },
     vertexLayout: { kind: 'buffers', buffers: [] },
   };
@@ -169,10 +165,10 @@ export function geometryShaderSpec(
   const vertexAnimation = description.mesh.deformation.vertexAnimation;
   const key = `${variant.outputs.join(',')}|${deformation.key}`;
   const fragments = reuseFragmentList(options.fragmentLists, key, () => [
-    ...createGeometryFragments(variant.outputs),
+    ...makeGeometryFragments(variant.outputs),
     ...deformation.fragments,
     ...(previous
-      ? [vertexAnimation ? vertexAnimation.velocityFragment() : createGeometryVelocityDeformationFragment()]
+      ? [vertexAnimation ? vertexAnimation.velocityFragment() : makeGeometryVelocityDeformationFragment()]
       : []),
   ]);
   return geometrySpec(variant, {

@@ -1,6 +1,6 @@
 import { makeEmptyAabb, unionAabb } from '../engine/bounds.js';
 import { getMeshWorldBounds } from '../engine/mesh.js';
-import { readRenderTargetPixels } from '../engine/render-target.js';
+import { readRenderTargetPixelsAsync } from '../engine/render-target.js';
 import type { Scene } from '../engine/scene.js';
 import { runTasks, type Task } from '../engine/task.js';
 import type { BlitRemap } from './blit-pass.js';
@@ -72,12 +72,12 @@ function createTasksFor(
  * On a device with the default 32 bytes per sample the outputs are split over two geometry passes; with
  * `requiredLimits: { maxColorAttachmentBytesPerSample: 64 }` they share one.
  */
-export async function renderGeometryStrip(
+export async function renderGeometryStripAsync(
   scene: Scene,
   size: { width: number; height: number },
 ): Promise<GeometryStripImage[]> {
   if (!scene.camera)
-    throw new GeometryError('renderGeometryStrip', 'no-camera', 'the scene has no camera; set scene.camera first');
+    throw new GeometryError('renderGeometryStripAsync', 'no-camera', 'the scene has no camera; set scene.camera first');
   const geometry = createTasksFor(scene, geometryStripTypes, size);
   const tasks: Task[] = [...geometry];
   try {
@@ -96,7 +96,7 @@ export async function renderGeometryStrip(
     });
     runTasks(scene.engine, tasks);
     return await Promise.all(
-      copies.map(async ({ name, copy }) => ({ name, rgba: await readRenderTargetPixels(copy.outputTexture) })),
+      copies.map(async ({ name, copy }) => ({ name, rgba: await readRenderTargetPixelsAsync(copy.outputTexture) })),
     );
   } finally {
     for (const task of tasks) task.dispose();

@@ -168,7 +168,7 @@ function checkBlend(api: string, r: GeometryAttachmentRequest, float32Blendable:
     throw new GeometryError(
       api,
       'missing-feature',
-      `Transparent geometry output format "${r.format}" requires the float32-blendable WebGPU feature or a blendable format override. (${geometryTypeName(r.type)}: request the feature in createEngine options, or use e.g. rgba16float)`,
+      `Transparent geometry output format "${r.format}" requires the float32-blendable WebGPU feature or a blendable format override. (${geometryTypeName(r.type)}: request the feature in createEngineAsync options, or use e.g. rgba16float)`,
     );
   }
 }
@@ -183,7 +183,7 @@ function checkBytes(api: string, requests: readonly GeometryAttachmentRequest[],
   const ceiling = context.adapterMaxColorAttachmentBytesPerSample;
   const how =
     total <= ceiling
-      ? `raise the limit with createEngine(gpu, target, { requiredLimits: { maxColorAttachmentBytesPerSample: ${total} } }) (this adapter allows up to ${ceiling}), or override formats with smaller ones`
+      ? `raise the limit with createEngineAsync(gpu, target, { requiredLimits: { maxColorAttachmentBytesPerSample: ${total} } }) (this adapter allows up to ${ceiling}), or override formats with smaller ones`
       : `this adapter allows at most ${ceiling}: request fewer attachments or smaller formats`;
   throw new GeometryError(
     api,

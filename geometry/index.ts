@@ -1,10 +1,45 @@
-export * from './geometry-types.js';
-export * from './geometry-errors.js';
-export * from './geometry-validation.js';
-export * from './texture-format-caps.js';
-export * from './geometry-renderer-task.js';
-export * from './blit-pass.js';
-export * from './copy-to-texture-task.js';
-export * from './geometry-strip.js';
-export * from './geometry-shader.js';
-export * from './geometry-variants.js';
+// weft-gpu/geometry: a G-buffer of typed MRT attachments (normals, positions, depths, albedo, velocity, …).
+
+// The geometry renderer task and its motion-vector (velocity) controls.
+export {
+  createGeometryRendererTask,
+  enableGeometryVelocity,
+  excludeFromVelocity,
+  type GeometryRendererTask,
+  type GeometryVelocityOptions,
+  includeInVelocity,
+  readGeometryFrameIdAsync,
+} from './geometry-renderer-task.js';
+export type { GeometryRendererTaskConfig, GeometryRendererTextureDescription } from './geometry-task-state.js';
+export {
+  GEOMETRY_OBJECT_ID_DESCRIPTION,
+  GEOMETRY_TEXTURE_DESCRIPTIONS,
+  type GeometryTextureDescription,
+  GeometryTextureType,
+} from './geometry-types.js';
+export { GeometryError, type GeometryErrorCode } from './geometry-errors.js';
+
+// Checking a configuration against a device before creating it (attachment bytes, formats, blending).
+export {
+  type GeometryAttachmentPlan,
+  type GeometryAttachmentRequest,
+  type GeometryPlanContext,
+  planGeometryAttachments,
+} from './geometry-validation.js';
+export {
+  type AttachmentBytes,
+  type ColorFormatCaps,
+  colorAttachmentBytesPerSample,
+  getColorFormatCaps,
+  listRenderableColorFormats,
+} from './texture-format-caps.js';
+
+// Using the attachments: copy/remap one into a texture, or render every type as an image strip.
+export {
+  type CopyPath,
+  type CopyToTextureTask,
+  type CopyToTextureTaskConfig,
+  createCopyToTextureTask,
+  type NormalizedViewport,
+} from './copy-to-texture-task.js';
+export { type GeometryStripImage, geometryStripTypes, renderGeometryStripAsync } from './geometry-strip.js';

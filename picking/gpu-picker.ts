@@ -1,7 +1,7 @@
 import { mat4 } from 'wgpu-matrix';
 import { describeValue } from '../core/errors.js';
 import type { Camera } from '../engine/camera.js';
-import { whenEngineReady } from '../engine/engine.js';
+import { whenEngineReadyAsync } from '../engine/engine.js';
 import type { Scene } from '../engine/scene.js';
 import { decodePickTexel } from './pick-decode.js';
 import { PickError } from './pick-errors.js';
@@ -23,12 +23,12 @@ import {
   type CapturedSource,
   findCapturedSource,
   type ContributorState,
-  loadContributorModules,
+  loadContributorModulesAsync,
   makeContributorState,
   makeContributorViewData,
   pruneContributors,
 } from './pick-contributors.js';
-import { createPickingRay, type PickingRay, type PickViewport, toFramebufferPixel } from './picking-ray.js';
+import { makePickingRay, type PickingRay, type PickViewport, toFramebufferPixel } from './picking-ray.js';
 
 /** Options of pickAsync / pickManyAsync: filtering plus the framebuffer the coordinates refer to. */
 export interface GpuPickOptions extends PickOptions {
@@ -100,7 +100,7 @@ function cameraOf(picker: GpuPicker, api: string) {
  * goes on without an await, so the pick still captures the scene as it is at the call.
  */
 function loadSources(picker: GpuPicker, api: string): Promise<void> | null {
-  const loading = loadContributorModules(api, picker.contributors, picker.scene);
+  const loading = loadContributorModulesAsync(api, picker.contributors, picker.scene);
   if (picker.gpu) pruneContributors(picker.gpu.contributors, picker.scene);
   return loading?.then(() => assertAlive(picker, api)) ?? null;
 }
@@ -158,7 +158,7 @@ async function runRequest<T>(
   try {
     for (let attempt = 0; ; attempt++) {
       const engine = picker.scene.engine;
-      if (engine.recovery) await Promise.race([whenEngineReady(engine), cancelled]);
+      if (engine.recovery) await Promise.race([whenEngineReadyAsync(engine), cancelled]);
       if (picker.disposed) throw disposedError();
       const gpu = ensurePickGpu(picker, engine.device);
       try {
@@ -224,7 +224,7 @@ export async function pickManyAsync(
   const rays: PickingRay[] = points.map((p, i) => {
     if (!p || typeof p !== 'object')
       throw new PickError(api, 'bad-coordinates', `points[${i}] ${describeValue(p)} must be { x, y }`);
-    return createPickingRay(camera, p.x, p.y, viewport, api, points.length > 1 ? i : undefined);
+    return makePickingRay(camera, p.x, p.y, viewport, api, points.length > 1 ? i : undefined);
   });
   const rule = options?.discard !== undefined ? checkDiscardRule(api, options.discard) : null;
   // A world-adjust hook moves geometry outside its bounds: the ray pre-filter cannot be trusted then.
@@ -314,7 +314,7 @@ export async function pickRectAsync(
   const camera = cameraOf(picker, api);
   const rule = options?.discard !== undefined ? checkDiscardRule(api, options.discard) : null;
   const snapshot = makePickSnapshot(api, picker.scene.meshes, options ?? {}, null, 1);
-  const viewProjection = createPickingRay(camera, x0, y0, {
+  const viewProjection = makePickingRay(camera, x0, y0, {
     width: viewport.width,
     height: viewport.height,
   }).viewProjection;
@@ -369,11 +369,13 @@ export async function pickRectAsync(
 }
 
 /** Frees the picker's GPU objects; picks in flight reject, later calls throw. */
-export function disposePicker(picker: GpuPicker): void {
+export function disposeGpuPicker(picker: GpuPicker): void {
   if (picker.disposed) return;
   picker.disposed = true;
   for (const pending of picker.inFlight)
-    pending.reject(new PickError('disposePicker', 'disposed', 'the picker was disposed while the pick was in flight'));
+    pending.reject(
+      new PickError('disposeGpuPicker', 'disposed', 'the picker was disposed while the pick was in flight'),
+    );
   picker.inFlight.clear();
   if (picker.gpu) disposePickGpu(picker.gpu);
   picker.gpu = null;

@@ -1,16 +1,97 @@
-export * from './detailed-picking.js';
-export * from './gpu-picker.js';
-export * from './pick-decode.js';
-export * from './pick-errors.js';
-export * from './pick-id.js';
-export * from './pick-snapshot.js';
-export * from './pick-zoom.js';
-export * from './picking-info.js';
-export * from './picking-ray.js';
-export * from './discard-rules.js';
-export * from './cpu/index.js';
-export * from './pick-contributors.js';
-export * from './contributor-gpu.js';
-export * from './pick-shader.js';
-export * from './pick-variants.js';
-export * from './pick-rule-variants.js';
+// weft-gpu/picking: what is under a pixel — object, thin instance, triangle, barycentrics, point, normal, UV.
+
+// GPU picker: a 1×1 pick-zoomed pass per point, read back asynchronously; scene state captured at the call.
+export {
+  createGpuPicker,
+  disposeGpuPicker,
+  enableDetailedPicking,
+  type GpuPicker,
+  type GpuPickOptions,
+  type PickedIdentity,
+  pickAsync,
+  pickManyAsync,
+  pickRectAsync,
+} from './gpu-picker.js';
+export type { PickOptions } from './pick-snapshot.js';
+export type { PickFilterOptions, PickIgnore, ThinInstanceIgnore } from './pick-filter.js';
+export { PickError, type PickErrorCode, type PickRuleMessage } from './pick-errors.js';
+
+// Results and rays, shared by the GPU and CPU pickers.
+export { getPickedNormal, getPickedUV, type PickingInfo } from './picking-info.js';
+export { makePickingRay, type PickingRay, type PickViewport } from './picking-ray.js';
+
+// Custom discard rules: your WGSL decides which fragments a pick ignores.
+export type { PickDiscardRule, PickDiscardStorage, PickVertexDataAttribute } from './discard-rules.js';
+
+// Pick IDs (1-based, 24-bit RGB, 0 = miss), for your own passes.
+export { decodePickId, encodePickId, maxPickId } from './pick-id.js';
+
+// Pick contributors: draw your own entity type into the pick pass (billboards and splats are built on this).
+export {
+  type ContributorCaptureRequest,
+  type ContributorViewData,
+  contributorPickSpec,
+  makeContributorBaseFragments,
+  makeContributorViewData,
+  type PickContributor,
+  type PickContributorModule,
+  raysNearSphere,
+} from './pick-contributors.js';
+export {
+  type ContributorGpu,
+  type ContributorGpuOptions,
+  createContributorGpu,
+  disposeContributorGpu,
+  drawContributorItems,
+  prepareContributorGpu,
+} from './contributor-gpu.js';
+export type { PickTexel } from './pick-decode.js';
+
+// CPU picking: synchronous ray casts against per-mesh triangle BVHs and a scene hierarchy.
+export {
+  type AnalyticTwin,
+  arbitratePickAtPixelSync,
+  arbitratePickSync,
+  type BoundingProxy,
+  type BvhBuildOptions,
+  buildTriangleBvh,
+  type CpuPickCensusReport,
+  type CpuPickDiagnostic,
+  type CpuPicker,
+  type CpuPickerOptions,
+  CpuPickError,
+  type CpuPickErrorCode,
+  type CpuPickIgnore,
+  type CpuPickOptions,
+  type CpuRay,
+  createCpuPicker,
+  deserialiseTriangleBvh,
+  disposeCpuPicker,
+  type EditorPick,
+  type EditorPickPolicy,
+  type EditorPickRule,
+  type EntityHit,
+  getCpuPicker,
+  loadMeshBvh,
+  makeTriangleHit,
+  makeTriangleHitList,
+  type PickEntity,
+  type PickGroup,
+  pickManySync,
+  pickManyWithRaysSync,
+  pickSync,
+  pickWithRaySync,
+  raycastTriangleBvhAll,
+  raycastTriangleBvhFirst,
+  refitCpuPicker,
+  refitMeshBvh,
+  refitTriangleBvh,
+  type SceneBvhMode,
+  serialiseMeshBvh,
+  serialiseTriangleBvh,
+  syncCpuPicker,
+  takeCpuPickCensus,
+  type TriangleBvh,
+  type TriangleHit,
+  type TriangleHitList,
+} from './cpu/index.js';

@@ -7,8 +7,8 @@ import type { Scene } from '../engine/scene.js';
 import type { Fragment } from '../fragments/fragment-types.js';
 import {
   contributorViewByteSize,
-  createContributorViewFragment,
-  createPickContributorOutputFragment,
+  makeContributorViewFragment,
+  makePickContributorOutputFragment,
 } from '../fragments/contributor-view.js';
 import { maxPickId } from './pick-id.js';
 import { PickError } from './pick-errors.js';
@@ -148,7 +148,7 @@ function checkModule(api: string, source: PickSource, module: unknown): PickCont
 }
 
 /** Loads (once per source) every registered source's contributor module; null when all are loaded already. */
-export function loadContributorModules(api: string, state: ContributorState, scene: Scene): Promise<void> | null {
+export function loadContributorModulesAsync(api: string, state: ContributorState, scene: Scene): Promise<void> | null {
   const pending: Promise<unknown>[] = [];
   for (const source of scene.pickSources) {
     const known = state.modules.get(source);
@@ -242,8 +242,8 @@ export function pruneContributors(contributors: DeviceContributors, scene: Scene
 export const contributorViewSlotBytes = 256;
 
 /** The fragments every contributor pick shader starts from (view uniform, ray helpers, pick outputs). */
-export function createContributorBaseFragments(): Fragment[] {
-  return [createContributorViewFragment(), createPickContributorOutputFragment()];
+export function makeContributorBaseFragments(): Fragment[] {
+  return [makeContributorViewFragment(), makePickContributorOutputFragment()];
 }
 
 /** Writes point `index`'s ContributorView at its slot of `data` (floats and words share the buffer). */
@@ -280,7 +280,7 @@ export function writeContributorView(
  * with the detail attachment when `detailed`. Billboards and splats compose their pick shaders and variants with it.
  */
 export function contributorPickSpec(own: readonly Fragment[], detailed: boolean): ComposeSpec {
-  return { fragments: [...createContributorBaseFragments(), ...own], conditions: { primitiveDetail: detailed } };
+  return { fragments: [...makeContributorBaseFragments(), ...own], conditions: { primitiveDetail: detailed } };
 }
 
 /** The pick pass's fixed pipeline state for a contributor shader: its targets, reverse-Z depth, no culling. */

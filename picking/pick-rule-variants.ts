@@ -1,9 +1,9 @@
 import {
-  createPickDiscardRuleFragment,
-  createPickWorldAdjustFragment,
+  makePickDiscardRuleFragment,
+  makePickWorldAdjustFragment,
   type PickRuleStorageBinding,
 } from '../fragments/pick-discard.js';
-import { createPickFragments } from '../fragments/standard-material.js';
+import { makePickFragments } from '../fragments/standard-material.js';
 import type { ComposeSpec } from '../composer/compose-shader.js';
 import { registerVariant, type VariantRegistry } from '../composer/variant-registry.js';
 
@@ -44,9 +44,9 @@ export function pickRuleSpec(rule: PickRuleSource, variant: PickRuleVariant): Co
   const adjust = variant.worldAdjust && rule.worldAdjustWgsl !== undefined;
   return {
     fragments: [
-      ...createPickFragments(),
-      createPickDiscardRuleFragment(rule.wgsl, storage),
-      ...(adjust ? [createPickWorldAdjustFragment(rule.worldAdjustWgsl!, storage)] : []),
+      ...makePickFragments(),
+      makePickDiscardRuleFragment(rule.wgsl, storage),
+      ...(adjust ? [makePickWorldAdjustFragment(rule.worldAdjustWgsl!, storage)] : []),
     ],
     conditions: {
       thinInstances: variant.thinInstances,

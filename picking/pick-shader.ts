@@ -5,11 +5,11 @@ import { type MeshShaderDescription, vertexBuffersOfDescription } from '../engin
 import { type StandardComposeOptions, standardVertexLayout } from '../engine/render/forward-shader.js';
 import { reuseFragmentList, type ShaderSpecOptions } from '../engine/shader-spec-options.js';
 import {
-  createPickDiscardRuleFragment,
-  createPickWorldAdjustFragment,
+  makePickDiscardRuleFragment,
+  makePickWorldAdjustFragment,
   type PickRuleStorageBinding,
 } from '../fragments/pick-discard.js';
-import { createPickFragments } from '../fragments/standard-material.js';
+import { makePickFragments } from '../fragments/standard-material.js';
 
 /** Options of the pick variants. */
 export interface PickVariant {
@@ -21,7 +21,7 @@ export interface PickVariant {
 /** The compose spec of a pick variant: the standard vertex stage plus the pick-ID outputs (weft's picker uses `pickShaderSpec`). */
 export function pickSpec(variant: PickVariant, options: StandardComposeOptions = {}): ComposeSpec {
   return {
-    fragments: options.fragments ?? createPickFragments(),
+    fragments: options.fragments ?? makePickFragments(),
     conditions: {
       ...options.conditions,
       thinInstances: variant.thinInstances,
@@ -69,14 +69,14 @@ export function pickShaderSpec(description: PickShaderDescription, options: Shad
   const { rule } = description;
   const deformation = deformationComposeParts(description.mesh.deformation);
   const base = reuseFragmentList(options.fragmentLists, deformation.key, () => [
-    ...createPickFragments(),
+    ...makePickFragments(),
     ...deformation.fragments,
   ]);
   const ruleFragments = rule
     ? [
-        createPickDiscardRuleFragment(rule.wgsl, rule.storage),
+        makePickDiscardRuleFragment(rule.wgsl, rule.storage),
         ...(rule.worldAdjustWgsl !== undefined
-          ? [createPickWorldAdjustFragment(rule.worldAdjustWgsl, rule.storage)]
+          ? [makePickWorldAdjustFragment(rule.worldAdjustWgsl, rule.storage)]
           : []),
       ]
     : [];

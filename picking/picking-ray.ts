@@ -79,12 +79,12 @@ function unproject(inverse: Float32Array, x: number, y: number, z: number): Vec3
  * the renderer draws with (same matrix, pixel centre at +0.5, NDC y up, reverse-Z). Bad input throws a PickError
  * naming the calling `api` (and `points[pointIndex]` for a multi-point call).
  */
-export function createPickingRay(
+export function makePickingRay(
   camera: Camera,
   x: number,
   y: number,
   viewport: PickViewport,
-  api = 'createPickingRay',
+  api = 'makePickingRay',
   pointIndex?: number,
 ): PickingRay {
   const [pixelX, pixelY] = toFramebufferPixel(api, x, y, viewport, pointIndex);

@@ -22,12 +22,11 @@ import {
   type MappedShaderMessage,
   makeComposeCache,
   makeWeftVariantRegistry,
-  type PickRuleSource,
-  registerPickRuleVariants,
   type VariantRegistry,
   WeftError,
 } from '../index.js';
-import { compilationMessages, createShaderModuleScoped } from '../composer/compile-errors.js';
+import { type PickRuleSource, registerPickRuleVariants } from '../picking/pick-rule-variants.js';
+import { compilationMessagesAsync, createShaderModuleScoped } from '../composer/compile-errors.js';
 import { locateRuleMessages } from '../picking/discard-rules.js';
 
 interface RuleFiles {
@@ -78,7 +77,7 @@ async function validate(registry: VariantRegistry, names: string[], ruleFiles: R
       continue;
     }
     const { module, scope } = createShaderModuleScoped(device, shader.code, `weft:validate:${name}`);
-    const mapped = await compilationMessages(module, shader.code, shader.sourceMap, scope);
+    const mapped = await compilationMessagesAsync(module, shader.code, shader.sourceMap, scope);
     const messages = ruleFiles && name.startsWith(ruleFiles.rule.name) ? inRuleFiles(mapped, ruleFiles) : mapped;
     const errors = messages.filter((m) => m.type === 'error');
     if (errors.length) failures++;

@@ -1,6 +1,6 @@
 // The weft editor page: a DCC-style scene with click / Ctrl+click / marquee selection, a translate / rotate / scale
 // gizmo picked before the scene, a selection wireframe overlay and camera navigation.
-import { createEngine, resizeEngine } from '../../engine/index.js';
+import { createEngineAsync, resizeEngine } from '../../engine/index.js';
 import { createGpuPicker, enableDetailedPicking } from '../../picking/index.js';
 import { setMode } from './editor/actions.js';
 import type { EditorState } from './editor/editor-state.js';
@@ -23,7 +23,7 @@ function reportGpuError(message: string): void {
 async function start(): Promise<void> {
   const canvas = document.querySelector<HTMLCanvasElement>('#gpu')!;
   if (!navigator.gpu) throw new Error('this browser has no WebGPU (navigator.gpu is missing)');
-  const engine = await createEngine(navigator.gpu, canvas, {
+  const engine = await createEngineAsync(navigator.gpu, canvas, {
     devicePixelRatio: window.devicePixelRatio,
     label: 'editor',
   });

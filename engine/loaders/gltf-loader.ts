@@ -17,7 +17,7 @@ import { makeSkeleton, type Skeleton } from '../skeleton.js';
 import { updateSkinBones } from './gltf-animation.js';
 import type { Scene } from '../scene.js';
 
-/** Options of `loadGltf`. */
+/** Options of `loadGltfAsync`. */
 export interface GltfLoadOptions {
   /** Column-major matrix applied on top of every node's world matrix (default identity). */
   worldMatrix?: ArrayLike<number>;
@@ -41,7 +41,7 @@ export interface GltfMeshBinding {
   skin: GltfSkinBinding | null;
 }
 
-/** What `loadGltf` made: one mesh per triangle primitive of every node with a mesh, and the document. */
+/** What `loadGltfAsync` made: one mesh per triangle primitive of every node with a mesh, and the document. */
 export interface GltfLoadResult {
   meshes: Mesh[];
   document: Document;
@@ -62,7 +62,7 @@ interface PlannedMesh {
   morphWeights?: number[];
 }
 
-const api = 'loadGltf';
+const api = 'loadGltfAsync';
 const modeNames = ['POINTS', 'LINES', 'LINE_LOOP', 'LINE_STRIP', 'TRIANGLES', 'TRIANGLE_STRIP', 'TRIANGLE_FAN'];
 const floatComponentType = 5126;
 
@@ -275,7 +275,7 @@ function planNode(
  * (bones = joint world × inverse bind) and morph targets mesh morph targets; `playGltfAnimation` drives
  * them. Non-TRIANGLES primitives and CUBICSPLINE animations throw; all checks run before any mesh is made.
  */
-export async function loadGltf(
+export async function loadGltfAsync(
   scene: Scene,
   source: Uint8Array | Document,
   options: GltfLoadOptions = {},

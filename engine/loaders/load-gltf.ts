@@ -3,13 +3,13 @@ import type { Scene } from '../scene.js';
 import type { GltfLoadOptions, GltfLoadResult } from './gltf-loader.js';
 
 /** Adds a glTF/GLB's static meshes to the scene; the glTF reader loads on first use. */
-export async function loadGltf(
+export async function loadGltfAsync(
   scene: Scene,
   source: Uint8Array | Document,
   options?: GltfLoadOptions,
 ): Promise<GltfLoadResult> {
   const loader = await import('./gltf-loader.js');
-  return loader.loadGltf(scene, source, options);
+  return loader.loadGltfAsync(scene, source, options);
 }
 
 export type { GltfLoadOptions, GltfLoadResult };

@@ -7,7 +7,7 @@ import { computeSmoothNormals } from './normals.js';
 import { checkPrimitiveOptions } from './options.js';
 import { makeIndexArray } from './triangle-indices.js';
 
-/** Options of `makeBunnyData`. */
+/** Options of `makeBunnyDataAsync`. */
 export interface BunnyOptions {
   /** Centre the bounding box at the origin and scale its largest side to 1 (default true). */
   fitToUnitBox?: boolean;
@@ -38,8 +38,8 @@ function outwardFraction(positions: Float32Array, indices: Uint32Array): number 
 }
 
 /** The Stanford bunny (from the `bunny` package, loaded on demand): CCW outward, smooth normals, Y up. */
-export async function makeBunnyData(options?: BunnyOptions): Promise<MeshData> {
-  const api = 'makeBunnyData';
+export async function makeBunnyDataAsync(options?: BunnyOptions): Promise<MeshData> {
+  const api = 'makeBunnyDataAsync';
   const o = checkPrimitiveOptions(api, options, ['fitToUnitBox']);
   if (o.fitToUnitBox !== undefined && typeof o.fitToUnitBox !== 'boolean') {
     throw new EngineError(api, 'bad-option', `fitToUnitBox ${describeValue(o.fitToUnitBox)} must be a boolean`);
@@ -79,12 +79,12 @@ export async function makeBunnyData(options?: BunnyOptions): Promise<MeshData> {
   };
 }
 
-/** Adds the bunny (see `makeBunnyData`) to the scene. */
-export async function createBunnyMesh(
+/** Adds the bunny (see `makeBunnyDataAsync`) to the scene. */
+export async function createBunnyMeshAsync(
   scene: Scene,
   name: string,
   options?: BunnyOptions,
   meshOptions?: MeshOptions,
 ): Promise<Mesh> {
-  return createMeshFromData(scene, name, await makeBunnyData(options), meshOptions);
+  return createMeshFromData(scene, name, await makeBunnyDataAsync(options), meshOptions);
 }

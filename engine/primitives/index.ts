@@ -3,6 +3,6 @@ export { makeSphereData, createSphereMesh, type SphereOptions } from './sphere.j
 export { makeTorusData, createTorusMesh, type TorusOptions } from './torus.js';
 export { makePlaneData, createPlaneMesh, type PlaneOptions } from './plane.js';
 export { makeCapsuleData, createCapsuleMesh, type CapsuleOptions } from './capsule.js';
-export { makeBunnyData, createBunnyMesh, type BunnyOptions } from './bunny.js';
+export { makeBunnyDataAsync, createBunnyMeshAsync, type BunnyOptions } from './bunny.js';
 export { computeSmoothNormals } from './normals.js';
 export { maxPrimitiveSegments } from './options.js';

@@ -3,8 +3,8 @@ import {
   type FrameIdHit,
   type FrameIdRange,
   type FrameIdReader,
-  makeFrameIdReader,
-  readFrameIdTexel,
+  createFrameIdReader,
+  readFrameIdTexelAsync,
 } from '../frame-ids.js';
 
 /** The forward task's object-ID attachment and the ID ranges of the frame it last drew. */
@@ -31,7 +31,7 @@ export function makeForwardObjectIds(label: string): ForwardObjectIds {
     view: null,
     recordedRanges: null,
     frameRanges: null,
-    reader: makeFrameIdReader(label),
+    reader: createFrameIdReader(label),
   };
 }
 
@@ -73,5 +73,5 @@ export function readObjectIdTexel(
       ),
     );
   }
-  return readFrameIdTexel(ids.reader, device, ids.texture, ids.frameRanges, x, y);
+  return readFrameIdTexelAsync(ids.reader, device, ids.texture, ids.frameRanges, x, y);
 }

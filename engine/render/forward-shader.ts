@@ -1,7 +1,7 @@
 import type { Fragment } from '../../fragments/fragment-types.js';
-import { createForwardObjectIdFragment } from '../../fragments/forward-object-id.js';
+import { makeForwardObjectIdFragment } from '../../fragments/forward-object-id.js';
 import {
-  createStandardMaterialFragments,
+  makeStandardMaterialFragments,
   standardMaterialConditions,
   type StandardMaterialVariant,
 } from '../../fragments/standard-material.js';
@@ -55,7 +55,7 @@ export function standardMaterialSpec(
   options: StandardComposeOptions = {},
 ): ComposeSpec {
   return {
-    fragments: options.fragments ?? createStandardMaterialFragments(),
+    fragments: options.fragments ?? makeStandardMaterialFragments(),
     conditions: { ...options.conditions, ...standardMaterialConditions(variant) },
     vertexLayout: options.vertexLayout ?? standardVertexLayout(variant),
     deviceFeatures: options.deviceFeatures,
@@ -97,8 +97,8 @@ export function forwardShaderSpec(description: ForwardShaderDescription, options
     options.fragmentLists,
     `${objectIds ? 'ids' : 'color'}|${deformation.key}`,
     () => [
-      ...createStandardMaterialFragments(),
-      ...(objectIds ? [createForwardObjectIdFragment()] : []),
+      ...makeStandardMaterialFragments(),
+      ...(objectIds ? [makeForwardObjectIdFragment()] : []),
       ...deformation.fragments,
     ],
   );

@@ -1,2 +1,11 @@
-export * from './billboard-system.js';
-export * from './billboard-render-task.js';
+// weft-gpu/billboards: camera-facing or axis-locked sprites that draw and pick like meshes.
+export {
+  type BillboardOptions,
+  type BillboardOrientation,
+  type BillboardSystem,
+  createBillboardSystem,
+  disposeBillboardSystem,
+  getPickedSpriteIndex,
+} from './billboard-system.js';
+export { createBillboardRenderTask } from './billboard-render-task.js';
+export type { EntityRenderTaskOptions } from '../entity-render-task.js';

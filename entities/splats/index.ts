@@ -1,2 +1,10 @@
-export * from './splat-mesh.js';
-export * from './splat-render-task.js';
+// weft-gpu/splats: Gaussian splat clouds, picked at their peak opacity along the pixel ray.
+export {
+  createSplatMesh,
+  disposeSplatMesh,
+  getPickedSplatIndex,
+  type SplatMesh,
+  type SplatMeshOptions,
+} from './splat-mesh.js';
+export { createSplatRenderTask, splatRenderCutoff } from './splat-render-task.js';
+export type { EntityRenderTaskOptions } from '../entity-render-task.js';

@@ -4,7 +4,7 @@
  * builds the pipeline from the composed layouts and draws one quad.
  */
 import { composeShader, type ComposedShader, mapCompilationInfo, formatShaderMessage } from '../../composer/index.js';
-import { createLambertLightingFragment, createStandardVertexFragments, type Fragment } from '../../fragments/index.js';
+import { makeLambertLightingFragment, makeStandardVertexFragments, type Fragment } from '../../fragments/index.js';
 
 /** The host's own fragment: fills the fragment stage, declares a material uniform the composer places. */
 export function createStripedSurfaceFragment(): Fragment {
@@ -48,7 +48,7 @@ export interface HostScene {
 /** Composes the host's shader: weft's standard vertex stage (with normals) + Lambert + the striped surface, one interleaved buffer. */
 export function composeHostShader(): ComposedShader {
   return composeShader({
-    fragments: [...createStandardVertexFragments(), createLambertLightingFragment(), createStripedSurfaceFragment()],
+    fragments: [...makeStandardVertexFragments(), makeLambertLightingFragment(), createStripedSurfaceFragment()],
     conditions: { normals: true },
     vertexLayout: {
       kind: 'buffers',

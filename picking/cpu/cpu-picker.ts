@@ -97,6 +97,15 @@ export function createCpuPicker(scene: Scene, options: CpuPickerOptions = {}): C
   return picker;
 }
 
+/** Forgets the scene's CPU picker and its snapshots; the next `pickSync` on the scene makes a default one. */
+export function disposeCpuPicker(picker: CpuPicker): void {
+  if (pickers?.get(picker.scene) === picker) pickers.delete(picker.scene);
+  picker.meshes = [];
+  picker.snapshots = [];
+  picker.bvh = null;
+  picker.builtVersion = -1;
+}
+
 /** The scene's CPU picker, created with default options on first use. */
 export function getCpuPicker(scene: Scene): CpuPicker {
   return pickerCache().get(scene) ?? createCpuPicker(scene);

@@ -16,7 +16,7 @@ export {
   raycastTriangleBvhFirst,
   type TriangleHitList,
 } from './triangle-bvh-query.js';
-export { dropMeshBvh, getMeshBvh, peekMeshBvh, refitMeshBvh, setMeshBvh } from './mesh-bvh-cache.js';
+export { disposeMeshBvh, getMeshBvh, peekMeshBvh, refitMeshBvh, setMeshBvh } from './mesh-bvh-cache.js';
 export {
   buildSceneBvh,
   type CpuPickDiagnostic,
@@ -27,6 +27,7 @@ export {
 } from './scene-bvh.js';
 export {
   createCpuPicker,
+  disposeCpuPicker,
   type CpuPickCensus,
   type CpuPickCensusReport,
   type CpuPicker,
@@ -37,7 +38,7 @@ export {
   takeCpuPickCensus,
 } from './cpu-picker.js';
 export type { CpuPickIgnore, CpuPickOptions } from './pick-options.js';
-export { type CpuRay, multiPickSync, multiPickWithRaySync, pickSync, pickWithRaySync } from './pick-sync.js';
+export { type CpuRay, pickManySync, pickManyWithRaysSync, pickSync, pickWithRaySync } from './pick-sync.js';
 export { deserialiseTriangleBvh, loadMeshBvh, serialiseMeshBvh, serialiseTriangleBvh } from './bvh-serialise.js';
 export {
   type AnalyticTwin,

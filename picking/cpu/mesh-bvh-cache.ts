@@ -47,7 +47,7 @@ export function setMeshBvh(mesh: Mesh, bvh: TriangleBvh): void {
 }
 
 /** Forgets the mesh's BVH (the next pick rebuilds it). */
-export function dropMeshBvh(mesh: Mesh): void {
+export function disposeMeshBvh(mesh: Mesh): void {
   if (meshBvhs?.delete(mesh)) cacheEpoch++;
 }
 

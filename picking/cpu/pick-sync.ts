@@ -2,14 +2,14 @@ import { describeValue } from '../../core/errors.js';
 import type { Scene } from '../../engine/scene.js';
 import type { PickingInfo } from '../picking-info.js';
 import { makeMissInfo } from '../picking-info.js';
-import { createPickingRay, type PickingRay } from '../picking-ray.js';
+import { makePickingRay, type PickingRay } from '../picking-ray.js';
 import { CpuPickError } from './cpu-pick-error.js';
 import { getCpuPicker, syncCpuPicker } from './cpu-picker.js';
 import { makeCpuPickingInfo } from './cpu-picking-info.js';
 import { type CpuPickOptions, makeEntryAcceptor, pickRange } from './pick-options.js';
 import { raycastSceneAll, raycastSceneFirst, type SceneHit } from './scene-query.js';
 
-/** A world-space ray: a PickingRay from `createPickingRay`, or any origin + non-zero direction. */
+/** A world-space ray: a PickingRay from `makePickingRay`, or any origin + non-zero direction. */
 export type CpuRay = PickingRay | { origin: readonly number[]; direction: readonly number[] };
 
 interface CheckedRay {
@@ -62,7 +62,7 @@ export function cameraRay(
     height: scene.engine?.height,
     devicePixelRatio: options.devicePixelRatio,
   };
-  const ray = createPickingRay(camera, x, y, viewport, api);
+  const ray = makePickingRay(camera, x, y, viewport, api);
   // The pick pass clips at the near and far planes; along this ray they lie at near / cos θ and far / cos θ.
   const f = [
     camera.target[0] - camera.position[0],
@@ -123,14 +123,14 @@ export function pickWithRaySync(scene: Scene, ray: CpuRay, options: CpuPickOptio
 }
 
 /** Every hit under pixel (x, y) along the camera ray, nearest first. */
-export function multiPickSync(scene: Scene, x: number, y: number, options: CpuPickOptions = {}): PickingInfo[] {
-  const api = 'multiPickSync';
+export function pickManySync(scene: Scene, x: number, y: number, options: CpuPickOptions = {}): PickingInfo[] {
+  const api = 'pickManySync';
   const { ray, range } = cameraRay(api, scene, x, y, options);
   return all(api, scene, checkRay(api, ray), range, options);
 }
 
 /** Every hit along a world ray, nearest first. */
-export function multiPickWithRaySync(scene: Scene, ray: CpuRay, options: CpuPickOptions = {}): PickingInfo[] {
-  const api = 'multiPickWithRaySync';
+export function pickManyWithRaysSync(scene: Scene, ray: CpuRay, options: CpuPickOptions = {}): PickingInfo[] {
+  const api = 'pickManyWithRaysSync';
   return all(api, scene, checkRay(api, ray), pickRange(api, options), options);
 }

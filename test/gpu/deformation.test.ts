@@ -3,7 +3,6 @@ import { describe, expect, test } from 'vitest';
 import {
   createMeshFromData,
   createScene,
-  deformedLocalBounds,
   deformVertexOnCpu,
   type Engine,
   getCameraViewProjectionMatrix,
@@ -14,13 +13,14 @@ import {
   makeStandardMaterial,
   MeshDataError,
   type MeshData,
-  readEngineFrame,
-  readRenderTargetPixels,
+  readEngineFrameAsync,
+  readRenderTargetPixelsAsync,
   renderFrame,
   runTasks,
   type Scene,
   setBoneMatrix,
 } from '../../engine/index.js';
+import { deformedLocalBounds } from '../../engine/mesh-deformation.js';
 import { createGeometryRendererTask, GeometryTextureType } from '../../geometry/index.js';
 import { createGpuPicker, enableDetailedPicking, pickAsync } from '../../picking/index.js';
 import { gpuTest } from '../support/gpu.js';
@@ -70,7 +70,7 @@ describe('deformed meshes', () => {
         material: makeStandardMaterial({ baseColor: [1, 0, 0], unlit: true }),
       });
       renderFrame(scene);
-      const frame = await readEngineFrame(engine);
+      const frame = await readEngineFrameAsync(engine);
       const [px, py] = pixelOf(engine, scene, [1.5, -0.25, 0.5]);
       expect(frame[(py * engine.width + px) * 4]).toBe(255);
       const [rx, ry] = pixelOf(engine, scene, [0, 0, 0.5]);
@@ -144,7 +144,7 @@ describe('deformed meshes', () => {
         textureDescriptions: [{ type: GeometryTextureType.WORLD_POSITION }],
       });
       runTasks(engine, [task]);
-      const world = new Float32Array((await readRenderTargetPixels(task.geometryWorldPositionTexture!)).buffer);
+      const world = new Float32Array((await readRenderTargetPixelsAsync(task.geometryWorldPositionTexture!)).buffer);
       const reference = createReferenceScene([
         {
           id: mesh.uniqueId,
@@ -217,7 +217,9 @@ describe('deformed meshes', () => {
       pose(0.15, 0.5);
       runTasks(engine, [task]);
       const after = deformedNow();
-      const velocity = new Float32Array((await readRenderTargetPixels(task.geometryLinearVelocityTexture!)).buffer);
+      const velocity = new Float32Array(
+        (await readRenderTargetPixelsAsync(task.geometryLinearVelocityTexture!)).buffer,
+      );
       const reference = createReferenceScene([
         { id: 1, positions: after, indices: data.indices ?? null, worldMatrix: new Float32Array(mat4.identity()) },
       ]);
@@ -262,7 +264,7 @@ describe('deformed meshes', () => {
       expect(moving).toBeGreaterThan(30);
       // A stopped pose: zero motion on the next frame.
       runTasks(engine, [task]);
-      const still = new Float32Array((await readRenderTargetPixels(task.geometryLinearVelocityTexture!)).buffer);
+      const still = new Float32Array((await readRenderTargetPixelsAsync(task.geometryLinearVelocityTexture!)).buffer);
       let maxMotion = 0;
       for (let i = 0; i < still.length; i += 4)
         maxMotion = Math.max(maxMotion, Math.abs(still[i]), Math.abs(still[i + 1]));
@@ -288,7 +290,7 @@ describe('deformed meshes', () => {
       mesh.morphWeights[0] = 1; // radius 1
       expect((await pickAsync(picker, x, y)).pickedMesh).toBe(mesh);
       renderFrame(scene);
-      const frame = await readEngineFrame(engine);
+      const frame = await readEngineFrameAsync(engine);
       expect(frame[(y * engine.width + x) * 4]).toBeGreaterThan(20);
     },
     [96, 64],

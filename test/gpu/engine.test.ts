@@ -1,7 +1,7 @@
 import { mat4 } from 'wgpu-matrix';
 import { describe, expect, test } from 'vitest';
 import {
-  createEngine,
+  createEngineAsync,
   createForwardRenderTask,
   createMeshFromData,
   createRenderTarget,
@@ -12,13 +12,13 @@ import {
   type Engine,
   makePerspectiveCamera,
   makeStandardMaterial,
-  readEngineFrame,
-  readRenderTargetPixels,
+  readEngineFrameAsync,
+  readRenderTargetPixelsAsync,
   renderFrame,
   resizeEngine,
   runTasks,
   type Scene,
-  whenEngineReady,
+  whenEngineReadyAsync,
 } from '../../engine/index.js';
 import { getComposerCounters } from '../../composer/index.js';
 import { makeBoxData } from '../../engine/primitives/box.js';
@@ -61,7 +61,7 @@ describe('engine', () => {
     const gpu = getNodeGpu();
     const adapter = (await gpu.requestAdapter())!;
     const best = adapter.limits.maxColorAttachmentBytesPerSample;
-    const engine = await createEngine(
+    const engine = await createEngineAsync(
       gpu,
       { width: 8, height: 8 },
       { requiredLimits: { maxColorAttachmentBytesPerSample: best } },
@@ -69,28 +69,32 @@ describe('engine', () => {
     expect(engine.device.limits.maxColorAttachmentBytesPerSample).toBe(best);
     disposeEngine(engine);
     await expect(
-      createEngine(gpu, { width: 8, height: 8 }, { requiredLimits: { maxColorAttachmentBytesPerSample: best + 1 } }),
+      createEngineAsync(
+        gpu,
+        { width: 8, height: 8 },
+        { requiredLimits: { maxColorAttachmentBytesPerSample: best + 1 } },
+      ),
     ).rejects.toThrow(
-      `createEngine: requiredLimits.maxColorAttachmentBytesPerSample = ${best + 1} exceeds what the adapter supports (${best})`,
-    );
-    await expect(createEngine(gpu, { width: 8, height: 8 }, { requiredLimits: { maxBananas: 1 } })).rejects.toThrow(
-      'requiredLimits.maxBananas is not a WebGPU limit',
+      `createEngineAsync: requiredLimits.maxColorAttachmentBytesPerSample = ${best + 1} exceeds what the adapter supports (${best})`,
     );
     await expect(
-      createEngine(gpu, { width: 8, height: 8 }, { requiredFeatures: ['texture-compression-astc'] }),
+      createEngineAsync(gpu, { width: 8, height: 8 }, { requiredLimits: { maxBananas: 1 } }),
+    ).rejects.toThrow('requiredLimits.maxBananas is not a WebGPU limit');
+    await expect(
+      createEngineAsync(gpu, { width: 8, height: 8 }, { requiredFeatures: ['texture-compression-astc'] }),
     ).rejects.toThrow(/lacks required feature\(s\) texture-compression-astc/);
   });
 
   test('rejects bad targets and pixel ratios with typed errors', async () => {
     const gpu = getNodeGpu();
-    await expect(createEngine(gpu, { width: 0, height: 8 })).rejects.toBeInstanceOf(EngineError);
-    await expect(createEngine(gpu, { width: 8.5, height: 8 })).rejects.toThrow(
-      'createEngine: target.width 8.5 must be an integer in 1..16384',
+    await expect(createEngineAsync(gpu, { width: 0, height: 8 })).rejects.toBeInstanceOf(EngineError);
+    await expect(createEngineAsync(gpu, { width: 8.5, height: 8 })).rejects.toThrow(
+      'createEngineAsync: target.width 8.5 must be an integer in 1..16384',
     );
-    await expect(createEngine(gpu, { width: 8, height: 8 }, { devicePixelRatio: Number.NaN })).rejects.toThrow(
+    await expect(createEngineAsync(gpu, { width: 8, height: 8 }, { devicePixelRatio: Number.NaN })).rejects.toThrow(
       'devicePixelRatio NaN must be a number in (0, 8]',
     );
-    await expect(createEngine({} as GPU, { width: 8, height: 8 })).rejects.toThrow(/expected a GPU object/);
+    await expect(createEngineAsync({} as GPU, { width: 8, height: 8 })).rejects.toThrow(/expected a GPU object/);
   });
 
   gpuTest(
@@ -101,8 +105,8 @@ describe('engine', () => {
       const sideTask = createForwardRenderTask(scene, { name: 'side', target });
       expect(renderFrame(scene)).toBe(true);
       expect(runTasks(engine, [sideTask])).toBe(true);
-      const before = await readEngineFrame(engine);
-      const sideBefore = await readRenderTargetPixels(target);
+      const before = await readEngineFrameAsync(engine);
+      const sideBefore = await readRenderTargetPixelsAsync(target);
       const lost = engine.device;
       let restoredCalls = 0;
       engine.listeners.add(() => restoredCalls++);
@@ -110,16 +114,16 @@ describe('engine', () => {
       await lost.lost;
       expect(engine.recovery).not.toBeNull();
       expect(renderFrame(scene)).toBe(false); // no frame while the device is being replaced
-      await whenEngineReady(engine);
+      await whenEngineReadyAsync(engine);
       expect(engine.device).not.toBe(lost);
       expect(engine.deviceGeneration).toBe(1);
       expect(restoredCalls).toBe(1);
       expect(engine.features.has('primitive-index')).toBe(true);
       expect(renderFrame(scene)).toBe(true);
       expect(runTasks(engine, [sideTask])).toBe(true);
-      const after = await readEngineFrame(engine);
+      const after = await readEngineFrameAsync(engine);
       expect(Buffer.from(after).equals(Buffer.from(before))).toBe(true);
-      expect(Buffer.from(await readRenderTargetPixels(target)).equals(Buffer.from(sideBefore))).toBe(true);
+      expect(Buffer.from(await readRenderTargetPixelsAsync(target)).equals(Buffer.from(sideBefore))).toBe(true);
       // The frame is not trivially empty: several distinct colours are on it.
       expect(
         new Set(Array.from({ length: after.length / 4 }, (_, i) => after.slice(i * 4, i * 4 + 3).join())).size,
@@ -143,7 +147,7 @@ describe('engine', () => {
     renderFrame(scene);
     resizeEngine(engine, { width: 40, height: 24 });
     renderFrame(scene);
-    const pixels = await readEngineFrame(engine);
+    const pixels = await readEngineFrameAsync(engine);
     expect(pixels.length).toBe(40 * 24 * 4);
     expect(() => resizeEngine(engine)).toThrow('resizeEngine: an offscreen engine needs an explicit { width, height }');
   });
@@ -165,8 +169,8 @@ describe('render targets', () => {
         createForwardRenderTask(scene, { target: single }),
         createForwardRenderTask(scene, { target: multi }),
       ]);
-      const a = await readRenderTargetPixels(single);
-      const b = await readRenderTargetPixels(multi);
+      const a = await readRenderTargetPixelsAsync(single);
+      const b = await readRenderTargetPixelsAsync(multi);
       let blended = 0;
       let interiorsEqual = 0;
       for (let i = 0; i < a.length; i += 4) {
@@ -183,9 +187,9 @@ describe('render targets', () => {
     const a = createRenderTarget(engine, { width: 32, height: 32, depthFormat: 'depth24plus' });
     const b = createRenderTarget(engine, { width: 32, height: 32, depthFormat: 'depth32float' });
     runTasks(engine, [createForwardRenderTask(scene, { target: a }), createForwardRenderTask(scene, { target: b })]);
-    expect(Buffer.from(await readRenderTargetPixels(b)).equals(Buffer.from(await readRenderTargetPixels(a)))).toBe(
-      true,
-    );
+    expect(
+      Buffer.from(await readRenderTargetPixelsAsync(b)).equals(Buffer.from(await readRenderTargetPixelsAsync(a))),
+    ).toBe(true);
   });
 
   gpuTest('unlit base colour × texture × vertex colour matches the analytic product', async ({ engine }) => {
@@ -202,7 +206,7 @@ describe('render targets', () => {
       { material: makeStandardMaterial({ baseColor: [1, 0.5, 1], texture, unlit: true }) },
     );
     renderFrame(scene);
-    const pixels = await readEngineFrame(engine, { x: 32, y: 32, width: 1, height: 1 });
+    const pixels = await readEngineFrameAsync(engine, { x: 32, y: 32, width: 1, height: 1 });
     const expected = [(102 / 255) * 1 * 1, 1 * 0.5 * (128 / 255), (204 / 255) * 1 * 1].map((c) => Math.round(c * 255));
     for (let c = 0; c < 3; c++) expect(Math.abs(pixels[c] - expected[c])).toBeLessThanOrEqual(1);
   });
@@ -242,7 +246,7 @@ describe('render targets', () => {
       scene.camera = makePerspectiveCamera({ position: [1.5, 1.2, 2], target: [0, 0, 0] });
       createMeshFromData(scene, name, data, { material: makeStandardMaterial({ baseColor: [0.7, 0.6, 0.9] }) });
       renderFrame(scene);
-      frames.push(Buffer.from(await readEngineFrame(engine)));
+      frames.push(Buffer.from(await readEngineFrameAsync(engine)));
     }
     for (const frame of frames.slice(1)) expect(frame.equals(frames[0])).toBe(true);
     expect(

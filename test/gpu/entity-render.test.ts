@@ -1,7 +1,12 @@
 import { mat4, quat } from 'wgpu-matrix';
 import { describe, expect } from 'vitest';
 import { createBillboardRenderTask, createBillboardSystem } from '../../entities/billboards/index.js';
-import { createForwardRenderTask, createRenderTarget, readRenderTargetPixels, runTasks } from '../../engine/index.js';
+import {
+  createForwardRenderTask,
+  createRenderTarget,
+  readRenderTargetPixelsAsync,
+  runTasks,
+} from '../../engine/index.js';
 import { createSplatMesh, createSplatRenderTask, splatRenderCutoff } from '../../entities/splats/index.js';
 import { pixelRay } from '../support/camera-rays.js';
 import {
@@ -61,7 +66,7 @@ describe('entity renderers', () => {
       const target = createRenderTarget(engine, { width: engine.width, height: engine.height, format: 'rgba8unorm' });
       const tasks = [createForwardRenderTask(scene, { target }), createBillboardRenderTask(system, { target })];
       runTasks(engine, tasks);
-      const pixels = await readRenderTargetPixels(target);
+      const pixels = await readRenderTargetPixelsAsync(target);
       const { width, height } = engine;
       const result = comparePixels(pixels, width, height, (px, py) => {
         const ray: Ray = pixelRay(camera, px, py, width, height);
@@ -110,7 +115,7 @@ describe('entity renderers', () => {
       });
       const target = createRenderTarget(engine, { width: engine.width, height: engine.height, format: 'rgba8unorm' });
       runTasks(engine, [createForwardRenderTask(scene, { target }), createSplatRenderTask(splats, { target })]);
-      const pixels = await readRenderTargetPixels(target);
+      const pixels = await readRenderTargetPixelsAsync(target);
       const { width, height } = engine;
       // Back to front by the centre's distance along the view direction, as documented for the renderer.
       const centreDepth = (i: number) => {

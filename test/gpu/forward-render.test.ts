@@ -8,7 +8,7 @@ import {
   makePerspectiveCamera,
   makeStandardMaterial,
   type MeshData,
-  readEngineFrame,
+  readEngineFrameAsync,
   renderFrame,
   type Scene,
 } from '../../engine/index.js';
@@ -50,7 +50,7 @@ async function renderAndCompare(engine: Engine, placed: Placed[], smoothNormals:
     });
   }
   expect(renderFrame(scene)).toBe(true);
-  const pixels = await readEngineFrame(engine);
+  const pixels = await readEngineFrameAsync(engine);
   const references: ReferenceMesh[] = placed.map((p) => ({
     id: p.id,
     positions: p.data.positions!,

@@ -11,8 +11,8 @@ import {
   makeVertexAnimation,
   type Mesh,
   type MeshData,
-  readEngineFrame,
-  readRenderTargetPixels,
+  readEngineFrameAsync,
+  readRenderTargetPixelsAsync,
   renderFrame,
   runTasks,
   type Scene,
@@ -235,7 +235,7 @@ describe('vertex animation textures', () => {
       ]);
       const pixels = stablePixels(engine, scene, reference);
       renderFrame(scene);
-      const frame = await readEngineFrame(engine);
+      const frame = await readEngineFrameAsync(engine);
       for (const { x, y, truth } of pixels)
         expect(frame[(y * engine.width + x) * 4], `pixel ${x},${y}`).toBe(truth ? 255 : 0);
       expect(pixels.filter((p) => p.truth).length).toBeGreaterThan(30);
@@ -272,8 +272,10 @@ describe('vertex animation textures', () => {
       runTasks(engine, [task]);
       mesh.vertexAnimationTime = t2;
       runTasks(engine, [task]);
-      const world = new Float32Array((await readRenderTargetPixels(task.geometryWorldPositionTexture!)).buffer);
-      const velocity = new Float32Array((await readRenderTargetPixels(task.geometryLinearVelocityTexture!)).buffer);
+      const world = new Float32Array((await readRenderTargetPixelsAsync(task.geometryWorldPositionTexture!)).buffer);
+      const velocity = new Float32Array(
+        (await readRenderTargetPixelsAsync(task.geometryLinearVelocityTexture!)).buffer,
+      );
       const viewProjection = getCameraViewProjectionMatrix(scene.camera!, engine.width / engine.height);
       const ndc = (p: ArrayLike<number>) => {
         const c = vec4.transformMat4([p[0], p[1], p[2], 1], viewProjection);
@@ -364,7 +366,7 @@ describe('vertex animation textures', () => {
       const info = await pickAsync(picker, x, y);
       expect(info.pickedMesh).toBe(mesh);
       expect(info.thinInstanceIndex).toBe(5);
-      const frame = await readEngineFrame(engine);
+      const frame = await readEngineFrameAsync(engine);
       expect(frame[(y * engine.width + x) * 4]).toBe(255);
     },
     [128, 64],

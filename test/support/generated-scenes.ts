@@ -4,7 +4,7 @@ import {
   createScene,
   type Engine,
   makeBoxData,
-  makeBunnyData,
+  makeBunnyDataAsync,
   makePerspectiveCamera,
   makeSphereData,
   makeTorusData,
@@ -28,7 +28,7 @@ export interface Generated {
 export async function generateScene(engine: Engine, seed: number): Promise<Generated> {
   const random = makeRandom(seed);
   const scene = createScene(engine);
-  const bunny = await makeBunnyData();
+  const bunny = await makeBunnyDataAsync();
   const shapes: [string, MeshData][] = [
     ['sphere', makeSphereData({ radius: 0.5, segments: 24, rings: 12 })],
     ['box', makeBoxData()],

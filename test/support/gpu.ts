@@ -1,6 +1,12 @@
 import { create, globals } from 'webgpu';
 import { test } from 'vitest';
-import { createEngine, disposeEngine, type Engine, type EngineOptions, onDeviceRestored } from '../../engine/index.js';
+import {
+  createEngineAsync,
+  disposeEngine,
+  type Engine,
+  type EngineOptions,
+  onDeviceRestored,
+} from '../../engine/index.js';
 
 let nodeGpu: GPU | null = null;
 
@@ -22,7 +28,7 @@ export async function createTestEngine(width = 64, height = 64, options: EngineO
       'No WebGPU adapter from Dawn: install Mesa lavapipe from bookworm-backports (`npm test` bootstraps it: mesa-vulkan-drivers, libvulkan1). GPU tests fail rather than skip without it.',
     );
   }
-  return createEngine(gpu, { width, height }, options);
+  return createEngineAsync(gpu, { width, height }, options);
 }
 
 /** What a GPU test body receives. */

@@ -30,7 +30,7 @@ describe('error classes', () => {
     const errors: WeftError<string>[] = [
       new WeftError('weft', 'usage', 'weft compose needs a variant'),
       new ComposeError('composeShader', 'missing-slot', ['surface'], 'slot "x" is not filled'),
-      new ShaderCompileError('acquireCheckedShaderModule', 'probe', []),
+      new ShaderCompileError('acquireCheckedShaderModuleAsync', 'probe', []),
       new EngineError('createRenderTarget', 'bad-size', 'width 0 must be an integer in 1..8192'),
       new MeshDataError('createMeshFromData', 'm', 'positions', 'must be a Float32Array'),
       new GeometryError('createGeometryRendererTask', 'not-enabled', 'no LINEAR_VELOCITY attachment'),

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { mat4, quat, vec3 } from 'wgpu-matrix';
 import type { Engine } from '../../engine/engine.js';
 import { EngineError, MeshDataError } from '../../engine/engine-errors.js';
-import { loadGltf } from '../../engine/loaders/gltf-loader.js';
+import { loadGltfAsync } from '../../engine/loaders/gltf-loader.js';
 import { makeDemoGltfDocument, writeGlb } from '../../engine/loaders/gltf-build.js';
 import { readVertexAttribute } from '../../engine/mesh-data.js';
 import { createScene, type Scene } from '../../engine/scene.js';
@@ -64,11 +64,11 @@ function makeHierarchyDocument(): GltfDocument {
   return doc;
 }
 
-describe('loadGltf', () => {
+describe('loadGltfAsync', () => {
   it('round-trips a 2-level hierarchy through GLB: world matrices, data, materials', async () => {
     const glb = await new WebIO().writeBinary(makeHierarchyDocument());
     const scene = newScene();
-    const { meshes, document } = await loadGltf(scene, glb);
+    const { meshes, document } = await loadGltfAsync(scene, glb);
     expect(document).toBeInstanceOf(Document);
     expect(meshes.map((m) => m.name)).toEqual(['parent/0', 'child/0', 'child/1', 'node2/0']);
     expect(scene.meshes).toEqual(meshes);
@@ -91,7 +91,7 @@ describe('loadGltf', () => {
   });
 
   it('decodes normalized integer uvs and colours to floats', async () => {
-    const { meshes } = await loadGltf(newScene(), await new WebIO().writeBinary(makeHierarchyDocument()));
+    const { meshes } = await loadGltfAsync(newScene(), await new WebIO().writeBinary(makeHierarchyDocument()));
     const mesh = meshes[1];
     const out = [0, 0, 0, 0];
     for (let v = 0; v < 4; v++) {
@@ -109,7 +109,7 @@ describe('loadGltf', () => {
 
   it('applies options.worldMatrix on top and passes pickable / visible', async () => {
     const root = mat4.rotationY(0.3) as Float32Array;
-    const { meshes } = await loadGltf(newScene(), makeHierarchyDocument(), {
+    const { meshes } = await loadGltfAsync(newScene(), makeHierarchyDocument(), {
       worldMatrix: root,
       pickable: false,
       visible: false,
@@ -138,7 +138,7 @@ describe('loadGltf', () => {
           .setArray(new Float32Array([0, 0, 1, 0, 0, 1, 0, 0, 1])),
       );
     doc.createNode('mirror').setScale([-1, 1, 1]).setMesh(doc.createMesh().addPrimitive(prim));
-    const { meshes } = await loadGltf(newScene(), await new WebIO().writeBinary(doc));
+    const { meshes } = await loadGltfAsync(newScene(), await new WebIO().writeBinary(doc));
     const mesh = meshes[0];
     expect(Array.from(mesh.geometry.indices!)).toEqual([0, 2, 1]);
     const world = [0, 1, 2].map((i) =>
@@ -154,7 +154,7 @@ describe('loadGltf', () => {
   });
 
   it('loads the demo table: 5 meshes under a rotated, scaled parent with legs standing on y = 0', async () => {
-    const { meshes } = await loadGltf(newScene(), await writeGlb(makeDemoGltfDocument()));
+    const { meshes } = await loadGltfAsync(newScene(), await writeGlb(makeDemoGltfDocument()));
     expect(meshes.map((m) => m.name)).toEqual(['top/0', 'leg0/0', 'leg1/0', 'leg2/0', 'leg3/0']);
     const parent = trsMatrix({ t: [0.5, 0, -0.25], r: axisAngle([0, 1, 0], Math.PI / 6), s: [1.25, 1.25, 1.25] });
     expectMatrix(meshes[0].worldMatrix, mat4.multiply(parent, mat4.translation([0, 0.74, 0])) as Float32Array);
@@ -168,7 +168,7 @@ describe('loadGltf', () => {
   });
 });
 
-describe('loadGltf refusals leave the scene untouched', () => {
+describe('loadGltfAsync refusals leave the scene untouched', () => {
   function docWithValidNodeAnd(extra: (doc: GltfDocument) => void): GltfDocument {
     const doc = makeHierarchyDocument();
     extra(doc);
@@ -178,12 +178,12 @@ describe('loadGltf refusals leave the scene untouched', () => {
   async function expectRefusal(source: Uint8Array | GltfDocument, ...fragments: string[]): Promise<void> {
     const scene = newScene();
     const version = scene.structureVersion;
-    const error = await loadGltf(scene, source).then(
+    const error = await loadGltfAsync(scene, source).then(
       () => null,
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(EngineError);
-    expect((error as EngineError).api).toBe('loadGltf');
+    expect((error as EngineError).api).toBe('loadGltfAsync');
     for (const fragment of fragments) expect((error as Error).message).toContain(fragment);
     expect(scene.meshes).toHaveLength(0);
     expect(scene.structureVersion).toBe(version);
@@ -257,7 +257,7 @@ describe('loadGltf refusals leave the scene untouched', () => {
       d.getRoot().listMeshes()[2].listPrimitives()[0].setIndices(bad);
     });
     const scene = newScene();
-    await expect(loadGltf(scene, doc)).rejects.toThrow(MeshDataError);
+    await expect(loadGltfAsync(scene, doc)).rejects.toThrow(MeshDataError);
     expect(scene.meshes).toHaveLength(0);
   });
 
@@ -266,13 +266,13 @@ describe('loadGltf refusals leave the scene untouched', () => {
     await expectRefusal('model.glb' as never, 'source "model.glb"', 'Uint8Array');
     const doc = makeHierarchyDocument();
     const scene = newScene();
-    await expect(loadGltf(scene, doc, { worldMatrix: [1, 2, 3] })).rejects.toThrow(/loadGltf.*worldMatrix/);
-    await expect(loadGltf(scene, doc, { worldMatrix: new Float32Array(16).fill(Number.NaN) })).rejects.toThrow(
+    await expect(loadGltfAsync(scene, doc, { worldMatrix: [1, 2, 3] })).rejects.toThrow(/loadGltfAsync.*worldMatrix/);
+    await expect(loadGltfAsync(scene, doc, { worldMatrix: new Float32Array(16).fill(Number.NaN) })).rejects.toThrow(
       EngineError,
     );
-    await expect(loadGltf(scene, doc, { pickable: 'yes' as never })).rejects.toThrow(/pickable "yes"/);
-    await expect(loadGltf(scene, doc, { scale: 2 } as never)).rejects.toThrow(/unknown option "scale"/);
-    await expect(loadGltf(scene, doc, null as never)).rejects.toThrow(EngineError);
+    await expect(loadGltfAsync(scene, doc, { pickable: 'yes' as never })).rejects.toThrow(/pickable "yes"/);
+    await expect(loadGltfAsync(scene, doc, { scale: 2 } as never)).rejects.toThrow(/unknown option "scale"/);
+    await expect(loadGltfAsync(scene, doc, null as never)).rejects.toThrow(EngineError);
     expect(scene.meshes).toHaveLength(0);
   });
 });

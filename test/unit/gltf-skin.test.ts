@@ -5,7 +5,7 @@ import {
   createScene,
   deformVertexOnCpu,
   type Engine,
-  loadGltf,
+  loadGltfAsync,
   makeBoxData,
   playGltfAnimation,
 } from '../../engine/index.js';
@@ -77,7 +77,7 @@ describe('glTF skins, morph targets and animations', () => {
   test('loads the rig from GLB, rests in the bind pose, and the player poses joints and weights', async () => {
     const glb = await new WebIO().writeBinary(makeRiggedDocument());
     const scene = createScene({} as Engine);
-    const result = await loadGltf(scene, glb);
+    const result = await loadGltfAsync(scene, glb);
     expect(result.meshes).toHaveLength(1);
     const mesh = result.meshes[0];
     expect(mesh.skeleton?.boneCount).toBe(2);

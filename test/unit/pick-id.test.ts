@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { GEOMETRY_TEXTURE_DESCRIPTIONS, GeometryTextureType } from '../../geometry/index.js';
-import { decodePickId, encodePickId, maxPickId, pickIdToColor } from '../../picking/index.js';
+import { decodePickId, encodePickId, maxPickId } from '../../picking/index.js';
+import { pickIdToColor } from '../../picking/pick-id.js';
 
 describe('pick ID encoding (24-bit RGB, 0 = miss)', () => {
   test('round-trips the ends and a spread of IDs, matching (r << 16) | (g << 8) | b', () => {

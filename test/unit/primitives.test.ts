@@ -6,9 +6,9 @@ import type { MeshData } from '../../engine/mesh-data.js';
 import {
   computeSmoothNormals,
   createBoxMesh,
-  createBunnyMesh,
+  createBunnyMeshAsync,
   makeBoxData,
-  makeBunnyData,
+  makeBunnyDataAsync,
   makeCapsuleData,
   makePlaneData,
   makeSphereData,
@@ -288,7 +288,7 @@ describe('plane', () => {
 
 describe('bunny', () => {
   it('keeps the package counts, winds outward, fits a unit box and has unit normals', async () => {
-    const data = await makeBunnyData();
+    const data = await makeBunnyDataAsync();
     expect(data.positions!.length / 3).toBe(1839);
     expect(data.indices!.length / 3).toBe(3674);
     expect(data.indices).toBeInstanceOf(Uint16Array);
@@ -307,12 +307,12 @@ describe('bunny', () => {
 
   it('can keep the package coordinates; the mesh wrapper adds it to the scene', async () => {
     const raw = createRequire(import.meta.url)('bunny') as { positions: number[][] };
-    const data = await makeBunnyData({ fitToUnitBox: false });
+    const data = await makeBunnyDataAsync({ fitToUnitBox: false });
     expect(Array.from(data.positions!.subarray(0, 6))).toEqual(
       Array.from(Float32Array.from(raw.positions.slice(0, 2).flat())),
     );
     const scene = createScene({} as Engine);
-    const mesh = await createBunnyMesh(scene, 'bunny');
+    const mesh = await createBunnyMeshAsync(scene, 'bunny');
     expect(scene.meshes).toEqual([mesh]);
     expect(mesh.geometry.triangleCount).toBe(3674);
   });
@@ -352,7 +352,7 @@ describe('option validation', () => {
   });
 
   it('refuses bad bunny options', async () => {
-    await expect(makeBunnyData({ fitToUnitBox: 'yes' as never })).rejects.toThrow(EngineError);
-    await expect(makeBunnyData({ scale: 2 } as never)).rejects.toThrow(/makeBunnyData.*"scale"/);
+    await expect(makeBunnyDataAsync({ fitToUnitBox: 'yes' as never })).rejects.toThrow(EngineError);
+    await expect(makeBunnyDataAsync({ scale: 2 } as never)).rejects.toThrow(/makeBunnyDataAsync.*"scale"/);
   });
 });

@@ -3,7 +3,6 @@ import { describe, expect, test } from 'vitest';
 import {
   createMeshFromData,
   createScene,
-  deformedLocalBounds,
   deformVertexOnCpu,
   EngineError,
   type Engine,
@@ -14,8 +13,9 @@ import {
   type MeshOptions,
   type Scene,
   setThinInstances,
-  vertexAnimationRow,
 } from '../../engine/index.js';
+import { deformedLocalBounds } from '../../engine/mesh-deformation.js';
+import { vertexAnimationRow } from '../../engine/vertex-animation.js';
 import { animateOnCpu, clipRow, crowdFrames, crowdInstances, twoBoneBox } from '../support/vat-reference.js';
 
 const crowd = () => makeVertexAnimation({ name: 'crowd', frames: crowdFrames(), boneCount: 2, frameCount: 4 });

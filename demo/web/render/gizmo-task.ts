@@ -1,7 +1,7 @@
 // Gizmo task: the visible handles of the gizmo scene on top of everything (depth cleared, colour loaded).
 import { composeShader, makeComposeCache } from '../../../composer/index.js';
 import { ensureMeshGpu, meshVertexLayout, type RenderTarget, type Task } from '../../../engine/index.js';
-import { createStandardVertexFragments } from '../../../fragments/index.js';
+import { makeStandardVertexFragments } from '../../../fragments/index.js';
 import type { Gizmo, GizmoHandle } from '../gizmo/gizmo.js';
 import { createHandleSurfaceFragment } from './editor-fragments.js';
 import {
@@ -34,7 +34,7 @@ interface HandleDraw {
 export function createGizmoTask(gizmo: Gizmo, target: RenderTarget): Task {
   const engine = gizmo.scene.engine;
   const pipelines: PipelineSet = { device: null, cache: makeComposeCache(), leases: new Map() };
-  const fragments = [...createStandardVertexFragments(), createHandleSurfaceFragment()];
+  const fragments = [...makeStandardVertexFragments(), createHandleSurfaceFragment()];
   const views = makeTargetViews();
   let device: GPUDevice | null = null;
   let uniforms: OverlayUniforms | null = null;

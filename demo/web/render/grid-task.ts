@@ -2,7 +2,7 @@
 import { mat4 } from 'wgpu-matrix';
 import { composeShader, makeComposeCache } from '../../../composer/index.js';
 import type { Camera, RenderTarget, Scene, Task } from '../../../engine/index.js';
-import { createStandardVertexFragments } from '../../../fragments/index.js';
+import { makeStandardVertexFragments } from '../../../fragments/index.js';
 import { createGridFragment } from './editor-fragments.js';
 import {
   createNamedBindGroup,
@@ -32,7 +32,7 @@ export const overlayBlend: GPUBlendState = {
 export function createGridTask(scene: Scene, camera: Camera, target: RenderTarget): Task {
   const engine = scene.engine;
   const pipelines: PipelineSet = { device: null, cache: makeComposeCache(), leases: new Map() };
-  const fragments = [...createStandardVertexFragments(), createGridFragment()];
+  const fragments = [...makeStandardVertexFragments(), createGridFragment()];
   let device: GPUDevice | null = null;
   let uniforms: OverlayUniforms | null = null;
   let quad: GPUBuffer | null = null;

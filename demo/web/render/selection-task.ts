@@ -9,7 +9,7 @@ import {
   type Scene,
   type Task,
 } from '../../../engine/index.js';
-import { createStandardVertexFragments } from '../../../fragments/index.js';
+import { makeStandardVertexFragments } from '../../../fragments/index.js';
 import type { SelectionItem } from '../editor/selection-items.js';
 import { createSelectionFragment, selectionStyleBytes } from './editor-fragments.js';
 import { overlayBlend } from './grid-task.js';
@@ -80,7 +80,7 @@ export function createSelectionTask(
 ): Task {
   const engine = scene.engine;
   const pipelines: PipelineSet = { device: null, cache: makeComposeCache(), leases: new Map() };
-  const fragments = [...createStandardVertexFragments(), createSelectionFragment()];
+  const fragments = [...makeStandardVertexFragments(), createSelectionFragment()];
   const copies = new Map<Mesh, { buffer: GPUBuffer; vertexCount: number }>();
   const views = makeTargetViews();
   let device: GPUDevice | null = null;

@@ -7,7 +7,7 @@ import {
   createSphereMesh,
   createTorusMesh,
   type Engine,
-  loadGltf,
+  loadGltfAsync,
   makePerspectiveCamera,
   makeStandardMaterial,
   type Mesh,
@@ -96,7 +96,7 @@ export async function buildEditorScene(engine: Engine): Promise<EditorScene> {
   );
 
   const glb = await writeGlb(makeDemoGltfDocument());
-  const table = await loadGltf(scene, glb, { worldMatrix: mat4.translation([-0.6, 0, -2.3]) });
+  const table = await loadGltfAsync(scene, glb, { worldMatrix: mat4.translation([-0.6, 0, -2.3]) });
   meshes.push(...table.meshes);
 
   const crates = createBoxMesh(

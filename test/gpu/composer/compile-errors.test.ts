@@ -1,11 +1,11 @@
 import { describe, expect } from 'vitest';
 import {
-  acquireCheckedShaderModule,
+  acquireCheckedShaderModuleAsync,
   composeShader,
   getComposerCounters,
   ShaderCompileError,
 } from '../../../composer/index.js';
-import { createStandardVertexFragments, type Fragment } from '../../../fragments/index.js';
+import { makeStandardVertexFragments, type Fragment } from '../../../fragments/index.js';
 import { gpuTest } from '../../support/gpu.js';
 
 // A helper fragment imported by a leaf fragment that fills the fragment stage.
@@ -34,10 +34,10 @@ const leaf = (source = leafSource): Fragment => ({
 });
 
 async function compileError(device: GPUDevice, fragments: Fragment[]): Promise<ShaderCompileError> {
-  const composed = composeShader({ fragments: [...createStandardVertexFragments(), ...fragments] });
+  const composed = composeShader({ fragments: [...makeStandardVertexFragments(), ...fragments] });
   const before = getComposerCounters(device);
   try {
-    await acquireCheckedShaderModule(device, composed, 'tinted');
+    await acquireCheckedShaderModuleAsync(device, composed, 'tinted');
   } catch (error) {
     expect(error).toBeInstanceOf(ShaderCompileError);
     expect(getComposerCounters(device)).toEqual(before);
@@ -65,7 +65,7 @@ describe('device compile errors map to fragment:line:column', () => {
         },
       ]);
       expect(error.message).toBe(
-        `acquireCheckedShaderModule: shader "tinted" failed to compile with 1 error(s):\ntinted-surface:6:23: struct member colour not found\n    output.color = tint(input.colour);\n  ${' '.repeat(22)}^`,
+        `acquireCheckedShaderModuleAsync: shader "tinted" failed to compile with 1 error(s):\ntinted-surface:6:23: struct member colour not found\n    output.color = tint(input.colour);\n  ${' '.repeat(22)}^`,
       );
     },
   );

@@ -3,9 +3,9 @@ import {
   acquireRenderPipelineAsync,
   type ComposedShader,
   composeShader,
-  deformationSpec,
   releaseRenderPipeline,
 } from '../../../index.js';
+import { deformationSpec } from '../../../engine/deformation-variants.js';
 import { gpuTest } from '../../support/gpu.js';
 
 const size = 32;

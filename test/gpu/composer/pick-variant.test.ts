@@ -1,5 +1,6 @@
 import { describe, expect } from 'vitest';
-import { acquireRenderPipelineAsync, composePickShader, releaseRenderPipeline } from '../../../index.js';
+import { acquireRenderPipelineAsync, releaseRenderPipeline } from '../../../index.js';
+import { composePickShader } from '../../../picking/pick-shader.js';
 import { gpuTest } from '../../support/gpu.js';
 
 const size = 16;

@@ -2,14 +2,13 @@ import { describe, expect } from 'vitest';
 import {
   acquireRenderPipeline,
   acquireRenderPipelineAsync,
-  composePickShader,
-  composeStandardMaterial,
-  getBindGroupLayouts,
   getComposerCounters,
   releaseRenderPipeline,
-  renderPipelineKey,
   WeftError,
 } from '../../../index.js';
+import { composePickShader } from '../../../picking/pick-shader.js';
+import { composeStandardMaterial } from '../../../engine/render/forward-shader.js';
+import { getBindGroupLayouts, renderPipelineKey } from '../../../composer/pipeline-cache.js';
 import { gpuTest } from '../../support/gpu.js';
 import { forwardState, spyOnDevice } from './composer-gpu-helpers.js';
 

@@ -9,13 +9,13 @@ import {
   type PipelineLeaseOwner,
   swapPipelineLeaseSet,
 } from '../../../composer/pipeline-leases.js';
-import { createStandardMaterialFragments } from '../../../fragments/standard-material.js';
+import { makeStandardMaterialFragments } from '../../../fragments/standard-material.js';
 import { gpuTest } from '../../support/gpu.js';
 import { forwardState, spyOnDevice } from './composer-gpu-helpers.js';
 
 function composeForward(thinInstances: boolean): ComposedShader {
   return composeShader({
-    fragments: createStandardMaterialFragments(),
+    fragments: makeStandardMaterialFragments(),
     conditions: { normals: true, thinInstances },
   });
 }

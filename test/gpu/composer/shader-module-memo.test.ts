@@ -1,14 +1,14 @@
 import { describe, expect } from 'vitest';
 import {
-  acquireCheckedShaderModule,
+  acquireCheckedShaderModuleAsync,
   acquireShaderModule,
-  composeStandardMaterial,
   getComposerCounters,
   releaseShaderModule,
   ShaderCompileError,
   type ShaderModuleLease,
   WeftError,
 } from '../../../index.js';
+import { composeStandardMaterial } from '../../../engine/render/forward-shader.js';
 import { gpuTest } from '../../support/gpu.js';
 import { seededRandom, shuffled } from '../../unit/composer/composer-test-helpers.js';
 import { spyOnDevice } from './composer-gpu-helpers.js';
@@ -26,7 +26,7 @@ describe('shader module memo', () => {
       for (const seed of [1, 2, 3]) {
         const leases: ShaderModuleLease[] = [];
         for (let i = 0; i < 3; i++) leases.push(acquireShaderModule(device, composed));
-        leases.push(...(await Promise.all([0, 1, 2].map(() => acquireCheckedShaderModule(device, good())))));
+        leases.push(...(await Promise.all([0, 1, 2].map(() => acquireCheckedShaderModuleAsync(device, good())))));
         expect(new Set(leases.map((l) => l.module)).size).toBe(1);
         expect(getComposerCounters(device)).toMatchObject({ liveModules: 1 });
         const modulesBeforeRelease = spy.modules;
@@ -58,12 +58,12 @@ describe('shader module memo', () => {
       const { device } = engine;
       const held = acquireShaderModule(device, good());
       const before = getComposerCounters(device);
-      await expect(acquireCheckedShaderModule(device, broken, 'broken')).rejects.toThrow(ShaderCompileError);
+      await expect(acquireCheckedShaderModuleAsync(device, broken, 'broken')).rejects.toThrow(ShaderCompileError);
       expect(getComposerCounters(device)).toEqual(before);
       const results = await Promise.allSettled([
-        acquireCheckedShaderModule(device, broken),
-        acquireCheckedShaderModule(device, broken),
-        acquireCheckedShaderModule(device, broken),
+        acquireCheckedShaderModuleAsync(device, broken),
+        acquireCheckedShaderModuleAsync(device, broken),
+        acquireCheckedShaderModuleAsync(device, broken),
       ]);
       expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected', 'rejected']);
       expect(getComposerCounters(device)).toEqual(before);
@@ -81,7 +81,7 @@ describe('shader module memo', () => {
   gpuTest('concurrent checked acquires of new code wait on one compile', async ({ engine }) => {
     const { device } = engine;
     const spy = spyOnDevice(device);
-    const leases = await Promise.all([0, 1, 2, 3].map(() => acquireCheckedShaderModule(device, good())));
+    const leases = await Promise.all([0, 1, 2, 3].map(() => acquireCheckedShaderModuleAsync(device, good())));
     expect(spy.modules).toBe(1);
     expect(getComposerCounters(device)).toMatchObject({ modulesCompiled: 1, moduleHits: 3, liveModules: 1 });
     for (const lease of leases) releaseShaderModule(device, lease);

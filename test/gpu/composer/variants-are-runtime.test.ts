@@ -16,7 +16,7 @@ import {
   runTasks,
 } from '../../../engine/index.js';
 import { createGeometryRendererTask, GeometryTextureType } from '../../../geometry/index.js';
-import { createGpuPicker, disposePicker, enableDetailedPicking, pickAsync } from '../../../picking/index.js';
+import { createGpuPicker, disposeGpuPicker, enableDetailedPicking, pickAsync } from '../../../picking/index.js';
 import { makeWeftVariantRegistry } from '../../../variants/index.js';
 import { gpuTest } from '../../support/gpu.js';
 import { crowdFrames, crowdInstances, twoBoneBox } from '../../support/vat-reference.js';
@@ -89,7 +89,7 @@ describe('registered variants on a running scene', () => {
         'splat-pick-detail',
       ];
       expect(expected.filter((name) => !live.has(composeVariant(registry, name).code))).toEqual([]);
-      disposePicker(picker);
+      disposeGpuPicker(picker);
       for (const task of tasks) task.dispose();
     },
   );

@@ -1,15 +1,15 @@
 import { describe, expect } from 'vitest';
 import {
   acquireRenderPipelineAsync,
-  compilationMessages,
+  compilationMessagesAsync,
   composeShader,
-  createShaderModuleScoped,
   getComposerCounters,
   listVariants,
   makeComposeCache,
   makeWeftVariantRegistry,
   releaseRenderPipeline,
 } from '../../../index.js';
+import { createShaderModuleScoped } from '../../../composer/compile-errors.js';
 import { gpuTest } from '../../support/gpu.js';
 import { forwardState } from './composer-gpu-helpers.js';
 
@@ -28,7 +28,9 @@ describe('registered variants on Dawn', () => {
       for (const variant of variants) {
         const composed = composeShader({ ...variant.spec(), deviceFeatures: device.features }, cache);
         const { module, scope } = createShaderModuleScoped(device, composed.code, variant.name);
-        expect(await compilationMessages(module, composed.code, composed.sourceMap, scope), variant.name).toEqual([]);
+        expect(await compilationMessagesAsync(module, composed.code, composed.sourceMap, scope), variant.name).toEqual(
+          [],
+        );
         // The pipeline checks what the code alone cannot: layouts vs. declarations, vertex formats vs. input types, targets.
         const lease = await acquireRenderPipelineAsync(
           device,

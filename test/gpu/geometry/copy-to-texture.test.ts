@@ -10,7 +10,7 @@ import {
   makePerspectiveCamera,
   makeSphereData,
   makeStandardMaterial,
-  readRenderTargetPixels,
+  readRenderTargetPixelsAsync,
   type RenderTarget,
   runTasks,
   type Scene,
@@ -44,7 +44,7 @@ function gbuffer(scene: Scene) {
   });
 }
 
-const bytesOf = (target: RenderTarget) => readRenderTargetPixels(target);
+const bytesOf = (target: RenderTarget) => readRenderTargetPixelsAsync(target);
 
 describe('copy-to-texture', () => {
   gpuTest(

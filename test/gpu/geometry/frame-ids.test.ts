@@ -1,7 +1,7 @@
 import { mat4 } from 'wgpu-matrix';
 import { describe, expect } from 'vitest';
 import { createMeshFromData, disposeMesh, type FrameIdHit, makeBoxData, runTasks } from '../../../engine/index.js';
-import { createGeometryRendererTask, GeometryTextureType, readFrameIdAsync } from '../../../geometry/index.js';
+import { createGeometryRendererTask, GeometryTextureType, readGeometryFrameIdAsync } from '../../../geometry/index.js';
 import { gpuTest } from '../../support/gpu.js';
 import {
   castReferenceRay,
@@ -16,7 +16,7 @@ const sameHit = (a: ReferenceHit | null, b: ReferenceHit | null) =>
 
 describe('frame IDs: hover from the last rendered frame', () => {
   gpuTest(
-    'readFrameIdAsync gives mesh, thin instance and primitive of every pixel centre, as the CPU ray cast does, without a render pass',
+    'readGeometryFrameIdAsync gives mesh, thin instance and primitive of every pixel centre, as the CPU ray cast does, without a render pass',
     async ({ engine }) => {
       const generated = await generateGeometryScene(engine, 21);
       const { scene, reference } = generated;
@@ -49,7 +49,7 @@ describe('frame IDs: hover from the last rendered frame', () => {
         for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) pixels.push([x, y]);
         for (let start = 0; start < pixels.length; start += 64) {
           const batch = pixels.slice(start, start + 64);
-          const hits: FrameIdHit[] = await Promise.all(batch.map(([x, y]) => readFrameIdAsync(task, x, y)));
+          const hits: FrameIdHit[] = await Promise.all(batch.map(([x, y]) => readGeometryFrameIdAsync(task, x, y)));
           batch.forEach(([x, y], k) => {
             const truth = cast(x, y);
             if (
@@ -103,14 +103,16 @@ describe('frame IDs: hover from the last rendered frame', () => {
         textureDescriptions: [{ type: GeometryTextureType.ALBEDO }],
         objectId: { format: 'rg32uint' },
       });
-      await expect(readFrameIdAsync(task, 0, 0)).rejects.toThrow('has not rendered a frame on the current device yet');
+      await expect(readGeometryFrameIdAsync(task, 0, 0)).rejects.toThrow(
+        'has not rendered a frame on the current device yet',
+      );
       runTasks(engine, [task]);
       const centre: [number, number] = [32, 24];
       let probe: [number, number] | null = null;
       let before: FrameIdHit | null = null;
       for (let y = 0; y < 48 && !probe; y += 3) {
         for (let x = 0; x < 64 && !probe; x += 3) {
-          const hit = await readFrameIdAsync(task, x, y);
+          const hit = await readGeometryFrameIdAsync(task, x, y);
           if (hit.hit) [probe, before] = [[x, y], hit];
         }
       }
@@ -119,16 +121,16 @@ describe('frame IDs: hover from the last rendered frame', () => {
       disposeMesh(removed);
       createMeshFromData(scene, 'newcomer', makeBoxData(), { worldMatrix: mat4.translation([0, 0, 2]) });
       // No frame since: the read still names the mesh that was drawn there, from that frame's snapshot.
-      const stale = await readFrameIdAsync(task, ...probe!);
+      const stale = await readGeometryFrameIdAsync(task, ...probe!);
       expect(stale).toEqual(before);
       runTasks(engine, [task]);
-      const fresh = await readFrameIdAsync(task, ...probe!);
+      const fresh = await readGeometryFrameIdAsync(task, ...probe!);
       expect(fresh.hit && fresh.mesh === removed).toBe(false);
-      await expect(readFrameIdAsync(task, 64, 0)).rejects.toThrow(
-        'readFrameIdAsync: pixel (64, 0) is outside the 64×48 frame',
+      await expect(readGeometryFrameIdAsync(task, 64, 0)).rejects.toThrow(
+        'readGeometryFrameIdAsync: pixel (64, 0) is outside the 64×48 frame',
       );
       const noIds = createGeometryRendererTask(scene, { textureDescriptions: [{ type: GeometryTextureType.ALBEDO }] });
-      await expect(readFrameIdAsync(noIds, ...centre)).rejects.toThrow(
+      await expect(readGeometryFrameIdAsync(noIds, ...centre)).rejects.toThrow(
         'has no object-ID output; create it with objectId: true',
       );
       task.dispose();

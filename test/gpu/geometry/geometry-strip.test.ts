@@ -14,7 +14,7 @@ import {
   makeTorusData,
   type Scene,
 } from '../../../engine/index.js';
-import { renderGeometryStrip } from '../../../geometry/index.js';
+import { renderGeometryStripAsync } from '../../../geometry/index.js';
 import { createTestEngine, gpuTest } from '../../support/gpu.js';
 
 function stripScene(engine: Engine): Scene {
@@ -43,12 +43,12 @@ function savePng(path: string, width: number, height: number, rgba: Uint8Array):
 
 describe('demo geometry strip', () => {
   gpuTest(
-    'renderGeometryStrip returns six rgba8 images; split over passes on a 32-byte device, one pass with the limit raised',
+    'renderGeometryStripAsync returns six rgba8 images; split over passes on a 32-byte device, one pass with the limit raised',
     async ({ engine, adopt }) => {
       const width = 96;
       const height = 72;
       const before = getComposerCounters(engine.device).pipelinesCreated;
-      const images = await renderGeometryStrip(stripScene(engine), { width, height });
+      const images = await renderGeometryStripAsync(stripScene(engine), { width, height });
       const geometryPipelines = getComposerCounters(engine.device).pipelinesCreated - before;
       expect(images.map((i) => i.name)).toEqual([
         'normalizedViewDepth',
@@ -72,7 +72,7 @@ describe('demo geometry strip', () => {
       const raised = adopt(
         await createTestEngine(96, 72, { requiredLimits: { maxColorAttachmentBytesPerSample: 64 } }),
       );
-      const again = await renderGeometryStrip(stripScene(raised), { width, height });
+      const again = await renderGeometryStripAsync(stripScene(raised), { width, height });
       expect(again.map((i) => Array.from(i.rgba))).toEqual(images.map((i) => Array.from(i.rgba)));
       const onePass = getComposerCounters(raised.device);
       console.log(

@@ -1,6 +1,7 @@
 import { mat4, vec4 } from 'wgpu-matrix';
 import { describe, expect } from 'vitest';
-import { getComposerCounters, getDeviceCaches } from '../../../composer/index.js';
+import { getComposerCounters } from '../../../composer/index.js';
+import { getDeviceCaches } from '../../../composer/device-caches.js';
 import {
   createForwardRenderTask,
   createMeshFromData,
@@ -14,19 +15,19 @@ import {
   makeStandardMaterial,
   makeTorusData,
   type Mesh,
-  readRenderTargetPixels,
-  readTexturePixels,
+  readRenderTargetPixelsAsync,
   resizeEngine,
   runTasks,
   type Scene,
-  whenEngineReady,
+  whenEngineReadyAsync,
 } from '../../../engine/index.js';
+import { readTexturePixelsAsync } from '../../../engine/readback.js';
 import {
   createCopyToTextureTask,
   createGeometryRendererTask,
   type GeometryRendererTask,
   GeometryTextureType,
-  readFrameIdAsync,
+  readGeometryFrameIdAsync,
 } from '../../../geometry/index.js';
 import { createTestEngine, gpuTest } from '../../support/gpu.js';
 import { cameraMatrices, countCreates, decodePixels, readPixels } from './geometry-test-helpers.js';
@@ -186,7 +187,7 @@ describe('geometry renderer task: record / execute', () => {
         'depth32float',
         64,
         48,
-        await readTexturePixels(engine.device, target.textures!.depth!),
+        await readTexturePixelsAsync(engine.device, target.textures!.depth!),
       );
       const screen = await readPixels(shared.geometryScreenspaceDepthTexture!);
       expect(Array.from(depth.values)).toEqual(Array.from(screen.values));
@@ -201,7 +202,7 @@ describe('geometry renderer task: record / execute', () => {
         textureDescriptions: [{ type: GeometryTextureType.SCREENSPACE_DEPTH }, { type: GeometryTextureType.ALBEDO }],
       });
       runTasks(engine, [forward, loading]);
-      const colour = await readRenderTargetPixels(forwardTarget);
+      const colour = await readRenderTargetPixelsAsync(forwardTarget);
       const loaded = await readPixels(loading.geometryAlbedoTexture!);
       const plain = await readPixels(shared.geometryAlbedoTexture!);
       let hidden = 0;
@@ -366,12 +367,12 @@ describe('geometry renderer task: record / execute', () => {
       });
       const copy = createCopyToTextureTask(scene, { sourceTexture: task.geometryAlbedoTexture!, remap: 'identity' });
       runTasks(engine, [task, copy]);
-      const before = await readRenderTargetPixels(copy.outputTexture);
-      const hoverBefore = await readFrameIdAsync(task, 32, 24);
+      const before = await readRenderTargetPixelsAsync(copy.outputTexture);
+      const hoverBefore = await readGeometryFrameIdAsync(task, 32, 24);
       const lost = engine.device;
       lost.destroy();
       await lost.lost;
-      await whenEngineReady(engine);
+      await whenEngineReadyAsync(engine);
       expect(engine.deviceGeneration).toBe(1);
       scene.camera!.position[0] += 0.2; // motion across the loss is not reported: history restarts on the new device
       expect(runTasks(engine, [task, copy])).toBe(true);
@@ -387,8 +388,8 @@ describe('geometry renderer task: record / execute', () => {
       ).toBe(0);
       scene.camera!.position[0] -= 0.2;
       runTasks(engine, [task, copy]);
-      expect(Buffer.from(await readRenderTargetPixels(copy.outputTexture)).equals(Buffer.from(before))).toBe(true);
-      const hoverAfter = await readFrameIdAsync(task, 32, 24);
+      expect(Buffer.from(await readRenderTargetPixelsAsync(copy.outputTexture)).equals(Buffer.from(before))).toBe(true);
+      const hoverAfter = await readGeometryFrameIdAsync(task, 32, 24);
       expect(hoverAfter).toEqual(hoverBefore);
       copy.dispose();
       task.dispose();
@@ -414,7 +415,7 @@ describe('geometry renderer task: validation before any pipeline', () => {
         ),
       });
       expect(tooMuch).toThrow(
-        'createGeometryRendererTask: the attachments need 40 bytes per sample (each starts at a multiple of its component alignment: ALBEDO rgba8unorm 8 B at byte 0, VIEW_NORMAL rgba16float 8 B at byte 8, WORLD_NORMAL rgba16float 8 B at byte 16, WORLD_POSITION rgba32float 16 B at byte 24) but the device allows maxColorAttachmentBytesPerSample = 32; raise the limit with createEngine(gpu, target, { requiredLimits: { maxColorAttachmentBytesPerSample: 40 } }) (this adapter allows up to 256)',
+        'createGeometryRendererTask: the attachments need 40 bytes per sample (each starts at a multiple of its component alignment: ALBEDO rgba8unorm 8 B at byte 0, VIEW_NORMAL rgba16float 8 B at byte 8, WORLD_NORMAL rgba16float 8 B at byte 16, WORLD_POSITION rgba32float 16 B at byte 24) but the device allows maxColorAttachmentBytesPerSample = 32; raise the limit with createEngineAsync(gpu, target, { requiredLimits: { maxColorAttachmentBytesPerSample: 40 } }) (this adapter allows up to 256)',
       );
       expect(make({ textureDescriptions: [{ type: GeometryTextureType.MESH_BLEND_TAG, format: 'r16uint' }] })).toThrow(
         'MESH_BLEND_TAG format must be "r8uint" (single-sample, integer 0 clear), got "r16uint"',
@@ -512,8 +513,8 @@ describe('geometry renderer task: validation before any pipeline', () => {
       expect(task.geometryViewDepthTexture!.textures!.colors[0]).toBe(
         task.outputTarget.textures!.colors[task.attachments.find((a) => a.output === 'viewDepth')!.location],
       );
-      expect(await readRenderTargetPixels(copy.outputTexture)).toEqual(
-        await readRenderTargetPixels(task.geometryViewDepthTexture!),
+      expect(await readRenderTargetPixelsAsync(copy.outputTexture)).toEqual(
+        await readRenderTargetPixelsAsync(task.geometryViewDepthTexture!),
       );
       copy.dispose();
       task.dispose();

@@ -4,14 +4,14 @@ import {
   createScene,
   type Engine,
   makeBoxData,
-  makeBunnyData,
+  makeBunnyDataAsync,
   makePerspectiveCamera,
   makeSphereData,
   makeStandardMaterial,
   makeTorusData,
   type Mesh,
   type MeshData,
-  readRenderTargetPixels,
+  readRenderTargetPixelsAsync,
   type RenderTarget,
   type Scene,
   setCameraOrbit,
@@ -74,7 +74,7 @@ export async function readPixels(target: RenderTarget): Promise<Pixels> {
   const format = target.colorFormats[0];
   const layout = layouts[format];
   if (!layout) throw new Error(`readPixels: no decoder for ${format}`);
-  const bytes = await readRenderTargetPixels(target);
+  const bytes = await readRenderTargetPixelsAsync(target);
   return makePixels(target.width, target.height, layout.channels, layout.decode(new Uint8Array(bytes.slice().buffer)));
 }
 
@@ -103,7 +103,7 @@ export async function generateGeometryScene(
 ): Promise<GeneratedGeometryScene> {
   const random = seededRandom(seed);
   const scene = createScene(engine);
-  const bunny = await makeBunnyData();
+  const bunny = await makeBunnyDataAsync();
   const flatBox = makeBoxData();
   const shapes: [string, MeshData][] = [
     ['sphere', makeSphereData({ radius: 0.5, segments: 24, rings: 12 })],

@@ -10,20 +10,20 @@ import {
   type Mesh,
   renderFrame,
   type Scene,
-  whenEngineReady,
+  whenEngineReadyAsync,
 } from '../../../engine/index.js';
 import {
   createGpuPicker,
-  disposePicker,
+  disposeGpuPicker,
   enableDetailedPicking,
   type GpuPicker,
-  makePickSnapshot,
   PickError,
   pickAsync,
   pickManyAsync,
   pickRectAsync,
   type PickingInfo,
 } from '../../../picking/index.js';
+import { makePickSnapshot } from '../../../picking/pick-snapshot.js';
 import { gpuTest } from '../../support/gpu.js';
 import { countDeviceCreates } from '../../support/create-counter.js';
 
@@ -219,7 +219,7 @@ describe('GPU picker', () => {
       const picker = createGpuPicker(layout.scene);
       await pickAsync(picker, 10, 10);
       const inFlight = [pickAsync(picker, 20, 20), pickAsync(picker, 30, 30)];
-      disposePicker(picker);
+      disposeGpuPicker(picker);
       for (const pick of inFlight)
         await expect(pick).rejects.toThrow('the picker was disposed while the pick was in flight');
       await expect(pickAsync(picker, 1, 1)).rejects.toThrow(
@@ -242,7 +242,7 @@ describe('GPU picker', () => {
       const pending = pickAsync(picker, x, y);
       lost.destroy();
       const during = await pending;
-      await whenEngineReady(engine);
+      await whenEngineReadyAsync(engine);
       expect(engine.device).not.toBe(lost);
       const after = await pickAsync(picker, x, y);
       expect(picker.gpu!.device).toBe(engine.device);

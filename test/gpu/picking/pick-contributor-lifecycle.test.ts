@@ -15,7 +15,7 @@ import {
   renderFrame,
   type Scene,
   unregisterPickSource,
-  whenEngineReady,
+  whenEngineReadyAsync,
 } from '../../../engine/index.js';
 import type { Fragment } from '../../../fragments/index.js';
 import {
@@ -23,7 +23,7 @@ import {
   createContributorGpu,
   createGpuPicker,
   disposeContributorGpu,
-  disposePicker,
+  disposeGpuPicker,
   drawContributorItems,
   PickError,
   type PickContributorModule,
@@ -148,7 +148,7 @@ describe('pick contributor lifecycle', () => {
       expect(disposed.count).toBe(1);
       registerPickSource(scene, { entity: ground, load });
       expect((await pickAsync(picker, px, py)).pickedEntity).toBe(ground);
-      disposePicker(picker);
+      disposeGpuPicker(picker);
       expect(disposed.count).toBe(2);
     },
     [64, 48],
@@ -223,7 +223,7 @@ describe('pick contributor lifecycle', () => {
       const pending = pickAsync(picker, ...centre);
       lost.destroy();
       expect(getPickedSpriteIndex(await pending)).toBe(1);
-      await whenEngineReady(engine);
+      await whenEngineReadyAsync(engine);
       expect(engine.device).not.toBe(lost);
       expect(getPickedSpriteIndex(await pickAsync(picker, ...centre))).toBe(1);
       expect((await pickAsync(picker, ...low)).entityDetail).toEqual({ ground: 'ground' });

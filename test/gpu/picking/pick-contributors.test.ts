@@ -8,7 +8,7 @@ import {
 import type { Scene } from '../../../engine/index.js';
 import {
   createGpuPicker,
-  disposePicker,
+  disposeGpuPicker,
   enableDetailedPicking,
   type GpuPicker,
   pickAsync,
@@ -107,7 +107,7 @@ describe('pick contributors', () => {
         const [x, y] = [Math.floor(engine.width * 0.55), Math.floor(engine.height * 0.5)];
         const single = await pickAsync(picker, x, y);
         expect(describeHit(single)).toBe(describeHit((await pickManyAsync(picker, [{ x, y }]))[0]));
-        disposePicker(picker);
+        disposeGpuPicker(picker);
       },
       [96, 72],
     );

@@ -1,8 +1,9 @@
 import { describe, expect, test } from 'vitest';
-import { composeShader, composeStandardMaterial } from '../../../index.js';
-import { createPickFragments, createStandardVertexFragments, type Fragment } from '../../../fragments/index.js';
+import { composeShader } from '../../../index.js';
+import { composeStandardMaterial } from '../../../engine/render/forward-shader.js';
+import { makePickFragments, makeStandardVertexFragments, type Fragment } from '../../../fragments/index.js';
 
-const vertex = createStandardVertexFragments;
+const vertex = makeStandardVertexFragments;
 const surface = (extra: Partial<Fragment> = {}): Fragment => ({
   id: 'surface',
   source:
@@ -237,7 +238,7 @@ describe('vertex inputs', () => {
 
 describe('varyings, builtins, outputs', () => {
   test('varyings sort by name; integer ones are flat; builtins and outputs come in fragment order', () => {
-    const composed = composeShader({ fragments: createPickFragments(), conditions: { primitiveDetail: true } });
+    const composed = composeShader({ fragments: makePickFragments(), conditions: { primitiveDetail: true } });
     expect(composed.varyings.map((v) => `${v.location}:${v.name}:${v.interpolation ?? ''}`)).toEqual([
       '0:color:',
       '1:pickInstance:flat',
@@ -258,7 +259,7 @@ describe('varyings, builtins, outputs', () => {
   });
 
   test('without primitiveDetail the pick variant has two targets and needs no feature', () => {
-    const composed = composeShader({ fragments: createPickFragments(), conditions: {} });
+    const composed = composeShader({ fragments: makePickFragments(), conditions: {} });
     expect(composed.targets.map((t) => t.name)).toEqual(['pickId', 'pickDepth']);
     expect(composed.features).toEqual([]);
     expect(composed.code).not.toContain('enable');

@@ -1,17 +1,13 @@
 import { describe, expect, test } from 'vitest';
-import {
-  composePickShader,
-  composeShader,
-  composeStandardMaterial,
-  getComposeCounters,
-  makeComposeCache,
-} from '../../../index.js';
-import { createPickFragments, createStandardMaterialFragments } from '../../../fragments/index.js';
+import { composeShader, getComposeCounters, makeComposeCache } from '../../../index.js';
+import { composePickShader } from '../../../picking/pick-shader.js';
+import { composeStandardMaterial } from '../../../engine/render/forward-shader.js';
+import { makePickFragments, makeStandardMaterialFragments } from '../../../fragments/index.js';
 
 describe('compose cache', () => {
   test('a hit returns the same frozen result without linking or parsing', () => {
     const cache = makeComposeCache();
-    const fragments = createStandardMaterialFragments();
+    const fragments = makeStandardMaterialFragments();
     const first = composeStandardMaterial(
       { normals: true, uvs: false, colors: true, thinInstances: false },
       { cache, fragments },
@@ -38,7 +34,7 @@ describe('compose cache', () => {
 
   test('a warm re-compose with other conditions re-links but parses only the generated modules that changed', () => {
     const cache = makeComposeCache();
-    const fragments = createStandardMaterialFragments();
+    const fragments = makeStandardMaterialFragments();
     composeShader({ fragments, conditions: { normals: true } }, cache);
     const parsed = getComposeCounters(cache).parses;
     composeShader({ fragments, conditions: { normals: true, uvs: true } }, cache);
@@ -50,7 +46,7 @@ describe('compose cache', () => {
 
   test('a changed fragment source is a miss, and the result holds the new code', () => {
     const cache = makeComposeCache();
-    const fragments = createPickFragments();
+    const fragments = makePickFragments();
     const a = composeShader({ fragments }, cache);
     const edited = fragments.map((f) =>
       f.id === 'pick-output' ? { ...f, source: f.source.replace('255.0) / 255.0', '255.0) * (1.0 / 255.0)') } : f,
@@ -63,7 +59,7 @@ describe('compose cache', () => {
 
   test('results are bounded by maxResults (least recently used dropped first)', () => {
     const cache = makeComposeCache({ maxResults: 2 });
-    const fragments = createStandardMaterialFragments();
+    const fragments = makeStandardMaterialFragments();
     const compose = (normals: boolean, uvs: boolean) =>
       composeShader({ fragments, conditions: { normals, uvs } }, cache);
     compose(false, false);
@@ -79,7 +75,7 @@ describe('compose cache', () => {
 
   test('a mesh-style buffer description keys by layout only, not by the bytes it carries', () => {
     const cache = makeComposeCache();
-    const fragments = createStandardMaterialFragments();
+    const fragments = makeStandardMaterialFragments();
     const buffers = (fill: number) => [
       {
         bytes: new Uint8Array(1 << 16).fill(fill),
@@ -94,7 +90,7 @@ describe('compose cache', () => {
   });
 
   test('without a cache every call links afresh and still returns identical output', () => {
-    const fragments = createStandardMaterialFragments();
+    const fragments = makeStandardMaterialFragments();
     const a = composeShader({ fragments, conditions: { colors: true } });
     const b = composeShader({ fragments, conditions: { colors: true } });
     expect(b).not.toBe(a);

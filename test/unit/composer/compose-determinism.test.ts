@@ -9,7 +9,7 @@ import {
   makeComposeCache,
   makeWeftVariantRegistry,
 } from '../../../index.js';
-import { createStandardMaterialFragments } from '../../../fragments/index.js';
+import { makeStandardMaterialFragments } from '../../../fragments/index.js';
 import { comparable, seededRandom, shuffled, shuffleSpec } from './composer-test-helpers.js';
 
 const run = promisify(execFile);
@@ -50,7 +50,7 @@ describe('composeShader determinism', () => {
   });
 
   test('conditions and constants are inputs to the key; device features and fragment order are not', () => {
-    const fragments = createStandardMaterialFragments();
+    const fragments = makeStandardMaterialFragments();
     const base = composeShader({ fragments, conditions: { normals: true } });
     expect(composeShader({ fragments: [...fragments].reverse(), conditions: { normals: true, uvs: false } }).key).toBe(
       base.key,

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { ComposeError, type ComposeSpec, composeShader, WeftError } from '../../../composer/index.js';
-import { createPickFragments, createStandardVertexFragments, type Fragment } from '../../../fragments/index.js';
+import { makePickFragments, makeStandardVertexFragments, type Fragment } from '../../../fragments/index.js';
 
 /** Composes and returns the ComposeError it must throw. */
 function composeError(spec: ComposeSpec): ComposeError {
@@ -27,7 +27,7 @@ const surface = (id = 'surface', extra: Partial<Fragment> = {}): Fragment => ({
   fills: [{ slot: 'fragmentStage', fn: 'surface' }],
   ...extra,
 });
-const vertex = createStandardVertexFragments;
+const vertex = makeStandardVertexFragments;
 
 describe('composeShader errors name the API, the fragments, the bad value and what is allowed', () => {
   test('duplicate fragment id', () => {
@@ -249,7 +249,7 @@ describe('composeShader errors name the API, the fragments, the bad value and wh
 
   test('a required device feature the device lacks', () => {
     const e = composeError({
-      fragments: createPickFragments(),
+      fragments: makePickFragments(),
       conditions: { primitiveDetail: true },
       deviceFeatures: new Set(['float32-filterable']),
     });
@@ -261,7 +261,7 @@ describe('composeShader errors name the API, the fragments, the bad value and wh
     );
     expect(() =>
       composeShader({
-        fragments: createPickFragments(),
+        fragments: makePickFragments(),
         conditions: { primitiveDetail: false },
         deviceFeatures: new Set(),
       }),

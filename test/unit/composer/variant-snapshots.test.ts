@@ -9,7 +9,7 @@ import {
   registerVariant,
   WeftError,
 } from '../../../index.js';
-import { createStandardMaterialFragments } from '../../../fragments/index.js';
+import { makeStandardMaterialFragments } from '../../../fragments/index.js';
 
 const cache = makeComposeCache();
 
@@ -29,7 +29,7 @@ describe('variant registry', () => {
     registerVariant(a, {
       name: 'mine',
       description: 'x',
-      spec: () => ({ fragments: createStandardMaterialFragments() }),
+      spec: () => ({ fragments: makeStandardMaterialFragments() }),
     });
     expect(listVariants(a).map((v) => v.name)).toEqual(['mine']);
     expect(listVariants(makeVariantRegistry())).toEqual([]);

@@ -1,10 +1,10 @@
 import { describe, expect, test } from 'vitest';
 import { makePerspectiveCamera, setCameraOrbit } from '../../../engine/camera.js';
 import { createMeshFromData } from '../../../engine/mesh.js';
-import { makeBunnyData } from '../../../engine/primitives/index.js';
+import { makeBunnyDataAsync } from '../../../engine/primitives/index.js';
 import type { Scene } from '../../../engine/scene.js';
 import { getPickedUV } from '../../../picking/picking-info.js';
-import { createPickingRay } from '../../../picking/picking-ray.js';
+import { makePickingRay } from '../../../picking/picking-ray.js';
 import { createCpuPicker, pickSync, takeCpuPickCensus } from '../../../picking/cpu/index.js';
 import { castReferenceRay } from '../../support/reference-raycast.js';
 import { addRandomMeshes, makeCpuScene, mulberry32, randomTransform, toReferenceScene } from './scene-fixtures.js';
@@ -38,7 +38,7 @@ function measureAgreement(scene: Scene): Agreement {
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       result.pixels++;
-      const ray = createPickingRay(scene.camera!, x, y, { width, height });
+      const ray = makePickingRay(scene.camera!, x, y, { width, height });
       const ours = pickSync(scene, x, y);
       const ref = castReferenceRay(reference, ray.origin, ray.direction);
       const nearEdge = (b: { bu: number; bv: number } | null): boolean =>
@@ -118,7 +118,7 @@ describe('pickSync agrees with three.js + three-mesh-bvh on generated scenes', (
     const rand = mulberry32(99);
     const thin = new Float32Array(3 * 16);
     for (let k = 0; k < 3; k++) thin.set(randomTransform(rand, 1.5, k === 1), k * 16);
-    const bunny = createMeshFromData(scene, 'bunny', await makeBunnyData(), { thinInstances: thin });
+    const bunny = createMeshFromData(scene, 'bunny', await makeBunnyDataAsync(), { thinInstances: thin });
     scene.camera = makePerspectiveCamera({ fovY: 0.8 });
     setCameraOrbit(scene.camera, { target: [0, 0, 0], radius: 4, yaw: 0.7, pitch: 0.3 });
     const picker = createCpuPicker(scene);

@@ -6,11 +6,14 @@ import { createMeshFromData, type Mesh } from '../../../engine/mesh.js';
 import { makeBoxData, makeSphereData } from '../../../engine/primitives/index.js';
 import { computeTriangleDetail } from '../../../picking/detailed-picking.js';
 import { getPickedNormal, getPickedUV } from '../../../picking/picking-info.js';
-import { createPickingRay } from '../../../picking/picking-ray.js';
+import { makePickingRay } from '../../../picking/picking-ray.js';
 import {
   CpuPickError,
-  multiPickSync,
-  multiPickWithRaySync,
+  createCpuPicker,
+  disposeCpuPicker,
+  getCpuPicker,
+  pickManySync,
+  pickManyWithRaysSync,
   pickSync,
   pickWithRaySync,
 } from '../../../picking/cpu/index.js';
@@ -164,7 +167,7 @@ describe('pickSync / pickWithRaySync: PickingInfo like the GPU picker', () => {
     ]);
   });
 
-  test('multiPickSync returns every hit along the ray, sorted, equal to the reference', () => {
+  test('pickManySync returns every hit along the ray, sorted, equal to the reference', () => {
     const scene = makeCpuScene();
     const thin = new Float32Array(3 * 16);
     for (let i = 0; i < 3; i++) thin.set(mat4.translation([0.2 * i, 0, -i * 3]), i * 16);
@@ -174,7 +177,7 @@ describe('pickSync / pickWithRaySync: PickingInfo like the GPU picker', () => {
     });
     const origin: [number, number, number] = [0.15, 0.1, 10];
     const direction: [number, number, number] = [0, 0.01, -1];
-    const ours = multiPickWithRaySync(scene, { origin, direction });
+    const ours = pickManyWithRaysSync(scene, { origin, direction });
     const ref = castReferenceRayAll(toReferenceScene(scene), origin, direction);
     expect(ours.length).toBe(ref.length);
     expect(ours.length).toBeGreaterThanOrEqual(8);
@@ -188,7 +191,7 @@ describe('pickSync / pickWithRaySync: PickingInfo like the GPU picker', () => {
       if (i > 0) expect(h.distance).toBeGreaterThanOrEqual(ours[i - 1].distance);
     });
     scene.camera = makePerspectiveCamera({ position: [0, 0, 10], target: [0, 0, 0] });
-    const pixel = multiPickSync(scene, 80, 60);
+    const pixel = pickManySync(scene, 80, 60);
     expect(pixel.length).toBeGreaterThanOrEqual(8);
     expect(pixel[0].ray?.pixelX).toBe(80);
   });
@@ -200,7 +203,7 @@ describe('pickSync / pickWithRaySync: PickingInfo like the GPU picker', () => {
     const centre = pickSync(scene, 80, 60);
     expect(centre.pickedMesh).toBe(box);
     expect(centre.distance).toBeCloseTo(4.5, 3); // pixel (80, 60) is half a pixel off the optical axis
-    expect(centre.ray).toEqual(createPickingRay(scene.camera, 80, 60, { width: 160, height: 120 }));
+    expect(centre.ray).toEqual(makePickingRay(scene.camera, 80, 60, { width: 160, height: 120 }));
     expect(pickSync(scene, 40, 30, { devicePixelRatio: 2 }).ray!.pixelX).toBe(80);
     expect(pickSync(scene, 8, 6, { viewport: { width: 16, height: 12 } }).ray!.pixelX).toBe(8);
     const inside = createMeshFromData(
@@ -231,7 +234,7 @@ describe('pickSync / pickWithRaySync: PickingInfo like the GPU picker', () => {
     expect(codeOf(() => pickWithRaySync(scene, { origin: [0, Number.NaN, 1], direction: [0, 0, -1] }))).toBe('bad-ray');
     expect(codeOf(() => pickWithRaySync(scene, { origin: [0, 0, 1], direction: [0, Infinity, -1] }))).toBe('bad-ray');
     expect(codeOf(() => pickWithRaySync(scene, { origin: [0, 0], direction: [0, 0, -1] } as never))).toBe('bad-ray');
-    expect(codeOf(() => multiPickWithRaySync(scene, { origin: [0, 0, 1], direction: [1e-320, 0, 0] }))).toBe(
+    expect(codeOf(() => pickManyWithRaysSync(scene, { origin: [0, 0, 1], direction: [1e-320, 0, 0] }))).toBe(
       'no error',
     ); // tiny but non-zero: fine
     const ray = { origin: [0, 0, 5], direction: [0, 0, -1] };
@@ -264,6 +267,24 @@ describe('pickSync / pickWithRaySync: PickingInfo like the GPU picker', () => {
     });
     expect(pickWithRaySync(scene, { origin: [0.5, 0.5, 5], direction: [0, 0, -1] }).hit).toBe(false);
     expect(pickWithRaySync(scene, { origin: [-1, -1, 0], direction: [1, 1, 0] }).hit).toBe(false); // along the degenerate line
-    expect(multiPickWithRaySync(scene, { origin: [0, 0, 5], direction: [0, 0, -1] })).toEqual([]);
+    expect(pickManyWithRaysSync(scene, { origin: [0, 0, 5], direction: [0, 0, -1] })).toEqual([]);
+  });
+});
+
+describe('CPU picker lifetime', () => {
+  test('disposeCpuPicker forgets the scene picker: the next pick uses a fresh default picker with the same answer', () => {
+    const scene = makeCpuScene();
+    const mesh = createMeshFromData(scene, 'box', makeBoxData({ width: 2, height: 2, depth: 2 }));
+    const manual = createCpuPicker(scene, { refit: 'manual' });
+    expect(getCpuPicker(scene)).toBe(manual);
+    const ray = { origin: [0, 0, 10], direction: [0, 0, -1] };
+    const before = pickWithRaySync(scene, ray);
+    disposeCpuPicker(manual);
+    const fresh = getCpuPicker(scene);
+    expect(fresh).not.toBe(manual);
+    expect(fresh.options.refit).toBe('auto');
+    const after = pickWithRaySync(scene, ray);
+    expect([after.pickedMesh, after.faceId, after.distance]).toEqual([mesh, before.faceId, before.distance]);
+    expect(after.distance).toBeCloseTo(9, 12);
   });
 });

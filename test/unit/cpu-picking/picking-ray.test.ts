@@ -3,7 +3,7 @@ import { vec3, vec4 } from 'wgpu-matrix';
 import { WeftError } from '../../../core/errors.js';
 import { PickError } from '../../../picking/pick-errors.js';
 import { getCameraViewProjectionMatrix, makePerspectiveCamera } from '../../../engine/camera.js';
-import { createPickingRay, toFramebufferPixel } from '../../../picking/picking-ray.js';
+import { makePickingRay, toFramebufferPixel } from '../../../picking/picking-ray.js';
 
 const eye = [2, 3, 6];
 const target = [0, 0.5, 0];
@@ -44,10 +44,10 @@ function errorCode(run: () => unknown): string {
   throw new Error('expected a WeftError');
 }
 
-describe('createPickingRay: the exact inverse of the renderer projection', () => {
+describe('makePickingRay: the exact inverse of the renderer projection', () => {
   test.each([100, Infinity])('centre pixel looks along the forward axis from the camera (far = %s)', (far) => {
     const camera = makePerspectiveCamera({ position: eye, target, fovY, near: 0.1, far });
-    const ray = createPickingRay(camera, 50, 30, { width, height });
+    const ray = makePickingRay(camera, 50, 30, { width, height });
     expect(ray.origin).toEqual(eye);
     expectUnit(ray.direction, basis().forward);
     expect([ray.pixelX, ray.pixelY, ray.width, ray.height]).toEqual([50, 30, width, height]);
@@ -61,7 +61,7 @@ describe('createPickingRay: the exact inverse of the renderer projection', () =>
     [width - 1, height - 1],
   ])('corner pixel (%i, %i) goes through the frustum corner pixel centre', (px, py) => {
     const camera = makePerspectiveCamera({ position: eye, target, fovY });
-    const ray = createPickingRay(camera, px, py, { width, height });
+    const ray = makePickingRay(camera, px, py, { width, height });
     expectUnit(ray.direction, analyticDirection(px, py));
     // Projecting a point of the ray lands on that pixel's centre in NDC (y up, origin top-left in pixels).
     const p = vec3.add(ray.origin, vec3.scale(ray.direction, 7));
@@ -72,20 +72,20 @@ describe('createPickingRay: the exact inverse of the renderer projection', () =>
 
   test('top-left looks up and left of the centre; any point inside a pixel maps to that pixel', () => {
     const camera = makePerspectiveCamera({ position: eye, target, fovY });
-    const corner = createPickingRay(camera, 0, 0, { width, height });
-    const centre = createPickingRay(camera, 50, 30, { width, height });
+    const corner = makePickingRay(camera, 0, 0, { width, height });
+    const centre = makePickingRay(camera, 50, 30, { width, height });
     expect(vec3.dot(corner.direction, basis().up)).toBeGreaterThan(vec3.dot(centre.direction, basis().up));
     expect(vec3.dot(corner.direction, basis().right)).toBeLessThan(0);
-    const inside = createPickingRay(camera, 0.99, 0.01, { width, height });
+    const inside = makePickingRay(camera, 0.99, 0.01, { width, height });
     expect(inside.direction).toEqual(corner.direction);
   });
 
   test('CSS pixels are multiplied by devicePixelRatio before choosing the backing pixel', () => {
     const camera = makePerspectiveCamera({ position: eye, target, fovY });
     const viewport = { width: 200, height: 100 };
-    const css = createPickingRay(camera, 10.3, 20.7, { ...viewport, devicePixelRatio: 2 });
+    const css = makePickingRay(camera, 10.3, 20.7, { ...viewport, devicePixelRatio: 2 });
     expect([css.pixelX, css.pixelY]).toEqual([20, 41]);
-    expect(css.direction).toEqual(createPickingRay(camera, 20, 41, viewport).direction);
+    expect(css.direction).toEqual(makePickingRay(camera, 20, 41, viewport).direction);
     expect(toFramebufferPixel('t', 99.9, 49.9, { ...viewport, devicePixelRatio: 2 })).toEqual([199, 99]);
     expect(toFramebufferPixel('t', 33, 10, { ...viewport, devicePixelRatio: 1.5 })).toEqual([49, 15]);
   });
@@ -93,16 +93,16 @@ describe('createPickingRay: the exact inverse of the renderer projection', () =>
   test('typed errors for NaN, out-of-range pixels, bad viewports and bad ratios', () => {
     const camera = makePerspectiveCamera();
     const vp = { width: 64, height: 32 };
-    expect(errorCode(() => createPickingRay(camera, Number.NaN, 1, vp))).toBe('bad-coordinates');
-    expect(errorCode(() => createPickingRay(camera, 1, Infinity, vp))).toBe('bad-coordinates');
-    expect(errorCode(() => createPickingRay(camera, 64, 0, vp))).toBe('out-of-range');
-    expect(errorCode(() => createPickingRay(camera, 0, -0.01, vp))).toBe('out-of-range');
-    expect(errorCode(() => createPickingRay(camera, 40, 10, { ...vp, devicePixelRatio: 2 }))).toBe('out-of-range');
-    expect(errorCode(() => createPickingRay(camera, 0, 0, { width: 0, height: 32 }))).toBe('bad-option');
-    expect(errorCode(() => createPickingRay(camera, 0, 0, { width: 10.5, height: 32 }))).toBe('bad-option');
-    expect(errorCode(() => createPickingRay(camera, 0, 0, { width: Number.NaN, height: 32 }))).toBe('bad-option');
-    expect(errorCode(() => createPickingRay(camera, 0, 0, { ...vp, devicePixelRatio: 0 }))).toBe('bad-option');
-    expect(errorCode(() => createPickingRay(camera, 0, 0, { ...vp, devicePixelRatio: Number.NaN }))).toBe('bad-option');
+    expect(errorCode(() => makePickingRay(camera, Number.NaN, 1, vp))).toBe('bad-coordinates');
+    expect(errorCode(() => makePickingRay(camera, 1, Infinity, vp))).toBe('bad-coordinates');
+    expect(errorCode(() => makePickingRay(camera, 64, 0, vp))).toBe('out-of-range');
+    expect(errorCode(() => makePickingRay(camera, 0, -0.01, vp))).toBe('out-of-range');
+    expect(errorCode(() => makePickingRay(camera, 40, 10, { ...vp, devicePixelRatio: 2 }))).toBe('out-of-range');
+    expect(errorCode(() => makePickingRay(camera, 0, 0, { width: 0, height: 32 }))).toBe('bad-option');
+    expect(errorCode(() => makePickingRay(camera, 0, 0, { width: 10.5, height: 32 }))).toBe('bad-option');
+    expect(errorCode(() => makePickingRay(camera, 0, 0, { width: Number.NaN, height: 32 }))).toBe('bad-option');
+    expect(errorCode(() => makePickingRay(camera, 0, 0, { ...vp, devicePixelRatio: 0 }))).toBe('bad-option');
+    expect(errorCode(() => makePickingRay(camera, 0, 0, { ...vp, devicePixelRatio: Number.NaN }))).toBe('bad-option');
   });
 
   test('errors are PickErrors naming the calling API, and points[i] when the caller passes the point index', () => {
@@ -117,11 +117,11 @@ describe('createPickingRay: the exact inverse of the renderer projection', () =>
       }
       throw new Error('expected a PickError');
     };
-    const nan = refusal(() => createPickingRay(camera, Number.NaN, 1, vp, 'pickManyAsync', 2));
+    const nan = refusal(() => makePickingRay(camera, Number.NaN, 1, vp, 'pickManyAsync', 2));
     expect([nan.api, nan.code]).toEqual(['pickManyAsync', 'bad-coordinates']);
     expect(nan.message).toBe('pickManyAsync: points[2]: coordinates (NaN, 1) must be finite numbers');
-    const outside = refusal(() => createPickingRay(camera, 64, 0, vp, 'pickSync'));
+    const outside = refusal(() => makePickingRay(camera, 64, 0, vp, 'pickSync'));
     expect(outside.message).toMatch(/^pickSync: pixel \(64, 0\) is outside the 64×32 framebuffer/);
-    expect(refusal(() => createPickingRay(camera, 1, 1, { width: 0, height: 1 })).api).toBe('createPickingRay');
+    expect(refusal(() => makePickingRay(camera, 1, 1, { width: 0, height: 1 })).api).toBe('makePickingRay');
   });
 });

@@ -5,7 +5,7 @@ import { makeBoxData, makeSphereData } from '../../../engine/primitives/index.js
 import {
   type CpuPickDiagnostic,
   createCpuPicker,
-  dropMeshBvh,
+  disposeMeshBvh,
   getCpuPicker,
   loadMeshBvh,
   peekMeshBvh,
@@ -180,7 +180,7 @@ describe('scene BVH: SAH gate, structural rebuilds, per-frame refit, census', ()
     expect(peekMeshBvh(ball)).toBe(built);
     expect(pickWithRaySync(scene, grazing).pickedMesh).toBe(ball);
     for (let i = 0; i < ball.positions.length; i++) ball.positions[i] /= 2;
-    dropMeshBvh(ball); // dropped: bounds fall back to the (rest) local bounds
+    disposeMeshBvh(ball); // dropped: bounds fall back to the (rest) local bounds
     expect(pickWithRaySync(scene, grazing).hit).toBe(false);
     for (let i = 0; i < ball.positions.length; i++) ball.positions[i] *= 2;
     const bytes = serialiseMeshBvh(ball);
@@ -192,7 +192,7 @@ describe('scene BVH: SAH gate, structural rebuilds, per-frame refit, census', ()
     const scene = makeCpuScene();
     const ball = createMeshFromData(scene, 'ball', makeSphereData({ radius: 1, segments: 40, rings: 20 }));
     const bytes = serialiseMeshBvh(ball);
-    dropMeshBvh(ball);
+    disposeMeshBvh(ball);
     const loaded = loadMeshBvh(ball, bytes);
     expect(peekMeshBvh(ball)).toBe(loaded);
     const rand = mulberry32(12);

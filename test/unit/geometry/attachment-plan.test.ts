@@ -5,9 +5,9 @@ import {
   GeometryError,
   type GeometryPlanContext,
   GeometryTextureType,
-  normalizeGeometryRequests,
   planGeometryAttachments,
 } from '../../../geometry/index.js';
+import { normalizeGeometryRequests } from '../../../geometry/geometry-validation.js';
 
 const context = (overrides: Partial<GeometryPlanContext> = {}): GeometryPlanContext => ({
   api: 'test',
@@ -51,7 +51,7 @@ describe('maxColorAttachmentBytesPerSample with the spec alignment rule', () => 
       request(GeometryTextureType.MESH_BLEND_TAG, 'r8uint'),
     ];
     expect(() => planGeometryAttachments(requests, context())).toThrow(
-      'test: the attachments need 33 bytes per sample (each starts at a multiple of its component alignment: ALBEDO r8unorm 1 B at byte 0, VIEW_DEPTH r32float 4 B at byte 4, WORLD_POSITION rgba32float 16 B at byte 8, VIEW_NORMAL rgba16float 8 B at byte 24, MESH_BLEND_TAG r8uint 1 B at byte 32) but the device allows maxColorAttachmentBytesPerSample = 32; raise the limit with createEngine(gpu, target, { requiredLimits: { maxColorAttachmentBytesPerSample: 33 } }) (this adapter allows up to 256), or override formats with smaller ones',
+      'test: the attachments need 33 bytes per sample (each starts at a multiple of its component alignment: ALBEDO r8unorm 1 B at byte 0, VIEW_DEPTH r32float 4 B at byte 4, WORLD_POSITION rgba32float 16 B at byte 8, VIEW_NORMAL rgba16float 8 B at byte 24, MESH_BLEND_TAG r8uint 1 B at byte 32) but the device allows maxColorAttachmentBytesPerSample = 32; raise the limit with createEngineAsync(gpu, target, { requiredLimits: { maxColorAttachmentBytesPerSample: 33 } }) (this adapter allows up to 256), or override formats with smaller ones',
     );
     expect(planGeometryAttachments(requests, context({ maxColorAttachmentBytesPerSample: 33 }))).toHaveLength(5);
     expect(() => planGeometryAttachments(requests, context({ adapterMaxColorAttachmentBytesPerSample: 32 }))).toThrow(

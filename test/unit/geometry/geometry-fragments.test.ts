@@ -1,12 +1,8 @@
 import { describe, expect, test } from 'vitest';
 import { ComposeError, composeShader, makeComposeCache } from '../../../composer/index.js';
 import { composeGeometryShader, geometrySpec, type GeometryVariant } from '../../../geometry/geometry-shader.js';
-import {
-  createGeometryFragments,
-  type Fragment,
-  type GeometryOutputName,
-  velocityPreviousPositionSlot,
-} from '../../../fragments/index.js';
+import { makeGeometryFragments, type Fragment, type GeometryOutputName } from '../../../fragments/index.js';
+import { velocityPreviousPositionSlot } from '../../../fragments/geometry-velocity.js';
 
 const variant = (outputs: GeometryOutputName[], extra: Partial<GeometryVariant> = {}): GeometryVariant => ({
   outputs,
@@ -94,7 +90,7 @@ describe('geometry fragments', () => {
 
   test('a compose cache hit re-links nothing for a re-record', () => {
     const cache = makeComposeCache();
-    const fragments = createGeometryFragments(['albedo', 'worldNormal']);
+    const fragments = makeGeometryFragments(['albedo', 'worldNormal']);
     composeGeometryShader(variant(['albedo', 'worldNormal']), { cache, fragments });
     const links = cache.registry.counters.links;
     composeGeometryShader(variant(['albedo', 'worldNormal']), { cache, fragments });

@@ -5,7 +5,7 @@ import {
   GeometryTextureType,
   getColorFormatCaps,
 } from '../../../geometry/index.js';
-import { geometryOutputFactories } from '../../../fragments/index.js';
+import { geometryOutputFactories } from '../../../fragments/geometry-fragments.js';
 
 describe('GEOMETRY_TEXTURE_DESCRIPTIONS', () => {
   test('one frozen description per type, indexed by the enum, naming a composed output and an accessor', () => {

@@ -3,17 +3,17 @@ import { mat4 } from 'wgpu-matrix';
 import { boxRgb, clearRgb, type EnginePageResult } from './expected.js';
 import {
   createBoxMesh,
-  createEngine,
+  createEngineAsync,
   createScene,
   makePerspectiveCamera,
   makeStandardMaterial,
-  readEngineFrame,
+  readEngineFrameAsync,
   renderFrame,
 } from '../../../../engine/index.js';
 
 async function run(): Promise<EnginePageResult> {
   const canvas = document.querySelector<HTMLCanvasElement>('#gpu')!;
-  const engine = await createEngine(navigator.gpu, canvas, { devicePixelRatio: 2 });
+  const engine = await createEngineAsync(navigator.gpu, canvas, { devicePixelRatio: 2 });
   engine.device.addEventListener('uncapturederror', (event) =>
     (window.__weftErrors ??= []).push((event as GPUUncapturedErrorEvent).error.message),
   );
@@ -30,7 +30,7 @@ async function run(): Promise<EnginePageResult> {
   );
   renderFrame(scene);
   // One read: a canvas texture is only valid until the frame is presented.
-  const frame = await readEngineFrame(engine);
+  const frame = await readEngineFrameAsync(engine);
   const texel = (x: number, y: number) => frame.subarray((y * engine.width + x) * 4, (y * engine.width + x) * 4 + 4);
   const centre = texel(engine.width / 2, engine.height / 2);
   const corner = texel(1, 1);

@@ -1,13 +1,13 @@
 // Picks billboards and splats through weft's GPU picker in Chromium: the contributors load by dynamic import here too.
 import { createBillboardSystem, getPickedSpriteIndex } from '../../../../entities/billboards/index.js';
-import { createEngine, createScene, makePerspectiveCamera } from '../../../../engine/index.js';
+import { createEngineAsync, createScene, makePerspectiveCamera } from '../../../../engine/index.js';
 import { createGpuPicker, pickManyAsync } from '../../../../picking/index.js';
 import { createSplatMesh, getPickedSplatIndex } from '../../../../entities/splats/index.js';
 import { cameraPosition, fovY, type PickSourcesPageResult, size, splatOptions, spritePositions } from './scene.js';
 
 async function run(): Promise<PickSourcesPageResult> {
   const canvas = document.querySelector<HTMLCanvasElement>('#gpu')!;
-  const engine = await createEngine(navigator.gpu, canvas, { devicePixelRatio: 1 });
+  const engine = await createEngineAsync(navigator.gpu, canvas, { devicePixelRatio: 1 });
   engine.device.addEventListener('uncapturederror', (event) =>
     (window.__weftErrors ??= []).push((event as GPUUncapturedErrorEvent).error.message),
   );
