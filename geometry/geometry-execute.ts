@@ -1,3 +1,4 @@
+import { drawMesh } from '../engine/render/mesh-draw.js';
 import { mat4 } from 'wgpu-matrix';
 import { getCameraProjectionMatrix, getCameraViewMatrix } from '../engine/camera.js';
 import { syncThinInstances } from '../engine/mesh.js';
@@ -106,14 +107,7 @@ export function executeGeometryTask(state: GeometryTaskState, encoder: GPUComman
     if (draw.deformGroup) pass.setBindGroup(3, draw.deformGroup);
     if (draw.transparent) pass.setBlendConstant(draw.blendConstant);
     for (let i = 0; i < draw.vertexBuffers.length; i++) pass.setVertexBuffer(i, draw.vertexBuffers[i]);
-    const instances = Math.max(1, mesh.thinInstanceCount);
-    const gpu = mesh.gpu!;
-    if (gpu.indexBuffer) {
-      pass.setIndexBuffer(gpu.indexBuffer, mesh.geometry.indices instanceof Uint16Array ? 'uint16' : 'uint32');
-      pass.drawIndexed(mesh.geometry.indices!.length, instances);
-    } else {
-      pass.draw(mesh.geometry.vertexCount, instances);
-    }
+    drawMesh(pass, mesh);
     drawn++;
   }
   pass.end();

@@ -1,3 +1,4 @@
+import { drawMeshInstances, setMeshIndexBuffer } from '../engine/render/mesh-draw.js';
 import { mat4 } from 'wgpu-matrix';
 import { ensureMeshGpu, type Mesh, syncThinInstances } from '../engine/mesh.js';
 import { ensureMeshDeformation, meshDeformationGroup, syncMeshDeformation } from '../engine/mesh-deformation.js';
@@ -267,8 +268,7 @@ function setMeshBuffers(gpu: PickGpu, pass: GPURenderPassEncoder, pipeline: Pick
       : [pipeline.vertexDataBuffer < 0 ? gpu.zeros : meshGpu.vertexBuffers[pipeline.vertexDataBuffer]];
   const all = [...sources, ...vertexData];
   pipeline.vertexBufferSources.forEach((source, i) => pass.setVertexBuffer(i, all[source]));
-  if (meshGpu.indexBuffer)
-    pass.setIndexBuffer(meshGpu.indexBuffer, mesh.geometry.indices instanceof Uint16Array ? 'uint16' : 'uint32');
+  setMeshIndexBuffer(pass, mesh);
 }
 
 /** Per point drawing the candidate: its viewport, its uniforms, then one draw per run of thin instances. */
@@ -284,7 +284,6 @@ function drawCandidateUses(
   const { composed, lease } = pipeline;
   const candidate = request.snapshot.candidates[index];
   const mesh = candidate.mesh;
-  const indexed = mesh.gpu!.indexBuffer !== null;
   const pointGroups = pointGroupsFor(gpu, lease.bindGroupLayouts[0], composed.bindGroups[0].bindings);
   const drawGroup = drawGroupFor(gpu, lease.bindGroupLayouts[1], composed.bindGroups[1].bindings);
   for (const { point, slot } of uses) {
@@ -295,8 +294,7 @@ function drawCandidateUses(
     pass.setBindGroup(0, pointGroups[point]);
     pass.setBindGroup(1, drawGroup, [slot * drawSlotBytes, slot * drawSlotBytes]);
     for (const run of candidate.runs ?? [{ first: 0, count: 1 }]) {
-      if (indexed) pass.drawIndexed(mesh.geometry.indices!.length, run.count, 0, 0, run.first);
-      else pass.draw(mesh.geometry.vertexCount, run.count, 0, run.first);
+      drawMeshInstances(pass, mesh, run.count, run.first);
     }
   }
 }

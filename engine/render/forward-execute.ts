@@ -1,3 +1,4 @@
+import { drawMesh } from './mesh-draw.js';
 import { mat4 } from 'wgpu-matrix';
 import { drawUniformsWordOffset } from '../../fragments/draw-uniforms.js';
 import { sceneUniformsWordOffset } from '../../fragments/scene-uniforms.js';
@@ -113,14 +114,7 @@ export function executeForwardTask(state: ForwardTaskState, encoder: GPUCommandE
     pass.setBindGroup(2, draw.textureGroup);
     if (draw.deformGroup) pass.setBindGroup(3, draw.deformGroup);
     draw.vertexBuffers.forEach((buffer, i) => pass.setVertexBuffer(i, buffer));
-    const instances = Math.max(1, mesh.thinInstanceCount);
-    const gpu = mesh.gpu!;
-    if (gpu.indexBuffer) {
-      pass.setIndexBuffer(gpu.indexBuffer, mesh.geometry.indices instanceof Uint16Array ? 'uint16' : 'uint32');
-      pass.drawIndexed(mesh.geometry.indices!.length, instances);
-    } else {
-      pass.draw(mesh.geometry.vertexCount, instances);
-    }
+    drawMesh(pass, mesh);
     drawCount++;
   }
   pass.end();
