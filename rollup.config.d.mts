@@ -1,4 +1,10 @@
-import type { RollupOptions } from 'rollup';
+import type { OutputOptions, RollupOptions } from 'rollup';
 
-declare const config: RollupOptions & { output: import('rollup').OutputOptions };
+/** The package entries (package.json `exports`), as source paths without `.ts`. */
+export declare const libraryEntries: readonly string[];
+
+/** The package build into `outDir` (default `dist/`). */
+export declare function makeRollupConfig(options?: { outDir?: string }): RollupOptions & { output: OutputOptions };
+
+declare const config: RollupOptions & { output: OutputOptions };
 export default config;

@@ -1,6 +1,13 @@
+import { chmodSync, existsSync } from 'node:fs';
+import { basename, dirname, join, resolve, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import typescript from '@rollup/plugin-typescript';
+import ts from 'typescript';
 
-const entries = [
+const root = dirname(fileURLToPath(import.meta.url));
+
+/** The package entries (package.json `exports`), as source paths without `.ts`. */
+export const libraryEntries = [
   'index',
   'composer/index',
   'engine/index',
@@ -12,11 +19,117 @@ const entries = [
   'variants/index',
 ];
 
-export default {
-  input: Object.fromEntries(entries.map((name) => [name, `${name}.ts`])),
-  output: { dir: 'dist', format: 'es', preserveModules: true, preserveModulesRoot: '.', sourcemap: true },
-  // Dependencies stay external: the consumer's bundler resolves them once.
-  external: (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0'),
-  treeshake: { moduleSideEffects: false },
-  plugins: [typescript({ tsconfig: './tsconfig.build.json' })],
-};
+/** The `weft` command (package.json `bin`). */
+const cliEntry = 'cli/weft';
+
+/**
+ * The build of the package: the library entries and the CLI into `outDir` (default `dist/`, what `npm run build`
+ * writes). Tests pass their own directory so that two builds never write the same files.
+ */
+export function makeRollupConfig({ outDir = join(root, 'dist') } = {}) {
+  const dir = resolve(root, outDir);
+  return {
+    input: Object.fromEntries([...libraryEntries, cliEntry].map((name) => [name, join(root, `${name}.ts`)])),
+    output: {
+      dir,
+      format: 'es',
+      preserveModules: true,
+      preserveModulesRoot: root,
+      sourcemap: true,
+      banner: (chunk) => (chunk.fileName === `${cliEntry}.js` ? '#!/usr/bin/env node' : ''),
+    },
+    // Dependencies stay external: the consumer's bundler resolves them once.
+    external: (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0'),
+    treeshake: { moduleSideEffects: false },
+    plugins: [
+      withSourcePathsFixed(
+        typescript({
+          tsconfig: join(root, 'tsconfig.build.json'),
+          outDir: dir,
+          declarationDir: dir,
+          // The CLI is an app (Node types, no declarations): transpileCli compiles it.
+          exclude: ['cli/**'],
+        }),
+      ),
+      transpileCli(),
+      referenceWebGpuTypes(),
+      executableCli(),
+    ],
+  };
+}
+
+export default makeRollupConfig();
+
+/**
+ * @rollup/plugin-typescript hands Rollup TypeScript's map, whose `sources` are relative to the emitted file in
+ * `outDir`, while Rollup reads them relative to the source file: every path came out one directory too high
+ * (rollup/plugins#1966). Each module's map has one source, the module itself.
+ */
+function withSourcePathsFixed(plugin) {
+  const load = plugin.load;
+  plugin.load = async function (id) {
+    const output = await load.call(this, id);
+    if (output?.map) {
+      const map = typeof output.map === 'string' ? JSON.parse(output.map) : output.map;
+      output.map = { ...map, sources: [basename(id)], sourceRoot: undefined };
+    }
+    return output;
+  };
+  return plugin;
+}
+
+/** Compiles `cli/*.ts` module by module (type-checked by `tsc --noEmit` with the rest of the repository). */
+function transpileCli() {
+  const cliDir = join(root, 'cli') + sep;
+  return {
+    name: 'weft-transpile-cli',
+    resolveId(source, importer) {
+      if (!importer?.startsWith(cliDir) || !source.startsWith('.') || !source.endsWith('.js')) return null;
+      const file = resolve(dirname(importer), source.replace(/\.js$/, '.ts'));
+      return file.startsWith(cliDir) && existsSync(file) ? file : null;
+    },
+    transform(code, id) {
+      if (!id.startsWith(cliDir) || !id.endsWith('.ts')) return null;
+      const { outputText, sourceMapText } = ts.transpileModule(code, {
+        fileName: id,
+        compilerOptions: {
+          module: ts.ModuleKind.ESNext,
+          target: ts.ScriptTarget.ES2022,
+          verbatimModuleSyntax: true,
+          sourceMap: true,
+        },
+      });
+      const map = JSON.parse(sourceMapText);
+      return {
+        code: outputText.replace(/\/\/# sourceMappingURL=.*\s*$/, ''),
+        map: { ...map, sources: [basename(id)] },
+      };
+    },
+  };
+}
+
+/** Entry declarations name the WebGPU types they use, so a consumer needs no `types` setting for `GPUDevice`. */
+function referenceWebGpuTypes() {
+  const reference = '/// <reference types="@webgpu/types" />\n';
+  return {
+    name: 'weft-reference-webgpu-types',
+    generateBundle(_options, bundle) {
+      for (const [fileName, file] of Object.entries(bundle)) {
+        if (file.type !== 'asset' || !/(^|\/)index\.d\.ts$/.test(fileName)) continue;
+        const source = String(file.source);
+        if (!source.startsWith(reference)) file.source = reference + source;
+      }
+    },
+  };
+}
+
+/** `dist/cli/weft.js` runs as a program (npm also sets the bit when it links a `bin`). */
+function executableCli() {
+  return {
+    name: 'weft-executable-cli',
+    writeBundle(options) {
+      const file = join(options.dir, `${cliEntry}.js`);
+      if (existsSync(file)) chmodSync(file, 0o755);
+    },
+  };
+}

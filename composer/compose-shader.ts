@@ -2,6 +2,7 @@ import type { Fragment } from '../fragments/fragment-types.js';
 import { assignBindings, type ComposedBindGroup } from './bindings.js';
 import { canonicalConditions, type Conditions } from './conditions.js';
 import { describeValue } from '../core/errors.js';
+import { checkOptionKeys } from '../core/options.js';
 import { ComposeError } from './errors.js';
 import { checkDeviceFeatures, type ComposedFeature, collectFeatures, enableOfFeature } from './features.js';
 import { orderFragments } from './fragment-graph.js';
@@ -30,7 +31,10 @@ export interface ComposeSpec {
   /** Default `{ kind: 'tight' }`. */
   vertexLayout?: VertexLayoutSpec;
   /** When given (e.g. `device.features`), a required feature the device lacks is a `missing-feature` error. Not part of the key. */
-  deviceFeatures?: { has(feature: string): boolean };
+  deviceFeatures?: {
+    /** Whether the device has `feature` (a `GPUSupportedFeatures` or any `Set<string>` fits). */
+    has(feature: string): boolean;
+  };
 }
 
 /** Maps device diagnostics of a composed shader back to fragment sources (opaque; see compile-errors.ts). */
@@ -82,6 +86,12 @@ export interface ComposeCache {
 
 /** Makes a compose cache. `maxResults: 0` keeps only parsed modules (every compose re-links). */
 export function makeComposeCache(options: { maxResults?: number; maxModules?: number } = {}): ComposeCache {
+  checkOptionKeys(
+    'makeComposeCache',
+    options,
+    ['maxResults', 'maxModules'],
+    (api, message) => new ComposeError(api, 'bad-option', [], message),
+  );
   return {
     registry: makeLinkRegistry(options.maxModules ?? 512),
     results: new Map(),
@@ -219,6 +229,7 @@ function composeUncached(spec: ComposeSpec, registry: LinkRegistry): ComposedSha
  * Links the fragments into one WGSL module (wesl 0.7.31, synchronous) and returns code, layouts and a key.
  * Pure: the same spec gives byte-identical output in any process and any fragment order. With a cache, a spec
  * seen before returns the earlier result without linking; parsed modules are reused across specs.
+ * @throws {ComposeError} when the fragments or spec are invalid: duplicate id, unknown dependency, cycle, slot or binding clash, bad vertex format, missing feature, link error (`fragmentIds` names the fragments)
  */
 export function composeShader(
   spec: ComposeSpec,

@@ -1,6 +1,21 @@
 import type { ComposedShader } from './compose-shader.js';
 
-/** A readable summary of a composed shader's layouts (key, groups, vertex buffers, varyings, targets), one item per line. */
+// GPUShaderStage bits, spelled out so this module needs no WebGPU global (it runs in Node and in a CLI).
+const stageBits: readonly (readonly [number, string])[] = [
+  [1, 'vertex'],
+  [2, 'fragment'],
+  [4, 'compute'],
+];
+
+/** Names the stages of a `GPUShaderStageFlags` mask: `3` → `vertex|fragment`, `0` → `none`. */
+export function shaderStageNames(visibility: number): string {
+  return stageBits.flatMap(([bit, name]) => ((visibility & bit) !== 0 ? [name] : [])).join('|') || 'none';
+}
+
+/**
+ * A readable summary of a composed shader's layouts (key, groups, vertex buffers, varyings, targets), one item per
+ * line. Binding visibility shows as stage names (`"visibility":"vertex|fragment"`), not as a bit mask.
+ */
 export function describeComposedShader(composed: ComposedShader): string {
   const lines = [
     `key ${composed.key}`,
@@ -13,11 +28,13 @@ export function describeComposedShader(composed: ComposedShader): string {
   );
   for (const group of composed.bindGroups) {
     lines.push(`@group(${group.group}) ${group.role}${group.bindings.length ? '' : ' (empty)'}`);
-    group.bindings.forEach((b, i) =>
+    group.bindings.forEach((b, i) => {
+      const entry = group.entries[i]!;
+      const shown = { ...entry, visibility: shaderStageNames(entry.visibility) };
       lines.push(
-        `  @binding(${b.binding}) ${b.name}: ${b.wgslType} ${JSON.stringify(group.entries[i])} from ${b.fragments.join(', ')}`,
-      ),
-    );
+        `  @binding(${b.binding}) ${b.name}: ${b.wgslType} ${JSON.stringify(shown)} from ${b.fragments.join(', ')}`,
+      );
+    });
   }
   composed.vertexBuffers.forEach((buffer, i) => {
     const attributes = [...buffer.attributes].map(

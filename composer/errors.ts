@@ -15,6 +15,7 @@ export type ComposeErrorCode =
   | 'missing-vertex-input'
   | 'missing-feature'
   | 'invalid-spec'
+  | 'bad-option'
   | 'link-error';
 
 /** A spec the composer cannot link; `fragmentIds` names the fragment(s) at fault. */

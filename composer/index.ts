@@ -21,6 +21,8 @@ export type { ComposedVertexInput, VertexBufferSpec, VertexLayoutSpec } from './
 export type { Conditions } from './conditions.js';
 // A readable dump of a composed shader, for reviews and snapshot tests.
 export { describeComposedShader } from './describe.js';
+// Valid WGSL for a snapshot file: the layouts as comments, fragment markers, the linked code unchanged.
+export { formatShaderSnapshot } from './shader-snapshot.js';
 
 // Per-device caches: shader modules by exact code (ref-counted) and pipelines by code + state.
 export {

@@ -155,6 +155,7 @@ function lease(entry: PipelineEntry): PipelineLease {
 /**
  * Acquires the device's pipeline for this shader + state, creating it (and acquiring its module) on first use.
  * Synchronous; a cache hit touches neither the module memo nor the device.
+ * @throws {WeftError} when `state.targets` does not give one target per shader output
  */
 export function acquireRenderPipeline(
   device: GPUDevice,
@@ -181,6 +182,8 @@ export function acquireRenderPipeline(
 /**
  * Like `acquireRenderPipeline`, but checks the module (ShaderCompileError with fragment locations) and creates the
  * pipeline with `createRenderPipelineAsync`; on failure everything acquired is given back.
+ * @throws {ShaderCompileError} when the shader does not compile
+ * @throws {WeftError} when `state.targets` does not give one target per shader output
  */
 export async function acquireRenderPipelineAsync(
   device: GPUDevice,
@@ -228,7 +231,10 @@ export async function acquireRenderPipelineAsync(
   }
 }
 
-/** Gives back one acquire; the last release drops the pipeline and releases its module. */
+/**
+ * Gives back one acquire; the last release drops the pipeline and releases its module.
+ * @throws {WeftError} when the lease was already released or is not from this device's cache
+ */
 export function releaseRenderPipeline(device: GPUDevice, lease: PipelineLease): void {
   if (lease.released)
     throw new WeftError(

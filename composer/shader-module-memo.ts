@@ -54,6 +54,7 @@ export function acquireShaderModule(device: GPUDevice, shader: ShaderSource): Sh
  * Acquires the module and waits for the device's compilation result. On a compile error it gives back exactly
  * what it acquired (its reference and its hit; the last holder of a failed module removes the entry and its count)
  * and throws ShaderCompileError with messages located in the fragments' sources. Leaves no device error.
+ * @throws {ShaderCompileError} when the device reports a compile error (mapped to the fragment, line and column)
  */
 export async function acquireCheckedShaderModuleAsync(
   device: GPUDevice,
@@ -96,7 +97,10 @@ export async function acquireCheckedShaderModuleAsync(
   return lease(entry);
 }
 
-/** Gives back one acquire. Never compiles or creates; the last release drops the module from the memo. */
+/**
+ * Gives back one acquire. Never compiles or creates; the last release drops the module from the memo.
+ * @throws {WeftError} when the lease was already released or its module is unknown to this device
+ */
 export function releaseShaderModule(device: GPUDevice, lease: ShaderModuleLease): void {
   if (lease.released)
     throw new WeftError(

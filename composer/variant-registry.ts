@@ -20,7 +20,10 @@ export function makeVariantRegistry(): VariantRegistry {
   return { variants: new Map() };
 }
 
-/** Adds a variant; a name already registered or not kebab-case is an error. Returns the registry. */
+/**
+ * Adds a variant; a name already registered or not kebab-case is an error. Returns the registry.
+ * @throws {WeftError} when the name is not kebab-case or taken, or the definition is malformed
+ */
 export function registerVariant(registry: VariantRegistry, definition: VariantDefinition): VariantRegistry {
   const api = 'registerVariant';
   if (typeof definition?.name !== 'string' || !/^[a-z0-9]+(?:-[a-z0-9]+)*$/.test(definition.name)) {
@@ -47,7 +50,10 @@ export function listVariants(registry: VariantRegistry): VariantDefinition[] {
   return [...registry.variants.values()].sort((a, b) => (a.name < b.name ? -1 : 1));
 }
 
-/** The variant of that name; an unknown name is an error listing the known ones. */
+/**
+ * The variant of that name; an unknown name is an error listing the known ones.
+ * @throws {WeftError} when no variant has that name (the message lists the names)
+ */
 export function getVariant(registry: VariantRegistry, name: string): VariantDefinition {
   const variant = registry.variants.get(name);
   if (!variant)
@@ -63,7 +69,11 @@ export function getVariant(registry: VariantRegistry, name: string): VariantDefi
   return variant;
 }
 
-/** Composes a registered variant. */
+/**
+ * Composes a registered variant.
+ * @throws {WeftError} when no variant has that name
+ * @throws {ComposeError} when the variant does not compose
+ */
 export function composeVariant(registry: VariantRegistry, name: string, cache?: ComposeCache): ComposedShader {
   return composeShader(getVariant(registry, name).spec(), cache);
 }

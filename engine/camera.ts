@@ -1,7 +1,8 @@
 import { mat4, vec3 } from 'wgpu-matrix';
 import { describeValue } from '../core/errors.js';
+import { checkOptionKeys, type OptionKeys } from '../core/options.js';
 import { type Aabb, aabbCenter } from './bounds.js';
-import { EngineError } from './engine-errors.js';
+import { EngineError, engineOptionError } from './engine-errors.js';
 
 /** A reverse-Z perspective camera looking from `position` at `target`. */
 export interface PerspectiveCamera {
@@ -29,6 +30,15 @@ export interface PerspectiveCameraOptions {
   up?: readonly number[];
 }
 
+const cameraOptionKeys: OptionKeys<PerspectiveCameraOptions> = {
+  fovY: true,
+  near: true,
+  far: true,
+  position: true,
+  target: true,
+  up: true,
+};
+
 function checkVector(
   api: string,
   name: string,
@@ -41,9 +51,13 @@ function checkVector(
   return Float32Array.from(v);
 }
 
-/** Makes a reverse-Z perspective camera (depth cleared to 0, compare "greater"). */
+/**
+ * Makes a reverse-Z perspective camera (depth cleared to 0, compare "greater").
+ * @throws {EngineError} when an option is unknown or out of range
+ */
 export function makePerspectiveCamera(options: PerspectiveCameraOptions = {}): PerspectiveCamera {
   const api = 'makePerspectiveCamera';
+  checkOptionKeys(api, options, cameraOptionKeys, engineOptionError);
   const fovY = options.fovY ?? Math.PI / 4;
   const near = options.near ?? 0.1;
   const far = options.far ?? Infinity;
@@ -97,7 +111,10 @@ export interface OrbitState {
 
 const maxPitch = Math.PI / 2 - 1e-3;
 
-/** Places the camera on a sphere around `target` (yaw 0 looks along −Z from +Z). */
+/**
+ * Places the camera on a sphere around `target` (yaw 0 looks along −Z from +Z).
+ * @throws {EngineError} when the radius is not a finite number > 0 or an angle is not finite
+ */
 export function setCameraOrbit(camera: Camera, orbit: OrbitState): void {
   const api = 'setCameraOrbit';
   if (!(orbit.radius > 0 && Number.isFinite(orbit.radius)))
@@ -135,7 +152,10 @@ export function orbitCamera(camera: Camera, deltaYaw: number, deltaPitch: number
   setCameraOrbit(camera, { ...orbit, yaw: orbit.yaw + deltaYaw, pitch: orbit.pitch + deltaPitch });
 }
 
-/** Moves the camera towards (factor < 1) or away from (factor > 1) its target. */
+/**
+ * Moves the camera towards (factor < 1) or away from (factor > 1) its target.
+ * @throws {EngineError} when the factor is not finite and positive
+ */
 export function dollyCamera(camera: Camera, factor: number): void {
   if (!(factor > 0 && Number.isFinite(factor)))
     throw new EngineError('dollyCamera', 'bad-option', `factor ${describeValue(factor)} must be a finite number > 0`);

@@ -57,3 +57,8 @@ export class EngineError extends WeftError<EngineErrorCode> {
     this.name = 'EngineError';
   }
 }
+
+/** Builds the `bad-option` EngineError that `checkOptionKeys` throws for an engine API's options object. */
+export function engineOptionError(api: string, message: string): EngineError {
+  return new EngineError(api, 'bad-option', message);
+}

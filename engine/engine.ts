@@ -1,5 +1,6 @@
 import { describeValue } from '../core/errors.js';
-import { EngineError } from './engine-errors.js';
+import { checkOptionKeys, type OptionKeys } from '../core/options.js';
+import { EngineError, engineOptionError } from './engine-errors.js';
 
 /** Features weft uses when the adapter offers them. */
 export const optionalEngineFeatures: readonly GPUFeatureName[] = [
@@ -11,11 +12,29 @@ export const optionalEngineFeatures: readonly GPUFeatureName[] = [
 /** Where the engine draws: a canvas (browser) or an offscreen size in backing pixels (Node). */
 export type EngineTarget = HTMLCanvasElement | OffscreenCanvas | { width: number; height: number };
 
-/** Options of `createEngineAsync`. */
+/**
+ * Limits the engine requests at the adapter's own value unless `requiredLimits` names them: they cost nothing to ask
+ * for, and a G-buffer of several outputs (e.g. 6 outputs, 48 bytes per sample) needs more than WebGPU's defaults
+ * (`maxColorAttachmentBytesPerSample` 32).
+ */
+const adapterDefaultLimits: readonly string[] = ['maxColorAttachmentBytesPerSample', 'maxColorAttachments'];
+
+/**
+ * Options of `createEngineAsync`. Unknown keys are refused (EngineError `bad-option`).
+ *
+ * Limits: the device gets WebGPU's default limits, except `maxColorAttachmentBytesPerSample` and
+ * `maxColorAttachments`, which are requested at the adapter's own value (as three.js and Babylon.js users expect: the
+ * engine asks for what the adapter offers where it costs nothing), so a multi-output geometry task works on a default
+ * engine. `requiredLimits` overrides any limit, these two included (e.g. `{ maxColorAttachmentBytesPerSample: 32 }`
+ * to test against the WebGPU default).
+ */
 export interface EngineOptions {
   /** Backing pixels per CSS pixel; canvases are sized clientWidth × ratio. Default 1. */
   devicePixelRatio?: number;
-  /** Limits the device must grant; the request fails with an EngineError naming the limit otherwise. */
+  /**
+   * Limits the device must grant; the request fails with an EngineError naming the limit otherwise. Limits not named
+   * keep WebGPU's defaults, except `maxColorAttachmentBytesPerSample` and `maxColorAttachments` (the adapter's value).
+   */
   requiredLimits?: Record<string, number>;
   /** Features to request when present, replacing `optionalEngineFeatures`. */
   optionalFeatures?: readonly GPUFeatureName[];
@@ -27,6 +46,16 @@ export interface EngineOptions {
   /** Label prefix of every GPU object the engine makes. */
   label?: string;
 }
+
+const engineOptionKeys: OptionKeys<EngineOptions> = {
+  devicePixelRatio: true,
+  requiredLimits: true,
+  optionalFeatures: true,
+  requiredFeatures: true,
+  powerPreference: true,
+  colorFormat: true,
+  label: true,
+};
 
 type DeviceListener = (engine: Engine) => void;
 
@@ -91,8 +120,13 @@ async function requestDeviceFor(
     (f) => adapter.features.has(f) && !required.includes(f),
   );
   const requiredLimits: Record<string, number> = {};
+  const adapterLimits = adapter.limits as unknown as Record<string, number | undefined>;
+  for (const name of adapterDefaultLimits) {
+    const offered = adapterLimits[name];
+    if (typeof offered === 'number') requiredLimits[name] = offered;
+  }
   for (const [name, value] of Object.entries(options.requiredLimits ?? {})) {
-    const supported = (adapter.limits as unknown as Record<string, number | undefined>)[name];
+    const supported = adapterLimits[name];
     if (supported === undefined)
       throw new EngineError(api, 'bad-option', `requiredLimits.${name} is not a WebGPU limit`);
     const isAlignment = name.endsWith('Alignment');
@@ -158,9 +192,15 @@ async function recoverDevice(engine: Engine): Promise<void> {
   for (const listener of [...engine.listeners]) listener(engine);
 }
 
-/** Creates an engine: adapter + device (optional features when offered) and its draw target. */
+/**
+ * Creates an engine: adapter + device (optional features when offered; `maxColorAttachmentBytesPerSample` and
+ * `maxColorAttachments` at the adapter's value unless `requiredLimits` says otherwise, see `EngineOptions`) and its
+ * draw target.
+ * @throws {EngineError} when no adapter or device is granted, a required feature or limit is missing, or an option is invalid
+ */
 export async function createEngineAsync(gpu: GPU, target: EngineTarget, options: EngineOptions = {}): Promise<Engine> {
   const api = 'createEngineAsync';
+  checkOptionKeys(api, options, engineOptionKeys, engineOptionError);
   if (!gpu || typeof gpu.requestAdapter !== 'function')
     throw new EngineError(
       api,
@@ -231,7 +271,10 @@ function canvasBackingSize(
   return { width: Math.max(1, Math.round(cssWidth * ratio)), height: Math.max(1, Math.round(cssHeight * ratio)) };
 }
 
-/** Resizes the draw target: a canvas follows its CSS size × pixel ratio; offscreen takes a new size. */
+/**
+ * Resizes the draw target: a canvas follows its CSS size × pixel ratio; offscreen takes a new size.
+ * @throws {EngineError} when an offscreen engine is resized without an explicit `{ width, height }`
+ */
 export function resizeEngine(
   engine: Engine,
   size?: { width: number; height: number },

@@ -1,5 +1,6 @@
 import { describeValue } from '../core/errors.js';
-import { EngineError } from './engine-errors.js';
+import { checkOptionKeys, type OptionKeys } from '../core/options.js';
+import { EngineError, engineOptionError } from './engine-errors.js';
 
 /** RGBA8 pixels on the CPU; uploaded to each device on first use. */
 export interface TextureData {
@@ -28,9 +29,21 @@ export interface StandardMaterialOptions {
   unlit?: boolean;
 }
 
-/** Makes a standard material (CPU data only; GPU objects are created per device when drawn). */
+const materialOptionKeys: OptionKeys<StandardMaterialOptions> = {
+  name: true,
+  baseColor: true,
+  texture: true,
+  doubleSided: true,
+  unlit: true,
+};
+
+/**
+ * Makes a standard material (CPU data only; GPU objects are created per device when drawn).
+ * @throws {EngineError} when an option is unknown or a colour is out of range
+ */
 export function makeStandardMaterial(options: StandardMaterialOptions = {}): StandardMaterial {
   const api = 'makeStandardMaterial';
+  checkOptionKeys(api, options, materialOptionKeys, engineOptionError);
   const color = options.baseColor ?? [1, 1, 1, 1];
   if (!Array.isArray(color) && !ArrayBuffer.isView(color))
     throw new EngineError(api, 'bad-option', `baseColor ${describeValue(color)} must be 3 or 4 numbers in 0..1`);

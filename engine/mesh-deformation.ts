@@ -271,6 +271,7 @@ function readInfluences(mesh: Mesh, vertex: number): { joints: number[]; weights
 /**
  * One vertex's deformed local position on the CPU (morph targets, then skinning; or VAT with the playback record of
  * thin instance `instance`, 0 without instances), as the vertex stage computes it.
+ * @throws {MeshDataError} when the vertex or instance index is out of range
  */
 export function deformVertexOnCpu(
   mesh: Mesh,

@@ -1,7 +1,8 @@
 import { mat4 } from 'wgpu-matrix';
 import { describeValue } from '../core/errors.js';
+import { checkOptionKeys, describeArgument, type OptionKeys } from '../core/options.js';
 import { type Aabb, computePositionsAabb, makeEmptyAabb, transformAabb, unionAabb } from './bounds.js';
-import { MeshDataError } from './engine-errors.js';
+import { EngineError, engineOptionError, MeshDataError } from './engine-errors.js';
 import { makeStandardMaterial, type StandardMaterial } from './material.js';
 import { extractPositions, makeMeshGeometry, type MeshData, type MeshGeometry } from './mesh-data.js';
 import type { Skeleton } from './skeleton.js';
@@ -80,6 +81,34 @@ export interface MeshOptions {
   vertexAnimationPlayback?: ArrayLike<number>;
 }
 
+const meshOptionKeys: OptionKeys<MeshOptions> = {
+  material: true,
+  worldMatrix: true,
+  pickable: true,
+  visible: true,
+  thinInstances: true,
+  skeleton: true,
+  morphTargets: true,
+  morphWeights: true,
+  vertexAnimation: true,
+  vertexAnimationPlayback: true,
+};
+
+/**
+ * The arguments every `create*Mesh(scene, name, options?, meshOptions?)` shares: `name` a non-empty string (an
+ * options object passed in its place is named as such) and `meshOptions` with `MeshOptions` keys only. EngineError
+ * `bad-option` naming `api`.
+ */
+export function checkMeshArguments(api: string, name: unknown, meshOptions: MeshOptions | undefined): void {
+  if (typeof name !== 'string' || name.length === 0)
+    throw new EngineError(
+      api,
+      'bad-option',
+      `name ${describeArgument(name)} must be a non-empty string; the call is ${api}(scene, name, options?, meshOptions?)`,
+    );
+  checkOptionKeys(api, meshOptions, meshOptionKeys, engineOptionError, 'meshOptions');
+}
+
 function checkMatrix(api: string, name: string, field: string, matrix: ArrayLike<number>): Float32Array {
   if (matrix?.length !== 16 || !Array.from(matrix).every(Number.isFinite)) {
     throw new MeshDataError(
@@ -114,11 +143,20 @@ function checkThinInstances(api: string, name: string, matrices: Float32Array): 
   return new Float32Array(matrices);
 }
 
-/** Validates the data, then adds a mesh to the scene; nothing is added when validation fails. */
+/**
+ * Validates the data, then adds a mesh to the scene; nothing is added when validation fails.
+ * @throws {MeshDataError} when the data is malformed (the message names the mesh and the field); the scene is left unchanged
+ */
 export function createMeshFromData(scene: Scene, name: string, data: MeshData, options: MeshOptions = {}): Mesh {
   const api = 'createMeshFromData';
   if (typeof name !== 'string' || name.length === 0)
-    throw new MeshDataError(api, String(name), 'name', 'a mesh needs a non-empty string name');
+    throw new MeshDataError(
+      api,
+      typeof name === 'string' ? name : '',
+      'name',
+      `a mesh needs a non-empty string name, got ${describeArgument(name)}`,
+    );
+  checkOptionKeys(api, options, meshOptionKeys, engineOptionError);
   const geometry = makeMeshGeometry(name, data, api);
   const deformation = checkDeformation(api, name, geometry, options);
   const worldMatrix = options.worldMatrix
@@ -166,6 +204,7 @@ export function createMeshFromData(scene: Scene, name: string, data: MeshData, o
 /**
  * Replaces (or with null removes) the thin instances: 16 floats each, w lanes are payload. A VAT mesh whose instance
  * count changes needs `vertexAnimationPlayback` too (12 floats per instance; one record without instances).
+ * @throws {MeshDataError} when the matrices or the playback have the wrong length or hold non-finite values
  */
 export function setThinInstances(
   mesh: Mesh,
@@ -202,7 +241,10 @@ export function setMeshWorldMatrix(mesh: Mesh, matrix: ArrayLike<number>): void 
   mesh.worldMatrix = checkMatrix('setMeshWorldMatrix', mesh.name, 'worldMatrix', matrix);
 }
 
-/** Instance `index`'s matrix with its payload lanes replaced by 0, 0, 0, 1 (as the shader uses it). */
+/**
+ * Instance `index`'s matrix with its payload lanes replaced by 0, 0, 0, 1 (as the shader uses it).
+ * @throws {MeshDataError} when the instance index is out of range
+ */
 export function getThinInstanceMatrix(
   mesh: Mesh,
   index: number,

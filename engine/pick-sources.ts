@@ -5,15 +5,23 @@ import type { Scene } from './scene.js';
 /**
  * Something pickable that is not a mesh (billboards, splats, …): the entity's data plus a thunk that
  * imports the code drawing it into the pick pass. Nothing pick-related loads until the first pick.
- * `load` resolves to a module object with `createPickContributor` (see picking/pick-contributors.ts);
+ * `load` resolves to a module object with `createPickContributor` (the contributor API of `weft-gpu/picking`);
  * it is typed loosely here so that registering a source never imports picker types or code.
  */
 export interface PickSource<Entity extends object = object> {
+  /** What a pick reports as `pickedEntity` when this source is hit. */
   readonly entity: Entity;
-  readonly load: () => Promise<{ createPickContributor: (...args: never[]) => unknown }>;
+  /** Imports the contributor module, e.g. `() => import('./my-pick.js')`; called once, on the first pick. */
+  readonly load: () => Promise<{
+    /** Makes the per-device GPU state that draws the source into the pick pass. */
+    createPickContributor: (...args: never[]) => unknown;
+  }>;
 }
 
-/** Registers a pick source on the scene; every picker of the scene draws it from its next pick on. */
+/**
+ * Registers a pick source on the scene; every picker of the scene draws it from its next pick on.
+ * @throws {EngineError} when the source is not `{ entity, load }`
+ */
 export function registerPickSource<Entity extends object>(
   scene: Scene,
   source: PickSource<Entity>,

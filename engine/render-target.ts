@@ -1,7 +1,8 @@
 import { describeValue } from '../core/errors.js';
+import { checkOptionKeys, type OptionKeys } from '../core/options.js';
 import type { Engine } from './engine.js';
 import { assertEngineAlive } from './engine.js';
-import { EngineError } from './engine-errors.js';
+import { EngineError, engineOptionError } from './engine-errors.js';
 import { readTexturePixelsAsync, type TextureRegion } from './readback.js';
 import { getTexelByteSize, isDepthFormat, isIntegerFormat } from './texture-formats.js';
 
@@ -43,6 +44,15 @@ export interface RenderTargetOptions {
   /** Usage flags added to RENDER_ATTACHMENT | COPY_SRC | TEXTURE_BINDING. */
   extraUsage?: GPUTextureUsageFlags;
 }
+
+const targetOptionKeys: OptionKeys<RenderTargetOptions> = {
+  name: true,
+  width: true,
+  height: true,
+  samples: true,
+  depthFormat: true,
+  extraUsage: true,
+};
 
 function checkTargetOptions(
   api: string,
@@ -159,20 +169,33 @@ function make(
   return target;
 }
 
-/** Creates a single-attachment render target (default rgba8unorm + depth24plus). */
+/**
+ * Creates a single-attachment render target (default rgba8unorm + depth24plus).
+ * @throws {EngineError} when a size, format, sample count or option is invalid
+ */
 export function createRenderTarget(
   engine: Engine,
   options: RenderTargetOptions & { format?: GPUTextureFormat },
 ): RenderTarget {
-  return make('createRenderTarget', engine, [options.format ?? 'rgba8unorm'], options);
+  const api = 'createRenderTarget';
+  checkOptionKeys(api, options, [...Object.keys(targetOptionKeys), 'format'], engineOptionError);
+  if (options === undefined) throw new EngineError(api, 'bad-option', 'options { width, height, … } are required');
+  return make(api, engine, [options.format ?? 'rgba8unorm'], options);
 }
 
-/** Creates a render target with 1–8 colour attachments sharing one depth attachment. */
+/**
+ * Creates a render target with 1–8 colour attachments sharing one depth attachment.
+ * @throws {EngineError} when there are not 1–8 formats, or a size, format or option is invalid
+ */
 export function createRenderTargetMrt(
   engine: Engine,
   options: RenderTargetOptions & { formats: GPUTextureFormat[] },
 ): RenderTargetMrt {
-  return make('createRenderTargetMrt', engine, options.formats, options);
+  const api = 'createRenderTargetMrt';
+  checkOptionKeys(api, options, [...Object.keys(targetOptionKeys), 'formats'], engineOptionError);
+  if (options === undefined)
+    throw new EngineError(api, 'bad-option', 'options { width, height, formats, … } are required');
+  return make(api, engine, options.formats, options);
 }
 
 function destroyTextures(textures: RenderTargetTextures | null): void {
@@ -180,7 +203,10 @@ function destroyTextures(textures: RenderTargetTextures | null): void {
   for (const texture of [...textures.colors, ...textures.resolves, textures.depth]) texture?.destroy();
 }
 
-/** The target's textures on the engine's current device (re-created after a device loss). */
+/**
+ * The target's textures on the engine's current device (re-created after a device loss).
+ * @throws {EngineError} when the render target is disposed
+ */
 export function getRenderTargetTextures(target: RenderTarget): RenderTargetTextures {
   if (target.disposed)
     throw new EngineError('getRenderTargetTextures', 'disposed', `render target "${target.name}" was disposed`);
@@ -203,7 +229,10 @@ export function resizeRenderTarget(target: RenderTarget, width: number, height: 
   target.textures = allocate(target);
 }
 
-/** Reads colour attachment `index` (its resolve texture when multisampled) as packed bytes. */
+/**
+ * Reads colour attachment `index` (its resolve texture when multisampled) as packed bytes.
+ * @throws {EngineError} when the attachment index does not exist or the target is disposed
+ */
 export function readRenderTargetPixelsAsync(
   target: RenderTarget,
   index = 0,

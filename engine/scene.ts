@@ -1,8 +1,9 @@
 import { describeValue } from '../core/errors.js';
+import { checkOptionKeys, type OptionKeys } from '../core/options.js';
 import type { ForwardRenderTask } from './render/forward-render-task.js';
 import type { Camera } from './camera.js';
 import type { Engine } from './engine.js';
-import { EngineError } from './engine-errors.js';
+import { EngineError, engineOptionError } from './engine-errors.js';
 import { disposeMesh, type Mesh } from './mesh.js';
 import type { PickSource } from './pick-sources.js';
 import { disposeDefaultForwardTask } from './render-frame.js';
@@ -35,6 +36,13 @@ export interface SceneOptions {
   lightColor?: [number, number, number];
 }
 
+const sceneOptionKeys: OptionKeys<SceneOptions> = {
+  clearColor: true,
+  ambientColor: true,
+  lightDirection: true,
+  lightColor: true,
+};
+
 function checkTriple(
   api: string,
   name: string,
@@ -47,9 +55,13 @@ function checkTriple(
   return [value[0], value[1], value[2]];
 }
 
-/** Creates an empty scene on an engine (CPU state only). */
+/**
+ * Creates an empty scene on an engine (CPU state only).
+ * @throws {EngineError} when the engine is disposed or an option is invalid
+ */
 export function createScene(engine: Engine, options: SceneOptions = {}): Scene {
   const api = 'createScene';
+  checkOptionKeys(api, options, sceneOptionKeys, engineOptionError);
   const light = checkTriple(api, 'lightDirection', options.lightDirection, [0.4, 0.8, 0.45]);
   const length = Math.hypot(...light);
   if (length === 0) throw new EngineError(api, 'bad-option', 'lightDirection must not be zero');

@@ -10,7 +10,10 @@ export interface Skeleton {
   version: number;
 }
 
-/** Makes a skeleton of `boneCount` bones, all identity. */
+/**
+ * Makes a skeleton of `boneCount` bones, all identity.
+ * @throws {EngineError} when the bone count is not an integer in 1..4096
+ */
 export function makeSkeleton(boneCount: number, name = 'skeleton'): Skeleton {
   if (!Number.isInteger(boneCount) || boneCount < 1 || boneCount > 4096) {
     throw new EngineError(
@@ -24,7 +27,10 @@ export function makeSkeleton(boneCount: number, name = 'skeleton'): Skeleton {
   return { name, boneCount, matrices, version: 0 };
 }
 
-/** Sets bone `index`'s matrix (mesh space) and marks the skeleton changed. */
+/**
+ * Sets bone `index`'s matrix (mesh space) and marks the skeleton changed.
+ * @throws {EngineError} when the bone index is out of range or the matrix is not 16 finite numbers
+ */
 export function setBoneMatrix(skeleton: Skeleton, index: number, matrix: ArrayLike<number>): void {
   if (!Number.isInteger(index) || index < 0 || index >= skeleton.boneCount) {
     throw new EngineError(

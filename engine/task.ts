@@ -9,8 +9,11 @@ export interface Task {
   readonly name: string;
   /** True when the scene, device or target changed since the last `record()`. */
   needsRecord(): boolean;
+  /** Allocates what the next `execute()` needs (pipelines, buffers, bind groups, draw lists); `runTasks` calls it. */
   record(): void;
+  /** Writes uniforms and encodes the draws into `encoder`; creates nothing. */
   execute(encoder: GPUCommandEncoder): void;
+  /** Frees the task's GPU objects (the same as `disposeTask(task)`). */
   dispose(): void;
 }
 

@@ -1,8 +1,9 @@
 import { describeValue } from '../core/errors.js';
+import { checkOptionKeys, type OptionKeys } from '../core/options.js';
 import { makeVertexAnimationFragment } from '../fragments/vertex-animation.js';
 import { makeVertexAnimationVelocityFragment } from '../fragments/vertex-animation-velocity.js';
 import { type Aabb, makeEmptyAabb, transformAabb, unionAabb } from './bounds.js';
-import { EngineError, MeshDataError } from './engine-errors.js';
+import { EngineError, engineOptionError, MeshDataError } from './engine-errors.js';
 import { findVertexAttribute, type MeshGeometry, readVertexAttribute } from './mesh-data.js';
 import { type VertexAnimation, vertexAnimationRecordFloats } from './vertex-animation-types.js';
 
@@ -35,6 +36,13 @@ export function makeVertexAnimationPlayback(
 ): Float32Array<ArrayBuffer> {
   return new Float32Array([...clipA, ...clipB, weightB, 0, 0, 0]);
 }
+
+const vertexAnimationOptionKeys: OptionKeys<VertexAnimationOptions> = {
+  name: true,
+  frames: true,
+  boneCount: true,
+  frameCount: true,
+};
 
 function checkCount(api: string, what: string, value: unknown): number {
   if (!Number.isInteger(value) || (value as number) < 1)
@@ -87,9 +95,16 @@ function checkPlaybackFor(
   return copy;
 }
 
-/** Validates and copies the frames; the returned object also brings the VAT fragments and CPU routines to the engine. */
+/**
+ * Validates and copies the frames; the returned object also brings the VAT fragments and CPU routines to the engine.
+ * @throws {MeshDataError} when the frames have the wrong size or hold non-finite or non-affine matrices
+ * @throws {EngineError} when an option is invalid
+ */
 export function makeVertexAnimation(options: VertexAnimationOptions): VertexAnimation {
   const api = 'makeVertexAnimation';
+  checkOptionKeys(api, options, vertexAnimationOptionKeys, engineOptionError);
+  if (options === undefined)
+    throw new EngineError(api, 'bad-option', 'options { frames, boneCount, frameCount, name? } are required');
   const name = options?.name ?? 'vertex-animation';
   const boneCount = checkCount(api, 'boneCount', options?.boneCount);
   const frameCount = checkCount(api, 'frameCount', options?.frameCount);

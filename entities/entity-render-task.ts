@@ -9,7 +9,8 @@ import {
 } from '../picking/contributor-gpu.js';
 import { type ContributorViewData, makeContributorViewData } from '../picking/pick-contributors.js';
 import { type Camera, getCameraViewProjectionMatrix } from '../engine/camera.js';
-import { EngineError } from '../engine/engine-errors.js';
+import { EngineError, engineOptionError } from '../engine/engine-errors.js';
+import { checkOptionKeys, type OptionKeys } from '../core/options.js';
 import { getRenderTargetTextures, type RenderTarget } from '../engine/render-target.js';
 import type { Scene } from '../engine/scene.js';
 import type { Task } from '../engine/task.js';
@@ -151,6 +152,15 @@ function disposeEntityTask(state: EntityTaskState): void {
  * A task drawing one entity's quads into a render target with its own shader (the entity's vertex fragment plus a
  * colour fragment): record() makes pipeline and buffers, execute() packs items, writes uniforms and draws.
  */
+const entityTaskOptionKeys: OptionKeys<EntityRenderTaskOptions> = { name: true, target: true, camera: true };
+
+/** Refuses an entity render task's options that are not an object or hold an unknown key (EngineError `bad-option`). */
+export function checkEntityRenderTaskOptions(api: string, options: EntityRenderTaskOptions): void {
+  checkOptionKeys(api, options, entityTaskOptionKeys, engineOptionError);
+  if (options === undefined)
+    throw new EngineError(api, 'bad-option', 'options { target, name?, camera? } are required');
+}
+
 export function createEntityRenderTask(scene: Scene, options: EntityRenderTaskOptions, spec: EntityRenderSpec): Task {
   const name = options.name ?? spec.label;
   if (!options.target?.depthFormat)

@@ -62,7 +62,7 @@ export type FragmentBinding = UniformBinding | StorageBinding | TextureBinding |
 
 /** A vertex attribute the fragment reads as `input.<semantic>` of `io::VertexInput`. */
 export interface FragmentVertexInput {
-  /** Also the member name. Known semantics get locations in a fixed order (see composer/README.md). */
+  /** Also the member name. Known semantics get locations in a fixed order (see docs/composer.md). */
   semantic: string;
   /** Format used by `{ kind: 'tight' }` layouts; callers may feed any format of the same scalar kind. */
   format: GPUVertexFormat;

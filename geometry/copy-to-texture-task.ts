@@ -1,5 +1,6 @@
 import { makeComposeCache } from '../composer/compose-shader.js';
 import { describeValue } from '../core/errors.js';
+import { checkOptionKeys, type OptionKeys } from '../core/options.js';
 import {
   createRenderTarget,
   disposeRenderTarget,
@@ -18,7 +19,7 @@ import {
   encodeBlitPass,
   resolveBlitRemap,
 } from './blit-pass.js';
-import { GeometryError } from './geometry-errors.js';
+import { GeometryError, geometryOptionError } from './geometry-errors.js';
 import { getColorFormatCaps } from './texture-format-caps.js';
 
 /** A rectangle of the target in 0..1 units (origin top-left). */
@@ -75,6 +76,19 @@ interface Recorded {
 
 const api = 'createCopyToTextureTask';
 
+const copyConfigKeys: OptionKeys<CopyToTextureTaskConfig> = {
+  name: true,
+  sourceTexture: true,
+  targetTexture: true,
+  ownsTargetTexture: true,
+  viewport: true,
+  lodLevel: true,
+  resolveTexture: true,
+  remap: true,
+  flipY: true,
+  readSamples: true,
+};
+
 function checkViewport(viewport: NormalizedViewport | null | undefined): void {
   if (!viewport) return;
   const { x, y, width, height } = viewport;
@@ -100,9 +114,13 @@ function sourceTextureOf(config: CopyToTextureTaskConfig): GPUTexture {
   return (!config.readSamples && textures.resolves[0]) || textures.colors[0];
 }
 
-/** Creates a copy-to-texture task; the fast path, the MSAA resolve or the blit is chosen in record(). */
+/**
+ * Creates a copy-to-texture task; the fast path, the MSAA resolve or the blit is chosen in record().
+ * @throws {GeometryError} when the source, destination, viewport or remap is invalid
+ */
 export function createCopyToTextureTask(scene: Scene, config: CopyToTextureTaskConfig): CopyToTextureTask {
   const engine = scene.engine;
+  checkOptionKeys(api, config, copyConfigKeys, geometryOptionError, 'config');
   if (!config?.sourceTexture)
     throw new GeometryError(
       api,

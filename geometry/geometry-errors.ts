@@ -30,6 +30,11 @@ export type GeometryErrorCode =
   | 'disposed'
   | 'already-recorded';
 
+/** Builds the `bad-option` GeometryError that `checkOptionKeys` throws for a geometry API's config or options. */
+export function geometryOptionError(api: string, message: string): GeometryError {
+  return new GeometryError(api, 'bad-option', message);
+}
+
 /** A refused geometry-renderer, velocity, frame-ID or copy-to-texture request: names the API, the value and what is allowed. */
 export class GeometryError extends WeftError<GeometryErrorCode> {
   constructor(api: string, code: GeometryErrorCode, message: string) {

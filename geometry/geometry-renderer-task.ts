@@ -1,5 +1,6 @@
 import { makeComposeCache } from '../composer/compose-shader.js';
 import { describeValue } from '../core/errors.js';
+import { checkOptionKeys, type OptionKeys } from '../core/options.js';
 import { composeGeometryShader } from './geometry-shader.js';
 import type { Mesh } from '../engine/mesh.js';
 import type { RenderTarget } from '../engine/render-target.js';
@@ -14,7 +15,7 @@ import {
   readFrameIdTexelAsync,
 } from '../engine/frame-ids.js';
 import { geometrySceneBufferBytes, makeTextureGroupCache } from './geometry-draws.js';
-import { GeometryError } from './geometry-errors.js';
+import { GeometryError, geometryOptionError } from './geometry-errors.js';
 import { executeGeometryTask } from './geometry-execute.js';
 import {
   geometryTaskMeshes,
@@ -65,6 +66,22 @@ export interface GeometryRendererTask extends Task {
 
 const api = 'createGeometryRendererTask';
 
+const configKeys: OptionKeys<GeometryRendererTaskConfig> = {
+  name: true,
+  meshes: true,
+  camera: true,
+  size: true,
+  samples: true,
+  depthTexture: true,
+  depthLoad: true,
+  textureDescriptions: true,
+  reverseCulling: true,
+  transparentMeshes: true,
+  objectId: true,
+  reflectivity: true,
+  blendTag: true,
+};
+
 function checkConfig(
   scene: Scene,
   config: GeometryRendererTaskConfig,
@@ -75,6 +92,9 @@ function checkConfig(
       'bad-option',
       `config ${describeValue(config)} must be an object with textureDescriptions`,
     );
+  checkOptionKeys(api, config, configKeys, geometryOptionError, 'config');
+  if (typeof config.objectId === 'object')
+    checkOptionKeys(api, config.objectId, ['format'], geometryOptionError, 'objectId');
   const samples = config.samples ?? 1;
   if (samples !== 1 && samples !== 4)
     throw new GeometryError(api, 'bad-option', `samples ${describeValue(samples)} is not allowed; use 1 or 4`);
@@ -113,6 +133,7 @@ function checkConfig(
  * Creates the geometry renderer task. Validates everything it can before any pipeline exists (attachment formats,
  * the maxColorAttachmentBytesPerSample rule with alignment, MESH_BLEND_TAG, multisampling, blending); GPU objects
  * are made in record().
+ * @throws {GeometryError} when the outputs, formats, sample count or attachment bytes per sample are invalid for the device
  */
 export function createGeometryRendererTask(scene: Scene, config: GeometryRendererTaskConfig): GeometryRendererTask {
   const { samples, objectId } = checkConfig(scene, config);
@@ -269,11 +290,15 @@ export interface GeometryVelocityOptions {
   previousDepth?: boolean;
 }
 
-/** Configures LINEAR_VELOCITY before the task's first record (requesting the type already turns velocity on). */
+/**
+ * Configures LINEAR_VELOCITY before the task's first record (requesting the type already turns velocity on).
+ * @throws {GeometryError} when the task has already recorded
+ */
 export function enableGeometryVelocity(task: GeometryRendererTask, options: GeometryVelocityOptions = {}): void {
   const where = 'enableGeometryVelocity';
   const { state } = task;
   assertAlive(state, where);
+  checkOptionKeys(where, options, ['previousDepth'] satisfies (keyof GeometryVelocityOptions)[], geometryOptionError);
   if (state.recorded.count > 0)
     throw new GeometryError(
       where,

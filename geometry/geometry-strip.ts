@@ -69,8 +69,10 @@ function createTasksFor(
 /**
  * Renders the demo strip: six rgba8 images of the scene's G-buffer (normalized view depth, view normal, world normal,
  * world position, reflectivity, albedo), each through a copy-to-texture task (a remapping blit for float attachments).
- * On a device with the default 32 bytes per sample the outputs are split over two geometry passes; with
- * `requiredLimits: { maxColorAttachmentBytesPerSample: 64 }` they share one.
+ * On a device limited to WebGPU's default 32 bytes per sample (`requiredLimits: { maxColorAttachmentBytesPerSample: 32 }`)
+ * the outputs are split over two geometry passes; on a default engine (the adapter's limit, e.g. 64 or more) they share
+ * one.
+ * @throws {GeometryError} when the scene has no camera
  */
 export async function renderGeometryStripAsync(
   scene: Scene,

@@ -1,5 +1,6 @@
 import { describeValue } from '../core/errors.js';
-import { GeometryError } from './geometry-errors.js';
+import { checkOptionKeys } from '../core/options.js';
+import { GeometryError, geometryOptionError } from './geometry-errors.js';
 import {
   GEOMETRY_OBJECT_ID_DESCRIPTION,
   GEOMETRY_TEXTURE_DESCRIPTIONS,
@@ -62,6 +63,8 @@ export function normalizeGeometryRequests(
   const requests: GeometryAttachmentRequest[] = [];
   const seen = new Set<GeometryTextureType>();
   descriptions.forEach((d, i) => {
+    if (d !== null && typeof d === 'object')
+      checkOptionKeys(api, d, ['type', 'format'], geometryOptionError, `textureDescriptions[${i}]`);
     const type = d?.type;
     if (!Number.isInteger(type) || GEOMETRY_TEXTURE_DESCRIPTIONS[type] === undefined) {
       throw new GeometryError(
@@ -196,6 +199,7 @@ function checkBytes(api: string, requests: readonly GeometryAttachmentRequest[],
  * Checks the attachments, in MRT location order, against the spec and the device: format kinds, MESH_BLEND_TAG's
  * fixed r8uint single-sample form, multisampling and resolve rules, blending of transparent participants, and the
  * maxColorAttachmentBytesPerSample sum with alignment. Throws GeometryError before anything is built.
+ * @throws {GeometryError} when the outputs exceed the device limits or formats are not allowed
  */
 export function planGeometryAttachments(
   requests: readonly GeometryAttachmentRequest[],

@@ -1,4 +1,5 @@
 import type { ComposeCache, ComposeSpec } from '../composer/compose-shader.js';
+import { checkOptionKeys, type OptionKeys } from '../core/options.js';
 import { composeShader, makeComposeCache } from '../composer/compose-shader.js';
 import type { RenderPipelineState } from '../composer/pipeline-cache.js';
 import {
@@ -52,8 +53,28 @@ export interface ContributorGpuOptions {
   state?: RenderPipelineState;
 }
 
-/** Creates the shared state (nothing on the GPU but the params buffer until the first draw). */
+const contributorGpuOptionKeys: OptionKeys<ContributorGpuOptions> = {
+  label: true,
+  shaderSpec: true,
+  itemsBinding: true,
+  paramsBinding: true,
+  paramsBytes: true,
+  state: true,
+};
+
+/**
+ * Creates the shared state (nothing on the GPU but the params buffer until the first draw).
+ * @throws {PickError} when a required option (label, shaderSpec, bindings) is missing
+ */
 export function createContributorGpu(device: GPUDevice, options: ContributorGpuOptions): ContributorGpu {
+  const api = 'createContributorGpu';
+  checkOptionKeys(api, options, contributorGpuOptionKeys, (_, message) => new PickError(api, 'bad-option', message));
+  if (options === undefined)
+    throw new PickError(
+      api,
+      'bad-option',
+      'options { label, shaderSpec, itemsBinding, paramsBinding, … } are required',
+    );
   return {
     device,
     label: options.label,

@@ -15,6 +15,7 @@ export interface PickDiscardStorage {
   type: string;
   /** Also visible to the vertex stage (for world-adjust hooks); fragment-only by default. */
   vertex?: boolean;
+  /** The buffer contents for `mesh`, read at each pick (a multiple of 4 bytes); null or undefined when it has none. */
   data: (mesh: Mesh) => ArrayBufferView | null | undefined;
 }
 

@@ -1,5 +1,6 @@
 import { mat4 } from 'wgpu-matrix';
 import { describeValue } from '../core/errors.js';
+import { checkOptionKeys, type OptionKeys } from '../core/options.js';
 import type { Camera } from '../engine/camera.js';
 import { whenEngineReadyAsync } from '../engine/engine.js';
 import type { Scene } from '../engine/scene.js';
@@ -47,7 +48,11 @@ export interface GpuPicker {
   readonly scene: Scene;
   detailed: boolean;
   gpu: PickGpu | null;
-  inFlight: Set<{ reject: (error: Error) => void }>;
+  /** Picks not yet answered; disposing the picker rejects each. */
+  inFlight: Set<{
+    /** Rejects the pick's promise. */
+    reject: (error: Error) => void;
+  }>;
   disposed: boolean;
   /** Picks completed (for tests and benchmarks). */
   picks: number;
@@ -185,7 +190,24 @@ async function runRequest<T>(
   }
 }
 
-/** What is under framebuffer pixel (x, y): identity always, triangle detail in detailed mode. */
+const gpuPickOptionKeys: OptionKeys<GpuPickOptions> = {
+  filter: true,
+  ignore: true,
+  preFilter: true,
+  viewport: true,
+  devicePixelRatio: true,
+  discard: true,
+  filterSource: true,
+};
+
+function pickOptionError(api: string, message: string): PickError {
+  return new PickError(api, 'bad-option', message);
+}
+
+/**
+ * What is under framebuffer pixel (x, y): identity always, triangle detail in detailed mode.
+ * @throws {PickError} when the pixel is not finite or outside the viewport, an option is unknown or invalid, a discard rule does not compile (naming its key, line and column), or the picker is disposed
+ */
 export async function pickAsync(
   picker: GpuPicker,
   x: number,
@@ -196,7 +218,10 @@ export async function pickAsync(
   return info;
 }
 
-/** K pixels in one pass and one readback; each result equals a single pick at that pixel. */
+/**
+ * K pixels in one pass and one readback; each result equals a single pick at that pixel.
+ * @throws {PickError} when the point list is empty, a point is invalid, an option is unknown or invalid, or the picker is disposed
+ */
 export async function pickManyAsync(
   picker: GpuPicker,
   points: readonly { x: number; y: number }[],
@@ -204,6 +229,7 @@ export async function pickManyAsync(
   api = 'pickManyAsync',
 ): Promise<PickingInfo[]> {
   assertAlive(picker, api);
+  checkOptionKeys(api, options, gpuPickOptionKeys, pickOptionError);
   if (!Array.isArray(points) || points.length === 0)
     throw new PickError(
       api,
@@ -276,7 +302,10 @@ export interface PickedIdentity {
   entityDetail: Record<string, unknown> | null;
 }
 
-/** Marquee selection: the deduplicated identities (mesh + thin instance) visible in the rectangle. */
+/**
+ * Marquee selection: the deduplicated identities (mesh + thin instance) visible in the rectangle.
+ * @throws {PickError} when the rectangle is empty or not finite, an option is invalid, or the picker is disposed
+ */
 export async function pickRectAsync(
   picker: GpuPicker,
   x: number,
@@ -287,6 +316,7 @@ export async function pickRectAsync(
 ): Promise<PickedIdentity[]> {
   const api = 'pickRectAsync';
   assertAlive(picker, api);
+  checkOptionKeys(api, options, [...Object.keys(gpuPickOptionKeys), 'maxResults'], pickOptionError);
   const loading = loadSources(picker, api);
   if (loading) await loading;
   const viewport = viewportOf(picker, options);

@@ -4,7 +4,10 @@ import { PickError } from './pick-errors.js';
 /** Largest pick ID that fits the 24-bit RGB encoding; 0 means "nothing picked". */
 export const maxPickId = 0xffffff;
 
-/** Encodes a 1-based pick ID as the r, g, b bytes of an rgba8unorm texel. */
+/**
+ * Encodes a 1-based pick ID as the r, g, b bytes of an rgba8unorm texel.
+ * @throws {PickError} when the ID is not an integer in 1..maxPickId
+ */
 export function encodePickId(id: number): [number, number, number] {
   if (!Number.isInteger(id) || id < 1 || id > maxPickId) {
     throw new PickError(

@@ -89,14 +89,18 @@ function listExportedSubpaths(root: string): Omit<ApiReport, 'exportCount' | 'te
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
     exports: Record<string, string | { import: string }>;
   };
-  return Object.entries(pkg.exports)
-    .map(([subpath, target]) => {
-      const built = typeof target === 'string' ? target : target.import;
-      const source = posix.normalize(built.replace(/^\.\/dist\//, '').replace(/\.js$/, '.ts'));
-      const name = subpath === '.' ? PACKAGE_NAME : subpath.replace(/^\.\//, '').replaceAll('/', '-');
-      return { subpath, source, fileName: `${name}.api.md` };
-    })
-    .sort((a, b) => compareNames(a.fileName, b.fileName));
+  return (
+    Object.entries(pkg.exports)
+      // Code entries only: `./package.json` is exported as data for tools.
+      .filter(([, target]) => (typeof target === 'string' ? target : target.import).endsWith('.js'))
+      .map(([subpath, target]) => {
+        const built = typeof target === 'string' ? target : target.import;
+        const source = posix.normalize(built.replace(/^\.\/dist\//, '').replace(/\.js$/, '.ts'));
+        const name = subpath === '.' ? PACKAGE_NAME : subpath.replace(/^\.\//, '').replaceAll('/', '-');
+        return { subpath, source, fileName: `${name}.api.md` };
+      })
+      .sort((a, b) => compareNames(a.fileName, b.fileName))
+  );
 }
 
 function readCompilerOptions(root: string): ts.CompilerOptions {

@@ -32,6 +32,7 @@ function keyframe(times: ArrayLike<number>, time: number): [number, number] {
  * Poses the loaded glTF at `time` (seconds) of one animation (index or name): node translations,
  * rotations (slerp), scales and morph weights (LINEAR or STEP), then the skeletons' bones and the
  * world matrices of the meshes that follow nodes.
+ * @throws {EngineError} when the animation does not exist or the time is not finite
  */
 export function playGltfAnimation(result: GltfLoadResult, animation: number | string, time: number): void {
   const api = 'playGltfAnimation';

@@ -9,7 +9,8 @@ import {
 } from '@gltf-transform/core';
 import { mat4 } from 'wgpu-matrix';
 import { describeValue } from '../../core/errors.js';
-import { EngineError } from '../engine-errors.js';
+import { checkOptionKeys } from '../../core/options.js';
+import { EngineError, engineOptionError } from '../engine-errors.js';
 import { makeStandardMaterial, type StandardMaterial } from '../material.js';
 import { createMeshFromData, disposeMesh, type Mesh } from '../mesh.js';
 import { makeMeshGeometry, type MeshData } from '../mesh-data.js';
@@ -73,11 +74,7 @@ function refuse(where: string, message: string): never {
 function checkOptions(options: GltfLoadOptions): Float32Array | null {
   if (options === null || typeof options !== 'object')
     throw new EngineError(api, 'bad-option', `options ${describeValue(options)} must be an object`);
-  const allowed = ['worldMatrix', 'pickable', 'visible'];
-  for (const key of Object.keys(options)) {
-    if (!allowed.includes(key))
-      throw new EngineError(api, 'bad-option', `unknown option ${JSON.stringify(key)}; allowed: ${allowed.join(', ')}`);
-  }
+  checkOptionKeys(api, options, ['worldMatrix', 'pickable', 'visible'], engineOptionError);
   for (const key of ['pickable', 'visible'] as const) {
     if (options[key] !== undefined && typeof options[key] !== 'boolean')
       throw new EngineError(api, 'bad-option', `${key} ${describeValue(options[key])} must be a boolean`);
@@ -274,6 +271,7 @@ function planNode(
  * doubleSided only (textures, alphaMode, emissive and extensions are ignored). Skins become skeletons
  * (bones = joint world × inverse bind) and morph targets mesh morph targets; `playGltfAnimation` drives
  * them. Non-TRIANGLES primitives and CUBICSPLINE animations throw; all checks run before any mesh is made.
+ * @throws {EngineError} when the bytes are not a glTF/GLB weft can load (e.g. a CUBICSPLINE animation, a non-triangle mesh)
  */
 export async function loadGltfAsync(
   scene: Scene,

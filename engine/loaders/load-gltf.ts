@@ -2,7 +2,10 @@ import type { Document } from '@gltf-transform/core';
 import type { Scene } from '../scene.js';
 import type { GltfLoadOptions, GltfLoadResult } from './gltf-loader.js';
 
-/** Adds a glTF/GLB's static meshes to the scene; the glTF reader loads on first use. */
+/**
+ * Adds a glTF/GLB's static meshes to the scene; the glTF reader loads on first use.
+ * @throws {EngineError} when the bytes are not a glTF/GLB weft can load (e.g. a CUBICSPLINE animation, a non-triangle mesh)
+ */
 export async function loadGltfAsync(
   scene: Scene,
   source: Uint8Array | Document,

@@ -1,4 +1,4 @@
-import { createMeshFromData, type Mesh, type MeshOptions } from '../mesh.js';
+import { checkMeshArguments, createMeshFromData, type Mesh, type MeshOptions } from '../mesh.js';
 import type { MeshData } from '../mesh-data.js';
 import type { Scene } from '../scene.js';
 import { checkPositiveSize, checkPrimitiveOptions } from './options.js';
@@ -56,7 +56,10 @@ const corners: ReadonlyArray<readonly [number, number]> = [
 
 /** An axis-aligned box centred at the origin: 24 vertices (flat normals per face), uvs, 36 indices. */
 export function makeBoxData(options?: BoxOptions): MeshData {
-  const api = 'makeBoxData';
+  return boxData('makeBoxData', options);
+}
+
+function boxData(api: string, options?: BoxOptions): MeshData {
   const o = checkPrimitiveOptions(api, options, ['width', 'height', 'depth']);
   const half = [
     checkPositiveSize(api, 'width', o.width, 1) / 2,
@@ -84,7 +87,12 @@ export function makeBoxData(options?: BoxOptions): MeshData {
   return { positions, normals, uvs, indices: makeIndexArray(indices, 24) };
 }
 
-/** Adds a box mesh (see `makeBoxData`) to the scene. */
+/**
+ * Adds a box mesh (see `makeBoxData`) to the scene.
+ * @throws {MeshDataError} when an option is unknown or out of range
+ */
 export function createBoxMesh(scene: Scene, name: string, options?: BoxOptions, meshOptions?: MeshOptions): Mesh {
-  return createMeshFromData(scene, name, makeBoxData(options), meshOptions);
+  const api = 'createBoxMesh';
+  checkMeshArguments(api, name, meshOptions);
+  return createMeshFromData(scene, name, boxData(api, options), meshOptions);
 }

@@ -1,6 +1,6 @@
 import { describeValue } from '../../core/errors.js';
 import { EngineError } from '../engine-errors.js';
-import { createMeshFromData, type Mesh, type MeshOptions } from '../mesh.js';
+import { checkMeshArguments, createMeshFromData, type Mesh, type MeshOptions } from '../mesh.js';
 import type { MeshData } from '../mesh-data.js';
 import type { Scene } from '../scene.js';
 import { computeSmoothNormals } from './normals.js';
@@ -37,9 +37,15 @@ function outwardFraction(positions: Float32Array, indices: Uint32Array): number 
   return outward / (indices.length / 3);
 }
 
-/** The Stanford bunny (from the `bunny` package, loaded on demand): CCW outward, smooth normals, Y up. */
+/**
+ * The Stanford bunny (from the `bunny` package, loaded on demand): CCW outward, smooth normals, Y up.
+ * @throws {EngineError} when an option is invalid
+ */
 export async function makeBunnyDataAsync(options?: BunnyOptions): Promise<MeshData> {
-  const api = 'makeBunnyDataAsync';
+  return bunnyDataAsync('makeBunnyDataAsync', options);
+}
+
+async function bunnyDataAsync(api: string, options?: BunnyOptions): Promise<MeshData> {
   const o = checkPrimitiveOptions(api, options, ['fitToUnitBox']);
   if (o.fitToUnitBox !== undefined && typeof o.fitToUnitBox !== 'boolean') {
     throw new EngineError(api, 'bad-option', `fitToUnitBox ${describeValue(o.fitToUnitBox)} must be a boolean`);
@@ -86,5 +92,7 @@ export async function createBunnyMeshAsync(
   options?: BunnyOptions,
   meshOptions?: MeshOptions,
 ): Promise<Mesh> {
-  return createMeshFromData(scene, name, await makeBunnyDataAsync(options), meshOptions);
+  const api = 'createBunnyMeshAsync';
+  checkMeshArguments(api, name, meshOptions);
+  return createMeshFromData(scene, name, await bunnyDataAsync(api, options), meshOptions);
 }

@@ -1,5 +1,5 @@
 import { EngineError } from '../engine-errors.js';
-import { createMeshFromData, type Mesh, type MeshOptions } from '../mesh.js';
+import { checkMeshArguments, createMeshFromData, type Mesh, type MeshOptions } from '../mesh.js';
 import type { MeshData } from '../mesh-data.js';
 import type { Scene } from '../scene.js';
 import { checkPositiveSize, checkPrimitiveOptions, checkSegmentCount } from './options.js';
@@ -27,7 +27,10 @@ interface ProfileRow {
 
 /** A capsule along Y centred at the origin: a cylinder between two hemispheres, smooth normals, uvs. */
 export function makeCapsuleData(options?: CapsuleOptions): MeshData {
-  const api = 'makeCapsuleData';
+  return capsuleData('makeCapsuleData', options);
+}
+
+function capsuleData(api: string, options?: CapsuleOptions): MeshData {
   const o = checkPrimitiveOptions(api, options, ['radius', 'height', 'segments', 'capRings']);
   const radius = checkPositiveSize(api, 'radius', o.radius, 0.25);
   const height = checkPositiveSize(api, 'height', o.height, 1);
@@ -97,5 +100,7 @@ export function createCapsuleMesh(
   options?: CapsuleOptions,
   meshOptions?: MeshOptions,
 ): Mesh {
-  return createMeshFromData(scene, name, makeCapsuleData(options), meshOptions);
+  const api = 'createCapsuleMesh';
+  checkMeshArguments(api, name, meshOptions);
+  return createMeshFromData(scene, name, capsuleData(api, options), meshOptions);
 }

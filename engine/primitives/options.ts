@@ -1,5 +1,6 @@
 import { describeValue } from '../../core/errors.js';
-import { EngineError } from '../engine-errors.js';
+import { checkOptionKeys } from '../../core/options.js';
+import { EngineError, engineOptionError } from '../engine-errors.js';
 
 /** Largest segment / subdivision count a primitive accepts (keeps a typo from allocating gigabytes). */
 export const maxPrimitiveSegments = 1024;
@@ -10,19 +11,7 @@ export function checkPrimitiveOptions<T extends object>(
   options: T | undefined,
   allowed: readonly string[],
 ): Partial<T> {
-  if (options === undefined) return {};
-  if (options === null || typeof options !== 'object' || Array.isArray(options)) {
-    throw new EngineError(
-      api,
-      'bad-option',
-      `options ${describeValue(options)} must be an object with any of: ${allowed.join(', ')}`,
-    );
-  }
-  for (const key of Object.keys(options)) {
-    if (!allowed.includes(key))
-      throw new EngineError(api, 'bad-option', `unknown option ${JSON.stringify(key)}; allowed: ${allowed.join(', ')}`);
-  }
-  return options;
+  return checkOptionKeys(api, options, allowed, engineOptionError) ?? {};
 }
 
 /** A finite size > 0 (or the default when undefined). */

@@ -1,4 +1,4 @@
-import { createMeshFromData, type Mesh, type MeshOptions } from '../mesh.js';
+import { checkMeshArguments, createMeshFromData, type Mesh, type MeshOptions } from '../mesh.js';
 import type { MeshData } from '../mesh-data.js';
 import type { Scene } from '../scene.js';
 import { checkPositiveSize, checkPrimitiveOptions, checkSegmentCount } from './options.js';
@@ -13,7 +13,10 @@ export interface PlaneOptions {
 
 /** A flat grid in the XZ plane centred at the origin, front face +Y; uv (0,0) at (-x, -z). */
 export function makePlaneData(options?: PlaneOptions): MeshData {
-  const api = 'makePlaneData';
+  return planeData('makePlaneData', options);
+}
+
+function planeData(api: string, options?: PlaneOptions): MeshData {
   const o = checkPrimitiveOptions(api, options, ['width', 'depth', 'subdivisions']);
   const width = checkPositiveSize(api, 'width', o.width, 1);
   const depth = checkPositiveSize(api, 'depth', o.depth, 1);
@@ -44,5 +47,7 @@ export function makePlaneData(options?: PlaneOptions): MeshData {
 
 /** Adds a plane mesh (see `makePlaneData`) to the scene. */
 export function createPlaneMesh(scene: Scene, name: string, options?: PlaneOptions, meshOptions?: MeshOptions): Mesh {
-  return createMeshFromData(scene, name, makePlaneData(options), meshOptions);
+  const api = 'createPlaneMesh';
+  checkMeshArguments(api, name, meshOptions);
+  return createMeshFromData(scene, name, planeData(api, options), meshOptions);
 }

@@ -1,4 +1,4 @@
-import { createMeshFromData, type Mesh, type MeshOptions } from '../mesh.js';
+import { checkMeshArguments, createMeshFromData, type Mesh, type MeshOptions } from '../mesh.js';
 import type { MeshData } from '../mesh-data.js';
 import type { Scene } from '../scene.js';
 import { checkPositiveSize, checkPrimitiveOptions, checkSegmentCount } from './options.js';
@@ -13,7 +13,10 @@ export interface SphereOptions {
 
 /** A UV sphere centred at the origin, poles on ±Y, with smooth (analytic) normals and uvs. */
 export function makeSphereData(options?: SphereOptions): MeshData {
-  const api = 'makeSphereData';
+  return sphereData('makeSphereData', options);
+}
+
+function sphereData(api: string, options?: SphereOptions): MeshData {
   const o = checkPrimitiveOptions(api, options, ['radius', 'segments', 'rings']);
   const radius = checkPositiveSize(api, 'radius', o.radius, 0.5);
   const segments = checkSegmentCount(api, 'segments', o.segments, 32, 3);
@@ -47,7 +50,12 @@ export function makeSphereData(options?: SphereOptions): MeshData {
   return { positions, normals, uvs, indices: makeIndexArray(indices, vertexCount) };
 }
 
-/** Adds a sphere mesh (see `makeSphereData`) to the scene. */
+/**
+ * Adds a sphere mesh (see `makeSphereData`) to the scene.
+ * @throws {MeshDataError} when an option is unknown or out of range
+ */
 export function createSphereMesh(scene: Scene, name: string, options?: SphereOptions, meshOptions?: MeshOptions): Mesh {
-  return createMeshFromData(scene, name, makeSphereData(options), meshOptions);
+  const api = 'createSphereMesh';
+  checkMeshArguments(api, name, meshOptions);
+  return createMeshFromData(scene, name, sphereData(api, options), meshOptions);
 }

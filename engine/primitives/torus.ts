@@ -1,5 +1,5 @@
 import { EngineError } from '../engine-errors.js';
-import { createMeshFromData, type Mesh, type MeshOptions } from '../mesh.js';
+import { checkMeshArguments, createMeshFromData, type Mesh, type MeshOptions } from '../mesh.js';
 import type { MeshData } from '../mesh-data.js';
 import type { Scene } from '../scene.js';
 import { checkPositiveSize, checkPrimitiveOptions, checkSegmentCount } from './options.js';
@@ -17,7 +17,10 @@ export interface TorusOptions {
 
 /** A ring torus centred at the origin, lying in the XZ plane (axis Y), smooth normals and uvs. */
 export function makeTorusData(options?: TorusOptions): MeshData {
-  const api = 'makeTorusData';
+  return torusData('makeTorusData', options);
+}
+
+function torusData(api: string, options?: TorusOptions): MeshData {
   const o = checkPrimitiveOptions(api, options, ['radius', 'tube', 'radialSegments', 'tubularSegments']);
   const radius = checkPositiveSize(api, 'radius', o.radius, 0.5);
   const tube = checkPositiveSize(api, 'tube', o.tube, 0.2);
@@ -64,5 +67,7 @@ export function makeTorusData(options?: TorusOptions): MeshData {
 
 /** Adds a torus mesh (see `makeTorusData`) to the scene. */
 export function createTorusMesh(scene: Scene, name: string, options?: TorusOptions, meshOptions?: MeshOptions): Mesh {
-  return createMeshFromData(scene, name, makeTorusData(options), meshOptions);
+  const api = 'createTorusMesh';
+  checkMeshArguments(api, name, meshOptions);
+  return createMeshFromData(scene, name, torusData(api, options), meshOptions);
 }

@@ -1,6 +1,7 @@
 import { makeComposeCache } from '../../composer/compose-shader.js';
 import { sceneUniformsByteSize } from '../../fragments/scene-uniforms.js';
-import { EngineError } from '../engine-errors.js';
+import { EngineError, engineOptionError } from '../engine-errors.js';
+import { checkOptionKeys, type OptionKeys } from '../../core/options.js';
 import type { FrameIdHit } from '../frame-ids.js';
 import type { Scene } from '../scene.js';
 import type { Task } from '../task.js';
@@ -20,8 +21,20 @@ export interface ForwardRenderTask extends Task {
   readonly objectIds: ForwardObjectIds | null;
 }
 
-/** Creates the forward render task (GPU objects are made in `record()`). */
+const forwardTaskOptionKeys: OptionKeys<ForwardRenderTaskOptions> = {
+  name: true,
+  target: true,
+  camera: true,
+  meshes: true,
+  objectIds: true,
+};
+
+/**
+ * Creates the forward render task (GPU objects are made in `record()`).
+ * @throws {EngineError} when the scene is disposed or an option is invalid
+ */
 export function createForwardRenderTask(scene: Scene, options: ForwardRenderTaskOptions = {}): ForwardRenderTask {
+  checkOptionKeys('createForwardRenderTask', options, forwardTaskOptionKeys, engineOptionError);
   const engine = scene.engine;
   const name = options.name ?? 'forward';
   const objectIds = options.objectIds ? makeForwardObjectIds(`weft:${name}`) : null;

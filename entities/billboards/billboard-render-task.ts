@@ -1,5 +1,9 @@
 import { billboardParamsBytes, billboardSpriteBytes } from '../../fragments/billboard-pick.js';
-import { createEntityRenderTask, type EntityRenderTaskOptions } from '../entity-render-task.js';
+import {
+  checkEntityRenderTaskOptions,
+  createEntityRenderTask,
+  type EntityRenderTaskOptions,
+} from '../entity-render-task.js';
 import type { Task } from '../../engine/task.js';
 import { billboardParams, packBillboardSprite } from './billboard-items.js';
 import { billboardColorSpec } from './billboard-shaders.js';
@@ -7,6 +11,7 @@ import type { BillboardSystem } from './billboard-system.js';
 
 /** Draws a billboard system's sprites (flat colours, depth-tested and depth-writing) over a target the meshes were drawn into. */
 export function createBillboardRenderTask(system: BillboardSystem, options: EntityRenderTaskOptions): Task {
+  checkEntityRenderTaskOptions('createBillboardRenderTask', options);
   const params = new Float32Array(4);
   return createEntityRenderTask(
     system.scene,

@@ -1,5 +1,6 @@
 import { describeValue } from '../../core/errors.js';
-import { EngineError } from '../../engine/engine-errors.js';
+import { EngineError, engineOptionError } from '../../engine/engine-errors.js';
+import { checkOptionKeys, describeArgument, type OptionKeys } from '../../core/options.js';
 import { registerPickSource, unregisterPickSource } from '../../engine/pick-sources.js';
 import type { Scene } from '../../engine/scene.js';
 import type { PickingInfo } from '../../picking/picking-info.js';
@@ -38,6 +39,15 @@ export interface BillboardOptions {
   pickable?: boolean;
 }
 
+const billboardOptionKeys: OptionKeys<BillboardOptions> = {
+  positions: true,
+  sizes: true,
+  orientation: true,
+  axis: true,
+  colors: true,
+  pickable: true,
+};
+
 function fail(api: string, name: string, message: string): never {
   throw new EngineError(api, 'bad-data', `billboard system ${JSON.stringify(name)}: ${message}`);
 }
@@ -68,9 +78,20 @@ function perSprite(
   return out;
 }
 
-/** Creates a billboard system in the scene and registers it as a pick source (its pick code loads on the first pick). */
+/**
+ * Creates a billboard system in the scene and registers it as a pick source (its pick code loads on the first pick).
+ * @throws {EngineError} when the scene is disposed or a position, size, colour or option is invalid
+ */
 export function createBillboardSystem(scene: Scene, name: string, options: BillboardOptions): BillboardSystem {
   const api = 'createBillboardSystem';
+  if (typeof name !== 'string' || name.length === 0)
+    throw new EngineError(
+      api,
+      'bad-option',
+      `name ${describeArgument(name)} must be a non-empty string; the call is ${api}(scene, name, options)`,
+    );
+  checkOptionKeys(api, options, billboardOptionKeys, engineOptionError);
+  if (options === undefined) throw new EngineError(api, 'bad-option', 'options { positions, … } are required');
   const { positions } = options;
   if (
     !(positions instanceof Float32Array) ||

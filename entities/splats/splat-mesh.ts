@@ -1,6 +1,7 @@
 import { mat4 } from 'wgpu-matrix';
 import { describeValue } from '../../core/errors.js';
-import { EngineError } from '../../engine/engine-errors.js';
+import { EngineError, engineOptionError } from '../../engine/engine-errors.js';
+import { checkOptionKeys, describeArgument, type OptionKeys } from '../../core/options.js';
 import { registerPickSource, unregisterPickSource } from '../../engine/pick-sources.js';
 import type { Scene } from '../../engine/scene.js';
 import type { PickingInfo } from '../../picking/picking-info.js';
@@ -42,6 +43,17 @@ export interface SplatMeshOptions {
   pickable?: boolean;
 }
 
+const splatOptionKeys: OptionKeys<SplatMeshOptions> = {
+  centers: true,
+  scales: true,
+  rotations: true,
+  opacities: true,
+  colors: true,
+  worldMatrix: true,
+  pickOpacityThreshold: true,
+  pickable: true,
+};
+
 function fail(api: string, name: string, message: string): never {
   throw new EngineError(api, 'bad-data', `splat mesh ${JSON.stringify(name)}: ${message}`);
 }
@@ -62,9 +74,20 @@ function checkArray(
   return Float32Array.from(value);
 }
 
-/** Creates a splat mesh in the scene and registers it as a pick source (its pick code loads on the first pick). */
+/**
+ * Creates a splat mesh in the scene and registers it as a pick source (its pick code loads on the first pick).
+ * @throws {EngineError} when the scene is disposed or the splat arrays or options are invalid
+ */
 export function createSplatMesh(scene: Scene, name: string, options: SplatMeshOptions): SplatMesh {
   const api = 'createSplatMesh';
+  if (typeof name !== 'string' || name.length === 0)
+    throw new EngineError(
+      api,
+      'bad-option',
+      `name ${describeArgument(name)} must be a non-empty string; the call is ${api}(scene, name, options)`,
+    );
+  checkOptionKeys(api, options, splatOptionKeys, engineOptionError);
+  if (options === undefined) throw new EngineError(api, 'bad-option', 'options { centers, scales, … } are required');
   const centers = options.centers;
   if (!(centers instanceof Float32Array) || centers.length === 0 || centers.length % 3 !== 0)
     fail(api, name, `centers ${describeValue(centers)} must be a non-empty Float32Array of x, y, z triples`);

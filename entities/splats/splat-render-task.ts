@@ -1,5 +1,9 @@
 import { splatItemBytes, splatParamsBytes } from '../../fragments/splat-pick.js';
-import { createEntityRenderTask, type EntityRenderTaskOptions } from '../entity-render-task.js';
+import {
+  checkEntityRenderTaskOptions,
+  createEntityRenderTask,
+  type EntityRenderTaskOptions,
+} from '../entity-render-task.js';
 import type { Task } from '../../engine/task.js';
 import { packSplat, splatParams } from './splat-items.js';
 import type { SplatMesh } from './splat-mesh.js';
@@ -14,6 +18,7 @@ export const splatRenderCutoff = 1 / 255;
  * meshes at the peak's depth, no depth writes.
  */
 export function createSplatRenderTask(mesh: SplatMesh, options: EntityRenderTaskOptions): Task {
+  checkEntityRenderTaskOptions('createSplatRenderTask', options);
   const params = new Float32Array(splatParamsBytes / 4);
   let depths = new Float32Array(0);
   let order = new Uint32Array(0);

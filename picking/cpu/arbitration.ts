@@ -1,4 +1,5 @@
 import { describeValue } from '../../core/errors.js';
+import { checkOptionKeys, type OptionKeys } from '../../core/options.js';
 import { type Aabb, makeEmptyAabb, unionAabb } from '../../engine/bounds.js';
 import { getMeshWorldBounds, type Mesh } from '../../engine/mesh.js';
 import type { Scene } from '../../engine/scene.js';
@@ -12,7 +13,7 @@ import {
   raycastEntity,
 } from './analytic-twins.js';
 import { CpuPickError } from './cpu-pick-error.js';
-import type { CpuPickOptions } from './pick-options.js';
+import { checkCpuPickOptions, type CpuPickOptions, cpuPickOptionError } from './pick-options.js';
 import { cameraRay, checkRay, type CpuRay, pickWithRaySync } from './pick-sync.js';
 
 /** A minimal transform-node stand-in: a named group of meshes, entities and groups. Never a pick candidate itself. */
@@ -51,6 +52,13 @@ export interface EditorPick {
 }
 
 type Node = Mesh | PickEntity | PickGroup;
+
+const policyKeys: OptionKeys<EditorPickPolicy> = { groups: true, entities: true, fitTolerance: true, active: true };
+
+function checkArbitrationOptions(api: string, policy: EditorPickPolicy, options: CpuPickOptions): void {
+  checkOptionKeys(api, policy, policyKeys, cpuPickOptionError, 'policy');
+  checkCpuPickOptions(api, options);
+}
 
 const isGroup = (n: Node): n is PickGroup =>
   Array.isArray((n as PickGroup).children) && !('kind' in n) && !('geometry' in n);
@@ -143,6 +151,7 @@ function leaves(node: Node, out: Set<Node> = new Set()): Set<Node> {
  * Editor pick arbitration: the active object wins when the ray hits it at all; otherwise the nearest mesh
  * or entity wins (groups are never candidates), then selection climbs to the outermost enclosing group
  * whose box fits the hit object's within `fitTolerance`. Proxies containing the ray origin abstain.
+ * @throws {CpuPickError} when the ray, the policy (groups, entities, active) or an option is malformed
  */
 export function arbitratePickSync(
   scene: Scene,
@@ -151,6 +160,7 @@ export function arbitratePickSync(
   options: CpuPickOptions = {},
 ): EditorPick {
   const api = 'arbitratePickSync';
+  checkArbitrationOptions(api, policy, options);
   const tolerance = policy.fitTolerance ?? 0.05;
   if (!(tolerance >= 0) || !Number.isFinite(tolerance))
     throw new CpuPickError(api, 'bad-policy', `fitTolerance ${describeValue(tolerance)} must be a finite number >= 0`);
@@ -190,7 +200,10 @@ export function arbitratePickSync(
   };
 }
 
-/** `arbitratePickSync` for the camera ray through pixel (x, y) (clipped at the camera's near/far planes). */
+/**
+ * `arbitratePickSync` for the camera ray through pixel (x, y) (clipped at the camera's near/far planes).
+ * @throws {CpuPickError} when the pixel, the policy or an option is malformed
+ */
 export function arbitratePickAtPixelSync(
   scene: Scene,
   x: number,
@@ -198,6 +211,8 @@ export function arbitratePickAtPixelSync(
   policy: EditorPickPolicy = {},
   options: CpuPickOptions = {},
 ): EditorPick {
-  const { ray, range } = cameraRay('arbitratePickAtPixelSync', scene, x, y, options);
+  const api = 'arbitratePickAtPixelSync';
+  checkArbitrationOptions(api, policy, options);
+  const { ray, range } = cameraRay(api, scene, x, y, options);
   return arbitratePickSync(scene, ray, policy, { ...options, minDistance: range[0], maxDistance: range[1] });
 }

@@ -60,7 +60,10 @@ function checkTopology(ints: Int32Array, nodeCount: number, triangleCount: numbe
   return maxDepth;
 }
 
-/** Rebuilds a TriangleBvh from `serialiseTriangleBvh` output and the geometry it was built for; validates everything. */
+/**
+ * Rebuilds a TriangleBvh from `serialiseTriangleBvh` output and the geometry it was built for; validates everything.
+ * @throws {CpuPickError} when the BVH does not match the geometry's triangle count
+ */
 export function deserialiseTriangleBvh(
   bytes: Uint8Array | ArrayBuffer,
   positions: Float32Array,

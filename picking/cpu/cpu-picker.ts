@@ -1,7 +1,9 @@
 import type { Mesh } from '../../engine/mesh.js';
 import type { Scene } from '../../engine/scene.js';
 import { describeValue } from '../../core/errors.js';
+import { checkOptionKeys, type OptionKeys } from '../../core/options.js';
 import { CpuPickError } from './cpu-pick-error.js';
+import { cpuPickOptionError } from './pick-options.js';
 import { meshBvhCacheEpoch, peekMeshBvh } from './mesh-bvh-cache.js';
 import type { TriangleBvh } from './triangle-bvh.js';
 import { buildSceneBvh, type CpuPickDiagnostic, refitSceneBvh, type SceneBvh, type SceneBvhMode } from './scene-bvh.js';
@@ -67,9 +69,15 @@ function pickerCache(): WeakMap<Scene, CpuPicker> {
   return pickers;
 }
 
-/** Creates (or replaces) the scene's CPU picker state; `pickSync` and friends use it from then on. */
+const cpuPickerOptionKeys: OptionKeys<CpuPickerOptions> = { sceneBvh: true, refit: true, onDiagnostic: true };
+
+/**
+ * Creates (or replaces) the scene's CPU picker state; `pickSync` and friends use it from then on.
+ * @throws {CpuPickError} when an option is unknown or out of range
+ */
 export function createCpuPicker(scene: Scene, options: CpuPickerOptions = {}): CpuPicker {
   const api = 'createCpuPicker';
+  checkOptionKeys(api, options, cpuPickerOptionKeys, cpuPickOptionError);
   const sceneBvh = options.sceneBvh ?? 'auto';
   const refit = options.refit ?? 'auto';
   if (!['auto', 'always', 'never'].includes(sceneBvh))

@@ -1,4 +1,5 @@
 import { describeValue } from '../../core/errors.js';
+import { checkOptionKeys, type OptionKeys } from '../../core/options.js';
 import { makePickFilter, makePickFilterTest, type PickFilterOptions, type ThinInstanceIgnore } from '../pick-filter.js';
 import type { PickViewport } from '../picking-ray.js';
 import { CpuPickError } from './cpu-pick-error.js';
@@ -19,6 +20,25 @@ export interface CpuPickOptions extends PickFilterOptions {
 }
 
 /** Checks `options` and compiles pickable/filter/ignore into one entry test. */
+const cpuPickOptionKeys: OptionKeys<CpuPickOptions> = {
+  filter: true,
+  ignore: true,
+  viewport: true,
+  devicePixelRatio: true,
+  minDistance: true,
+  maxDistance: true,
+};
+
+/** Builds the `bad-option` CpuPickError that `checkOptionKeys` throws for a CPU picking API. */
+export function cpuPickOptionError(api: string, message: string): CpuPickError {
+  return new CpuPickError(api, 'bad-option', message);
+}
+
+/** Refuses a CPU pick's options that are not an object or hold a key `CpuPickOptions` does not have. */
+export function checkCpuPickOptions(api: string, options: CpuPickOptions | undefined): void {
+  checkOptionKeys(api, options, cpuPickOptionKeys, cpuPickOptionError);
+}
+
 export function makeEntryAcceptor(api: string, options: CpuPickOptions): EntryAcceptor {
   return makePickFilterTest(makePickFilter(api, options, CpuPickError));
 }

@@ -6,7 +6,7 @@ import { makePickingRay, type PickingRay } from '../picking-ray.js';
 import { CpuPickError } from './cpu-pick-error.js';
 import { getCpuPicker, syncCpuPicker } from './cpu-picker.js';
 import { makeCpuPickingInfo } from './cpu-picking-info.js';
-import { type CpuPickOptions, makeEntryAcceptor, pickRange } from './pick-options.js';
+import { checkCpuPickOptions, type CpuPickOptions, makeEntryAcceptor, pickRange } from './pick-options.js';
 import { raycastSceneAll, raycastSceneFirst, type SceneHit } from './scene-query.js';
 
 /** A world-space ray: a PickingRay from `makePickingRay`, or any origin + non-zero direction. */
@@ -109,22 +109,32 @@ function all(
  * What is under pixel (x, y), synchronously: the nearest hit of the camera ray through the pixel centre
  * (same camera, projection and pixel convention as the renderer, clipped at its near/far planes).
  * Back faces are hit, like the GPU pick pass (cull none); `visible` does not gate, `pickable === false` does.
+ * @throws {CpuPickError} when the pixel is not finite or an option is unknown or invalid
  */
 export function pickSync(scene: Scene, x: number, y: number, options: CpuPickOptions = {}): PickingInfo {
   const api = 'pickSync';
+  checkCpuPickOptions(api, options);
   const { ray, range } = cameraRay(api, scene, x, y, options);
   return nearest(api, scene, checkRay(api, ray), range, options);
 }
 
-/** The nearest hit along a world ray (distances from its origin, in world units). */
+/**
+ * The nearest hit along a world ray (distances from its origin, in world units).
+ * @throws {CpuPickError} when the ray is not finite or an option is unknown or invalid
+ */
 export function pickWithRaySync(scene: Scene, ray: CpuRay, options: CpuPickOptions = {}): PickingInfo {
   const api = 'pickWithRaySync';
+  checkCpuPickOptions(api, options);
   return nearest(api, scene, checkRay(api, ray), pickRange(api, options), options);
 }
 
-/** Every hit under pixel (x, y) along the camera ray, nearest first. */
+/**
+ * Every hit under pixel (x, y) along the camera ray, nearest first.
+ * @throws {CpuPickError} when the pixel is not finite or an option is unknown or invalid
+ */
 export function pickManySync(scene: Scene, x: number, y: number, options: CpuPickOptions = {}): PickingInfo[] {
   const api = 'pickManySync';
+  checkCpuPickOptions(api, options);
   const { ray, range } = cameraRay(api, scene, x, y, options);
   return all(api, scene, checkRay(api, ray), range, options);
 }
@@ -132,5 +142,6 @@ export function pickManySync(scene: Scene, x: number, y: number, options: CpuPic
 /** Every hit along a world ray, nearest first. */
 export function pickManyWithRaysSync(scene: Scene, ray: CpuRay, options: CpuPickOptions = {}): PickingInfo[] {
   const api = 'pickManyWithRaysSync';
+  checkCpuPickOptions(api, options);
   return all(api, scene, checkRay(api, ray), pickRange(api, options), options);
 }

@@ -94,7 +94,10 @@ function triangleBounds(tris: Float32Array, i: number, out: Float32Array, o: num
   }
 }
 
-/** Builds a binned-SAH triangle BVH; the caller's arrays are read, never modified. */
+/**
+ * Builds a binned-SAH triangle BVH; the caller's arrays are read, never modified.
+ * @throws {CpuPickError} when the positions or indices are malformed (length, out-of-range index)
+ */
 export function buildTriangleBvh(
   positions: Float32Array,
   indices: Uint16Array | Uint32Array | null,
@@ -162,7 +165,10 @@ export function refitTriangleBvhBounds(bvh: TriangleBvh): void {
   bvh.refitCount++;
 }
 
-/** After CPU deformation: re-reads the triangles from `positions` (same topology) and refits the bounds. */
+/**
+ * After CPU deformation: re-reads the triangles from `positions` (same topology) and refits the bounds.
+ * @throws {CpuPickError} when the geometry's triangle count differs from the BVH's or a position is not finite
+ */
 export function refitTriangleBvh(
   bvh: TriangleBvh,
   positions: Float32Array,

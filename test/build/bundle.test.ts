@@ -1,13 +1,25 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { rollup } from 'rollup';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import config from '../../rollup.config.mjs';
+import { libraryEntries } from '../../rollup.config.mjs';
+import { buildPackageAsync, removeBuiltPackageAsync, repoRoot } from '../support/build-package.js';
 
-const root = resolve(import.meta.dirname, '../..');
-// The typescript plugin insists on its own outDir, so the build goes to dist/ as `npm run build` does.
-const out = join(root, 'dist');
+const root = repoRoot;
+// The build goes to a folder of this process (see build-package.ts); `out` is its dist/.
+let out = '';
+let packageDir = '';
 const scratch = mkdtempSync(join(tmpdir(), 'weft-consumer-'));
 
 /** Bundles a consumer module against the built dist with tree-shaking, dependencies external. */
@@ -26,20 +38,85 @@ async function bundleConsumer(source: string): Promise<string> {
 
 describe('the published bundle', () => {
   beforeAll(async () => {
-    const build = await rollup({ ...config, onwarn: () => undefined });
-    rmSync(out, { recursive: true, force: true });
-    await build.write(config.output);
-    await build.close();
-  }, 120_000);
-  afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+    ({ dir: packageDir, dist: out } = await buildPackageAsync());
+  }, 180_000);
+  afterAll(async () => {
+    rmSync(scratch, { recursive: true, force: true });
+    await removeBuiltPackageAsync();
+  });
 
-  test('every package.json export exists with its type declarations', () => {
-    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const inPackage = (file: string) => join(packageDir, file);
+
+  test('every package.json export exists as { types, import, default }, and main, module, types and bin', () => {
     expect(pkg.sideEffects).toBe(false);
-    for (const [subpath, target] of Object.entries(pkg.exports as Record<string, { types: string; import: string }>)) {
-      for (const file of [target.import, target.types]) {
-        expect(existsSync(join(out, file.replace(/^\.\/dist\//, ''))), `${subpath} → ${file}`).toBe(true);
-      }
+    const entries = Object.entries(pkg.exports as Record<string, Record<string, string> | string>).filter(
+      ([subpath]) => subpath !== './package.json',
+    );
+    expect(entries).toHaveLength(libraryEntries.length);
+    for (const [subpath, target] of entries) {
+      expect(Object.keys(target), subpath).toEqual(['types', 'import', 'default']);
+      const { types, import: esm, default: fallback } = target as Record<string, string>;
+      expect(fallback, `${subpath}: require(esm) resolves the same module`).toBe(esm);
+      for (const file of [esm, types]) expect(existsSync(inPackage(file)), `${subpath} → ${file}`).toBe(true);
+    }
+    expect(pkg.exports['.']).toEqual({ types: pkg.types, import: pkg.main, default: pkg.main });
+    expect(pkg.module).toBe(pkg.main);
+    expect(readFileSync(inPackage(pkg.bin.weft), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/);
+  });
+
+  test('the package ships its build, README, LICENSE, CHANGELOG and docs; runtime ranges dedupe, wesl stays exact', () => {
+    expect(pkg.files).toEqual(['dist', 'README.md', 'LICENSE', 'CHANGELOG.md', 'docs']);
+    expect(pkg.scripts.prepack).toBe('npm run build');
+    expect(pkg.engines.node).toBe('>=20.19.0');
+    for (const field of ['keywords', 'author', 'description', 'license']) expect(pkg[field], field).toBeTruthy();
+    for (const [name, range] of Object.entries(pkg.dependencies as Record<string, string>))
+      expect(range, name).toMatch(name === 'wesl' ? /^\d+\.\d+\.\d+$/ : /^\^\d+\.\d+\.\d+$/);
+    expect(pkg.dependencies['@webgpu/types']).toBeDefined();
+  });
+
+  test('every entry declaration references the WebGPU types', () => {
+    for (const entry of libraryEntries) {
+      const declaration = readFileSync(join(out, `${entry}.d.ts`), 'utf8');
+      expect(declaration.split('\n')[0], entry).toBe('/// <reference types="@webgpu/types" />');
+    }
+  });
+
+  test('CommonJS on Node >= 20.19 requires an entry (require(esm))', () => {
+    const consumer = join(scratch, 'cjs-consumer');
+    mkdirSync(join(consumer, 'node_modules'), { recursive: true });
+    // The package folder holds the repository's package.json and this build's dist/.
+    symlinkSync(packageDir, join(consumer, 'node_modules', 'weft-gpu'), 'dir');
+    writeFileSync(join(consumer, 'package.json'), '{ "name": "cjs-consumer", "private": true }\n');
+    const printed = execFileSync(
+      process.execPath,
+      [
+        '--no-warnings',
+        '--eval',
+        "const c = require('weft-gpu/composer'); const r = require('weft-gpu'); console.log(typeof c.composeShader, typeof r.createEngineAsync);",
+      ],
+      { cwd: consumer, encoding: 'utf8' },
+    );
+    expect(printed.trim()).toBe('function function');
+  });
+
+  test('source maps name files that exist, and embed their sources', () => {
+    const maps = [
+      'engine/camera.js.map',
+      'composer/compose-shader.js.map',
+      'picking/pick-pass.js.map',
+      'cli/weft.js.map',
+    ];
+    const nested = readdirSync(join(out, 'entities/billboards')).find((f) => f.endsWith('.js.map'));
+    for (const name of [...maps, `entities/billboards/${nested}`]) {
+      const map = JSON.parse(readFileSync(join(out, name), 'utf8')) as { sources: string[]; sourcesContent?: string[] };
+      expect(map.sources.length, name).toBeGreaterThan(0);
+      map.sources.forEach((source, i) => {
+        const file = resolve(dirname(join(out, name)), source);
+        expect(file.startsWith(`${root}/`), `${name}: ${source} stays in the repository`).toBe(true);
+        expect(existsSync(file), `${name}: ${source}`).toBe(true);
+        expect(map.sourcesContent?.[i], `${name}: ${source} is embedded`).toBe(readFileSync(file, 'utf8'));
+      });
     }
   });
 

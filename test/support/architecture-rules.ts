@@ -16,7 +16,7 @@ export const WEFT_LAYER_PLAN: LayerPlan = {
   ranks: { core: 0, fragments: 1, composer: 2, engine: 3, picking: 4, geometry: 4, entities: 5, variants: 6, index: 7 },
   // billboards/ and splats/ were top-level folders before entities/ existed; the aliases let the checker read old trees.
   aliases: { 'index.ts': 'index', billboards: 'entities', splats: 'entities' },
-  appFolders: ['demo', 'bench', 'scripts', 'examples', 'test'],
+  appFolders: ['demo', 'bench', 'scripts', 'examples', 'test', 'cli'],
 };
 
 /** The top-level files and folders that may hold library code under the plan (missing ones are skipped when read). */

@@ -3,6 +3,7 @@ import {
   acquireRenderPipelineAsync,
   compilationMessagesAsync,
   composeShader,
+  formatShaderSnapshot,
   getComposerCounters,
   listVariants,
   makeComposeCache,
@@ -31,6 +32,13 @@ describe('registered variants on Dawn', () => {
         expect(await compilationMessagesAsync(module, composed.code, composed.sourceMap, scope), variant.name).toEqual(
           [],
         );
+        // The snapshot text (layout comments, fragment markers) is valid WGSL too.
+        const snapshot = formatShaderSnapshot(composed);
+        const formatted = createShaderModuleScoped(device, snapshot, `${variant.name} snapshot`);
+        expect(
+          await compilationMessagesAsync(formatted.module, snapshot, undefined, formatted.scope),
+          `${variant.name} snapshot`,
+        ).toEqual([]);
         // The pipeline checks what the code alone cannot: layouts vs. declarations, vertex formats vs. input types, targets.
         const lease = await acquireRenderPipelineAsync(
           device,

@@ -1,76 +1,177 @@
+// The `weft` command as users get it: the built dist/cli/weft.js run by plain Node (no tsx), from a build of this
+// process (see test/build/build-package.ts).
 import { execFile } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { describe, expect, test } from 'vitest';
-import { listVariants, makeWeftVariantRegistry } from '../../../index.js';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import {
+  composeVariant,
+  formatShaderSnapshot,
+  getVariant,
+  listVariants,
+  makeWeftVariantRegistry,
+} from '../../../index.js';
+import { buildPackageAsync, removeBuiltPackageAsync } from '../../support/build-package.js';
 
-const registered = listVariants(makeWeftVariantRegistry()).length;
-
-const root = fileURLToPath(new URL('../../../', import.meta.url));
+const registry = makeWeftVariantRegistry();
+const registered = listVariants(registry).length;
 const fixture = fileURLToPath(new URL('./fixtures/broken-variants.ts', import.meta.url));
+const scratch = mkdtempSync(join(tmpdir(), 'weft-cli-'));
+let cli = '';
 
-function weft(...args: string[]): Promise<{ code: number; stdout: string }> {
+interface Run {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/** Runs the built CLI; `nodeArgs` go before it (the .ts registry fixture needs `--import tsx`). */
+function weft(args: string[], options: { env?: Record<string, string>; nodeArgs?: string[] } = {}): Promise<Run> {
   return new Promise((done) => {
     execFile(
       process.execPath,
-      ['--import', 'tsx', 'scripts/weft.ts', ...args],
-      { cwd: root, maxBuffer: 32 << 20 },
-      (error, stdout) => done({ code: error ? Number(error.code ?? 1) : 0, stdout }),
+      [...(options.nodeArgs ?? []), cli, ...args],
+      { cwd: scratch, maxBuffer: 32 << 20, env: { ...process.env, ...options.env } },
+      (error, stdout, stderr) => done({ code: error ? Number(error.code ?? 1) : 0, stdout, stderr }),
     );
   });
 }
 
-describe('weft CLI', () => {
+/** A variant as weft's own snapshot test writes it: a name line, then formatShaderSnapshot's text. */
+function snapshotOf(name: string): string {
+  const variant = getVariant(registry, name);
+  return `// ${name}: ${variant.description}\n${formatShaderSnapshot(composeVariant(registry, name))}`;
+}
+
+function writeRule(name: string, body: string): string {
+  const file = join(scratch, name);
+  writeFileSync(file, `fn pickDiscard(input: PickDiscardInput) -> bool {\n${body}\n}\n`);
+  return file;
+}
+
+describe('weft CLI (built)', () => {
+  beforeAll(async () => {
+    cli = join((await buildPackageAsync()).dist, 'cli/weft.js');
+  }, 180_000);
+  afterAll(async () => {
+    rmSync(scratch, { recursive: true, force: true });
+    await removeBuiltPackageAsync();
+  });
+
+  test('--help describes the tool and each command; a bad command line exits 2 with the usage line', async () => {
+    const help = await weft(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('usage: weft <list|compose|validate|snapshot|help>');
+    for (const command of ['list', 'compose <variant>', 'validate [variant…]', 'snapshot <dir>'])
+      expect(help.stdout).toContain(command);
+    expect((await weft(['-h'])).stdout).toBe(help.stdout);
+    const compose = await weft(['compose', '--help']);
+    expect(compose.code).toBe(0);
+    expect(compose.stdout).toMatch(/^usage: weft compose <variant> \[--condition/);
+    expect((await weft(['help', 'validate'])).stdout).toContain('npm install webgpu');
+    const bare = await weft([]);
+    expect(bare.code).toBe(2);
+    const unknown = await weft(['compose', 'pick', '--colour']);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("Unknown option '--colour'");
+    expect(unknown.stderr).toContain('usage: weft compose <variant>');
+    const refused = await weft(['list', '--json']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('--json is not an option of list');
+    expect((await weft(['render'])).stderr).toContain('unknown command "render"');
+  });
+
+  test('list names every variant; compose prints WGSL or JSON and takes conditions', async () => {
+    const list = await weft(['list']);
+    expect(list.code).toBe(0);
+    expect(list.stdout.trim().split('\n')).toHaveLength(registered);
+    const printed = await weft(['compose', 'pick-detail']);
+    expect(printed.code).toBe(0);
+    expect(printed.stdout).toBe(`${snapshotOf('pick-detail')}\n`);
+    expect(printed.stdout).toContain('enable primitive_index;');
+    const json = await weft(['compose', 'pick-detail', '--json']);
+    const data = JSON.parse(json.stdout);
+    expect(data.key).toBe(composeVariant(registry, 'pick-detail').key);
+    expect(data.sourceMap).toBeUndefined();
+    expect(data.conditions).toEqual({ primitiveDetail: true });
+    const overridden = await weft(['compose', 'pick-detail', '--json', '--condition', 'primitiveDetail=false']);
+    expect(JSON.parse(overridden.stdout)).toMatchObject({ conditions: {}, key: composeVariant(registry, 'pick').key });
+    const missing = await weft(['compose', 'nope']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain('no variant named "nope"');
+  });
+
+  test('snapshot writes one .wgsl per variant, formatted by formatShaderSnapshot', async () => {
+    const dir = join(scratch, 'snapshots');
+    const run = await weft(['snapshot', dir]);
+    expect(run.code).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(
+      listVariants(registry)
+        .map((v) => `${v.name}.wgsl`)
+        .sort(),
+    );
+    for (const name of ['pick', 'pick-rule-sample-detail-thin-vertex-data-world-adjust'])
+      expect(readFileSync(join(dir, `${name}.wgsl`), 'utf8'), name).toBe(snapshotOf(name));
+  });
+
   test('validate compiles every registered variant on Dawn and exits 0', async () => {
-    const { code, stdout } = await weft('validate');
+    const { code, stdout } = await weft(['validate']);
     expect(stdout).toContain(`all ${registered} variant(s) compile`);
     expect(code).toBe(0);
   });
 
   test('validate prints errors mapped to the fragment and exits 1', async () => {
-    const { code, stdout } = await weft('validate', '--registry', fixture, 'cli-good', 'cli-bad-type', 'cli-unlinked');
+    const args = ['validate', '--registry', fixture, 'cli-good', 'cli-bad-type', 'cli-unlinked'];
+    const { code, stdout } = await weft(args, { nodeArgs: ['--import', import.meta.resolve('tsx')] });
     expect(code).toBe(1);
     expect(stdout).toMatch(/✓ cli-good \([0-9a-f]{16}\)/);
     expect(stdout).toMatch(
       /✗ cli-bad-type \([0-9a-f]{16}\)\n {4}cli-helper:2:10: no matching overload for 'operator \* \(vec4<f32>, u32\)'\n {8}return c \* 2u;\n {15}\^/,
     );
-    expect(stdout).toContain("✗ cli-unlinked: composeShader: cli-helper:2:10: unresolved identifier 'missing'");
-    expect(stdout).toContain('2 of 3 variant(s) failed');
+    expect(stdout).toContain("✗ cli-unlinked\n    cli-helper:2:10: unresolved identifier 'missing'");
+    expect(stdout).toContain('2 of 3 variant(s) failed with 2 distinct error(s)');
   });
 
-  test('compose prints the layouts and the WGSL; list names every variant', async () => {
-    const composed = await weft('compose', 'pick-detail');
-    expect(composed.code).toBe(0);
-    expect(composed.stdout).toContain('// target @location(2) pickDetail: vec4u -> rgba32uint');
-    expect(composed.stdout).toContain('enable primitive_index;');
-    const list = await weft('list');
-    expect(list.stdout.trim().split('\n')).toHaveLength(registered);
-    expect((await weft('compose', 'nope')).code).toBe(1);
-  });
-
-  test("validate --rule checks a discard rule file and reports errors at the file's own lines", async () => {
-    const { mkdtempSync, writeFileSync } = await import('node:fs');
-    const { join } = await import('node:path');
-    const { tmpdir } = await import('node:os');
-    const dir = mkdtempSync(join(tmpdir(), 'weft-rule-'));
-    const good = join(dir, 'clip.wgsl');
-    const bad = join(dir, 'broken.wgsl');
-    writeFileSync(
-      good,
-      'fn pickDiscard(input: PickDiscardInput) -> bool {\n  return input.worldPos.y > limit[0];\n}\n',
-    );
-    writeFileSync(bad, 'fn pickDiscard(input: PickDiscardInput) -> bool {\n  return input.worldPos.q > 0.0;\n}\n');
-    const ok = await weft('validate', '--rule', good, '--storage', 'limit:array<f32>');
+  test("validate --rule: a good rule exits 0; a bad one reports each error once, at the rule file's line:column", async () => {
+    const good = writeRule('clip.wgsl', '  return input.worldPos.y > limit[0];');
+    const ok = await weft(['validate', '--rule', good, '--storage', 'limit:array<f32>']);
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain('all 8 variant(s) compile');
-    const broken = await weft('validate', '--rule', bad);
-    expect(broken.code).toBe(1);
-    expect(broken.stdout).toContain(`${bad}:2:26: invalid vector swizzle character`);
-    const unknown = join(dir, 'unknown.wgsl');
-    writeFileSync(unknown, 'fn pickDiscard(input: PickDiscardInput) -> bool {\n  return bananas > 0.0;\n}\n');
-    const unlinked = await weft('validate', '--rule', unknown);
-    expect(unlinked.code).toBe(1);
-    expect(unlinked.stdout).toContain(`${unknown}:2:10: unresolved identifier 'bananas'`);
-    const printed = await weft('compose', 'rule-clip-basic-regular', '--rule', good, '--storage', 'limit:array<f32>');
+
+    const bad = writeRule('broken.wgsl', '  return input.worldPos.q > 0.0;');
+    const text = await weft(['validate', '--rule', bad]);
+    expect(text.code).toBe(1);
+    expect(text.stdout.split(`${bad}:2:26: invalid vector swizzle character`)).toHaveLength(2);
+    expect(text.stdout).toContain('8 of 8 variant(s) failed with 1 distinct error(s)');
+    const json = await weft(['validate', '--rule', bad, '--json']);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toEqual([
+      {
+        file: bad,
+        line: 2,
+        column: 26,
+        severity: 'error',
+        message: 'invalid vector swizzle character',
+        variant: 'rule-broken-basic-regular',
+      },
+    ]);
+
+    const unlinked = writeRule('unknown.wgsl', '  return bananas > 0.0;');
+    const records = JSON.parse((await weft(['validate', '--rule', unlinked, '--json'])).stdout);
+    expect(records).toMatchObject([
+      { file: unlinked, line: 2, column: 10, message: "unresolved identifier 'bananas'" },
+    ]);
+    const printed = await weft(['compose', 'rule-clip-basic-regular', '--rule', good, '--storage', 'limit:array<f32>']);
     expect(printed.stdout).toContain('return input.worldPos.y > limit[0];');
-  }, 120_000);
+    expect((await weft(['validate', '--rule', good, '--json'])).code, 'limit is not declared').toBe(1);
+  });
+
+  test('validate without the webgpu package names it and exits 2 (WEFT_CLI_WEBGPU_MODULE is a test hook)', async () => {
+    const run = await weft(['validate'], { env: { WEFT_CLI_WEBGPU_MODULE: 'webgpu-not-installed' } });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('npm install webgpu-not-installed');
+    expect(run.stdout).toBe('');
+  });
 });

@@ -499,6 +499,8 @@ describe('geometry renderer task: validation before any pipeline', () => {
       ok.dispose();
     },
     [64, 48],
+    // WebGPU's default limit (a default engine asks for the adapter's): the 40-byte request below must be refused.
+    { requiredLimits: { maxColorAttachmentBytesPerSample: 32 } },
   );
 
   gpuTest(

@@ -2,6 +2,7 @@ import { describe, expect, test } from 'vitest';
 import {
   composeShader,
   describeComposedShader,
+  formatShaderSnapshot,
   listVariants,
   makeComposeCache,
   makeVariantRegistry,
@@ -17,8 +18,8 @@ describe('variant snapshots', () => {
   for (const variant of listVariants(makeWeftVariantRegistry())) {
     test(`${variant.name}.wgsl`, async () => {
       const composed = composeShader(variant.spec(), cache);
-      const header = `// ${variant.name}: ${variant.description}\n${describeComposedShader(composed).replace(/^/gm, '// ')}\n`;
-      await expect(header + composed.code).toMatchFileSnapshot(`./__snapshots__/${variant.name}.wgsl`);
+      const snapshot = `// ${variant.name}: ${variant.description}\n${formatShaderSnapshot(composed)}`;
+      await expect(snapshot).toMatchFileSnapshot(`./__snapshots__/${variant.name}.wgsl`);
     });
   }
 });
@@ -49,5 +50,39 @@ describe('variant registry', () => {
     expect(() =>
       registerVariant(registry, { name: 'Pick Me', description: '', spec: () => ({ fragments: [] }) }),
     ).toThrow(WeftError);
+  });
+});
+
+describe('formatShaderSnapshot', () => {
+  const composed = composeShader(
+    listVariants(makeWeftVariantRegistry())
+      .find((v) => v.name === 'pick')!
+      .spec(),
+    cache,
+  );
+  const text = formatShaderSnapshot(composed);
+
+  test('is the linked code plus comment lines only, and deterministic', () => {
+    const headerLines = describeComposedShader(composed).split('\n').length;
+    const codeLines = text
+      .split('\n')
+      .slice(headerLines)
+      .filter((line) => !/^\/\/ ── (fragment|generated) \S+ ──$/.test(line));
+    expect(codeLines.join('\n')).toBe(composed.code);
+    expect(formatShaderSnapshot(composeShader(listVariants(makeWeftVariantRegistry())[0]!.spec()))).toBe(
+      formatShaderSnapshot(composeShader(listVariants(makeWeftVariantRegistry())[0]!.spec())),
+    );
+  });
+
+  test('has the layouts with stage names and a marker where each fragment begins', () => {
+    expect(text.startsWith(`// key ${composed.key}\n`)).toBe(true);
+    expect(text).toContain('"visibility":"vertex|fragment"');
+    expect(text).not.toMatch(/"visibility":\d/);
+    expect(describeComposedShader(composed)).toContain('"visibility":"vertex|fragment"');
+    for (const id of ['standard-vertex', 'draw-uniforms', 'scene-uniforms', 'pick-output'])
+      expect(text).toContain(`// ── fragment ${id} ──\n`);
+    expect(text).toContain('// ── generated weft:bindings ──\n');
+    // A marker sits right before the first line of its fragment's code.
+    expect(text).toContain('// ── fragment standard-vertex ──\nfn standardVertex(');
   });
 });

@@ -4,10 +4,10 @@
 // conditions {"primitiveDetail":true}
 // features none
 // @group(0) scene
-//   @binding(0) contributorView: package::contributor_view::ContributorView {"binding":0,"visibility":3,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":208}} from contributor-view
+//   @binding(0) contributorView: package::contributor_view::ContributorView {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":208}} from contributor-view
 // @group(1) mesh
-//   @binding(0) billboardParams: package::billboard_quad::BillboardParams {"binding":0,"visibility":1,"buffer":{"type":"uniform"}} from billboard-quad
-//   @binding(1) billboardSprites: array<package::billboard_quad::BillboardSprite> {"binding":1,"visibility":1,"buffer":{"type":"read-only-storage"}} from billboard-quad
+//   @binding(0) billboardParams: package::billboard_quad::BillboardParams {"binding":0,"visibility":"vertex","buffer":{"type":"uniform"}} from billboard-quad
+//   @binding(1) billboardSprites: array<package::billboard_quad::BillboardSprite> {"binding":1,"visibility":"vertex","buffer":{"type":"read-only-storage"}} from billboard-quad
 // varying @location(0) @interpolate(flat) spriteColor: vec4f
 // varying @location(1) @interpolate(flat) spriteIndex: u32
 // target @location(0) pickId: vec4f -> rgba8unorm
@@ -17,6 +17,7 @@
 // slot vertexStage <- billboard-quad
 
 
+// ── generated weft:weft_main ──
 @vertex fn vertexMain(input: VertexInput) -> VertexOutput {
   return billboardVertex(input);
 }
@@ -25,6 +26,7 @@
   return billboardPickFragment(input);
 }
 
+// ── fragment billboard-quad ──
 fn billboardVertex(input: VertexInput) -> VertexOutput {
   var output: VertexOutput;
   let sprite = billboardSprites[input.instanceIndex];
@@ -34,16 +36,19 @@ fn billboardVertex(input: VertexInput) -> VertexOutput {
   return output;
 }
 
+// ── generated weft:io ──
 struct VertexInput {
   @builtin(vertex_index) vertexIndex: u32,
   @builtin(instance_index) instanceIndex: u32,
 }
 
 
+// ── generated weft:bindings ──
 @group(1) @binding(1) var<storage, read> billboardSprites: array<BillboardSprite>;
 
 @group(0) @binding(0) var<uniform> contributorView: ContributorView;
 
+// ── fragment billboard-quad ──
 // Camera-facing: the camera's right and up. Axis-locked: up is the axis, right is perpendicular to it and
 // to the direction towards the camera (the camera's right when the camera looks along the axis).
 fn billboardWorldCorner(sprite: BillboardSprite, corner: vec2f) -> vec3f {
@@ -65,6 +70,7 @@ fn billboardCorner(vertex: u32) -> vec2f {
   return corners[vertex];
 }
 
+// ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
   @location(0) @interpolate(flat) spriteColor: vec4f,
@@ -72,6 +78,7 @@ struct VertexOutput {
 }
 
 
+// ── fragment billboard-quad ──
 struct BillboardSprite {
   center: vec3f,
   // The sprite's index in its system (its pick id is the system's first id + index).
@@ -82,6 +89,7 @@ struct BillboardSprite {
 }
 
 
+// ── fragment contributor-view ──
 struct ContributorView {
   // The view-projection: pick-zoomed per point in the pick pass (z and w as in the full-size render), the camera's in a render.
   viewProjection: mat4x4f,
@@ -98,20 +106,24 @@ struct ContributorView {
 }
 
 
+// ── generated weft:bindings ──
 @group(1) @binding(0) var<uniform> billboardParams: BillboardParams;
 
+// ── fragment billboard-quad ──
 struct BillboardParams {
   // xyz: unit sprite-up axis; w: 1 for axis-locked sprites, 0 for camera-facing ones.
   axis: vec4f,
 }
 
 
+// ── fragment billboard-pick ──
 fn billboardPickFragment(input: FragmentInput) -> FragmentOutput {
   var output: FragmentOutput;
   writeContributorPick(&output, input.spriteIndex, input.position.z, vec3u(input.spriteIndex, 0u, 0u));
   return output;
 }
 
+// ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
   @location(0) @interpolate(flat) spriteColor: vec4f,
@@ -119,6 +131,7 @@ struct FragmentInput {
 }
 
 
+// ── fragment pick-contributor-output ──
 // Writes id (contributor base + local), NDC depth and, in detailed mode, the "no triangle" sentinel plus the
 // contributor's own three detail words.
 fn writeContributorPick(output: ptr<function, FragmentOutput>, localId: u32, ndcDepth: f32, detail: vec3u) {
@@ -128,6 +141,7 @@ fn writeContributorPick(output: ptr<function, FragmentOutput>, localId: u32, ndc
   (*output).pickDetail = vec4u(0xffffffffu, detail);
 }
 
+// ── generated weft:io ──
 struct FragmentOutput {
   @location(0) pickId: vec4f,
   @location(1) pickDepth: f32,

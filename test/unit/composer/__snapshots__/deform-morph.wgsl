@@ -4,16 +4,16 @@
 // conditions {"deformMorph":true,"morphNormals":true,"normals":true}
 // features none
 // @group(0) scene
-//   @binding(0) scene: package::scene_uniforms::SceneUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform"}} from scene-uniforms
+//   @binding(0) scene: package::scene_uniforms::SceneUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform"}} from scene-uniforms
 // @group(1) mesh
-//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
+//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
 // @group(2) material
-//   @binding(0) baseSampler: sampler {"binding":0,"visibility":2,"sampler":{"type":"filtering"}} from base-texture
-//   @binding(1) baseTexture: texture_2d<f32> {"binding":1,"visibility":2,"texture":{"sampleType":"float","viewDimension":"2d","multisampled":false}} from base-texture
+//   @binding(0) baseSampler: sampler {"binding":0,"visibility":"fragment","sampler":{"type":"filtering"}} from base-texture
+//   @binding(1) baseTexture: texture_2d<f32> {"binding":1,"visibility":"fragment","texture":{"sampleType":"float","viewDimension":"2d","multisampled":false}} from base-texture
 // @group(3) extra
-//   @binding(0) morphDeltas: array<vec4f> {"binding":0,"visibility":1,"buffer":{"type":"read-only-storage"}} from morph-targets
-//   @binding(1) morphInfo: package::morph_targets::MorphInfo {"binding":1,"visibility":1,"buffer":{"type":"uniform"}} from morph-targets
-//   @binding(2) morphWeights: array<f32> {"binding":2,"visibility":1,"buffer":{"type":"read-only-storage"}} from morph-targets
+//   @binding(0) morphDeltas: array<vec4f> {"binding":0,"visibility":"vertex","buffer":{"type":"read-only-storage"}} from morph-targets
+//   @binding(1) morphInfo: package::morph_targets::MorphInfo {"binding":1,"visibility":"vertex","buffer":{"type":"uniform"}} from morph-targets
+//   @binding(2) morphWeights: array<f32> {"binding":2,"visibility":"vertex","buffer":{"type":"read-only-storage"}} from morph-targets
 // vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
 // vertex buffer 1 (caller buffer 1): stride 12 per vertex: @location(1) normal float32x3 +0
 // varying @location(0) color: vec4f
@@ -29,6 +29,7 @@
 // slot vertexVaryings <- nothing
 
 
+// ── generated weft:weft_main ──
 @vertex fn vertexMain(input: VertexInput) -> VertexOutput {
   return standardVertex(input);
 }
@@ -37,6 +38,7 @@
   return standardSurface(input);
 }
 
+// ── fragment standard-vertex ──
 fn standardVertex(input: VertexInput) -> VertexOutput {
   var output: VertexOutput;
   let world = draw.world;
@@ -54,6 +56,7 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   return output;
 }
 
+// ── generated weft:io ──
 struct VertexInput {
   @builtin(vertex_index) vertexIndex: u32,
   @builtin(instance_index) instanceIndex: u32,
@@ -62,6 +65,7 @@ struct VertexInput {
 }
 
 
+// ── generated weft:slots ──
 fn deformVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) {
   morphVertex(input, vertex);
 }
@@ -70,10 +74,13 @@ fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f)
   return keepWorldPosition(input, world, worldPosition);
 }
 
+// ── generated weft:bindings ──
 @group(0) @binding(0) var<uniform> scene: SceneUniforms;
 
+// ── generated weft:slots ──
 fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) { }
 
+// ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
   @location(0) color: vec4f,
@@ -83,8 +90,10 @@ struct VertexOutput {
 }
 
 
+// ── generated weft:bindings ──
 @group(1) @binding(0) var<uniform> draw: DrawUniforms;
 
+// ── fragment draw-uniforms ──
 struct DrawUniforms {
   world: mat4x4f,
   normalMatrix: mat4x4f,
@@ -94,6 +103,7 @@ struct DrawUniforms {
 }
 
 
+// ── fragment standard-vertex ──
 // The mesh-local vertex after deformation (morph targets, skinning): what the world transform sees.
 struct DeformedVertex {
   position: vec3f,
@@ -101,6 +111,7 @@ struct DeformedVertex {
 }
 
 
+// ── fragment morph-targets ──
 // Position deltas of target t are at [t * vertexCount + vertex]; normal deltas follow all position deltas.
 fn morphVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) {
   for (var t = 0u; t < morphInfo.targetCount; t++) {
@@ -112,12 +123,14 @@ fn morphVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) {
   }
 }
 
+// ── generated weft:bindings ──
 @group(3) @binding(1) var<uniform> morphInfo: MorphInfo;
 
 @group(3) @binding(2) var<storage, read> morphWeights: array<f32>;
 
 @group(3) @binding(0) var<storage, read> morphDeltas: array<vec4f>;
 
+// ── fragment morph-targets ──
 struct MorphInfo {
   targetCount: u32,
   vertexCount: u32,
@@ -126,11 +139,13 @@ struct MorphInfo {
 }
 
 
+// ── fragment standard-vertex ──
 // Default of the adjustWorldPosition slot: the affine world position, unchanged.
 fn keepWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
   return worldPosition;
 }
 
+// ── fragment scene-uniforms ──
 struct SceneUniforms {
   viewProjection: mat4x4f,
   cameraPosition: vec4f,
@@ -140,6 +155,7 @@ struct SceneUniforms {
 }
 
 
+// ── fragment standard-surface ──
 fn standardSurface(input: FragmentInput) -> FragmentOutput {
   var output: FragmentOutput;
   output.color = shadeStandard(input);
@@ -147,6 +163,7 @@ fn standardSurface(input: FragmentInput) -> FragmentOutput {
   return output;
 }
 
+// ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
   @location(0) color: vec4f,
@@ -157,6 +174,7 @@ struct FragmentInput {
 }
 
 
+// ── fragment standard-surface ──
 fn shadeStandard(input: FragmentInput) -> vec4f {
   let texel = sampleBaseColor(input.uv);
   let albedo = draw.baseColor * texel * input.color;
@@ -174,20 +192,25 @@ fn shadeStandard(input: FragmentInput) -> vec4f {
   return vec4f(lit, albedo.a);
 }
 
+// ── generated weft:slots ──
 fn surfaceOutputs(input: FragmentInput, output: ptr<function, FragmentOutput>) { }
 
+// ── generated weft:io ──
 struct FragmentOutput { @location(0) color: vec4f }
 
 
+// ── fragment base-texture ──
 fn sampleBaseColor(uv: vec2f) -> vec4f {
   return textureSample(baseTexture, baseSampler, uv);
 }
 
+// ── fragment lambert-lighting ──
 fn lambert(albedo: vec3f, normal: vec3f, lightDirection: vec3f, lightColor: vec3f, ambientColor: vec3f) -> vec3f {
   let diffuse = max(dot(normal, lightDirection), 0.0);
   return albedo * (ambientColor + lightColor * diffuse);
 }
 
+// ── generated weft:bindings ──
 @group(2) @binding(1) var baseTexture: texture_2d<f32>;
 
 @group(2) @binding(0) var baseSampler: sampler;

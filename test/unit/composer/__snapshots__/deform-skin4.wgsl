@@ -4,14 +4,14 @@
 // conditions {"deformSkin":true,"normals":true}
 // features none
 // @group(0) scene
-//   @binding(0) scene: package::scene_uniforms::SceneUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform"}} from scene-uniforms
+//   @binding(0) scene: package::scene_uniforms::SceneUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform"}} from scene-uniforms
 // @group(1) mesh
-//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
+//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
 // @group(2) material
-//   @binding(0) baseSampler: sampler {"binding":0,"visibility":2,"sampler":{"type":"filtering"}} from base-texture
-//   @binding(1) baseTexture: texture_2d<f32> {"binding":1,"visibility":2,"texture":{"sampleType":"float","viewDimension":"2d","multisampled":false}} from base-texture
+//   @binding(0) baseSampler: sampler {"binding":0,"visibility":"fragment","sampler":{"type":"filtering"}} from base-texture
+//   @binding(1) baseTexture: texture_2d<f32> {"binding":1,"visibility":"fragment","texture":{"sampleType":"float","viewDimension":"2d","multisampled":false}} from base-texture
 // @group(3) extra
-//   @binding(0) boneTexture: texture_2d<f32> {"binding":0,"visibility":1,"texture":{"sampleType":"unfilterable-float","viewDimension":"2d","multisampled":false}} from skinning
+//   @binding(0) boneTexture: texture_2d<f32> {"binding":0,"visibility":"vertex","texture":{"sampleType":"unfilterable-float","viewDimension":"2d","multisampled":false}} from skinning
 // vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
 // vertex buffer 1 (caller buffer 1): stride 12 per vertex: @location(1) normal float32x3 +0
 // vertex buffer 2 (caller buffer 2): stride 8 per vertex: @location(2) joints uint16x4 +0
@@ -29,6 +29,7 @@
 // slot vertexVaryings <- nothing
 
 
+// ── generated weft:weft_main ──
 @vertex fn vertexMain(input: VertexInput) -> VertexOutput {
   return standardVertex(input);
 }
@@ -37,6 +38,7 @@
   return standardSurface(input);
 }
 
+// ── fragment standard-vertex ──
 fn standardVertex(input: VertexInput) -> VertexOutput {
   var output: VertexOutput;
   let world = draw.world;
@@ -54,6 +56,7 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   return output;
 }
 
+// ── generated weft:io ──
 struct VertexInput {
   @builtin(vertex_index) vertexIndex: u32,
   @builtin(instance_index) instanceIndex: u32,
@@ -64,6 +67,7 @@ struct VertexInput {
 }
 
 
+// ── generated weft:slots ──
 fn deformVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) {
   skinVertex(input, vertex);
 }
@@ -72,10 +76,13 @@ fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f)
   return keepWorldPosition(input, world, worldPosition);
 }
 
+// ── generated weft:bindings ──
 @group(0) @binding(0) var<uniform> scene: SceneUniforms;
 
+// ── generated weft:slots ──
 fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) { }
 
+// ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
   @location(0) color: vec4f,
@@ -85,8 +92,10 @@ struct VertexOutput {
 }
 
 
+// ── generated weft:bindings ──
 @group(1) @binding(0) var<uniform> draw: DrawUniforms;
 
+// ── fragment draw-uniforms ──
 struct DrawUniforms {
   world: mat4x4f,
   normalMatrix: mat4x4f,
@@ -96,6 +105,7 @@ struct DrawUniforms {
 }
 
 
+// ── fragment standard-vertex ──
 // The mesh-local vertex after deformation (morph targets, skinning): what the world transform sees.
 struct DeformedVertex {
   position: vec3f,
@@ -103,6 +113,7 @@ struct DeformedVertex {
 }
 
 
+// ── fragment skinning ──
 // Bone matrices live in a rgba32float texture, one row per bone, one texel per column.
 fn skinVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) {
   var skin = blendBones(boneTexture, vec2i(0, 0), vec2i(0, 1), input.joints, input.weights);
@@ -110,14 +121,17 @@ fn skinVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) {
   (*vertex).normal = (skin * vec4f((*vertex).normal, 0.0)).xyz;
 }
 
+// ── fragment standard-vertex ──
 // The weighted sum of four bone matrices (one influence set), the bone blend every deformation fragment shares:
 // bone j's first texel is first + joints[j] * step. Eight influences are two calls.
 fn blendBones(bones: texture_2d<f32>, first: vec2i, step: vec2i, joints: vec4u, weights: vec4f) -> mat4x4f {
   return boneMatrixAt(bones, first + i32(joints.x) * step) * weights.x + boneMatrixAt(bones, first + i32(joints.y) * step) * weights.y + boneMatrixAt(bones, first + i32(joints.z) * step) * weights.z + boneMatrixAt(bones, first + i32(joints.w) * step) * weights.w;
 }
 
+// ── generated weft:bindings ──
 @group(3) @binding(0) var boneTexture: texture_2d<f32>;
 
+// ── fragment standard-vertex ──
 // A bone matrix stored as four rgba32float texels in a row, one per column, starting at texel.
 fn boneMatrixAt(bones: texture_2d<f32>, texel: vec2i) -> mat4x4f {
   return mat4x4f(textureLoad(bones, texel, 0), textureLoad(bones, texel + vec2i(1, 0), 0), textureLoad(bones, texel + vec2i(2, 0), 0), textureLoad(bones, texel + vec2i(3, 0), 0));
@@ -128,6 +142,7 @@ fn keepWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -
   return worldPosition;
 }
 
+// ── fragment scene-uniforms ──
 struct SceneUniforms {
   viewProjection: mat4x4f,
   cameraPosition: vec4f,
@@ -137,6 +152,7 @@ struct SceneUniforms {
 }
 
 
+// ── fragment standard-surface ──
 fn standardSurface(input: FragmentInput) -> FragmentOutput {
   var output: FragmentOutput;
   output.color = shadeStandard(input);
@@ -144,6 +160,7 @@ fn standardSurface(input: FragmentInput) -> FragmentOutput {
   return output;
 }
 
+// ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
   @location(0) color: vec4f,
@@ -154,6 +171,7 @@ struct FragmentInput {
 }
 
 
+// ── fragment standard-surface ──
 fn shadeStandard(input: FragmentInput) -> vec4f {
   let texel = sampleBaseColor(input.uv);
   let albedo = draw.baseColor * texel * input.color;
@@ -171,20 +189,25 @@ fn shadeStandard(input: FragmentInput) -> vec4f {
   return vec4f(lit, albedo.a);
 }
 
+// ── generated weft:slots ──
 fn surfaceOutputs(input: FragmentInput, output: ptr<function, FragmentOutput>) { }
 
+// ── generated weft:io ──
 struct FragmentOutput { @location(0) color: vec4f }
 
 
+// ── fragment base-texture ──
 fn sampleBaseColor(uv: vec2f) -> vec4f {
   return textureSample(baseTexture, baseSampler, uv);
 }
 
+// ── fragment lambert-lighting ──
 fn lambert(albedo: vec3f, normal: vec3f, lightDirection: vec3f, lightColor: vec3f, ambientColor: vec3f) -> vec3f {
   let diffuse = max(dot(normal, lightDirection), 0.0);
   return albedo * (ambientColor + lightColor * diffuse);
 }
 
+// ── generated weft:bindings ──
 @group(2) @binding(1) var baseTexture: texture_2d<f32>;
 
 @group(2) @binding(0) var baseSampler: sampler;

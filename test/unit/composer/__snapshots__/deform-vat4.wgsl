@@ -4,16 +4,16 @@
 // conditions {"deformVat":true,"normals":true}
 // features none
 // @group(0) scene
-//   @binding(0) scene: package::scene_uniforms::SceneUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform"}} from scene-uniforms
+//   @binding(0) scene: package::scene_uniforms::SceneUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform"}} from scene-uniforms
 // @group(1) mesh
-//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
+//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
 // @group(2) material
-//   @binding(0) baseSampler: sampler {"binding":0,"visibility":2,"sampler":{"type":"filtering"}} from base-texture
-//   @binding(1) baseTexture: texture_2d<f32> {"binding":1,"visibility":2,"texture":{"sampleType":"float","viewDimension":"2d","multisampled":false}} from base-texture
+//   @binding(0) baseSampler: sampler {"binding":0,"visibility":"fragment","sampler":{"type":"filtering"}} from base-texture
+//   @binding(1) baseTexture: texture_2d<f32> {"binding":1,"visibility":"fragment","texture":{"sampleType":"float","viewDimension":"2d","multisampled":false}} from base-texture
 // @group(3) extra
-//   @binding(0) vatInfo: package::vertex_animation::VertexAnimationInfo {"binding":0,"visibility":1,"buffer":{"type":"uniform"}} from vertex-animation
-//   @binding(1) vatPlayback: array<vec4f> {"binding":1,"visibility":1,"buffer":{"type":"read-only-storage"}} from vertex-animation
-//   @binding(2) vatTexture: texture_2d<f32> {"binding":2,"visibility":1,"texture":{"sampleType":"unfilterable-float","viewDimension":"2d","multisampled":false}} from vertex-animation
+//   @binding(0) vatInfo: package::vertex_animation::VertexAnimationInfo {"binding":0,"visibility":"vertex","buffer":{"type":"uniform"}} from vertex-animation
+//   @binding(1) vatPlayback: array<vec4f> {"binding":1,"visibility":"vertex","buffer":{"type":"read-only-storage"}} from vertex-animation
+//   @binding(2) vatTexture: texture_2d<f32> {"binding":2,"visibility":"vertex","texture":{"sampleType":"unfilterable-float","viewDimension":"2d","multisampled":false}} from vertex-animation
 // vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
 // vertex buffer 1 (caller buffer 1): stride 12 per vertex: @location(1) normal float32x3 +0
 // vertex buffer 2 (caller buffer 2): stride 8 per vertex: @location(2) joints uint16x4 +0
@@ -31,6 +31,7 @@
 // slot vertexVaryings <- nothing
 
 
+// ── generated weft:weft_main ──
 @vertex fn vertexMain(input: VertexInput) -> VertexOutput {
   return standardVertex(input);
 }
@@ -39,6 +40,7 @@
   return standardSurface(input);
 }
 
+// ── fragment standard-vertex ──
 fn standardVertex(input: VertexInput) -> VertexOutput {
   var output: VertexOutput;
   let world = draw.world;
@@ -56,6 +58,7 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   return output;
 }
 
+// ── generated weft:io ──
 struct VertexInput {
   @builtin(vertex_index) vertexIndex: u32,
   @builtin(instance_index) instanceIndex: u32,
@@ -66,6 +69,7 @@ struct VertexInput {
 }
 
 
+// ── generated weft:slots ──
 fn deformVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) {
   vertexAnimationVertex(input, vertex);
 }
@@ -74,10 +78,13 @@ fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f)
   return keepWorldPosition(input, world, worldPosition);
 }
 
+// ── generated weft:bindings ──
 @group(0) @binding(0) var<uniform> scene: SceneUniforms;
 
+// ── generated weft:slots ──
 fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) { }
 
+// ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
   @location(0) color: vec4f,
@@ -87,8 +94,10 @@ struct VertexOutput {
 }
 
 
+// ── generated weft:bindings ──
 @group(1) @binding(0) var<uniform> draw: DrawUniforms;
 
+// ── fragment draw-uniforms ──
 struct DrawUniforms {
   world: mat4x4f,
   normalMatrix: mat4x4f,
@@ -98,6 +107,7 @@ struct DrawUniforms {
 }
 
 
+// ── fragment standard-vertex ──
 // The mesh-local vertex after deformation (morph targets, skinning): what the world transform sees.
 struct DeformedVertex {
   position: vec3f,
@@ -105,6 +115,7 @@ struct DeformedVertex {
 }
 
 
+// ── fragment vertex-animation ──
 // Playback record i (12 floats = 3 vec4f) belongs to instance i; a mesh without thin instances draws instance 0.
 fn vertexAnimationVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) {
   let base = input.instanceIndex * 3u;
@@ -119,10 +130,12 @@ fn vertexAnimationInfluence(input: VertexInput, clipA: vec4f, clipB: vec4f, weig
   return vertexAnimationBones(input, vertexAnimationRow(clipA, time)) * (1.0 - b) + vertexAnimationBones(input, vertexAnimationRow(clipB, time)) * b;
 }
 
+// ── generated weft:bindings ──
 @group(3) @binding(1) var<storage, read> vatPlayback: array<vec4f>;
 
 @group(3) @binding(0) var<uniform> vatInfo: VertexAnimationInfo;
 
+// ── fragment vertex-animation ──
 // Frame f is texture row f; bone b is texels 4b..4b+3 of that row (one column each).
 fn vertexAnimationBones(input: VertexInput, row: i32) -> mat4x4f {
   var bones = blendBones(vatTexture, vec2i(0, row), vec2i(4, 0), input.joints, input.weights);
@@ -138,19 +151,23 @@ fn vertexAnimationRow(clip: vec4f, time: f32) -> i32 {
   return clamp(i32(row), 0, i32(vatInfo.frameCount) - 1);
 }
 
+// ── fragment standard-vertex ──
 // The weighted sum of four bone matrices (one influence set), the bone blend every deformation fragment shares:
 // bone j's first texel is first + joints[j] * step. Eight influences are two calls.
 fn blendBones(bones: texture_2d<f32>, first: vec2i, step: vec2i, joints: vec4u, weights: vec4f) -> mat4x4f {
   return boneMatrixAt(bones, first + i32(joints.x) * step) * weights.x + boneMatrixAt(bones, first + i32(joints.y) * step) * weights.y + boneMatrixAt(bones, first + i32(joints.z) * step) * weights.z + boneMatrixAt(bones, first + i32(joints.w) * step) * weights.w;
 }
 
+// ── generated weft:bindings ──
 @group(3) @binding(2) var vatTexture: texture_2d<f32>;
 
+// ── fragment standard-vertex ──
 // A bone matrix stored as four rgba32float texels in a row, one per column, starting at texel.
 fn boneMatrixAt(bones: texture_2d<f32>, texel: vec2i) -> mat4x4f {
   return mat4x4f(textureLoad(bones, texel, 0), textureLoad(bones, texel + vec2i(1, 0), 0), textureLoad(bones, texel + vec2i(2, 0), 0), textureLoad(bones, texel + vec2i(3, 0), 0));
 }
 
+// ── fragment vertex-animation ──
 struct VertexAnimationInfo {
   time: f32,
   frameCount: u32,
@@ -159,11 +176,13 @@ struct VertexAnimationInfo {
 }
 
 
+// ── fragment standard-vertex ──
 // Default of the adjustWorldPosition slot: the affine world position, unchanged.
 fn keepWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
   return worldPosition;
 }
 
+// ── fragment scene-uniforms ──
 struct SceneUniforms {
   viewProjection: mat4x4f,
   cameraPosition: vec4f,
@@ -173,6 +192,7 @@ struct SceneUniforms {
 }
 
 
+// ── fragment standard-surface ──
 fn standardSurface(input: FragmentInput) -> FragmentOutput {
   var output: FragmentOutput;
   output.color = shadeStandard(input);
@@ -180,6 +200,7 @@ fn standardSurface(input: FragmentInput) -> FragmentOutput {
   return output;
 }
 
+// ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
   @location(0) color: vec4f,
@@ -190,6 +211,7 @@ struct FragmentInput {
 }
 
 
+// ── fragment standard-surface ──
 fn shadeStandard(input: FragmentInput) -> vec4f {
   let texel = sampleBaseColor(input.uv);
   let albedo = draw.baseColor * texel * input.color;
@@ -207,20 +229,25 @@ fn shadeStandard(input: FragmentInput) -> vec4f {
   return vec4f(lit, albedo.a);
 }
 
+// ── generated weft:slots ──
 fn surfaceOutputs(input: FragmentInput, output: ptr<function, FragmentOutput>) { }
 
+// ── generated weft:io ──
 struct FragmentOutput { @location(0) color: vec4f }
 
 
+// ── fragment base-texture ──
 fn sampleBaseColor(uv: vec2f) -> vec4f {
   return textureSample(baseTexture, baseSampler, uv);
 }
 
+// ── fragment lambert-lighting ──
 fn lambert(albedo: vec3f, normal: vec3f, lightDirection: vec3f, lightColor: vec3f, ambientColor: vec3f) -> vec3f {
   let diffuse = max(dot(normal, lightDirection), 0.0);
   return albedo * (ambientColor + lightColor * diffuse);
 }
 
+// ── generated weft:bindings ──
 @group(2) @binding(1) var baseTexture: texture_2d<f32>;
 
 @group(2) @binding(0) var baseSampler: sampler;

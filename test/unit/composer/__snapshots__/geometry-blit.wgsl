@@ -4,14 +4,15 @@
 // conditions {}
 // features none
 // @group(0) scene
-//   @binding(0) blit: package::geometry_blit::BlitUniforms {"binding":0,"visibility":2,"buffer":{"type":"uniform"}} from geometry-blit
-//   @binding(1) blitSource: texture_2d<f32> {"binding":1,"visibility":2,"texture":{"sampleType":"unfilterable-float","viewDimension":"2d","multisampled":false}} from geometry-blit
+//   @binding(0) blit: package::geometry_blit::BlitUniforms {"binding":0,"visibility":"fragment","buffer":{"type":"uniform"}} from geometry-blit
+//   @binding(1) blitSource: texture_2d<f32> {"binding":1,"visibility":"fragment","texture":{"sampleType":"unfilterable-float","viewDimension":"2d","multisampled":false}} from geometry-blit
 // varying @location(0) blitUv: vec2f
 // target @location(0) color: vec4f -> rgba8unorm
 // slot fragmentStage <- geometry-blit
 // slot vertexStage <- geometry-blit
 
 
+// ── generated weft:weft_main ──
 @vertex fn vertexMain(input: VertexInput) -> VertexOutput {
   return blitVertex(input);
 }
@@ -20,6 +21,7 @@
   return blitFragment(input);
 }
 
+// ── fragment geometry-blit ──
 // One triangle covering the viewport; blitUv is 0..1 across it, v down (texture orientation).
 fn blitVertex(input: VertexInput) -> VertexOutput {
   var output: VertexOutput;
@@ -29,6 +31,7 @@ fn blitVertex(input: VertexInput) -> VertexOutput {
   return output;
 }
 
+// ── generated weft:io ──
 struct VertexInput {
   @builtin(vertex_index) vertexIndex: u32,
   @builtin(instance_index) instanceIndex: u32,
@@ -41,6 +44,7 @@ struct VertexOutput {
 }
 
 
+// ── fragment geometry-blit ──
 fn blitFragment(input: FragmentInput) -> FragmentOutput {
   var output: FragmentOutput;
   let texel = blitTexel(input);
@@ -60,12 +64,14 @@ fn blitFragment(input: FragmentInput) -> FragmentOutput {
   return output;
 }
 
+// ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
   @location(0) blitUv: vec2f,
 }
 
 
+// ── fragment geometry-blit ──
 // Nearest texel: at equal sizes pixel x reads texel x exactly.
 fn blitTexel(input: FragmentInput) -> vec2u {
   var uv = input.blitUv;
@@ -76,13 +82,16 @@ fn blitTexel(input: FragmentInput) -> vec2u {
   return min(vec2u(uv * blit.source.xy), size - vec2u(1u));
 }
 
+// ── generated weft:io ──
 struct FragmentOutput { @location(0) color: vec4f }
 
 
+// ── generated weft:bindings ──
 @group(0) @binding(1) var blitSource: texture_2d<f32>;
 
 @group(0) @binding(0) var<uniform> blit: BlitUniforms;
 
+// ── fragment geometry-blit ──
 struct BlitUniforms {
   // Float sources: output = (texel, red replicated when flags.y) * scale + bias, rgb × source alpha when flags.z.
   scale: vec4f,

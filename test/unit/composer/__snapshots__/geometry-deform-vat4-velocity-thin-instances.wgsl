@@ -4,17 +4,17 @@
 // conditions {"deformVat":true,"thinInstances":true}
 // features none
 // @group(0) scene
-//   @binding(0) scene: package::scene_uniforms::SceneUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform"}} from scene-uniforms
+//   @binding(0) scene: package::scene_uniforms::SceneUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform"}} from scene-uniforms
 // @group(1) mesh
-//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
-//   @binding(1) velocity: package::geometry_velocity::VelocityUniforms {"binding":1,"visibility":1,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":128}} from geometry-velocity
+//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
+//   @binding(1) velocity: package::geometry_velocity::VelocityUniforms {"binding":1,"visibility":"vertex","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":128}} from geometry-velocity
 // @group(2) material (empty)
 // @group(3) extra
-//   @binding(0) prevVatInfo: package::vertex_animation_velocity::PreviousVertexAnimation {"binding":0,"visibility":1,"buffer":{"type":"uniform"}} from vertex-animation-velocity
-//   @binding(1) prevVatPlayback: array<vec4f> {"binding":1,"visibility":1,"buffer":{"type":"read-only-storage"}} from vertex-animation-velocity
-//   @binding(2) vatInfo: package::vertex_animation::VertexAnimationInfo {"binding":2,"visibility":1,"buffer":{"type":"uniform"}} from vertex-animation
-//   @binding(3) vatPlayback: array<vec4f> {"binding":3,"visibility":1,"buffer":{"type":"read-only-storage"}} from vertex-animation
-//   @binding(4) vatTexture: texture_2d<f32> {"binding":4,"visibility":1,"texture":{"sampleType":"unfilterable-float","viewDimension":"2d","multisampled":false}} from vertex-animation
+//   @binding(0) prevVatInfo: package::vertex_animation_velocity::PreviousVertexAnimation {"binding":0,"visibility":"vertex","buffer":{"type":"uniform"}} from vertex-animation-velocity
+//   @binding(1) prevVatPlayback: array<vec4f> {"binding":1,"visibility":"vertex","buffer":{"type":"read-only-storage"}} from vertex-animation-velocity
+//   @binding(2) vatInfo: package::vertex_animation::VertexAnimationInfo {"binding":2,"visibility":"vertex","buffer":{"type":"uniform"}} from vertex-animation
+//   @binding(3) vatPlayback: array<vec4f> {"binding":3,"visibility":"vertex","buffer":{"type":"read-only-storage"}} from vertex-animation
+//   @binding(4) vatTexture: texture_2d<f32> {"binding":4,"visibility":"vertex","texture":{"sampleType":"unfilterable-float","viewDimension":"2d","multisampled":false}} from vertex-animation
 // vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
 // vertex buffer 1 (caller buffer 1): stride 8 per vertex: @location(1) joints uint16x4 +0
 // vertex buffer 2 (caller buffer 2): stride 16 per vertex: @location(2) weights float32x4 +0
@@ -37,6 +37,7 @@
 // slot vertexVaryings <- geometry-velocity
 
 
+// ── generated weft:weft_main ──
 @vertex fn vertexMain(input: VertexInput) -> VertexOutput {
   return standardVertex(input);
 }
@@ -45,6 +46,7 @@
   return geometryFragment(input);
 }
 
+// ── fragment standard-vertex ──
 fn standardVertex(input: VertexInput) -> VertexOutput {
   var output: VertexOutput;
   let world = draw.world * instanceMatrix(input.instance0, input.instance1, input.instance2, input.instance3);
@@ -61,6 +63,7 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   return output;
 }
 
+// ── generated weft:io ──
 struct VertexInput {
   @builtin(vertex_index) vertexIndex: u32,
   @builtin(instance_index) instanceIndex: u32,
@@ -78,6 +81,7 @@ struct VertexInput {
 }
 
 
+// ── generated weft:slots ──
 fn deformVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) {
   vertexAnimationVertex(input, vertex);
 }
@@ -86,12 +90,15 @@ fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f)
   return keepWorldPosition(input, world, worldPosition);
 }
 
+// ── generated weft:bindings ──
 @group(0) @binding(0) var<uniform> scene: SceneUniforms;
 
+// ── generated weft:slots ──
 fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
   writeVelocityVaryings(input, output);
 }
 
+// ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
   @location(0) color: vec4f,
@@ -103,13 +110,16 @@ struct VertexOutput {
 }
 
 
+// ── generated weft:bindings ──
 @group(1) @binding(0) var<uniform> draw: DrawUniforms;
 
+// ── fragment thin-instances ──
 // The instance matrix's w lanes are a per-instance payload: the transform uses 0, 0, 0, 1.
 fn instanceMatrix(c0: vec4f, c1: vec4f, c2: vec4f, c3: vec4f) -> mat4x4f {
   return mat4x4f(vec4f(c0.xyz, 0.0), vec4f(c1.xyz, 0.0), vec4f(c2.xyz, 0.0), vec4f(c3.xyz, 1.0));
 }
 
+// ── fragment draw-uniforms ──
 struct DrawUniforms {
   world: mat4x4f,
   normalMatrix: mat4x4f,
@@ -119,6 +129,7 @@ struct DrawUniforms {
 }
 
 
+// ── fragment standard-vertex ──
 // The mesh-local vertex after deformation (morph targets, skinning): what the world transform sees.
 struct DeformedVertex {
   position: vec3f,
@@ -126,6 +137,7 @@ struct DeformedVertex {
 }
 
 
+// ── fragment vertex-animation ──
 // Playback record i (12 floats = 3 vec4f) belongs to instance i; a mesh without thin instances draws instance 0.
 fn vertexAnimationVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) {
   let base = input.instanceIndex * 3u;
@@ -139,10 +151,12 @@ fn vertexAnimationInfluence(input: VertexInput, clipA: vec4f, clipB: vec4f, weig
   return vertexAnimationBones(input, vertexAnimationRow(clipA, time)) * (1.0 - b) + vertexAnimationBones(input, vertexAnimationRow(clipB, time)) * b;
 }
 
+// ── generated weft:bindings ──
 @group(3) @binding(3) var<storage, read> vatPlayback: array<vec4f>;
 
 @group(3) @binding(2) var<uniform> vatInfo: VertexAnimationInfo;
 
+// ── fragment vertex-animation ──
 // Frame f is texture row f; bone b is texels 4b..4b+3 of that row (one column each).
 fn vertexAnimationBones(input: VertexInput, row: i32) -> mat4x4f {
   var bones = blendBones(vatTexture, vec2i(0, row), vec2i(4, 0), input.joints, input.weights);
@@ -158,19 +172,23 @@ fn vertexAnimationRow(clip: vec4f, time: f32) -> i32 {
   return clamp(i32(row), 0, i32(vatInfo.frameCount) - 1);
 }
 
+// ── fragment standard-vertex ──
 // The weighted sum of four bone matrices (one influence set), the bone blend every deformation fragment shares:
 // bone j's first texel is first + joints[j] * step. Eight influences are two calls.
 fn blendBones(bones: texture_2d<f32>, first: vec2i, step: vec2i, joints: vec4u, weights: vec4f) -> mat4x4f {
   return boneMatrixAt(bones, first + i32(joints.x) * step) * weights.x + boneMatrixAt(bones, first + i32(joints.y) * step) * weights.y + boneMatrixAt(bones, first + i32(joints.z) * step) * weights.z + boneMatrixAt(bones, first + i32(joints.w) * step) * weights.w;
 }
 
+// ── generated weft:bindings ──
 @group(3) @binding(4) var vatTexture: texture_2d<f32>;
 
+// ── fragment standard-vertex ──
 // A bone matrix stored as four rgba32float texels in a row, one per column, starting at texel.
 fn boneMatrixAt(bones: texture_2d<f32>, texel: vec2i) -> mat4x4f {
   return mat4x4f(textureLoad(bones, texel, 0), textureLoad(bones, texel + vec2i(1, 0), 0), textureLoad(bones, texel + vec2i(2, 0), 0), textureLoad(bones, texel + vec2i(3, 0), 0));
 }
 
+// ── fragment vertex-animation ──
 struct VertexAnimationInfo {
   time: f32,
   frameCount: u32,
@@ -179,11 +197,13 @@ struct VertexAnimationInfo {
 }
 
 
+// ── fragment standard-vertex ──
 // Default of the adjustWorldPosition slot: the affine world position, unchanged.
 fn keepWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
   return worldPosition;
 }
 
+// ── fragment scene-uniforms ──
 struct SceneUniforms {
   viewProjection: mat4x4f,
   cameraPosition: vec4f,
@@ -193,6 +213,7 @@ struct SceneUniforms {
 }
 
 
+// ── fragment geometry-velocity ──
 fn writeVelocityVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
   let previousWorld = velocity.previousWorld * instanceMatrix(input.prevInstance0, input.prevInstance1, input.prevInstance2, input.prevInstance3);
   // The same world-adjust hook as the current position, so displaced surfaces move as drawn.
@@ -201,12 +222,15 @@ fn writeVelocityVaryings(input: VertexInput, output: ptr<function, VertexOutput>
   (*output).velocityCurrent = (*output).position;
 }
 
+// ── generated weft:slots ──
 fn velocityPreviousPosition(input: VertexInput) -> vec3f {
   return previousVertexAnimationPosition(input);
 }
 
+// ── generated weft:bindings ──
 @group(1) @binding(1) var<uniform> velocity: VelocityUniforms;
 
+// ── fragment geometry-velocity ──
 struct VelocityUniforms {
   // The draw's world matrix and the camera's view-projection as of this task's previous frame
   // (both equal to the current ones when the draw has no history: first frame, re-included, excluded).
@@ -215,6 +239,7 @@ struct VelocityUniforms {
 }
 
 
+// ── fragment vertex-animation-velocity ──
 // The vertex as the task's previous frame animated it: the same baked frames, the previous playback and time.
 fn previousVertexAnimationPosition(input: VertexInput) -> vec3f {
   let base = input.instanceIndex * 3u;
@@ -222,10 +247,12 @@ fn previousVertexAnimationPosition(input: VertexInput) -> vec3f {
   return (influence * vec4f(input.position, 1.0)).xyz;
 }
 
+// ── generated weft:bindings ──
 @group(3) @binding(1) var<storage, read> prevVatPlayback: array<vec4f>;
 
 @group(3) @binding(0) var<uniform> prevVatInfo: PreviousVertexAnimation;
 
+// ── fragment vertex-animation-velocity ──
 struct PreviousVertexAnimation {
   time: f32,
   pad0: f32,
@@ -234,12 +261,14 @@ struct PreviousVertexAnimation {
 }
 
 
+// ── fragment geometry-surface ──
 fn geometryFragment(input: FragmentInput) -> FragmentOutput {
   var output: FragmentOutput;
   geometryOutputs(input, &output);
   return output;
 }
 
+// ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
   @location(0) color: vec4f,
@@ -251,17 +280,20 @@ struct FragmentInput {
 }
 
 
+// ── generated weft:slots ──
 fn geometryOutputs(input: FragmentInput, output: ptr<function, FragmentOutput>) {
   writeLinearVelocity(input, output);
   writeWorldPosition(input, output);
 }
 
+// ── generated weft:io ──
 struct FragmentOutput {
   @location(0) linearVelocity: vec4f,
   @location(1) worldPosition: vec4f,
 }
 
 
+// ── fragment geometry-velocity ──
 // Clip positions are interpolated perspective-correctly and divided per pixel, so the motion is exact at the pixel.
 fn writeLinearVelocity(input: FragmentInput, output: ptr<function, FragmentOutput>) {
   let current = input.velocityCurrent.xy / input.velocityCurrent.w;
@@ -270,6 +302,7 @@ fn writeLinearVelocity(input: FragmentInput, output: ptr<function, FragmentOutpu
   (*output).linearVelocity = vec4f((previous - current) * 0.5, z, 1.0);
 }
 
+// ── fragment geometry-world-position ──
 fn writeWorldPosition(input: FragmentInput, output: ptr<function, FragmentOutput>) {
   (*output).worldPosition = vec4f(input.worldPosition, 1.0);
 }

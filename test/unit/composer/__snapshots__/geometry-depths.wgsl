@@ -4,10 +4,10 @@
 // conditions {}
 // features none
 // @group(0) scene
-//   @binding(0) geometryScene: package::geometry_scene_uniforms::GeometrySceneUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform"}} from geometry-scene-uniforms
-//   @binding(1) scene: package::scene_uniforms::SceneUniforms {"binding":1,"visibility":3,"buffer":{"type":"uniform"}} from scene-uniforms
+//   @binding(0) geometryScene: package::geometry_scene_uniforms::GeometrySceneUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform"}} from geometry-scene-uniforms
+//   @binding(1) scene: package::scene_uniforms::SceneUniforms {"binding":1,"visibility":"vertex|fragment","buffer":{"type":"uniform"}} from scene-uniforms
 // @group(1) mesh
-//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
+//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
 // vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
 // varying @location(0) color: vec4f
 // varying @location(1) localPosition: vec3f
@@ -26,6 +26,7 @@
 // slot vertexVaryings <- geometry-local-position
 
 
+// ── generated weft:weft_main ──
 @vertex fn vertexMain(input: VertexInput) -> VertexOutput {
   return standardVertex(input);
 }
@@ -34,6 +35,7 @@
   return geometryFragment(input);
 }
 
+// ── fragment standard-vertex ──
 fn standardVertex(input: VertexInput) -> VertexOutput {
   var output: VertexOutput;
   let world = draw.world;
@@ -50,6 +52,7 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   return output;
 }
 
+// ── generated weft:io ──
 struct VertexInput {
   @builtin(vertex_index) vertexIndex: u32,
   @builtin(instance_index) instanceIndex: u32,
@@ -57,18 +60,22 @@ struct VertexInput {
 }
 
 
+// ── generated weft:slots ──
 fn deformVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) { }
 
 fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
   return keepWorldPosition(input, world, worldPosition);
 }
 
+// ── generated weft:bindings ──
 @group(0) @binding(1) var<uniform> scene: SceneUniforms;
 
+// ── generated weft:slots ──
 fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
   writeLocalPositionVarying(input, output);
 }
 
+// ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
   @location(0) color: vec4f,
@@ -79,8 +86,10 @@ struct VertexOutput {
 }
 
 
+// ── generated weft:bindings ──
 @group(1) @binding(0) var<uniform> draw: DrawUniforms;
 
+// ── fragment draw-uniforms ──
 struct DrawUniforms {
   world: mat4x4f,
   normalMatrix: mat4x4f,
@@ -90,6 +99,7 @@ struct DrawUniforms {
 }
 
 
+// ── fragment standard-vertex ──
 // The mesh-local vertex after deformation (morph targets, skinning): what the world transform sees.
 struct DeformedVertex {
   position: vec3f,
@@ -102,6 +112,7 @@ fn keepWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -
   return worldPosition;
 }
 
+// ── fragment scene-uniforms ──
 struct SceneUniforms {
   viewProjection: mat4x4f,
   cameraPosition: vec4f,
@@ -111,16 +122,19 @@ struct SceneUniforms {
 }
 
 
+// ── fragment geometry-local-position ──
 fn writeLocalPositionVarying(input: VertexInput, output: ptr<function, VertexOutput>) {
   (*output).localPosition = input.position;
 }
 
+// ── fragment geometry-surface ──
 fn geometryFragment(input: FragmentInput) -> FragmentOutput {
   var output: FragmentOutput;
   geometryOutputs(input, &output);
   return output;
 }
 
+// ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
   @location(0) color: vec4f,
@@ -131,6 +145,7 @@ struct FragmentInput {
 }
 
 
+// ── generated weft:slots ──
 fn geometryOutputs(input: FragmentInput, output: ptr<function, FragmentOutput>) {
   writeLocalPosition(input, output);
   writeNormalizedViewDepth(input, output);
@@ -138,6 +153,7 @@ fn geometryOutputs(input: FragmentInput, output: ptr<function, FragmentOutput>) 
   writeViewDepth(input, output);
 }
 
+// ── generated weft:io ──
 struct FragmentOutput {
   @location(0) localPosition: vec4f,
   @location(1) normalizedViewDepth: vec4f,
@@ -146,22 +162,27 @@ struct FragmentOutput {
 }
 
 
+// ── fragment geometry-local-position ──
 fn writeLocalPosition(input: FragmentInput, output: ptr<function, FragmentOutput>) {
   (*output).localPosition = vec4f(input.localPosition, 1.0);
 }
 
+// ── fragment geometry-normalized-view-depth ──
 fn writeNormalizedViewDepth(input: FragmentInput, output: ptr<function, FragmentOutput>) {
   (*output).normalizedViewDepth = vec4f(normalizedViewDepth(viewDepthOf(input.worldPosition)), 0.0, 0.0, 1.0);
 }
 
+// ── fragment geometry-screenspace-depth ──
 fn writeScreenspaceDepth(input: FragmentInput, output: ptr<function, FragmentOutput>) {
   (*output).screenspaceDepth = vec4f(input.position.z, 0.0, 0.0, 1.0);
 }
 
+// ── fragment geometry-view-depth ──
 fn writeViewDepth(input: FragmentInput, output: ptr<function, FragmentOutput>) {
   (*output).viewDepth = vec4f(viewDepthOf(input.worldPosition), 0.0, 0.0, 1.0);
 }
 
+// ── fragment geometry-normalized-view-depth ──
 // Finite far: linear (depth - near) / (far - near). Infinite far: 1 - near / depth, which keeps 0 at the near
 // plane, tends to 1 at infinity and stays monotonic (the linear form would collapse to 0).
 fn normalizedViewDepth(depth: f32) -> f32 {
@@ -172,13 +193,16 @@ fn normalizedViewDepth(depth: f32) -> f32 {
   return (depth - near) / (geometryScene.depthRange.y - near);
 }
 
+// ── fragment geometry-scene-uniforms ──
 // Positive view-space depth of a world position (distance along the camera's -Z axis).
 fn viewDepthOf(worldPosition: vec3f) -> f32 {
   return -(geometryScene.view * vec4f(worldPosition, 1.0)).z;
 }
 
+// ── generated weft:bindings ──
 @group(0) @binding(0) var<uniform> geometryScene: GeometrySceneUniforms;
 
+// ── fragment geometry-scene-uniforms ──
 struct GeometrySceneUniforms {
   view: mat4x4f,
   // x: near, y: far, z: 1 when far is infinite (then y is unused)

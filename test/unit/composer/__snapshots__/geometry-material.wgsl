@@ -4,13 +4,13 @@
 // conditions {"colors":true,"normals":true,"uvs":true}
 // features none
 // @group(0) scene
-//   @binding(0) scene: package::scene_uniforms::SceneUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform"}} from scene-uniforms
+//   @binding(0) scene: package::scene_uniforms::SceneUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform"}} from scene-uniforms
 // @group(1) mesh
-//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
-//   @binding(1) geometryDraw: package::geometry_draw_uniforms::GeometryDrawUniforms {"binding":1,"visibility":2,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":32}} from geometry-draw-uniforms
+//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
+//   @binding(1) geometryDraw: package::geometry_draw_uniforms::GeometryDrawUniforms {"binding":1,"visibility":"fragment","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":32}} from geometry-draw-uniforms
 // @group(2) material
-//   @binding(0) baseSampler: sampler {"binding":0,"visibility":2,"sampler":{"type":"filtering"}} from base-texture
-//   @binding(1) baseTexture: texture_2d<f32> {"binding":1,"visibility":2,"texture":{"sampleType":"float","viewDimension":"2d","multisampled":false}} from base-texture
+//   @binding(0) baseSampler: sampler {"binding":0,"visibility":"fragment","sampler":{"type":"filtering"}} from base-texture
+//   @binding(1) baseTexture: texture_2d<f32> {"binding":1,"visibility":"fragment","texture":{"sampleType":"float","viewDimension":"2d","multisampled":false}} from base-texture
 // vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
 // vertex buffer 1 (caller buffer 1): stride 12 per vertex: @location(1) normal float32x3 +0
 // vertex buffer 2 (caller buffer 2): stride 8 per vertex: @location(2) uv float32x2 +0
@@ -31,6 +31,7 @@
 // slot vertexVaryings <- nothing
 
 
+// ── generated weft:weft_main ──
 @vertex fn vertexMain(input: VertexInput) -> VertexOutput {
   return standardVertex(input);
 }
@@ -39,6 +40,7 @@
   return geometryFragment(input);
 }
 
+// ── fragment standard-vertex ──
 fn standardVertex(input: VertexInput) -> VertexOutput {
   var output: VertexOutput;
   let world = draw.world;
@@ -56,6 +58,7 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   return output;
 }
 
+// ── generated weft:io ──
 struct VertexInput {
   @builtin(vertex_index) vertexIndex: u32,
   @builtin(instance_index) instanceIndex: u32,
@@ -66,16 +69,20 @@ struct VertexInput {
 }
 
 
+// ── generated weft:slots ──
 fn deformVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) { }
 
 fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
   return keepWorldPosition(input, world, worldPosition);
 }
 
+// ── generated weft:bindings ──
 @group(0) @binding(0) var<uniform> scene: SceneUniforms;
 
+// ── generated weft:slots ──
 fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) { }
 
+// ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
   @location(0) color: vec4f,
@@ -85,8 +92,10 @@ struct VertexOutput {
 }
 
 
+// ── generated weft:bindings ──
 @group(1) @binding(0) var<uniform> draw: DrawUniforms;
 
+// ── fragment draw-uniforms ──
 struct DrawUniforms {
   world: mat4x4f,
   normalMatrix: mat4x4f,
@@ -96,6 +105,7 @@ struct DrawUniforms {
 }
 
 
+// ── fragment standard-vertex ──
 // The mesh-local vertex after deformation (morph targets, skinning): what the world transform sees.
 struct DeformedVertex {
   position: vec3f,
@@ -108,6 +118,7 @@ fn keepWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -
   return worldPosition;
 }
 
+// ── fragment scene-uniforms ──
 struct SceneUniforms {
   viewProjection: mat4x4f,
   cameraPosition: vec4f,
@@ -117,12 +128,14 @@ struct SceneUniforms {
 }
 
 
+// ── fragment geometry-surface ──
 fn geometryFragment(input: FragmentInput) -> FragmentOutput {
   var output: FragmentOutput;
   geometryOutputs(input, &output);
   return output;
 }
 
+// ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
   @location(0) color: vec4f,
@@ -133,6 +146,7 @@ struct FragmentInput {
 }
 
 
+// ── generated weft:slots ──
 fn geometryOutputs(input: FragmentInput, output: ptr<function, FragmentOutput>) {
   writeAlbedo(input, output);
   writeIrradiance(input, output);
@@ -140,6 +154,7 @@ fn geometryOutputs(input: FragmentInput, output: ptr<function, FragmentOutput>) 
   writeReflectivity(input, output);
 }
 
+// ── generated weft:io ──
 struct FragmentOutput {
   @location(0) albedo: vec4f,
   @location(1) irradiance: vec4f,
@@ -148,10 +163,12 @@ struct FragmentOutput {
 }
 
 
+// ── fragment geometry-albedo ──
 fn writeAlbedo(input: FragmentInput, output: ptr<function, FragmentOutput>) {
   (*output).albedo = geometryAlbedo(input);
 }
 
+// ── fragment geometry-irradiance ──
 fn writeIrradiance(input: FragmentInput, output: ptr<function, FragmentOutput>) {
   let albedo = geometryAlbedo(input);
   let normal = geometryWorldNormal(input);
@@ -162,27 +179,33 @@ fn writeIrradiance(input: FragmentInput, output: ptr<function, FragmentOutput>) 
   (*output).irradiance = vec4f(lit, albedo.a);
 }
 
+// ── fragment geometry-mesh-blend-tag ──
 fn writeMeshBlendTag(input: FragmentInput, output: ptr<function, FragmentOutput>) {
   (*output).meshBlendTag = geometryDraw.ids.y;
 }
 
+// ── fragment geometry-reflectivity ──
 fn writeReflectivity(input: FragmentInput, output: ptr<function, FragmentOutput>) {
   (*output).reflectivity = geometryDraw.reflectivity;
 }
 
+// ── fragment geometry-material ──
 // What the forward standard material shades: base colour × texture × vertex colour.
 fn geometryAlbedo(input: FragmentInput) -> vec4f {
   return draw.baseColor * sampleBaseColor(input.uv) * input.color;
 }
 
+// ── fragment base-texture ──
 fn sampleBaseColor(uv: vec2f) -> vec4f {
   return textureSample(baseTexture, baseSampler, uv);
 }
 
+// ── generated weft:bindings ──
 @group(2) @binding(1) var baseTexture: texture_2d<f32>;
 
 @group(2) @binding(0) var baseSampler: sampler;
 
+// ── fragment geometry-surface ──
 // Unit world-space normal facing the viewer: the interpolated vertex normal (flipped on back faces), or
 // without vertex normals the flat face normal from screen-space derivatives.
 fn geometryWorldNormal(input: FragmentInput) -> vec3f {
@@ -192,13 +215,16 @@ fn geometryWorldNormal(input: FragmentInput) -> vec3f {
   }
 }
 
+// ── fragment lambert-lighting ──
 fn lambert(albedo: vec3f, normal: vec3f, lightDirection: vec3f, lightColor: vec3f, ambientColor: vec3f) -> vec3f {
   let diffuse = max(dot(normal, lightDirection), 0.0);
   return albedo * (ambientColor + lightColor * diffuse);
 }
 
+// ── generated weft:bindings ──
 @group(1) @binding(1) var<uniform> geometryDraw: GeometryDrawUniforms;
 
+// ── fragment geometry-draw-uniforms ──
 struct GeometryDrawUniforms {
   // rgb: specular colour (F0), a: glossiness
   reflectivity: vec4f,

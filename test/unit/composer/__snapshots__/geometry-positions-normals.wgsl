@@ -4,10 +4,10 @@
 // conditions {"normals":true}
 // features none
 // @group(0) scene
-//   @binding(0) geometryScene: package::geometry_scene_uniforms::GeometrySceneUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform"}} from geometry-scene-uniforms
-//   @binding(1) scene: package::scene_uniforms::SceneUniforms {"binding":1,"visibility":3,"buffer":{"type":"uniform"}} from scene-uniforms
+//   @binding(0) geometryScene: package::geometry_scene_uniforms::GeometrySceneUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform"}} from geometry-scene-uniforms
+//   @binding(1) scene: package::scene_uniforms::SceneUniforms {"binding":1,"visibility":"vertex|fragment","buffer":{"type":"uniform"}} from scene-uniforms
 // @group(1) mesh
-//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
+//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
 // vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
 // vertex buffer 1 (caller buffer 1): stride 12 per vertex: @location(1) normal float32x3 +0
 // varying @location(0) color: vec4f
@@ -25,6 +25,7 @@
 // slot vertexVaryings <- nothing
 
 
+// ── generated weft:weft_main ──
 @vertex fn vertexMain(input: VertexInput) -> VertexOutput {
   return standardVertex(input);
 }
@@ -33,6 +34,7 @@
   return geometryFragment(input);
 }
 
+// ── fragment standard-vertex ──
 fn standardVertex(input: VertexInput) -> VertexOutput {
   var output: VertexOutput;
   let world = draw.world;
@@ -50,6 +52,7 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   return output;
 }
 
+// ── generated weft:io ──
 struct VertexInput {
   @builtin(vertex_index) vertexIndex: u32,
   @builtin(instance_index) instanceIndex: u32,
@@ -58,16 +61,20 @@ struct VertexInput {
 }
 
 
+// ── generated weft:slots ──
 fn deformVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) { }
 
 fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
   return keepWorldPosition(input, world, worldPosition);
 }
 
+// ── generated weft:bindings ──
 @group(0) @binding(1) var<uniform> scene: SceneUniforms;
 
+// ── generated weft:slots ──
 fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) { }
 
+// ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
   @location(0) color: vec4f,
@@ -77,8 +84,10 @@ struct VertexOutput {
 }
 
 
+// ── generated weft:bindings ──
 @group(1) @binding(0) var<uniform> draw: DrawUniforms;
 
+// ── fragment draw-uniforms ──
 struct DrawUniforms {
   world: mat4x4f,
   normalMatrix: mat4x4f,
@@ -88,6 +97,7 @@ struct DrawUniforms {
 }
 
 
+// ── fragment standard-vertex ──
 // The mesh-local vertex after deformation (morph targets, skinning): what the world transform sees.
 struct DeformedVertex {
   position: vec3f,
@@ -100,6 +110,7 @@ fn keepWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -
   return worldPosition;
 }
 
+// ── fragment scene-uniforms ──
 struct SceneUniforms {
   viewProjection: mat4x4f,
   cameraPosition: vec4f,
@@ -109,12 +120,14 @@ struct SceneUniforms {
 }
 
 
+// ── fragment geometry-surface ──
 fn geometryFragment(input: FragmentInput) -> FragmentOutput {
   var output: FragmentOutput;
   geometryOutputs(input, &output);
   return output;
 }
 
+// ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
   @location(0) color: vec4f,
@@ -125,12 +138,14 @@ struct FragmentInput {
 }
 
 
+// ── generated weft:slots ──
 fn geometryOutputs(input: FragmentInput, output: ptr<function, FragmentOutput>) {
   writeViewNormal(input, output);
   writeWorldNormal(input, output);
   writeWorldPosition(input, output);
 }
 
+// ── generated weft:io ──
 struct FragmentOutput {
   @location(0) viewNormal: vec4f,
   @location(1) worldNormal: vec4f,
@@ -138,21 +153,26 @@ struct FragmentOutput {
 }
 
 
+// ── fragment geometry-view-normal ──
 fn writeViewNormal(input: FragmentInput, output: ptr<function, FragmentOutput>) {
   let n = (geometryScene.view * vec4f(geometryWorldNormal(input), 0.0)).xyz;
   (*output).viewNormal = vec4f(normalize(n), 1.0);
 }
 
+// ── fragment geometry-world-normal ──
 fn writeWorldNormal(input: FragmentInput, output: ptr<function, FragmentOutput>) {
   (*output).worldNormal = vec4f(geometryWorldNormal(input), 1.0);
 }
 
+// ── fragment geometry-world-position ──
 fn writeWorldPosition(input: FragmentInput, output: ptr<function, FragmentOutput>) {
   (*output).worldPosition = vec4f(input.worldPosition, 1.0);
 }
 
+// ── generated weft:bindings ──
 @group(0) @binding(0) var<uniform> geometryScene: GeometrySceneUniforms;
 
+// ── fragment geometry-surface ──
 // Unit world-space normal facing the viewer: the interpolated vertex normal (flipped on back faces), or
 // without vertex normals the flat face normal from screen-space derivatives.
 fn geometryWorldNormal(input: FragmentInput) -> vec3f {
@@ -162,6 +182,7 @@ fn geometryWorldNormal(input: FragmentInput) -> vec3f {
   }
 }
 
+// ── fragment geometry-scene-uniforms ──
 struct GeometrySceneUniforms {
   view: mat4x4f,
   // x: near, y: far, z: 1 when far is infinite (then y is unused)

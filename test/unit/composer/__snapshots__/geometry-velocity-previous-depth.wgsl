@@ -4,10 +4,10 @@
 // conditions {"velocityPreviousDepth":true}
 // features none
 // @group(0) scene
-//   @binding(0) scene: package::scene_uniforms::SceneUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform"}} from scene-uniforms
+//   @binding(0) scene: package::scene_uniforms::SceneUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform"}} from scene-uniforms
 // @group(1) mesh
-//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
-//   @binding(1) velocity: package::geometry_velocity::VelocityUniforms {"binding":1,"visibility":1,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":128}} from geometry-velocity
+//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
+//   @binding(1) velocity: package::geometry_velocity::VelocityUniforms {"binding":1,"visibility":"vertex","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":128}} from geometry-velocity
 // vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
 // varying @location(0) color: vec4f
 // varying @location(1) uv: vec2f
@@ -25,6 +25,7 @@
 // slot vertexVaryings <- geometry-velocity
 
 
+// ── generated weft:weft_main ──
 @vertex fn vertexMain(input: VertexInput) -> VertexOutput {
   return standardVertex(input);
 }
@@ -33,6 +34,7 @@
   return geometryFragment(input);
 }
 
+// ── fragment standard-vertex ──
 fn standardVertex(input: VertexInput) -> VertexOutput {
   var output: VertexOutput;
   let world = draw.world;
@@ -49,6 +51,7 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   return output;
 }
 
+// ── generated weft:io ──
 struct VertexInput {
   @builtin(vertex_index) vertexIndex: u32,
   @builtin(instance_index) instanceIndex: u32,
@@ -56,18 +59,22 @@ struct VertexInput {
 }
 
 
+// ── generated weft:slots ──
 fn deformVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) { }
 
 fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
   return keepWorldPosition(input, world, worldPosition);
 }
 
+// ── generated weft:bindings ──
 @group(0) @binding(0) var<uniform> scene: SceneUniforms;
 
+// ── generated weft:slots ──
 fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
   writeVelocityVaryings(input, output);
 }
 
+// ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
   @location(0) color: vec4f,
@@ -79,8 +86,10 @@ struct VertexOutput {
 }
 
 
+// ── generated weft:bindings ──
 @group(1) @binding(0) var<uniform> draw: DrawUniforms;
 
+// ── fragment draw-uniforms ──
 struct DrawUniforms {
   world: mat4x4f,
   normalMatrix: mat4x4f,
@@ -90,6 +99,7 @@ struct DrawUniforms {
 }
 
 
+// ── fragment standard-vertex ──
 // The mesh-local vertex after deformation (morph targets, skinning): what the world transform sees.
 struct DeformedVertex {
   position: vec3f,
@@ -102,6 +112,7 @@ fn keepWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -
   return worldPosition;
 }
 
+// ── fragment scene-uniforms ──
 struct SceneUniforms {
   viewProjection: mat4x4f,
   cameraPosition: vec4f,
@@ -111,6 +122,7 @@ struct SceneUniforms {
 }
 
 
+// ── fragment geometry-velocity ──
 fn writeVelocityVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
   let previousWorld = velocity.previousWorld;
   // The same world-adjust hook as the current position, so displaced surfaces move as drawn.
@@ -119,12 +131,15 @@ fn writeVelocityVaryings(input: VertexInput, output: ptr<function, VertexOutput>
   (*output).velocityCurrent = (*output).position;
 }
 
+// ── generated weft:slots ──
 fn velocityPreviousPosition(input: VertexInput) -> vec3f {
   return restPreviousPosition(input);
 }
 
+// ── generated weft:bindings ──
 @group(1) @binding(1) var<uniform> velocity: VelocityUniforms;
 
+// ── fragment geometry-velocity ──
 struct VelocityUniforms {
   // The draw's world matrix and the camera's view-projection as of this task's previous frame
   // (both equal to the current ones when the draw has no history: first frame, re-included, excluded).
@@ -137,12 +152,14 @@ fn restPreviousPosition(input: VertexInput) -> vec3f {
   return input.position;
 }
 
+// ── fragment geometry-surface ──
 fn geometryFragment(input: FragmentInput) -> FragmentOutput {
   var output: FragmentOutput;
   geometryOutputs(input, &output);
   return output;
 }
 
+// ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
   @location(0) color: vec4f,
@@ -154,13 +171,16 @@ struct FragmentInput {
 }
 
 
+// ── generated weft:slots ──
 fn geometryOutputs(input: FragmentInput, output: ptr<function, FragmentOutput>) {
   writeLinearVelocity(input, output);
 }
 
+// ── generated weft:io ──
 struct FragmentOutput { @location(0) linearVelocity: vec4f }
 
 
+// ── fragment geometry-velocity ──
 // Clip positions are interpolated perspective-correctly and divided per pixel, so the motion is exact at the pixel.
 fn writeLinearVelocity(input: FragmentInput, output: ptr<function, FragmentOutput>) {
   let current = input.velocityCurrent.xy / input.velocityCurrent.w;

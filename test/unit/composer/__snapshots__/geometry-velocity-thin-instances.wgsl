@@ -4,10 +4,10 @@
 // conditions {"thinInstances":true}
 // features none
 // @group(0) scene
-//   @binding(0) scene: package::scene_uniforms::SceneUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform"}} from scene-uniforms
+//   @binding(0) scene: package::scene_uniforms::SceneUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform"}} from scene-uniforms
 // @group(1) mesh
-//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
-//   @binding(1) velocity: package::geometry_velocity::VelocityUniforms {"binding":1,"visibility":1,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":128}} from geometry-velocity
+//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
+//   @binding(1) velocity: package::geometry_velocity::VelocityUniforms {"binding":1,"visibility":"vertex","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":128}} from geometry-velocity
 // vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
 // vertex buffer 1 (caller buffer 1): stride 64 per instance: @location(1) instance0 float32x4 +0, @location(2) instance1 float32x4 +16, @location(3) instance2 float32x4 +32, @location(4) instance3 float32x4 +48
 // vertex buffer 2 (caller buffer 2): stride 64 per instance: @location(5) prevInstance0 float32x4 +0, @location(6) prevInstance1 float32x4 +16, @location(7) prevInstance2 float32x4 +32, @location(8) prevInstance3 float32x4 +48
@@ -28,6 +28,7 @@
 // slot vertexVaryings <- geometry-velocity
 
 
+// ── generated weft:weft_main ──
 @vertex fn vertexMain(input: VertexInput) -> VertexOutput {
   return standardVertex(input);
 }
@@ -36,6 +37,7 @@
   return geometryFragment(input);
 }
 
+// ── fragment standard-vertex ──
 fn standardVertex(input: VertexInput) -> VertexOutput {
   var output: VertexOutput;
   let world = draw.world * instanceMatrix(input.instance0, input.instance1, input.instance2, input.instance3);
@@ -52,6 +54,7 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   return output;
 }
 
+// ── generated weft:io ──
 struct VertexInput {
   @builtin(vertex_index) vertexIndex: u32,
   @builtin(instance_index) instanceIndex: u32,
@@ -67,18 +70,22 @@ struct VertexInput {
 }
 
 
+// ── generated weft:slots ──
 fn deformVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) { }
 
 fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
   return keepWorldPosition(input, world, worldPosition);
 }
 
+// ── generated weft:bindings ──
 @group(0) @binding(0) var<uniform> scene: SceneUniforms;
 
+// ── generated weft:slots ──
 fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
   writeVelocityVaryings(input, output);
 }
 
+// ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
   @location(0) color: vec4f,
@@ -90,13 +97,16 @@ struct VertexOutput {
 }
 
 
+// ── generated weft:bindings ──
 @group(1) @binding(0) var<uniform> draw: DrawUniforms;
 
+// ── fragment thin-instances ──
 // The instance matrix's w lanes are a per-instance payload: the transform uses 0, 0, 0, 1.
 fn instanceMatrix(c0: vec4f, c1: vec4f, c2: vec4f, c3: vec4f) -> mat4x4f {
   return mat4x4f(vec4f(c0.xyz, 0.0), vec4f(c1.xyz, 0.0), vec4f(c2.xyz, 0.0), vec4f(c3.xyz, 1.0));
 }
 
+// ── fragment draw-uniforms ──
 struct DrawUniforms {
   world: mat4x4f,
   normalMatrix: mat4x4f,
@@ -106,6 +116,7 @@ struct DrawUniforms {
 }
 
 
+// ── fragment standard-vertex ──
 // The mesh-local vertex after deformation (morph targets, skinning): what the world transform sees.
 struct DeformedVertex {
   position: vec3f,
@@ -118,6 +129,7 @@ fn keepWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -
   return worldPosition;
 }
 
+// ── fragment scene-uniforms ──
 struct SceneUniforms {
   viewProjection: mat4x4f,
   cameraPosition: vec4f,
@@ -127,6 +139,7 @@ struct SceneUniforms {
 }
 
 
+// ── fragment geometry-velocity ──
 fn writeVelocityVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
   let previousWorld = velocity.previousWorld * instanceMatrix(input.prevInstance0, input.prevInstance1, input.prevInstance2, input.prevInstance3);
   // The same world-adjust hook as the current position, so displaced surfaces move as drawn.
@@ -135,12 +148,15 @@ fn writeVelocityVaryings(input: VertexInput, output: ptr<function, VertexOutput>
   (*output).velocityCurrent = (*output).position;
 }
 
+// ── generated weft:slots ──
 fn velocityPreviousPosition(input: VertexInput) -> vec3f {
   return restPreviousPosition(input);
 }
 
+// ── generated weft:bindings ──
 @group(1) @binding(1) var<uniform> velocity: VelocityUniforms;
 
+// ── fragment geometry-velocity ──
 struct VelocityUniforms {
   // The draw's world matrix and the camera's view-projection as of this task's previous frame
   // (both equal to the current ones when the draw has no history: first frame, re-included, excluded).
@@ -153,12 +169,14 @@ fn restPreviousPosition(input: VertexInput) -> vec3f {
   return input.position;
 }
 
+// ── fragment geometry-surface ──
 fn geometryFragment(input: FragmentInput) -> FragmentOutput {
   var output: FragmentOutput;
   geometryOutputs(input, &output);
   return output;
 }
 
+// ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
   @location(0) color: vec4f,
@@ -170,17 +188,20 @@ struct FragmentInput {
 }
 
 
+// ── generated weft:slots ──
 fn geometryOutputs(input: FragmentInput, output: ptr<function, FragmentOutput>) {
   writeLinearVelocity(input, output);
   writeWorldPosition(input, output);
 }
 
+// ── generated weft:io ──
 struct FragmentOutput {
   @location(0) linearVelocity: vec4f,
   @location(1) worldPosition: vec4f,
 }
 
 
+// ── fragment geometry-velocity ──
 // Clip positions are interpolated perspective-correctly and divided per pixel, so the motion is exact at the pixel.
 fn writeLinearVelocity(input: FragmentInput, output: ptr<function, FragmentOutput>) {
   let current = input.velocityCurrent.xy / input.velocityCurrent.w;
@@ -189,6 +210,7 @@ fn writeLinearVelocity(input: FragmentInput, output: ptr<function, FragmentOutpu
   (*output).linearVelocity = vec4f((previous - current) * 0.5, z, 1.0);
 }
 
+// ── fragment geometry-world-position ──
 fn writeWorldPosition(input: FragmentInput, output: ptr<function, FragmentOutput>) {
   (*output).worldPosition = vec4f(input.worldPosition, 1.0);
 }

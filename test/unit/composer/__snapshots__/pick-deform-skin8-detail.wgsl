@@ -4,13 +4,13 @@
 // conditions {"deformSkin":true,"primitiveDetail":true,"skin8":true}
 // features primitive-index (pick-output)
 // @group(0) scene
-//   @binding(0) scene: package::scene_uniforms::SceneUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform"}} from scene-uniforms
+//   @binding(0) scene: package::scene_uniforms::SceneUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform"}} from scene-uniforms
 // @group(1) mesh
-//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
-//   @binding(1) pick: package::pick_output::PickUniforms {"binding":1,"visibility":3,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":16}} from pick-output
+//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
+//   @binding(1) pick: package::pick_output::PickUniforms {"binding":1,"visibility":"vertex|fragment","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":16}} from pick-output
 // @group(2) material (empty)
 // @group(3) extra
-//   @binding(0) boneTexture: texture_2d<f32> {"binding":0,"visibility":1,"texture":{"sampleType":"unfilterable-float","viewDimension":"2d","multisampled":false}} from skinning
+//   @binding(0) boneTexture: texture_2d<f32> {"binding":0,"visibility":"vertex","texture":{"sampleType":"unfilterable-float","viewDimension":"2d","multisampled":false}} from skinning
 // vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
 // vertex buffer 1 (caller buffer 1): stride 8 per vertex: @location(1) joints uint16x4 +0
 // vertex buffer 2 (caller buffer 2): stride 16 per vertex: @location(2) weights float32x4 +0
@@ -32,6 +32,7 @@
 // slot vertexStage <- standard-vertex
 // slot vertexVaryings <- pick-output
 
+// ── generated weft:weft_main ──
 enable primitive_index;
 
 @vertex fn vertexMain(input: VertexInput) -> VertexOutput {
@@ -42,6 +43,7 @@ enable primitive_index;
   return pickFragment(input);
 }
 
+// ── fragment standard-vertex ──
 fn standardVertex(input: VertexInput) -> VertexOutput {
   var output: VertexOutput;
   let world = draw.world;
@@ -58,6 +60,7 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   return output;
 }
 
+// ── generated weft:io ──
 struct VertexInput {
   @builtin(vertex_index) vertexIndex: u32,
   @builtin(instance_index) instanceIndex: u32,
@@ -69,6 +72,7 @@ struct VertexInput {
 }
 
 
+// ── generated weft:slots ──
 fn deformVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) {
   skinVertex(input, vertex);
 }
@@ -77,12 +81,15 @@ fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f)
   return keepWorldPosition(input, world, worldPosition);
 }
 
+// ── generated weft:bindings ──
 @group(0) @binding(0) var<uniform> scene: SceneUniforms;
 
+// ── generated weft:slots ──
 fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
   writePickVaryings(input, output);
 }
 
+// ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
   @location(0) color: vec4f,
@@ -94,8 +101,10 @@ struct VertexOutput {
 }
 
 
+// ── generated weft:bindings ──
 @group(1) @binding(0) var<uniform> draw: DrawUniforms;
 
+// ── fragment draw-uniforms ──
 struct DrawUniforms {
   world: mat4x4f,
   normalMatrix: mat4x4f,
@@ -105,6 +114,7 @@ struct DrawUniforms {
 }
 
 
+// ── fragment standard-vertex ──
 // The mesh-local vertex after deformation (morph targets, skinning): what the world transform sees.
 struct DeformedVertex {
   position: vec3f,
@@ -112,6 +122,7 @@ struct DeformedVertex {
 }
 
 
+// ── fragment skinning ──
 // Bone matrices live in a rgba32float texture, one row per bone, one texel per column.
 fn skinVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) {
   var skin = blendBones(boneTexture, vec2i(0, 0), vec2i(0, 1), input.joints, input.weights);
@@ -121,14 +132,17 @@ fn skinVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) {
   (*vertex).position = (skin * vec4f((*vertex).position, 1.0)).xyz;
 }
 
+// ── fragment standard-vertex ──
 // The weighted sum of four bone matrices (one influence set), the bone blend every deformation fragment shares:
 // bone j's first texel is first + joints[j] * step. Eight influences are two calls.
 fn blendBones(bones: texture_2d<f32>, first: vec2i, step: vec2i, joints: vec4u, weights: vec4f) -> mat4x4f {
   return boneMatrixAt(bones, first + i32(joints.x) * step) * weights.x + boneMatrixAt(bones, first + i32(joints.y) * step) * weights.y + boneMatrixAt(bones, first + i32(joints.z) * step) * weights.z + boneMatrixAt(bones, first + i32(joints.w) * step) * weights.w;
 }
 
+// ── generated weft:bindings ──
 @group(3) @binding(0) var boneTexture: texture_2d<f32>;
 
+// ── fragment standard-vertex ──
 // A bone matrix stored as four rgba32float texels in a row, one per column, starting at texel.
 fn boneMatrixAt(bones: texture_2d<f32>, texel: vec2i) -> mat4x4f {
   return mat4x4f(textureLoad(bones, texel, 0), textureLoad(bones, texel + vec2i(1, 0), 0), textureLoad(bones, texel + vec2i(2, 0), 0), textureLoad(bones, texel + vec2i(3, 0), 0));
@@ -139,6 +153,7 @@ fn keepWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -
   return worldPosition;
 }
 
+// ── fragment scene-uniforms ──
 struct SceneUniforms {
   viewProjection: mat4x4f,
   cameraPosition: vec4f,
@@ -148,6 +163,7 @@ struct SceneUniforms {
 }
 
 
+// ── fragment pick-output ──
 fn writePickVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
   (*output).pickInstance = input.instanceIndex;
   (*output).pickLocal = input.position;
@@ -164,6 +180,7 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
   return output;
 }
 
+// ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
   @location(0) color: vec4f,
@@ -176,13 +193,16 @@ struct FragmentInput {
 }
 
 
+// ── generated weft:bindings ──
 @group(1) @binding(1) var<uniform> pick: PickUniforms;
 
+// ── fragment pick-output ──
 // 24-bit id as RGB bytes of an rgba8unorm target: id = (r << 16) | (g << 8) | b.
 fn encodePickId(id: u32) -> vec4f {
   return vec4f(f32((id >> 16u) & 255u), f32((id >> 8u) & 255u), f32(id & 255u), 255.0) / 255.0;
 }
 
+// ── generated weft:io ──
 struct FragmentOutput {
   @location(0) pickId: vec4f,
   @location(1) pickDepth: f32,
@@ -190,6 +210,7 @@ struct FragmentOutput {
 }
 
 
+// ── fragment pick-output ──
 struct PickUniforms {
   // Pick id of instance 0 of this draw (1-based; 0 is a miss); instance i writes id + i.
   id: u32,

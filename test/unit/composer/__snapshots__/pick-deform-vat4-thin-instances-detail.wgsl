@@ -4,15 +4,15 @@
 // conditions {"deformVat":true,"primitiveDetail":true,"thinInstances":true}
 // features primitive-index (pick-output)
 // @group(0) scene
-//   @binding(0) scene: package::scene_uniforms::SceneUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform"}} from scene-uniforms
+//   @binding(0) scene: package::scene_uniforms::SceneUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform"}} from scene-uniforms
 // @group(1) mesh
-//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
-//   @binding(1) pick: package::pick_output::PickUniforms {"binding":1,"visibility":3,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":16}} from pick-output
+//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
+//   @binding(1) pick: package::pick_output::PickUniforms {"binding":1,"visibility":"vertex|fragment","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":16}} from pick-output
 // @group(2) material (empty)
 // @group(3) extra
-//   @binding(0) vatInfo: package::vertex_animation::VertexAnimationInfo {"binding":0,"visibility":1,"buffer":{"type":"uniform"}} from vertex-animation
-//   @binding(1) vatPlayback: array<vec4f> {"binding":1,"visibility":1,"buffer":{"type":"read-only-storage"}} from vertex-animation
-//   @binding(2) vatTexture: texture_2d<f32> {"binding":2,"visibility":1,"texture":{"sampleType":"unfilterable-float","viewDimension":"2d","multisampled":false}} from vertex-animation
+//   @binding(0) vatInfo: package::vertex_animation::VertexAnimationInfo {"binding":0,"visibility":"vertex","buffer":{"type":"uniform"}} from vertex-animation
+//   @binding(1) vatPlayback: array<vec4f> {"binding":1,"visibility":"vertex","buffer":{"type":"read-only-storage"}} from vertex-animation
+//   @binding(2) vatTexture: texture_2d<f32> {"binding":2,"visibility":"vertex","texture":{"sampleType":"unfilterable-float","viewDimension":"2d","multisampled":false}} from vertex-animation
 // vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
 // vertex buffer 1 (caller buffer 1): stride 8 per vertex: @location(1) joints uint16x4 +0
 // vertex buffer 2 (caller buffer 2): stride 16 per vertex: @location(2) weights float32x4 +0
@@ -33,6 +33,7 @@
 // slot vertexStage <- standard-vertex
 // slot vertexVaryings <- pick-output
 
+// ── generated weft:weft_main ──
 enable primitive_index;
 
 @vertex fn vertexMain(input: VertexInput) -> VertexOutput {
@@ -43,6 +44,7 @@ enable primitive_index;
   return pickFragment(input);
 }
 
+// ── fragment standard-vertex ──
 fn standardVertex(input: VertexInput) -> VertexOutput {
   var output: VertexOutput;
   let world = draw.world * instanceMatrix(input.instance0, input.instance1, input.instance2, input.instance3);
@@ -59,6 +61,7 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   return output;
 }
 
+// ── generated weft:io ──
 struct VertexInput {
   @builtin(vertex_index) vertexIndex: u32,
   @builtin(instance_index) instanceIndex: u32,
@@ -72,6 +75,7 @@ struct VertexInput {
 }
 
 
+// ── generated weft:slots ──
 fn deformVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) {
   vertexAnimationVertex(input, vertex);
 }
@@ -80,12 +84,15 @@ fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f)
   return keepWorldPosition(input, world, worldPosition);
 }
 
+// ── generated weft:bindings ──
 @group(0) @binding(0) var<uniform> scene: SceneUniforms;
 
+// ── generated weft:slots ──
 fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
   writePickVaryings(input, output);
 }
 
+// ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
   @location(0) color: vec4f,
@@ -97,13 +104,16 @@ struct VertexOutput {
 }
 
 
+// ── generated weft:bindings ──
 @group(1) @binding(0) var<uniform> draw: DrawUniforms;
 
+// ── fragment thin-instances ──
 // The instance matrix's w lanes are a per-instance payload: the transform uses 0, 0, 0, 1.
 fn instanceMatrix(c0: vec4f, c1: vec4f, c2: vec4f, c3: vec4f) -> mat4x4f {
   return mat4x4f(vec4f(c0.xyz, 0.0), vec4f(c1.xyz, 0.0), vec4f(c2.xyz, 0.0), vec4f(c3.xyz, 1.0));
 }
 
+// ── fragment draw-uniforms ──
 struct DrawUniforms {
   world: mat4x4f,
   normalMatrix: mat4x4f,
@@ -113,6 +123,7 @@ struct DrawUniforms {
 }
 
 
+// ── fragment standard-vertex ──
 // The mesh-local vertex after deformation (morph targets, skinning): what the world transform sees.
 struct DeformedVertex {
   position: vec3f,
@@ -120,6 +131,7 @@ struct DeformedVertex {
 }
 
 
+// ── fragment vertex-animation ──
 // Playback record i (12 floats = 3 vec4f) belongs to instance i; a mesh without thin instances draws instance 0.
 fn vertexAnimationVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) {
   let base = input.instanceIndex * 3u;
@@ -133,10 +145,12 @@ fn vertexAnimationInfluence(input: VertexInput, clipA: vec4f, clipB: vec4f, weig
   return vertexAnimationBones(input, vertexAnimationRow(clipA, time)) * (1.0 - b) + vertexAnimationBones(input, vertexAnimationRow(clipB, time)) * b;
 }
 
+// ── generated weft:bindings ──
 @group(3) @binding(1) var<storage, read> vatPlayback: array<vec4f>;
 
 @group(3) @binding(0) var<uniform> vatInfo: VertexAnimationInfo;
 
+// ── fragment vertex-animation ──
 // Frame f is texture row f; bone b is texels 4b..4b+3 of that row (one column each).
 fn vertexAnimationBones(input: VertexInput, row: i32) -> mat4x4f {
   var bones = blendBones(vatTexture, vec2i(0, row), vec2i(4, 0), input.joints, input.weights);
@@ -152,19 +166,23 @@ fn vertexAnimationRow(clip: vec4f, time: f32) -> i32 {
   return clamp(i32(row), 0, i32(vatInfo.frameCount) - 1);
 }
 
+// ── fragment standard-vertex ──
 // The weighted sum of four bone matrices (one influence set), the bone blend every deformation fragment shares:
 // bone j's first texel is first + joints[j] * step. Eight influences are two calls.
 fn blendBones(bones: texture_2d<f32>, first: vec2i, step: vec2i, joints: vec4u, weights: vec4f) -> mat4x4f {
   return boneMatrixAt(bones, first + i32(joints.x) * step) * weights.x + boneMatrixAt(bones, first + i32(joints.y) * step) * weights.y + boneMatrixAt(bones, first + i32(joints.z) * step) * weights.z + boneMatrixAt(bones, first + i32(joints.w) * step) * weights.w;
 }
 
+// ── generated weft:bindings ──
 @group(3) @binding(2) var vatTexture: texture_2d<f32>;
 
+// ── fragment standard-vertex ──
 // A bone matrix stored as four rgba32float texels in a row, one per column, starting at texel.
 fn boneMatrixAt(bones: texture_2d<f32>, texel: vec2i) -> mat4x4f {
   return mat4x4f(textureLoad(bones, texel, 0), textureLoad(bones, texel + vec2i(1, 0), 0), textureLoad(bones, texel + vec2i(2, 0), 0), textureLoad(bones, texel + vec2i(3, 0), 0));
 }
 
+// ── fragment vertex-animation ──
 struct VertexAnimationInfo {
   time: f32,
   frameCount: u32,
@@ -173,11 +191,13 @@ struct VertexAnimationInfo {
 }
 
 
+// ── fragment standard-vertex ──
 // Default of the adjustWorldPosition slot: the affine world position, unchanged.
 fn keepWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
   return worldPosition;
 }
 
+// ── fragment scene-uniforms ──
 struct SceneUniforms {
   viewProjection: mat4x4f,
   cameraPosition: vec4f,
@@ -187,6 +207,7 @@ struct SceneUniforms {
 }
 
 
+// ── fragment pick-output ──
 fn writePickVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
   (*output).pickInstance = input.instanceIndex;
   (*output).pickLocal = input.position;
@@ -203,6 +224,7 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
   return output;
 }
 
+// ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
   @location(0) color: vec4f,
@@ -215,13 +237,16 @@ struct FragmentInput {
 }
 
 
+// ── generated weft:bindings ──
 @group(1) @binding(1) var<uniform> pick: PickUniforms;
 
+// ── fragment pick-output ──
 // 24-bit id as RGB bytes of an rgba8unorm target: id = (r << 16) | (g << 8) | b.
 fn encodePickId(id: u32) -> vec4f {
   return vec4f(f32((id >> 16u) & 255u), f32((id >> 8u) & 255u), f32(id & 255u), 255.0) / 255.0;
 }
 
+// ── generated weft:io ──
 struct FragmentOutput {
   @location(0) pickId: vec4f,
   @location(1) pickDepth: f32,
@@ -229,6 +254,7 @@ struct FragmentOutput {
 }
 
 
+// ── fragment pick-output ──
 struct PickUniforms {
   // Pick id of instance 0 of this draw (1-based; 0 is a miss); instance i writes id + i.
   id: u32,

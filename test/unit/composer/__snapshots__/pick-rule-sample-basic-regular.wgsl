@@ -4,14 +4,14 @@
 // conditions {"pickDiscard":true}
 // features none
 // @group(0) scene
-//   @binding(0) pickFrame: package::pick_discard_types::PickFrameUniforms {"binding":0,"visibility":2,"buffer":{"type":"uniform"}} from pick-discard-types
-//   @binding(1) scene: package::scene_uniforms::SceneUniforms {"binding":1,"visibility":3,"buffer":{"type":"uniform"}} from scene-uniforms
+//   @binding(0) pickFrame: package::pick_discard_types::PickFrameUniforms {"binding":0,"visibility":"fragment","buffer":{"type":"uniform"}} from pick-discard-types
+//   @binding(1) scene: package::scene_uniforms::SceneUniforms {"binding":1,"visibility":"vertex|fragment","buffer":{"type":"uniform"}} from scene-uniforms
 // @group(1) mesh
-//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
-//   @binding(1) pick: package::pick_output::PickUniforms {"binding":1,"visibility":3,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":16}} from pick-output
+//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
+//   @binding(1) pick: package::pick_output::PickUniforms {"binding":1,"visibility":"vertex|fragment","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":16}} from pick-output
 // @group(2) material (empty)
 // @group(3) extra
-//   @binding(0) flags: array<f32> {"binding":0,"visibility":2,"buffer":{"type":"read-only-storage"}} from pick-discard-rule
+//   @binding(0) flags: array<f32> {"binding":0,"visibility":"fragment","buffer":{"type":"read-only-storage"}} from pick-discard-rule
 // vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
 // varying @location(0) color: vec4f
 // varying @location(1) @interpolate(flat) pickInstance: u32
@@ -28,6 +28,7 @@
 // slot vertexVaryings <- pick-output
 
 
+// ── generated weft:weft_main ──
 @vertex fn vertexMain(input: VertexInput) -> VertexOutput {
   return standardVertex(input);
 }
@@ -36,6 +37,7 @@
   return pickFragment(input);
 }
 
+// ── fragment standard-vertex ──
 fn standardVertex(input: VertexInput) -> VertexOutput {
   var output: VertexOutput;
   let world = draw.world;
@@ -52,6 +54,7 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   return output;
 }
 
+// ── generated weft:io ──
 struct VertexInput {
   @builtin(vertex_index) vertexIndex: u32,
   @builtin(instance_index) instanceIndex: u32,
@@ -59,18 +62,22 @@ struct VertexInput {
 }
 
 
+// ── generated weft:slots ──
 fn deformVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) { }
 
 fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
   return keepWorldPosition(input, world, worldPosition);
 }
 
+// ── generated weft:bindings ──
 @group(0) @binding(1) var<uniform> scene: SceneUniforms;
 
+// ── generated weft:slots ──
 fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
   writePickVaryings(input, output);
 }
 
+// ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
   @location(0) color: vec4f,
@@ -81,8 +88,10 @@ struct VertexOutput {
 }
 
 
+// ── generated weft:bindings ──
 @group(1) @binding(0) var<uniform> draw: DrawUniforms;
 
+// ── fragment draw-uniforms ──
 struct DrawUniforms {
   world: mat4x4f,
   normalMatrix: mat4x4f,
@@ -92,6 +101,7 @@ struct DrawUniforms {
 }
 
 
+// ── fragment standard-vertex ──
 // The mesh-local vertex after deformation (morph targets, skinning): what the world transform sees.
 struct DeformedVertex {
   position: vec3f,
@@ -104,6 +114,7 @@ fn keepWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -
   return worldPosition;
 }
 
+// ── fragment scene-uniforms ──
 struct SceneUniforms {
   viewProjection: mat4x4f,
   cameraPosition: vec4f,
@@ -113,6 +124,7 @@ struct SceneUniforms {
 }
 
 
+// ── fragment pick-output ──
 fn writePickVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
   (*output).pickInstance = input.instanceIndex;
 }
@@ -136,6 +148,7 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
   return output;
 }
 
+// ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
   @location(0) color: vec4f,
@@ -146,25 +159,31 @@ struct FragmentInput {
 }
 
 
+// ── generated weft:bindings ──
 @group(1) @binding(1) var<uniform> pick: PickUniforms;
 
+// ── fragment pick-output ──
 // 24-bit id as RGB bytes of an rgba8unorm target: id = (r << 16) | (g << 8) | b.
 fn encodePickId(id: u32) -> vec4f {
   return vec4f(f32((id >> 16u) & 255u), f32((id >> 8u) & 255u), f32(id & 255u), 255.0) / 255.0;
 }
 
+// ── generated weft:io ──
 struct FragmentOutput {
   @location(0) pickId: vec4f,
   @location(1) pickDepth: f32,
 }
 
 
+// ── generated weft:bindings ──
 @group(0) @binding(0) var<uniform> pickFrame: PickFrameUniforms;
 
+// ── generated weft:slots ──
 fn pickDiscard(input: PickDiscardInput) -> bool {
   return pickDiscard0(input);
 }
 
+// ── fragment pick-discard-types ──
 // What a pick discard rule sees for each fragment of the pick pass.
 struct PickDiscardInput {
   worldPos: vec3f,
@@ -185,14 +204,17 @@ struct PickFrameUniforms {
 }
 
 
+// ── fragment pick-discard-rule ──
 fn pickDiscard0(input: PickDiscardInput) -> bool {
   let clipped = dot(input.worldPos, vec3f(0.0, 1.0, 0.0)) > 2.0;
   let hidden = input.hasThinInstance == 1u && input.instanceExtras.x > 0.5;
   return clipped || hidden || flags[0] > 0.5;
 }
 
+// ── generated weft:bindings ──
 @group(3) @binding(0) var<storage, read> flags: array<f32>;
 
+// ── fragment pick-output ──
 struct PickUniforms {
   // Pick id of instance 0 of this draw (1-based; 0 is a miss); instance i writes id + i.
   id: u32,

@@ -4,14 +4,14 @@
 // conditions {"pickDiscard":true,"primitiveDetail":true,"thinInstances":true}
 // features primitive-index (pick-output)
 // @group(0) scene
-//   @binding(0) pickFrame: package::pick_discard_types::PickFrameUniforms {"binding":0,"visibility":2,"buffer":{"type":"uniform"}} from pick-discard-types
-//   @binding(1) scene: package::scene_uniforms::SceneUniforms {"binding":1,"visibility":3,"buffer":{"type":"uniform"}} from scene-uniforms
+//   @binding(0) pickFrame: package::pick_discard_types::PickFrameUniforms {"binding":0,"visibility":"fragment","buffer":{"type":"uniform"}} from pick-discard-types
+//   @binding(1) scene: package::scene_uniforms::SceneUniforms {"binding":1,"visibility":"vertex|fragment","buffer":{"type":"uniform"}} from scene-uniforms
 // @group(1) mesh
-//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
-//   @binding(1) pick: package::pick_output::PickUniforms {"binding":1,"visibility":3,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":16}} from pick-output
+//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
+//   @binding(1) pick: package::pick_output::PickUniforms {"binding":1,"visibility":"vertex|fragment","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":16}} from pick-output
 // @group(2) material (empty)
 // @group(3) extra
-//   @binding(0) flags: array<f32> {"binding":0,"visibility":2,"buffer":{"type":"read-only-storage"}} from pick-discard-rule
+//   @binding(0) flags: array<f32> {"binding":0,"visibility":"fragment","buffer":{"type":"read-only-storage"}} from pick-discard-rule
 // vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
 // vertex buffer 1 (caller buffer 1): stride 16 per instance: @location(1) instance0 float32x4 +0
 // vertex buffer 2 (caller buffer 2): stride 16 per instance: @location(2) instance1 float32x4 +0
@@ -34,6 +34,7 @@
 // slot vertexStage <- standard-vertex
 // slot vertexVaryings <- pick-output
 
+// ── generated weft:weft_main ──
 enable primitive_index;
 
 @vertex fn vertexMain(input: VertexInput) -> VertexOutput {
@@ -44,6 +45,7 @@ enable primitive_index;
   return pickFragment(input);
 }
 
+// ── fragment standard-vertex ──
 fn standardVertex(input: VertexInput) -> VertexOutput {
   var output: VertexOutput;
   let world = draw.world * instanceMatrix(input.instance0, input.instance1, input.instance2, input.instance3);
@@ -60,6 +62,7 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   return output;
 }
 
+// ── generated weft:io ──
 struct VertexInput {
   @builtin(vertex_index) vertexIndex: u32,
   @builtin(instance_index) instanceIndex: u32,
@@ -71,18 +74,22 @@ struct VertexInput {
 }
 
 
+// ── generated weft:slots ──
 fn deformVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) { }
 
 fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
   return keepWorldPosition(input, world, worldPosition);
 }
 
+// ── generated weft:bindings ──
 @group(0) @binding(1) var<uniform> scene: SceneUniforms;
 
+// ── generated weft:slots ──
 fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
   writePickVaryings(input, output);
 }
 
+// ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
   @location(0) color: vec4f,
@@ -95,13 +102,16 @@ struct VertexOutput {
 }
 
 
+// ── generated weft:bindings ──
 @group(1) @binding(0) var<uniform> draw: DrawUniforms;
 
+// ── fragment thin-instances ──
 // The instance matrix's w lanes are a per-instance payload: the transform uses 0, 0, 0, 1.
 fn instanceMatrix(c0: vec4f, c1: vec4f, c2: vec4f, c3: vec4f) -> mat4x4f {
   return mat4x4f(vec4f(c0.xyz, 0.0), vec4f(c1.xyz, 0.0), vec4f(c2.xyz, 0.0), vec4f(c3.xyz, 1.0));
 }
 
+// ── fragment draw-uniforms ──
 struct DrawUniforms {
   world: mat4x4f,
   normalMatrix: mat4x4f,
@@ -111,6 +121,7 @@ struct DrawUniforms {
 }
 
 
+// ── fragment standard-vertex ──
 // The mesh-local vertex after deformation (morph targets, skinning): what the world transform sees.
 struct DeformedVertex {
   position: vec3f,
@@ -123,6 +134,7 @@ fn keepWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -
   return worldPosition;
 }
 
+// ── fragment scene-uniforms ──
 struct SceneUniforms {
   viewProjection: mat4x4f,
   cameraPosition: vec4f,
@@ -132,6 +144,7 @@ struct SceneUniforms {
 }
 
 
+// ── fragment pick-output ──
 fn writePickVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
   (*output).pickInstance = input.instanceIndex;
   (*output).pickLocal = input.position;
@@ -161,6 +174,7 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
   return output;
 }
 
+// ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
   @location(0) color: vec4f,
@@ -174,13 +188,16 @@ struct FragmentInput {
 }
 
 
+// ── generated weft:bindings ──
 @group(1) @binding(1) var<uniform> pick: PickUniforms;
 
+// ── fragment pick-output ──
 // 24-bit id as RGB bytes of an rgba8unorm target: id = (r << 16) | (g << 8) | b.
 fn encodePickId(id: u32) -> vec4f {
   return vec4f(f32((id >> 16u) & 255u), f32((id >> 8u) & 255u), f32(id & 255u), 255.0) / 255.0;
 }
 
+// ── generated weft:io ──
 struct FragmentOutput {
   @location(0) pickId: vec4f,
   @location(1) pickDepth: f32,
@@ -188,12 +205,15 @@ struct FragmentOutput {
 }
 
 
+// ── generated weft:bindings ──
 @group(0) @binding(0) var<uniform> pickFrame: PickFrameUniforms;
 
+// ── generated weft:slots ──
 fn pickDiscard(input: PickDiscardInput) -> bool {
   return pickDiscard0(input);
 }
 
+// ── fragment pick-discard-types ──
 // What a pick discard rule sees for each fragment of the pick pass.
 struct PickDiscardInput {
   worldPos: vec3f,
@@ -214,14 +234,17 @@ struct PickFrameUniforms {
 }
 
 
+// ── fragment pick-discard-rule ──
 fn pickDiscard0(input: PickDiscardInput) -> bool {
   let clipped = dot(input.worldPos, vec3f(0.0, 1.0, 0.0)) > 2.0;
   let hidden = input.hasThinInstance == 1u && input.instanceExtras.x > 0.5;
   return clipped || hidden || flags[0] > 0.5;
 }
 
+// ── generated weft:bindings ──
 @group(3) @binding(0) var<storage, read> flags: array<f32>;
 
+// ── fragment pick-output ──
 struct PickUniforms {
   // Pick id of instance 0 of this draw (1-based; 0 is a miss); instance i writes id + i.
   id: u32,

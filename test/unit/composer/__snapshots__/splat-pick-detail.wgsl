@@ -4,10 +4,10 @@
 // conditions {"primitiveDetail":true}
 // features none
 // @group(0) scene
-//   @binding(0) contributorView: package::contributor_view::ContributorView {"binding":0,"visibility":3,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":208}} from contributor-view
+//   @binding(0) contributorView: package::contributor_view::ContributorView {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":208}} from contributor-view
 // @group(1) mesh
-//   @binding(0) splatItems: array<package::splat_quad::SplatItem> {"binding":0,"visibility":3,"buffer":{"type":"read-only-storage"}} from splat-quad
-//   @binding(1) splatParams: package::splat_quad::SplatParams {"binding":1,"visibility":3,"buffer":{"type":"uniform"}} from splat-quad
+//   @binding(0) splatItems: array<package::splat_quad::SplatItem> {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"read-only-storage"}} from splat-quad
+//   @binding(1) splatParams: package::splat_quad::SplatParams {"binding":1,"visibility":"vertex|fragment","buffer":{"type":"uniform"}} from splat-quad
 // varying @location(0) @interpolate(flat) splatSlot: u32
 // target @location(0) pickId: vec4f -> rgba8unorm
 // target @location(1) pickDepth: f32 -> r32float
@@ -16,6 +16,7 @@
 // slot vertexStage <- splat-quad
 
 
+// ── generated weft:weft_main ──
 @vertex fn vertexMain(input: VertexInput) -> VertexOutput {
   return splatVertex(input);
 }
@@ -24,6 +25,7 @@
   return splatPickFragment(input);
 }
 
+// ── fragment splat-quad ──
 // A quad facing the camera that covers the splat's bounding sphere (radius: where opacity falls to limits.x).
 fn splatVertex(input: VertexInput) -> VertexOutput {
   var output: VertexOutput;
@@ -53,29 +55,34 @@ fn splatVertex(input: VertexInput) -> VertexOutput {
   return output;
 }
 
+// ── generated weft:io ──
 struct VertexInput {
   @builtin(vertex_index) vertexIndex: u32,
   @builtin(instance_index) instanceIndex: u32,
 }
 
 
+// ── generated weft:bindings ──
 @group(1) @binding(0) var<storage, read> splatItems: array<SplatItem>;
 
 @group(1) @binding(1) var<uniform> splatParams: SplatParams;
 
 @group(0) @binding(0) var<uniform> contributorView: ContributorView;
 
+// ── fragment splat-quad ──
 fn splatCorner(vertex: u32) -> vec2f {
   var corners = array<vec2f, 6>(vec2f(-1.0, -1.0), vec2f(1.0, -1.0), vec2f(1.0, 1.0), vec2f(-1.0, -1.0), vec2f(1.0, 1.0), vec2f(-1.0, 1.0));
   return corners[vertex];
 }
 
+// ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
   @location(0) @interpolate(flat) splatSlot: u32,
 }
 
 
+// ── fragment splat-quad ──
 struct SplatItem {
   center: vec3f,
   index: u32,
@@ -96,6 +103,7 @@ struct SplatParams {
 }
 
 
+// ── fragment contributor-view ──
 struct ContributorView {
   // The view-projection: pick-zoomed per point in the pick pass (z and w as in the full-size render), the camera's in a render.
   viewProjection: mat4x4f,
@@ -112,6 +120,7 @@ struct ContributorView {
 }
 
 
+// ── fragment splat-pick ──
 // The splat picks where its peak opacity along the ray reaches the threshold, at the depth of that peak.
 fn splatPickFragment(input: FragmentInput) -> FragmentOutput {
   var output: FragmentOutput;
@@ -122,12 +131,14 @@ fn splatPickFragment(input: FragmentInput) -> FragmentOutput {
   return output;
 }
 
+// ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
   @location(0) @interpolate(flat) splatSlot: u32,
 }
 
 
+// ── fragment splat-quad ──
 // Fragment stages only: the sample of this fragment's splat, discarding it below limits.x or outside the depth range.
 fn splatFragmentSample(splat: SplatItem, fragmentCoord: vec2f) -> SplatSample {
   let sample = splatSample(splat, fragmentCoord);
@@ -137,6 +148,7 @@ fn splatFragmentSample(splat: SplatItem, fragmentCoord: vec2f) -> SplatSample {
   return sample;
 }
 
+// ── fragment pick-contributor-output ──
 // Writes id (contributor base + local), NDC depth and, in detailed mode, the "no triangle" sentinel plus the
 // contributor's own three detail words.
 fn writeContributorPick(output: ptr<function, FragmentOutput>, localId: u32, ndcDepth: f32, detail: vec3u) {
@@ -146,6 +158,7 @@ fn writeContributorPick(output: ptr<function, FragmentOutput>, localId: u32, ndc
   (*output).pickDetail = vec4u(0xffffffffu, detail);
 }
 
+// ── generated weft:io ──
 struct FragmentOutput {
   @location(0) pickId: vec4f,
   @location(1) pickDepth: f32,
@@ -154,6 +167,7 @@ struct FragmentOutput {
 }
 
 
+// ── fragment splat-quad ──
 // Opacity along the pixel ray peaks where the ray is closest to the centre in the splat's whitened space.
 fn splatSample(splat: SplatItem, fragmentCoord: vec2f) -> SplatSample {
   let ray = contributorPixelRay(fragmentCoord);
@@ -168,6 +182,7 @@ fn splatSample(splat: SplatItem, fragmentCoord: vec2f) -> SplatSample {
   return SplatSample(splat.scaleOpacity.w * exp(-0.5 * dot(closest, closest)), select(-1.0, depth, t >= 0.0));
 }
 
+// ── fragment contributor-view ──
 // The world ray through the framebuffer pixel centre this fragment stands for (any camera, reverse-Z).
 fn contributorPixelRay(fragmentCoord: vec2f) -> ContributorRay {
   let pixel = fragmentCoord + contributorView.framebuffer.xy;
@@ -178,6 +193,7 @@ fn contributorPixelRay(fragmentCoord: vec2f) -> ContributorRay {
   return ContributorRay(origin, normalize(midPoint.xyz / midPoint.w - origin));
 }
 
+// ── fragment splat-quad ──
 fn splatRotation(q: vec4f) -> mat3x3f {
   let x = q.x;
   let y = q.y;
@@ -186,12 +202,14 @@ fn splatRotation(q: vec4f) -> mat3x3f {
   return mat3x3f(vec3f(1.0 - 2.0 * (y * y + z * z), 2.0 * (x * y + w * z), 2.0 * (x * z - w * y)), vec3f(2.0 * (x * y - w * z), 1.0 - 2.0 * (x * x + z * z), 2.0 * (y * z + w * x)), vec3f(2.0 * (x * z + w * y), 2.0 * (y * z - w * x), 1.0 - 2.0 * (x * x + y * y)));
 }
 
+// ── fragment contributor-view ──
 // NDC depth of a world point under the view (reverse-Z: 1 near, 0 far).
 fn contributorNdcDepth(world: vec3f) -> f32 {
   let clip = contributorView.viewProjection * vec4f(world, 1.0);
   return clip.z / clip.w;
 }
 
+// ── fragment splat-quad ──
 // Where the pixel ray meets a splat: its peak opacity along the ray and the NDC depth of that point
 // (depth < 0: the peak lies behind the ray's start).
 struct SplatSample {
@@ -200,6 +218,7 @@ struct SplatSample {
 }
 
 
+// ── fragment contributor-view ──
 struct ContributorRay {
   origin: vec3f,
   direction: vec3f,

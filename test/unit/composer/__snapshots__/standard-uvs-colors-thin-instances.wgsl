@@ -4,12 +4,12 @@
 // conditions {"colors":true,"thinInstances":true,"uvs":true}
 // features none
 // @group(0) scene
-//   @binding(0) scene: package::scene_uniforms::SceneUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform"}} from scene-uniforms
+//   @binding(0) scene: package::scene_uniforms::SceneUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform"}} from scene-uniforms
 // @group(1) mesh
-//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":3,"buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
+//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
 // @group(2) material
-//   @binding(0) baseSampler: sampler {"binding":0,"visibility":2,"sampler":{"type":"filtering"}} from base-texture
-//   @binding(1) baseTexture: texture_2d<f32> {"binding":1,"visibility":2,"texture":{"sampleType":"float","viewDimension":"2d","multisampled":false}} from base-texture
+//   @binding(0) baseSampler: sampler {"binding":0,"visibility":"fragment","sampler":{"type":"filtering"}} from base-texture
+//   @binding(1) baseTexture: texture_2d<f32> {"binding":1,"visibility":"fragment","texture":{"sampleType":"float","viewDimension":"2d","multisampled":false}} from base-texture
 // vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
 // vertex buffer 1 (caller buffer 1): stride 8 per vertex: @location(1) uv float32x2 +0
 // vertex buffer 2 (caller buffer 2): stride 16 per vertex: @location(2) color float32x4 +0
@@ -27,6 +27,7 @@
 // slot vertexVaryings <- nothing
 
 
+// ── generated weft:weft_main ──
 @vertex fn vertexMain(input: VertexInput) -> VertexOutput {
   return standardVertex(input);
 }
@@ -35,6 +36,7 @@
   return standardSurface(input);
 }
 
+// ── fragment standard-vertex ──
 fn standardVertex(input: VertexInput) -> VertexOutput {
   var output: VertexOutput;
   let world = draw.world * instanceMatrix(input.instance0, input.instance1, input.instance2, input.instance3);
@@ -51,6 +53,7 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   return output;
 }
 
+// ── generated weft:io ──
 struct VertexInput {
   @builtin(vertex_index) vertexIndex: u32,
   @builtin(instance_index) instanceIndex: u32,
@@ -64,16 +67,20 @@ struct VertexInput {
 }
 
 
+// ── generated weft:slots ──
 fn deformVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) { }
 
 fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
   return keepWorldPosition(input, world, worldPosition);
 }
 
+// ── generated weft:bindings ──
 @group(0) @binding(0) var<uniform> scene: SceneUniforms;
 
+// ── generated weft:slots ──
 fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) { }
 
+// ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
   @location(0) color: vec4f,
@@ -83,13 +90,16 @@ struct VertexOutput {
 }
 
 
+// ── generated weft:bindings ──
 @group(1) @binding(0) var<uniform> draw: DrawUniforms;
 
+// ── fragment thin-instances ──
 // The instance matrix's w lanes are a per-instance payload: the transform uses 0, 0, 0, 1.
 fn instanceMatrix(c0: vec4f, c1: vec4f, c2: vec4f, c3: vec4f) -> mat4x4f {
   return mat4x4f(vec4f(c0.xyz, 0.0), vec4f(c1.xyz, 0.0), vec4f(c2.xyz, 0.0), vec4f(c3.xyz, 1.0));
 }
 
+// ── fragment draw-uniforms ──
 struct DrawUniforms {
   world: mat4x4f,
   normalMatrix: mat4x4f,
@@ -99,6 +109,7 @@ struct DrawUniforms {
 }
 
 
+// ── fragment standard-vertex ──
 // The mesh-local vertex after deformation (morph targets, skinning): what the world transform sees.
 struct DeformedVertex {
   position: vec3f,
@@ -111,6 +122,7 @@ fn keepWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -
   return worldPosition;
 }
 
+// ── fragment scene-uniforms ──
 struct SceneUniforms {
   viewProjection: mat4x4f,
   cameraPosition: vec4f,
@@ -120,6 +132,7 @@ struct SceneUniforms {
 }
 
 
+// ── fragment standard-surface ──
 fn standardSurface(input: FragmentInput) -> FragmentOutput {
   var output: FragmentOutput;
   output.color = shadeStandard(input);
@@ -127,6 +140,7 @@ fn standardSurface(input: FragmentInput) -> FragmentOutput {
   return output;
 }
 
+// ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
   @location(0) color: vec4f,
@@ -136,6 +150,7 @@ struct FragmentInput {
 }
 
 
+// ── fragment standard-surface ──
 fn shadeStandard(input: FragmentInput) -> vec4f {
   let texel = sampleBaseColor(input.uv);
   let albedo = draw.baseColor * texel * input.color;
@@ -154,20 +169,25 @@ fn shadeStandard(input: FragmentInput) -> vec4f {
   return vec4f(lit, albedo.a);
 }
 
+// ── generated weft:slots ──
 fn surfaceOutputs(input: FragmentInput, output: ptr<function, FragmentOutput>) { }
 
+// ── generated weft:io ──
 struct FragmentOutput { @location(0) color: vec4f }
 
 
+// ── fragment base-texture ──
 fn sampleBaseColor(uv: vec2f) -> vec4f {
   return textureSample(baseTexture, baseSampler, uv);
 }
 
+// ── fragment lambert-lighting ──
 fn lambert(albedo: vec3f, normal: vec3f, lightDirection: vec3f, lightColor: vec3f, ambientColor: vec3f) -> vec3f {
   let diffuse = max(dot(normal, lightDirection), 0.0);
   return albedo * (ambientColor + lightColor * diffuse);
 }
 
+// ── generated weft:bindings ──
 @group(2) @binding(1) var baseTexture: texture_2d<f32>;
 
 @group(2) @binding(0) var baseSampler: sampler;

@@ -1,0 +1,84 @@
+import { describeValue } from './errors.js';
+
+/**
+ * Builds the API's own typed error with code `bad-option` (e.g. `(api, m) => new EngineError(api, 'bad-option', m)`);
+ * `checkOptionKeys` throws what it returns.
+ */
+export type OptionErrorFactory = (api: string, message: string) => Error;
+
+/**
+ * Every key of an options type, as a record: `const keys: OptionKeys<EngineOptions> = { label: true, … }` fails to
+ * compile when a key is missing or unknown, so the checked list stays in step with the interface.
+ */
+export type OptionKeys<T> = { readonly [K in keyof Required<T>]: true };
+
+/**
+ * Describes an argument for a message like `describeValue`, but a plain object lists its keys (`an object { width }`)
+ * instead of `[object Object]`: the usual mistake is an options object passed where a name belongs.
+ */
+export function describeArgument(value: unknown): string {
+  if (value !== null && typeof value === 'object' && !Array.isArray(value) && !ArrayBuffer.isView(value))
+    return `an object { ${Object.keys(value).join(', ')} }`;
+  return describeValue(value);
+}
+
+/** Edit distance between two short strings (option names), for the "did you mean" hint. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j++)
+      current[j] = Math.min(previous[j]! + 1, current[j - 1]! + 1, previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = current;
+  }
+  return previous[b.length]!;
+}
+
+/** The allowed key closest to `key` (case-insensitive match first, then at most 2 edits), if any. */
+function closestKey(key: string, allowedKeys: readonly string[]): string | undefined {
+  const lower = key.toLowerCase();
+  const sameCase = allowedKeys.find((k) => k.toLowerCase() === lower);
+  if (sameCase) return sameCase;
+  let best: string | undefined;
+  let bestDistance = Math.min(2, Math.floor(key.length / 2));
+  for (const allowed of allowedKeys) {
+    const distance = editDistance(lower, allowed.toLowerCase());
+    if (distance <= bestDistance && (best === undefined || distance < bestDistance)) {
+      best = allowed;
+      bestDistance = distance;
+    }
+  }
+  return best;
+}
+
+/**
+ * Checks a public options object so a typo never passes silently: `undefined` passes (options omitted); anything but
+ * an object (null, an array, a typed array, a number, a string) and any own key not in `allowedKeys` (even one set to
+ * `undefined`: a misspelt key is a typo whatever its value) throws `makeError(api, message)`, the API's typed error
+ * with code `bad-option`. The message names the unknown key, the closest allowed key when one is close, and every
+ * allowed key: `unknown option "fov" (did you mean "fovY"?); allowed: fovY, near, far, …`.
+ *
+ * `allowedKeys` is a list or an `OptionKeys<T>` record. `what` names the object in the message when it is not the
+ * call's `options` (`config`, `meshOptions`, `policy`).
+ */
+export function checkOptionKeys<T>(
+  api: string,
+  options: T,
+  allowedKeys: readonly string[] | { readonly [key: string]: true },
+  makeError: OptionErrorFactory,
+  what = 'options',
+): T {
+  if (options === undefined) return options;
+  const keys = Array.isArray(allowedKeys) ? (allowedKeys as readonly string[]) : Object.keys(allowedKeys);
+  const allowed = keys.join(', ');
+  if (options === null || typeof options !== 'object' || Array.isArray(options) || ArrayBuffer.isView(options))
+    throw makeError(api, `${what} ${describeValue(options)} must be an object with any of: ${allowed}`);
+  for (const key of Object.keys(options)) {
+    if (keys.includes(key)) continue;
+    const near = closestKey(key, keys);
+    const hint = near ? ` (did you mean ${JSON.stringify(near)}?)` : '';
+    const kind = what === 'options' ? 'option' : `${what} key`;
+    throw makeError(api, `unknown ${kind} ${JSON.stringify(key)}${hint}; allowed: ${allowed}`);
+  }
+  return options;
+}

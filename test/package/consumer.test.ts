@@ -1,0 +1,570 @@
+// The package as a user gets it: `npm pack` from a clone, a fresh project installs the tarball, then strict type
+// checks under two module resolutions, the Node hello pick on Dawn, a Vite build of three pages with their sizes, the
+// `weft` CLI from node_modules/.bin, publint and attw. Each step is its own test so a failure names the step; the
+// summary table printed at the end is what the release note quotes.
+//
+// The pack runs in a copy of the working tree without dist/ (the files a clone has: tracked and untracked-not-ignored),
+// with node_modules linked: it proves `prepack` builds from a clone, and never races other tests that write dist/.
+// The install needs the npm registry (or an npm cache holding every package): without it the test fails, naming it.
+import { spawn } from 'node:child_process';
+import {
+  closeSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { basename, dirname, join, posix, resolve } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { publint } from 'publint';
+import { formatMessage } from 'publint/utils';
+import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+
+const root = resolve(import.meta.dirname, '../..');
+const fixtures = join(import.meta.dirname, 'fixtures');
+const repoPackage = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+
+/** Every subpath a consumer imports (the package's `exports`, as specifiers). */
+const SUBPATHS = Object.keys(repoPackage.exports as Record<string, unknown>)
+  .filter((key) => !key.endsWith('.json'))
+  .map((key) => (key === '.' ? repoPackage.name : `${repoPackage.name}/${key.slice(2)}`));
+
+interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+/**
+ * Runs a command without a shell; never throws (the exit code and output say what happened). Standard output goes
+ * through a file: a tool that exits right after a large write to a pipe (attw) would lose the tail of its output.
+ */
+function run(command: string, args: string[], cwd: string, timeout = 120_000): Promise<RunResult> {
+  const started = performance.now();
+  const outFile = join(mkdtempSync(join(tmpdir(), 'weft-run-')), 'stdout');
+  const out = openSync(outFile, 'w');
+  return new Promise((done) => {
+    const child = spawn(command, args, { cwd, env: cleanEnv(), stdio: ['ignore', out, 'pipe'] });
+    let stderr = '';
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => {
+      stderr += `\n(killed after ${timeout} ms)`;
+      child.kill('SIGKILL');
+    }, timeout);
+    const finish = (code: number) => {
+      clearTimeout(timer);
+      closeSync(out);
+      const stdout = readFileSync(outFile, 'utf8');
+      rmSync(dirname(outFile), { recursive: true, force: true });
+      done({ code, stdout, stderr, ms: performance.now() - started });
+    };
+    child.on('error', (error) => {
+      stderr += `\n${command}: ${error.message}`;
+      finish(127);
+    });
+    child.on('close', (code, signal) => finish(code ?? (signal ? 128 : 1)));
+  });
+}
+
+/**
+ * The environment without what `npm test` exports about this repository (npm would act on the repo, not the copy) and
+ * without vitest's variables (NODE_ENV=test would make Vite build for tests, not production).
+ */
+function cleanEnv(): NodeJS.ProcessEnv {
+  const env = { ...process.env };
+  for (const key of Object.keys(env))
+    if (
+      /^npm_(package|lifecycle)_|^npm_config_local_prefix$|^INIT_CWD$|^npm_command$|^VITEST|^TEST$|^NODE_ENV$/i.test(
+        key,
+      )
+    )
+      delete env[key];
+  return env;
+}
+
+const tail = (text: string, lines = 25) => text.trim().split('\n').slice(-lines).join('\n');
+const describeRun = (what: string, r: RunResult) =>
+  `${what} exited ${r.code}\n--- stdout ---\n${tail(r.stdout)}\n--- stderr ---\n${tail(r.stderr)}`;
+
+/** What a step produced for the next one; a later step whose input is missing fails naming the step it needs. */
+function need<T>(value: T | undefined | null, step: string): T {
+  if (value === undefined || value === null) throw new Error(`skipped: needs step "${step}", which failed`);
+  return value;
+}
+
+/** The summary table rows, printed after the last step. */
+const summary: { step: string; result: string; detail: string }[] = [];
+function record(step: string, result: string, detail = ''): void {
+  summary.push({ step, result, detail });
+}
+
+/** Runs a step's body; a step that throws before recording its row gets a FAIL row with the first line of the error. */
+function inStep(step: string, body: () => Promise<void>): () => Promise<void> {
+  return async () => {
+    try {
+      await body();
+    } catch (error) {
+      if (!summary.some((row) => row.step === step))
+        record(step, 'FAIL', String((error as Error).message ?? error).split('\n')[0]);
+      throw error;
+    }
+  };
+}
+
+function printSummary(): void {
+  const width = (key: 'step' | 'result') => Math.max(key.length, ...summary.map((row) => row[key].length));
+  const [w1, w2] = [width('step'), width('result')];
+  const line = (a: string, b: string, c: string) => `${a.padEnd(w1)}  ${b.padEnd(w2)}  ${c}`.trimEnd();
+  console.log(
+    [
+      `weft-gpu consumer test (${repoPackage.name}@${repoPackage.version}, node ${process.versions.node})`,
+      line('step', 'result', 'detail'),
+      line('-'.repeat(w1), '-'.repeat(w2), '------'),
+      ...summary.flatMap((row) => {
+        const [first, ...rest] = row.detail.split('\n');
+        return [line(row.step, row.result, first), ...rest.map((more) => line('', '', more))];
+      }),
+    ].join('\n'),
+  );
+}
+
+/** Relative link targets of a markdown file (outside code), as package paths; `..` above the package is kept. */
+function findRelativeLinks(markdown: string, file: string): string[] {
+  const prose = markdown.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, '').replace(/`[^`\n]*`/g, '');
+  const targets = [
+    ...[...prose.matchAll(/\]\(\s*<([^>]*)>[^)]*\)/g)].map((m) => m[1]),
+    ...[...prose.matchAll(/\]\(\s*([^)<\s]+)[^)]*\)/g)].map((m) => m[1]),
+    ...[...prose.matchAll(/^\s*\[[^\]]+\]:\s*<?([^\s>]+)>?/gm)].map((m) => m[1]),
+    ...[...prose.matchAll(/<(?:a|img)\b[^>]*?\b(?:href|src)="([^"]+)"/gi)].map((m) => m[1]),
+  ];
+  return [
+    ...new Set(
+      targets
+        .filter((t) => !/^[a-z][a-z0-9+.-]*:/i.test(t) && !t.startsWith('#') && !t.startsWith('//'))
+        .map((t) => decodeURIComponent(t.replace(/[#?].*$/, '')))
+        .filter(Boolean)
+        .map((t) => posix.normalize(t.startsWith('/') ? t.slice(1) : posix.join(posix.dirname(file), t))),
+    ),
+  ];
+}
+
+function listMarkdown(dir: string, prefix: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) =>
+    entry.isDirectory()
+      ? listMarkdown(join(dir, entry.name), `${prefix}${entry.name}/`)
+      : entry.name.endsWith('.md')
+        ? [`${prefix}${entry.name}`]
+        : [],
+  );
+}
+
+interface TscReport {
+  weft: string[];
+  dependencies: string[];
+  fixture: string[];
+}
+
+/** tsc's diagnostics split by where they are: weft's declarations, other packages, the fixture itself. */
+function splitDiagnostics(output: string): TscReport {
+  const report: TscReport = { weft: [], dependencies: [], fixture: [] };
+  for (const line of output.split('\n').filter((l) => /error TS\d+/.test(l))) {
+    if (line.includes(`node_modules/${repoPackage.name}/`)) report.weft.push(line);
+    else if (line.includes('node_modules/')) report.dependencies.push(line);
+    else report.fixture.push(line);
+  }
+  return report;
+}
+
+describe('weft-gpu as a consumer installs it', () => {
+  const scratch = mkdtempSync(join(tmpdir(), 'weft-package-'));
+  const clone = join(scratch, 'clone');
+  const consumer = join(scratch, 'consumer');
+  let tarball: string | undefined;
+  let installed = false;
+  let attwReport: Promise<RunResult> | undefined;
+
+  beforeAll(() => {
+    record(
+      'node / npm',
+      'info',
+      `${process.versions.node} / ${process.env.npm_config_user_agent?.split(' ')[0] ?? '?'}`,
+    );
+  });
+  afterAll(() => {
+    printSummary();
+    if (!process.env.WEFT_KEEP_CONSUMER) rmSync(scratch, { recursive: true, force: true });
+    else console.log(`consumer test files kept in ${scratch} (WEFT_KEEP_CONSUMER)`);
+  });
+
+  test(
+    '1. npm pack from a clone builds dist (prepack) and ships README, LICENSE, CHANGELOG and every linked doc',
+    inStep('1 npm pack', async () => {
+      const listed = await run('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], root);
+      expect(listed.code, describeRun('git ls-files', listed)).toBe(0);
+      for (const file of listed.stdout.split('\0').filter(Boolean)) {
+        if (!existsSync(join(root, file)) || file.startsWith('dist/')) continue;
+        mkdirSync(dirname(join(clone, file)), { recursive: true });
+        cpSync(join(root, file), join(clone, file));
+      }
+      symlinkSync(join(root, 'node_modules'), join(clone, 'node_modules'), 'dir');
+      expect(repoPackage.scripts?.prepack, 'package.json needs a "prepack" script that builds dist/').toBeTruthy();
+
+      const packs = join(scratch, 'packs');
+      mkdirSync(packs);
+      const packed = await run('npm', ['pack', '--pack-destination', packs], clone, 180_000);
+      expect(packed.code, describeRun('npm pack (in a copy of the working tree without dist/)', packed)).toBe(0);
+      const tgz = readdirSync(packs).find((f) => f.endsWith('.tgz'));
+      tarball = join(packs, need(tgz, 'npm pack wrote no .tgz'));
+      // attw reads only the tarball: it runs while the consumer project installs (step 7b reads its report).
+      attwReport = run(
+        process.execPath,
+        [join(root, 'node_modules/@arethetypeswrong/cli/dist/index.js'), tarball, '--format', 'json'],
+        scratch,
+      );
+      const contents = await run('tar', ['-tzf', tarball], scratch);
+      expect(contents.code, describeRun('tar -tzf', contents)).toBe(0);
+      const files = contents.stdout
+        .split('\n')
+        .filter(Boolean)
+        .map((f) => f.replace(/^package\//, ''));
+      const shipped = new Set(files);
+
+      // The documents, and every file package.json points at (exports conditions, main/module/types, bin).
+      const pointedAt = (value: unknown): string[] =>
+        typeof value === 'string'
+          ? [value]
+          : value && typeof value === 'object'
+            ? Object.values(value).flatMap(pointedAt)
+            : [];
+      const targets = [repoPackage.exports, repoPackage.main, repoPackage.module, repoPackage.types, repoPackage.bin]
+        .flatMap(pointedAt)
+        .map((target) => posix.normalize(target));
+      const required = [...new Set(['package.json', 'README.md', 'LICENSE', 'CHANGELOG.md', ...targets])];
+      const missingRequired = required.filter((f) => !shipped.has(f));
+      // Documents named in the shipped declarations and code ("see docs/composer.md") must ship too.
+      const unpacked = join(scratch, 'unpacked');
+      mkdirSync(unpacked);
+      const extracted = await run('tar', ['-xzf', tarball, '-C', unpacked], scratch);
+      expect(extracted.code, describeRun('tar -xzf', extracted)).toBe(0);
+      const mentioned = files
+        .filter((f) => /\.(d\.ts|js)$/.test(f))
+        .flatMap((f) =>
+          [
+            ...readFileSync(join(unpacked, 'package', f), 'utf8').matchAll(
+              /(?<![\w/.-])((?:\.{1,2}\/)?[\w./-]+\.md)\b/g,
+            ),
+          ]
+            .map((m) => m[1])
+            .filter((doc) => !shipped.has(posix.normalize(doc)) && !shipped.has(posix.join(posix.dirname(f), doc)))
+            .map((doc) => `${f} mentions ${doc}`),
+        );
+      const markdown = ['README.md', ...listMarkdown(join(clone, 'docs'), 'docs/')];
+      const links = markdown.flatMap((file) =>
+        findRelativeLinks(readFileSync(join(clone, file), 'utf8'), file).map((target) => ({ file, target })),
+      );
+      const isShipped = (target: string) =>
+        shipped.has(target) || files.some((f) => f.startsWith(`${target.replace(/\/$/, '')}/`));
+      const broken = links.filter(({ target }) => target.startsWith('..') || !isShipped(target));
+      const size = readFileSync(tarball).length;
+      record(
+        '1 npm pack',
+        missingRequired.length || broken.length || mentioned.length ? 'FAIL' : 'ok',
+        `${basename(tarball)}: ${files.length} files, ${(size / 1024).toFixed(1)} kB packed, build+pack ${(packed.ms / 1000).toFixed(1)} s; ` +
+          `${links.length} relative links in ${markdown.length} markdown files, ${broken.length} not shipped; ` +
+          `${mentioned.length} unshipped .md named in dist` +
+          [
+            ...missingRequired.map((f) => `missing ${f}`),
+            ...broken.map(({ file, target }) => `${file} links to ${target}, not shipped`),
+            ...mentioned,
+          ]
+            .map((l) => `\n  ${l}`)
+            .join(''),
+      );
+      expect.soft(missingRequired, 'files the tarball must hold (documents and package.json targets)').toEqual([]);
+      expect.soft(mentioned, 'markdown files named in dist/ (doc comments) that the tarball does not hold').toEqual([]);
+      expect(
+        broken.map(({ file, target }) => `${file} → ${target}`),
+        'relative links of README.md and docs/*.md whose targets are not in the tarball',
+      ).toEqual([]);
+    }),
+    200_000,
+  );
+
+  test(
+    '2. a fresh project installs the tarball with webgpu, typescript, vite and @webgpu/types',
+    inStep('2 install', async () => {
+      const tgz = need(tarball, '1. npm pack');
+      mkdirSync(consumer);
+      writeFileSync(
+        join(consumer, 'package.json'),
+        `${JSON.stringify({ name: 'weft-consumer', private: true, type: 'module' }, null, 2)}\n`,
+      );
+      const dev = repoPackage.devDependencies as Record<string, string>;
+      const specs = [
+        tgz,
+        `webgpu@${dev.webgpu}`,
+        `typescript@${dev.typescript}`,
+        `vite@${dev.vite}`,
+        `@webgpu/types@${repoPackage.dependencies['@webgpu/types']}`,
+      ];
+      const install = await run(
+        'npm',
+        ['install', ...specs, '--no-audit', '--no-fund', '--prefer-offline'],
+        consumer,
+        110_000,
+      );
+      if (install.code !== 0) {
+        const offline =
+          /ENOTFOUND|EAI_AGAIN|ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENETUNREACH|network|offline|ENOTCACHED|killed after/i.test(
+            install.stderr,
+          );
+        record('2 install', 'FAIL', offline ? 'registry unreachable' : `npm exited ${install.code}`);
+        throw new Error(
+          `${offline ? 'The npm registry is unreachable and the npm cache does not hold every package: the consumer test needs network access to registry.npmjs.org (or a warm cache). ' : ''}${describeRun(`npm install ${specs.join(' ')}`, install)}`,
+        );
+      }
+      const installedVersion = JSON.parse(
+        readFileSync(join(consumer, 'node_modules', repoPackage.name, 'package.json'), 'utf8'),
+      ).version;
+      expect(installedVersion).toBe(repoPackage.version);
+      record(
+        '2 install',
+        'ok',
+        `${specs.map((s) => (s === tgz ? basename(s) : s)).join(' ')} in ${(install.ms / 1000).toFixed(1)} s`,
+      );
+      for (const file of ['every-subpath.js', 'hello-pick.js', 'vite-build.js', 'good.wgsl', 'bad.wgsl'])
+        cpSync(join(fixtures, file), join(consumer, file));
+      cpSync(join(fixtures, 'pages'), join(consumer, 'pages'), { recursive: true });
+      installed = true;
+    }),
+    150_000,
+  );
+
+  // Only the package's declarations may bring the WebGPU types: the fixture's tsconfig lists no types at all, and the
+  // Node fixture (whose `webgpu` import would bring them too) is not part of the program.
+  for (const mode of [
+    { name: 'bundler', module: 'esnext', moduleResolution: 'bundler' },
+    { name: 'nodenext', module: 'nodenext', moduleResolution: 'nodenext' },
+  ]) {
+    test(
+      `3. strict tsc, skipLibCheck false, moduleResolution ${mode.name}: every subpath type-checks`,
+      inStep(`3 tsc ${mode.name}`, async () => {
+        need(installed || null, '2. install');
+        const config = `tsconfig.${mode.name}.json`;
+        const compilerOptions = {
+          strict: true,
+          noEmit: true,
+          skipLibCheck: false,
+          target: 'es2022',
+          lib: ['es2023', 'dom', 'dom.iterable'],
+          module: mode.module,
+          moduleResolution: mode.moduleResolution,
+          types: [],
+          allowJs: true,
+          checkJs: true,
+        };
+        writeFileSync(
+          join(consumer, config),
+          `${JSON.stringify({ compilerOptions, include: ['every-subpath.js', 'pages/*.js'] }, null, 2)}\n`,
+        );
+        const subpathsImported = readFileSync(join(consumer, 'every-subpath.js'), 'utf8');
+        expect(
+          SUBPATHS.filter((s) => !subpathsImported.includes(`from '${s}'`)),
+          'every-subpath.js imports every package export',
+        ).toEqual([]);
+        // One run: the diagnostics, then (--listFiles) every file in the program.
+        const checked = await run(
+          process.execPath,
+          [join(consumer, 'node_modules/typescript/bin/tsc'), '-p', config, '--pretty', 'false', '--listFiles'],
+          consumer,
+        );
+        const webgpuTypes = checked.stdout.split('\n').some((f) => /node_modules\/@webgpu\/types\/.*\.d\.ts$/.test(f));
+        const report = splitDiagnostics(checked.stdout);
+        record(
+          `3 tsc ${mode.name}`,
+          report.weft.length || report.fixture.length || !webgpuTypes ? 'FAIL' : 'ok',
+          `${report.weft.length} errors in weft's declarations, ${report.fixture.length} in the fixture, ${report.dependencies.length} in other packages; ` +
+            `@webgpu/types ${webgpuTypes ? 'loaded through weft-gpu' : 'NOT loaded'} (${(checked.ms / 1000).toFixed(1)} s)` +
+            [...report.weft, ...report.dependencies].map((l) => `\n  ${l.replace(`${consumer}/`, '')}`).join(''),
+        );
+        if (report.weft.length) console.log(`errors in weft's declarations (${mode.name}):\n${report.weft.join('\n')}`);
+        expect(report.weft, `errors located in node_modules/${repoPackage.name}/`).toEqual([]);
+        expect(webgpuTypes, 'the package declarations reference @webgpu/types (/// <reference types>)').toBe(true);
+        expect(report.fixture, 'errors in the fixture (a consumer using the documented API)').toEqual([]);
+      }),
+      90_000,
+    );
+  }
+
+  test(
+    '4. the Node hello pick runs on Dawn and names the box',
+    inStep('4 node hello-pick', async () => {
+      need(installed || null, '2. install');
+      const hello = await run(process.execPath, ['hello-pick.js'], consumer, 60_000);
+      const picked = hello.stdout.match(/^picked: (.*)$/m)?.[1] ?? '(no output)';
+      record('4 node hello-pick', hello.code === 0 && picked === 'hello-box' ? 'ok' : 'FAIL', `picked: ${picked}`);
+      expect(hello.code, describeRun('node hello-pick.js', hello)).toBe(0);
+      expect(picked).toBe('hello-box');
+    }),
+    90_000,
+  );
+
+  test(
+    '5. Vite builds a compose-only, a render-only and a render + detailed pick page',
+    inStep('5 vite build', async () => {
+      need(installed || null, '2. install');
+      const built = await run(process.execPath, ['vite-build.js'], consumer, 120_000);
+      expect(built.code, describeRun('node vite-build.js (vite build of three pages)', built)).toBe(0);
+      const pages = JSON.parse(built.stdout.trim().split('\n').at(-1)!) as Record<
+        string,
+        { chunks: { file: string; code: string }[]; warnings: string[] }
+      >;
+      const rows = Object.entries(pages).map(([page, { chunks, warnings }]) => {
+        const code = chunks.map((c) => c.code).join('\n');
+        return {
+          page,
+          code,
+          warnings,
+          chunks: chunks.length,
+          bytes: chunks.reduce((sum, c) => sum + Buffer.byteLength(c.code), 0),
+          gzip: chunks.reduce((sum, c) => sum + gzipSync(c.code).length, 0),
+        };
+      });
+      const kB = (n: number) => `${(n / 1024).toFixed(1)} kB`;
+      const warnings = rows.flatMap((r) => r.warnings.map((w) => `  ${r.page}: ${w.split('\n')[0].slice(0, 200)}`));
+      record(
+        '5 vite build',
+        'ok',
+        [
+          `${'page'.padEnd(14)} ${'chunks'.padStart(6)} ${'JS'.padStart(10)} ${'gzip'.padStart(10)}`,
+          ...rows.map(
+            (r) =>
+              `${r.page.padEnd(14)} ${String(r.chunks).padStart(6)} ${kB(r.bytes).padStart(10)} ${kB(r.gzip).padStart(10)}`,
+          ),
+          ...(warnings.length ? ['vite warnings:', ...new Set(warnings)] : []),
+        ].join('\n'),
+      );
+      const byPage = Object.fromEntries(rows.map((r) => [r.page, r]));
+      expect(Object.keys(byPage).sort()).toEqual(['compose-only', 'render-only', 'render-pick']);
+      for (const r of rows) expect(r.bytes, `${r.page} has JS`).toBeGreaterThan(0);
+      // Markers that survive minification: an API name in the engine's error messages, a WGSL struct of the pick pass.
+      expect(byPage['compose-only'].code, 'compose-only ships no engine').not.toContain('createEngineAsync');
+      expect(byPage['render-only'].code, 'render-only ships the engine').toContain('createEngineAsync');
+      expect(byPage['render-only'].code, 'render-only ships no picking').not.toContain('PickDiscardInput');
+      expect(byPage['render-pick'].code, 'render-pick ships picking').toContain('PickDiscardInput');
+      expect(byPage['compose-only'].gzip).toBeLessThan(byPage['render-only'].gzip);
+      expect(byPage['render-only'].gzip).toBeLessThan(byPage['render-pick'].gzip);
+    }),
+    150_000,
+  );
+
+  test(
+    '6. the weft CLI runs from node_modules/.bin: list, validate a good rule, validate a bad rule as JSON',
+    inStep('6 weft CLI', async () => {
+      need(installed || null, '2. install');
+      const cliBin = join(consumer, 'node_modules/.bin/weft');
+      expect(existsSync(cliBin), 'node_modules/.bin/weft (package.json "bin": { "weft": … })').toBe(true);
+      const list = await run(cliBin, ['list'], consumer);
+      expect(list.code, describeRun('weft list', list)).toBe(0);
+      const variants = list.stdout.split('\n').filter((l) => /^\s*standard\b|^\s*pick\b/.test(l));
+      expect(variants.length, `weft list names the standard and pick variants:\n${list.stdout}`).toBeGreaterThan(1);
+
+      const good = await run(cliBin, ['validate', '--rule', 'good.wgsl'], consumer);
+      expect(good.code, describeRun('weft validate --rule good.wgsl', good)).toBe(0);
+
+      const bad = await run(cliBin, ['validate', '--rule', 'bad.wgsl', '--json'], consumer);
+      let records: { file: string; line: number; column: number; message: string }[] = [];
+      try {
+        records = JSON.parse(bad.stdout);
+      } catch {
+        throw new Error(
+          `weft validate --json printed no JSON: ${describeRun('weft validate --rule bad.wgsl --json', bad)}`,
+        );
+      }
+      const errors = records.filter((r) => basename(r.file ?? '') === 'bad.wgsl');
+      record(
+        '6 weft CLI',
+        bad.code === 1 && errors.length === 1 && good.code === 0 ? 'ok' : 'FAIL',
+        `list: ${list.stdout.trim().split('\n').length} lines, exit ${list.code}; validate good.wgsl: exit ${good.code}; ` +
+          `validate bad.wgsl --json: exit ${bad.code}, ${records.length} record(s)` +
+          records.map((r) => `\n  ${r.file}:${r.line}:${r.column}: ${r.message}`).join(''),
+      );
+      expect(bad.code, describeRun('weft validate --rule bad.wgsl --json', bad)).toBe(1);
+      // bad.wgsl misspells `worldPos` on line 4; the expression starts at column 10.
+      expect(
+        errors.map(({ line, column }) => ({ line, column })),
+        JSON.stringify(records),
+      ).toEqual([{ line: 4, column: 10 }]);
+      expect(errors[0].message).toMatch(/worldPoz/);
+      expect(records.length, 'one record per error (not one per rule variant)').toBe(errors.length);
+    }),
+    120_000,
+  );
+
+  test(
+    '7a. publint finds no errors or warnings in the tarball',
+    inStep('7 publint', async () => {
+      const tgz = need(tarball, '1. npm pack');
+      const bytes = readFileSync(tgz);
+      const { messages, pkg } = await publint({
+        pack: { tarball: bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) },
+        level: 'suggestion',
+      });
+      const lines = messages.map((m) => `${m.type}: ${formatMessage(m, pkg) ?? m.code}`);
+      const serious = messages.filter((m) => m.type !== 'suggestion');
+      record(
+        '7 publint',
+        serious.length ? 'FAIL' : 'ok',
+        `${messages.filter((m) => m.type === 'error').length} errors, ${messages.filter((m) => m.type === 'warning').length} warnings, ` +
+          `${messages.filter((m) => m.type === 'suggestion').length} suggestions${lines.map((l) => `\n  ${l}`).join('')}`,
+      );
+      expect(lines.filter((l) => !l.startsWith('suggestion'))).toEqual([]);
+    }),
+    60_000,
+  );
+
+  test(
+    '7b. @arethetypeswrong finds no problems (node10 and CommonJS-to-ESM only where the README says so)',
+    inStep('7 attw', async () => {
+      const attw = await need(attwReport, '1. npm pack');
+      let problems: { kind: string; entrypoint?: string; resolutionKind?: string }[];
+      try {
+        problems = Object.values(JSON.parse(attw.stdout).problems ?? {}).flat() as typeof problems;
+      } catch {
+        throw new Error(`attw printed no JSON report: ${describeRun('attw --format json', attw)}`);
+      }
+      // The documented limits: node10 resolution is unsupported; the package is ESM-only (CommonJS gets it through
+      // require(esm) on Node ≥ 20.19). attw reports both; they count only when the README does not say so.
+      const readme = readFileSync(join(root, 'README.md'), 'utf8');
+      const documented = {
+        node10: /node10/i.test(readme),
+        esmOnly: /ESM[- ]only/i.test(readme),
+      };
+      const excused = (p: (typeof problems)[number]) =>
+        (p.resolutionKind === 'node10' && documented.node10) ||
+        (p.kind === 'CJSResolvesToESM' && p.resolutionKind === 'node16-cjs' && documented.esmOnly);
+      const counted = problems.filter((p) => !excused(p));
+      const kinds = (list: typeof problems) =>
+        [...new Set(list.map((p) => `${p.kind} (${p.resolutionKind ?? 'any'})`))].join(', ') || 'none';
+      record(
+        '7 attw',
+        counted.length ? 'FAIL' : 'ok',
+        `${counted.length} problems: ${kinds(counted)}; documented and excused: ${kinds(problems.filter(excused))}`,
+      );
+      expect(
+        counted.map((p) => `${p.kind} ${p.entrypoint ?? ''} ${p.resolutionKind ?? ''}`),
+        `attw problems (README says node10 unsupported: ${documented.node10}, ESM-only: ${documented.esmOnly})`,
+      ).toEqual([]);
+    }),
+    60_000,
+  );
+});
