@@ -26,7 +26,11 @@ export interface ComposeSpec {
   fragments: readonly Fragment[];
   /** wesl `@if` conditions, also used by the fragments' `when` fields. Part of the key. */
   conditions?: Conditions;
-  /** Values fragments read with `import constants::NAME;`. Part of the key. */
+  /**
+   * Values fragments read with `import constants::NAME;` (`const NAME = value;`). Part of the key. A number is written
+   * as JavaScript prints it (finite; integers within ±2^63); a string must be one WGSL literal (see `isWgslLiteralText`:
+   * true/false, an optionally negated integer or float literal) — anything else is refused at compose time.
+   */
   constants?: Readonly<Record<string, number | string>>;
   /** Default `{ kind: 'tight' }`. */
   vertexLayout?: VertexLayoutSpec;
@@ -79,6 +83,7 @@ export interface ComposeCounters {
 export interface ComposeCache {
   readonly registry: LinkRegistry;
   readonly results: Map<string, ComposedShader>;
+  /** Digests this cache computed, by fragment (informational: digests are memoised per fragment object, see composeShader). */
   readonly digests: WeakMap<Fragment, string>;
   readonly maxResults: number;
   readonly counters: { composes: number; hits: number };
@@ -106,13 +111,84 @@ export function getComposeCounters(cache: ComposeCache): ComposeCounters {
   return { ...cache.counters, links: cache.registry.counters.links, parses: cache.registry.counters.parses };
 }
 
-function fragmentDigest(cache: ComposeCache, fragment: Fragment): string {
-  let digest = cache.digests.get(fragment);
-  if (digest === undefined) {
-    digest = `${String(fragment?.id)}:${fnv1a64(stableStringify(fragment))}`;
-    if (fragment && typeof fragment === 'object') cache.digests.set(fragment, digest);
+/** A fragment's digest and the top-level field values it was computed from (compared by identity on every compose). */
+interface FragmentMemo {
+  keys: string[];
+  values: unknown[];
+  digest: string;
+}
+
+let fragmentMemoMap: WeakMap<object, FragmentMemo> | undefined;
+
+// Created on first use: a module-level `new WeakMap()` would be a side effect at import.
+function fragmentMemos(): WeakMap<object, FragmentMemo> {
+  fragmentMemoMap ??= new WeakMap();
+  return fragmentMemoMap;
+}
+
+function sameFields(memo: FragmentMemo, fragment: Fragment): boolean {
+  let i = 0;
+  for (const key in fragment) {
+    if (memo.keys[i] !== key || memo.values[i] !== (fragment as unknown as Record<string, unknown>)[key]) return false;
+    i++;
   }
+  return i === memo.keys.length;
+}
+
+/**
+ * A fragment's content digest (`id:fnv1a64(stableStringify(fragment))`), memoised per fragment object together with
+ * its top-level field values. Each compose re-checks those values by identity (a few pointer compares, no hashing),
+ * so editing `source` — or replacing any other field (`outputs`, `bindings`, …) — in place re-digests and misses.
+ * Nested in-place edits (`fragment.outputs[0].format = …`) are not seen: replace the field or the fragment instead.
+ */
+function fragmentDigest(cache: ComposeCache, fragment: Fragment): string {
+  if (!fragment || typeof fragment !== 'object')
+    return `${String((fragment as Fragment)?.id)}:${fnv1a64(stableStringify(fragment))}`;
+  const memo = fragmentMemos().get(fragment);
+  if (memo && sameFields(memo, fragment)) return memo.digest;
+  const record = fragment as unknown as Record<string, unknown>;
+  const keys: string[] = [];
+  for (const key in fragment) keys.push(key);
+  const digest = `${String(fragment.id)}:${fnv1a64(stableStringify(fragment))}`;
+  fragmentMemos().set(fragment, { keys, values: keys.map((k) => record[k]), digest });
+  cache.digests.set(fragment, digest);
   return digest;
+}
+
+const i64Max = 2n ** 63n - 1n;
+
+/**
+ * True when `text` is a WGSL literal a constant may hold, optionally negated: `true`/`false`; a decimal or hex integer
+ * (`7`, `0x1F`, with an `i`/`u` suffix in the i32/u32 range, unsuffixed in the i64 range); a decimal float (`1.5`,
+ * `.5`, `2.`, `1e3`, `1.5e-3`, optional `f`); a hex float (`0x1.8p1`, optional `f`). No `h` suffix (it needs
+ * `enable f16`; an abstract float converts to f16), no expressions, calls or names: those belong in a fragment, where
+ * the device reports them at their line.
+ */
+export function isWgslLiteralText(text: string): boolean {
+  if (text === 'true' || text === 'false') return true;
+  const negative = text.startsWith('-');
+  const body = negative ? text.slice(1) : text;
+  const int = /^(0|[1-9][0-9]*|0[xX][0-9a-fA-F]+)([iu]?)$/.exec(body);
+  if (int) {
+    const value = BigInt(negative ? `-${int[1]}` : int[1]);
+    if (int[2] === 'u') return !negative && value <= 0xffffffffn;
+    if (int[2] === 'i') return value >= -(2n ** 31n) && value <= 2n ** 31n - 1n;
+    return value >= -i64Max - 1n && value <= i64Max;
+  }
+  return (
+    /^(([0-9]*\.[0-9]+|[0-9]+\.[0-9]*)([eE][+-]?[0-9]+)?|[0-9]+[eE][+-]?[0-9]+)f?$/.test(body) ||
+    /^(0|[1-9][0-9]*)f$/.test(body) ||
+    /^0[xX](([0-9a-fA-F]*\.[0-9a-fA-F]+|[0-9a-fA-F]+\.[0-9a-fA-F]*)([pP][+-]?[0-9]+f?)?|[0-9a-fA-F]+[pP][+-]?[0-9]+f?)$/.test(
+      body,
+    )
+  );
+}
+
+/** A number a constant may hold: finite, and when written as an integer, in WGSL's abstract-int (i64) range. */
+function isConstantNumber(value: number): boolean {
+  if (!Number.isFinite(value)) return false;
+  const text = String(value);
+  return !/^-?[0-9]+$/.test(text) || isWgslLiteralText(text);
 }
 
 function checkSpec(spec: ComposeSpec): void {
@@ -129,13 +205,13 @@ function checkSpec(spec: ComposeSpec): void {
   }
   for (const [name, value] of Object.entries(spec.constants ?? {})) {
     const ok =
-      (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && value.trim() !== '');
+      (typeof value === 'number' && isConstantNumber(value)) || (typeof value === 'string' && isWgslLiteralText(value));
     if (!isWgslIdentifier(name) || !ok)
       throw new ComposeError(
         api,
         'invalid-spec',
         [],
-        `constant ${describeValue(name)} = ${describeValue(value)}: constants map WGSL identifiers to finite numbers or WGSL expressions`,
+        `constant ${describeValue(name)} = ${describeValue(value)}: constants map WGSL identifiers to finite numbers (integers within ±2^63) or strings holding one WGSL literal: true, false, an optionally negated integer (7, 0x1F, 7u, -7i) or float (1.5, .5, 1e3, 1.5e-3f, 0x1.8p1)`,
       );
   }
 }
@@ -228,7 +304,10 @@ function composeUncached(spec: ComposeSpec, registry: LinkRegistry): ComposedSha
 /**
  * Links the fragments into one WGSL module (wesl 0.7.31, synchronous) and returns code, layouts and a key.
  * Pure: the same spec gives byte-identical output in any process and any fragment order. With a cache, a spec
- * seen before returns the earlier result without linking; parsed modules are reused across specs.
+ * seen before returns the earlier result without linking; parsed modules are reused across specs. Fragments are keyed
+ * by content: a digest memoised per fragment object and re-made when any top-level field (`source`, `outputs`, …) is
+ * no longer the same value, so a fragment edited in place by assignment is composed afresh (nested in-place edits,
+ * e.g. `outputs[0].format = …`, are not detected: assign a new array or use a new fragment object).
  * @throws {ComposeError} when the fragments or spec are invalid: duplicate id, unknown dependency, cycle, slot or binding clash, bad vertex format, missing feature, link error (`fragmentIds` names the fragments)
  */
 export function composeShader(

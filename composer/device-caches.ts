@@ -21,6 +21,12 @@ export interface PipelineEntry {
   bindGroupLayouts: GPUBindGroupLayout[];
   refs: number;
   moduleLease: ShaderModuleLease;
+  /**
+   * For a pipeline made by the synchronous `acquireRenderPipeline`: the pending result of the validation scope
+   * around its creation (true = valid). Null once known valid (async creations are checked before caching). A
+   * failed check removes the entry from `pipelines`; leases held on it still release through `leaseEntries`.
+   */
+  check: Promise<boolean> | null;
 }
 
 /** What the composer's GPU caches count on one device (tests and benchmarks read these). */
@@ -42,6 +48,8 @@ export interface DeviceCaches {
   /** Bind group and pipeline layouts by canonical entries; few and small, kept for the device's life. */
   bindGroupLayouts: Map<string, GPUBindGroupLayout>;
   pipelineLayouts: Map<string, GPUPipelineLayout>;
+  /** The entry each pipeline lease was taken on (the map may by then hold another entry for the key, or none). */
+  leaseEntries: WeakMap<object, PipelineEntry>;
   counters: Omit<ComposerCounters, 'liveModules' | 'livePipelines'>;
 }
 
@@ -58,6 +66,7 @@ export function getDeviceCaches(device: GPUDevice): DeviceCaches {
       pendingPipelines: new Map(),
       bindGroupLayouts: new Map(),
       pipelineLayouts: new Map(),
+      leaseEntries: new WeakMap(),
       counters: { modulesCompiled: 0, moduleHits: 0, pipelinesCreated: 0, pipelineHits: 0 },
     };
     cachesByDevice.set(device, caches);

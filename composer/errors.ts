@@ -12,6 +12,8 @@ export type ComposeErrorCode =
   | 'binding-clash'
   | 'interface-clash'
   | 'vertex-format'
+  /** An output's `format` is not a colour-renderable format of the output's sample type and component count. */
+  | 'output-format'
   | 'missing-vertex-input'
   | 'missing-feature'
   | 'invalid-spec'

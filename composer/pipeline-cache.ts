@@ -2,7 +2,12 @@ import type { ComposedShader } from './compose-shader.js';
 import { type DeviceCaches, getDeviceCaches, type PipelineEntry } from './device-caches.js';
 import { WeftError } from '../core/errors.js';
 import { fnv1a64, stableStringify } from './hash.js';
-import { acquireCheckedShaderModuleAsync, acquireShaderModule, releaseShaderModule } from './shader-module-memo.js';
+import {
+  acquireCheckedShaderModuleAsync,
+  acquireShaderModule,
+  releaseShaderModule,
+  type ShaderModuleLease,
+} from './shader-module-memo.js';
 
 /** The fixed-function state of a render pipeline around a composed shader. */
 export interface RenderPipelineState {
@@ -141,20 +146,63 @@ function descriptor(
   };
 }
 
-function lease(entry: PipelineEntry): PipelineLease {
+function lease(caches: DeviceCaches, entry: PipelineEntry): PipelineLease {
   entry.refs++;
-  return {
+  const held: PipelineLease = {
     pipeline: entry.pipeline,
     layout: entry.layout,
     bindGroupLayouts: entry.bindGroupLayouts,
     key: entry.key,
     released: false,
   };
+  caches.leaseEntries.set(held, entry);
+  return held;
+}
+
+/** Re-raises a device error the composer's own scope captured, so the app's `uncapturederror` handling still sees it. */
+function reportUncaptured(device: GPUDevice, error: GPUError): void {
+  const EventClass = (globalThis as { GPUUncapturedErrorEvent?: typeof GPUUncapturedErrorEvent })
+    .GPUUncapturedErrorEvent;
+  if (EventClass && typeof device.dispatchEvent === 'function')
+    device.dispatchEvent(new EventClass('uncapturederror', { error }));
+  else console.error(`weft: ${error.message}`);
+}
+
+/**
+ * Wires the validation scope popped after a synchronous creation to its entry: valid → the entry is verified
+ * (`check` null); invalid → the entry leaves the cache (the next acquire of the key creates afresh), its holders keep
+ * leases that still release, and the device's error is re-raised as an `uncapturederror` event.
+ */
+function checkSyncEntry(
+  device: GPUDevice,
+  caches: DeviceCaches,
+  entry: PipelineEntry,
+  scope: Promise<GPUError | null>,
+) {
+  entry.check = scope.then(
+    (error) => {
+      if (!error) {
+        entry.check = null;
+        return true;
+      }
+      if (caches.pipelines.get(entry.key) === entry) caches.pipelines.delete(entry.key);
+      reportUncaptured(device, error);
+      return false;
+    },
+    // The scope rejects only when the device is gone; nothing is drawn with anything then.
+    () => {
+      entry.check = null;
+      return true;
+    },
+  );
 }
 
 /**
  * Acquires the device's pipeline for this shader + state, creating it (and acquiring its module) on first use.
- * Synchronous; a cache hit touches neither the module memo nor the device.
+ * Synchronous; a cache hit touches neither the module memo nor the device. WebGPU validates asynchronously, so a new
+ * pipeline is created inside a validation scope and cached as unverified: an `acquireRenderPipelineAsync` of the key
+ * waits for that check, and an invalid pipeline leaves the cache (the async acquire then creates afresh and rejects
+ * with a typed error; never returns the invalid one). The device's error is re-raised as an `uncapturederror` event.
  * @throws {WeftError} when `state.targets` does not give one target per shader output
  */
 export function acquireRenderPipeline(
@@ -168,15 +216,27 @@ export function acquireRenderPipeline(
   const existing = caches.pipelines.get(key);
   if (existing) {
     caches.counters.pipelineHits++;
-    return lease(existing);
+    return lease(caches, existing);
   }
   const { layout, bindGroupLayouts } = pipelineLayout(device, caches, composed);
-  const module = acquireShaderModule(device, composed);
-  const pipeline = device.createRenderPipeline(descriptor(composed, state, module.module, layout, key));
-  const entry: PipelineEntry = { key, pipeline, layout, bindGroupLayouts, refs: 0, moduleLease: module };
+  device.pushErrorScope('validation');
+  let module: ShaderModuleLease | null = null;
+  let pipeline: GPURenderPipeline;
+  try {
+    module = acquireShaderModule(device, composed);
+    pipeline = device.createRenderPipeline(descriptor(composed, state, module.module, layout, key));
+  } catch (error) {
+    // A descriptor the bindings refuse outright (e.g. an unknown enum value): give back the module, close the scope.
+    if (module) releaseShaderModule(device, module);
+    void device.popErrorScope().catch(() => null);
+    throw error;
+  }
+  const scope = device.popErrorScope();
+  const entry: PipelineEntry = { key, pipeline, layout, bindGroupLayouts, refs: 0, moduleLease: module, check: null };
+  checkSyncEntry(device, caches, entry, scope);
   caches.pipelines.set(key, entry);
   caches.counters.pipelinesCreated++;
-  return lease(entry);
+  return lease(caches, entry);
 }
 
 /**
@@ -193,16 +253,22 @@ export async function acquireRenderPipelineAsync(
   checkTargets('acquireRenderPipelineAsync', composed, state);
   const caches = getDeviceCaches(device);
   const key = renderPipelineKey(composed, state);
-  const existing = caches.pipelines.get(key);
-  if (existing) {
+  for (;;) {
+    const existing = caches.pipelines.get(key);
+    if (!existing) break;
+    if (existing.check) {
+      // Made by a sync acquire and not yet checked: wait, then look again (valid → a hit; invalid → it is gone).
+      await existing.check;
+      continue;
+    }
     caches.counters.pipelineHits++;
-    return lease(existing);
+    return lease(caches, existing);
   }
   const pending = caches.pendingPipelines.get(key);
   if (pending) {
     const entry = await pending;
     caches.counters.pipelineHits++;
-    return lease(entry);
+    return lease(caches, entry);
   }
   const create = (async () => {
     const { layout, bindGroupLayouts } = pipelineLayout(device, caches, composed);
@@ -218,14 +284,14 @@ export async function acquireRenderPipelineAsync(
         `pipeline ${state.label ?? key} could not be created: ${(error as Error).message}`,
       );
     }
-    const entry: PipelineEntry = { key, pipeline, layout, bindGroupLayouts, refs: 0, moduleLease: module };
+    const entry: PipelineEntry = { key, pipeline, layout, bindGroupLayouts, refs: 0, moduleLease: module, check: null };
     caches.pipelines.set(key, entry);
     caches.counters.pipelinesCreated++;
     return entry;
   })();
   caches.pendingPipelines.set(key, create);
   try {
-    return lease(await create);
+    return lease(caches, await create);
   } finally {
     caches.pendingPipelines.delete(key);
   }
@@ -243,7 +309,7 @@ export function releaseRenderPipeline(device: GPUDevice, lease: PipelineLease): 
       `pipeline ${lease.key} was already released by this lease; release each acquire once`,
     );
   const caches = getDeviceCaches(device);
-  const entry = caches.pipelines.get(lease.key);
+  const entry = caches.leaseEntries.get(lease);
   if (!entry || entry.pipeline !== lease.pipeline)
     throw new WeftError(
       'releaseRenderPipeline',
@@ -253,7 +319,7 @@ export function releaseRenderPipeline(device: GPUDevice, lease: PipelineLease): 
   lease.released = true;
   entry.refs--;
   if (entry.refs === 0) {
-    caches.pipelines.delete(lease.key);
+    if (caches.pipelines.get(lease.key) === entry) caches.pipelines.delete(lease.key);
     releaseShaderModule(device, entry.moduleLease);
   }
 }

@@ -30,7 +30,9 @@ export class MeshDataError extends WeftError<MeshDataErrorCode> {
  * - `no-frame`: nothing has been rendered yet to read; `not-enabled`: an output the task was created without;
  * - `no-webgpu`: no adapter, or a canvas without a "webgpu" context;
  * - `missing-feature`, `limit-exceeded`: the adapter lacks a required feature or limit;
- * - `missing-package`: an optional package is not installed; `unsupported`: valid input weft does not handle (glTF).
+ * - `missing-package`: an optional package is not installed; `unsupported`: valid input weft does not handle (glTF);
+ * - `device-lost`: the GPU device was lost while a readback was in flight (the frame it read is gone with it); render
+ *   again after `whenEngineReadyAsync()` and read that frame.
  */
 export type EngineErrorCode =
   | 'bad-option'
@@ -48,7 +50,8 @@ export type EngineErrorCode =
   | 'missing-feature'
   | 'limit-exceeded'
   | 'missing-package'
-  | 'unsupported';
+  | 'unsupported'
+  | 'device-lost';
 
 /** A refused engine, device, camera or render-target request. */
 export class EngineError extends WeftError<EngineErrorCode> {

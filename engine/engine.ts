@@ -96,6 +96,19 @@ function checkSize(api: string, what: string, value: unknown): number {
   return value;
 }
 
+/** Refuses a draw-target size the device cannot allocate (its `maxTextureDimension2D`, 8192 by default). */
+function checkDeviceSize(api: string, device: GPUDevice, sizes: Record<string, number>): void {
+  const max = device.limits.maxTextureDimension2D;
+  for (const [what, value] of Object.entries(sizes)) {
+    if (value > max)
+      throw new EngineError(
+        api,
+        'bad-size',
+        `${what} ${value} exceeds the device's maxTextureDimension2D ${max}; use 1..${max} (or request a higher limit with requiredLimits)`,
+      );
+  }
+}
+
 async function requestDeviceFor(
   engine: Pick<Engine, 'gpu' | 'options' | 'label'>,
   api: string,
@@ -224,6 +237,12 @@ export async function createEngineAsync(gpu: GPU, target: EngineTarget, options:
   }
   const label = options.label ?? 'weft';
   const { adapter, device } = await requestDeviceFor({ gpu, options, label }, api);
+  try {
+    checkDeviceSize(api, device, canvas ? { width, height } : { 'target.width': width, 'target.height': height });
+  } catch (error) {
+    device.destroy();
+    throw error;
+  }
   let context: GPUCanvasContext | null = null;
   if (canvas) {
     canvas.width = width;
@@ -284,16 +303,22 @@ export function resizeEngine(
   engine.devicePixelRatio = devicePixelRatio;
   if (engine.canvas) {
     const backing = size ?? canvasBackingSize(engine.canvas, devicePixelRatio);
-    engine.width = checkSize('resizeEngine', 'width', backing.width);
-    engine.height = checkSize('resizeEngine', 'height', backing.height);
+    const width = checkSize('resizeEngine', 'width', backing.width);
+    const height = checkSize('resizeEngine', 'height', backing.height);
+    checkDeviceSize('resizeEngine', engine.device, { width, height });
+    engine.width = width;
+    engine.height = height;
     engine.canvas.width = engine.width;
     engine.canvas.height = engine.height;
     return;
   }
   if (!size)
     throw new EngineError('resizeEngine', 'bad-size', 'an offscreen engine needs an explicit { width, height }');
-  engine.width = checkSize('resizeEngine', 'width', size.width);
-  engine.height = checkSize('resizeEngine', 'height', size.height);
+  const width = checkSize('resizeEngine', 'width', size.width);
+  const height = checkSize('resizeEngine', 'height', size.height);
+  checkDeviceSize('resizeEngine', engine.device, { width, height });
+  engine.width = width;
+  engine.height = height;
   configureTarget(engine);
 }
 
@@ -309,10 +334,43 @@ export function onDeviceRestored(engine: Engine, listener: DeviceListener): () =
   return () => engine.listeners.delete(listener);
 }
 
-/** Resolves once no device recovery is pending (immediately when the device is healthy). */
+/**
+ * Resolves once the engine's device is live: a pending recovery is awaited, and a loss the device has not reported
+ * yet (a `destroy()` or reset just before the call) is waited for with one queue round trip, so the promise never
+ * resolves on a dead device.
+ * @throws {EngineError} `disposed` when the engine is disposed meanwhile
+ */
 export async function whenEngineReadyAsync(engine: Engine): Promise<void> {
-  while (engine.recovery) await engine.recovery;
-  assertEngineAlive(engine, 'whenEngineReadyAsync');
+  for (;;) {
+    while (engine.recovery) await engine.recovery;
+    assertEngineAlive(engine, 'whenEngineReadyAsync');
+    const device = engine.device;
+    const lost = await isDeviceLostAsync(device);
+    assertEngineAlive(engine, 'whenEngineReadyAsync');
+    if (!lost) return;
+    // watchDevice's handler ran first (registered earlier) and started the recovery; a failed recovery leaves none.
+    if (!engine.recovery && engine.device === device)
+      throw new EngineError(
+        'whenEngineReadyAsync',
+        'device-lost',
+        `the device was lost (${engine.lastLossMessage ?? 'no reason given'}) and no replacement is pending`,
+      );
+  }
+}
+
+/**
+ * Whether `device` is lost: true when it reported its loss, else waits one queue round trip for a loss not yet
+ * reported (a readback whose map was aborted asks this to tell a device loss from another failure).
+ */
+export async function isDeviceLostAsync(device: GPUDevice): Promise<boolean> {
+  // A loss already reported settles `lost` within a microtask, before any queue round trip can.
+  return Promise.race([
+    device.lost.then(() => true),
+    device.queue.onSubmittedWorkDone().then(
+      () => false,
+      () => true,
+    ),
+  ]);
 }
 
 /** Throws when the engine was disposed. */

@@ -80,3 +80,21 @@ export function makeStandardMaterial(options: StandardMaterialOptions = {}): Sta
     unlit: options.unlit ?? false,
   };
 }
+
+/**
+ * True when `value` has a StandardMaterial's shape (name, 4-number baseColor, texture or null, doubleSided, unlit),
+ * as `makeStandardMaterial` returns: what the renderers read from `mesh.material`.
+ */
+export function isStandardMaterial(value: unknown): value is StandardMaterial {
+  if (value == null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const m = value as Partial<StandardMaterial>;
+  return (
+    typeof m.name === 'string' &&
+    Array.isArray(m.baseColor) &&
+    m.baseColor.length === 4 &&
+    m.baseColor.every((c) => typeof c === 'number' && Number.isFinite(c)) &&
+    (m.texture === null || (typeof m.texture === 'object' && m.texture.data instanceof Uint8Array)) &&
+    typeof m.doubleSided === 'boolean' &&
+    typeof m.unlit === 'boolean'
+  );
+}

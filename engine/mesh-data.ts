@@ -281,6 +281,30 @@ function interleavedBuffer(api: string, name: string, data: InterleavedVertexDat
   return { bytes, arrayStride, attributes };
 }
 
+/** Float attributes a shader interpolates: a NaN or infinity in any of them poisons lighting and picking. */
+const finiteSemantics: readonly VertexSemantic[] = ['normal', 'uv', 'uv2', 'tangent', 'color'];
+
+function checkFiniteAttributes(api: string, name: string, geometry: MeshGeometry): void {
+  const value = [0, 0, 0, 0];
+  for (const semantic of finiteSemantics) {
+    const found = findVertexAttribute(geometry, semantic);
+    if (!found || found.attribute.format === 'unorm8x4') continue;
+    const components = vertexFormatComponents(found.attribute.format);
+    for (let v = 0; v < geometry.vertexCount; v++) {
+      readVertexAttribute(geometry, semantic, v, value);
+      for (let c = 0; c < components; c++) {
+        if (Number.isFinite(value[c])) continue;
+        throw new MeshDataError(
+          api,
+          name,
+          geometry.interleaved ? `interleaved.attributes.${semantic}` : fieldName(semantic),
+          `vertex ${v} component ${c} is not finite (${value[c]}); ${semantic} values must be finite numbers`,
+        );
+      }
+    }
+  }
+}
+
 /** Finds where a semantic lives, or null when the mesh lacks it. */
 export function findVertexAttribute(
   geometry: MeshGeometry,
@@ -333,6 +357,13 @@ export function extractPositions(geometry: MeshGeometry): Float32Array {
 export function makeMeshGeometry(name: string, data: MeshData, api = 'createMeshFromData'): MeshGeometry {
   if (data == null || typeof data !== 'object')
     throw new MeshDataError(api, name, 'data', `expected a MeshData object, got ${describeValue(data)}`);
+  if (data.colorComponents !== undefined && data.colorComponents !== 3 && data.colorComponents !== 4)
+    throw new MeshDataError(
+      api,
+      name,
+      'colorComponents',
+      `${describeValue(data.colorComponents)} must be 3 or 4 (float32 colours per vertex)`,
+    );
   const tightPresent = tightFields.filter(([field]) => data[field] !== undefined);
   let buffers: VertexBufferSource[];
   if (data.interleaved) {
@@ -389,6 +420,7 @@ export function makeMeshGeometry(name: string, data: MeshData, api = 'createMesh
       throw new MeshDataError(api, name, positionsField, `vertex ${v} is not finite (${xyz.join(', ')})`);
     }
   }
+  checkFiniteAttributes(api, name, geometry);
   checkSkinWeights(api, name, geometry);
   if (data.indices !== undefined) {
     const indices = data.indices;

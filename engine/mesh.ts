@@ -3,7 +3,7 @@ import { describeValue } from '../core/errors.js';
 import { checkOptionKeys, describeArgument, type OptionKeys } from '../core/options.js';
 import { type Aabb, computePositionsAabb, makeEmptyAabb, transformAabb, unionAabb } from './bounds.js';
 import { EngineError, engineOptionError, MeshDataError } from './engine-errors.js';
-import { makeStandardMaterial, type StandardMaterial } from './material.js';
+import { isStandardMaterial, makeStandardMaterial, type StandardMaterial } from './material.js';
 import { extractPositions, makeMeshGeometry, type MeshData, type MeshGeometry } from './mesh-data.js';
 import type { Skeleton } from './skeleton.js';
 import type { VertexAnimation } from './vertex-animation-types.js';
@@ -11,6 +11,7 @@ import { type MeshDeformationGpu, disposeMeshDeformation } from './mesh-deformat
 import { checkDeformation, checkVertexAnimation, type MeshMorphTargets } from './mesh-deformation-checks.js';
 
 export type { MeshMorphTargets } from './mesh-deformation-checks.js';
+import type { Engine } from './engine.js';
 import type { Scene } from './scene.js';
 import { copyThinInstanceMatrix } from './thin-instance-matrix.js';
 
@@ -143,6 +144,52 @@ function checkThinInstances(api: string, name: string, matrices: Float32Array): 
   return new Float32Array(matrices);
 }
 
+/** Bytes per thin instance in the instance vertex buffer (one column-major 4×4 float32 matrix). */
+const instanceBytes = 64;
+
+/**
+ * The most thin instances one mesh can hold on `device`: its instance buffer (64 B each, bound as a vertex buffer)
+ * must fit `maxBufferSize`. Infinity when the limit is unknown (no device yet; `ensureMeshGpu` checks again).
+ */
+function maxThinInstances(device: GPUDevice | undefined): number {
+  const limit = device?.limits?.maxBufferSize;
+  return typeof limit === 'number' ? Math.floor(limit / instanceBytes) : Number.POSITIVE_INFINITY;
+}
+
+function instanceLimitMessage(count: number, device: GPUDevice): string {
+  const limit = device.limits.maxBufferSize;
+  return `${count} instances need ${count * instanceBytes} bytes (64 per instance), over the device's maxBufferSize ${limit} (at most ${maxThinInstances(device)} instances per mesh); split them across meshes`;
+}
+
+/** Vertex and index buffers must each fit the device's `maxBufferSize` too. */
+function checkGeometryLimit(api: string, scene: Scene, name: string, geometry: MeshGeometry): void {
+  const device = (scene.engine as Partial<Engine> | undefined)?.device;
+  const limit = device?.limits?.maxBufferSize;
+  if (typeof limit !== 'number') return;
+  const sized: Array<[string, number]> = geometry.buffers.map((b) => [
+    geometry.interleaved ? 'interleaved.data' : `${b.attributes[0].semantic} buffer`,
+    b.bytes.byteLength,
+  ]);
+  if (geometry.indices) sized.push(['indices', geometry.indices.byteLength]);
+  for (const [field, bytes] of sized) {
+    if (bytes > limit)
+      throw new MeshDataError(
+        api,
+        name,
+        field,
+        `${geometry.vertexCount} vertices need a ${bytes}-byte buffer, over the device's maxBufferSize ${limit}; split the mesh`,
+      );
+  }
+}
+
+function checkInstanceLimit(api: string, scene: Scene, name: string, matrices: unknown): void {
+  if (!(matrices instanceof Float32Array)) return;
+  const count = Math.floor(matrices.length / 16);
+  const device = (scene.engine as Partial<Engine> | undefined)?.device;
+  if (device && count > maxThinInstances(device))
+    throw new MeshDataError(api, name, 'thinInstances', instanceLimitMessage(count, device));
+}
+
 /**
  * Validates the data, then adds a mesh to the scene; nothing is added when validation fails.
  * @throws {MeshDataError} when the data is malformed (the message names the mesh and the field); the scene is left unchanged
@@ -157,7 +204,16 @@ export function createMeshFromData(scene: Scene, name: string, data: MeshData, o
       `a mesh needs a non-empty string name, got ${describeArgument(name)}`,
     );
   checkOptionKeys(api, options, meshOptionKeys, engineOptionError);
+  if (options.material !== undefined && !isStandardMaterial(options.material))
+    throw new MeshDataError(
+      api,
+      name,
+      'material',
+      `${describeValue(options.material)} is not a material; pass one made by makeStandardMaterial()`,
+    );
   const geometry = makeMeshGeometry(name, data, api);
+  checkInstanceLimit(api, scene, name, options.thinInstances);
+  checkGeometryLimit(api, scene, name, geometry);
   const deformation = checkDeformation(api, name, geometry, options);
   const worldMatrix = options.worldMatrix
     ? checkMatrix(api, name, 'worldMatrix', options.worldMatrix)
@@ -212,6 +268,7 @@ export function setThinInstances(
   vertexAnimationPlayback?: ArrayLike<number>,
 ): void {
   const api = 'setThinInstances';
+  checkInstanceLimit(api, mesh.scene, mesh.name, matrices);
   const next = matrices ? checkThinInstances(api, mesh.name, matrices) : null;
   const countChanged = (next ? next.length / 16 : 0) !== mesh.thinInstanceCount;
   const vat = mesh.vertexAnimation;
@@ -314,6 +371,13 @@ function uploadBuffer(device: GPUDevice, label: string, bytes: Uint8Array, usage
 export function ensureMeshGpu(mesh: Mesh, device: GPUDevice): MeshGpu {
   if (mesh.gpu && mesh.gpu.device === device && mesh.gpu.instanceCapacity >= mesh.thinInstanceCount) return mesh.gpu;
   if (mesh.gpu && mesh.gpu.device !== device) mesh.gpu = null; // the old device is gone with its buffers
+  if (mesh.thinInstanceCount > maxThinInstances(device))
+    throw new MeshDataError(
+      'ensureMeshGpu',
+      mesh.name,
+      'thinInstances',
+      instanceLimitMessage(mesh.thinInstanceCount, device),
+    );
   disposeMeshGpu(mesh);
   const label = `weft:mesh:${mesh.name}`;
   const { geometry } = mesh;

@@ -1,5 +1,5 @@
-import { describeValue } from '../core/errors.js';
-import { type Engine, getEngineColorTexture } from './engine.js';
+import { describeValue, WeftError } from '../core/errors.js';
+import { type Engine, getEngineColorTexture, isDeviceLostAsync } from './engine.js';
 import { EngineError } from './engine-errors.js';
 import {
   acquireStagingBuffer,
@@ -161,7 +161,35 @@ export async function readTexturePixelsAsync(
   }
 }
 
-/** Reads the engine's current frame (offscreen texture, or the canvas texture before it is presented). */
+/**
+ * Settles as `read` does, except that a failure caused by the loss of `device` (a bare `AbortError` from the map)
+ * becomes `lostError(message)`: the texture the read copied is gone with the device, so it is not retried on the new
+ * one (that would return a frame never drawn). Typed weft errors pass through unchanged.
+ */
+export async function rejectOnDeviceLossAsync<T>(
+  device: GPUDevice,
+  read: Promise<T>,
+  lostError: (message: string) => Error,
+): Promise<T> {
+  try {
+    return await read;
+  } catch (error) {
+    if (error instanceof WeftError || !(await isDeviceLostAsync(device))) throw error;
+    throw lostError(
+      'the GPU device was lost while the read was in flight and the frame it read is gone with it; await whenEngineReadyAsync(engine), render again and read that frame',
+    );
+  }
+}
+
+/**
+ * Reads the engine's current frame (offscreen texture, or the canvas texture before it is presented).
+ * @throws {EngineError} `device-lost` (as a rejection) when the device is lost before the read completes
+ */
 export function readEngineFrameAsync(engine: Engine, region?: TextureRegion): Promise<Uint8Array> {
-  return readTexturePixelsAsync(engine.device, getEngineColorTexture(engine), region);
+  const device = engine.device;
+  return rejectOnDeviceLossAsync(
+    device,
+    readTexturePixelsAsync(device, getEngineColorTexture(engine), region),
+    (message) => new EngineError('readEngineFrameAsync', 'device-lost', message),
+  );
 }

@@ -1,21 +1,69 @@
-/** Reusable MAP_READ buffers on one device, by power-of-two size class, so warm readbacks create no GPU objects. */
+/**
+ * Reusable MAP_READ buffers on one device, by power-of-two size class, so warm readbacks create no GPU objects.
+ *
+ * The pool shrinks after a burst. Reads in flight together form an epoch, which ends when none is in flight; each
+ * time one ends, the free buffers past `max(stagingFreeMin, the most buffers in use at once in the last
+ * stagingPeakEpochs epochs)` are destroyed, least recently used first. A steady load of K concurrent reads keeps K
+ * buffers and creates none; after a burst of 1 000, a few single reads bring the pool back to a few buffers.
+ */
 export interface StagingPool {
   readonly device: GPUDevice;
   /** Prefix of the buffers' labels. */
   readonly label: string;
   /** Buffers ready for use, by size class. */
   readonly free: Map<number, GPUBuffer[]>;
-  /** Every live buffer the pool made, free or in use. */
+  /** Every live buffer the pool made, free or in use (`all.size` counts them, for tests). */
   readonly all: Set<GPUBuffer>;
+  /** The free buffers, least recently released first. */
+  readonly idle: Set<GPUBuffer>;
+  /** Buffers acquired and not yet released or discarded. */
+  inUse: number;
+  /** The most buffers in use at once in the current epoch. */
+  epochPeak: number;
+  /** The peaks of the last `stagingPeakEpochs` finished epochs. */
+  readonly peaks: number[];
   /** Buffers created so far (for tests and benchmarks). */
   created: number;
   /** Set by `disposeStagingPool`: buffers still in use are destroyed when released. */
   disposed: boolean;
 }
 
+/** Free buffers a pool always may keep. */
+export const stagingFreeMin = 4;
+/** Finished epochs whose peak use the pool keeps buffers for. */
+export const stagingPeakEpochs = 8;
+
 /** Creates an empty pool for a device; buffers appear on the first acquire. */
 export function createStagingPool(device: GPUDevice, label: string): StagingPool {
-  return { device, label, free: new Map(), all: new Set(), created: 0, disposed: false };
+  return {
+    device,
+    label,
+    free: new Map(),
+    all: new Set(),
+    idle: new Set(),
+    inUse: 0,
+    epochPeak: 0,
+    peaks: [],
+    created: 0,
+    disposed: false,
+  };
+}
+
+/** A buffer leaves use; when none is left in use the epoch ends and the free buffers past the budget are destroyed. */
+function endUse(pool: StagingPool): void {
+  pool.inUse = Math.max(0, pool.inUse - 1);
+  if (pool.inUse > 0) return;
+  pool.peaks.push(pool.epochPeak);
+  if (pool.peaks.length > stagingPeakEpochs) pool.peaks.shift();
+  pool.epochPeak = 0;
+  const budget = Math.max(stagingFreeMin, ...pool.peaks);
+  for (const buffer of pool.idle) {
+    if (pool.idle.size <= budget) break;
+    const list = pool.free.get(buffer.size)!;
+    list.splice(list.indexOf(buffer), 1);
+    if (list.length === 0) pool.free.delete(buffer.size);
+    discardStagingBuffer(pool, buffer);
+  }
 }
 
 /** Sizes are rounded up to a power of two (≥ 256 bytes) so buffers are reused across similar reads. */
@@ -30,7 +78,12 @@ export function acquireStagingBuffer(pool: StagingPool, bytes: number): GPUBuffe
   // Rounding up never takes a read that fits the device's buffer limit over it.
   const size = Math.min(stagingSizeClass(bytes), Math.max(bytes, pool.device.limits.maxBufferSize));
   const buffer = pool.free.get(size)?.pop();
-  if (buffer) return buffer;
+  pool.inUse++;
+  pool.epochPeak = Math.max(pool.epochPeak, pool.inUse);
+  if (buffer) {
+    pool.idle.delete(buffer);
+    return buffer;
+  }
   pool.created++;
   const made = pool.device.createBuffer({
     label: `${pool.label}:staging:${size}`,
@@ -51,12 +104,16 @@ export function releaseStagingBuffer(pool: StagingPool, buffer: GPUBuffer): void
   let list = pool.free.get(buffer.size);
   if (!list) pool.free.set(buffer.size, (list = []));
   list.push(buffer);
+  pool.idle.add(buffer);
+  endUse(pool);
 }
 
 /** Destroys a buffer that cannot be reused (its map failed) and forgets it. */
 export function discardStagingBuffer(pool: StagingPool, buffer: GPUBuffer): void {
-  pool.all.delete(buffer);
+  if (!pool.all.delete(buffer)) return;
   buffer.destroy();
+  // A free buffer (trimmed, disposed) leaves the idle set; one in use (its map failed) ends its use.
+  if (!pool.idle.delete(buffer)) endUse(pool);
 }
 
 /** Destroys the free buffers now; buffers in use are destroyed when their read releases them. */

@@ -12,7 +12,8 @@ import { WeftError } from '../core/errors.js';
  * - `limit-exceeded`: more colour attachments or bytes per sample than the device allows;
  * - `missing-feature`: a format that blends only with a device feature the device lacks;
  * - `no-camera`, `no-depth`, `no-frame`, `not-enabled` (an output the task was created without), `disposed`,
- *   `already-recorded` (a setting that must come before the first frame).
+ *   `already-recorded` (a setting that must come before the first frame);
+ * - `device-lost`: the GPU device was lost while a frame-ID read was in flight (render again, then read).
  */
 export type GeometryErrorCode =
   | 'bad-option'
@@ -28,7 +29,8 @@ export type GeometryErrorCode =
   | 'no-frame'
   | 'not-enabled'
   | 'disposed'
-  | 'already-recorded';
+  | 'already-recorded'
+  | 'device-lost';
 
 /** Builds the `bad-option` GeometryError that `checkOptionKeys` throws for a geometry API's config or options. */
 export function geometryOptionError(api: string, message: string): GeometryError {

@@ -36,6 +36,7 @@ import {
   planGeometryAttachments,
 } from './geometry-validation.js';
 import { makeVelocityHistory } from './velocity/velocity-history.js';
+import { rejectOnDeviceLossAsync } from '../engine/readback.js';
 
 export type { GeometryRendererTaskConfig, GeometryRendererTextureDescription } from './geometry-task-state.js';
 
@@ -365,5 +366,10 @@ export function readGeometryFrameIdAsync(task: GeometryRendererTask, x: number, 
         `task "${state.name}" has not rendered a frame on the current device yet; run it first`,
       ),
     );
-  return readFrameIdTexelAsync(state.ids.reader, state.engine.device, target.textures.colors[0], ranges, x, y);
+  const device = state.engine.device;
+  return rejectOnDeviceLossAsync(
+    device,
+    readFrameIdTexelAsync(state.ids.reader, device, target.textures.colors[0], ranges, x, y),
+    (message) => new GeometryError(where, 'device-lost', message),
+  );
 }

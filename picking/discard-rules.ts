@@ -28,6 +28,10 @@ export type PickVertexDataAttribute = 'normal' | 'uv' | 'uv2' | 'tangent' | 'col
  * `fn adjustPickWorld(input: PickWorldInput) -> vec3f`, the world position used for projection.
  */
 export interface PickDiscardRule {
+  /**
+   * Names the rule. Live-editing a rule under one key is cheap in memory: a text replaced under its key is released
+   * (pipelines, then shader modules) once no pick in flight uses it, keeping the last 4 such texts compiled.
+   */
   key: string;
   wgsl: string;
   worldAdjustWgsl?: string;

@@ -15,8 +15,10 @@ import {
   type PickPassRequest,
   type PickReadback,
   preparePickPass,
+  readPickRuleStorage,
 } from './pick-pass.js';
-import { makePickSnapshot, type PickOptions } from './pick-snapshot.js';
+import { bindSnapshotMeshes, makePickSnapshot, type PickOptions } from './pick-snapshot.js';
+import { useRulePipelines } from './pick-pipelines.js';
 import type { PixelRegion } from './pick-zoom.js';
 import type { PickingInfo } from './picking-info.js';
 import {
@@ -85,8 +87,15 @@ function assertAlive(picker: GpuPicker, api: string): void {
     throw new PickError(api, 'disposed', 'the picker was disposed; create a new one with createGpuPicker(scene)');
 }
 
-function viewportOf(picker: GpuPicker, options: GpuPickOptions | undefined): PickViewport {
+function viewportOf(picker: GpuPicker, options: GpuPickOptions | undefined, api: string): PickViewport {
   const engine = picker.scene.engine;
+  const given = options?.viewport;
+  if (given !== undefined && (given === null || typeof given !== 'object'))
+    throw new PickError(
+      api,
+      'bad-option',
+      `viewport ${describeValue(given)} must be { width, height } (backing pixels)`,
+    );
   return {
     width: options?.viewport?.width ?? engine.width,
     height: options?.viewport?.height ?? engine.height,
@@ -160,18 +169,39 @@ async function runRequest<T>(
   });
   cancelled.catch(() => undefined);
   const disposedError = () => new PickError(api, 'disposed', 'the picker was disposed while the pick was in flight');
+  let release: (() => void) | null = null;
   try {
+    // Everything the pass reads is captured now, before any await: the snapshot holds the mesh list, matrices,
+    // instances and poses; the rule storage is copied here. A pass drawn later (after a cold compile or a device
+    // loss) draws stand-ins rebuilt from that capture for the meshes changed since (bindSnapshotMeshes).
+    if (request.ruleStorage === undefined) request = { ...request, ruleStorage: readPickRuleStorage(request) };
     for (let attempt = 0; ; attempt++) {
       const engine = picker.scene.engine;
       if (engine.recovery) await Promise.race([whenEngineReadyAsync(engine), cancelled]);
       if (picker.disposed) throw disposedError();
       const gpu = ensurePickGpu(picker, engine.device);
+      // The rule text stays compiled while this pick uses it; a text replaced under its key is released after.
+      const ruleUse = request.rule ? useRulePipelines(gpu, request.rule) : null;
       try {
+        release = bindSnapshotMeshes(request.snapshot, gpu.device);
         const preparing = preparePickPass(gpu, request);
-        if (preparing) await Promise.race([preparing, cancelled]);
-        const readback = await Promise.race([encodePickPass(gpu, request), cancelled]);
+        if (preparing) {
+          await Promise.race([preparing, cancelled]);
+          if (picker.disposed) throw disposedError();
+          release();
+          release = bindSnapshotMeshes(request.snapshot, gpu.device);
+        }
+        const encoding = encodePickPass(gpu, request);
+        // The pass is submitted: the stand-ins' GPU copies can go (destruction waits for the submitted work).
+        release();
+        release = null;
+        const readback = await Promise.race([encoding, cancelled]);
+        ruleUse?.();
         return decode(readback);
       } catch (error) {
+        release?.();
+        release = null;
+        ruleUse?.();
         if (picker.disposed) throw disposedError();
         if (error instanceof PickError) throw error;
         if (attempt === 0 && (engine.device !== gpu.device || engine.recovery)) continue;
@@ -219,8 +249,10 @@ export async function pickAsync(
 }
 
 /**
- * K pixels in one pass and one readback; each result equals a single pick at that pixel.
- * @throws {PickError} when the point list is empty, a point is invalid, an option is unknown or invalid, or the picker is disposed
+ * K pixels in one pass and one readback; each result equals a single pick at that pixel. A request past the device's
+ * limits (more points than `maxTextureDimension2D`, or points × meshes drawn × 512 B past `maxBufferSize`) is drawn
+ * as several passes, all submitted at the call, and answers the same as smaller calls.
+ * @throws {PickError} when the point list is empty, a point is invalid, an option is unknown or invalid, the picker is disposed, or (`limit-exceeded`) a single point draws more meshes than one pass can hold
  */
 export async function pickManyAsync(
   picker: GpuPicker,
@@ -238,15 +270,8 @@ export async function pickManyAsync(
     );
   const loading = loadSources(picker, api);
   if (loading) await loading;
-  const maxPoints = picker.scene.engine.device.limits.maxTextureDimension2D;
-  if (points.length > maxPoints)
-    throw new PickError(
-      api,
-      'limit-exceeded',
-      `${points.length} points exceed ${maxPoints} per call (maxTextureDimension2D)`,
-    );
   const camera = cameraOf(picker, api);
-  const viewport = viewportOf(picker, options);
+  const viewport = viewportOf(picker, options, api);
   const rays: PickingRay[] = points.map((p, i) => {
     if (!p || typeof p !== 'object')
       throw new PickError(api, 'bad-coordinates', `points[${i}] ${describeValue(p)} must be { x, y }`);
@@ -304,7 +329,12 @@ export interface PickedIdentity {
 
 /**
  * Marquee selection: the deduplicated identities (mesh + thin instance) visible in the rectangle.
- * @throws {PickError} when the rectangle is empty or not finite, an option is invalid, or the picker is disposed
+ *
+ * The rectangle is `x .. x + width` × `y .. y + height` in the same units as `pickAsync` (CSS pixels times
+ * `devicePixelRatio` when given) and reads every framebuffer pixel it touches: columns `floor(x)` to
+ * `ceil(x + width) − 1` and rows likewise (7.4..12.1 reads columns 7–12; 7..12 reads 7–11). A rectangle larger than
+ * the device's texture or buffer limits is read in tiles.
+ * @throws {PickError} when the origin is not a finite pixel inside the framebuffer (`bad-coordinates`, `out-of-range`), the size is not a finite number > 0 or the rectangle leaves the framebuffer (`out-of-range`), an option is invalid (`bad-option`, `bad-rule`), the picker is disposed, or (`limit-exceeded`) more meshes are drawn than one pass can hold
  */
 export async function pickRectAsync(
   picker: GpuPicker,
@@ -319,28 +349,31 @@ export async function pickRectAsync(
   checkOptionKeys(api, options, [...Object.keys(gpuPickOptionKeys), 'maxResults'], pickOptionError);
   const loading = loadSources(picker, api);
   if (loading) await loading;
-  const viewport = viewportOf(picker, options);
+  const viewport = viewportOf(picker, options, api);
   const [x0, y0] = toFramebufferPixel(api, x, y, viewport);
   const ratio = viewport.devicePixelRatio ?? 1;
-  const w = Math.ceil(width * ratio);
-  const h = Math.ceil(height * ratio);
-  if (
-    !Number.isInteger(w) ||
-    !Number.isInteger(h) ||
-    w < 1 ||
-    h < 1 ||
-    x0 + w > viewport.width ||
-    y0 + h > viewport.height
-  ) {
+  const size = (name: string, value: unknown) => {
+    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
+      throw new PickError(api, 'out-of-range', `${name} ${describeValue(value)} must be a finite number > 0`);
+    return value;
+  };
+  // Every pixel the rectangle touches: columns floor(x) .. ceil(x + width) − 1, rows likewise.
+  const w = Math.ceil((x + size('width', width)) * ratio) - x0;
+  const h = Math.ceil((y + size('height', height)) * ratio) - y0;
+  if (x0 + w > viewport.width || y0 + h > viewport.height) {
     throw new PickError(
       api,
       'out-of-range',
-      `rectangle ${describeValue(width)}×${describeValue(height)} at (${describeValue(x)}, ${describeValue(y)}) must be at least 1×1 and inside the ${viewport.width}×${viewport.height} framebuffer`,
+      `rectangle ${describeValue(width)}×${describeValue(height)} at (${describeValue(x)}, ${describeValue(y)})${ratio !== 1 ? ` × ratio ${ratio}` : ''} covers pixels ${x0}..${x0 + w - 1} × ${y0}..${y0 + h - 1}: it must be at least 1×1 and inside the ${viewport.width}×${viewport.height} framebuffer`,
     );
   }
   const maxResults = options?.maxResults ?? Infinity;
-  if (!(maxResults >= 1))
-    throw new PickError(api, 'bad-option', `maxResults ${describeValue(maxResults)} must be >= 1`);
+  if (
+    typeof maxResults !== 'number' ||
+    !(maxResults >= 1) ||
+    (maxResults !== Infinity && !Number.isInteger(maxResults))
+  )
+    throw new PickError(api, 'bad-option', `maxResults ${describeValue(maxResults)} must be an integer >= 1`);
   const camera = cameraOf(picker, api);
   const rule = options?.discard !== undefined ? checkDiscardRule(api, options.discard) : null;
   const snapshot = makePickSnapshot(api, picker.scene.meshes, options ?? {}, null, 1);

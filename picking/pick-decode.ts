@@ -2,7 +2,7 @@ import { vec4 } from 'wgpu-matrix';
 import { computeTriangleDetail, composeInstanceWorld } from './detailed-picking.js';
 import { decodePickId } from './pick-id.js';
 import { type CapturedSource, findCapturedSource } from './pick-contributors.js';
-import { findCandidate, type PickSnapshot, snapshotInstanceMatrix } from './pick-snapshot.js';
+import { findCandidate, meshAsCaptured, type PickSnapshot, snapshotInstanceMatrix } from './pick-snapshot.js';
 import { pixelCentreNdc } from './pick-zoom.js';
 import { makeMissInfo, type PickingInfo } from './picking-info.js';
 import type { PickingRay } from './picking-ray.js';
@@ -57,7 +57,13 @@ export function decodePickTexel(
       candidate.worldMatrix,
       instance >= 0 ? snapshotInstanceMatrix(candidate, instance) : null,
     );
-    const detail = computeTriangleDetail(candidate.mesh, texel.detail[0], [floats[0], floats[1], floats[2]], world);
+    // A deformed mesh's detail uses the pose captured at the call, as drawn.
+    const detail = computeTriangleDetail(
+      meshAsCaptured(candidate),
+      texel.detail[0],
+      [floats[0], floats[1], floats[2]],
+      world,
+    );
     info.faceId = texel.detail[0];
     Object.assign(info, detail);
     if (worldAdjusted) {

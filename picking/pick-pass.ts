@@ -5,7 +5,14 @@ import { ensureMeshDeformation, meshDeformationGroup, syncMeshDeformation } from
 import { PickError } from './pick-errors.js';
 import { type CheckedRule, readRuleStorage } from './discard-rules.js';
 import { getPickPipeline, type PickPipeline, preparePickPipelines } from './pick-pipelines.js';
-import { encodePickTargetCopies, type PickReadback, readPickTargetsAsync } from './pick-readback.js';
+import { releaseStagingBuffer } from '../engine/staging-pool.js';
+import {
+  attachmentTexelBytes,
+  encodePickTargetCopies,
+  type PickReadback,
+  type PickTargetCopies,
+  readPickTargetsAsync,
+} from './pick-readback.js';
 import {
   drawGroupFor,
   drawSlotBytes,
@@ -14,6 +21,7 @@ import {
   ensureUniforms,
   pickFrameOffset,
   type PickGpu,
+  pickTileTexelBudget,
   pickUniformOffset,
   pointGroupsFor,
   pointSlotBytes,
@@ -47,6 +55,8 @@ export interface PickPassRequest {
   sources: readonly CapturedSource[];
   /** Camera data the sources draw with (null without sources). */
   view: ContributorViewData | null;
+  /** The rule's storage contents per candidate, copied at the call (`readPickRuleStorage`); undefined: read now. */
+  ruleStorage?: (ArrayBufferView | null)[][] | null;
 }
 
 /** What one pass draws, worked out before anything is written. */
@@ -64,18 +74,230 @@ interface PickPassPlan {
   slots: number;
 }
 
+/**
+ * The device limits a pick pass must fit (the values of `device.limits`). The uniform bindings are fixed-size
+ * (256 B each, at dynamic offsets), so `maxUniformBufferBindingSize` never binds; the buffers' size does.
+ */
+export interface PickPassLimits {
+  /** Bounds the per-point and per-draw uniform buffers (512 B a slot) and the staging buffer of the copies. */
+  maxBufferSize: number;
+  /** Bounds the pick targets: a `row` pass is one texel per point, a `rect` pass the rectangle. */
+  maxTextureDimension2D: number;
+}
+
+/** Texels a rectangle tile holds at most. */
+export { pickTileTexelBudget };
+
+/**
+ * Draws a batch of points holds at most, unless one point alone draws more (then it gets a pass of its own, up to
+ * the hard `maxBufferSize` bound): very long passes are slow to encode and some drivers (lavapipe) fail on them.
+ */
+export const pickPassDrawBudget = 1 << 14;
+
+/** Staging bytes of one row of `width` texels of every attachment the pass reads back (rows padded to 256 B). */
+function stagingRowBytes(width: number, detailed: boolean): number {
+  let bytes = 0;
+  for (const texelBytes of attachmentTexelBytes.slice(0, detailed ? 3 : 2))
+    bytes += Math.ceil((width * texelBytes) / 256) * 256;
+  return bytes;
+}
+
+function drawsExceeded(api: string, what: string, draws: number, limits: PickPassLimits): PickError {
+  return new PickError(
+    api,
+    'limit-exceeded',
+    `${what} draws ${draws} meshes: ${draws} × ${drawSlotBytes} B of draw uniforms exceed maxBufferSize ${limits.maxBufferSize} (at most ${Math.floor(limits.maxBufferSize / drawSlotBytes)} draws per pass); filter the meshes (filter, ignore, preFilter) to pick here`,
+  );
+}
+
+/**
+ * Splits the points of a `row` request into consecutive batches that each fit one pass: at most
+ * `maxTextureDimension2D` points (the target's width), the point and draw uniforms and the staging buffer within
+ * `maxBufferSize`, and at most `pickPassDrawBudget` draws unless a single point draws more. Every batch holds at
+ * least one point; a single point whose draw list alone is past `maxBufferSize` throws.
+ * @throws {PickError} `limit-exceeded` naming the point, its draw count and the limit
+ */
+export function splitPickPoints(
+  api: string,
+  drawListLengths: readonly number[],
+  limits: PickPassLimits,
+  detailed: boolean,
+): { first: number; count: number }[] {
+  const maxSlots = Math.floor(limits.maxBufferSize / drawSlotBytes);
+  let maxPoints = Math.min(limits.maxTextureDimension2D, Math.floor(limits.maxBufferSize / pointSlotBytes));
+  while (maxPoints > 1 && stagingRowBytes(maxPoints, detailed) > limits.maxBufferSize)
+    maxPoints = Math.floor(maxPoints / 2);
+  const batches: { first: number; count: number }[] = [];
+  let first = 0;
+  let slots = 0;
+  drawListLengths.forEach((draws, point) => {
+    if (draws > maxSlots) throw drawsExceeded(api, `points[${point}]`, draws, limits);
+    if (point > first && (point - first >= maxPoints || slots + draws > Math.min(maxSlots, pickPassDrawBudget))) {
+      batches.push({ first, count: point - first });
+      first = point;
+      slots = 0;
+    }
+    slots += draws;
+  });
+  if (drawListLengths.length > first) batches.push({ first, count: drawListLengths.length - first });
+  return batches;
+}
+
+/**
+ * Splits a `rect` region into row-major tiles that each fit one pass: at most `maxTextureDimension2D` on a side,
+ * at most `pickTileTexelBudget` texels, and the staging buffer of their copies within `maxBufferSize`.
+ * @throws {PickError} `limit-exceeded` when the rectangle's draw list alone is too big for one pass
+ */
+export function splitPickRect(
+  api: string,
+  region: PixelRegion,
+  draws: number,
+  limits: PickPassLimits,
+  detailed: boolean,
+): PixelRegion[] {
+  if (draws > Math.floor(limits.maxBufferSize / drawSlotBytes))
+    throw drawsExceeded(api, 'the rectangle', draws, limits);
+  const tileWidth = Math.min(region.width, limits.maxTextureDimension2D);
+  const tileHeight = Math.max(
+    1,
+    Math.min(
+      region.height,
+      limits.maxTextureDimension2D,
+      Math.floor(limits.maxBufferSize / stagingRowBytes(tileWidth, detailed)),
+      Math.floor(pickTileTexelBudget / tileWidth),
+    ),
+  );
+  const tiles: PixelRegion[] = [];
+  for (let y = 0; y < region.height; y += tileHeight)
+    for (let x = 0; x < region.width; x += tileWidth)
+      tiles.push({
+        x: region.x + x,
+        y: region.y + y,
+        width: Math.min(tileWidth, region.width - x),
+        height: Math.min(tileHeight, region.height - y),
+      });
+  return tiles;
+}
+
+/** The passes a request needs: itself when it fits the device, else batches of points or tiles of the rectangle. */
+function splitPickRequest(request: PickPassRequest, limits: PickPassLimits): PickPassRequest[] {
+  const { snapshot, regions } = request;
+  if (request.layout === 'rect') {
+    const tiles = splitPickRect(request.api, regions[0], snapshot.drawLists[0]?.length ?? 0, limits, request.detailed);
+    return tiles.length === 1 ? [request] : tiles.map((tile) => ({ ...request, regions: [tile] }));
+  }
+  const batches = splitPickPoints(
+    request.api,
+    snapshot.drawLists.map((list) => list.length),
+    limits,
+    request.detailed,
+  );
+  if (batches.length === 1) return [request];
+  return batches.map(({ first, count }) => ({
+    ...request,
+    snapshot: { ...snapshot, drawLists: snapshot.drawLists.slice(first, first + count) },
+    regions: regions.slice(first, first + count),
+  }));
+}
+
+/** One readback over the passes of a split request: texel `i` of point `i`, IDs row-major over the whole rectangle. */
+function joinPickReadbacks(
+  request: PickPassRequest,
+  passes: PickPassRequest[],
+  readbacks: PickReadback[],
+): PickReadback {
+  if (readbacks.length === 1) return readbacks[0];
+  if (request.layout === 'row') {
+    const passOf = new Int32Array(request.regions.length);
+    const firstOf: number[] = [];
+    let first = 0;
+    passes.forEach((pass, p) => {
+      firstOf.push(first);
+      passOf.fill(p, first, first + pass.regions.length);
+      first += pass.regions.length;
+    });
+    return {
+      texel: (i) => readbacks[passOf[i]].texel(i - firstOf[passOf[i]]),
+      id: (i) => readbacks[passOf[i]].id(i - firstOf[passOf[i]]),
+      *ids() {
+        for (const readback of readbacks) yield* readback.ids();
+      },
+    };
+  }
+  const whole = request.regions[0];
+  const locate = (i: number): [number, number] => {
+    const x = whole.x + (i % whole.width);
+    const y = whole.y + Math.floor(i / whole.width);
+    const p = passes.findIndex((pass) => {
+      const r = pass.regions[0];
+      return x >= r.x && x < r.x + r.width && y >= r.y && y < r.y + r.height;
+    });
+    const r = passes[p].regions[0];
+    return [p, (y - r.y) * r.width + (x - r.x)];
+  };
+  return {
+    texel(i) {
+      const [p, local] = locate(i);
+      return readbacks[p].texel(local);
+    },
+    id(i) {
+      const [p, local] = locate(i);
+      return readbacks[p].id(local);
+    },
+    *ids() {
+      // Row-major over the whole rectangle: tiles of one band side by side, row by row.
+      for (let p = 0; p < passes.length; ) {
+        const band = passes[p].regions[0];
+        let end = p;
+        while (end < passes.length && passes[end].regions[0].y === band.y) end++;
+        for (let row = 0; row < band.height; row++)
+          for (let t = p; t < end; t++) {
+            const tile = passes[t].regions[0];
+            for (let col = 0; col < tile.width; col++) yield readbacks[t].id(row * tile.width + col);
+          }
+        p = end;
+      }
+    },
+  };
+}
+
 /** Compiles the rule pipelines the request lacks (null when everything is ready and encoding can start now). */
 export function preparePickPass(gpu: PickGpu, request: PickPassRequest): Promise<void> | null {
   if (!request.rule) return null;
-  const meshes = request.snapshot.candidates.map((c) => c.mesh).filter((m) => !m.disposed);
+  const meshes = request.snapshot.candidates.map((c) => c.drawMesh ?? c.mesh).filter((m) => !m.disposed);
   if (meshes.every((m) => getPickPipeline(gpu, request.api, m, request.detailed, request.rule))) return null;
   return preparePickPipelines(gpu, request.api, meshes, request.detailed, request.rule);
 }
 
-/** Encodes and submits one pick pass now, then maps its texels back. No GPU object is created once warm. */
+/**
+ * Encodes and submits the pick now, then maps its texels back. No GPU object is created once warm. A request past
+ * the device's limits (see `splitPickPoints`, `splitPickRect`) is drawn as several passes, all encoded and submitted
+ * now (queue order keeps each pass's uniforms apart), so every pass draws the scene as it is at the call.
+ * @throws {PickError} `limit-exceeded` when one point's (or the rectangle's) draw list alone is past a limit
+ */
 export async function encodePickPass(gpu: PickGpu, request: PickPassRequest): Promise<PickReadback> {
-  const plan = planPickPass(gpu, request);
-  const targets = preparePickTargets(gpu, request, plan);
+  const passes = splitPickRequest(request, gpu.device.limits);
+  const shared = planPickShared(gpu, request);
+  const plans = passes.map((pass) => planPickPass(pass, shared));
+  const targets = preparePickTargets(gpu, request, passes, plans);
+  const copies: PickTargetCopies[] = [];
+  try {
+    passes.forEach((pass, i) => copies.push(submitPickPass(gpu, pass, plans[i], targets)));
+  } catch (error) {
+    for (const submitted of copies) releaseStagingBuffer(gpu.staging, submitted.buffer);
+    throw error;
+  }
+  const readbacks = await Promise.all(copies.map((submitted) => readPickTargetsAsync(gpu, submitted)));
+  return joinPickReadbacks(request, passes, readbacks);
+}
+
+/** Writes one pass's uniforms, encodes it and its copies, and submits. */
+function submitPickPass(
+  gpu: PickGpu,
+  request: PickPassRequest,
+  plan: PickPassPlan,
+  targets: NonNullable<PickGpu['targets']>,
+): PickTargetCopies {
   const points = writePointUniforms(gpu, request, plan.row);
   writeDrawUniforms(gpu, request, plan);
   const encoder = gpu.device.createCommandEncoder({ label: 'weft:pick' });
@@ -84,25 +306,46 @@ export async function encodePickPass(gpu: PickGpu, request: PickPassRequest): Pr
   drawContributors(gpu, pass, request, points);
   pass.end();
   const copies = encodePickTargetCopies(gpu, encoder, plan.targetWidth, plan.targetHeight, request.detailed);
-  gpu.device.queue.submit([encoder.finish()]);
-  return readPickTargetsAsync(gpu, copies);
+  try {
+    gpu.device.queue.submit([encoder.finish()]);
+  } catch (error) {
+    releaseStagingBuffer(gpu.staging, copies.buffer);
+    throw error;
+  }
+  return copies;
 }
 
-/** Target size, pipelines, rule storage and uniform slots; reads everything before anything is written. */
-function planPickPass(gpu: PickGpu, request: PickPassRequest): PickPassPlan {
-  const { snapshot, regions, detailed, rule } = request;
-  const row = request.layout === 'row';
-  const pipelines = snapshot.candidates.map((c) =>
-    c.mesh.disposed ? null : getPickPipeline(gpu, request.api, c.mesh, detailed, rule),
+/** Pipelines and rule storage of the whole request; reads everything before anything is written. */
+function planPickShared(gpu: PickGpu, request: PickPassRequest): Pick<PickPassPlan, 'pipelines' | 'storage'> {
+  const { snapshot, detailed, rule } = request;
+  const pipelines = snapshot.candidates.map((c) => {
+    const mesh = c.drawMesh ?? c.mesh;
+    return mesh.disposed ? null : getPickPipeline(gpu, request.api, mesh, detailed, rule);
+  });
+  const storage = request.ruleStorage !== undefined ? request.ruleStorage : readPickRuleStorage(request);
+  return { pipelines, storage };
+}
+
+/**
+ * Copies of the rule's storage contents of each candidate as of now (null without rule storage): a pick reads them at
+ * the call, before anything is written, so a bad `data` leaves the GPU untouched and a later edit does not leak in.
+ */
+export function readPickRuleStorage(request: PickPassRequest): (ArrayBufferView | null)[][] | null {
+  const rule = request.rule;
+  if (!rule?.rule.storage?.length) return null;
+  return request.snapshot.candidates.map((c) =>
+    rule.bindings.map((b) => {
+      const view = readRuleStorage(request.api, rule.rule, rule.rule.storage!.find((s) => s.name === b.name)!, c.mesh);
+      return view && new Uint8Array(view.buffer, view.byteOffset, view.byteLength).slice();
+    }),
   );
-  // Storage contents as of now, read before anything is written so a bad `data` leaves the GPU untouched.
-  const storage = rule?.rule.storage?.length
-    ? snapshot.candidates.map((c) =>
-        rule.bindings.map((b) =>
-          readRuleStorage(request.api, rule.rule, rule.rule.storage!.find((s) => s.name === b.name)!, c.mesh),
-        ),
-      )
-    : null;
+}
+
+/** Target size and uniform slots of one pass. */
+function planPickPass(request: PickPassRequest, shared: Pick<PickPassPlan, 'pipelines' | 'storage'>): PickPassPlan {
+  const { snapshot, regions } = request;
+  const { pipelines, storage } = shared;
+  const row = request.layout === 'row';
   // Slots are numbered point by point; draws go candidate by candidate, so pipeline, buffers and storage are set
   // once for all the points that draw a candidate.
   let slots = 0;
@@ -121,20 +364,31 @@ function planPickPass(gpu: PickGpu, request: PickPassRequest): PickPassPlan {
   };
 }
 
-/** Grows targets and uniform buffers to the plan; uploads mesh, instance and deformation data as of now. */
+/** Grows targets and uniform buffers to the largest pass; uploads mesh, instance and deformation data as of now. */
 function preparePickTargets(
   gpu: PickGpu,
   request: PickPassRequest,
-  plan: PickPassPlan,
+  passes: readonly PickPassRequest[],
+  plans: readonly PickPassPlan[],
 ): NonNullable<PickGpu['targets']> {
-  const targets = ensureTargets(gpu, plan.targetWidth, plan.targetHeight, request.detailed);
-  ensureUniforms(gpu, request.regions.length, plan.slots);
+  const targets = ensureTargets(
+    gpu,
+    Math.max(...plans.map((plan) => plan.targetWidth)),
+    Math.max(...plans.map((plan) => plan.targetHeight)),
+    request.detailed,
+  );
+  ensureUniforms(
+    gpu,
+    Math.max(...passes.map((pass) => pass.regions.length)),
+    Math.max(...plans.map((plan) => plan.slots)),
+  );
   // The renderer may not have uploaded the latest instance matrices yet.
   for (const c of request.snapshot.candidates) {
-    if (c.mesh.disposed) continue;
-    ensureMeshGpu(c.mesh, gpu.device);
-    syncThinInstances(c.mesh);
-    if (ensureMeshDeformation(c.mesh, gpu.device)) syncMeshDeformation(c.mesh);
+    const mesh = c.drawMesh ?? c.mesh;
+    if (mesh.disposed) continue;
+    ensureMeshGpu(mesh, gpu.device);
+    syncThinInstances(mesh);
+    if (ensureMeshDeformation(mesh, gpu.device)) syncMeshDeformation(mesh);
   }
   return targets;
 }
@@ -211,9 +465,10 @@ function drawMeshCandidates(
     const pipeline = plan.pipelines[index];
     // Only a redraw after a device loss can meet a mesh disposed since the snapshot; it has no buffers left.
     if (!pipeline || uses.length === 0) return;
-    const mesh = request.snapshot.candidates[index].mesh;
+    const candidate = request.snapshot.candidates[index];
+    const mesh = candidate.drawMesh ?? candidate.mesh;
     pass.setPipeline(pipeline.lease.pipeline);
-    setExtraGroups(gpu, pass, request, pipeline, mesh, plan.storage?.[index] ?? null);
+    setExtraGroups(gpu, pass, request, pipeline, mesh, plan.storage?.[index] ?? null, candidate.mesh);
     setMeshBuffers(gpu, pass, pipeline, mesh);
     drawCandidateUses(gpu, pass, request, plan, index, pipeline, uses);
   });
@@ -227,6 +482,7 @@ function setExtraGroups(
   pipeline: PickPipeline,
   mesh: Mesh,
   storage: (ArrayBufferView | null)[] | null,
+  owner: Mesh = mesh,
 ): void {
   const { composed, lease } = pipeline;
   const rule = request.rule;
@@ -248,7 +504,7 @@ function setExtraGroups(
         ? storageGroupFor(
             gpu,
             rule!.digest,
-            mesh,
+            owner,
             lease.bindGroupLayouts[g],
             group.bindings,
             group.bindings.map((b) => storage[rule!.bindings.findIndex((r) => r.name === b.name)]),
@@ -283,7 +539,7 @@ function drawCandidateUses(
 ): void {
   const { composed, lease } = pipeline;
   const candidate = request.snapshot.candidates[index];
-  const mesh = candidate.mesh;
+  const mesh = candidate.drawMesh ?? candidate.mesh;
   const pointGroups = pointGroupsFor(gpu, lease.bindGroupLayouts[0], composed.bindGroups[0].bindings);
   const drawGroup = drawGroupFor(gpu, lease.bindGroupLayouts[1], composed.bindGroups[1].bindings);
   for (const { point, slot } of uses) {

@@ -2,6 +2,7 @@ import { type ComposedShader, composeShader } from '../composer/compose-shader.j
 import { stableStringify } from '../composer/hash.js';
 import type { PipelineLease, RenderPipelineState } from '../composer/pipeline-cache.js';
 import { acquirePipelineLease, acquirePipelineLeaseAsync, type HeldPipeline } from '../composer/pipeline-leases.js';
+import { releaseRenderPipeline } from '../composer/pipeline-cache.js';
 import { type PickShaderDescription, pickShaderSpec, pickShaderVertexBuffers } from './pick-shader.js';
 import type { VertexBufferSpec } from '../composer/vertex-layout.js';
 import { findVertexAttribute } from '../engine/mesh-data.js';
@@ -21,6 +22,8 @@ export interface PickPipeline {
   vertexDataBuffer: number | null;
   /** Components of that attribute's format (0 for the zero buffer). */
   vertexDataComponents: number;
+  /** Set when its rule text was released (`useRulePipelines`): a cached reference must not be drawn. */
+  released?: boolean;
 }
 
 const depthFormat: GPUTextureFormat = 'depth24plus';
@@ -61,6 +64,8 @@ function vertexDataSpec(
 
 interface PipelineRequest {
   key: string;
+  /** The rule's digest (null without a rule). */
+  digest: string | null;
   compose: () => ComposedShader;
   vertexDataBuffer: number | null;
   vertexDataComponents: number;
@@ -101,7 +106,7 @@ function describeRequest(
   const key = `${detailed ? 'detail' : 'basic'}|${checked?.digest ?? 'no-rule'}|${deformationVariantKey(description.mesh.deformation)}|${stableStringify(buffers)}`;
   const compose = () =>
     composeShader(pickShaderSpec(description, { fragmentLists: gpu.fragmentLists }), gpu.composeCache);
-  return { key, compose, vertexDataBuffer, vertexDataComponents };
+  return { key, compose, vertexDataBuffer, vertexDataComponents, digest: checked?.digest ?? null };
 }
 
 function remember(
@@ -118,6 +123,12 @@ function remember(
     vertexDataComponents: request.vertexDataComponents,
   };
   gpu.pipelines.set(key, pipeline);
+  if (request.digest) {
+    const keys = ruleCacheOf(gpu).keys;
+    const known = keys.get(request.digest);
+    if (known) known.add(key);
+    else keys.set(request.digest, new Set([key]));
+  }
   return pipeline;
 }
 
@@ -134,7 +145,7 @@ export function getPickPipeline(
   let known = gpu.meshPipelines.get(mesh);
   if (!known || known.thin !== thin) gpu.meshPipelines.set(mesh, (known = { thin, byMode: new Map() }));
   const cached = known.byMode.get(mode);
-  if (cached) return cached;
+  if (cached && !cached.released) return cached;
   const request = describeRequest(gpu, api, mesh, detailed, checked);
   let pipeline = gpu.pipelines.get(request.key) ?? null;
   if (!pipeline && !checked) {
@@ -142,7 +153,15 @@ export function getPickPipeline(
     const held = acquirePipelineLease(gpu.leases, request.key, request.compose, pipelineState);
     pipeline = remember(gpu, request.key, held, request);
   }
-  if (pipeline) known.byMode.set(mode, pipeline);
+  if (pipeline) {
+    known.byMode.set(mode, pipeline);
+    if (checked) {
+      const cache = ruleCacheOf(gpu);
+      const holders = cache.modes.get(checked.digest);
+      if (holders) holders.add(known.byMode);
+      else cache.modes.set(checked.digest, new Set([known.byMode]));
+    }
+  }
   return pipeline;
 }
 
@@ -178,4 +197,94 @@ export async function preparePickPipelines(
     // Null: the picker was disposed meanwhile; a concurrent pick may have finished first and remembered the entry.
     if (held && !gpu.pipelines.has(request.key)) remember(gpu, request.key, held, request);
   }
+}
+
+/**
+ * Rule texts whose pipelines stay compiled after they stop being used: a text replaced under its key (live editing)
+ * and used by no pick in flight is kept among the last `retainedRuleTexts` such texts, then its pipelines (and, once
+ * no one else holds them, their shader modules) are released. A text current under some key is never released.
+ */
+export const retainedRuleTexts = 4;
+
+/** Per picker GPU state: which rule text is current under each key, which are in use, and what each holds. */
+interface RuleCache {
+  /** Rule key → digest of its latest text. */
+  current: Map<string, string>;
+  /** Digest → picks in flight using it. */
+  uses: Map<string, number>;
+  /** Digest → its pipeline keys in `gpu.pipelines` and `gpu.leases`. */
+  keys: Map<string, Set<string>>;
+  /** Digest → the per-mesh mode maps that cache its pipelines. */
+  modes: Map<string, Set<Map<string, PickPipeline>>>;
+  /** Unused, non-current digests still compiled, oldest first (at most `retainedRuleTexts`). */
+  retired: string[];
+}
+
+let ruleCaches: WeakMap<PickGpu, RuleCache> | undefined;
+
+function ruleCacheOf(gpu: PickGpu): RuleCache {
+  ruleCaches ??= new WeakMap();
+  let cache = ruleCaches.get(gpu);
+  if (!cache) {
+    cache = { current: new Map(), uses: new Map(), keys: new Map(), modes: new Map(), retired: [] };
+    ruleCaches.set(gpu, cache);
+  }
+  return cache;
+}
+
+function isCurrent(cache: RuleCache, digest: string): boolean {
+  for (const d of cache.current.values()) if (d === digest) return true;
+  return false;
+}
+
+/** Gives back the leases of a digest's pipelines and forgets them (a later pick with that text compiles again). */
+function releaseDigest(gpu: PickGpu, cache: RuleCache, digest: string): void {
+  for (const key of cache.keys.get(digest) ?? []) {
+    const pipeline = gpu.pipelines.get(key);
+    if (pipeline) pipeline.released = true;
+    gpu.pipelines.delete(key);
+    const held = gpu.leases.held.get(key);
+    if (held && !gpu.leases.disposed) {
+      gpu.leases.held.delete(key);
+      releaseRenderPipeline(gpu.device, held.lease);
+    }
+  }
+  for (const byMode of cache.modes.get(digest) ?? [])
+    for (const [mode, pipeline] of byMode) if (pipeline.released) byMode.delete(mode);
+  cache.keys.delete(digest);
+  cache.modes.delete(digest);
+  cache.uses.delete(digest);
+  gpu.storage.delete(digest);
+}
+
+/** Retires a digest no pick uses and no key holds; releases the oldest retired past `retainedRuleTexts`. */
+function retireIfUnused(gpu: PickGpu, cache: RuleCache, digest: string): void {
+  if ((cache.uses.get(digest) ?? 0) > 0 || isCurrent(cache, digest)) return;
+  if (!cache.retired.includes(digest)) cache.retired.push(digest);
+  while (cache.retired.length > retainedRuleTexts) {
+    const oldest = cache.retired.shift()!;
+    if ((cache.uses.get(oldest) ?? 0) === 0 && !isCurrent(cache, oldest)) releaseDigest(gpu, cache, oldest);
+  }
+}
+
+/**
+ * Marks a pick's rule text as current under its key and in use until the returned function is called (once the pick
+ * is answered or failed). The text it replaces under that key is retired once no pick in flight uses it.
+ */
+export function useRulePipelines(gpu: PickGpu, checked: CheckedRule): () => void {
+  const cache = ruleCacheOf(gpu);
+  const { digest } = checked;
+  const previous = cache.current.get(checked.rule.key);
+  cache.current.set(checked.rule.key, digest);
+  cache.uses.set(digest, (cache.uses.get(digest) ?? 0) + 1);
+  const at = cache.retired.indexOf(digest);
+  if (at >= 0) cache.retired.splice(at, 1);
+  if (previous !== undefined && previous !== digest) retireIfUnused(gpu, cache, previous);
+  let done = false;
+  return () => {
+    if (done) return;
+    done = true;
+    cache.uses.set(digest, (cache.uses.get(digest) ?? 1) - 1);
+    retireIfUnused(gpu, cache, digest);
+  };
 }

@@ -12,6 +12,8 @@ import type { PickGpu } from './pick-resources.js';
 /** What a finished pass read back. */
 export interface PickReadback {
   texel(index: number): PickTexel;
+  /** The decoded pick ID of texel `index` (row-major in the pass's width × height). */
+  id(index: number): number;
   ids(): Iterable<number>;
 }
 
@@ -26,7 +28,7 @@ export interface PickTargetCopies {
 }
 
 /** Bytes per texel of the ID (rgba8unorm), depth-value (r32float) and detail (rgba32uint) attachments. */
-const attachmentTexelBytes = [4, 4, 16];
+export const attachmentTexelBytes: readonly number[] = [4, 4, 16];
 
 /** Encodes the copies of the used width × height corner of the ID, depth-value (and detail) targets. */
 export function encodePickTargetCopies(
@@ -59,6 +61,10 @@ export async function readPickTargetsAsync(gpu: PickGpu, copies: PickTargetCopie
     Math.floor(index / width) * staged[attachment].bytesPerRow;
   const view = new DataView(bytes.buffer);
   const texelCount = width * staged[0].height;
+  const id = (index: number) => {
+    const idAt = at(0, index);
+    return decodePickId(bytes[idAt], bytes[idAt + 1], bytes[idAt + 2]);
+  };
   return {
     texel(index) {
       const idAt = at(0, index);
@@ -68,11 +74,9 @@ export async function readPickTargetsAsync(gpu: PickGpu, copies: PickTargetCopie
         detail: detailed ? new Uint32Array(bytes.buffer.slice(at(2, index), at(2, index) + 16)) : null,
       };
     },
+    id,
     *ids() {
-      for (let i = 0; i < texelCount; i++) {
-        const idAt = at(0, i);
-        yield decodePickId(bytes[idAt], bytes[idAt + 1], bytes[idAt + 2]);
-      }
+      for (let i = 0; i < texelCount; i++) yield id(i);
     },
   };
 }

@@ -97,6 +97,12 @@ export function ensurePickGpu(picker: { gpu: PickGpu | null }, device: GPUDevice
   return picker.gpu;
 }
 
+/**
+ * Texels a rectangle tile holds at most (`splitPickRect`), so a huge marquee never makes huge targets; targets grown
+ * in both directions past it are made at the request's size instead.
+ */
+export const pickTileTexelBudget = 1 << 22;
+
 /** 1×1 (or K×1, or w×h) ID, depth-value, detail and depth targets, grown when a request needs more. */
 export function ensureTargets(
   gpu: PickGpu,
@@ -106,8 +112,9 @@ export function ensureTargets(
 ): NonNullable<PickGpu['targets']> {
   const current = gpu.targets;
   if (current && current.width >= width && current.height >= height && (current.detailed || !detailed)) return current;
-  const w = Math.max(width, current?.width ?? 1);
-  const h = Math.max(height, current?.height ?? 1);
+  let w = Math.max(width, current?.width ?? 1);
+  let h = Math.max(height, current?.height ?? 1);
+  if (w * h > pickTileTexelBudget && w * h > width * height) [w, h] = [width, height];
   const wantDetail = detailed || (current?.detailed ?? false);
   for (const texture of current ? [...current.textures, current.depth] : []) texture.destroy();
   const make = (format: GPUTextureFormat, label: string) =>
@@ -147,11 +154,19 @@ function dropBuffer(gpu: PickGpu, buffer: GPUBuffer | null): void {
   buffer.destroy();
 }
 
-/** Grows the per-point and per-draw uniform buffers (bind groups are remade only then). */
+/**
+ * Grows the per-point and per-draw uniform buffers (bind groups are remade only then). Growth doubles but never past
+ * `maxBufferSize`; the pass splitter (`splitPickPoints`) keeps `points` and `draws` within it.
+ */
 export function ensureUniforms(gpu: PickGpu, points: number, draws: number): void {
+  const maxBufferSize = gpu.device.limits.maxBufferSize;
   if (!gpu.pointBuffer || gpu.pointCapacity < points) {
     dropBuffer(gpu, gpu.pointBuffer);
-    gpu.pointCapacity = Math.max(points, 2 * gpu.pointCapacity, 1);
+    gpu.pointCapacity = Math.max(
+      points,
+      Math.min(2 * gpu.pointCapacity, Math.floor(maxBufferSize / pointSlotBytes)),
+      1,
+    );
     gpu.pointBuffer = makeBuffer(
       gpu,
       'weft:pick:point-uniforms',
@@ -162,7 +177,11 @@ export function ensureUniforms(gpu: PickGpu, points: number, draws: number): voi
     gpu.pointGroups.clear();
   }
   if (!gpu.drawBuffer || gpu.drawBuffer.size < draws * drawSlotBytes) {
-    const capacity = Math.max(draws, 2 * ((gpu.drawBuffer?.size ?? 0) / drawSlotBytes), 16);
+    const capacity = Math.max(
+      draws,
+      Math.min(2 * ((gpu.drawBuffer?.size ?? 0) / drawSlotBytes), Math.floor(maxBufferSize / drawSlotBytes)),
+      16,
+    );
     dropBuffer(gpu, gpu.drawBuffer);
     gpu.drawBuffer = makeBuffer(gpu, 'weft:pick:draw-uniforms', capacity * drawSlotBytes, GPUBufferUsage.UNIFORM);
     gpu.drawData = new ArrayBuffer(capacity * drawSlotBytes);

@@ -1,7 +1,7 @@
 import { type Aabb, intersectRayAabb, makeEmptyAabb, transformAabb } from '../engine/bounds.js';
-import type { Mesh } from '../engine/mesh.js';
+import { disposeMeshGpu, ensureMeshGpu, type Mesh } from '../engine/mesh.js';
 import type { Scene } from '../engine/scene.js';
-import { deformedLocalBounds, isMeshDeformed } from '../engine/mesh-deformation.js';
+import { deformedLocalBounds, disposeMeshDeformation, isMeshDeformed } from '../engine/mesh-deformation.js';
 import { multiplyByThinInstance } from '../engine/thin-instance-matrix.js';
 import { getCpuPicker, syncCpuPicker } from './cpu/cpu-picker.js';
 import { collectSceneCandidates } from './cpu/scene-query.js';
@@ -45,6 +45,46 @@ export interface PickCandidate {
   worldMatrix: Float32Array;
   /** Thin instances drawn (null when the mesh has none). */
   runs: InstanceRun[] | null;
+  /** The mesh's thin-instance version at the call. */
+  thinInstanceVersion: number;
+  /** Copies of the mesh's pose at the call (null when it is not deformed). */
+  pose: CapturedPose | null;
+  /**
+   * What the pass draws for this candidate: the mesh itself while it is as captured, otherwise a stand-in rebuilt from
+   * the capture (set by `bindSnapshotMeshes`; undefined means the mesh).
+   */
+  drawMesh?: Mesh;
+}
+
+/** The deformation state of a mesh at the call: bone matrices, morph weights, VAT time and playback. */
+export interface CapturedPose {
+  boneVersion: number;
+  bones: Float32Array<ArrayBuffer> | null;
+  morphWeights: Float32Array;
+  vertexAnimationTime: number;
+  vertexAnimationPlayback: Float32Array<ArrayBuffer>;
+}
+
+/** Copies what a pick reads of a mesh at the call (its world matrix, instance version and pose). */
+function captureCandidate(mesh: Mesh, baseId: number, idCount: number, runs: InstanceRun[] | null): PickCandidate {
+  const deformed = isMeshDeformed(mesh);
+  return {
+    mesh,
+    baseId,
+    idCount,
+    worldMatrix: Float32Array.from(mesh.worldMatrix),
+    runs,
+    thinInstanceVersion: mesh.thinInstanceVersion,
+    pose: deformed
+      ? {
+          boneVersion: mesh.skeleton?.version ?? 0,
+          bones: mesh.skeleton ? mesh.skeleton.matrices.slice() : null,
+          morphWeights: Float32Array.from(mesh.morphWeights),
+          vertexAnimationTime: mesh.vertexAnimationTime,
+          vertexAnimationPlayback: mesh.vertexAnimationPlayback.slice(),
+        }
+      : null,
+  };
 }
 
 /** Everything needed to draw and to decode one pick, captured at encode time. */
@@ -159,7 +199,7 @@ export function makePickSnapshot(
     }
     if (!drawn) continue;
     const idCount = Math.max(1, mesh.thinInstanceCount);
-    candidates.push({ mesh, baseId: nextId, idCount, worldMatrix: Float32Array.from(mesh.worldMatrix), runs });
+    candidates.push(captureCandidate(mesh, nextId, idCount, runs));
     nextId += idCount;
     if (nextId - 1 > maxPickId)
       throw new PickError(
@@ -225,13 +265,7 @@ function snapshotFromSceneHierarchy(
     }
     const idCount = Math.max(1, mesh.thinInstanceCount);
     candidateOfMesh.set(mesh, candidates.length);
-    candidates.push({
-      mesh,
-      baseId: nextId,
-      idCount,
-      worldMatrix: Float32Array.from(mesh.worldMatrix),
-      runs: mesh.thinInstances ? runs : null,
-    });
+    candidates.push(captureCandidate(mesh, nextId, idCount, mesh.thinInstances ? runs : null));
     nextId += idCount;
     if (nextId - 1 > maxPickId)
       throw new PickError(
@@ -272,4 +306,114 @@ export function snapshotInstanceMatrix(candidate: PickCandidate, instance: numbe
       return run.matrices.subarray((instance - run.first) * 16, (instance - run.first + 1) * 16);
   }
   return null;
+}
+
+function sameValues(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return false;
+  return true;
+}
+
+/** Whether the mesh is still as the candidate captured it (so the pass may draw the mesh's own GPU data). */
+function isAsCaptured(c: PickCandidate): boolean {
+  const mesh = c.mesh;
+  if (mesh.disposed || mesh.thinInstanceVersion !== c.thinInstanceVersion) return false;
+  if ((mesh.thinInstances !== null) !== (c.runs !== null)) return false;
+  const pose = c.pose;
+  if (!pose) return !isMeshDeformed(mesh);
+  return (
+    isMeshDeformed(mesh) &&
+    (mesh.skeleton?.version ?? 0) === pose.boneVersion &&
+    sameValues(mesh.morphWeights, pose.morphWeights) &&
+    mesh.vertexAnimationTime === pose.vertexAnimationTime &&
+    sameValues(mesh.vertexAnimationPlayback, pose.vertexAnimationPlayback)
+  );
+}
+
+/** The mesh with the pose captured at the call (itself when it is not deformed): CPU-side detail reads this. */
+export function meshAsCaptured(c: PickCandidate): Mesh {
+  const pose = c.pose;
+  if (!pose) return c.mesh;
+  const mesh = c.mesh;
+  return {
+    ...mesh,
+    skeleton:
+      mesh.skeleton && pose.bones
+        ? { ...mesh.skeleton, matrices: pose.bones, version: pose.boneVersion }
+        : mesh.skeleton,
+    morphWeights: pose.morphWeights,
+    vertexAnimationTime: pose.vertexAnimationTime,
+    vertexAnimationPlayback: pose.vertexAnimationPlayback,
+  };
+}
+
+/** A stand-in for a mesh changed (or disposed) since the call: the captured instances and pose, own GPU copies. */
+function makeStandIn(c: PickCandidate, device: GPUDevice): { mesh: Mesh; release: () => void } {
+  const mesh = c.mesh;
+  let instances: Float32Array<ArrayBuffer> | null = null;
+  if (c.runs) {
+    instances = new Float32Array(c.idCount * 16);
+    for (const run of c.runs) instances.set(run.matrices, run.first * 16);
+  }
+  const standIn: Mesh = {
+    ...meshAsCaptured(c),
+    disposed: false,
+    thinInstances: instances,
+    thinInstanceCount: instances ? c.idCount : 0,
+    thinInstanceVersion: c.thinInstanceVersion,
+    gpu: null,
+    deformationGpu: null,
+  };
+  const live = mesh.gpu;
+  let instanceBuffer: GPUBuffer | null = null;
+  if (!mesh.disposed && live && live.device === device) {
+    // Share the vertex and index buffers; only the instances get a copy.
+    if (instances) {
+      instanceBuffer = device.createBuffer({
+        label: `weft:pick:captured-instances:${mesh.name}`,
+        size: instances.byteLength,
+        usage: GPUBufferUsage.VERTEX | GPUBufferUsage.STORAGE,
+        mappedAtCreation: true,
+      });
+      new Float32Array(instanceBuffer.getMappedRange()).set(instances);
+      instanceBuffer.unmap();
+    }
+    standIn.gpu = {
+      ...live,
+      instanceBuffer,
+      instanceCapacity: standIn.thinInstanceCount,
+      uploadedInstanceVersion: standIn.thinInstanceVersion,
+    };
+    return {
+      mesh: standIn,
+      release: () => {
+        instanceBuffer?.destroy();
+        disposeMeshDeformation(standIn);
+      },
+    };
+  }
+  ensureMeshGpu(standIn, device);
+  return { mesh: standIn, release: () => disposeMeshGpu(standIn) };
+}
+
+/**
+ * Points each candidate at what the pass draws: the mesh while it is as captured at the call, otherwise a stand-in
+ * with the captured instances and pose (a mesh disposed since the call is drawn from its geometry). Returns the
+ * function that frees the stand-ins' GPU copies (after the pass is submitted).
+ */
+export function bindSnapshotMeshes(snapshot: PickSnapshot, device: GPUDevice): () => void {
+  const releases: (() => void)[] = [];
+  for (const c of snapshot.candidates) {
+    if (isAsCaptured(c)) {
+      c.drawMesh = undefined;
+      continue;
+    }
+    const standIn = makeStandIn(c, device);
+    c.drawMesh = standIn.mesh;
+    releases.push(standIn.release);
+  }
+  return () => {
+    for (const release of releases) release();
+    for (const c of snapshot.candidates) c.drawMesh = undefined;
+  };
 }

@@ -3,6 +3,7 @@ import { sceneUniformsByteSize } from '../../fragments/scene-uniforms.js';
 import { EngineError, engineOptionError } from '../engine-errors.js';
 import { checkOptionKeys, type OptionKeys } from '../../core/options.js';
 import type { FrameIdHit } from '../frame-ids.js';
+import { rejectOnDeviceLossAsync } from '../readback.js';
 import type { Scene } from '../scene.js';
 import type { Task } from '../task.js';
 import { executeForwardTask } from './forward-execute.js';
@@ -99,5 +100,10 @@ export function readForwardFrameIdAsync(task: ForwardRenderTask, x: number, y: n
         `task "${task.name}" was created without objectIds: true`,
       ),
     );
-  return readObjectIdTexel(task.objectIds, task.scene.engine.device, task.name, x, y);
+  const device = task.scene.engine.device;
+  return rejectOnDeviceLossAsync(
+    device,
+    readObjectIdTexel(task.objectIds, device, task.name, x, y),
+    (message) => new EngineError('readForwardFrameIdAsync', 'device-lost', message),
+  );
 }
