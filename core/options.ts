@@ -82,3 +82,31 @@ export function checkOptionKeys<T>(
   }
   return options;
 }
+
+/** What an option's value must be, for the options `checkOptionTypes` checks. */
+export type OptionType = 'boolean' | 'function' | 'finite-number' | 'string';
+
+function hasOptionType(value: unknown, type: OptionType): boolean {
+  if (type === 'finite-number') return typeof value === 'number' && Number.isFinite(value);
+  return typeof value === type;
+}
+
+/**
+ * Checks the type of each listed option that is present (`undefined` means "not given" and passes).
+ * @throws the error `makeError` builds, naming the option, its value and the type it must have.
+ */
+export function checkOptionTypes(
+  api: string,
+  options: object | undefined,
+  types: { readonly [key: string]: OptionType },
+  makeError: OptionErrorFactory,
+): void {
+  if (!options) return;
+  const record = options as Record<string, unknown>;
+  for (const [key, type] of Object.entries(types)) {
+    const value = record[key];
+    if (value === undefined || hasOptionType(value, type)) continue;
+    const expected = type === 'boolean' ? 'true or false' : type === 'finite-number' ? 'a finite number' : `a ${type}`;
+    throw makeError(api, `${key} ${describeArgument(value)} must be ${expected}`);
+  }
+}

@@ -1,6 +1,6 @@
 import { mat4 } from 'wgpu-matrix';
 import { describeValue } from '../core/errors.js';
-import { checkOptionKeys, describeArgument, type OptionKeys } from '../core/options.js';
+import { checkOptionKeys, checkOptionTypes, describeArgument, type OptionKeys } from '../core/options.js';
 import { type Aabb, computePositionsAabb, makeEmptyAabb, transformAabb, unionAabb } from './bounds.js';
 import { EngineError, engineOptionError, MeshDataError } from './engine-errors.js';
 import { isStandardMaterial, makeStandardMaterial, type StandardMaterial } from './material.js';
@@ -204,6 +204,7 @@ export function createMeshFromData(scene: Scene, name: string, data: MeshData, o
       `a mesh needs a non-empty string name, got ${describeArgument(name)}`,
     );
   checkOptionKeys(api, options, meshOptionKeys, engineOptionError);
+  checkOptionTypes(api, options, { pickable: 'boolean', visible: 'boolean' }, engineOptionError);
   if (options.material !== undefined && !isStandardMaterial(options.material))
     throw new MeshDataError(
       api,

@@ -1,3 +1,4 @@
+import { checkOptionKeys } from '../core/options.js';
 import { describeValue } from '../core/errors.js';
 import { ComposeError, type MappedShaderMessage, ShaderCompileError } from '../composer/errors.js';
 import { fnv1a64, stableStringify } from '../composer/hash.js';
@@ -65,6 +66,13 @@ const reserved: readonly string[] = Object.freeze(['pick', 'pickFrame', 'scene',
 export function checkDiscardRule(api: string, rule: PickDiscardRule): CheckedRule {
   if (!rule || typeof rule !== 'object')
     throw new PickError(api, 'bad-rule', `discard ${describeValue(rule)} must be a PickDiscardRule object`);
+  checkOptionKeys(
+    api,
+    rule,
+    ['key', 'wgsl', 'worldAdjustWgsl', 'storage', 'vertexData'],
+    (where, message) => new PickError(where, 'bad-rule', message),
+    'discard rule',
+  );
   const key = rule.key;
   if (typeof key !== 'string' || key.length === 0)
     throw new PickError(api, 'bad-rule', `discard rule key ${describeValue(key)} must be a non-empty string`);

@@ -1,6 +1,6 @@
 import { mat4 } from 'wgpu-matrix';
 import { describeValue } from '../core/errors.js';
-import { checkOptionKeys, type OptionKeys } from '../core/options.js';
+import { checkOptionKeys, checkOptionTypes, type OptionKeys } from '../core/options.js';
 import type { Camera } from '../engine/camera.js';
 import { whenEngineReadyAsync } from '../engine/engine.js';
 import type { Scene } from '../engine/scene.js';
@@ -230,6 +230,11 @@ const gpuPickOptionKeys: OptionKeys<GpuPickOptions> = {
   filterSource: true,
 };
 
+const gpuPickOptionTypes = {
+  preFilter: 'boolean',
+  devicePixelRatio: 'finite-number',
+} as const;
+
 function pickOptionError(api: string, message: string): PickError {
   return new PickError(api, 'bad-option', message);
 }
@@ -262,6 +267,7 @@ export async function pickManyAsync(
 ): Promise<PickingInfo[]> {
   assertAlive(picker, api);
   checkOptionKeys(api, options, gpuPickOptionKeys, pickOptionError);
+  checkOptionTypes(api, options, gpuPickOptionTypes, pickOptionError);
   if (!Array.isArray(points) || points.length === 0)
     throw new PickError(
       api,
@@ -347,6 +353,7 @@ export async function pickRectAsync(
   const api = 'pickRectAsync';
   assertAlive(picker, api);
   checkOptionKeys(api, options, [...Object.keys(gpuPickOptionKeys), 'maxResults'], pickOptionError);
+  checkOptionTypes(api, options, gpuPickOptionTypes, pickOptionError);
   const loading = loadSources(picker, api);
   if (loading) await loading;
   const viewport = viewportOf(picker, options, api);

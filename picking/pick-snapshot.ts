@@ -144,7 +144,7 @@ export function makePickSnapshot(
     rays.length === points &&
     options.preFilter !== false &&
     meshes === scene.meshes &&
-    meshes.length >= hierarchyThreshold &&
+    countDrawables(meshes) >= hierarchyThreshold &&
     !sceneHasDeformedMeshes(scene)
   ) {
     return snapshotFromSceneHierarchy(api, scene, pickFilter, rays);
@@ -223,8 +223,22 @@ function sceneHasDeformedMeshes(scene: Scene): boolean {
   return deformed;
 }
 
-/** From this many meshes on, a pick asks the CPU picker's scene hierarchy which bounds each ray crosses. */
+/**
+ * From this many drawables (meshes without thin instances, plus thin instances) on, a pick asks the CPU picker's
+ * scene hierarchy which bounds each ray crosses: its entries hold every thin instance, so one mesh with many
+ * instances is split like as many meshes (refit only when `setThinInstances` bumps the version).
+ */
 const hierarchyThreshold = 64;
+
+/** Meshes without thin instances plus thin instances, counted until the threshold is reached (O(meshes) at most). */
+function countDrawables(meshes: readonly Mesh[]): number {
+  let count = 0;
+  for (const mesh of meshes) {
+    count += mesh.thinInstances ? mesh.thinInstanceCount : 1;
+    if (count >= hierarchyThreshold) break;
+  }
+  return count;
+}
 
 /**
  * The same snapshot as the scan, with candidates found through the scene BVH, one query per ray: cost grows with

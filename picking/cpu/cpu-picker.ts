@@ -6,6 +6,7 @@ import { CpuPickError } from './cpu-pick-error.js';
 import { cpuPickOptionError } from './pick-options.js';
 import { meshBvhCacheEpoch, peekMeshBvh } from './mesh-bvh-cache.js';
 import type { TriangleBvh } from './triangle-bvh.js';
+import { bvhSahCost } from './bvh-nodes.js';
 import { buildSceneBvh, type CpuPickDiagnostic, refitSceneBvh, type SceneBvh, type SceneBvhMode } from './scene-bvh.js';
 import { makeSceneEntries, type SceneEntries, updateMeshEntries } from './scene-entries.js';
 
@@ -193,11 +194,42 @@ function rebuild(picker: CpuPicker): void {
   picker.entries = makeSceneEntries(meshes);
   const worlds = new Float32Array(meshes.length * 16);
   picker.snapshots = meshes.map((mesh, m) => snapshot(mesh, worlds.subarray(m * 16, m * 16 + 16)));
-  const decision = buildSceneBvh(picker.entries, picker.options.sceneBvh);
-  picker.bvh = decision.bvh;
+  buildBvh(picker);
   picker.builtVersion = picker.scene.structureVersion;
   picker.stats.builds++;
+}
+
+/** A refitted scene BVH whose SAH cost grew past this factor of its cost when built is rebuilt (instances changed). */
+const sceneBvhRebuildRatio = 2;
+
+let builtCosts: WeakMap<SceneBvh, number> | null = null;
+
+// Created on first use, like the picker cache.
+function builtCostCache(): WeakMap<SceneBvh, number> {
+  builtCosts ??= new WeakMap();
+  return builtCosts;
+}
+
+/** Builds the scene BVH over the current entries (through the SAH gate) and remembers its cost. */
+function buildBvh(picker: CpuPicker): void {
+  const decision = buildSceneBvh(picker.entries, picker.options.sceneBvh);
+  picker.bvh = decision.bvh;
+  if (decision.bvh) builtCostCache().set(decision.bvh, decision.hierarchyCost);
   report(picker, decision.diagnostic);
+}
+
+/**
+ * After thin instances were replaced with the same count (no structural change), the fixed topology may group
+ * instances that are now far apart (e.g. a new order): past `sceneBvhRebuildRatio`× the built SAH cost, rebuild.
+ */
+function rebuildIfDegraded(picker: CpuPicker): void {
+  const bvh = picker.bvh;
+  const built = bvh ? builtCostCache().get(bvh) : undefined;
+  if (!bvh || built === undefined) return;
+  const cost = bvhSahCost(bvh.nodes);
+  if (!(cost > built * sceneBvhRebuildRatio)) return;
+  buildBvh(picker);
+  picker.stats.builds++;
 }
 
 /** Refits the bounds of meshes that moved, deformed or changed instances since last seen; true when any did. */
@@ -207,18 +239,23 @@ export function refitCpuPicker(picker: CpuPicker): boolean {
     return true;
   }
   let any = false;
+  let instancesChanged = false;
   const epoch = meshBvhCacheEpoch();
   const cacheSame = picker.bvhCacheEpoch === epoch;
   picker.bvhCacheEpoch = epoch;
   for (let m = 0; m < picker.meshes.length; m++) {
     const mesh = picker.meshes[m];
-    if (!changed(mesh, picker.snapshots[m], cacheSame)) continue;
+    const s = picker.snapshots[m];
+    if (!changed(mesh, s, cacheSame)) continue;
+    if (mesh.thinInstances && (s.instancesRef !== mesh.thinInstances || s.instanceVersion !== mesh.thinInstanceVersion))
+      instancesChanged = true;
     updateMeshEntries(picker.entries, m);
-    retake(picker.snapshots[m], mesh);
+    retake(s, mesh);
     any = true;
   }
   if (any) {
     if (picker.bvh) refitSceneBvh(picker.bvh, picker.entries);
+    if (instancesChanged) rebuildIfDegraded(picker);
     picker.stats.refits++;
   }
   return any;
