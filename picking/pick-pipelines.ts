@@ -10,7 +10,7 @@ import type { Mesh } from '../engine/mesh.js';
 import { describeMeshShader } from '../engine/mesh-layout.js';
 import { deformationVariantKey } from '../engine/mesh-deformation.js';
 import { type CheckedRule, checkVertexDataFormat, toRuleError, vertexDataSemantic } from './discard-rules.js';
-import type { PickGpu } from './pick-resources.js';
+import { type PickGpu, releaseRuleStorage } from './pick-resources.js';
 
 /** A pick pipeline and how the mesh's buffers feed its vertex slots. */
 export interface PickPipeline {
@@ -254,7 +254,7 @@ function releaseDigest(gpu: PickGpu, cache: RuleCache, digest: string): void {
   cache.keys.delete(digest);
   cache.modes.delete(digest);
   cache.uses.delete(digest);
-  gpu.storage.delete(digest);
+  releaseRuleStorage(gpu, digest);
 }
 
 /** Retires a digest no pick uses and no key holds; releases the oldest retired past `retainedRuleTexts`. */

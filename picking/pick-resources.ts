@@ -56,6 +56,8 @@ export interface PickGpu {
   drawData: ArrayBuffer;
   /** Rule storage per rule digest and mesh. */
   storage: Map<string, WeakMap<Mesh, StorageEntry>>;
+  /** The storage buffers of each rule digest, so a released rule text frees them (`releaseRuleStorage`). */
+  storageBuffers: Map<string, Set<GPUBuffer>>;
   /** 256 zero bytes: vertex data of meshes without the attribute, storage of meshes without data. */
   zeros: GPUBuffer;
   allBuffers: Set<GPUBuffer>;
@@ -90,6 +92,7 @@ export function ensurePickGpu(picker: { gpu: PickGpu | null }, device: GPUDevice
     pointData: new Float32Array(0),
     drawData: new ArrayBuffer(0),
     storage: new Map(),
+    storageBuffers: new Map(),
     zeros,
     allBuffers: new Set([zeros]),
     contributors: new Map(),
@@ -255,6 +258,8 @@ export function storageGroupFor(
 ): GPUBindGroup {
   let byMesh = gpu.storage.get(digest);
   if (!byMesh) gpu.storage.set(digest, (byMesh = new WeakMap()));
+  let owned = gpu.storageBuffers.get(digest);
+  if (!owned) gpu.storageBuffers.set(digest, (owned = new Set()));
   let entry = byMesh.get(mesh);
   if (!entry) byMesh.set(mesh, (entry = { buffers: data.map(() => null), group: null, layout: null }));
   let changed = entry.layout !== layout;
@@ -262,6 +267,7 @@ export function storageGroupFor(
     const needed = view ? Math.max(16, view.byteLength) : 0;
     const current = entry!.buffers[i];
     if (view && (!current || current.size < needed)) {
+      if (current) owned.delete(current);
       dropBuffer(gpu, current);
       entry!.buffers[i] = makeBuffer(
         gpu,
@@ -269,8 +275,10 @@ export function storageGroupFor(
         Math.ceil(needed / 16) * 16,
         GPUBufferUsage.STORAGE,
       );
+      owned.add(entry!.buffers[i]!);
       changed = true;
     } else if (!view && current) {
+      owned.delete(current);
       dropBuffer(gpu, current);
       entry!.buffers[i] = null;
       changed = true;
@@ -298,4 +306,11 @@ export function disposePickGpu(gpu: PickGpu): void {
   gpu.allBuffers.clear();
   disposeStagingPool(gpu.staging);
   pruneContributors(gpu.contributors, null);
+}
+
+/** Destroys the storage buffers and bind groups of a rule text no pick uses any more. */
+export function releaseRuleStorage(gpu: PickGpu, digest: string): void {
+  for (const buffer of gpu.storageBuffers.get(digest) ?? []) dropBuffer(gpu, buffer);
+  gpu.storageBuffers.delete(digest);
+  gpu.storage.delete(digest);
 }

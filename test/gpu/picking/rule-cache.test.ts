@@ -1,6 +1,7 @@
 import { mat4, vec4 } from 'wgpu-matrix';
 import { describe, expect } from 'vitest';
 import { getComposerCounters } from '../../../composer/index.js';
+import { countLiveObjects } from '../../support/live-counter.js';
 import {
   createBoxMesh,
   createScene,
@@ -67,6 +68,47 @@ describe('discard-rule pipelines are released (issue #16 finding 6)', () => {
       const keep = pickAsync(picker, x, y, { discard: text('20.0') });
       const cutAgain = pickAsync(picker, x, y, { discard: text('-1.25') });
       expect([who(await cut), who(await keep), who(await cutAgain)]).toEqual(['wall', 'front', 'wall']);
+      disposeGpuPicker(picker);
+    },
+  );
+
+  gpuTest(
+    '100 texts with rule storage under one key: the storage buffers of released texts are destroyed',
+    async ({ engine }) => {
+      const scene = createScene(engine);
+      scene.camera = makePerspectiveCamera({ position: [0, 0, 8], target: [0, 0, 0], fovY: 0.8 });
+      createBoxMesh(scene, 'wall', { width: 14, height: 9, depth: 0.2 }, { worldMatrix: mat4.translation([0, 0, -2]) });
+      createBoxMesh(scene, 'front', { width: 2, height: 2, depth: 1 });
+      const picker = createGpuPicker(scene);
+      const [x, y] = pixelOf(engine, scene, [0, 0, 0.5]);
+      expect(who(await pickAsync(picker, x, y))).toBe('front');
+      const live = countLiveObjects(engine.device);
+      try {
+        let peak = 0;
+        for (let k = 0; k < 100; k++) {
+          // flags[0] = 1 hides the front box: the wall wins; each text differs so each is a new rule.
+          const hide = k % 2;
+          const info = await pickAsync(picker, x, y, {
+            discard: {
+              key: 'live-storage',
+              wgsl: `fn pickDiscard(input: PickDiscardInput) -> bool {\n  return flags[0] > 0.5 && input.worldPos.z > -1.0 - ${k}.0 * 0.0001;\n}`,
+              storage: [
+                {
+                  name: 'flags',
+                  type: 'array<f32>',
+                  data: (mesh) => new Float32Array([mesh.name === 'front' ? hide : 0]),
+                },
+              ],
+            },
+          });
+          expect(who(info), `text ${k}`).toBe(hide ? 'wall' : 'front');
+          peak = Math.max(peak, live.liveLabels().filter((label) => label.includes('weft:pick:storage:')).length);
+        }
+        // Two meshes × (the current text + the retained ones), never one pair per text ever used.
+        expect(peak).toBeLessThanOrEqual(2 * 6);
+      } finally {
+        live.restore();
+      }
       disposeGpuPicker(picker);
     },
   );
