@@ -3,7 +3,7 @@ import { checkOptionKeys, type OptionKeys } from '../core/options.js';
 import type { Engine } from './engine.js';
 import { assertEngineAlive } from './engine.js';
 import { EngineError, engineOptionError } from './engine-errors.js';
-import { readTexturePixelsAsync, type TextureRegion } from './readback.js';
+import { readTexturePixelsAsync, rejectOnDeviceLossAsync, type TextureRegion } from './readback.js';
 import { getTexelByteSize, isDepthFormat, isIntegerFormat } from './texture-formats.js';
 
 /** The GPU textures of a render target on one device. */
@@ -246,7 +246,12 @@ export function readRenderTargetPixelsAsync(
       `attachment ${describeValue(index)} does not exist; the target has ${textures.colors.length}`,
     );
   }
-  return readTexturePixelsAsync(target.engine.device, textures.resolves[index] ?? textures.colors[index], region);
+  const device = target.engine.device;
+  return rejectOnDeviceLossAsync(
+    device,
+    readTexturePixelsAsync(device, textures.resolves[index] ?? textures.colors[index], region),
+    (message) => new EngineError('readRenderTargetPixelsAsync', 'device-lost', message),
+  );
 }
 
 /** Destroys the target's textures. */

@@ -3,12 +3,14 @@ import {
   createEngineAsync,
   createForwardRenderTask,
   createMeshFromData,
+  createRenderTarget,
   createScene,
   EngineError,
   type Engine,
   MeshDataError,
   makePerspectiveCamera,
   readEngineFrameAsync,
+  readRenderTargetPixelsAsync,
   readForwardFrameIdAsync,
   renderFrame,
   resizeEngine,
@@ -127,6 +129,24 @@ describe('device loss during a readback', () => {
       expect(litPixels(await readEngineFrameAsync(engine))).toBeGreaterThan(100);
     },
   );
+
+  gpuTest('readRenderTargetPixelsAsync rejects with device-lost; the next frame reads right', async ({ engine }) => {
+    const scene = boxScene(engine);
+    const target = createRenderTarget(engine, { width: engine.width, height: engine.height });
+    const task = createForwardRenderTask(scene, { target });
+    expect(runTasks(engine, [task])).toBe(true);
+    const lost = engine.device;
+    const read = readRenderTargetPixelsAsync(target);
+    lost.destroy();
+    const error = await rejection(read);
+    expect(error).toBeInstanceOf(EngineError);
+    expect((error as EngineError).code).toBe('device-lost');
+    expect((error as EngineError).api).toBe('readRenderTargetPixelsAsync');
+    await whenEngineReadyAsync(engine);
+    expect(runTasks(engine, [task])).toBe(true);
+    expect(litPixels(await readRenderTargetPixelsAsync(target))).toBeGreaterThan(100);
+    task.dispose();
+  });
 
   gpuTest('whenEngineReadyAsync awaited right after a loss resolves on a live device', async ({ engine }) => {
     const scene = boxScene(engine);
