@@ -3,22 +3,15 @@
 import { mat4 } from 'wgpu-matrix';
 import { describe, expect } from 'vitest';
 import { WeftError } from '../../core/errors.js';
-import {
-  createBoxMesh,
-  createMeshFromData,
-  createScene,
-  disposeMesh,
-  type Engine,
-  makePerspectiveCamera,
-  renderFrame,
-  type Scene,
-} from '../../engine/index.js';
+import { createMeshFromData, disposeMesh, type Engine, renderFrame, type Scene } from '../../engine/index.js';
 import { makeBoxData } from '../../engine/primitives/box.js';
 import { createGpuPicker, type GpuPicker, pickAsync, pickManyAsync, pickRectAsync } from '../../picking/index.js';
 import { gpuTest } from '../support/gpu.js';
 import { makeRandom } from '../support/random.js';
 import {
   copyScene,
+  eye,
+  makeScene,
   makeTally,
   note,
   printSummary,
@@ -27,19 +20,6 @@ import {
   type Tally,
   who,
 } from '../support/reliability.js';
-
-const eye: [number, number, number] = [0, 0, 8];
-
-function makeScene(engine: Engine): Scene {
-  const scene = createScene(engine);
-  scene.camera = makePerspectiveCamera({ position: eye, target: [0, 0, 0], fovY: 0.8 });
-  createBoxMesh(scene, 'wall', { width: 14, height: 9, depth: 0.2 }, { worldMatrix: mat4.translation([0, 0, -2]) });
-  createBoxMesh(scene, 'front', { width: 2, height: 1, depth: 1 }, { worldMatrix: mat4.translation([-1, 1.5, 0]) });
-  const row = new Float32Array(3 * 16);
-  for (let i = 0; i < 3; i++) row.set(mat4.translation([(i - 1) * 1.6, 0, 0]), i * 16);
-  createBoxMesh(scene, 'row', {}, { worldMatrix: mat4.translation([0, -1, 0]), thinInstances: row });
-  return scene;
-}
 
 interface Counts {
   accepted: number;

@@ -1,15 +1,9 @@
-// Reliability suite part 4 (issue #16): each device limit of the issue hit on purpose, then the next call checked
-// against the CPU reference. Limits are read from the device, never hard-coded.
-import { mat4 } from 'wgpu-matrix';
 import { describe, expect } from 'vitest';
 import { WeftError } from '../../core/errors.js';
 import {
-  createBoxMesh,
   createEngineAsync,
-  createScene,
   disposeEngine,
   type Engine,
-  makePerspectiveCamera,
   renderFrame,
   resizeEngine,
   type Scene,
@@ -20,6 +14,8 @@ import { getNodeGpu, gpuTest } from '../support/gpu.js';
 import { makeRandom } from '../support/random.js';
 import {
   copyScene,
+  eye,
+  makeScene,
   makeTally,
   note,
   printSummary,
@@ -29,19 +25,6 @@ import {
   type Tally,
   who,
 } from '../support/reliability.js';
-
-const eye: [number, number, number] = [0, 0, 8];
-
-function makeScene(engine: Engine): Scene {
-  const scene = createScene(engine);
-  scene.camera = makePerspectiveCamera({ position: eye, target: [0, 0, 0], fovY: 0.8 });
-  createBoxMesh(scene, 'wall', { width: 14, height: 9, depth: 0.2 }, { worldMatrix: mat4.translation([0, 0, -2]) });
-  createBoxMesh(scene, 'front', { width: 2, height: 1, depth: 1 }, { worldMatrix: mat4.translation([-1, 1.5, 0]) });
-  const row = new Float32Array(3 * 16);
-  for (let i = 0; i < 3; i++) row.set(mat4.translation([(i - 1) * 1.6, 0, 0]), i * 16);
-  createBoxMesh(scene, 'row', {}, { worldMatrix: mat4.translation([0, -1, 0]), thinInstances: row });
-  return scene;
-}
 
 /** A checked pickManyAsync over `count` seeded pixels: every unambiguous answer equals the reference. */
 async function checkedPicks(

@@ -1,7 +1,15 @@
 // Shared helpers of the reliability suite (issue #16): scene copies for the CPU reference, tallies, timeouts.
 import { mat4 } from 'wgpu-matrix';
 import { WeftError } from '../../core/errors.js';
-import { type Engine, getCameraViewProjectionMatrix, type Mesh, type Scene } from '../../engine/index.js';
+import {
+  createBoxMesh,
+  createScene,
+  type Engine,
+  getCameraViewProjectionMatrix,
+  makePerspectiveCamera,
+  type Mesh,
+  type Scene,
+} from '../../engine/index.js';
 import type { PickingInfo } from '../../picking/index.js';
 import {
   castReferenceRayAll,
@@ -10,6 +18,21 @@ import {
   type ReferenceMesh,
   type ReferenceScene,
 } from './reference-raycast.js';
+
+/** The camera position of the suite's scenes. */
+export const eye: [number, number, number] = [0, 0, 8];
+
+/** The limits and fuzz scene: a back wall, a box in front, and a row of three thin instances. */
+export function makeScene(engine: Engine): Scene {
+  const scene = createScene(engine);
+  scene.camera = makePerspectiveCamera({ position: eye, target: [0, 0, 0], fovY: 0.8 });
+  createBoxMesh(scene, 'wall', { width: 14, height: 9, depth: 0.2 }, { worldMatrix: mat4.translation([0, 0, -2]) });
+  createBoxMesh(scene, 'front', { width: 2, height: 1, depth: 1 }, { worldMatrix: mat4.translation([-1, 1.5, 0]) });
+  const row = new Float32Array(3 * 16);
+  for (let i = 0; i < 3; i++) row.set(mat4.translation([(i - 1) * 1.6, 0, 0]), i * 16);
+  createBoxMesh(scene, 'row', {}, { worldMatrix: mat4.translation([0, -1, 0]), thinInstances: row });
+  return scene;
+}
 
 /** The figures one part of the suite prints. */
 export interface Tally {
