@@ -1,3 +1,4 @@
+import { meshUsesClockwise } from '../engine/winding.js';
 import { type ComposeCache, type ComposedShader, composeShader } from '../composer/compose-shader.js';
 import { describeGeometryShader, geometryShaderSpec } from './geometry-shader.js';
 import { type PipelineLease, type RenderPipelineState, renderPipelineKey } from '../composer/pipeline-cache.js';
@@ -37,6 +38,8 @@ export interface GeometryDraw {
   transparent: boolean;
   composed: ComposedShader;
   lease: PipelineLease;
+  /** The same pipeline with the clockwise front face, for mirrored world (× instance) matrices; null until needed. */
+  mirroredLease: PipelineLease | null;
   slot: number;
   reflectivity: readonly [number, number, number, number];
   blendTag: number;
@@ -80,6 +83,7 @@ export function geometryPipelineState(
   context: GeometryDrawContext,
   mesh: Mesh,
   transparent: boolean,
+  frontFace: GPUFrontFace = 'ccw',
 ): RenderPipelineState {
   const cull: GPUCullMode = mesh.material.doubleSided ? 'none' : context.reverseCulling ? 'front' : 'back';
   return {
@@ -87,7 +91,7 @@ export function geometryPipelineState(
     targets: context.plan.map((a) =>
       transparent && a.blended ? { format: a.format, blend: constantBlend } : { format: a.format },
     ),
-    primitive: { topology: 'triangle-list', cullMode: cull, frontFace: 'ccw' },
+    primitive: { topology: 'triangle-list', cullMode: cull, frontFace },
     depthStencil: { format: context.depthFormat, depthWriteEnabled: !transparent, depthCompare: context.depthCompare },
     multisample: { count: context.samples },
   };
@@ -108,8 +112,12 @@ export function acquireGeometryDraw(
     }),
     context.cache,
   );
-  const state = geometryPipelineState(context, mesh, transparent);
-  const { lease } = acquirePipelineLease(context.pipelines, renderPipelineKey(composed, state), () => composed, state);
+  const acquire = (frontFace: GPUFrontFace) => {
+    const state = geometryPipelineState(context, mesh, transparent, frontFace);
+    return acquirePipelineLease(context.pipelines, renderPipelineKey(composed, state), () => composed, state).lease;
+  };
+  const lease = acquire('ccw');
+  const mirroredLease = meshUsesClockwise(mesh) ? acquire('cw') : null;
   const alpha = mesh.material.baseColor[3];
   return {
     mesh,
@@ -117,6 +125,7 @@ export function acquireGeometryDraw(
     transparent,
     composed,
     lease,
+    mirroredLease,
     slot,
     ...perMesh,
     vertexBuffers: [],

@@ -1,4 +1,4 @@
-import { drawMesh } from '../engine/render/mesh-draw.js';
+import { drawByWinding, drawMesh } from '../engine/render/mesh-draw.js';
 import { mat4 } from 'wgpu-matrix';
 import { getCameraProjectionMatrix, getCameraViewMatrix } from '../engine/camera.js';
 import { syncThinInstances } from '../engine/mesh.js';
@@ -107,7 +107,8 @@ export function executeGeometryTask(state: GeometryTaskState, encoder: GPUComman
     if (draw.deformGroup) pass.setBindGroup(3, draw.deformGroup);
     if (draw.transparent) pass.setBlendConstant(draw.blendConstant);
     for (let i = 0; i < draw.vertexBuffers.length; i++) pass.setVertexBuffer(i, draw.vertexBuffers[i]);
-    drawMesh(pass, mesh);
+    if (draw.mirroredLease) drawByWinding(pass, mesh, draw.lease.pipeline, draw.mirroredLease.pipeline);
+    else drawMesh(pass, mesh);
     drawn++;
   }
   pass.end();

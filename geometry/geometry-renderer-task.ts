@@ -37,6 +37,7 @@ import {
 } from './geometry-validation.js';
 import { makeVelocityHistory } from './velocity/velocity-history.js';
 import { rejectOnDeviceLossAsync } from '../engine/readback.js';
+import { meshUsesClockwise } from '../engine/winding.js';
 
 export type { GeometryRendererTaskConfig, GeometryRendererTextureDescription } from './geometry-task-state.js';
 
@@ -266,6 +267,8 @@ function geometryNeedsRecord(state: GeometryTaskState): boolean {
   if (meshes.length !== state.recorded.meshes.length) return true;
   for (let i = 0; i < meshes.length; i++) if (meshes[i] !== state.recorded.meshes[i]) return true;
   for (const draw of state.draws) {
+    // A mesh (or instance) that started mirroring needs its clockwise pipeline, which only record() may create.
+    if (!draw.mirroredLease && draw.mesh.visible && meshUsesClockwise(draw.mesh)) return true;
     if (
       draw.material !== draw.mesh.material ||
       draw.mesh.disposed ||

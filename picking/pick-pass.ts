@@ -4,7 +4,8 @@ import { ensureMeshGpu, type Mesh, syncThinInstances } from '../engine/mesh.js';
 import { ensureMeshDeformation, meshDeformationGroup, syncMeshDeformation } from '../engine/mesh-deformation.js';
 import { PickError } from './pick-errors.js';
 import { type CheckedRule, readRuleStorage } from './discard-rules.js';
-import { getPickPipeline, type PickPipeline, preparePickPipelines } from './pick-pipelines.js';
+import { getPickPipeline, type PickPipeline, type PickRaster, preparePickPipelines } from './pick-pipelines.js';
+import { materialCullMode, type PickCulling, splitByWinding } from '../engine/winding.js';
 import { releaseStagingBuffer } from '../engine/staging-pool.js';
 import {
   attachmentTexelBytes,
@@ -57,6 +58,16 @@ export interface PickPassRequest {
   view: ContributorViewData | null;
   /** The rule's storage contents per candidate, copied at the call (`readPickRuleStorage`); undefined: read now. */
   ruleStorage?: (ArrayBufferView | null)[][] | null;
+  /** Back faces: culled as the renderers cull them (default), or all picked. */
+  culling?: PickCulling;
+}
+
+/** One draw of a candidate's instances that share a front face, with the raster state (and pipeline) it needs. */
+interface RasterRun {
+  first: number;
+  count: number;
+  raster: PickRaster;
+  pipeline: PickPipeline | null;
 }
 
 /** What one pass draws, worked out before anything is written. */
@@ -67,6 +78,8 @@ interface PickPassPlan {
   targetHeight: number;
   /** Per candidate: its pipeline (null for a mesh disposed since the snapshot). */
   pipelines: (PickPipeline | null)[];
+  /** Per candidate: its instance runs split by front face, each with its pipeline (empty when disposed). */
+  rasterRuns: RasterRun[][];
   /** Per candidate: the rule's storage data in binding order (null without rule storage). */
   storage: (ArrayBufferView | null)[][] | null;
   /** Per candidate: the points that draw it and the draw-uniform slot of each. */
@@ -261,12 +274,30 @@ function joinPickReadbacks(
   };
 }
 
+/**
+ * The candidate's drawn instances in runs of one front face (the sign of world × instance determinant) and the
+ * raster state each needs: the material's cull mode, or none when the pick asks for every face.
+ */
+function rasterRunsOf(request: PickPassRequest, candidate: PickSnapshot['candidates'][number]): RasterRun[] {
+  const mesh = candidate.drawMesh ?? candidate.mesh;
+  if (mesh.disposed) return [];
+  const cullMode = request.culling === 'none' ? 'none' : materialCullMode(mesh.material);
+  const runs: RasterRun[] = [];
+  for (const run of candidate.runs ?? [{ first: 0, count: 1 }])
+    for (const split of splitByWinding(mesh, candidate.worldMatrix, run.first, run.count))
+      runs.push({ first: split.first, count: split.count, raster: { cullMode, frontFace: split.frontFace }, pipeline: null });
+  return runs;
+}
+
 /** Compiles the rule pipelines the request lacks (null when everything is ready and encoding can start now). */
 export function preparePickPass(gpu: PickGpu, request: PickPassRequest): Promise<void> | null {
   if (!request.rule) return null;
-  const meshes = request.snapshot.candidates.map((c) => c.drawMesh ?? c.mesh).filter((m) => !m.disposed);
-  if (meshes.every((m) => getPickPipeline(gpu, request.api, m, request.detailed, request.rule))) return null;
-  return preparePickPipelines(gpu, request.api, meshes, request.detailed, request.rule);
+  const draws = request.snapshot.candidates.flatMap((c) =>
+    rasterRunsOf(request, c).map((run) => ({ mesh: c.drawMesh ?? c.mesh, raster: run.raster })),
+  );
+  if (draws.every((d) => getPickPipeline(gpu, request.api, d.mesh, request.detailed, request.rule, d.raster)))
+    return null;
+  return preparePickPipelines(gpu, request.api, draws, request.detailed, request.rule);
 }
 
 /**
@@ -316,14 +347,20 @@ function submitPickPass(
 }
 
 /** Pipelines and rule storage of the whole request; reads everything before anything is written. */
-function planPickShared(gpu: PickGpu, request: PickPassRequest): Pick<PickPassPlan, 'pipelines' | 'storage'> {
+function planPickShared(
+  gpu: PickGpu,
+  request: PickPassRequest,
+): Pick<PickPassPlan, 'pipelines' | 'rasterRuns' | 'storage'> {
   const { snapshot, detailed, rule } = request;
-  const pipelines = snapshot.candidates.map((c) => {
-    const mesh = c.drawMesh ?? c.mesh;
-    return mesh.disposed ? null : getPickPipeline(gpu, request.api, mesh, detailed, rule);
+  const rasterRuns = snapshot.candidates.map((c) => {
+    const runs = rasterRunsOf(request, c);
+    for (const run of runs)
+      run.pipeline = getPickPipeline(gpu, request.api, c.drawMesh ?? c.mesh, detailed, rule, run.raster);
+    return runs;
   });
+  const pipelines = rasterRuns.map((runs) => runs[0]?.pipeline ?? null);
   const storage = request.ruleStorage !== undefined ? request.ruleStorage : readPickRuleStorage(request);
-  return { pipelines, storage };
+  return { pipelines, rasterRuns, storage };
 }
 
 /**
@@ -342,9 +379,12 @@ export function readPickRuleStorage(request: PickPassRequest): (ArrayBufferView 
 }
 
 /** Target size and uniform slots of one pass. */
-function planPickPass(request: PickPassRequest, shared: Pick<PickPassPlan, 'pipelines' | 'storage'>): PickPassPlan {
+function planPickPass(
+  request: PickPassRequest,
+  shared: Pick<PickPassPlan, 'pipelines' | 'rasterRuns' | 'storage'>,
+): PickPassPlan {
   const { snapshot, regions } = request;
-  const { pipelines, storage } = shared;
+  const { pipelines, rasterRuns, storage } = shared;
   const row = request.layout === 'row';
   // Slots are numbered point by point; draws go candidate by candidate, so pipeline, buffers and storage are set
   // once for all the points that draw a candidate.
@@ -358,6 +398,7 @@ function planPickPass(request: PickPassRequest, shared: Pick<PickPassPlan, 'pipe
     targetWidth: row ? regions.length : regions[0].width,
     targetHeight: row ? 1 : regions[0].height,
     pipelines,
+    rasterRuns,
     storage,
     uses,
     slots,
@@ -542,6 +583,7 @@ function drawCandidateUses(
   const mesh = candidate.drawMesh ?? candidate.mesh;
   const pointGroups = pointGroupsFor(gpu, lease.bindGroupLayouts[0], composed.bindGroups[0].bindings);
   const drawGroup = drawGroupFor(gpu, lease.bindGroupLayouts[1], composed.bindGroups[1].bindings);
+  let current = pipeline;
   for (const { point, slot } of uses) {
     const region = request.regions[point];
     const x = plan.row ? point : 0;
@@ -549,7 +591,10 @@ function drawCandidateUses(
     pass.setScissorRect(x, 0, plan.row ? 1 : region.width, plan.row ? 1 : region.height);
     pass.setBindGroup(0, pointGroups[point]);
     pass.setBindGroup(1, drawGroup, [slot * drawSlotBytes, slot * drawSlotBytes]);
-    for (const run of candidate.runs ?? [{ first: 0, count: 1 }]) {
+    // Runs of one front face; a run whose pipeline differs (mirrored instances, culled faces) switches pipeline.
+    for (const run of plan.rasterRuns[index]) {
+      if (!run.pipeline) continue;
+      if (run.pipeline !== current) pass.setPipeline((current = run.pipeline).lease.pipeline);
       drawMeshInstances(pass, mesh, run.count, run.first);
     }
   }

@@ -28,13 +28,28 @@ export interface PickPipeline {
 
 const depthFormat: GPUTextureFormat = 'depth24plus';
 
-function pipelineState(composed: ComposedShader): RenderPipelineState {
-  return {
+/** The face culling of a pick draw: the material's cull mode (or none) and the front face its matrix's sign gives. */
+export interface PickRaster {
+  cullMode: GPUCullMode;
+  frontFace: GPUFrontFace;
+}
+
+/** The raster state of a pick without culling (the default of callers that do not draw a mesh). */
+export const pickRasterNone: PickRaster = { cullMode: 'none', frontFace: 'ccw' };
+
+function rasterKey(raster: PickRaster): string {
+  // Without culling the front face changes nothing the pick shader reads: one pipeline serves both.
+  return raster.cullMode === 'none' ? 'cull-none' : `cull-${raster.cullMode}-${raster.frontFace}`;
+}
+
+function pipelineStateFor(raster: PickRaster): (composed: ComposedShader) => RenderPipelineState {
+  const frontFace = raster.cullMode === 'none' ? 'ccw' : raster.frontFace;
+  return (composed) => ({
     label: 'weft:pick',
     targets: composed.targets.map((t) => ({ format: t.format! })),
-    primitive: { topology: 'triangle-list', cullMode: 'none' },
+    primitive: { topology: 'triangle-list', cullMode: raster.cullMode, frontFace },
     depthStencil: { format: depthFormat, depthWriteEnabled: true, depthCompare: 'greater' },
-  };
+  });
 }
 
 /** The vertex-data stream of a rule for one mesh: the attribute's own buffer, or zeros (missing attribute, thin instances). */
@@ -64,6 +79,7 @@ function vertexDataSpec(
 
 interface PipelineRequest {
   key: string;
+  raster: PickRaster;
   /** The rule's digest (null without a rule). */
   digest: string | null;
   compose: () => ComposedShader;
@@ -100,13 +116,14 @@ function describeRequest(
   mesh: Mesh,
   detailed: boolean,
   checked: CheckedRule | null,
+  raster: PickRaster,
 ): PipelineRequest {
   const { description, vertexDataBuffer, vertexDataComponents } = describePickShader(api, mesh, detailed, checked);
   const buffers = pickShaderVertexBuffers(description);
-  const key = `${detailed ? 'detail' : 'basic'}|${checked?.digest ?? 'no-rule'}|${deformationVariantKey(description.mesh.deformation)}|${stableStringify(buffers)}`;
+  const key = `${detailed ? 'detail' : 'basic'}|${checked?.digest ?? 'no-rule'}|${deformationVariantKey(description.mesh.deformation)}|${stableStringify(buffers)}|${rasterKey(raster)}`;
   const compose = () =>
     composeShader(pickShaderSpec(description, { fragmentLists: gpu.fragmentLists }), gpu.composeCache);
-  return { key, compose, vertexDataBuffer, vertexDataComponents, digest: checked?.digest ?? null };
+  return { key, raster, compose, vertexDataBuffer, vertexDataComponents, digest: checked?.digest ?? null };
 }
 
 function remember(
@@ -139,18 +156,19 @@ export function getPickPipeline(
   mesh: Mesh,
   detailed: boolean,
   checked: CheckedRule | null,
+  raster: PickRaster = pickRasterNone,
 ): PickPipeline | null {
   const thin = mesh.thinInstances !== null;
-  const mode = `${detailed ? 'detail' : 'basic'}|${checked?.digest ?? ''}`;
+  const mode = `${detailed ? 'detail' : 'basic'}|${checked?.digest ?? ''}|${rasterKey(raster)}`;
   let known = gpu.meshPipelines.get(mesh);
   if (!known || known.thin !== thin) gpu.meshPipelines.set(mesh, (known = { thin, byMode: new Map() }));
   const cached = known.byMode.get(mode);
   if (cached && !cached.released) return cached;
-  const request = describeRequest(gpu, api, mesh, detailed, checked);
+  const request = describeRequest(gpu, api, mesh, detailed, checked, raster);
   let pipeline = gpu.pipelines.get(request.key) ?? null;
   if (!pipeline && !checked) {
     // Weft's own pick variants are validated by the test suite: the synchronous path is safe.
-    const held = acquirePipelineLease(gpu.leases, request.key, request.compose, pipelineState);
+    const held = acquirePipelineLease(gpu.leases, request.key, request.compose, pipelineStateFor(raster));
     pipeline = remember(gpu, request.key, held, request);
   }
   if (pipeline) {
@@ -172,13 +190,13 @@ export function getPickPipeline(
 export async function preparePickPipelines(
   gpu: PickGpu,
   api: string,
-  meshes: readonly Mesh[],
+  draws: readonly { mesh: Mesh; raster: PickRaster }[],
   detailed: boolean,
   checked: CheckedRule,
 ): Promise<void> {
   const requests = new Map<string, PipelineRequest>();
-  for (const mesh of meshes) {
-    const request = describeRequest(gpu, api, mesh, detailed, checked);
+  for (const { mesh, raster } of draws) {
+    const request = describeRequest(gpu, api, mesh, detailed, checked, raster);
     if (!gpu.pipelines.has(request.key)) requests.set(request.key, request);
   }
   for (const request of requests.values()) {
@@ -190,7 +208,7 @@ export async function preparePickPipelines(
     }
     let held: HeldPipeline | null;
     try {
-      held = await acquirePipelineLeaseAsync(gpu.leases, request.key, () => composed, pipelineState);
+      held = await acquirePipelineLeaseAsync(gpu.leases, request.key, () => composed, pipelineStateFor(request.raster));
     } catch (error) {
       toRuleError(api, checked, error);
     }

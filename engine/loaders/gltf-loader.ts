@@ -128,7 +128,7 @@ function readJoints(where: string, semantic: string, accessor: Accessor): Uint16
   return Uint16Array.from(array);
 }
 
-function readPrimitive(where: string, primitive: Primitive, mirrored: boolean): MeshData {
+function readPrimitive(where: string, primitive: Primitive): MeshData {
   const mode = primitive.getMode();
   if (mode !== Primitive.Mode.TRIANGLES)
     refuse(where, `mode ${modeNames[mode] ?? mode} is not supported; only TRIANGLES`);
@@ -158,17 +158,9 @@ function readPrimitive(where: string, primitive: Primitive, mirrored: boolean): 
     data[wf] = attribute(ws, [4]);
   }
   const indexAccessor = primitive.getIndices();
-  let indices = indexAccessor ? readIndices(where, indexAccessor) : undefined;
-  // glTF: a node whose world matrix mirrors (negative determinant) shows its triangles clockwise.
-  // weft's front faces are CCW in local space, so swap two corners of each triangle instead.
-  if (mirrored) {
-    const vertexCount = positions.length / 3;
-    indices ??=
-      vertexCount <= 65535
-        ? Uint16Array.from({ length: vertexCount }, (_, i) => i)
-        : Uint32Array.from({ length: vertexCount }, (_, i) => i);
-    for (let t = 0; t + 2 < indices.length; t += 3) [indices[t + 1], indices[t + 2]] = [indices[t + 2], indices[t + 1]];
-  }
+  // glTF: a node whose world matrix mirrors (negative determinant) shows its triangles clockwise. weft's renderers
+  // and pickers take the front face from the world matrix's determinant already (engine/winding.ts): keep the data.
+  const indices = indexAccessor ? readIndices(where, indexAccessor) : undefined;
   if (indices) data.indices = indices;
   return data;
 }
@@ -226,11 +218,10 @@ function planNode(
   const nodeWorld = skin ? Float32Array.from(mat4.identity()) : Float32Array.from(node.getWorldMatrix());
   const worldMatrix = root ? (mat4.multiply(root, nodeWorld) as Float32Array) : nodeWorld;
   if (!worldMatrix.every(Number.isFinite)) refuse(`node ${JSON.stringify(nodeName)}`, 'world matrix is not finite');
-  const mirrored = mat4.determinant(worldMatrix) < 0;
   mesh.listPrimitives().forEach((primitive, primitiveIndex) => {
     const name = `${nodeName}/${primitiveIndex}`;
     const where = `node ${JSON.stringify(nodeName)} primitive ${primitiveIndex}`;
-    const data = readPrimitive(where, primitive, mirrored);
+    const data = readPrimitive(where, primitive);
     makeMeshGeometry(name, data, api); // throws MeshDataError now rather than halfway through creation
     if (!!data.joints !== !!skin)
       refuse(

@@ -1,4 +1,4 @@
-import { drawMesh } from './mesh-draw.js';
+import { drawByWinding, drawMesh } from './mesh-draw.js';
 import { mat4 } from 'wgpu-matrix';
 import { drawUniformsWordOffset } from '../../fragments/draw-uniforms.js';
 import { sceneUniformsWordOffset } from '../../fragments/scene-uniforms.js';
@@ -114,7 +114,8 @@ export function executeForwardTask(state: ForwardTaskState, encoder: GPUCommandE
     pass.setBindGroup(2, draw.textureGroup);
     if (draw.deformGroup) pass.setBindGroup(3, draw.deformGroup);
     draw.vertexBuffers.forEach((buffer, i) => pass.setVertexBuffer(i, buffer));
-    drawMesh(pass, mesh);
+    if (draw.mirroredLease) drawByWinding(pass, mesh, draw.lease.pipeline, draw.mirroredLease.pipeline);
+    else drawMesh(pass, mesh);
     drawCount++;
   }
   pass.end();

@@ -12,6 +12,7 @@ import { disposeFrameIdReader, makeFrameIdRanges } from '../frame-ids.js';
 import type { TextureData } from '../material.js';
 import { ensureMeshGpu, type Mesh } from '../mesh.js';
 import { ensureMeshDeformation, meshDeformationGroup } from '../mesh-deformation.js';
+import { materialCullMode, meshUsesClockwise } from '../winding.js';
 import { ensureObjectIdTexture, forwardObjectIdFormat } from './forward-object-ids.js';
 import { describeForwardShader, forwardShaderSpec } from './forward-shader.js';
 import {
@@ -59,6 +60,8 @@ export function forwardNeedsRecord(state: ForwardTaskState): boolean {
     return true;
   if (state.options.meshes) return true;
   for (const draw of state.draws) if (draw.material !== draw.mesh.material || draw.mesh.disposed) return true;
+  // A mesh (or instance) that started mirroring needs its clockwise pipeline, which only record() may create.
+  for (const draw of state.draws) if (!draw.mirroredLease && draw.mesh.visible && meshUsesClockwise(draw.mesh)) return true;
   return false;
 }
 
@@ -106,13 +109,13 @@ function textureGroupFor(
 }
 
 /** The pipeline state of a draw: the target's colour (+ object IDs), culling, reverse-Z depth, the target's samples. */
-function forwardPipelineState(state: ForwardTaskState, mesh: Mesh): RenderPipelineState {
+function forwardPipelineState(state: ForwardTaskState, mesh: Mesh, frontFace: GPUFrontFace): RenderPipelineState {
   const { target } = state.options;
   const colorFormat = target ? target.colorFormats[0] : state.engine.colorFormat;
   return {
     label: `weft:${state.name}:standard`,
     targets: state.objectIds ? [{ format: colorFormat }, { format: forwardObjectIdFormat }] : [{ format: colorFormat }],
-    primitive: { topology: 'triangle-list', cullMode: mesh.material.doubleSided ? 'none' : 'back', frontFace: 'ccw' },
+    primitive: { topology: 'triangle-list', cullMode: materialCullMode(mesh.material), frontFace },
     // A target brings its own depth (depth24plus or depth32float); the canvas/offscreen frame uses depth24plus.
     depthStencil: {
       format: target?.depthFormat ?? forwardDefaultDepthFormat,
@@ -136,13 +139,13 @@ function acquireForwardDraw(
     forwardShaderSpec(describeForwardShader(mesh, shaderOptions), { fragmentLists, deviceFeatures: engine.features }),
     composeCache,
   );
-  const pipelineState = forwardPipelineState(state, mesh);
-  const { lease } = acquirePipelineLease(
-    pipelines,
-    renderPipelineKey(composed, pipelineState),
-    () => composed,
-    pipelineState,
-  );
+  const acquire = (frontFace: GPUFrontFace) => {
+    const pipelineState = forwardPipelineState(state, mesh, frontFace);
+    return acquirePipelineLease(pipelines, renderPipelineKey(composed, pipelineState), () => composed, pipelineState)
+      .lease;
+  };
+  const lease = acquire('ccw');
+  const mirroredLease = meshUsesClockwise(mesh) ? acquire('cw') : null;
   const gpu = ensureMeshGpu(mesh, device);
   const sources = [...gpu.vertexBuffers, ...(gpu.instanceBuffer ? [gpu.instanceBuffer] : [])];
   const vertexBuffers = composed.vertexBufferSources.map((i) => sources[i]);
@@ -155,6 +158,7 @@ function acquireForwardDraw(
     mesh,
     material: mesh.material,
     lease,
+    mirroredLease,
     vertexBuffers,
     textureGroup: textureGroupFor(state, device, lease.bindGroupLayouts[2], mesh.material.texture),
     deformGroup,

@@ -28,6 +28,8 @@ export interface ForwardDraw {
   mesh: Mesh;
   material: StandardMaterial;
   lease: PipelineLease;
+  /** The same pipeline with the clockwise front face, for mirrored world (× instance) matrices; null until needed. */
+  mirroredLease: PipelineLease | null;
   vertexBuffers: GPUBuffer[];
   textureGroup: GPUBindGroup;
   /** Bones and morph data (group 3) of a deformed mesh. */

@@ -1,4 +1,5 @@
 import type { Mesh } from '../mesh.js';
+import { meshWindingRuns } from '../winding.js';
 
 /** Binds the mesh's index buffer, if it has one (its format follows the index array: 16 or 32 bits). */
 export function setMeshIndexBuffer(pass: GPURenderPassEncoder, mesh: Mesh): void {
@@ -16,4 +17,23 @@ export function drawMeshInstances(pass: GPURenderPassEncoder, mesh: Mesh, count:
 export function drawMesh(pass: GPURenderPassEncoder, mesh: Mesh): void {
   setMeshIndexBuffer(pass, mesh);
   drawMeshInstances(pass, mesh, Math.max(1, mesh.thinInstanceCount));
+}
+
+/**
+ * Draws every instance with the pipeline of its front face (the sign of world × instance determinant, see
+ * winding.ts): `counterClockwise` for unmirrored runs, `clockwise` for mirrored ones. Binds the index buffer.
+ */
+export function drawByWinding(
+  pass: GPURenderPassEncoder,
+  mesh: Mesh,
+  counterClockwise: GPURenderPipeline,
+  clockwise: GPURenderPipeline,
+): void {
+  setMeshIndexBuffer(pass, mesh);
+  let current = counterClockwise;
+  for (const run of meshWindingRuns(mesh)) {
+    const pipeline = run.frontFace === 'cw' ? clockwise : counterClockwise;
+    if (pipeline !== current) pass.setPipeline((current = pipeline));
+    drawMeshInstances(pass, mesh, run.count, run.first);
+  }
 }

@@ -7,6 +7,7 @@ import { loadGltfAsync } from '../../engine/loaders/gltf-loader.js';
 import { makeDemoGltfDocument, writeGlb } from '../../engine/loaders/gltf-build.js';
 import { readVertexAttribute } from '../../engine/mesh-data.js';
 import { createScene, type Scene } from '../../engine/scene.js';
+import { meshUsesClockwise } from '../../engine/winding.js';
 
 type Quat4 = [number, number, number, number];
 type Trs = { t: [number, number, number]; r: Quat4; s: [number, number, number] };
@@ -118,7 +119,7 @@ describe('loadGltfAsync', () => {
     expect(meshes.every((m) => !m.pickable && !m.visible)).toBe(true);
   });
 
-  it('reverses triangle order under a mirroring world matrix so fronts stay CCW', async () => {
+  it('keeps triangle order under a mirroring world matrix: the engine takes the front face from the determinant', async () => {
     const doc = new Document();
     const buffer = doc.createBuffer();
     const prim = doc
@@ -140,17 +141,15 @@ describe('loadGltfAsync', () => {
     doc.createNode('mirror').setScale([-1, 1, 1]).setMesh(doc.createMesh().addPrimitive(prim));
     const { meshes } = await loadGltfAsync(newScene(), await new WebIO().writeBinary(doc));
     const mesh = meshes[0];
-    expect(Array.from(mesh.geometry.indices!)).toEqual([0, 2, 1]);
-    const world = [0, 1, 2].map((i) =>
-      vec3.transformMat4(
-        mesh.positions.subarray(mesh.geometry.indices![i] * 3, mesh.geometry.indices![i] * 3 + 3),
-        mesh.worldMatrix,
-      ),
-    );
+    // Not flipped a second time: the data is as stored, and the mesh is drawn with the clockwise front face.
+    expect(mesh.geometry.indices ?? null).toBeNull();
+    expect(meshUsesClockwise(mesh)).toBe(true);
+    const world = [0, 1, 2].map((i) => vec3.transformMat4(mesh.positions.subarray(i * 3, i * 3 + 3), mesh.worldMatrix));
+    // The world-space CCW normal of the stored order points away from glTF's intended front (+Z through the
+    // inverse transpose); a clockwise front face is exactly that front.
     const faceNormal = vec3.cross(vec3.subtract(world[1], world[0]), vec3.subtract(world[2], world[0]));
-    // glTF's intended front (normal attribute through the inverse transpose) is still +Z.
     const shadingNormal = vec3.transformMat4Upper3x3([0, 0, 1], mat4.transpose(mat4.inverse(mesh.worldMatrix)));
-    expect(vec3.dot(faceNormal, shadingNormal)).toBeGreaterThan(0);
+    expect(vec3.dot(faceNormal, shadingNormal)).toBeLessThan(0);
   });
 
   it('loads the demo table: 5 meshes under a rotated, scaled parent with legs standing on y = 0', async () => {
