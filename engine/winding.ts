@@ -67,7 +67,12 @@ function mirrorsOf(mesh: Mesh): InstanceMirrors {
     mirrored[i] = 1;
     count++;
   }
-  const entry = { array: instances, version: mesh.thinInstanceVersion, mirrored, all: count === mesh.thinInstanceCount };
+  const entry = {
+    array: instances,
+    version: mesh.thinInstanceVersion,
+    mirrored,
+    all: count === mesh.thinInstanceCount,
+  };
   instanceMirrors.set(mesh, entry);
   return entry;
 }

@@ -17,6 +17,7 @@ import {
   preparePickPass,
   readPickRuleStorage,
 } from './pick-pass.js';
+import type { PickCulling } from '../engine/winding.js';
 import { bindSnapshotMeshes, makePickSnapshot, type PickOptions } from './pick-snapshot.js';
 import { useRulePipelines } from './pick-pipelines.js';
 import type { PixelRegion } from './pick-zoom.js';
@@ -43,6 +44,16 @@ export interface GpuPickOptions extends PickOptions {
   discard?: PickDiscardRule;
   /** Which registered pick sources (billboards, splats, …) take part; default all. */
   filterSource?: (entity: object) => boolean;
+  /**
+   * Back faces: `'as-drawn'` (default) culls them exactly as the forward pass and the G-buffer do (one-sided
+   * materials cull back faces; the front follows the world × instance determinant); `'none'` picks every face.
+   */
+  culling?: PickCulling;
+  /**
+   * pickAsync / pickManyAsync: x, y are exact framebuffer coordinates, sampled there (pixel i spans i .. i + 1, its
+   * centre is i + 0.5). Default false: x, y name the pixel they fall in, sampled at its centre.
+   */
+  subpixel?: boolean;
 }
 
 /** A GPU picker bound to a scene: plain state; GPU objects appear on the first pick. */
@@ -228,15 +239,25 @@ const gpuPickOptionKeys: OptionKeys<GpuPickOptions> = {
   devicePixelRatio: true,
   discard: true,
   filterSource: true,
+  culling: true,
+  subpixel: true,
 };
 
 const gpuPickOptionTypes = {
   preFilter: 'boolean',
+  subpixel: 'boolean',
   devicePixelRatio: 'finite-number',
 } as const;
 
 function pickOptionError(api: string, message: string): PickError {
   return new PickError(api, 'bad-option', message);
+}
+
+function cullingOf(api: string, options: GpuPickOptions | undefined): PickCulling {
+  const culling = options?.culling ?? 'as-drawn';
+  if (culling !== 'as-drawn' && culling !== 'none')
+    throw new PickError(api, 'bad-option', `culling ${describeValue(culling)} must be 'as-drawn' or 'none'`);
+  return culling;
 }
 
 /**
@@ -268,6 +289,7 @@ export async function pickManyAsync(
   assertAlive(picker, api);
   checkOptionKeys(api, options, gpuPickOptionKeys, pickOptionError);
   checkOptionTypes(api, options, gpuPickOptionTypes, pickOptionError);
+  const culling = cullingOf(api, options);
   if (!Array.isArray(points) || points.length === 0)
     throw new PickError(
       api,
@@ -281,7 +303,7 @@ export async function pickManyAsync(
   const rays: PickingRay[] = points.map((p, i) => {
     if (!p || typeof p !== 'object')
       throw new PickError(api, 'bad-coordinates', `points[${i}] ${describeValue(p)} must be { x, y }`);
-    return makePickingRay(camera, p.x, p.y, viewport, api, points.length > 1 ? i : undefined);
+    return makePickingRay(camera, p.x, p.y, viewport, api, points.length > 1 ? i : undefined, options?.subpixel);
   });
   const rule = options?.discard !== undefined ? checkDiscardRule(api, options.discard) : null;
   // A world-adjust hook moves geometry outside its bounds: the ray pre-filter cannot be trusted then.
@@ -295,7 +317,13 @@ export async function pickManyAsync(
   );
   const viewProjection = rays[0].viewProjection;
   const inverse = mat4.inverse(viewProjection) as Float32Array;
-  const regions: PixelRegion[] = rays.map((ray) => ({ x: ray.pixelX, y: ray.pixelY, width: 1, height: 1 }));
+  // The zoom centres each 1×1 region on its point: the pixel centre, or the exact sub-pixel point.
+  const regions: PixelRegion[] = rays.map((ray) => ({
+    x: ray.sampleX - 0.5,
+    y: ray.sampleY - 0.5,
+    width: 1,
+    height: 1,
+  }));
   const detailed = picker.detailed;
   const sources = captureSceneSources(picker, api, snapshot, rays, camera, options);
   const view = sources.length ? makeContributorViewData(camera, viewProjection, viewport.width, viewport.height) : null;
@@ -314,6 +342,7 @@ export async function pickManyAsync(
       rule,
       sources,
       view,
+      culling,
     },
     (readback) =>
       rays.map((ray, i) =>
@@ -354,6 +383,7 @@ export async function pickRectAsync(
   assertAlive(picker, api);
   checkOptionKeys(api, options, [...Object.keys(gpuPickOptionKeys), 'maxResults'], pickOptionError);
   checkOptionTypes(api, options, gpuPickOptionTypes, pickOptionError);
+  const culling = cullingOf(api, options);
   const loading = loadSources(picker, api);
   if (loading) await loading;
   const viewport = viewportOf(picker, options, api);
@@ -405,6 +435,7 @@ export async function pickRectAsync(
       rule,
       sources,
       view,
+      culling,
     },
     (readback) => {
       const seen = new Map<number, PickedIdentity>();

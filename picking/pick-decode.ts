@@ -3,7 +3,6 @@ import { computeTriangleDetail, composeInstanceWorld } from './detailed-picking.
 import { decodePickId } from './pick-id.js';
 import { type CapturedSource, findCapturedSource } from './pick-contributors.js';
 import { findCandidate, meshAsCaptured, type PickSnapshot, snapshotInstanceMatrix } from './pick-snapshot.js';
-import { pixelCentreNdc } from './pick-zoom.js';
 import { makeMissInfo, type PickingInfo } from './picking-info.js';
 import type { PickingRay } from './picking-ray.js';
 
@@ -34,7 +33,8 @@ export function decodePickTexel(
   const found = findCandidate(snapshot, id);
   const source = found ? null : findCapturedSource(sources, id);
   if (!found && !source) return makeMissInfo(texel.detail ? ray : null);
-  const [ndcX, ndcY] = pixelCentreNdc(ray.pixelX, ray.pixelY, ray.width, ray.height);
+  const ndcX = (ray.sampleX / ray.width) * 2 - 1;
+  const ndcY = 1 - (ray.sampleY / ray.height) * 2;
   const clip = vec4.transformMat4([ndcX, ndcY, texel.depth, 1], inverseViewProjection);
   const point: [number, number, number] = [clip[0] / clip[3], clip[1] / clip[3], clip[2] / clip[3]];
   const info = makeMissInfo(null);

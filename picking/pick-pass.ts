@@ -285,7 +285,12 @@ function rasterRunsOf(request: PickPassRequest, candidate: PickSnapshot['candida
   const runs: RasterRun[] = [];
   for (const run of candidate.runs ?? [{ first: 0, count: 1 }])
     for (const split of splitByWinding(mesh, candidate.worldMatrix, run.first, run.count))
-      runs.push({ first: split.first, count: split.count, raster: { cullMode, frontFace: split.frontFace }, pipeline: null });
+      runs.push({
+        first: split.first,
+        count: split.count,
+        raster: { cullMode, frontFace: split.frontFace },
+        pipeline: null,
+      });
   return runs;
 }
 

@@ -1,11 +1,10 @@
-import { mat4, vec3, vec4 } from 'wgpu-matrix';
 import { describeValue } from '../core/errors.js';
 import { type Camera, getCameraViewProjectionMatrix } from '../engine/camera.js';
 import { PickError } from './pick-errors.js';
 
 type Vec3 = [number, number, number];
 
-/** A world-space ray through a pixel centre, shared by the GPU and CPU pickers. */
+/** A world-space ray through a point of the framebuffer, shared by the GPU and CPU pickers. */
 export interface PickingRay {
   origin: Vec3;
   /** Unit length. */
@@ -13,7 +12,16 @@ export interface PickingRay {
   /** The framebuffer pixel the ray goes through (integer indices, origin top-left). */
   pixelX: number;
   pixelY: number;
-  /** The exact view-projection the ray inverts, and the viewport size it was made for. */
+  /**
+   * The framebuffer point the ray goes through (backing pixels, origin top-left): the pixel centre
+   * (pixelX + 0.5, pixelY + 0.5), or the exact point of a `subpixel` pick.
+   */
+  sampleX: number;
+  sampleY: number;
+  /**
+   * The view-projection the renderer draws with for this camera and viewport (float32, as uploaded). Rays of one
+   * camera state share it: read it, do not modify it.
+   */
   viewProjection: Float32Array;
   width: number;
   height: number;
@@ -27,17 +35,7 @@ export interface PickViewport {
   devicePixelRatio?: number;
 }
 
-/**
- * Converts caller coordinates to the framebuffer pixel they fall in; bad input throws a PickError naming `api`, and
- * `points[pointIndex]` when a multi-point call gives the point's index.
- */
-export function toFramebufferPixel(
-  api: string,
-  x: number,
-  y: number,
-  viewport: PickViewport,
-  pointIndex?: number,
-): [number, number] {
+function checkViewport(api: string, viewport: PickViewport): number {
   const { width, height } = viewport;
   if (!Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1) {
     throw new PickError(
@@ -49,35 +47,140 @@ export function toFramebufferPixel(
   const ratio = viewport.devicePixelRatio ?? 1;
   if (!(ratio > 0) || !Number.isFinite(ratio))
     throw new PickError(api, 'bad-option', `devicePixelRatio ${describeValue(ratio)} must be a finite number > 0`);
+  return ratio;
+}
+
+/**
+ * Converts caller coordinates to the framebuffer point a pick samples (backing pixels, origin top-left):
+ * - default: the centre of the pixel (x, y) falls in, (floor(x·ratio) + 0.5, floor(y·ratio) + 0.5);
+ * - `subpixel`: exactly (x·ratio, y·ratio), so pixel i spans i .. i + 1 and its centre is i + 0.5.
+ * Bad input throws a PickError naming `api`, and `points[pointIndex]` when a multi-point call gives the point's index.
+ */
+export function toFramebufferSample(
+  api: string,
+  x: number,
+  y: number,
+  viewport: PickViewport,
+  pointIndex?: number,
+  subpixel = false,
+): [number, number] {
+  const { width, height } = viewport;
+  const ratio = checkViewport(api, viewport);
   const point = pointIndex === undefined ? '' : `points[${pointIndex}]: `;
-  if (!Number.isFinite(x) || !Number.isFinite(y))
+  if (typeof x !== 'number' || typeof y !== 'number' || !Number.isFinite(x) || !Number.isFinite(y))
     throw new PickError(
       api,
       'bad-coordinates',
       `${point}coordinates (${describeValue(x)}, ${describeValue(y)}) must be finite numbers`,
     );
-  const px = Math.floor(x * ratio);
-  const py = Math.floor(y * ratio);
-  if (px < 0 || py < 0 || px >= width || py >= height) {
+  const sx = x * ratio;
+  const sy = y * ratio;
+  if (!(sx >= 0 && sy >= 0 && sx < width && sy < height)) {
     throw new PickError(
       api,
       'out-of-range',
-      `${point}pixel (${describeValue(x)}, ${describeValue(y)})${ratio !== 1 ? ` × ratio ${ratio}` : ''} is outside the ${width}×${height} framebuffer (0..${width - 1}, 0..${height - 1})`,
+      `${point}${subpixel ? 'point' : 'pixel'} (${describeValue(x)}, ${describeValue(y)})${ratio !== 1 ? ` × ratio ${ratio}` : ''} is outside the ${width}×${height} framebuffer (${subpixel ? `0 ≤ x < ${width}, 0 ≤ y < ${height}` : `0..${width - 1}, 0..${height - 1}`})`,
     );
   }
-  return [px, py];
-}
-
-/** Unprojects NDC (x, y, z) through an inverse view-projection. */
-function unproject(inverse: Float32Array, x: number, y: number, z: number): Vec3 {
-  const p = vec4.transformMat4([x, y, z, 1], inverse);
-  return [p[0] / p[3], p[1] / p[3], p[2] / p[3]];
+  return subpixel ? [sx, sy] : [Math.floor(sx) + 0.5, Math.floor(sy) + 0.5];
 }
 
 /**
- * The ray from the camera through the centre of pixel (x, y): the exact inverse of the projection
- * the renderer draws with (same matrix, pixel centre at +0.5, NDC y up, reverse-Z). Bad input throws a PickError
- * naming the calling `api` (and `points[pointIndex]` for a multi-point call).
+ * Converts caller coordinates to the framebuffer pixel they fall in; bad input throws a PickError naming `api`, and
+ * `points[pointIndex]` when a multi-point call gives the point's index.
+ */
+export function toFramebufferPixel(
+  api: string,
+  x: number,
+  y: number,
+  viewport: PickViewport,
+  pointIndex?: number,
+): [number, number] {
+  const [sx, sy] = toFramebufferSample(api, x, y, viewport, pointIndex);
+  return [sx - 0.5, sy - 0.5];
+}
+
+/**
+ * What a ray needs of a camera, in float64: eye, the view basis (right, up, forward), tan(fovY / 2), and the float32
+ * view-projection the renderer uploads for the last aspect. Rebuilt when a parameter changes (compared by value).
+ */
+interface CameraBasis {
+  key: Float64Array;
+  eye: Vec3;
+  right: Vec3;
+  up: Vec3;
+  forward: Vec3;
+  tanHalfFovY: number;
+  width: number;
+  height: number;
+  viewProjection: Float32Array | null;
+}
+
+let bases: WeakMap<Camera, CameraBasis> | undefined;
+
+function normalised(v: Vec3): Vec3 {
+  const length = Math.hypot(v[0], v[1], v[2]);
+  return [v[0] / length, v[1] / length, v[2] / length];
+}
+
+function crossed(a: Vec3, b: Vec3): Vec3 {
+  return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+}
+
+function basisMatches(key: Float64Array, camera: Camera): boolean {
+  const { position: p, target: t, up: u } = camera;
+  return (
+    key[0] === p[0] &&
+    key[1] === p[1] &&
+    key[2] === p[2] &&
+    key[3] === t[0] &&
+    key[4] === t[1] &&
+    key[5] === t[2] &&
+    key[6] === u[0] &&
+    key[7] === u[1] &&
+    key[8] === u[2] &&
+    key[9] === camera.fovY &&
+    key[10] === camera.near &&
+    key[11] === camera.far
+  );
+}
+
+/** The camera's view basis in float64, the same frame `mat4.lookAt` builds (right = up × back, up = back × right). */
+function cameraBasis(camera: Camera): CameraBasis {
+  bases ??= new WeakMap();
+  const known = bases.get(camera);
+  if (known && basisMatches(known.key, camera)) return known;
+  const { position: p, target: t, up: u } = camera;
+  const eye: Vec3 = [p[0], p[1], p[2]];
+  const forward = normalised([t[0] - p[0], t[1] - p[1], t[2] - p[2]]);
+  const right = normalised(crossed(forward, [u[0], u[1], u[2]]));
+  const basis: CameraBasis = {
+    key: Float64Array.of(p[0], p[1], p[2], t[0], t[1], t[2], u[0], u[1], u[2], camera.fovY, camera.near, camera.far),
+    eye,
+    right,
+    up: crossed(right, forward),
+    forward,
+    tanHalfFovY: Math.tan(camera.fovY / 2),
+    width: 0,
+    height: 0,
+    viewProjection: null,
+  };
+  bases.set(camera, basis);
+  return basis;
+}
+
+/** Cosine between a ray of `camera` and its view axis: near/far planes lie at near / cos, far / cos along the ray. */
+export function cameraAxisCosine(camera: Camera, direction: readonly number[]): number {
+  const f = cameraBasis(camera).forward;
+  return direction[0] * f[0] + direction[1] * f[1] + direction[2] * f[2];
+}
+
+/**
+ * The ray from the camera through a framebuffer point, built in float64 from the camera's own parameters (eye,
+ * target, up, fovY and the viewport's aspect) — no matrix inverse: direction = forward + ndcX·aspect·tan(fovY/2)·right
+ * + ndcY·tan(fovY/2)·up, normalised, with NDC y up. The point is the centre of pixel (x, y) by default, or exactly
+ * (x, y) with `subpixel` (see `toFramebufferSample`). Bad input throws a PickError naming the calling `api` (and
+ * `points[pointIndex]` for a multi-point call).
  */
 export function makePickingRay(
   camera: Camera,
@@ -86,22 +189,31 @@ export function makePickingRay(
   viewport: PickViewport,
   api = 'makePickingRay',
   pointIndex?: number,
+  subpixel = false,
 ): PickingRay {
-  const [pixelX, pixelY] = toFramebufferPixel(api, x, y, viewport, pointIndex);
+  const [sampleX, sampleY] = toFramebufferSample(api, x, y, viewport, pointIndex, subpixel);
   const { width, height } = viewport;
-  const viewProjection = getCameraViewProjectionMatrix(camera, width / height);
-  const inverse = mat4.inverse(viewProjection);
-  const ndcX = ((pixelX + 0.5) / width) * 2 - 1;
-  const ndcY = 1 - ((pixelY + 0.5) / height) * 2;
-  const near = unproject(inverse, ndcX, ndcY, 1);
-  const origin: Vec3 = [camera.position[0], camera.position[1], camera.position[2]];
-  const direction = vec3.normalize(vec3.subtract(near, origin));
+  const basis = cameraBasis(camera);
+  if (!basis.viewProjection || basis.width !== width || basis.height !== height) {
+    basis.viewProjection = getCameraViewProjectionMatrix(camera, width / height);
+    basis.width = width;
+    basis.height = height;
+  }
+  const vy = (1 - (2 * sampleY) / height) * basis.tanHalfFovY;
+  const vx = ((2 * sampleX) / width - 1) * basis.tanHalfFovY * (width / height);
+  const { right: r, up: u, forward: f } = basis;
+  const dx = f[0] + vx * r[0] + vy * u[0];
+  const dy = f[1] + vx * r[1] + vy * u[1];
+  const dz = f[2] + vx * r[2] + vy * u[2];
+  const length = Math.sqrt(dx * dx + dy * dy + dz * dz);
   return {
-    origin,
-    direction: [direction[0], direction[1], direction[2]],
-    pixelX,
-    pixelY,
-    viewProjection,
+    origin: [basis.eye[0], basis.eye[1], basis.eye[2]],
+    direction: [dx / length, dy / length, dz / length],
+    pixelX: Math.floor(sampleX),
+    pixelY: Math.floor(sampleY),
+    sampleX,
+    sampleY,
+    viewProjection: basis.viewProjection,
     width,
     height,
   };

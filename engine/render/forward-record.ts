@@ -61,7 +61,8 @@ export function forwardNeedsRecord(state: ForwardTaskState): boolean {
   if (state.options.meshes) return true;
   for (const draw of state.draws) if (draw.material !== draw.mesh.material || draw.mesh.disposed) return true;
   // A mesh (or instance) that started mirroring needs its clockwise pipeline, which only record() may create.
-  for (const draw of state.draws) if (!draw.mirroredLease && draw.mesh.visible && meshUsesClockwise(draw.mesh)) return true;
+  for (const draw of state.draws)
+    if (!draw.mirroredLease && draw.mesh.visible && meshUsesClockwise(draw.mesh)) return true;
   return false;
 }
 

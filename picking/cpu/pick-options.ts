@@ -2,6 +2,7 @@ import { describeValue } from '../../core/errors.js';
 import { checkOptionKeys, type OptionKeys } from '../../core/options.js';
 import { makePickFilter, makePickFilterTest, type PickFilterOptions, type ThinInstanceIgnore } from '../pick-filter.js';
 import type { PickViewport } from '../picking-ray.js';
+import type { PickCulling } from '../../engine/winding.js';
 import { CpuPickError } from './cpu-pick-error.js';
 import type { EntryAcceptor } from './scene-query.js';
 
@@ -17,6 +18,10 @@ export interface CpuPickOptions extends PickFilterOptions {
   /** Ray picks: hits must lie in (minDistance, maxDistance) along the ray; default (0, ∞). pickSync uses the camera's near/far planes. */
   minDistance?: number;
   maxDistance?: number;
+  /** Back faces: `'as-drawn'` (default) culls them as the renderers do; `'none'` hits every face. */
+  culling?: PickCulling;
+  /** pickSync / pickManySync: x, y are exact framebuffer coordinates (pixel i spans i .. i + 1); see `pickAsync`. */
+  subpixel?: boolean;
 }
 
 /** Checks `options` and compiles pickable/filter/ignore into one entry test. */
@@ -27,6 +32,8 @@ const cpuPickOptionKeys: OptionKeys<CpuPickOptions> = {
   devicePixelRatio: true,
   minDistance: true,
   maxDistance: true,
+  culling: true,
+  subpixel: true,
 };
 
 /** Builds the `bad-option` CpuPickError that `checkOptionKeys` throws for a CPU picking API. */
@@ -37,6 +44,12 @@ export function cpuPickOptionError(api: string, message: string): CpuPickError {
 /** Refuses a CPU pick's options that are not an object or hold a key `CpuPickOptions` does not have. */
 export function checkCpuPickOptions(api: string, options: CpuPickOptions | undefined): void {
   checkOptionKeys(api, options, cpuPickOptionKeys, cpuPickOptionError);
+  const culling = options?.culling;
+  if (culling !== undefined && culling !== 'as-drawn' && culling !== 'none')
+    throw new CpuPickError(api, 'bad-option', `culling ${describeValue(culling)} must be 'as-drawn' or 'none'`);
+  const subpixel = options?.subpixel;
+  if (subpixel !== undefined && typeof subpixel !== 'boolean')
+    throw new CpuPickError(api, 'bad-option', `subpixel ${describeValue(subpixel)} must be true or false`);
 }
 
 export function makeEntryAcceptor(api: string, options: CpuPickOptions): EntryAcceptor {

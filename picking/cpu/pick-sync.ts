@@ -2,7 +2,7 @@ import { describeValue } from '../../core/errors.js';
 import type { Scene } from '../../engine/scene.js';
 import type { PickingInfo } from '../picking-info.js';
 import { makeMissInfo } from '../picking-info.js';
-import { makePickingRay, type PickingRay } from '../picking-ray.js';
+import { cameraAxisCosine, makePickingRay, type PickingRay } from '../picking-ray.js';
 import { CpuPickError } from './cpu-pick-error.js';
 import { getCpuPicker, syncCpuPicker } from './cpu-picker.js';
 import { makeCpuPickingInfo } from './cpu-picking-info.js';
@@ -62,15 +62,9 @@ export function cameraRay(
     height: scene.engine?.height,
     devicePixelRatio: options.devicePixelRatio,
   };
-  const ray = makePickingRay(camera, x, y, viewport, api);
+  const ray = makePickingRay(camera, x, y, viewport, api, undefined, options.subpixel);
   // The pick pass clips at the near and far planes; along this ray they lie at near / cos θ and far / cos θ.
-  const f = [
-    camera.target[0] - camera.position[0],
-    camera.target[1] - camera.position[1],
-    camera.target[2] - camera.position[2],
-  ];
-  const cos =
-    (ray.direction[0] * f[0] + ray.direction[1] * f[1] + ray.direction[2] * f[2]) / Math.hypot(f[0], f[1], f[2]);
+  const cos = cameraAxisCosine(camera, ray.direction);
   return { ray, range: [camera.near / cos, Number.isFinite(camera.far) ? camera.far / cos : Infinity] };
 }
 
@@ -85,7 +79,7 @@ function nearest(
   const picker = getCpuPicker(scene);
   syncCpuPicker(picker);
   const hit: SceneHit = { entry: -1, t: Infinity, u: 0, v: 0, faceId: -1 };
-  if (!raycastSceneFirst(picker, ray.origin, ray.direction, range[0], range[1], accept, hit))
+  if (!raycastSceneFirst(picker, ray.origin, ray.direction, range[0], range[1], accept, hit, options.culling))
     return makeMissInfo(ray.picking);
   return makeCpuPickingInfo(picker, hit, ray.origin, ray.direction, ray.picking);
 }
@@ -100,7 +94,7 @@ function all(
   const accept = makeEntryAcceptor(api, options);
   const picker = getCpuPicker(scene);
   syncCpuPicker(picker);
-  return raycastSceneAll(picker, ray.origin, ray.direction, range[0], range[1], accept).map((hit) =>
+  return raycastSceneAll(picker, ray.origin, ray.direction, range[0], range[1], accept, options.culling).map((hit) =>
     makeCpuPickingInfo(picker, hit, ray.origin, ray.direction, ray.picking),
   );
 }
@@ -108,7 +102,8 @@ function all(
 /**
  * What is under pixel (x, y), synchronously: the nearest hit of the camera ray through the pixel centre
  * (same camera, projection and pixel convention as the renderer, clipped at its near/far planes).
- * Back faces are hit, like the GPU pick pass (cull none); `visible` does not gate, `pickable === false` does.
+ * Faces are culled as drawn (like the GPU pick pass; `culling: 'none'` hits back faces too); `visible` does not
+ * gate, `pickable === false` does.
  * @throws {CpuPickError} when the pixel is not finite or an option is unknown or invalid
  */
 export function pickSync(scene: Scene, x: number, y: number, options: CpuPickOptions = {}): PickingInfo {

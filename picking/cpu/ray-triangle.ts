@@ -74,7 +74,8 @@ export function setWatertightRay(
 
 /**
  * Watertight test of the triangle whose 9 coordinates start at `data[base]` (corners 0, 1, 2).
- * Both faces are hit (cull none, like the GPU pick pass); an edge shared by two triangles is never missed
+ * `facing` 0 (default) hits both faces; 1 hits only the CCW front (the ray meets the side its CCW normal faces),
+ * -1 only the back (the front of a mirrored placement). An edge shared by two triangles is never missed
  * by both, and degenerate triangles never hit. Writes t, u, v into `out` when tMin < t < tMax.
  */
 export function intersectTriangleWatertight(
@@ -84,6 +85,7 @@ export function intersectTriangleWatertight(
   tMin: number,
   tMax: number,
   out: TriangleHit,
+  facing = 0,
 ): boolean {
   const { kx, ky, kz, sx, sy, ox, oy, oz } = r;
   const az = data[base + kz] - oz;
@@ -100,7 +102,8 @@ export function intersectTriangleWatertight(
   const w = bx * ay - by * ax;
   if ((u < 0 || v < 0 || w < 0) && (u > 0 || v > 0 || w > 0)) return false;
   const det = u + v + w;
-  if (det === 0) return false;
+  // det > 0: the ray meets the triangle's CCW side (its sheared winding is kept, see setWatertightRay).
+  if (det === 0 || det * facing < 0) return false;
   const t = (r.sz * (u * az + v * bz + w * cz)) / det;
   if (!(t > tMin && t < tMax)) return false;
   out.t = t;

@@ -1,4 +1,5 @@
 import type { Mesh } from '../../engine/mesh.js';
+import type { PickCulling } from '../../engine/winding.js';
 import { nodeWords } from './bvh-nodes.js';
 import { adoptBuiltMeshBvh, type CpuPicker } from './cpu-picker.js';
 import { getMeshBvh, peekMeshBvh } from './mesh-bvh-cache.js';
@@ -28,6 +29,8 @@ interface Query {
   tMin: number;
   tMax: number;
   accept: EntryAcceptor;
+  /** Back faces: culled as drawn (one-sided materials, front by determinant sign) or all hit. */
+  culling: PickCulling;
   local: Float64Array;
   hit: TriangleHit;
   stackNodes: Int32Array;
@@ -51,6 +54,7 @@ function makeQuery(): Query {
     tMin: 0,
     tMax: Infinity,
     accept: acceptAll,
+    culling: 'as-drawn',
     local: new Float64Array(6),
     hit: makeTriangleHit(),
     stackNodes: new Int32Array(64),
@@ -86,6 +90,7 @@ function acquireQuery(
   q.tMin = tMin;
   q.tMax = tMax;
   q.accept = accept;
+  q.culling = 'as-drawn';
   q.found = false;
   q.out = null;
   q.all = null;
@@ -148,15 +153,19 @@ function offer(q: Query, e: number, far: number): number {
   toLocal(q, e);
   const l = q.local;
   const bvh = meshBvhFor(picker, e);
+  // The renderers' face rule (engine/winding.ts): a one-sided material shows the CCW side of the local triangle. The
+  // ray is tested in local space, where a mirroring world × instance matrix changes nothing: the GPU flips the
+  // screen-space front face by the determinant's sign to show exactly this side.
+  const facing = q.culling === 'none' || entries.meshes[e].material.doubleSided ? 0 : 1;
   if (q.all) {
     const list = makeTriangleHitList();
-    raycastTriangleBvhAll(bvh, l[0], l[1], l[2], l[3], l[4], l[5], q.tMin, q.tMax, list);
+    raycastTriangleBvhAll(bvh, l[0], l[1], l[2], l[3], l[4], l[5], q.tMin, q.tMax, list, facing);
     for (let i = 0; i < list.count; i++)
       q.all.push({ entry: e, t: list.t[i], u: list.u[i], v: list.v[i], faceId: list.faceId[i] });
     return far;
   }
   const hit = q.hit;
-  if (!raycastTriangleBvhFirst(bvh, l[0], l[1], l[2], l[3], l[4], l[5], q.tMin, far, hit)) return far;
+  if (!raycastTriangleBvhFirst(bvh, l[0], l[1], l[2], l[3], l[4], l[5], q.tMin, far, hit, facing)) return far;
   const out = q.out!;
   q.found = true;
   out.entry = e;
@@ -217,7 +226,7 @@ function search(q: Query): void {
   }
 }
 
-/** Nearest accepted hit of the world ray o + t·d (d unit) with tMin < t < tMax into `out`; false on a miss. */
+/** Nearest accepted hit of the world ray o + t·d (d unit) with tMin < t < tMax into `out` (faces culled per `culling`); false on a miss. */
 export function raycastSceneFirst(
   picker: CpuPicker,
   o: readonly number[],
@@ -226,8 +235,10 @@ export function raycastSceneFirst(
   tMax: number,
   accept: EntryAcceptor,
   out: SceneHit,
+  culling: PickCulling = 'as-drawn',
 ): boolean {
   const q = acquireQuery(picker, o, d, tMin, tMax, accept);
+  q.culling = culling;
   q.out = out;
   try {
     search(q);
@@ -245,8 +256,10 @@ export function raycastSceneAll(
   tMin: number,
   tMax: number,
   accept: EntryAcceptor,
+  culling: PickCulling = 'as-drawn',
 ): SceneHit[] {
   const q = acquireQuery(picker, o, d, tMin, tMax, accept);
+  q.culling = culling;
   const all: SceneHit[] = [];
   q.all = all;
   try {

@@ -55,6 +55,7 @@ export function makeTriangleHitList(): TriangleHitList {
 /**
  * Nearest hit with tMin < t < tMax of the local ray o + t·d (d need not be unit; t is in units of d).
  * Stack-based, near child first, no allocation. Returns false on a miss or a zero / non-finite ray.
+ * `facing`: 0 hits both faces, 1 only CCW fronts, -1 only CCW backs (see `intersectTriangleWatertight`).
  */
 export function raycastTriangleBvhFirst(
   bvh: TriangleBvh,
@@ -67,6 +68,7 @@ export function raycastTriangleBvhFirst(
   tMin: number,
   tMax: number,
   out: TriangleHit,
+  facing = 0,
 ): boolean {
   const { floats: F, ints: I, nodeCount, maxDepth } = bvh.nodes;
   if (nodeCount === 0) return false;
@@ -134,7 +136,7 @@ export function raycastTriangleBvhFirst(
         const w = bx * ay - by * ax;
         if ((u < 0 || v < 0 || w < 0) && (u > 0 || v > 0 || w > 0)) continue;
         const det = u + v + w;
-        if (det === 0) continue;
+        if (det === 0 || det * facing < 0) continue;
         const t = (sz * (u * az + v * bz + w * cz)) / det;
         if (!(t > tMin && t < best)) continue;
         best = t;
@@ -215,7 +217,7 @@ export function raycastTriangleBvhFirst(
   return true;
 }
 
-/** Appends every hit with tMin < t < tMax of the local ray o + t·d to `hits`; returns how many it added. */
+/** Appends every hit with tMin < t < tMax of the local ray o + t·d to `hits` (`facing` as in raycastTriangleBvhFirst); returns how many it added. */
 export function raycastTriangleBvhAll(
   bvh: TriangleBvh,
   ox: number,
@@ -227,6 +229,7 @@ export function raycastTriangleBvhAll(
   tMin: number,
   tMax: number,
   hits: TriangleHitList,
+  facing = 0,
 ): number {
   const { floats, ints, nodeCount, maxDepth } = bvh.nodes;
   if (nodeCount === 0) return 0;
@@ -248,7 +251,7 @@ export function raycastTriangleBvhAll(
       continue;
     }
     for (let i = ints[o + 6], end = ints[o + 6] + count; i < end; i++) {
-      if (!intersectTriangleWatertight(s.ray, bvh.triangles, i * 9, tMin, tMax, s.hit)) continue;
+      if (!intersectTriangleWatertight(s.ray, bvh.triangles, i * 9, tMin, tMax, s.hit, facing)) continue;
       hits.t.push(s.hit.t);
       hits.u.push(s.hit.u);
       hits.v.push(s.hit.v);

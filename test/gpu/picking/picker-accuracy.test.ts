@@ -55,7 +55,7 @@ async function measure(generated: Generated, engine: Engine, figures: Figures, r
   for (let start = 0; start < pixels.length; start += 64) {
     const batch = pixels.slice(start, start + 64);
     const infos: PickingInfo[] = await Promise.all(
-      batch.map(([x, y]) => pickAsync(picker, x, y, rule ? { discard: rule.discard } : {})),
+      batch.map(([x, y]) => pickAsync(picker, x, y, rule ? { discard: rule.discard, culling: 'none' } : {})),
     );
     batch.forEach(([x, y], k) => {
       const info = infos[k];
