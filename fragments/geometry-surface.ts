@@ -7,15 +7,18 @@ const source = `import bindings::scene;
 import io::{ FragmentInput, FragmentOutput };
 import slots::geometryOutputs;
 
-// Unit world-space normal facing the viewer: the interpolated vertex normal (flipped on back faces), or
-// without vertex normals the flat face normal from screen-space derivatives.
+// Unit world-space normal on the side of the triangle the camera sees: the face normal (from screen-space
+// derivatives) turned towards the camera, and the interpolated vertex normal negated when it points to the other
+// side of the triangle. Neither winding, mirroring nor the data's normal convention changes it; a smooth normal that
+// leans away from the camera at a silhouette is kept (it is still on the seen side of its triangle).
 fn geometryWorldNormal(input: FragmentInput) -> vec3f {
+  let g = cross(dpdx(input.worldPosition), dpdy(input.worldPosition));
+  let face = select(-g, g, dot(g, scene.cameraPosition.xyz - input.worldPosition) >= 0.0);
   @if(normals) {
     let n = normalize(input.worldNormal);
-    return select(-n, n, input.frontFacing);
+    return select(-n, n, dot(n, face) >= 0.0);
   } @else {
-    let n = normalize(cross(dpdx(input.worldPosition), dpdy(input.worldPosition)));
-    return select(-n, n, dot(n, scene.cameraPosition.xyz - input.worldPosition) >= 0.0);
+    return normalize(face);
   }
 }
 
@@ -35,7 +38,6 @@ export function makeGeometrySurfaceFragment(): Fragment {
     id: 'geometry-surface',
     source,
     dependencies: ['scene-uniforms'],
-    builtins: [{ builtin: 'front_facing', when: 'normals' }],
     provides: [
       {
         name: geometryOutputsSlot,

@@ -3,7 +3,7 @@ import { computeTriangleDetail, composeInstanceWorld } from './detailed-picking.
 import { decodePickId } from './pick-id.js';
 import { type CapturedSource, findCapturedSource } from './pick-contributors.js';
 import { findCandidate, meshAsCaptured, type PickSnapshot, snapshotInstanceMatrix } from './pick-snapshot.js';
-import { makeMissInfo, type PickingInfo } from './picking-info.js';
+import { makeMissInfo, orientNormalsToRay, type PickingInfo } from './picking-info.js';
 import type { PickingRay } from './picking-ray.js';
 
 /** The primitive index contributors write: "no triangle detail here". */
@@ -66,6 +66,7 @@ export function decodePickTexel(
     );
     info.faceId = texel.detail[0];
     Object.assign(info, detail);
+    orientNormalsToRay(info, ray.direction);
     if (worldAdjusted) {
       // A world-adjust hook moves vertices in WGSL the CPU cannot run: the displaced surface's normals are unknown.
       info.pickedNormal = info.pickedNormalWorld = info.pickedFaceNormal = info.pickedFaceNormalWorld = null;

@@ -10,11 +10,14 @@ export interface PickingInfo {
   /** World distance from the ray origin (the camera) to `pickedPoint`; 0 on a miss. */
   distance: number;
   pickedPoint: Vec3 | null;
-  /** Interpolated vertex normal in mesh-local space (null without normals or detail). */
+  /**
+   * Interpolated vertex normal in mesh-local space (null without normals or detail). Every normal of a hit is on the
+   * side of the triangle the ray came from (as the G-buffer's WORLD_NORMAL): see `orientNormalsToRay`.
+   */
   pickedNormal: Vec3 | null;
   /** Interpolated vertex normal in world space (inverse-transpose, normalised). */
   pickedNormalWorld: Vec3 | null;
-  /** Geometric normal of the picked triangle (CCW front), local and world. */
+  /** Geometric normal of the picked triangle (its CCW normal, negated when the ray meets its back), local and world. */
   pickedFaceNormal: Vec3 | null;
   pickedFaceNormalWorld: Vec3 | null;
   pickedMesh: Mesh | null;
@@ -82,4 +85,27 @@ export function getPickedUV(info: PickingInfo): [number, number] | null {
   readVertexAttribute(mesh.geometry, 'uv', i2, c);
   const w = 1 - info.bu - info.bv;
   return [info.bu * a[0] + info.bv * b[0] + w * c[0], info.bu * a[1] + info.bv * b[1] + w * c[1]];
+}
+
+const negated = (v: Vec3): Vec3 => [-v[0], -v[1], -v[2]];
+const dot3 = (a: readonly number[], b: readonly number[]) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
+
+/**
+ * Turns a hit's normals to the side of the triangle the ray came from — the rule the G-buffer's WORLD_NORMAL
+ * follows too: the face normals (local and world) are negated when the ray meets the triangle's back, then the
+ * interpolated vertex normals are negated when they point to the other side of the triangle than the face normal
+ * now does. A front-face hit on data whose normals agree with its winding changes nothing.
+ */
+export function orientNormalsToRay(info: PickingInfo, direction: readonly number[]): void {
+  const face = info.pickedFaceNormalWorld;
+  if (!face) return;
+  if (dot3(face, direction) > 0) {
+    info.pickedFaceNormalWorld = negated(face);
+    if (info.pickedFaceNormal) info.pickedFaceNormal = negated(info.pickedFaceNormal);
+  }
+  const vertex = info.pickedNormalWorld;
+  if (vertex && dot3(vertex, info.pickedFaceNormalWorld!) < 0) {
+    info.pickedNormalWorld = negated(vertex);
+    if (info.pickedNormal) info.pickedNormal = negated(info.pickedNormal);
+  }
 }

@@ -1,6 +1,6 @@
 import { mat4d, vec3d } from 'wgpu-matrix';
 import { findVertexAttribute, type MeshGeometry, readVertexAttribute } from '../../engine/mesh-data.js';
-import { makeMissInfo, type PickingInfo } from '../picking-info.js';
+import { makeMissInfo, orientNormalsToRay, type PickingInfo } from '../picking-info.js';
 import type { PickingRay } from '../picking-ray.js';
 import type { CpuPicker } from './cpu-picker.js';
 import type { SceneHit } from './scene-query.js';
@@ -70,8 +70,8 @@ function faceNormal(s: InfoScratch, a: Float64Array, b: Float64Array, c: Float64
 /**
  * The PickingInfo of a CPU hit, with the GPU picker's conventions (picking/detailed-picking.ts): world
  * point and distance from the ray origin, Babylon barycentrics, the local face normal by CCW winding,
- * and world normals (vertex and face) through the inverse-transpose, normalised. Under a mirroring
- * transform the world face normal is therefore the local front's image, not the world-winding normal.
+ * and world normals (vertex and face) through the inverse-transpose, normalised, then turned to the side the ray came
+ * from (`orientNormalsToRay`). Under a mirroring transform the world face normal is the local front's image.
  */
 export function makeCpuPickingInfo(
   picker: CpuPicker,
@@ -111,10 +111,13 @@ export function makeCpuPickingInfo(
   info.pickedFaceNormal = faceNormal(s, s.corners[0], s.corners[1], s.corners[2]);
   if (info.pickedFaceNormal) info.pickedFaceNormalWorld = toWorldNormal(s, info.pickedFaceNormal, normalMatrix);
   const n = s.n;
-  if (!interpolateNormal(mesh.geometry, vertices, weights, n, s.normal)) return info;
-  const length = vec3d.length(n);
-  if (!(length > 0)) return info;
-  info.pickedNormal = [n[0] / length, n[1] / length, n[2] / length];
-  info.pickedNormalWorld = toWorldNormal(s, n, normalMatrix);
+  if (interpolateNormal(mesh.geometry, vertices, weights, n, s.normal)) {
+    const length = vec3d.length(n);
+    if (length > 0) {
+      info.pickedNormal = [n[0] / length, n[1] / length, n[2] / length];
+      info.pickedNormalWorld = toWorldNormal(s, n, normalMatrix);
+    }
+  }
+  orientNormalsToRay(info, direction);
   return info;
 }

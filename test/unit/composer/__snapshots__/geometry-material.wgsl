@@ -1,5 +1,5 @@
 // geometry-material: geometry pass {"outputs":["albedo","irradiance","reflectivity","meshBlendTag"],"normals":true,"uvs":true,"colors":true,"thinInstances":false}
-// key 88bdc1325203a08a
+// key d84277ed290ccb79
 // fragments base-texture, draw-uniforms, geometry-draw-uniforms, lambert-lighting, scene-uniforms, thin-instances, geometry-material, geometry-surface, standard-vertex, geometry-albedo, geometry-irradiance, geometry-mesh-blend-tag, geometry-reflectivity
 // conditions {"colors":true,"normals":true,"uvs":true}
 // features none
@@ -142,7 +142,6 @@ struct FragmentInput {
   @location(1) uv: vec2f,
   @location(2) worldNormal: vec3f,
   @location(3) worldPosition: vec3f,
-  @builtin(front_facing) frontFacing: bool,
 }
 
 
@@ -206,12 +205,16 @@ fn sampleBaseColor(uv: vec2f) -> vec4f {
 @group(2) @binding(0) var baseSampler: sampler;
 
 // ── fragment geometry-surface ──
-// Unit world-space normal facing the viewer: the interpolated vertex normal (flipped on back faces), or
-// without vertex normals the flat face normal from screen-space derivatives.
+// Unit world-space normal on the side of the triangle the camera sees: the face normal (from screen-space
+// derivatives) turned towards the camera, and the interpolated vertex normal negated when it points to the other
+// side of the triangle. Neither winding, mirroring nor the data's normal convention changes it; a smooth normal that
+// leans away from the camera at a silhouette is kept (it is still on the seen side of its triangle).
 fn geometryWorldNormal(input: FragmentInput) -> vec3f {
+  let g = cross(dpdx(input.worldPosition), dpdy(input.worldPosition));
+  let face = select(-g, g, dot(g, scene.cameraPosition.xyz - input.worldPosition) >= 0.0);
   {
     let n = normalize(input.worldNormal);
-    return select(-n, n, input.frontFacing);
+    return select(-n, n, dot(n, face) >= 0.0);
   }
 }
 

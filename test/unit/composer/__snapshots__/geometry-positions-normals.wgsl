@@ -1,5 +1,5 @@
 // geometry-positions-normals: geometry pass {"outputs":["worldPosition","worldNormal","viewNormal"],"normals":true,"uvs":false,"colors":false,"thinInstances":false}
-// key a5a5a4058db0e9f5
+// key 1b9e8c3da9cb6598
 // fragments draw-uniforms, geometry-scene-uniforms, scene-uniforms, thin-instances, geometry-surface, standard-vertex, geometry-view-normal, geometry-world-normal, geometry-world-position
 // conditions {"normals":true}
 // features none
@@ -134,7 +134,6 @@ struct FragmentInput {
   @location(1) uv: vec2f,
   @location(2) worldNormal: vec3f,
   @location(3) worldPosition: vec3f,
-  @builtin(front_facing) frontFacing: bool,
 }
 
 
@@ -173,12 +172,16 @@ fn writeWorldPosition(input: FragmentInput, output: ptr<function, FragmentOutput
 @group(0) @binding(0) var<uniform> geometryScene: GeometrySceneUniforms;
 
 // ── fragment geometry-surface ──
-// Unit world-space normal facing the viewer: the interpolated vertex normal (flipped on back faces), or
-// without vertex normals the flat face normal from screen-space derivatives.
+// Unit world-space normal on the side of the triangle the camera sees: the face normal (from screen-space
+// derivatives) turned towards the camera, and the interpolated vertex normal negated when it points to the other
+// side of the triangle. Neither winding, mirroring nor the data's normal convention changes it; a smooth normal that
+// leans away from the camera at a silhouette is kept (it is still on the seen side of its triangle).
 fn geometryWorldNormal(input: FragmentInput) -> vec3f {
+  let g = cross(dpdx(input.worldPosition), dpdy(input.worldPosition));
+  let face = select(-g, g, dot(g, scene.cameraPosition.xyz - input.worldPosition) >= 0.0);
   {
     let n = normalize(input.worldNormal);
-    return select(-n, n, input.frontFacing);
+    return select(-n, n, dot(n, face) >= 0.0);
   }
 }
 
