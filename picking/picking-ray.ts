@@ -117,6 +117,9 @@ interface CameraBasis {
 }
 
 let bases: WeakMap<Camera, CameraBasis> | undefined;
+/** The last camera asked for and its basis: a burst of rays from one camera skips the WeakMap. */
+let lastCamera: Camera | null = null;
+let lastBasis: CameraBasis | null = null;
 
 function normalised(v: Vec3): Vec3 {
   const length = Math.hypot(v[0], v[1], v[2]);
@@ -147,9 +150,14 @@ function basisMatches(key: Float64Array, camera: Camera): boolean {
 
 /** The camera's view basis in float64, the same frame `mat4.lookAt` builds (right = up × back, up = back × right). */
 function cameraBasis(camera: Camera): CameraBasis {
+  if (camera === lastCamera && basisMatches(lastBasis!.key, camera)) return lastBasis!;
   bases ??= new WeakMap();
   const known = bases.get(camera);
-  if (known && basisMatches(known.key, camera)) return known;
+  if (known && basisMatches(known.key, camera)) {
+    lastCamera = camera;
+    lastBasis = known;
+    return known;
+  }
   const { position: p, target: t, up: u } = camera;
   const eye: Vec3 = [p[0], p[1], p[2]];
   const forward = normalised([t[0] - p[0], t[1] - p[1], t[2] - p[2]]);
@@ -166,6 +174,8 @@ function cameraBasis(camera: Camera): CameraBasis {
     viewProjection: null,
   };
   bases.set(camera, basis);
+  lastCamera = camera;
+  lastBasis = basis;
   return basis;
 }
 
@@ -191,8 +201,36 @@ export function makePickingRay(
   pointIndex?: number,
   subpixel = false,
 ): PickingRay {
-  const [sampleX, sampleY] = toFramebufferSample(api, x, y, viewport, pointIndex, subpixel);
   const { width, height } = viewport;
+  let sampleX = x;
+  let sampleY = y;
+  // The common case checked inline (no tuple allocated); anything else goes through the full check and its errors.
+  if (
+    subpixel &&
+    viewport.devicePixelRatio === undefined &&
+    x >= 0 &&
+    y >= 0 &&
+    x < width &&
+    y < height &&
+    Number.isInteger(width) &&
+    Number.isInteger(height)
+  ) {
+    // already exact framebuffer coordinates
+  } else if (
+    !subpixel &&
+    viewport.devicePixelRatio === undefined &&
+    Number.isInteger(x) &&
+    Number.isInteger(y) &&
+    x >= 0 &&
+    y >= 0 &&
+    x < width &&
+    y < height &&
+    Number.isInteger(width) &&
+    Number.isInteger(height)
+  ) {
+    sampleX = x + 0.5;
+    sampleY = y + 0.5;
+  } else [sampleX, sampleY] = toFramebufferSample(api, x, y, viewport, pointIndex, subpixel);
   const basis = cameraBasis(camera);
   if (!basis.viewProjection || basis.width !== width || basis.height !== height) {
     basis.viewProjection = getCameraViewProjectionMatrix(camera, width / height);
