@@ -14,6 +14,8 @@ export {
 } from './gpu-picker.js';
 export type { PickOptions } from './pick-snapshot.js';
 export type { PickFilterOptions, PickIgnore, ThinInstanceIgnore } from './pick-filter.js';
+// The face rule's option: picks cull as drawn, or pick every face on purpose.
+export type { PickCulling } from '../engine/winding.js';
 export { PickError, type PickErrorCode, type PickRuleMessage } from './pick-errors.js';
 
 // Results and rays, shared by the GPU and CPU pickers.
