@@ -102,8 +102,9 @@ async function measure(generated: Generated, engine: Engine, figures: Figures, r
       figures.face++;
       if (close(info.pickedPoint!, truth.point, 1e-3 * truth.distance)) figures.point++;
       if (close([info.bu, info.bv], [truth.bu, truth.bv], 1e-3)) figures.barycentric++;
-      if (truth.normalWorld && info.pickedNormalWorld && close(info.pickedNormalWorld, truth.normalWorld, 1e-3))
-        figures.normal++;
+      // Picked normals are on the side of the triangle the ray came from (this data's normals follow its winding).
+      const seen = truth.normalWorld && (truth.frontFacing ? truth.normalWorld : truth.normalWorld.map((c) => -c));
+      if (seen && info.pickedNormalWorld && close(info.pickedNormalWorld, seen, 1e-3)) figures.normal++;
       if (truth.uv) {
         figures.uvCompared++;
         const uv = getPickedUV(info);
