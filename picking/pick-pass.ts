@@ -57,6 +57,11 @@ export interface PickPassRequest {
   view: ContributorViewData | null;
   /** The rule's storage contents per candidate, copied at the call (`readPickRuleStorage`); undefined: read now. */
   ruleStorage?: (ArrayBufferView | null)[][] | null;
+  /**
+   * Side of each point's overlay neighbourhood (2 · tolerance + 1; 0 or undefined: none). A `row` target then holds
+   * the points' texels in row 0 and point p's neighbourhood at x = p · block, rows 1 .. block.
+   */
+  overlayBlock?: number;
 }
 
 /** What one pass draws, worked out before anything is written. */
@@ -122,10 +127,17 @@ export function splitPickPoints(
   drawListLengths: readonly number[],
   limits: PickPassLimits,
   detailed: boolean,
+  overlayBlock = 0,
 ): { first: number; count: number }[] {
   const maxSlots = Math.floor(limits.maxBufferSize / drawSlotBytes);
-  let maxPoints = Math.min(limits.maxTextureDimension2D, Math.floor(limits.maxBufferSize / pointSlotBytes));
-  while (maxPoints > 1 && stagingRowBytes(maxPoints, detailed) > limits.maxBufferSize)
+  // With overlays each point is `block` texels wide, `block + 1` rows tall, and has a second point slot.
+  const columns = Math.max(1, overlayBlock);
+  const rows = overlayBlock ? overlayBlock + 1 : 1;
+  let maxPoints = Math.min(
+    Math.floor(limits.maxTextureDimension2D / columns),
+    Math.floor(limits.maxBufferSize / (pointSlotBytes * (overlayBlock ? 2 : 1))),
+  );
+  while (maxPoints > 1 && stagingRowBytes(maxPoints * columns, detailed) * rows > limits.maxBufferSize)
     maxPoints = Math.floor(maxPoints / 2);
   const batches: { first: number; count: number }[] = [];
   let first = 0;
@@ -191,6 +203,7 @@ function splitPickRequest(request: PickPassRequest, limits: PickPassLimits): Pic
     snapshot.drawLists.map((list) => list.length),
     limits,
     request.detailed,
+    request.overlayBlock,
   );
   if (batches.length === 1) return [request];
   return batches.map(({ first, count }) => ({
@@ -219,6 +232,8 @@ function joinPickReadbacks(
     return {
       texel: (i) => readbacks[passOf[i]].texel(i - firstOf[passOf[i]]),
       id: (i) => readbacks[passOf[i]].id(i - firstOf[passOf[i]]),
+      blockTexel: (i, dx, dy) => readbacks[passOf[i]].blockTexel(i - firstOf[passOf[i]], dx, dy),
+      blockId: (i, dx, dy) => readbacks[passOf[i]].blockId(i - firstOf[passOf[i]], dx, dy),
       *ids() {
         for (const readback of readbacks) yield* readback.ids();
       },
@@ -240,6 +255,8 @@ function joinPickReadbacks(
       const [p, local] = locate(i);
       return readbacks[p].texel(local);
     },
+    blockTexel: readbacks[0].blockTexel,
+    blockId: readbacks[0].blockId,
     id(i) {
       const [p, local] = locate(i);
       return readbacks[p].id(local);
@@ -264,7 +281,10 @@ function joinPickReadbacks(
 /** Compiles the rule pipelines the request lacks (null when everything is ready and encoding can start now). */
 export function preparePickPass(gpu: PickGpu, request: PickPassRequest): Promise<void> | null {
   if (!request.rule) return null;
-  const meshes = request.snapshot.candidates.map((c) => c.drawMesh ?? c.mesh).filter((m) => !m.disposed);
+  const meshes = request.snapshot.candidates
+    .filter((c) => !c.overlay)
+    .map((c) => c.drawMesh ?? c.mesh)
+    .filter((m) => !m.disposed);
   if (meshes.every((m) => getPickPipeline(gpu, request.api, m, request.detailed, request.rule))) return null;
   return preparePickPipelines(gpu, request.api, meshes, request.detailed, request.rule);
 }
@@ -287,7 +307,8 @@ export async function encodePickPass(gpu: PickGpu, request: PickPassRequest): Pr
     for (const submitted of copies) releaseStagingBuffer(gpu.staging, submitted.buffer);
     throw error;
   }
-  const readbacks = await Promise.all(copies.map((submitted) => readPickTargetsAsync(gpu, submitted)));
+  const block = request.layout === 'row' ? (request.overlayBlock ?? 0) : 0;
+  const readbacks = await Promise.all(copies.map((submitted) => readPickTargetsAsync(gpu, submitted, block)));
   return joinPickReadbacks(request, passes, readbacks);
 }
 
@@ -320,7 +341,8 @@ function planPickShared(gpu: PickGpu, request: PickPassRequest): Pick<PickPassPl
   const { snapshot, detailed, rule } = request;
   const pipelines = snapshot.candidates.map((c) => {
     const mesh = c.drawMesh ?? c.mesh;
-    return mesh.disposed ? null : getPickPipeline(gpu, request.api, mesh, detailed, rule);
+    // Overlay items are the caller's handles, not scene geometry: the discard rule does not apply to them.
+    return mesh.disposed ? null : getPickPipeline(gpu, request.api, mesh, detailed, c.overlay ? null : rule);
   });
   const storage = request.ruleStorage !== undefined ? request.ruleStorage : readPickRuleStorage(request);
   return { pipelines, storage };
@@ -335,6 +357,7 @@ export function readPickRuleStorage(request: PickPassRequest): (ArrayBufferView 
   if (!rule?.rule.storage?.length) return null;
   return request.snapshot.candidates.map((c) =>
     rule.bindings.map((b) => {
+      if (c.overlay) return null;
       const view = readRuleStorage(request.api, rule.rule, rule.rule.storage!.find((s) => s.name === b.name)!, c.mesh);
       return view && new Uint8Array(view.buffer, view.byteOffset, view.byteLength).slice();
     }),
@@ -353,10 +376,11 @@ function planPickPass(request: PickPassRequest, shared: Pick<PickPassPlan, 'pipe
   snapshot.drawLists.forEach((list, point) => {
     for (const candidate of list) uses[candidate].push({ point, slot: slots++ });
   });
+  const block = row ? (request.overlayBlock ?? 0) : 0;
   return {
     row,
-    targetWidth: row ? regions.length : regions[0].width,
-    targetHeight: row ? 1 : regions[0].height,
+    targetWidth: row ? regions.length * Math.max(1, block) : regions[0].width,
+    targetHeight: row ? 1 + block : regions[0].height,
     pipelines,
     storage,
     uses,
@@ -379,7 +403,7 @@ function preparePickTargets(
   );
   ensureUniforms(
     gpu,
-    Math.max(...passes.map((pass) => pass.regions.length)),
+    Math.max(...passes.map((pass) => pass.regions.length)) * (request.overlayBlock ? 2 : 1),
     Math.max(...plans.map((plan) => plan.slots)),
   );
   // The renderer may not have uploaded the latest instance matrices yet.
@@ -411,7 +435,20 @@ function writePointUniforms(gpu: PickGpu, request: PickPassRequest, row: boolean
     // Fragment coordinates in the pick target plus this offset give the original framebuffer's.
     gpu.pointData.set([region.x - (row ? p : 0), region.y, 0, 0], (p * pointSlotBytes + pickFrameOffset) / 4);
   });
-  gpu.device.queue.writeBuffer(gpu.pointBuffer!, 0, gpu.pointData, 0, (regions.length * pointSlotBytes) / 4);
+  const block = row ? (request.overlayBlock ?? 0) : 0;
+  if (block) {
+    // Slot K + p: point p's overlay neighbourhood, the block × block pixels centred on its pixel, at (p · block, 1).
+    const half = (block - 1) / 2;
+    regions.forEach((region, p) => {
+      const around = { x: region.x - half, y: region.y - half, width: block, height: block };
+      makePickZoomMatrix(around, request.width, request.height, zoom);
+      const slot = regions.length + p;
+      gpu.pointData.set(mat4.multiply(zoom, request.viewProjection), (slot * pointSlotBytes) / 4);
+      gpu.pointData.set([around.x - p * block, around.y - 1, 0, 0], (slot * pointSlotBytes + pickFrameOffset) / 4);
+    });
+  }
+  const slots = regions.length * (block ? 2 : 1);
+  gpu.device.queue.writeBuffer(gpu.pointBuffer!, 0, gpu.pointData, 0, (slots * pointSlotBytes) / 4);
   return points;
 }
 
@@ -542,12 +579,20 @@ function drawCandidateUses(
   const mesh = candidate.drawMesh ?? candidate.mesh;
   const pointGroups = pointGroupsFor(gpu, lease.bindGroupLayouts[0], composed.bindGroups[0].bindings);
   const drawGroup = drawGroupFor(gpu, lease.bindGroupLayouts[1], composed.bindGroups[1].bindings);
+  const block = candidate.overlay === 'on-top' ? request.overlayBlock! : 0;
   for (const { point, slot } of uses) {
     const region = request.regions[point];
-    const x = plan.row ? point : 0;
-    pass.setViewport(x, 0, plan.row ? 1 : region.width, plan.row ? 1 : region.height, 0, 1);
-    pass.setScissorRect(x, 0, plan.row ? 1 : region.width, plan.row ? 1 : region.height);
-    pass.setBindGroup(0, pointGroups[point]);
+    if (block) {
+      // An on-top overlay item: its own neighbourhood texels, depth-tested only against other overlay items.
+      pass.setViewport(point * block, 1, block, block, 0, 1);
+      pass.setScissorRect(point * block, 1, block, block);
+      pass.setBindGroup(0, pointGroups[request.regions.length + point]);
+    } else {
+      const x = plan.row ? point : 0;
+      pass.setViewport(x, 0, plan.row ? 1 : region.width, plan.row ? 1 : region.height, 0, 1);
+      pass.setScissorRect(x, 0, plan.row ? 1 : region.width, plan.row ? 1 : region.height);
+      pass.setBindGroup(0, pointGroups[point]);
+    }
     pass.setBindGroup(1, drawGroup, [slot * drawSlotBytes, slot * drawSlotBytes]);
     for (const run of candidate.runs ?? [{ first: 0, count: 1 }]) {
       drawMeshInstances(pass, mesh, run.count, run.first);
