@@ -96,7 +96,11 @@ export function decodeOverlayHit(
     if (best && d2 > best.d2) return;
     const texel = read();
     // Reverse-Z: a larger depth is nearer.
-    if (best && d2 === best.d2 && (texel.depth < best.texel.depth || (texel.depth === best.texel.depth && id > best.id)))
+    if (
+      best &&
+      d2 === best.d2 &&
+      (texel.depth < best.texel.depth || (texel.depth === best.texel.depth && id > best.id))
+    )
       return;
     found.best = { id, d2, dx, dy, texel };
   };

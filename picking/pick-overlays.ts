@@ -1,5 +1,5 @@
 import { describeValue } from '../core/errors.js';
-import { checkOptionKeys, type OptionKeys } from '../core/options.js';
+import { checkOptionKeys } from '../core/options.js';
 import { createMeshFromData, disposeMesh, type Mesh } from '../engine/mesh.js';
 import type { MeshData } from '../engine/mesh-data.js';
 import { createScene, disposeScene, type Scene } from '../engine/scene.js';

@@ -19,6 +19,7 @@ import {
   enableDetailedPicking,
   type GpuPicker,
   PickError,
+  type PickingInfo,
   pickAsync,
   pickManyAsync,
   setPickOverlayItems,
@@ -136,9 +137,12 @@ describe('pick overlays (Dawn)', () => {
         { handleId: 2, mesh: right.mesh },
       ]);
       const ids = async () =>
-        (await pickManyAsync(picker, Array.from({ length: 4 }, () => ({ x: c[0], y: c[1] })))).map(
-          (i) => i.pickedOverlay?.handleId,
-        );
+        (
+          await pickManyAsync(
+            picker,
+            Array.from({ length: 4 }, () => ({ x: c[0], y: c[1] })),
+          )
+        ).map((i) => i.pickedOverlay?.handleId);
       expect(await ids()).toEqual([1, 1, 1, 1]);
       setPickOverlayItems(overlay, [
         { handleId: 2, mesh: right.mesh },
@@ -171,9 +175,14 @@ describe('pick overlays (Dawn)', () => {
       const { scene, handles, picker } = makeWorld(engine);
       const c = [30, 40] as const;
       // A blocker in front of everything at the handle's pixel (view depth 2), and handles behind it (depth 4).
-      createBoxMesh(scene, 'blocker', { width: 0.5, height: 0.5, depth: 0.05 }, {
-        worldMatrix: mat4.translation(pointAtPixel(c[0], c[1], 2)),
-      });
+      createBoxMesh(
+        scene,
+        'blocker',
+        { width: 0.5, height: 0.5, depth: 0.05 },
+        {
+          worldMatrix: mat4.translation(pointAtPixel(c[0], c[1], 2)),
+        },
+      );
       const hidden = handleAt(handles, 'hidden', c[0], c[1], 4);
       const overlay = createPickOverlay(picker, [{ handleId: 'h', mesh: hidden.mesh }]);
       const exact = await pickAsync(picker, c[0], c[1]);
@@ -220,7 +229,7 @@ describe('pick overlays (Dawn)', () => {
         { x: 0, y: 0 },
         { x: 95, y: 71 },
       ];
-      const singles = [];
+      const singles: PickingInfo[] = [];
       for (const p of points) singles.push(await pickAsync(picker, p.x, p.y));
       const submit = vi.spyOn(engine.device.queue, 'submit');
       const many = await pickManyAsync(picker, points);
@@ -298,9 +307,18 @@ describe('pick overlays (Dawn)', () => {
         expect((error as PickError).message).toMatch(text);
       };
       const wallMesh = scene.meshes[0];
-      refuse(() => createPickOverlay(picker, 'x' as never), 'createPickOverlay', 'bad-option', /items "x" must be an array/);
       refuse(
-        () => setPickOverlayItems(overlay, [{ handleId: 'a', mesh: good.mesh }, { handleId: 'a', mesh: good.mesh }]),
+        () => createPickOverlay(picker, 'x' as never),
+        'createPickOverlay',
+        'bad-option',
+        /items "x" must be an array/,
+      );
+      refuse(
+        () =>
+          setPickOverlayItems(overlay, [
+            { handleId: 'a', mesh: good.mesh },
+            { handleId: 'a', mesh: good.mesh },
+          ]),
         'setPickOverlayItems',
         'bad-option',
         /items\[1\]\.handleId "a" is used twice/,
