@@ -250,6 +250,59 @@ describe('pick overlays (Dawn)', () => {
   );
 
   gpuTest(
+    'a request past one pass (1 000 points: 8192 / 9 = 910 blocks a pass) splits and still answers every point',
+    async ({ engine }) => {
+      const { handles, picker } = makeWorld(engine);
+      const a = handleAt(handles, 'a', 20, 20);
+      const b = handleAt(handles, 'b', 70, 50);
+      createPickOverlay(picker, [
+        { handleId: 'a', mesh: a.mesh },
+        { handleId: 'b', mesh: b.mesh },
+      ]);
+      const points = Array.from({ length: 1000 }, (_, i) => ({ x: (i * 37) % width, y: (i * 53) % height }));
+      const submit = vi.spyOn(engine.device.queue, 'submit');
+      const infos = await pickManyAsync(picker, points);
+      expect(submit.mock.calls.length).toBe(
+        Math.ceil(1000 / Math.floor(engine.device.limits.maxTextureDimension2D / 9)),
+      );
+      expect(submit.mock.calls.length).toBeGreaterThan(1);
+      submit.mockRestore();
+      const within = (p: { x: number; y: number }, cx: number, cy: number) =>
+        Math.max(Math.abs(p.x - cx), Math.abs(p.y - cy)) <= 4;
+      const expected = points.map((p) => (within(p, 20, 20) ? 'a' : within(p, 70, 50) ? 'b' : 'wall'));
+      expect(expected.filter((e) => e !== 'wall').length).toBeGreaterThan(10);
+      expect(infos.map((i) => i.pickedOverlay?.handleId ?? i.pickedMesh?.name)).toEqual(expected);
+      disposeGpuPicker(picker);
+    },
+    [width, height],
+  );
+
+  gpuTest(
+    "a discard rule applies to the scene, not to the caller's handles",
+    async ({ engine }) => {
+      const { handles, picker } = makeWorld(engine);
+      const a = handleAt(handles, 'a', 20, 20);
+      createPickOverlay(picker, [{ handleId: 'a', mesh: a.mesh }]);
+      const everything = {
+        key: 'nothing',
+        wgsl: 'fn pickDiscard(input: PickDiscardInput) -> bool {\n  return true;\n}',
+      };
+      const [near, away] = await pickManyAsync(
+        picker,
+        [
+          { x: 22, y: 20 },
+          { x: 60, y: 20 },
+        ],
+        { discard: everything },
+      );
+      expect(near.pickedOverlay?.handleId).toBe('a');
+      expect(away.hit).toBe(false);
+      disposeGpuPicker(picker);
+    },
+    [width, height],
+  );
+
+  gpuTest(
     'disposal frees the GPU buffers of the meshes an overlay made; the picker goes on without it',
     async ({ engine }) => {
       const { picker } = makeWorld(engine);
