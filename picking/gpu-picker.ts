@@ -4,7 +4,14 @@ import { checkOptionKeys, checkOptionTypes, type OptionKeys } from '../core/opti
 import type { Camera } from '../engine/camera.js';
 import { whenEngineReadyAsync } from '../engine/engine.js';
 import type { Scene } from '../engine/scene.js';
-import { decodePickTexel } from './pick-decode.js';
+import { decodeOverlayHit, decodePickTexel } from './pick-decode.js';
+import {
+  captureOverlays,
+  checkOverlayTolerance,
+  type CapturedOverlays,
+  disposePickOverlay,
+  type PickOverlay,
+} from './pick-overlays.js';
 import { PickError } from './pick-errors.js';
 import { checkDiscardRule, type PickDiscardRule } from './discard-rules.js';
 import {
@@ -54,6 +61,13 @@ export interface GpuPickOptions extends PickOptions {
    * centre is i + 0.5). Default false: x, y name the pixel they fall in, sampled at its centre.
    */
   subpixel?: boolean;
+  /** Whether the picker's overlays (`createPickOverlay`) take part (default true); not an option of pickRectAsync. */
+  overlays?: boolean;
+  /**
+   * Half size, in framebuffer pixels, of the neighbourhood in which an on-top overlay item wins: an integer 0..16,
+   * default 4 (9 × 9 pixels). Not an option of pickRectAsync.
+   */
+  overlayTolerance?: number;
 }
 
 /** A GPU picker bound to a scene: plain state; GPU objects appear on the first pick. */
@@ -71,6 +85,8 @@ export interface GpuPicker {
   picks: number;
   /** Contributor modules of the scene's pick sources, loaded on the first pick. */
   contributors: ContributorState;
+  /** Overlays drawn over the scene by every pickAsync / pickManyAsync, in creation order (`createPickOverlay`). */
+  overlays: PickOverlay[];
 }
 
 /** Creates a picker for a scene; targets, buffers and pipelines are made on the first pick. */
@@ -83,6 +99,7 @@ export function createGpuPicker(scene: Scene): GpuPicker {
     disposed: false,
     picks: 0,
     contributors: makeContributorState(),
+    overlays: [],
   };
 }
 
@@ -241,12 +258,15 @@ const gpuPickOptionKeys: OptionKeys<GpuPickOptions> = {
   filterSource: true,
   culling: true,
   subpixel: true,
+  overlays: true,
+  overlayTolerance: true,
 };
 
 const gpuPickOptionTypes = {
   preFilter: 'boolean',
   subpixel: 'boolean',
   devicePixelRatio: 'finite-number',
+  overlays: 'boolean',
 } as const;
 
 function pickOptionError(api: string, message: string): PickError {
@@ -306,6 +326,7 @@ export async function pickManyAsync(
     return makePickingRay(camera, p.x, p.y, viewport, api, points.length > 1 ? i : undefined, options?.subpixel);
   });
   const rule = options?.discard !== undefined ? checkDiscardRule(api, options.discard) : null;
+  const tolerance = checkOverlayTolerance(api, options?.overlayTolerance);
   // A world-adjust hook moves geometry outside its bounds: the ray pre-filter cannot be trusted then.
   const snapshot = makePickSnapshot(
     api,
@@ -327,6 +348,10 @@ export async function pickManyAsync(
   const detailed = picker.detailed;
   const sources = captureSceneSources(picker, api, snapshot, rays, camera, options);
   const view = sources.length ? makeContributorViewData(camera, viewProjection, viewport.width, viewport.height) : null;
+  const overlays: CapturedOverlays | null =
+    options?.overlays === false
+      ? null
+      : captureOverlays(api, picker, snapshot, lastCapturedId(snapshot, sources), tolerance);
   return runRequest(
     picker,
     api,
@@ -343,12 +368,26 @@ export async function pickManyAsync(
       sources,
       view,
       culling,
+      overlayBlock: overlays?.block ?? 0,
     },
     (readback) =>
-      rays.map((ray, i) =>
-        decodePickTexel(snapshot, ray, inverse, readback.texel(i), rule?.rule.worldAdjustWgsl !== undefined, sources),
+      rays.map(
+        (ray, i) =>
+          (overlays && decodeOverlayHit(overlays, readback, i, ray, inverse)) ||
+          decodePickTexel(snapshot, ray, inverse, readback.texel(i), rule?.rule.worldAdjustWgsl !== undefined, sources),
       ),
   );
+}
+
+/** The last ID the snapshot's meshes and the captured sources use (0 when none). */
+function lastCapturedId(
+  snapshot: { candidates: readonly { baseId: number; idCount: number }[] },
+  sources: readonly CapturedSource[],
+): number {
+  const source = sources[sources.length - 1];
+  if (source) return source.baseId + source.idCount - 1;
+  const last = snapshot.candidates[snapshot.candidates.length - 1];
+  return last ? last.baseId + last.idCount - 1 : 0;
 }
 
 /** An identity visible in a marquee rectangle: a mesh (and thin instance), or a pick source's entity (and its detail). */
@@ -381,7 +420,8 @@ export async function pickRectAsync(
 ): Promise<PickedIdentity[]> {
   const api = 'pickRectAsync';
   assertAlive(picker, api);
-  checkOptionKeys(api, options, [...Object.keys(gpuPickOptionKeys), 'maxResults'], pickOptionError);
+  const rectKeys = Object.keys(gpuPickOptionKeys).filter((k) => k !== 'overlays' && k !== 'overlayTolerance');
+  checkOptionKeys(api, options, [...rectKeys, 'maxResults'], pickOptionError);
   checkOptionTypes(api, options, gpuPickOptionTypes, pickOptionError);
   const culling = cullingOf(api, options);
   const loading = loadSources(picker, api);
@@ -478,6 +518,7 @@ export function disposeGpuPicker(picker: GpuPicker): void {
       new PickError('disposeGpuPicker', 'disposed', 'the picker was disposed while the pick was in flight'),
     );
   picker.inFlight.clear();
+  for (const overlay of [...picker.overlays]) disposePickOverlay(overlay);
   if (picker.gpu) disposePickGpu(picker.gpu);
   picker.gpu = null;
 }

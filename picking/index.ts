@@ -13,6 +13,20 @@ export {
   pickRectAsync,
 } from './gpu-picker.js';
 export type { PickOptions } from './pick-snapshot.js';
+
+// Overlays: gizmo handles drawn in the same pick pass with reserved IDs, winning within a pixel tolerance.
+export {
+  createPickOverlay,
+  defaultOverlayTolerance,
+  disposePickOverlay,
+  maxOverlayTolerance,
+  type PickOverlay,
+  type PickOverlayDepth,
+  type PickOverlayHit,
+  type PickOverlayItem,
+  type PickOverlayItemInput,
+  setPickOverlayItems,
+} from './pick-overlays.js';
 export type { PickFilterOptions, PickIgnore, ThinInstanceIgnore } from './pick-filter.js';
 // The face rule's option: picks cull as drawn, or pick every face on purpose.
 export type { PickCulling } from '../engine/winding.js';

@@ -60,6 +60,11 @@ export interface PickPassRequest {
   ruleStorage?: (ArrayBufferView | null)[][] | null;
   /** Back faces: culled as the renderers cull them (default), or all picked. */
   culling?: PickCulling;
+  /**
+   * Side of each point's overlay neighbourhood (2 · tolerance + 1; 0 or undefined: none). A `row` target then holds
+   * the points' texels in row 0 and point p's neighbourhood at x = p · block, rows 1 .. block.
+   */
+  overlayBlock?: number;
 }
 
 /** One draw of a candidate's instances that share a front face, with the raster state (and pipeline) it needs. */
@@ -135,10 +140,17 @@ export function splitPickPoints(
   drawListLengths: readonly number[],
   limits: PickPassLimits,
   detailed: boolean,
+  overlayBlock = 0,
 ): { first: number; count: number }[] {
   const maxSlots = Math.floor(limits.maxBufferSize / drawSlotBytes);
-  let maxPoints = Math.min(limits.maxTextureDimension2D, Math.floor(limits.maxBufferSize / pointSlotBytes));
-  while (maxPoints > 1 && stagingRowBytes(maxPoints, detailed) > limits.maxBufferSize)
+  // With overlays each point is `block` texels wide, `block + 1` rows tall, and has a second point slot.
+  const columns = Math.max(1, overlayBlock);
+  const rows = overlayBlock ? overlayBlock + 1 : 1;
+  let maxPoints = Math.min(
+    Math.floor(limits.maxTextureDimension2D / columns),
+    Math.floor(limits.maxBufferSize / (pointSlotBytes * (overlayBlock ? 2 : 1))),
+  );
+  while (maxPoints > 1 && stagingRowBytes(maxPoints * columns, detailed) * rows > limits.maxBufferSize)
     maxPoints = Math.floor(maxPoints / 2);
   const batches: { first: number; count: number }[] = [];
   let first = 0;
@@ -204,6 +216,7 @@ function splitPickRequest(request: PickPassRequest, limits: PickPassLimits): Pic
     snapshot.drawLists.map((list) => list.length),
     limits,
     request.detailed,
+    request.overlayBlock,
   );
   if (batches.length === 1) return [request];
   return batches.map(({ first, count }) => ({
@@ -232,6 +245,8 @@ function joinPickReadbacks(
     return {
       texel: (i) => readbacks[passOf[i]].texel(i - firstOf[passOf[i]]),
       id: (i) => readbacks[passOf[i]].id(i - firstOf[passOf[i]]),
+      blockTexel: (i, dx, dy) => readbacks[passOf[i]].blockTexel(i - firstOf[passOf[i]], dx, dy),
+      blockId: (i, dx, dy) => readbacks[passOf[i]].blockId(i - firstOf[passOf[i]], dx, dy),
       *ids() {
         for (const readback of readbacks) yield* readback.ids();
       },
@@ -253,6 +268,8 @@ function joinPickReadbacks(
       const [p, local] = locate(i);
       return readbacks[p].texel(local);
     },
+    blockTexel: readbacks[0].blockTexel,
+    blockId: readbacks[0].blockId,
     id(i) {
       const [p, local] = locate(i);
       return readbacks[p].id(local);
@@ -297,9 +314,9 @@ function rasterRunsOf(request: PickPassRequest, candidate: PickSnapshot['candida
 /** Compiles the rule pipelines the request lacks (null when everything is ready and encoding can start now). */
 export function preparePickPass(gpu: PickGpu, request: PickPassRequest): Promise<void> | null {
   if (!request.rule) return null;
-  const draws = request.snapshot.candidates.flatMap((c) =>
-    rasterRunsOf(request, c).map((run) => ({ mesh: c.drawMesh ?? c.mesh, raster: run.raster })),
-  );
+  const draws = request.snapshot.candidates
+    .filter((c) => !c.overlay)
+    .flatMap((c) => rasterRunsOf(request, c).map((run) => ({ mesh: c.drawMesh ?? c.mesh, raster: run.raster })));
   if (draws.every((d) => getPickPipeline(gpu, request.api, d.mesh, request.detailed, request.rule, d.raster)))
     return null;
   return preparePickPipelines(gpu, request.api, draws, request.detailed, request.rule);
@@ -323,7 +340,8 @@ export async function encodePickPass(gpu: PickGpu, request: PickPassRequest): Pr
     for (const submitted of copies) releaseStagingBuffer(gpu.staging, submitted.buffer);
     throw error;
   }
-  const readbacks = await Promise.all(copies.map((submitted) => readPickTargetsAsync(gpu, submitted)));
+  const block = request.layout === 'row' ? (request.overlayBlock ?? 0) : 0;
+  const readbacks = await Promise.all(copies.map((submitted) => readPickTargetsAsync(gpu, submitted, block)));
   return joinPickReadbacks(request, passes, readbacks);
 }
 
@@ -359,8 +377,10 @@ function planPickShared(
   const { snapshot, detailed, rule } = request;
   const rasterRuns = snapshot.candidates.map((c) => {
     const runs = rasterRunsOf(request, c);
+    // Overlay items are the caller's handles, not scene geometry: the discard rule does not apply to them.
+    const candidateRule = c.overlay ? null : rule;
     for (const run of runs)
-      run.pipeline = getPickPipeline(gpu, request.api, c.drawMesh ?? c.mesh, detailed, rule, run.raster);
+      run.pipeline = getPickPipeline(gpu, request.api, c.drawMesh ?? c.mesh, detailed, candidateRule, run.raster);
     return runs;
   });
   const pipelines = rasterRuns.map((runs) => runs[0]?.pipeline ?? null);
@@ -377,6 +397,7 @@ export function readPickRuleStorage(request: PickPassRequest): (ArrayBufferView 
   if (!rule?.rule.storage?.length) return null;
   return request.snapshot.candidates.map((c) =>
     rule.bindings.map((b) => {
+      if (c.overlay) return null;
       const view = readRuleStorage(request.api, rule.rule, rule.rule.storage!.find((s) => s.name === b.name)!, c.mesh);
       return view && new Uint8Array(view.buffer, view.byteOffset, view.byteLength).slice();
     }),
@@ -398,10 +419,11 @@ function planPickPass(
   snapshot.drawLists.forEach((list, point) => {
     for (const candidate of list) uses[candidate].push({ point, slot: slots++ });
   });
+  const block = row ? (request.overlayBlock ?? 0) : 0;
   return {
     row,
-    targetWidth: row ? regions.length : regions[0].width,
-    targetHeight: row ? 1 : regions[0].height,
+    targetWidth: row ? regions.length * Math.max(1, block) : regions[0].width,
+    targetHeight: row ? 1 + block : regions[0].height,
     pipelines,
     rasterRuns,
     storage,
@@ -425,7 +447,7 @@ function preparePickTargets(
   );
   ensureUniforms(
     gpu,
-    Math.max(...passes.map((pass) => pass.regions.length)),
+    Math.max(...passes.map((pass) => pass.regions.length)) * (request.overlayBlock ? 2 : 1),
     Math.max(...plans.map((plan) => plan.slots)),
   );
   // The renderer may not have uploaded the latest instance matrices yet.
@@ -457,7 +479,20 @@ function writePointUniforms(gpu: PickGpu, request: PickPassRequest, row: boolean
     // Fragment coordinates in the pick target plus this offset give the original framebuffer's.
     gpu.pointData.set([region.x - (row ? p : 0), region.y, 0, 0], (p * pointSlotBytes + pickFrameOffset) / 4);
   });
-  gpu.device.queue.writeBuffer(gpu.pointBuffer!, 0, gpu.pointData, 0, (regions.length * pointSlotBytes) / 4);
+  const block = row ? (request.overlayBlock ?? 0) : 0;
+  if (block) {
+    // Slot K + p: point p's overlay neighbourhood, the block × block pixels centred on its pixel, at (p · block, 1).
+    const half = (block - 1) / 2;
+    regions.forEach((region, p) => {
+      const around = { x: region.x - half, y: region.y - half, width: block, height: block };
+      makePickZoomMatrix(around, request.width, request.height, zoom);
+      const slot = regions.length + p;
+      gpu.pointData.set(mat4.multiply(zoom, request.viewProjection), (slot * pointSlotBytes) / 4);
+      gpu.pointData.set([around.x - p * block, around.y - 1, 0, 0], (slot * pointSlotBytes + pickFrameOffset) / 4);
+    });
+  }
+  const slots = regions.length * (block ? 2 : 1);
+  gpu.device.queue.writeBuffer(gpu.pointBuffer!, 0, gpu.pointData, 0, (slots * pointSlotBytes) / 4);
   return points;
 }
 
@@ -589,12 +624,20 @@ function drawCandidateUses(
   const pointGroups = pointGroupsFor(gpu, lease.bindGroupLayouts[0], composed.bindGroups[0].bindings);
   const drawGroup = drawGroupFor(gpu, lease.bindGroupLayouts[1], composed.bindGroups[1].bindings);
   let current = pipeline;
+  const block = candidate.overlay === 'on-top' ? request.overlayBlock! : 0;
   for (const { point, slot } of uses) {
     const region = request.regions[point];
-    const x = plan.row ? point : 0;
-    pass.setViewport(x, 0, plan.row ? 1 : region.width, plan.row ? 1 : region.height, 0, 1);
-    pass.setScissorRect(x, 0, plan.row ? 1 : region.width, plan.row ? 1 : region.height);
-    pass.setBindGroup(0, pointGroups[point]);
+    if (block) {
+      // An on-top overlay item: its own neighbourhood texels, depth-tested only against other overlay items.
+      pass.setViewport(point * block, 1, block, block, 0, 1);
+      pass.setScissorRect(point * block, 1, block, block);
+      pass.setBindGroup(0, pointGroups[request.regions.length + point]);
+    } else {
+      const x = plan.row ? point : 0;
+      pass.setViewport(x, 0, plan.row ? 1 : region.width, plan.row ? 1 : region.height, 0, 1);
+      pass.setScissorRect(x, 0, plan.row ? 1 : region.width, plan.row ? 1 : region.height);
+      pass.setBindGroup(0, pointGroups[point]);
+    }
     pass.setBindGroup(1, drawGroup, [slot * drawSlotBytes, slot * drawSlotBytes]);
     // Runs of one front face; a run whose pipeline differs (mirrored instances, culled faces) switches pipeline.
     for (const run of plan.rasterRuns[index]) {

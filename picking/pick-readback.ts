@@ -15,6 +15,10 @@ export interface PickReadback {
   /** The decoded pick ID of texel `index` (row-major in the pass's width × height). */
   id(index: number): number;
   ids(): Iterable<number>;
+  /** Of a `row` pass with overlay neighbourhoods: point `point`'s texel at offset (dx, dy) from its pixel. */
+  blockTexel(point: number, dx: number, dy: number): PickTexel;
+  /** The decoded pick ID of that texel. */
+  blockId(point: number, dx: number, dy: number): number;
 }
 
 /** The pick targets' copies in one staging buffer, encoded and waiting for the submit. */
@@ -52,7 +56,11 @@ export function encodePickTargetCopies(
 }
 
 /** Maps the submitted copies and decodes texels from a copy of the bytes (the buffer goes back to the pool). */
-export async function readPickTargetsAsync(gpu: PickGpu, copies: PickTargetCopies): Promise<PickReadback> {
+export async function readPickTargetsAsync(
+  gpu: PickGpu,
+  copies: PickTargetCopies,
+  overlayBlock = 0,
+): Promise<PickReadback> {
   const { staged, width, detailed } = copies;
   const bytes = await readStagingBufferAsync(gpu.staging, copies.buffer, copies.byteLength, (mapped) => mapped.slice());
   const at = (attachment: number, index: number) =>
@@ -65,15 +73,21 @@ export async function readPickTargetsAsync(gpu: PickGpu, copies: PickTargetCopie
     const idAt = at(0, index);
     return decodePickId(bytes[idAt], bytes[idAt + 1], bytes[idAt + 2]);
   };
+  const texel = (index: number): PickTexel => {
+    const idAt = at(0, index);
+    return {
+      id: [bytes[idAt], bytes[idAt + 1], bytes[idAt + 2]],
+      depth: view.getFloat32(at(1, index), true),
+      detail: detailed ? new Uint32Array(bytes.buffer.slice(at(2, index), at(2, index) + 16)) : null,
+    };
+  };
+  const half = (overlayBlock - 1) / 2;
+  const blockIndex = (point: number, dx: number, dy: number) =>
+    (1 + half + dy) * width + point * overlayBlock + half + dx;
   return {
-    texel(index) {
-      const idAt = at(0, index);
-      return {
-        id: [bytes[idAt], bytes[idAt + 1], bytes[idAt + 2]],
-        depth: view.getFloat32(at(1, index), true),
-        detail: detailed ? new Uint32Array(bytes.buffer.slice(at(2, index), at(2, index) + 16)) : null,
-      };
-    },
+    texel,
+    blockTexel: (point, dx, dy) => texel(blockIndex(point, dx, dy)),
+    blockId: (point, dx, dy) => id(blockIndex(point, dx, dy)),
     id,
     *ids() {
       for (let i = 0; i < texelCount; i++) yield id(i);

@@ -54,6 +54,8 @@ export interface PickCandidate {
    * the capture (set by `bindSnapshotMeshes`; undefined means the mesh).
    */
   drawMesh?: Mesh;
+  /** Set for an overlay item (pick-overlays.ts): drawn without the discard rule; `on-top` in the point's neighbourhood. */
+  overlay?: 'on-top' | 'scene';
 }
 
 /** The deformation state of a mesh at the call: bone matrices, morph weights, VAT time and playback. */
@@ -66,7 +68,12 @@ export interface CapturedPose {
 }
 
 /** Copies what a pick reads of a mesh at the call (its world matrix, instance version and pose). */
-function captureCandidate(mesh: Mesh, baseId: number, idCount: number, runs: InstanceRun[] | null): PickCandidate {
+export function captureCandidate(
+  mesh: Mesh,
+  baseId: number,
+  idCount: number,
+  runs: InstanceRun[] | null,
+): PickCandidate {
   const deformed = isMeshDeformed(mesh);
   return {
     mesh,

@@ -1,5 +1,6 @@
 import { findVertexAttribute, readVertexAttribute } from '../engine/mesh-data.js';
 import type { Mesh } from '../engine/mesh.js';
+import type { PickOverlayHit } from './pick-overlays.js';
 import type { PickingRay } from './picking-ray.js';
 
 type Vec3 = [number, number, number];
@@ -34,6 +35,12 @@ export interface PickingInfo {
   /** Thin instance index, -1 when the mesh has none. */
   thinInstanceIndex: number;
   ray: PickingRay | null;
+  /**
+   * Set when an overlay item (`createPickOverlay`) won the pick: which overlay, item and `handleId`, and at which pixel
+   * offset it was found. `pickedMesh` is then null and `pickedPoint` / `distance` are on the item's surface at that
+   * pixel; overlay hits carry no triangle detail. Null otherwise (always null from the CPU picker).
+   */
+  pickedOverlay: PickOverlayHit | null;
 }
 
 /** A PickingInfo that hit nothing. */
@@ -55,6 +62,7 @@ export function makeMissInfo(ray: PickingRay | null = null): PickingInfo {
     subMeshId: 0,
     thinInstanceIndex: -1,
     ray,
+    pickedOverlay: null,
   };
 }
 

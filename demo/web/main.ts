@@ -42,7 +42,7 @@ async function start(): Promise<void> {
     camera,
     picker,
     detailed: enableDetailedPicking(picker),
-    gizmo: createGizmo(engine, camera),
+    gizmo: createGizmo(engine, camera, picker),
     mode: 'select',
     selection: makeSelection(),
     hover: null,

@@ -3,7 +3,7 @@ import { getCameraOrbit, getCameraViewProjectionMatrix } from '../../engine/inde
 import { clearAll, refreshGizmo, setMode } from './editor/actions.js';
 import { cameraControls, resetCamera } from './editor/camera-controls.js';
 import { type EditorState, markDirty } from './editor/editor-state.js';
-import { handleTolerance, pickHandle, pickItem } from './editor/editor-picking.js';
+import { handleTolerance, pickAt } from './editor/editor-picking.js';
 import { clickSlop } from './editor/input.js';
 import type { PickReport } from './editor/pick-report.js';
 import { itemName, type SelectionItem } from './editor/selection-items.js';
@@ -54,7 +54,10 @@ export interface EditorTestApi {
     size: number;
     handles: Record<string, { visible: boolean; grab: number[] }>;
   };
+  /** The handle the editor's pick finds at (x, y), and (a second, scene-only pick for the test) the object under it. */
   pickAt(x: number, y: number): Promise<{ handle: string | null; object: string | null }>;
+  /** Pick passes encoded on the device so far, by any picker (a hover or a press costs one). */
+  pickPasses(): number;
   lastPick(): PickReport | null;
   drag(): { handle: string; value: number[] } | null;
   startTiming(): void;
@@ -102,6 +105,14 @@ export function installTestApi(state: EditorState, frame: EditorFrame, gbuffer: 
       while (state.pending.size) await Promise.allSettled([...state.pending]);
       await nextEditorFrame(state, frame);
     } while (state.pending.size);
+  };
+  // Counts the command encoders weft's GPU pickers label 'weft:pick' (one per pass submitted).
+  const pickPasses = { count: 0 };
+  const device = state.engine.device;
+  const createEncoder = device.createCommandEncoder.bind(device);
+  device.createCommandEncoder = (descriptor) => {
+    if (descriptor?.label === 'weft:pick') pickPasses.count++;
+    return createEncoder(descriptor);
   };
   window.__editor = {
     idle,
@@ -154,9 +165,10 @@ export function installTestApi(state: EditorState, frame: EditorFrame, gbuffer: 
     },
     async pickAt(x, y) {
       refreshGizmo(state);
-      const [handle, { item }] = await Promise.all([pickHandle(state, x, y), pickItem(state, x, y)]);
+      const [{ handle }, { item }] = await Promise.all([pickAt(state, x, y), pickAt(state, x, y, false)]);
       return { handle: handle?.name ?? null, object: item ? itemName(item) : null };
     },
+    pickPasses: () => pickPasses.count,
     lastPick: () => state.lastPick,
     drag: () => (state.drag ? { handle: state.drag.handle.name, value: [...state.drag.value] } : null),
     startTiming() {

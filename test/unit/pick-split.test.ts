@@ -52,6 +52,23 @@ describe('pick pass split plan', () => {
     ]);
   });
 
+  test('with 9 × 9 overlay neighbourhoods a pass holds floor(maxTextureDimension2D / 9) points', () => {
+    const lengths = Array.from({ length: 2000 }, () => 1);
+    // 8192 / 9 = 910 points side by side; the 10-row staging of 910 × 9 texels fits 256 MB.
+    expect(splitPickPoints('pickManyAsync', lengths, defaults, true, 9)).toEqual([
+      { first: 0, count: 910 },
+      { first: 910, count: 910 },
+      { first: 1820, count: 180 },
+    ]);
+    // maxBufferSize 32 KiB: 16 points would stage 10 rows × (3 + 3 + 9) × 256 B = 38 400 B; 8 points stage 23 040 B.
+    const small = { maxBufferSize: 32768, maxTextureDimension2D: 8192 };
+    expect(splitPickPoints('pickManyAsync', Array(20).fill(1), small, true, 9)).toEqual([
+      { first: 0, count: 8 },
+      { first: 8, count: 8 },
+      { first: 16, count: 4 },
+    ]);
+  });
+
   test('lowered limits: uneven draw lists respect the buffer and texture bounds', () => {
     const limits = { maxBufferSize: 512 * 1000, maxTextureDimension2D: 64 };
     let seed = 7;

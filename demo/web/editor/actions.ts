@@ -3,7 +3,7 @@ import { mat4 } from 'wgpu-matrix';
 import { beginDrag, updateDrag } from '../gizmo/gizmo-drag.js';
 import { type EditorMode, type GizmoHandle, layoutGizmo } from '../gizmo/gizmo.js';
 import { currentView, type EditorState, markDirty } from './editor-state.js';
-import { pickHandle, pickItem, pickItemsInRect } from './editor-picking.js';
+import { type EditorPick, pickAt, pickItemsInRect } from './editor-picking.js';
 import { makePickReport } from './pick-report.js';
 import { applySelection, clearSelection, sameItem, type SelectionItem, type SelectionOp } from './selection-items.js';
 import { readItemWorld, selectionPivot, writeItemWorld } from './transforms.js';
@@ -29,10 +29,15 @@ export function refreshGizmo(state: EditorState): void {
   layoutGizmo(state.gizmo, state.camera, state.cssHeight, state.mode, pivot, state.activeHandle);
 }
 
-/** The handle within the tolerance block around (x, y), with the gizmo laid out for the current view. */
-export function findHandle(state: EditorState, x: number, y: number): Promise<GizmoHandle | null> {
+/** One pick at (x, y) with the gizmo laid out for the current view: the handle within the tolerance block, or the object. */
+export function pickWithHandles(state: EditorState, x: number, y: number): Promise<EditorPick> {
   refreshGizmo(state);
-  return pickHandle(state, x, y);
+  return pickAt(state, x, y);
+}
+
+/** The handle within the tolerance block around (x, y) (one pick). */
+export async function findHandle(state: EditorState, x: number, y: number): Promise<GizmoHandle | null> {
+  return (await pickWithHandles(state, x, y)).handle;
 }
 
 /** A click: replace the selection with what is under (x, y) (nothing clears it); `toggle` flips it in or out. */
@@ -42,7 +47,7 @@ export async function clickSelect(
   y: number,
   op: Exclude<SelectionOp, 'add'>,
 ): Promise<void> {
-  const { item, info } = await pickItem(state, x, y);
+  const { item, info } = await pickAt(state, x, y, false);
   state.lastPick = makePickReport(info, x, y);
   if (item) applySelection(state.selection, [item], op);
   else if (op === 'replace') clearSelection(state.selection);
@@ -65,10 +70,9 @@ export async function marqueeSelect(
   markDirty(state, true);
 }
 
-/** Hover feedback: the handle or, failing that, the object under the cursor. */
+/** Hover feedback: the handle or, failing that, the object under the cursor (one pick answers both). */
 export async function hoverAt(state: EditorState, x: number, y: number): Promise<void> {
-  const handle = await findHandle(state, x, y);
-  const { item } = handle ? { item: null } : await pickItem(state, x, y);
+  const { handle, item } = await pickWithHandles(state, x, y);
   if (state.drag) return;
   const handleName = handle?.name ?? null;
   if (handleName !== state.activeHandle || !sameItem(item, state.hover)) {

@@ -1,6 +1,6 @@
-// The editor's picks: handles first (a tolerance block around the cursor, any handle wins), then scene objects,
-// and marquee rectangles.
-import { pickAsync, pickManyAsync, type PickingInfo, pickRectAsync } from '../../../picking/index.js';
+// The editor's picks: one pass answers the handle within the tolerance block around the cursor (the gizmo's pick
+// overlay) or else the scene object under it; marquee rectangles.
+import { type PickingInfo, maxOverlayTolerance, pickAsync, pickRectAsync } from '../../../picking/index.js';
 import type { GizmoHandle } from '../gizmo/gizmo.js';
 import type { EditorState } from './editor-state.js';
 import type { SelectionItem } from './selection-items.js';
@@ -12,39 +12,29 @@ function clamp(value: number, low: number, high: number): number {
   return Math.min(high, Math.max(low, value));
 }
 
-/** The handle under (or within the tolerance block around) CSS pixel (x, y): the hit nearest the cursor wins. */
-export async function pickHandle(state: EditorState, x: number, y: number): Promise<GizmoHandle | null> {
-  const { gizmo } = state;
-  if (!gizmo.visible) return null;
-  const points: { x: number; y: number }[] = [];
-  for (let dy = -handleTolerance; dy <= handleTolerance; dy++) {
-    for (let dx = -handleTolerance; dx <= handleTolerance; dx++) {
-      points.push({ x: clamp(x + dx, 0, state.cssWidth - 0.01), y: clamp(y + dy, 0, state.cssHeight - 0.01) });
-    }
-  }
-  // One pass and one readback for the whole block; then nearest first.
-  const order = points
-    .map((_, i) => i)
-    .sort((a, b) => Math.hypot(points[a].x - x, points[a].y - y) - Math.hypot(points[b].x - x, points[b].y - y));
-  const infos = await pickManyAsync(gizmo.picker, points, { devicePixelRatio: state.engine.devicePixelRatio });
-  for (const i of order) {
-    const mesh = infos[i].pickedMesh;
-    const handle = mesh ? gizmo.byMesh.get(mesh) : undefined;
-    if (handle) return handle;
-  }
-  return null;
+/** What one pick under CSS pixel (x, y) found: a handle (which wins within the block), or a scene object. */
+export interface EditorPick {
+  handle: GizmoHandle | null;
+  item: SelectionItem | null;
+  info: PickingInfo;
 }
 
-/** The object under CSS pixel (x, y) and the full pick result. */
-export async function pickItem(
-  state: EditorState,
-  x: number,
-  y: number,
-): Promise<{ item: SelectionItem | null; info: PickingInfo }> {
+/**
+ * One pick at CSS pixel (x, y). With `handles` (default) the gizmo's visible handles take part and win within the
+ * tolerance block; without, only scene objects do (a click selects what is under the cursor).
+ */
+export async function pickAt(state: EditorState, x: number, y: number, handles = true): Promise<EditorPick> {
+  const ratio = state.engine.devicePixelRatio;
   const info = await pickAsync(state.picker, clamp(x, 0, state.cssWidth - 0.01), clamp(y, 0, state.cssHeight - 0.01), {
-    devicePixelRatio: state.engine.devicePixelRatio,
+    devicePixelRatio: ratio,
+    overlays: handles && state.gizmo.visible,
+    // The block is in CSS pixels; the picker's tolerance in framebuffer pixels.
+    overlayTolerance: Math.min(maxOverlayTolerance, Math.round(handleTolerance * ratio)),
   });
+  const hit = info.pickedOverlay;
+  const handle = hit ? (state.gizmo.byName.get(String(hit.handleId)) ?? null) : null;
   return {
+    handle,
     item: info.hit && info.pickedMesh ? { mesh: info.pickedMesh, instance: info.thinInstanceIndex } : null,
     info,
   };

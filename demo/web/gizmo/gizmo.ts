@@ -1,5 +1,5 @@
-// The transform gizmo: handle meshes in a second weft scene (sharing the engine and camera) with their own
-// picker, so handles own their pick IDs and are picked before — and win over — the geometry behind them.
+// The transform gizmo: handle meshes in a second weft scene (sharing the engine and camera), drawn on top, and
+// registered as pick overlays of the scene's picker: one pick pass answers handle (within the tolerance) or object.
 import { mat4, vec3 } from 'wgpu-matrix';
 import {
   type Camera,
@@ -10,7 +10,7 @@ import {
   type Mesh,
   type Scene,
 } from '../../../engine/index.js';
-import { createGpuPicker, type GpuPicker } from '../../../picking/index.js';
+import { createPickOverlay, type GpuPicker, type PickOverlay } from '../../../picking/index.js';
 import { worldPerPixel } from '../math/rays.js';
 import { gizmoProportions, makeArrowData, makeCentreHandleData, makeScaleHandleData } from './gizmo-shapes.js';
 
@@ -28,12 +28,13 @@ export interface GizmoHandle {
   color: [number, number, number, number];
 }
 
-/** The gizmo's scene, picker, handles and current layout. */
+/** The gizmo's scene, pick overlay, handles and current layout. */
 export interface Gizmo {
   scene: Scene;
-  picker: GpuPicker;
+  /** The handles as overlay items of the scene's picker (handle id = handle name); hidden handles are not pickable. */
+  overlay: PickOverlay;
   handles: GizmoHandle[];
-  byMesh: Map<Mesh, GizmoHandle>;
+  byName: Map<string, GizmoHandle>;
   mode: EditorMode;
   visible: boolean;
   /** World position of the gizmo's centre. */
@@ -56,8 +57,8 @@ const axisNames = ['x', 'y', 'z'];
 // Handles are built along +Y; these turn +Y onto +X, +Y and +Z.
 const axisTurns = [mat4.rotationZ(-Math.PI / 2), mat4.identity(), mat4.rotationX(Math.PI / 2)];
 
-/** Creates the gizmo scene on the engine, drawn and picked with `camera`. */
-export function createGizmo(engine: Engine, camera: Camera): Gizmo {
+/** Creates the gizmo scene on the engine, drawn with `camera`; its handles are overlays of the scene's `picker`. */
+export function createGizmo(engine: Engine, camera: Camera, picker: GpuPicker): Gizmo {
   const scene = createScene(engine);
   scene.camera = camera;
   const handles: GizmoHandle[] = [];
@@ -94,9 +95,12 @@ export function createGizmo(engine: Engine, camera: Camera): Gizmo {
   add('scale', -1, createMeshFromData(scene, 'gizmo:scale-uniform', makeCentreHandleData()), [0.85, 0.85, 0.85]);
   return {
     scene,
-    picker: createGpuPicker(scene),
+    overlay: createPickOverlay(
+      picker,
+      handles.map((h) => ({ handleId: h.name, mesh: h.mesh })),
+    ),
     handles,
-    byMesh: new Map(handles.map((h) => [h.mesh, h])),
+    byName: new Map(handles.map((h) => [h.name, h])),
     mode: 'select',
     visible: false,
     pivot: vec3.create(),

@@ -263,6 +263,31 @@ describe('editor page: gizmo (Chromium, SwiftShader)', () => {
     expect(far.handle).toBeNull();
   });
 
+  it('a hover and a press each cost one pick pass: handles are overlays of the scene picker, not a second picker', async () => {
+    const g = await selectOnly('cube', 'w');
+    const picks = () => api(page(), (e) => e.pickPasses());
+    const grab = project(camera, g.handles['translate-x'].grab);
+    const sphere = project(camera, (await api(page(), (e) => e.objects())).find((o) => o.name === 'sphere')!.origin);
+    await mouseTo(page(), camera, 5, 5);
+    await idle(page());
+    // A hover over a handle, then over an object (the old way cost a handle pick and then a scene pick here).
+    for (const at of [grab, sphere, grab]) {
+      const before = await picks();
+      await mouseTo(page(), camera, at.x, at.y);
+      await idle(page());
+      expect(await picks(), `hover at ${at.x.toFixed(1)}, ${at.y.toFixed(1)}`).toBe(before + 1);
+    }
+    // The press on the handle: one pick finds it and the drag starts.
+    const before = await picks();
+    await page().mouse.down();
+    await idle(page());
+    expect(await picks()).toBe(before + 1);
+    expect((await api(page(), (e) => e.drag()))?.handle).toBe('translate-x');
+    await page().mouse.up();
+    await idle(page());
+    expect(await picks()).toBe(before + 1);
+  });
+
   it('keeps the frame interactive while dragging (frame time printed)', async () => {
     const g = await selectOnly('knot', 'w');
     const start = project(camera, g.handles['translate-y'].grab);
