@@ -208,6 +208,8 @@ export function makePickingRay(
   if (
     subpixel &&
     viewport.devicePixelRatio === undefined &&
+    typeof x === 'number' &&
+    typeof y === 'number' &&
     x >= 0 &&
     y >= 0 &&
     x < width &&

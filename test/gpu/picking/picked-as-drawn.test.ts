@@ -17,6 +17,8 @@ import {
   readForwardFrameIdAsync,
   runTasks,
   type Scene,
+  setMeshWorldMatrix,
+  setThinInstances,
 } from '../../../engine/index.js';
 import { createGeometryRendererTask, GeometryTextureType, readGeometryFrameIdAsync } from '../../../geometry/index.js';
 import {
@@ -318,6 +320,50 @@ describe('picked = drawn: one face rule for every pass', () => {
       expect(figures.normal).toBe(figures.hits);
       expect(worstGpu).toBeLessThan(1e-5);
       expect(worstCpu).toBeLessThan(1e-6);
+
+      // A discard rule compiles its pipelines per cull mode and front face too: same answers.
+      const sample = points.filter((p) => p.truth).slice(0, 64);
+      const withRule = await pickManyAsync(picker, sample, {
+        discard: { key: 'keep-all', wgsl: 'fn pickDiscard(input: PickDiscardInput) -> bool { return false; }' },
+      });
+      withRule.forEach((info, k) => {
+        expect([info.pickedMesh, info.thinInstanceIndex, info.faceId]).toEqual([
+          sample[k].truth!.mesh,
+          sample[k].truth!.instance,
+          sample[k].truth!.faceId,
+        ]);
+      });
+
+      // A mesh that starts mirroring after the first frame: the tasks record again and draw its clockwise front.
+      setMeshWorldMatrix(inverted, mat4.multiply(mat4.scaling([-1, 1, 1]), inverted.worldMatrix));
+      setThinInstances(
+        thin,
+        instances.map((v, i) => (i % 16 === 0 && i >= 16 ? -v : v)),
+      ); // instance 1 and 2 flip
+      expect(runTasks(engine, [forward, gbuffer])).toBe(true);
+      const moved = makeReference(meshes);
+      let checked = 0;
+      for (let y = 0; y < height; y += 2)
+        for (let x = 0; x < width; x += 2) {
+          const truth = cast(moved, rayAt(width, height, x + 0.5, y + 0.5));
+          const stable = [
+            [-0.05, 0],
+            [0.05, 0],
+            [0, -0.05],
+            [0, 0.05],
+          ].every(([dx, dy]) => sameTruth(truth, cast(moved, rayAt(width, height, x + 0.5 + dx, y + 0.5 + dy))));
+          if (!stable || !truth || (truth.mesh !== inverted && truth.mesh !== thin)) continue;
+          const expected = [truth.mesh, truth.instance, truth.faceId];
+          const f = await readForwardFrameIdAsync(forward, x, y);
+          const g = await readGeometryFrameIdAsync(gbuffer, x, y);
+          const info = await pickAsync(picker, x, y);
+          expect(f.hit && [f.mesh, f.thinInstanceIndex, f.primitiveIndex]).toEqual(expected);
+          expect(g.hit && [g.mesh, g.thinInstanceIndex, g.primitiveIndex]).toEqual(expected);
+          expect([info.pickedMesh, info.thinInstanceIndex, info.faceId]).toEqual(expected);
+          expect(pickSync(scene, x, y).faceId).toBe(truth.faceId);
+          checked++;
+        }
+      expect(checked).toBeGreaterThan(80);
       disposeGpuPicker(picker);
       forward.dispose();
       gbuffer.dispose();
