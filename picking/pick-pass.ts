@@ -5,6 +5,8 @@ import { ensureMeshDeformation, meshDeformationGroup, syncMeshDeformation } from
 import { PickError } from './pick-errors.js';
 import { type CheckedRule, readRuleStorage } from './discard-rules.js';
 import { getPickPipeline, type PickPipeline, preparePickPipelines } from './pick-pipelines.js';
+import type { PickDetailMethod } from './pick-shader.js';
+import { isPulledGroup, pulledBufferGroup } from './vertex-pull-binding.js';
 import { releaseStagingBuffer } from '../engine/staging-pool.js';
 import {
   attachmentTexelBytes,
@@ -50,6 +52,8 @@ export interface PickPassRequest {
   regions: PixelRegion[];
   layout: 'row' | 'rect';
   detailed: boolean;
+  /** How a detailed pass learns the triangle (default 'primitive-index'). */
+  detailMethod?: PickDetailMethod;
   rule: CheckedRule | null;
   /** Non-mesh pick sources captured with the snapshot, after the meshes' IDs. */
   sources: readonly CapturedSource[];
@@ -265,8 +269,9 @@ function joinPickReadbacks(
 export function preparePickPass(gpu: PickGpu, request: PickPassRequest): Promise<void> | null {
   if (!request.rule) return null;
   const meshes = request.snapshot.candidates.map((c) => c.drawMesh ?? c.mesh).filter((m) => !m.disposed);
-  if (meshes.every((m) => getPickPipeline(gpu, request.api, m, request.detailed, request.rule))) return null;
-  return preparePickPipelines(gpu, request.api, meshes, request.detailed, request.rule);
+  const method = request.detailMethod;
+  if (meshes.every((m) => getPickPipeline(gpu, request.api, m, request.detailed, request.rule, method))) return null;
+  return preparePickPipelines(gpu, request.api, meshes, request.detailed, request.rule, method);
 }
 
 /**
@@ -320,7 +325,7 @@ function planPickShared(gpu: PickGpu, request: PickPassRequest): Pick<PickPassPl
   const { snapshot, detailed, rule } = request;
   const pipelines = snapshot.candidates.map((c) => {
     const mesh = c.drawMesh ?? c.mesh;
-    return mesh.disposed ? null : getPickPipeline(gpu, request.api, mesh, detailed, rule);
+    return mesh.disposed ? null : getPickPipeline(gpu, request.api, mesh, detailed, rule, request.detailMethod);
   });
   const storage = request.ruleStorage !== undefined ? request.ruleStorage : readPickRuleStorage(request);
   return { pipelines, storage };
@@ -488,6 +493,15 @@ function setExtraGroups(
   const rule = request.rule;
   for (let g = 2; g < composed.bindGroups.length; g++) {
     const group = composed.bindGroups[g];
+    if (pipeline.pulled && isPulledGroup(group.bindings)) {
+      const sources = [...mesh.gpu!.vertexBuffers, ...(mesh.gpu!.instanceBuffer ? [mesh.gpu!.instanceBuffer] : [])];
+      const data = pipeline.vertexDataBuffer === null ? [] : [vertexDataSource(gpu, pipeline, mesh)];
+      pass.setBindGroup(
+        g,
+        pulledBufferGroup(gpu, gpu.device, mesh, lease.bindGroupLayouts[g], group.bindings, [...sources, ...data]),
+      );
+      continue;
+    }
     if (group.role === 'extra' && mesh.deformationGpu) {
       if (storage)
         throw new PickError(
@@ -518,13 +532,16 @@ function setExtraGroups(
 function setMeshBuffers(gpu: PickGpu, pass: GPURenderPassEncoder, pipeline: PickPipeline, mesh: Mesh): void {
   const meshGpu = mesh.gpu!;
   const sources = [...meshGpu.vertexBuffers, ...(meshGpu.instanceBuffer ? [meshGpu.instanceBuffer] : [])];
-  const vertexData =
-    pipeline.vertexDataBuffer === null
-      ? []
-      : [pipeline.vertexDataBuffer < 0 ? gpu.zeros : meshGpu.vertexBuffers[pipeline.vertexDataBuffer]];
+  const vertexData = pipeline.vertexDataBuffer === null ? [] : [vertexDataSource(gpu, pipeline, mesh)];
   const all = [...sources, ...vertexData];
   pipeline.vertexBufferSources.forEach((source, i) => pass.setVertexBuffer(i, all[source]));
-  setMeshIndexBuffer(pass, mesh);
+  if (!pipeline.pulled) setMeshIndexBuffer(pass, mesh);
+}
+
+/** The buffer behind a rule's vertex-data stream: the attribute's own vertex buffer, or the zero buffer. */
+function vertexDataSource(gpu: PickGpu, pipeline: PickPipeline, mesh: Mesh): GPUBuffer {
+  const index = pipeline.vertexDataBuffer!;
+  return index < 0 ? gpu.zeros : mesh.gpu!.vertexBuffers[index];
 }
 
 /** Per point drawing the candidate: its viewport, its uniforms, then one draw per run of thin instances. */
@@ -550,7 +567,9 @@ function drawCandidateUses(
     pass.setBindGroup(0, pointGroups[point]);
     pass.setBindGroup(1, drawGroup, [slot * drawSlotBytes, slot * drawSlotBytes]);
     for (const run of candidate.runs ?? [{ first: 0, count: 1 }]) {
-      drawMeshInstances(pass, mesh, run.count, run.first);
+      // Pulled: corner k of triangle t is draw vertex 3t + k; the shader reads the index buffer itself.
+      if (pipeline.pulled) pass.draw(mesh.geometry.indices!.length, run.count, 0, run.first);
+      else drawMeshInstances(pass, mesh, run.count, run.first);
     }
   }
 }

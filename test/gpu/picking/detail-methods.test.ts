@@ -1,0 +1,250 @@
+// Both triangle-detail paths (primitive-index, vertex-index) forced on Dawn, each checked against three.js +
+// three-mesh-bvh rays built in float64 from the camera's parameters (test/support/camera-rays.ts), and against each other.
+import { mat4 } from 'wgpu-matrix';
+import { describe, expect } from 'vitest';
+import {
+  createMeshFromData,
+  createScene,
+  type Engine,
+  makeBoxData,
+  makePerspectiveCamera,
+  makeSkeleton,
+  makeSphereData,
+  type MeshData,
+  type Scene,
+  setBoneMatrix,
+  setThinInstances,
+} from '../../../engine/index.js';
+import {
+  createGpuPicker,
+  enableDetailedPicking,
+  getPickedUV,
+  PickError,
+  pickManyAsync,
+  type PickingInfo,
+} from '../../../picking/index.js';
+import { gpuTest } from '../../support/gpu.js';
+import { cameraBasis, pixelRay } from '../../support/camera-rays.js';
+import { castReferenceRay, createReferenceScene, type ReferenceMesh } from '../../support/reference-raycast.js';
+import { twoBoneBox } from '../../support/vat-reference.js';
+
+type Vec3 = [number, number, number];
+
+/** Expands an indexed geometry into a non-indexed one (3 vertices per triangle, in triangle order). */
+function deindex(data: MeshData): MeshData {
+  const idx = data.indices!;
+  const take = (src: Float32Array, n: number) => {
+    const out = new Float32Array(idx.length * n);
+    idx.forEach((v, k) => out.set(src.subarray(v * n, v * n + n), k * n));
+    return out;
+  };
+  return { positions: take(data.positions!, 3), normals: take(data.normals!, 3), uvs: take(data.uvs!, 2) };
+}
+
+/** CPU linear-blend skinning (any influence sets), written here independently of weft. */
+function skinOnCpu(
+  positions: Float32Array,
+  sets: [Uint16Array | Uint8Array | Uint32Array, Float32Array][],
+  bones: Float32Array,
+): Float32Array {
+  const out = new Float32Array(positions.length);
+  for (let v = 0; v < out.length / 3; v++) {
+    const p = [positions[v * 3], positions[v * 3 + 1], positions[v * 3 + 2], 1];
+    const sum = [0, 0, 0];
+    for (const [joints, weights] of sets)
+      for (let k = 0; k < 4; k++) {
+        const w = weights[v * 4 + k];
+        if (!w) continue;
+        const m = bones.subarray(joints[v * 4 + k] * 16, joints[v * 4 + k] * 16 + 16);
+        for (let r = 0; r < 3; r++) sum[r] += w * (m[r] * p[0] + m[4 + r] * p[1] + m[8 + r] * p[2] + m[12 + r] * p[3]);
+      }
+    out.set(sum, v * 3);
+  }
+  return out;
+}
+
+const translation = (x: number, y: number, z: number) => new Float32Array(mat4.translation([x, y, z]));
+
+/** The scene: uint16 and uint32 spheres, a non-indexed sphere, thin-instanced boxes, a skinned (8) and a morphed mesh. */
+function buildScene(engine: Engine): { scene: Scene; reference: ReturnType<typeof createReferenceScene> } {
+  const scene = createScene(engine);
+  const eye: Vec3 = [0.3, 1.2, 9];
+  scene.camera = makePerspectiveCamera({ position: eye, target: [0, 0, 0], fovY: 0.8 });
+  const refs: ReferenceMesh[] = [];
+  const sphere = makeSphereData({ radius: 0.9, segments: 14 });
+  expect(sphere.indices).toBeInstanceOf(Uint16Array);
+  const add = (name: string, data: MeshData, world: Float32Array, positions = data.positions!, extra = {}) => {
+    const mesh = createMeshFromData(scene, name, data, extra);
+    mesh.worldMatrix.set(world);
+    refs.push({
+      id: mesh.uniqueId,
+      positions,
+      indices: data.indices ?? null,
+      normals: data.normals ?? null,
+      uvs: data.uvs ?? null,
+      worldMatrix: world,
+    });
+    return mesh;
+  };
+  add('sphere16', sphere, translation(-2.6, 1.1, 0));
+  add('sphere32', { ...sphere, indices: Uint32Array.from(sphere.indices!) }, translation(0, 1.1, 0));
+  add('flat', deindex(sphere), translation(2.6, 1.1, 0));
+  const box = makeBoxData({ width: 0.7, height: 0.7, depth: 0.7 });
+  const boxes = createMeshFromData(scene, 'boxes', box);
+  const instances = new Float32Array(48);
+  [-2.8, -1.8, -0.8].forEach((x, i) => {
+    const m = mat4.multiply(mat4.translation([x, -1.3, 0.2 * i]), mat4.rotationY(0.5 + i * 0.3));
+    instances.set(m, i * 16);
+  });
+  setThinInstances(boxes, instances);
+  refs.push({
+    id: boxes.uniqueId,
+    positions: box.positions!,
+    indices: box.indices ?? null,
+    normals: box.normals ?? null,
+    uvs: box.uvs ?? null,
+    worldMatrix: new Float32Array(mat4.identity()),
+    thinInstances: instances,
+  });
+  // Eight influences: the four of twoBoneBox split in halves over joints and joints2 (same bones, same pose).
+  const skinData = twoBoneBox();
+  const halves = skinData.weights!.map((w) => w / 2);
+  const skin8: MeshData = { ...skinData, weights: halves, joints2: skinData.joints, weights2: halves };
+  const skeleton = makeSkeleton(2);
+  setBoneMatrix(skeleton, 0, mat4.translation([0.6, -1.2, 0]));
+  setBoneMatrix(skeleton, 1, mat4.multiply(mat4.translation([0.6, -0.7, 0]), mat4.rotationZ(0.4)));
+  const skinWorld = mat4.scaling([0.5, 0.5, 0.5]) as Float32Array;
+  const posed = skinOnCpu(
+    skinData.positions!,
+    [
+      [skinData.joints!, halves],
+      [skinData.joints!, halves],
+    ],
+    skeleton.matrices,
+  );
+  add('skinned', skin8, skinWorld, posed, { skeleton });
+  const inflate = sphere.positions!.map((c) => c * 0.4);
+  const morphed = add(
+    'morphed',
+    sphere,
+    translation(2.6, -1.2, 0),
+    sphere.positions!.map((c, i) => c + 0.5 * inflate[i]),
+    {
+      morphTargets: { positions: [inflate] },
+      morphWeights: [0.5],
+    },
+  );
+  expect(morphed.morphWeights[0]).toBe(0.5);
+  return { scene, reference: createReferenceScene(refs) };
+}
+
+describe('triangle detail on both paths', () => {
+  gpuTest(
+    'primitive-index and vertex-index picks agree with a float64 three-mesh-bvh ray cast and with each other',
+    async ({ engine }) => {
+      const { scene, reference } = buildScene(engine);
+      const { width, height } = engine;
+      const camera = cameraBasis([0.3, 1.2, 9], [0, 0, 0], 0.8, width, height);
+      const byMethod = new Map<string, PickingInfo[]>();
+      const points: { x: number; y: number }[] = [];
+      for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) points.push({ x, y });
+      for (const method of ['primitive-index', 'vertex-index'] as const) {
+        const picker = createGpuPicker(scene);
+        expect(enableDetailedPicking(picker, { method })).toBe(true);
+        expect(picker.detailMethod).toBe(method);
+        const infos: PickingInfo[] = [];
+        for (let i = 0; i < points.length; i += 256)
+          infos.push(...(await pickManyAsync(picker, points.slice(i, i + 256))));
+        byMethod.set(method, infos);
+        // The vertex-index path really pulls: each indexed layout (sphere16, sphere32, boxes, skinned, morphed) drew non-indexed from its storage-bound buffers.
+        const pulled = [...picker.gpu!.pipelines.values()].filter((p) => p.pulled).length;
+        expect(pulled).toBe(method === 'vertex-index' ? 5 : 0);
+      }
+      const figures = {
+        compared: 0,
+        identity: 0,
+        face: 0,
+        point: 0,
+        bary: 0,
+        normal: 0,
+        uv: 0,
+        uvCompared: 0,
+        meshes: new Set<string>(),
+      };
+      const [a, b] = [byMethod.get('primitive-index')!, byMethod.get('vertex-index')!];
+      points.forEach(({ x, y }, k) => {
+        // The two paths rasterise the same positions: the same hit, bit for bit.
+        expect(b[k].hit, `pixel ${x},${y}`).toBe(a[k].hit);
+        expect(b[k].pickedMesh).toBe(a[k].pickedMesh);
+        expect(b[k].thinInstanceIndex).toBe(a[k].thinInstanceIndex);
+        expect(b[k].faceId, `pixel ${x},${y}`).toBe(a[k].faceId);
+        expect(b[k].bu).toBe(a[k].bu);
+        expect(b[k].bv).toBe(a[k].bv);
+        expect(b[k].pickedPoint).toEqual(a[k].pickedPoint);
+        expect(b[k].pickedNormalWorld).toEqual(a[k].pickedNormalWorld);
+        const cast = (dx: number, dy: number) => {
+          const ray = pixelRay(camera, x + dx, y + dy, width, height);
+          return castReferenceRay(reference, ray.origin, ray.direction);
+        };
+        const truth = cast(0, 0);
+        const stable = [
+          [-0.05, 0],
+          [0.05, 0],
+          [0, -0.05],
+          [0, 0.05],
+        ].every(([dx, dy]) => {
+          const near = cast(dx, dy);
+          return (
+            near?.meshId === truth?.meshId &&
+            near?.faceId === truth?.faceId &&
+            near?.thinInstanceIndex === truth?.thinInstanceIndex
+          );
+        });
+        if (!stable || !truth) return;
+        for (const info of [a[k], b[k]]) {
+          figures.compared++;
+          figures.meshes.add(info.pickedMesh?.name ?? 'miss');
+          if (info.pickedMesh?.uniqueId === truth.meshId && info.thinInstanceIndex === truth.thinInstanceIndex)
+            figures.identity++;
+          if (info.faceId === truth.faceId) figures.face++;
+          if (
+            info.pickedPoint &&
+            info.pickedPoint.every((c, i) => Math.abs(c - truth.point[i]) <= 1e-5 * truth.distance)
+          )
+            figures.point++;
+          if (Math.abs(info.bu - truth.bu) <= 1e-4 && Math.abs(info.bv - truth.bv) <= 1e-4) figures.bary++;
+          const n = info.pickedFaceNormalWorld;
+          const t = truth.faceNormalWorld;
+          if (n && Math.acos(Math.min(1, Math.abs(n[0] * t[0] + n[1] * t[1] + n[2] * t[2]))) <= (0.01 * Math.PI) / 180)
+            figures.normal++;
+          const uv = getPickedUV(info);
+          if (truth.uv && uv) {
+            figures.uvCompared++;
+            if (Math.abs(uv[0] - truth.uv[0]) <= 1e-4 && Math.abs(uv[1] - truth.uv[1]) <= 1e-4) figures.uv++;
+          }
+        }
+      });
+      console.log('detail-methods', { ...figures, meshes: [...figures.meshes].sort().join(',') });
+      expect([...figures.meshes].sort()).toEqual(['boxes', 'flat', 'morphed', 'skinned', 'sphere16', 'sphere32']);
+      expect(figures.compared).toBeGreaterThan(1500);
+      for (const key of ['identity', 'face', 'point', 'bary', 'normal'] as const)
+        expect(figures[key] / figures.compared, key).toBeGreaterThanOrEqual(0.999);
+      expect(figures.uv / figures.uvCompared).toBeGreaterThanOrEqual(0.999);
+    },
+    [96, 72],
+  );
+
+  gpuTest(
+    'method is checked: unknown values and options are typed errors; auto takes primitive-index where offered',
+    async ({ engine }) => {
+      const scene = createScene(engine);
+      const picker = createGpuPicker(scene);
+      expect(picker.detailMethod).toBe(null);
+      expect(() => enableDetailedPicking(picker, { method: 'fast' as never })).toThrow(PickError);
+      expect(() => enableDetailedPicking(picker, { methd: 'auto' } as never)).toThrow(/methd/);
+      expect(picker.detailed).toBe(false);
+      expect(enableDetailedPicking(picker)).toBe(true);
+      expect(picker.detailMethod).toBe(engine.features.has('primitive-index') ? 'primitive-index' : 'vertex-index');
+    },
+  );
+});
