@@ -125,7 +125,7 @@ export function applyVertexPulling(
     ...(names.length ? [`import bindings::{ ${names.join(', ')} };`] : []),
     'import io::{ PulledVertexInput, VertexInput };',
     '',
-    '// The vertex an indexed draw would run at this corner, with its attributes read from the storage copies.',
+    '// The vertex an indexed draw would run at this corner, its attributes read from the mesh buffers bound as storage.',
     'fn pullVertexInput(pulled: PulledVertexInput) -> VertexInput {',
     '  var input: VertexInput;',
     `  let vertex = ${index};`,

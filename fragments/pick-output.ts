@@ -31,9 +31,8 @@ struct PickUniforms {
 fn writePickVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
   (*output).pickInstance = input.instanceIndex;
   @if(primitiveDetail) (*output).pickLocal = input.position;
-  // Each triangle's three corners are draw vertices 3t, 3t+1, 3t+2 (vertex pulling makes an indexed mesh draw so).
   @if(primitiveDetail && pickTriangleFromVertex && vertexPulling) (*output).pickTriangle = input.drawVertexIndex / 3u;
-  @elif(primitiveDetail && pickTriangleFromVertex) (*output).pickTriangle = input.vertexIndex / 3u;
+  @if(primitiveDetail && pickTriangleFromVertex && !vertexPulling) (*output).pickTriangle = input.vertexIndex / 3u;
   @if(pickDiscard && thinInstances) (*output).pickExtras = vec4f(input.instance0.w, input.instance1.w, input.instance2.w, input.instance3.w);
   @if(pickDiscard && pickVertexData) (*output).pickVertexData = zeroPadded(input.pickVertexData, pick.vertexDataComponents);
 }
@@ -67,8 +66,8 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
   output.pickDepth = input.position.z;
   // The interpolated mesh-local position is the exact hit on the triangle at the selected pixel centre:
   // with the primitive index, the CPU gets barycentrics without searching.
+  @if(primitiveDetail && !pickTriangleFromVertex) output.pickDetail = vec4u(input.primitiveIndex, bitcast<vec3u>(input.pickLocal));
   @if(primitiveDetail && pickTriangleFromVertex) output.pickDetail = vec4u(input.pickTriangle, bitcast<vec3u>(input.pickLocal));
-  @elif(primitiveDetail) output.pickDetail = vec4u(input.primitiveIndex, bitcast<vec3u>(input.pickLocal));
   return output;
 }
 `;
@@ -76,7 +75,8 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 /**
  * Pick-ID outputs (fills `fragmentStage`, and `vertexVaryings` for the instance index): location 0 the 24-bit id
  * in rgba8unorm, 1 the NDC depth in r32float, 2 (when `primitiveDetail`) rgba32uint (triangle, bitcast local x, y, z): the
- * triangle is `primitive_index`, or with `pickTriangleFromVertex` the draw's `vertex_index / 3` (see composer/vertex-pulling.ts).
+ * triangle is `primitive_index`, or with `pickTriangleFromVertex` the draw's `vertex_index / 3` (each triangle's corners are draw vertices 3t, 3t+1,
+ * 3t+2: a non-indexed mesh draws so, an indexed one with `vertexPulling`, see composer/vertex-pulling.ts).
  */
 export function makePickOutputFragment(): Fragment {
   return {
