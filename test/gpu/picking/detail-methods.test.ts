@@ -9,6 +9,7 @@ import {
   makeBoxData,
   makePerspectiveCamera,
   makeSkeleton,
+  makeVertexAnimation,
   makeSphereData,
   type MeshData,
   type Scene,
@@ -19,14 +20,21 @@ import {
   createGpuPicker,
   enableDetailedPicking,
   getPickedUV,
+  type PickDiscardRule,
   PickError,
   pickManyAsync,
   type PickingInfo,
 } from '../../../picking/index.js';
 import { gpuTest } from '../../support/gpu.js';
 import { cameraBasis, pixelRay } from '../../support/camera-rays.js';
-import { castReferenceRay, createReferenceScene, type ReferenceMesh } from '../../support/reference-raycast.js';
-import { twoBoneBox } from '../../support/vat-reference.js';
+import {
+  castReferenceRay,
+  castReferenceRayAll,
+  createReferenceScene,
+  type ReferenceHit,
+  type ReferenceMesh,
+} from '../../support/reference-raycast.js';
+import { animateOnCpu, crowdFrames, crowdInstances, twoBoneBox } from '../../support/vat-reference.js';
 
 type Vec3 = [number, number, number];
 
@@ -207,11 +215,7 @@ describe('triangle detail on both paths', () => {
           if (info.pickedMesh?.uniqueId === truth.meshId && info.thinInstanceIndex === truth.thinInstanceIndex)
             figures.identity++;
           if (info.faceId === truth.faceId) figures.face++;
-          if (
-            info.pickedPoint &&
-            info.pickedPoint.every((c, i) => Math.abs(c - truth.point[i]) <= 1e-5 * truth.distance)
-          )
-            figures.point++;
+          if (info.pickedPoint?.every((c, i) => Math.abs(c - truth.point[i]) <= 1e-5 * truth.distance)) figures.point++;
           if (Math.abs(info.bu - truth.bu) <= 1e-4 && Math.abs(info.bv - truth.bv) <= 1e-4) figures.bary++;
           const n = info.pickedFaceNormalWorld;
           const t = truth.faceNormalWorld;
@@ -230,6 +234,124 @@ describe('triangle detail on both paths', () => {
       for (const key of ['identity', 'face', 'point', 'bary', 'normal'] as const)
         expect(figures[key] / figures.compared, key).toBeGreaterThanOrEqual(0.999);
       expect(figures.uv / figures.uvCompared).toBeGreaterThanOrEqual(0.999);
+    },
+    [96, 72],
+  );
+
+  gpuTest(
+    'VAT crowds, discard rules with pulled vertex data (interleaved colours) and world-adjust hooks: both paths agree',
+    async ({ engine }) => {
+      const { width, height } = engine;
+      const scene = createScene(engine);
+      const eye: Vec3 = [0, 0.4, 6];
+      scene.camera = makePerspectiveCamera({ position: eye, target: [0, 0, 0], fovY: 0.9 });
+      const camera = cameraBasis(eye, [0, 0, 0], 0.9, width, height);
+      const crowd = twoBoneBox();
+      const frames = crowdFrames();
+      const { matrices, playback } = crowdInstances();
+      const time = 0.25;
+      const vat = createMeshFromData(scene, 'crowd', crowd, {
+        vertexAnimation: makeVertexAnimation({ name: 'crowd', frames, boneCount: 2, frameCount: 4 }),
+        vertexAnimationPlayback: playback,
+        thinInstances: matrices,
+      });
+      vat.vertexAnimationTime = time;
+      // Interleaved position (float32x3) + float32x4 colour in a 28-byte vertex; red where y > 0.2 (the upper cap).
+      const ball = makeSphereData({ radius: 0.8, segments: 16 });
+      const n = ball.positions!.length / 3;
+      const bytes = new ArrayBuffer(n * 28);
+      const red = (v: number) => ball.positions![v * 3 + 1] > 0.2;
+      for (let v = 0; v < n; v++) {
+        new Float32Array(bytes, v * 28, 3).set(ball.positions!.subarray(v * 3, v * 3 + 3));
+        new Float32Array(bytes, v * 28 + 12, 4).set([red(v) ? 1 : 0, 0.25, 0.5, 1]);
+      }
+      const capped = createMeshFromData(scene, 'capped', {
+        interleaved: {
+          data: new Uint8Array(bytes),
+          arrayStride: 28,
+          attributes: { position: { format: 'float32x3', offset: 0 }, color: { format: 'float32x4', offset: 12 } },
+        },
+        indices: ball.indices,
+      });
+      capped.worldMatrix.set(translation(0, -1.2, 0));
+      const rule: PickDiscardRule = {
+        key: 'red-cap-and-inflate',
+        vertexData: 'color',
+        wgsl: 'fn pickDiscard(input: PickDiscardInput) -> bool {\n  return input.vertexData.x > 0.5;\n}',
+        worldAdjustWgsl:
+          'fn adjustPickWorld(input: PickWorldInput) -> vec3f {\n  return input.origin + (input.worldPos - input.origin) * 1.25;\n}',
+      };
+      const points: { x: number; y: number }[] = [];
+      for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) points.push({ x, y });
+      const results: PickingInfo[][] = [];
+      for (const method of ['primitive-index', 'vertex-index'] as const) {
+        const picker = createGpuPicker(scene);
+        enableDetailedPicking(picker, { method });
+        const infos: PickingInfo[] = [];
+        for (let i = 0; i < points.length; i += 256)
+          infos.push(...(await pickManyAsync(picker, points.slice(i, i + 256), { discard: rule })));
+        results.push(infos);
+      }
+      // Truth: each crowd member animated on the CPU (test/support/vat-reference.ts); the hook scales the surface by
+      // 1.25 about the (instance's) world origin, which is the world matrix × a local 1.25 scale.
+      const hook = (world: Float32Array) => new Float32Array(mat4.multiply(world, mat4.scaling([1.25, 1.25, 1.25])));
+      const refs: ReferenceMesh[] = Array.from({ length: matrices.length / 16 }, (_, i) => ({
+        id: i,
+        positions: animateOnCpu(crowd, frames, 2, playback.subarray(i * 12, i * 12 + 12), time),
+        indices: crowd.indices ?? null,
+        worldMatrix: hook(matrices.subarray(i * 16, i * 16 + 16)),
+      }));
+      refs.push({
+        id: 100,
+        positions: ball.positions!,
+        indices: ball.indices ?? null,
+        worldMatrix: hook(translation(0, -1.2, 0)),
+      });
+      const reference = createReferenceScene(refs);
+      // A face is kept when its provoking (first) vertex is not red: the flat vertex data comes from it.
+      const keeps = (hit: ReferenceHit) => hit.meshId !== 100 || !red(ball.indices![hit.faceId * 3]);
+      let compared = 0;
+      let agree = 0;
+      const seen = new Set<string>();
+      points.forEach(({ x, y }, k) => {
+        const [a, b] = [results[0][k], results[1][k]];
+        expect(b.pickedMesh, `pixel ${x},${y}`).toBe(a.pickedMesh);
+        expect([b.faceId, b.thinInstanceIndex, b.bu, b.bv]).toEqual([a.faceId, a.thinInstanceIndex, a.bu, a.bv]);
+        expect(b.pickedPoint).toEqual(a.pickedPoint);
+        const cast = (dx: number, dy: number) => {
+          const ray = pixelRay(camera, x + dx, y + dy, width, height);
+          return castReferenceRayAll(reference, ray.origin, ray.direction).find(keeps) ?? null;
+        };
+        const truth = cast(0, 0);
+        const stable = [
+          [-0.05, 0],
+          [0.05, 0],
+          [0, -0.05],
+          [0, 0.05],
+        ].every(([dx, dy]) => {
+          const near = cast(dx, dy);
+          return near?.meshId === truth?.meshId && near?.faceId === truth?.faceId;
+        });
+        if (!stable || !truth) return;
+        compared++;
+        const identity =
+          truth.meshId === 100
+            ? b.pickedMesh === capped
+            : b.pickedMesh === vat && b.thinInstanceIndex === truth.meshId;
+        seen.add(b.pickedMesh?.name ?? 'miss');
+        if (
+          identity &&
+          b.faceId === truth.faceId &&
+          Math.abs(b.bu - truth.bu) <= 1e-4 &&
+          Math.abs(b.bv - truth.bv) <= 1e-4 &&
+          b.pickedPoint!.every((c, i) => Math.abs(c - truth.point[i]) <= 1e-5 * truth.distance)
+        )
+          agree++;
+      });
+      console.log('detail-methods rules/VAT', { compared, agree });
+      expect([...seen].sort()).toEqual(['capped', 'crowd']);
+      expect(compared).toBeGreaterThan(400);
+      expect(agree / compared).toBeGreaterThanOrEqual(0.999);
     },
     [96, 72],
   );
