@@ -25,6 +25,7 @@ import {
   pickManyAsync,
   type PickingInfo,
 } from '../../../picking/index.js';
+import { checkPulledBufferSizes } from '../../../picking/vertex-pull-binding.js';
 import { gpuTest } from '../../support/gpu.js';
 import { cameraBasis, pixelRay } from '../../support/camera-rays.js';
 import {
@@ -335,9 +336,7 @@ describe('triangle detail on both paths', () => {
         if (!stable || !truth) return;
         compared++;
         const identity =
-          truth.meshId === 100
-            ? b.pickedMesh === capped
-            : b.pickedMesh === vat && b.thinInstanceIndex === truth.meshId;
+          truth.meshId === 100 ? b.pickedMesh === capped : b.pickedMesh === vat && b.thinInstanceIndex === truth.meshId;
         seen.add(b.pickedMesh?.name ?? 'miss');
         if (
           identity &&
@@ -367,6 +366,79 @@ describe('triangle detail on both paths', () => {
       expect(picker.detailed).toBe(false);
       expect(enableDetailedPicking(picker)).toBe(true);
       expect(picker.detailMethod).toBe(engine.features.has('primitive-index') ? 'primitive-index' : 'vertex-index');
+    },
+  );
+});
+
+describe('vertex-index detail limits', () => {
+  gpuTest(
+    'a pulled shader needing more vertex storage buffers than maxStorageBuffersPerShaderStage is refused before the GPU sees it; the picker keeps working',
+    async ({ engine }) => {
+      expect(engine.device.limits.maxStorageBuffersPerShaderStage).toBe(8);
+      const scene = createScene(engine);
+      scene.camera = makePerspectiveCamera({ position: [0, 0, 6], target: [0, 0, 0] });
+      // Morph targets + 8 influences + a rule's vertex data: index, position, joints, weights, joints2, weights2,
+      // vertex data, morph deltas and weights = 9 storage buffers in the vertex stage.
+      const data = twoBoneBox();
+      const skeleton = makeSkeleton(2);
+      const mesh = createMeshFromData(
+        scene,
+        'heavy',
+        {
+          ...data,
+          joints2: data.joints,
+          weights2: new Float32Array(data.weights!.length),
+          uvs: new Float32Array((data.positions!.length / 3) * 2),
+        },
+        {
+          skeleton,
+          morphTargets: { positions: [new Float32Array(data.positions!.length)] },
+          morphWeights: [0],
+        },
+      );
+      const picker = createGpuPicker(scene);
+      enableDetailedPicking(picker, { method: 'vertex-index' });
+      const rule: PickDiscardRule = {
+        key: 'with-vertex-data',
+        vertexData: 'uv',
+        wgsl: 'fn pickDiscard(input: PickDiscardInput) -> bool {\n  return false;\n}',
+      };
+      engine.device.pushErrorScope('validation');
+      const refused = await pickManyAsync(picker, [{ x: 32, y: 32 }], { discard: rule }).catch((e) => e);
+      expect(await engine.device.popErrorScope()).toBe(null);
+      expect(refused).toBeInstanceOf(PickError);
+      expect(refused.code).toBe('limit-exceeded');
+      expect(refused.message).toMatch(/maxStorageBuffersPerShaderStage is 8; use at most 8/);
+      expect(refused.message).toMatch(/"heavy".*9 storage buffers/);
+      // Nothing half-built: the same picker picks the mesh without the rule (8 buffers) and on the other path.
+      const info = (await pickManyAsync(picker, [{ x: 32, y: 32 }]))[0];
+      expect(info.pickedMesh).toBe(mesh);
+      expect(info.faceId).toBeGreaterThanOrEqual(0);
+      enableDetailedPicking(picker, { method: 'primitive-index' });
+      expect((await pickManyAsync(picker, [{ x: 32, y: 32 }], { discard: rule }))[0].faceId).toBe(info.faceId);
+    },
+    [64, 64],
+    { requiredLimits: { maxStorageBuffersPerShaderStage: 8 } },
+  );
+
+  gpuTest(
+    'a mesh buffer over maxStorageBufferBindingSize is refused naming the limit (the size arithmetic)',
+    async ({ engine }) => {
+      // No device offers a storage binding limit under WebGPU's 128 MiB default, so the check itself is fed a smaller
+      // one: the limit is the only thing it reads of the device.
+      const scene = createScene(engine);
+      // 3 vertices (36 bytes of positions) drawn 11 times: 33 uint16 indices, 66 bytes, bound as 68.
+      const positions = new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0]);
+      const mesh = createMeshFromData(scene, 'odd', { positions, indices: new Uint16Array(33).map((_, i) => i % 3) });
+      const bytes = mesh.geometry.indices!.byteLength;
+      expect(bytes % 4).toBe(2);
+      const at = (limit: number) => ({ limits: { maxStorageBufferBindingSize: limit } }) as GPUDevice;
+      expect(() => checkPulledBufferSizes('pickAsync', at(1 << 20), mesh)).not.toThrow();
+      // uint16 indices are bound padded to 4 bytes: that padded size is what must fit.
+      expect(() => checkPulledBufferSizes('pickAsync', at(bytes + 2), mesh)).not.toThrow();
+      expect(() => checkPulledBufferSizes('pickAsync', at(bytes), mesh)).toThrow(
+        new RegExp(`index buffer holds ${bytes + 2} bytes, over the device's maxStorageBufferBindingSize ${bytes}`),
+      );
     },
   );
 });
