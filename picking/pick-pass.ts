@@ -398,6 +398,9 @@ function preparePickTargets(
   return targets;
 }
 
+/** Extra magnification of a 1×1 point pick about its sample (see `writePointUniforms`). */
+export const pickPointMagnification = 4096;
+
 /** Writes each point's zoomed camera and frame offset; returns the points as the contributors draw them. */
 function writePointUniforms(gpu: PickGpu, request: PickPassRequest, row: boolean): ContributorPoint[] {
   const { regions } = request;
@@ -405,6 +408,10 @@ function writePointUniforms(gpu: PickGpu, request: PickPassRequest, row: boolean
   const points: ContributorPoint[] = [];
   regions.forEach((region, p) => {
     makePickZoomMatrix(region, request.width, request.height, zoom);
+    // A point's 1×1 target samples NDC (0, 0) only: magnifying about it keeps the sample where it is but puts every
+    // vertex pickPointMagnification× farther in target texels, so rasterisers that snap vertices to a coarse sub-pixel
+    // grid (SwiftShader) interpolate the detail varyings 1/pickPointMagnification as far off the pixel centre.
+    if (row) for (const i of [0, 5, 12, 13]) zoom[i] *= pickPointMagnification;
     const zoomed = mat4.multiply(zoom, request.viewProjection) as Float32Array;
     gpu.pointData.set(zoomed, (p * pointSlotBytes) / 4);
     if (request.sources.length)
