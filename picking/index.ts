@@ -4,6 +4,7 @@
 export {
   createGpuPicker,
   disposeGpuPicker,
+  type DetailedPickingOptions,
   enableDetailedPicking,
   type GpuPicker,
   type GpuPickOptions,
@@ -15,6 +16,8 @@ export {
 export type { PickOptions } from './pick-snapshot.js';
 export type { PickFilterOptions, PickIgnore, ThinInstanceIgnore } from './pick-filter.js';
 export { PickError, type PickErrorCode, type PickRuleMessage } from './pick-errors.js';
+// Which path gives triangle detail (`picker.detailMethod`, `enableDetailedPicking`'s `method`).
+export type { PickDetailMethod } from './pick-shader.js';
 
 // Results and rays, shared by the GPU and CPU pickers.
 export { getPickedNormal, getPickedUV, type PickingInfo } from './picking-info.js';
