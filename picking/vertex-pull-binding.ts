@@ -31,12 +31,19 @@ export function vertexStorageBindingCount(composed: ComposedShader): number {
 export function checkVertexPullLimits(api: string, device: GPUDevice, mesh: Mesh, composed: ComposedShader): void {
   if (!composed.bindGroups.some((g) => g.bindings.some((b) => isPulled(b.name)))) return;
   const count = vertexStorageBindingCount(composed);
-  const limit = device.limits.maxStorageBuffersPerShaderStage;
+  // Compatibility-mode devices also cap the vertex stage alone (absent elsewhere: the per-stage limit applies).
+  const limits = device.limits as GPUSupportedLimits & { maxStorageBuffersInVertexStage?: number };
+  const perStage = limits.maxStorageBuffersPerShaderStage;
+  const vertexOnly = limits.maxStorageBuffersInVertexStage;
+  const [name, limit] =
+    vertexOnly !== undefined && vertexOnly < perStage
+      ? ['maxStorageBuffersInVertexStage', vertexOnly]
+      : ['maxStorageBuffersPerShaderStage', perStage];
   if (count > limit)
     throw new PickError(
       api,
       'limit-exceeded',
-      `mesh "${mesh.name}": vertex-index detail reads ${count} storage buffers in the vertex stage (index and vertex buffers, deformation, rule storage) but the device's maxStorageBuffersPerShaderStage is ${limit}; use at most ${limit} (interleave the vertex buffers, request a higher limit with requiredLimits, or use method 'primitive-index' where the device has it)`,
+      `mesh "${mesh.name}": vertex-index detail reads ${count} storage buffers in the vertex stage (index and vertex buffers, deformation, rule storage) but the device's ${name} is ${limit}; use at most ${limit} (interleave the vertex buffers, request a higher limit with requiredLimits, or use method 'primitive-index' where the device has it)`,
     );
 }
 

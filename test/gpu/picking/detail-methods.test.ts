@@ -441,4 +441,34 @@ describe('vertex-index detail limits', () => {
       );
     },
   );
+
+  gpuTest(
+    "a device without primitive-index: 'auto' takes vertex-index, 'primitive-index' is a typed error and changes nothing",
+    async ({ engine }) => {
+      expect(engine.features.has('primitive-index')).toBe(false);
+      const scene = createScene(engine);
+      scene.camera = makePerspectiveCamera({ position: [0, 0, 4], target: [0, 0, 0] });
+      const ball = createMeshFromData(scene, 'ball', makeSphereData({ radius: 1 }));
+      const picker = createGpuPicker(scene);
+      const refused = (() => {
+        try {
+          enableDetailedPicking(picker, { method: 'primitive-index' });
+        } catch (error) {
+          return error as PickError;
+        }
+      })();
+      expect(refused).toBeInstanceOf(PickError);
+      expect(refused!.code).toBe('unsupported');
+      expect(refused!.message).toMatch(/lacks; allowed here: 'auto' or 'vertex-index'/);
+      expect([picker.detailed, picker.detailMethod]).toEqual([false, null]);
+      expect(enableDetailedPicking(picker)).toBe(true);
+      expect(picker.detailMethod).toBe('vertex-index');
+      const [info] = await pickManyAsync(picker, [{ x: 32, y: 32 }]);
+      expect(info.pickedMesh).toBe(ball);
+      expect(info.faceId).toBeGreaterThanOrEqual(0);
+      expect(info.bu + info.bv).toBeLessThanOrEqual(1);
+    },
+    [64, 64],
+    { optionalFeatures: [] },
+  );
 });
