@@ -5,6 +5,7 @@ import { create, globals } from 'webgpu';
 import {
   createBoxMesh,
   createEngineAsync,
+  createSphereMesh,
   createScene,
   disposeEngine,
   type Engine,
@@ -14,6 +15,7 @@ import {
 import {
   createCpuPicker,
   createGpuPicker,
+  enableDetailedPicking,
   type GpuPicker,
   pickAsync,
   pickManyAsync,
@@ -22,6 +24,8 @@ import {
 import { median, time } from './bench-timing.js';
 
 const rounds = Number(process.argv[2] ?? 40);
+/** `detail` as the second argument runs only the detailed-pick comparison. */
+const only = process.argv[3];
 const sizes = [1, 100, 1000, 10000];
 
 /** A grid of N small boxes spread over a plane; the camera looks down at its centre, where one box sits. */
@@ -79,10 +83,83 @@ function makePickShapedPass(device: GPUDevice): () => Promise<void> {
   };
 }
 
+/**
+ * Detailed pick cost on both paths, side by side: one picker per method on the same scene, rounds interleaved.
+ * Rows: box grids (pre-filter on: only the boxes under the pixel draw; off: every box draws), one dense sphere.
+ */
+async function benchDetailMethods(engine: Engine): Promise<void> {
+  const centre = { x: 256, y: 256 };
+  const points = Array.from({ length: 64 }, (_, i) => ({ x: 64 + (i % 8) * 48, y: 64 + Math.floor(i / 8) * 48 }));
+  const scenes: [string, () => Scene][] = [
+    ...[1, 100, 1000].map((n): [string, () => Scene] => [`${n} boxes`, () => makeGridScene(engine, n)]),
+    [
+      '1 sphere, 65k triangles',
+      () => {
+        const scene = createScene(engine);
+        scene.camera = makePerspectiveCamera({ position: [0, 0, 3], target: [0, 0, 0] });
+        createSphereMesh(scene, 'dense', { radius: 1, segments: 256, rings: 128 });
+        return scene;
+      },
+    ],
+  ];
+  const rows: string[][] = [];
+  for (const [name, make] of scenes) {
+    const scene = make();
+    const pickers = (['primitive-index', 'vertex-index'] as const).map((method) => {
+      const picker = createGpuPicker(scene);
+      enableDetailedPicking(picker, { method });
+      return picker;
+    });
+    const cases = [
+      (p: GpuPicker) => pickAsync(p, centre.x, centre.y),
+      (p: GpuPicker) => pickAsync(p, centre.x, centre.y, { preFilter: false }),
+      (p: GpuPicker) => pickManyAsync(p, points),
+    ];
+    for (const picker of pickers) for (const run of cases) for (let i = 0; i < 3; i++) await run(picker);
+    const samples = cases.map(() => pickers.map(() => [] as number[]));
+    const caseRounds = name.startsWith('1000') ? Math.max(5, rounds / 4) : rounds;
+    // Interleaved: each round times every case on both paths, so machine noise hits them alike.
+    for (let r = 0; r < caseRounds; r++)
+      for (let c = 0; c < cases.length; c++)
+        for (let m = 0; m < pickers.length; m++) samples[c][m].push(await time(() => cases[c](pickers[m])));
+    const hit = await pickAsync(pickers[1], centre.x, centre.y);
+    const cells = samples.flatMap(([primitive, vertex]) => {
+      const [a, b] = [median(primitive), median(vertex)];
+      return [a.toFixed(3), b.toFixed(3), `${(b / a).toFixed(2)}×`];
+    });
+    rows.push([name, hit.hit ? `face ${hit.faceId}` : 'miss', ...cells]);
+  }
+  console.log(
+    `\ndetailed pick cost: vertex-index (fallback, no optional feature) vs primitive-index (medians of ${rounds} interleaved rounds, ms; ratio = fallback / primitive-index)`,
+  );
+  const header = [
+    'scene',
+    'hit',
+    'prim',
+    'vertex',
+    'ratio',
+    'no-pf prim',
+    'no-pf vertex',
+    'ratio',
+    'many64 prim',
+    'many64 vertex',
+    'ratio',
+  ];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i])).join('  ');
+  console.log(line(header));
+  for (const row of rows) console.log(line(row));
+}
+
 async function main(): Promise<void> {
   Object.assign(globalThis, globals);
   const gpu = create([]);
   const engine = await createEngineAsync(gpu, { width: 512, height: 512 });
+  if (only === 'detail') {
+    await benchDetailMethods(engine);
+    disposeEngine(engine);
+    return;
+  }
   const bare = makeBareRoundTrip(engine.device);
   const floor = makePickShapedPass(engine.device);
   const centre = { x: 256, y: 256 };
@@ -175,6 +252,7 @@ async function main(): Promise<void> {
   const line = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i])).join('  ');
   console.log(line(header));
   for (const row of rows) console.log(line(row));
+  await benchDetailMethods(engine);
   disposeEngine(engine);
 }
 

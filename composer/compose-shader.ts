@@ -17,6 +17,7 @@ import {
   type ComposedVertexInput,
   type VertexLayoutSpec,
 } from './vertex-layout.js';
+import { applyVertexPulling, type VertexPullingSpec, vertexPullingFragmentId } from './vertex-pulling.js';
 import { isWgslIdentifier } from './wgsl-names.js';
 
 const api = 'composeShader';
@@ -35,6 +36,12 @@ export interface ComposeSpec {
   /** Default `{ kind: 'tight' }`. */
   vertexLayout?: VertexLayoutSpec;
   /** When given (e.g. `device.features`), a required feature the device lacks is a `missing-feature` error. Not part of the key. */
+  /**
+   * Reads the per-vertex inputs from read-only storage buffers (the caller binds each vertex buffer as
+   * `pulledVertices<i>` and the index buffer as `pulledIndices`) and draws NON-indexed: `input.vertexIndex` is the
+   * mesh vertex an indexed draw would run, `input.drawVertexIndex` the draw's own (`/ 3` = triangle). Part of the key.
+   */
+  vertexPulling?: VertexPullingSpec;
   deviceFeatures?: {
     /** Whether the device has `feature` (a `GPUSupportedFeatures` or any `Set<string>` fits). */
     has(feature: string): boolean;
@@ -227,6 +234,7 @@ function rootModule(
   vertex: StageFunction,
   fragment: StageFunction | null,
   hasOutputs: boolean,
+  pulled: boolean,
 ): GeneratedModule {
   const w = makeModuleWriter('weft_main');
   const enables = [...new Set(features.map((f) => enableOfFeature[f.feature]).filter(Boolean))].sort();
@@ -235,8 +243,14 @@ function rootModule(
     w.line('');
   }
   w.line('@vertex');
-  w.line('fn vertexMain(input: io::VertexInput) -> io::VertexOutput {');
-  w.line(`  return ${vertex.path}(input);`, vertex.fragment);
+  if (pulled) {
+    const pull = `package::${vertexPullingFragmentId.replaceAll('-', '_')}`;
+    w.line('fn vertexMain(pulled: io::PulledVertexInput) -> io::VertexOutput {');
+    w.line(`  return ${vertex.path}(${pull}::pullVertexInput(pulled));`, vertex.fragment);
+  } else {
+    w.line('fn vertexMain(input: io::VertexInput) -> io::VertexOutput {');
+    w.line(`  return ${vertex.path}(input);`, vertex.fragment);
+  }
   w.line('}');
   if (fragment) {
     w.line('');
@@ -260,13 +274,21 @@ function composeUncached(spec: ComposeSpec, registry: LinkRegistry): ComposedSha
   const conditions = canonicalConditions(spec.conditions);
   const constants: Record<string, number | string> = {};
   for (const name of Object.keys(spec.constants ?? {}).sort()) constants[name] = spec.constants![name];
-  const { ordered } = orderFragments(api, spec.fragments);
+  const { ordered: given } = orderFragments(api, spec.fragments);
+  let vertex = assignVertexInputs(api, given, conditions, spec.vertexLayout ?? { kind: 'tight' });
+  let ordered = given;
+  if (spec.vertexPulling !== undefined) {
+    const pulling = applyVertexPulling(api, vertex, spec.vertexPulling);
+    vertex = pulling.layout;
+    // Composer-made (it holds no @location): appended after the graph's own checks, which it needs none of.
+    ordered = [...given, pulling.fragment];
+  }
+  const pulled = spec.vertexPulling !== undefined;
   const bindings = assignBindings(api, ordered, conditions);
-  const vertex = assignVertexInputs(api, ordered, conditions, spec.vertexLayout ?? { kind: 'tight' });
-  const io = assignStageIo(api, ordered, conditions, vertex.inputs);
+  const io = assignStageIo(api, ordered, conditions, vertex.inputs, pulled);
   const slots = resolveSlots(api, ordered, io.targets.length > 0);
   const features = collectFeatures(api, ordered, conditions, io.builtins);
-  const root = rootModule(features, slots.vertexStage, slots.fragmentStage, io.targets.length > 0);
+  const root = rootModule(features, slots.vertexStage, slots.fragmentStage, io.targets.length > 0, pulled);
   const generated = [bindings.module, io.module, slots.module, constantsModule(constants)];
   const linked = linkFragments(api, registry, ordered, generated, root, conditions);
   const layout = {
@@ -324,6 +346,7 @@ export function composeShader(
       conditions: canonicalConditions(spec.conditions),
       constants: spec.constants ?? {},
       vertexLayout: canonicalVertexLayout(spec.vertexLayout),
+      vertexPulling: spec.vertexPulling ?? null,
     });
     composed = cache.results.get(key);
     if (composed) {

@@ -18,6 +18,8 @@ export type { ComposedFeature } from './features.js';
 export type { ComposedSlot } from './slots.js';
 export type { ComposedTarget, ComposedVarying } from './stage-io.js';
 export type { ComposedVertexInput, VertexBufferSpec, VertexLayoutSpec } from './vertex-layout.js';
+// ComposeSpec.vertexPulling: per-vertex inputs read from storage for a non-indexed draw (hosts bind the buffers).
+export type { VertexPullingSpec } from './vertex-pulling.js';
 export type { Conditions } from './conditions.js';
 // A readable dump of a composed shader, for reviews and snapshot tests.
 export { describeComposedShader } from './describe.js';

@@ -136,6 +136,7 @@ export function assignStageIo(
   ordered: readonly Fragment[],
   conditions: Conditions,
   vertexInputs: readonly ComposedVertexInput[],
+  pulled = false,
 ): {
   varyings: ComposedVarying[];
   builtins: { builtin: FragmentBuiltin['builtin']; fragments: string[] }[];
@@ -280,10 +281,26 @@ export function assignStageIo(
   w.line('struct VertexInput {');
   w.line('  @builtin(vertex_index) vertexIndex: u32,');
   w.line('  @builtin(instance_index) instanceIndex: u32,');
+  // A pulled variant builds VertexInput itself (composer/vertex-pulling.ts): pulled inputs have no location.
+  if (pulled) w.line('  drawVertexIndex: u32,');
   for (const input of vertexInputs)
-    w.line(`  @location(${input.location}) ${input.semantic}: ${input.wgslType},`, input.fragments[0]);
+    w.line(
+      `  ${input.location < 0 || pulled ? '' : `@location(${input.location}) `}${input.semantic}: ${input.wgslType},`,
+      input.fragments[0],
+    );
   w.line('}');
   w.line('');
+  if (pulled) {
+    // The vertex entry's own input: the builtins and the inputs that stay vertex buffers (instance-step).
+    w.line('struct PulledVertexInput {');
+    w.line('  @builtin(vertex_index) drawVertexIndex: u32,');
+    w.line('  @builtin(instance_index) instanceIndex: u32,');
+    for (const input of vertexInputs)
+      if (input.location >= 0)
+        w.line(`  @location(${input.location}) ${input.semantic}: ${input.wgslType},`, input.fragments[0]);
+    w.line('}');
+    w.line('');
+  }
   for (const struct of ['VertexOutput', 'FragmentInput']) {
     w.line(`struct ${struct} {`);
     w.line('  @builtin(position) position: vec4f,');

@@ -166,7 +166,7 @@ async function main(): Promise<void> {
   console.log(
     `  G-buffer      ${stripPath}: ${strip.map((image) => image.name).join(', ')} (${stripSize.width}×${stripSize.height} each)`,
   );
-  console.log(`\nGPU picks (${detailed ? 'detailed: primitive-index' : 'basic'}), pixel centres of a 6×4 grid:`);
+  console.log(`\nGPU picks (${detailed ? `detailed: ${picker.detailMethod}` : 'basic'}), pixel centres of a 6×4 grid:`);
   console.log(formatPickTable(grid, picks, getPickedUV, cpuPicks));
   console.log(
     `\nPick sources (${entitiesPath}): billboards and Gaussian splats in the same pick pass, aimed at their centres:`,

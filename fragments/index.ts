@@ -36,7 +36,7 @@ export { makeStandardSurfaceFragment } from './standard-surface.js';
 export { makeLambertLightingFragment } from './lambert-lighting.js';
 export { makeBaseTextureFragment } from './base-texture.js';
 export { makeThinInstancesFragment, thinInstancesCondition } from './thin-instances.js';
-export { makePickOutputFragment, primitiveDetailCondition } from './pick-output.js';
+export { makePickOutputFragment, primitiveDetailCondition, triangleFromVertexCondition } from './pick-output.js';
 export { forwardObjectIdCondition, makeForwardObjectIdFragment } from './forward-object-id.js';
 // Uniform blocks the standard fragments read, with their byte sizes for hosts that fill them.
 export { makeSceneUniformsFragment, sceneUniformsByteSize } from './scene-uniforms.js';

@@ -3,6 +3,12 @@ import type { Fragment } from './fragment-types.js';
 /** Condition that adds the `primitive_index` detail output (needs the `primitive-index` feature). */
 export const primitiveDetailCondition = 'primitiveDetail';
 
+/**
+ * Condition: with `primitiveDetail`, the triangle number comes from the vertex stage (`vertex_index / 3` of a
+ * non-indexed draw, passed flat) instead of the `primitive_index` builtin; needs no optional feature.
+ */
+export const triangleFromVertexCondition = 'pickTriangleFromVertex';
+
 /** Bytes of `PickUniforms` (id + padding). */
 export const pickUniformsByteSize = 16;
 
@@ -25,6 +31,8 @@ struct PickUniforms {
 fn writePickVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
   (*output).pickInstance = input.instanceIndex;
   @if(primitiveDetail) (*output).pickLocal = input.position;
+  @if(primitiveDetail && pickTriangleFromVertex && vertexPulling) (*output).pickTriangle = input.drawVertexIndex / 3u;
+  @if(primitiveDetail && pickTriangleFromVertex && !vertexPulling) (*output).pickTriangle = input.vertexIndex / 3u;
   @if(pickDiscard && thinInstances) (*output).pickExtras = vec4f(input.instance0.w, input.instance1.w, input.instance2.w, input.instance3.w);
   @if(pickDiscard && pickVertexData) (*output).pickVertexData = zeroPadded(input.pickVertexData, pick.vertexDataComponents);
 }
@@ -58,14 +66,17 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
   output.pickDepth = input.position.z;
   // The interpolated mesh-local position is the exact hit on the triangle at the selected pixel centre:
   // with the primitive index, the CPU gets barycentrics without searching.
-  @if(primitiveDetail) output.pickDetail = vec4u(input.primitiveIndex, bitcast<vec3u>(input.pickLocal));
+  @if(primitiveDetail && !pickTriangleFromVertex) output.pickDetail = vec4u(input.primitiveIndex, bitcast<vec3u>(input.pickLocal));
+  @if(primitiveDetail && pickTriangleFromVertex) output.pickDetail = vec4u(input.pickTriangle, bitcast<vec3u>(input.pickLocal));
   return output;
 }
 `;
 
 /**
  * Pick-ID outputs (fills `fragmentStage`, and `vertexVaryings` for the instance index): location 0 the 24-bit id
- * in rgba8unorm, 1 the NDC depth in r32float, 2 (when `primitiveDetail`) rgba32uint (primitive_index, bitcast local x, y, z).
+ * in rgba8unorm, 1 the NDC depth in r32float, 2 (when `primitiveDetail`) rgba32uint (triangle, bitcast local x, y, z): the
+ * triangle is `primitive_index`, or with `pickTriangleFromVertex` the draw's `vertex_index / 3` (each triangle's corners are draw vertices 3t, 3t+1,
+ * 3t+2: a non-indexed mesh draws so, an indexed one with `vertexPulling`, see composer/vertex-pulling.ts).
  */
 export function makePickOutputFragment(): Fragment {
   return {
@@ -87,16 +98,22 @@ export function makePickOutputFragment(): Fragment {
     varyings: [
       { name: 'pickInstance', type: 'u32', interpolation: 'flat' },
       { name: 'pickLocal', type: 'vec3f', when: primitiveDetailCondition },
+      {
+        name: 'pickTriangle',
+        type: 'u32',
+        interpolation: 'flat',
+        when: `${primitiveDetailCondition} && ${triangleFromVertexCondition}`,
+      },
       { name: 'pickExtras', type: 'vec4f', interpolation: 'flat', when: 'pickDiscard && thinInstances' },
       { name: 'pickVertexData', type: 'vec4f', interpolation: 'flat', when: 'pickDiscard && pickVertexData' },
     ],
-    builtins: [{ builtin: 'primitive_index', when: primitiveDetailCondition }],
+    builtins: [{ builtin: 'primitive_index', when: `${primitiveDetailCondition} && !${triangleFromVertexCondition}` }],
     outputs: [
       { name: 'pickId', type: 'vec4f', format: 'rgba8unorm' },
       { name: 'pickDepth', type: 'f32', format: 'r32float' },
       { name: 'pickDetail', type: 'vec4u', format: 'rgba32uint', when: primitiveDetailCondition },
     ],
-    requires: [{ feature: 'primitive-index', when: primitiveDetailCondition }],
+    requires: [{ feature: 'primitive-index', when: `${primitiveDetailCondition} && !${triangleFromVertexCondition}` }],
     fills: [
       { slot: 'fragmentStage', fn: 'pickFragment' },
       { slot: 'vertexVaryings', fn: 'writePickVaryings' },

@@ -28,6 +28,7 @@ import type { PickCulling } from '../engine/winding.js';
 import { bindSnapshotMeshes, makePickSnapshot, type PickOptions } from './pick-snapshot.js';
 import { useRulePipelines } from './pick-pipelines.js';
 import type { PixelRegion } from './pick-zoom.js';
+import type { PickDetailMethod } from './pick-shader.js';
 import type { PickingInfo } from './picking-info.js';
 import {
   captureSources,
@@ -74,6 +75,8 @@ export interface GpuPickOptions extends PickOptions {
 export interface GpuPicker {
   readonly scene: Scene;
   detailed: boolean;
+  /** Which path gives triangle detail: set by `enableDetailedPicking`; null while detail is off. */
+  readonly detailMethod: PickDetailMethod | null;
   gpu: PickGpu | null;
   /** Picks not yet answered; disposing the picker rejects each. */
   inFlight: Set<{
@@ -94,6 +97,7 @@ export function createGpuPicker(scene: Scene): GpuPicker {
   return {
     scene,
     detailed: false,
+    detailMethod: null,
     gpu: null,
     inFlight: new Set(),
     disposed: false,
@@ -103,11 +107,48 @@ export function createGpuPicker(scene: Scene): GpuPicker {
   };
 }
 
-/** Turns on triangle detail (faceId, barycentrics, normals, UV) when the device has `primitive-index`. */
-export function enableDetailedPicking(picker: GpuPicker): boolean {
-  assertAlive(picker, 'enableDetailedPicking');
-  picker.detailed = picker.scene.engine.features.has('primitive-index');
-  return picker.detailed;
+/** Options of `enableDetailedPicking`. */
+export interface DetailedPickingOptions {
+  /**
+   * How the pick pass learns the triangle. 'primitive-index': the `primitive_index` builtin (the optional
+   * `primitive-index` feature); 'vertex-index': a non-indexed draw that pulls the mesh's vertices from its index buffer
+   * as storage, triangle = `vertex_index / 3` (no optional feature). Both give the same `PickingInfo`. Default 'auto':
+   * 'primitive-index' where the device has it, else 'vertex-index'.
+   */
+  method?: 'auto' | PickDetailMethod;
+}
+
+const detailedPickingOptionKeys: OptionKeys<DetailedPickingOptions> = { method: true };
+const detailMethods = ['auto', 'primitive-index', 'vertex-index'];
+
+/**
+ * Turns on triangle detail (faceId, barycentrics, point, normals, UV) on every adapter; returns true when detail is on.
+ * `picker.detailMethod` tells which path is active.
+ * @throws {PickError} `bad-option` for an unknown method or option; `unsupported` for 'primitive-index' on a device without that feature
+ */
+export function enableDetailedPicking(picker: GpuPicker, options?: DetailedPickingOptions): boolean {
+  const api = 'enableDetailedPicking';
+  assertAlive(picker, api);
+  checkOptionKeys(api, options, detailedPickingOptionKeys, (_, message) => new PickError(api, 'bad-option', message));
+  const method = options?.method ?? 'auto';
+  if (!detailMethods.includes(method))
+    throw new PickError(
+      api,
+      'bad-option',
+      `method ${describeValue(method)} must be one of ${detailMethods.join(', ')}`,
+    );
+  const hasPrimitiveIndex = picker.scene.engine.features.has('primitive-index');
+  if (method === 'primitive-index' && !hasPrimitiveIndex)
+    throw new PickError(
+      api,
+      'unsupported',
+      `method 'primitive-index' needs the device feature primitive-index, which this device lacks; allowed here: 'auto' or 'vertex-index'`,
+    );
+  const chosen: PickDetailMethod =
+    method === 'auto' ? (hasPrimitiveIndex ? 'primitive-index' : 'vertex-index') : method;
+  picker.detailed = true;
+  (picker as { detailMethod: PickDetailMethod | null }).detailMethod = chosen;
+  return true;
 }
 
 function assertAlive(picker: GpuPicker, api: string): void {
@@ -364,6 +405,7 @@ export async function pickManyAsync(
       regions,
       layout: 'row',
       detailed,
+      detailMethod: picker.detailMethod ?? 'primitive-index',
       rule,
       sources,
       view,

@@ -4,6 +4,7 @@
 export {
   createGpuPicker,
   disposeGpuPicker,
+  type DetailedPickingOptions,
   enableDetailedPicking,
   type GpuPicker,
   type GpuPickOptions,
@@ -31,6 +32,8 @@ export type { PickFilterOptions, PickIgnore, ThinInstanceIgnore } from './pick-f
 // The face rule's option: picks cull as drawn, or pick every face on purpose.
 export type { PickCulling } from '../engine/winding.js';
 export { PickError, type PickErrorCode, type PickRuleMessage } from './pick-errors.js';
+// Which path gives triangle detail (`picker.detailMethod`, `enableDetailedPicking`'s `method`).
+export type { PickDetailMethod } from './pick-shader.js';
 
 // Results and rays, shared by the GPU and CPU pickers.
 export { getPickedNormal, getPickedUV, type PickingInfo } from './picking-info.js';

@@ -6,6 +6,8 @@ import { PickError } from './pick-errors.js';
 import { type CheckedRule, readRuleStorage } from './discard-rules.js';
 import { getPickPipeline, type PickPipeline, type PickRaster, preparePickPipelines } from './pick-pipelines.js';
 import { materialCullMode, type PickCulling, splitByWinding } from '../engine/winding.js';
+import type { PickDetailMethod } from './pick-shader.js';
+import { isPulledGroup, pulledBufferGroup } from './vertex-pull-binding.js';
 import { releaseStagingBuffer } from '../engine/staging-pool.js';
 import {
   attachmentTexelBytes,
@@ -51,6 +53,8 @@ export interface PickPassRequest {
   regions: PixelRegion[];
   layout: 'row' | 'rect';
   detailed: boolean;
+  /** How a detailed pass learns the triangle (default 'primitive-index'). */
+  detailMethod?: PickDetailMethod;
   rule: CheckedRule | null;
   /** Non-mesh pick sources captured with the snapshot, after the meshes' IDs. */
   sources: readonly CapturedSource[];
@@ -314,12 +318,13 @@ function rasterRunsOf(request: PickPassRequest, candidate: PickSnapshot['candida
 /** Compiles the rule pipelines the request lacks (null when everything is ready and encoding can start now). */
 export function preparePickPass(gpu: PickGpu, request: PickPassRequest): Promise<void> | null {
   if (!request.rule) return null;
+  const method = request.detailMethod;
   const draws = request.snapshot.candidates
     .filter((c) => !c.overlay)
     .flatMap((c) => rasterRunsOf(request, c).map((run) => ({ mesh: c.drawMesh ?? c.mesh, raster: run.raster })));
-  if (draws.every((d) => getPickPipeline(gpu, request.api, d.mesh, request.detailed, request.rule, d.raster)))
+  if (draws.every((d) => getPickPipeline(gpu, request.api, d.mesh, request.detailed, request.rule, d.raster, method)))
     return null;
-  return preparePickPipelines(gpu, request.api, draws, request.detailed, request.rule);
+  return preparePickPipelines(gpu, request.api, draws, request.detailed, request.rule, method);
 }
 
 /**
@@ -379,8 +384,9 @@ function planPickShared(
     const runs = rasterRunsOf(request, c);
     // Overlay items are the caller's handles, not scene geometry: the discard rule does not apply to them.
     const candidateRule = c.overlay ? null : rule;
+    const mesh = c.drawMesh ?? c.mesh;
     for (const run of runs)
-      run.pipeline = getPickPipeline(gpu, request.api, c.drawMesh ?? c.mesh, detailed, candidateRule, run.raster);
+      run.pipeline = getPickPipeline(gpu, request.api, mesh, detailed, candidateRule, run.raster, request.detailMethod);
     return runs;
   });
   const pipelines = rasterRuns.map((runs) => runs[0]?.pipeline ?? null);
@@ -461,6 +467,9 @@ function preparePickTargets(
   return targets;
 }
 
+/** Extra magnification of a 1×1 point pick about its sample (see `writePointUniforms`). */
+export const pickPointMagnification = 4096;
+
 /** Writes each point's zoomed camera and frame offset; returns the points as the contributors draw them. */
 function writePointUniforms(gpu: PickGpu, request: PickPassRequest, row: boolean): ContributorPoint[] {
   const { regions } = request;
@@ -468,6 +477,10 @@ function writePointUniforms(gpu: PickGpu, request: PickPassRequest, row: boolean
   const points: ContributorPoint[] = [];
   regions.forEach((region, p) => {
     makePickZoomMatrix(region, request.width, request.height, zoom);
+    // A point's 1×1 target samples NDC (0, 0) only: magnifying about it keeps the sample where it is but puts every
+    // vertex pickPointMagnification× farther in target texels, so rasterisers that snap vertices to a coarse sub-pixel
+    // grid (SwiftShader) interpolate the detail varyings 1/pickPointMagnification as far off the pixel centre.
+    if (row) for (const i of [0, 5, 12, 13]) zoom[i] *= pickPointMagnification;
     const zoomed = mat4.multiply(zoom, request.viewProjection) as Float32Array;
     gpu.pointData.set(zoomed, (p * pointSlotBytes) / 4);
     if (request.sources.length)
@@ -569,6 +582,15 @@ function setExtraGroups(
   const rule = request.rule;
   for (let g = 2; g < composed.bindGroups.length; g++) {
     const group = composed.bindGroups[g];
+    if (pipeline.pulled && isPulledGroup(group.bindings)) {
+      const sources = [...mesh.gpu!.vertexBuffers, ...(mesh.gpu!.instanceBuffer ? [mesh.gpu!.instanceBuffer] : [])];
+      const data = pipeline.vertexDataBuffer === null ? [] : [vertexDataSource(gpu, pipeline, mesh)];
+      pass.setBindGroup(
+        g,
+        pulledBufferGroup(gpu, gpu.device, mesh, lease.bindGroupLayouts[g], group.bindings, [...sources, ...data]),
+      );
+      continue;
+    }
     if (group.role === 'extra' && mesh.deformationGpu) {
       if (storage)
         throw new PickError(
@@ -599,13 +621,16 @@ function setExtraGroups(
 function setMeshBuffers(gpu: PickGpu, pass: GPURenderPassEncoder, pipeline: PickPipeline, mesh: Mesh): void {
   const meshGpu = mesh.gpu!;
   const sources = [...meshGpu.vertexBuffers, ...(meshGpu.instanceBuffer ? [meshGpu.instanceBuffer] : [])];
-  const vertexData =
-    pipeline.vertexDataBuffer === null
-      ? []
-      : [pipeline.vertexDataBuffer < 0 ? gpu.zeros : meshGpu.vertexBuffers[pipeline.vertexDataBuffer]];
+  const vertexData = pipeline.vertexDataBuffer === null ? [] : [vertexDataSource(gpu, pipeline, mesh)];
   const all = [...sources, ...vertexData];
   pipeline.vertexBufferSources.forEach((source, i) => pass.setVertexBuffer(i, all[source]));
-  setMeshIndexBuffer(pass, mesh);
+  if (!pipeline.pulled) setMeshIndexBuffer(pass, mesh);
+}
+
+/** The buffer behind a rule's vertex-data stream: the attribute's own vertex buffer, or the zero buffer. */
+function vertexDataSource(gpu: PickGpu, pipeline: PickPipeline, mesh: Mesh): GPUBuffer {
+  const index = pipeline.vertexDataBuffer!;
+  return index < 0 ? gpu.zeros : mesh.gpu!.vertexBuffers[index];
 }
 
 /** Per point drawing the candidate: its viewport, its uniforms, then one draw per run of thin instances. */
@@ -643,7 +668,9 @@ function drawCandidateUses(
     for (const run of plan.rasterRuns[index]) {
       if (!run.pipeline) continue;
       if (run.pipeline !== current) pass.setPipeline((current = run.pipeline).lease.pipeline);
-      drawMeshInstances(pass, mesh, run.count, run.first);
+      // Pulled: corner k of triangle t is draw vertex 3t + k; the shader reads the index buffer itself.
+      if (run.pipeline.pulled) pass.draw(mesh.geometry.indices!.length, run.count, 0, run.first);
+      else drawMeshInstances(pass, mesh, run.count, run.first);
     }
   }
 }

@@ -3,7 +3,14 @@ import { stableStringify } from '../composer/hash.js';
 import type { PipelineLease, RenderPipelineState } from '../composer/pipeline-cache.js';
 import { acquirePipelineLease, acquirePipelineLeaseAsync, type HeldPipeline } from '../composer/pipeline-leases.js';
 import { releaseRenderPipeline } from '../composer/pipeline-cache.js';
-import { type PickShaderDescription, pickShaderSpec, pickShaderVertexBuffers } from './pick-shader.js';
+import {
+  type PickDetailMethod,
+  type PickShaderDescription,
+  pickShaderSpec,
+  pickShaderVertexBuffers,
+} from './pick-shader.js';
+import { checkPulledBufferSizes, checkVertexPullLimits } from './vertex-pull-binding.js';
+import { vertexPullingFragmentId } from '../composer/vertex-pulling.js';
 import type { VertexBufferSpec } from '../composer/vertex-layout.js';
 import { findVertexAttribute } from '../engine/mesh-data.js';
 import type { Mesh } from '../engine/mesh.js';
@@ -22,6 +29,8 @@ export interface PickPipeline {
   vertexDataBuffer: number | null;
   /** Components of that attribute's format (0 for the zero buffer). */
   vertexDataComponents: number;
+  /** Vertex-index detail of an indexed mesh: draw non-indexed, the mesh's buffers bound as storage. */
+  pulled: boolean;
   /** Set when its rule text was released (`useRulePipelines`): a cached reference must not be drawn. */
   released?: boolean;
 }
@@ -93,6 +102,7 @@ export function describePickShader(
   mesh: Mesh,
   detailed: boolean,
   checked: CheckedRule | null,
+  method: PickDetailMethod = 'primitive-index',
 ): { description: PickShaderDescription; vertexDataBuffer: number | null; vertexDataComponents: number } {
   const data = checked?.rule.vertexData ? vertexDataSpec(api, checked, mesh) : null;
   const rule = checked
@@ -104,10 +114,20 @@ export function describePickShader(
       }
     : null;
   return {
-    description: { mesh: describeMeshShader(mesh), detailed, rule },
+    description: {
+      mesh: describeMeshShader(mesh),
+      detailed,
+      rule,
+      method,
+      indexFormat: mesh.geometry.indices ? (mesh.geometry.indices instanceof Uint16Array ? 'uint16' : 'uint32') : null,
+    },
     vertexDataBuffer: data?.buffer ?? null,
     vertexDataComponents: data?.components ?? 0,
   };
+}
+
+function modeOf(detailed: boolean, method: PickDetailMethod): string {
+  return detailed ? `detail:${method}` : 'basic';
 }
 
 function describeRequest(
@@ -117,12 +137,22 @@ function describeRequest(
   detailed: boolean,
   checked: CheckedRule | null,
   raster: PickRaster,
+  method: PickDetailMethod,
 ): PipelineRequest {
-  const { description, vertexDataBuffer, vertexDataComponents } = describePickShader(api, mesh, detailed, checked);
+  const { description, vertexDataBuffer, vertexDataComponents } = describePickShader(
+    api,
+    mesh,
+    detailed,
+    checked,
+    method,
+  );
   const buffers = pickShaderVertexBuffers(description);
-  const key = `${detailed ? 'detail' : 'basic'}|${checked?.digest ?? 'no-rule'}|${deformationVariantKey(description.mesh.deformation)}|${stableStringify(buffers)}|${rasterKey(raster)}`;
-  const compose = () =>
-    composeShader(pickShaderSpec(description, { fragmentLists: gpu.fragmentLists }), gpu.composeCache);
+  const key = `${modeOf(detailed, method)}|${description.indexFormat}|${checked?.digest ?? 'no-rule'}|${deformationVariantKey(description.mesh.deformation)}|${stableStringify(buffers)}|${rasterKey(raster)}`;
+  const compose = () => {
+    const composed = composeShader(pickShaderSpec(description, { fragmentLists: gpu.fragmentLists }), gpu.composeCache);
+    checkVertexPullLimits(api, gpu.device, mesh, composed);
+    return composed;
+  };
   return { key, raster, compose, vertexDataBuffer, vertexDataComponents, digest: checked?.digest ?? null };
 }
 
@@ -136,6 +166,7 @@ function remember(
     lease,
     composed,
     vertexBufferSources: composed.vertexBufferSources,
+    pulled: composed.fragments.includes(vertexPullingFragmentId),
     vertexDataBuffer: request.vertexDataBuffer,
     vertexDataComponents: request.vertexDataComponents,
   };
@@ -157,14 +188,16 @@ export function getPickPipeline(
   detailed: boolean,
   checked: CheckedRule | null,
   raster: PickRaster = pickRasterNone,
+  method: PickDetailMethod = 'primitive-index',
 ): PickPipeline | null {
   const thin = mesh.thinInstances !== null;
-  const mode = `${detailed ? 'detail' : 'basic'}|${checked?.digest ?? ''}|${rasterKey(raster)}`;
+  const mode = `${modeOf(detailed, method)}|${checked?.digest ?? ''}|${rasterKey(raster)}`;
   let known = gpu.meshPipelines.get(mesh);
   if (!known || known.thin !== thin) gpu.meshPipelines.set(mesh, (known = { thin, byMode: new Map() }));
   const cached = known.byMode.get(mode);
   if (cached && !cached.released) return cached;
-  const request = describeRequest(gpu, api, mesh, detailed, checked, raster);
+  if (detailed && method === 'vertex-index' && mesh.geometry.indices) checkPulledBufferSizes(api, gpu.device, mesh);
+  const request = describeRequest(gpu, api, mesh, detailed, checked, raster, method);
   let pipeline = gpu.pipelines.get(request.key) ?? null;
   if (!pipeline && !checked) {
     // Weft's own pick variants are validated by the test suite: the synchronous path is safe.
@@ -193,10 +226,12 @@ export async function preparePickPipelines(
   draws: readonly { mesh: Mesh; raster: PickRaster }[],
   detailed: boolean,
   checked: CheckedRule,
+  method: PickDetailMethod = 'primitive-index',
 ): Promise<void> {
   const requests = new Map<string, PipelineRequest>();
   for (const { mesh, raster } of draws) {
-    const request = describeRequest(gpu, api, mesh, detailed, checked, raster);
+    if (detailed && method === 'vertex-index' && mesh.geometry.indices) checkPulledBufferSizes(api, gpu.device, mesh);
+    const request = describeRequest(gpu, api, mesh, detailed, checked, raster, method);
     if (!gpu.pipelines.has(request.key)) requests.set(request.key, request);
   }
   for (const request of requests.values()) {

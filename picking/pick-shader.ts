@@ -1,5 +1,6 @@
 import { type ComposedShader, type ComposeSpec, composeShader } from '../composer/compose-shader.js';
 import type { VertexBufferSpec } from '../composer/vertex-layout.js';
+import type { VertexPullingSpec } from '../composer/vertex-pulling.js';
 import { deformationComposeParts } from '../engine/mesh-deformation.js';
 import { type MeshShaderDescription, vertexBuffersOfDescription } from '../engine/mesh-layout.js';
 import { type StandardComposeOptions, standardVertexLayout } from '../engine/render/forward-shader.js';
@@ -11,24 +12,34 @@ import {
 } from '../fragments/pick-discard.js';
 import { makePickFragments } from '../fragments/standard-material.js';
 
+/** How the detailed pick pass learns the triangle: the `primitive_index` builtin, or `vertex_index / 3` (no feature). */
+export type PickDetailMethod = 'primitive-index' | 'vertex-index';
+
 /** Options of the pick variants. */
 export interface PickVariant {
   thinInstances: boolean;
-  /** Adds the rgba32uint `primitive_index` output (location 2); needs the `primitive-index` feature. */
+  /** Adds the rgba32uint triangle-detail output (location 2). */
   primitiveDetail: boolean;
+  /** With `primitiveDetail`: which method writes the triangle (default 'primitive-index', which needs that feature). */
+  detailMethod?: PickDetailMethod;
 }
 
 /** The compose spec of a pick variant: the standard vertex stage plus the pick-ID outputs (weft's picker uses `pickShaderSpec`). */
-export function pickSpec(variant: PickVariant, options: StandardComposeOptions = {}): ComposeSpec {
+export function pickSpec(
+  variant: PickVariant,
+  options: StandardComposeOptions & { vertexPulling?: VertexPullingSpec } = {},
+): ComposeSpec {
   return {
     fragments: options.fragments ?? makePickFragments(),
     conditions: {
       ...options.conditions,
       thinInstances: variant.thinInstances,
       primitiveDetail: variant.primitiveDetail,
+      ...(variant.primitiveDetail && variant.detailMethod === 'vertex-index' ? { pickTriangleFromVertex: true } : {}),
     },
     vertexLayout: options.vertexLayout ?? standardVertexLayout({ thinInstances: variant.thinInstances }),
     deviceFeatures: options.deviceFeatures,
+    ...(options.vertexPulling ? { vertexPulling: options.vertexPulling } : {}),
   };
 }
 
@@ -49,8 +60,12 @@ export interface PickShaderRule {
 /** What the pick pass's shader for one mesh depends on. */
 export interface PickShaderDescription {
   mesh: MeshShaderDescription;
-  /** With the primitive-detail output (needs `primitive-index`). */
+  /** With the triangle-detail output. */
   detailed: boolean;
+  /** How a detailed shader learns the triangle (default 'primitive-index'). */
+  method?: PickDetailMethod;
+  /** The mesh's index format (null: non-indexed); a 'vertex-index' shader of an indexed mesh pulls its vertices by it. */
+  indexFormat?: 'uint16' | 'uint32' | null;
   rule: PickShaderRule | null;
 }
 
@@ -80,14 +95,23 @@ export function pickShaderSpec(description: PickShaderDescription, options: Shad
           : []),
       ]
     : [];
+  // Vertex-index detail of an indexed mesh: a non-indexed draw that pulls its vertices (the pick pass reads no
+  // material, so the pulled buffers take the material group). A non-indexed mesh already draws vertex 3t..3t+2.
+  const pulled = description.detailed && description.method === 'vertex-index' && !!description.indexFormat;
   return pickSpec(
-    { thinInstances: description.mesh.thinInstances, primitiveDetail: description.detailed },
     {
+      thinInstances: description.mesh.thinInstances,
+      primitiveDetail: description.detailed,
+      detailMethod: description.method,
+    },
+    {
+      ...(pulled ? { vertexPulling: { indexFormat: description.indexFormat!, role: 'material' as const } } : {}),
       fragments: ruleFragments.length ? [...base, ...ruleFragments] : base,
       vertexLayout: { kind: 'buffers', buffers: pickShaderVertexBuffers(description) },
       deviceFeatures: options.deviceFeatures,
       conditions: {
         ...deformation.conditions,
+        ...(pulled ? { vertexPulling: true } : {}),
         ...(rule
           ? {
               pickDiscard: true,

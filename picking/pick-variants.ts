@@ -1,6 +1,7 @@
 import { registerVariant, type VariantRegistry } from '../composer/variant-registry.js';
 import { describeRepresentativeMesh, type RepresentativeMeshShape } from '../engine/representative-mesh.js';
-import { type PickVariant, pickShaderSpec } from './pick-shader.js';
+import { type PickShaderDescription, type PickVariant, pickShaderSpec } from './pick-shader.js';
+import { samplePickRule } from './pick-rule-variants.js';
 
 /** Name of a pick variant in the registry: `pick` plus `-detail`, `-thin-instances`. */
 export function pickVariantName(v: PickVariant): string {
@@ -36,5 +37,54 @@ export function registerPickVariants(registry: VariantRegistry): VariantRegistry
       description: `pick ids, primitive detail, deformed mesh ${JSON.stringify(shape)}`,
       spec: () => pickShaderSpec({ mesh: describeRepresentativeMesh(shape), detailed: true, rule: null }),
     });
+  registerVertexIndexVariants(registry);
   return registry;
+}
+
+type IndexFormat = PickShaderDescription['indexFormat'];
+
+/**
+ * The vertex-index detail path (no optional feature): indexed meshes pull their vertices from storage (uint32 and
+ * uint16 indices), a non-indexed mesh draws as it is; deformed meshes and a rule with vertex data and world adjust.
+ */
+function registerVertexIndexVariants(registry: VariantRegistry): void {
+  const shapes: [string, RepresentativeMeshShape, IndexFormat][] = [
+    ['pick-vertex-detail', {}, 'uint32'],
+    ['pick-vertex-detail-uint16', {}, 'uint16'],
+    ['pick-vertex-detail-non-indexed', {}, null],
+    ['pick-vertex-detail-thin-instances', { thinInstances: true }, 'uint32'],
+    ['pick-deform-skin8-vertex-detail', { skin: 8 }, 'uint16'],
+    ['pick-deform-morph-skin4-vertex-detail', { skin: 4, morph: true }, 'uint32'],
+    ['pick-deform-vat4-thin-instances-vertex-detail', { vat: 4, thinInstances: true }, 'uint32'],
+  ];
+  for (const [name, shape, indexFormat] of shapes)
+    registerVariant(registry, {
+      name,
+      description: `pick ids, vertex-index detail, ${indexFormat ?? 'non-indexed'} mesh ${JSON.stringify(shape)}`,
+      spec: () =>
+        pickShaderSpec({
+          mesh: describeRepresentativeMesh(shape),
+          detailed: true,
+          method: 'vertex-index',
+          indexFormat,
+          rule: null,
+        }),
+    });
+  registerVariant(registry, {
+    name: 'pick-rule-sample-vertex-detail-vertex-data-world-adjust',
+    description: 'sample discard rule, vertex-index detail, uint16 mesh, vertex data pulled from a float32x2 stream',
+    spec: () =>
+      pickShaderSpec({
+        mesh: describeRepresentativeMesh({}),
+        detailed: true,
+        method: 'vertex-index',
+        indexFormat: 'uint16',
+        rule: {
+          wgsl: samplePickRule.wgsl,
+          worldAdjustWgsl: samplePickRule.worldAdjustWgsl,
+          storage: samplePickRule.storage ?? [],
+          vertexData: { arrayStride: 8, attributes: [{ semantic: 'pickVertexData', offset: 0, format: 'float32x2' }] },
+        },
+      }),
+  });
 }

@@ -64,7 +64,12 @@ export interface EditorTestApi {
   stopTiming(): TimingReport;
   reset(): Promise<void>;
   errors(): string[];
-  features(): { detailed: boolean; gbufferAvailable: boolean; adapterFeatures: string[] };
+  features(): {
+    detailed: boolean;
+    detailMethod: string | null;
+    gbufferAvailable: boolean;
+    adapterFeatures: string[];
+  };
   /** The G-buffer thumbnails' framebuffer rectangles when the strip is on; [] otherwise. */
   gbufferTiles(): { label: string; rect: [number, number, number, number] }[];
   constants: {
@@ -203,6 +208,7 @@ export function installTestApi(state: EditorState, frame: EditorFrame, gbuffer: 
     gbufferTiles: () => (gbuffer?.enabled ? gbuffer.tiles() : []),
     features: () => ({
       detailed: state.detailed,
+      detailMethod: state.picker.detailMethod,
       gbufferAvailable: gbuffer !== null,
       adapterFeatures: [...state.engine.adapter.features].sort(),
     }),

@@ -16,7 +16,7 @@ export interface EditorState {
   world: EditorScene;
   camera: Camera;
   picker: GpuPicker;
-  /** True when picks carry triangle detail (the device has primitive-index). */
+  /** True when picks carry triangle detail (every adapter: `picker.detailMethod` says which path). */
   detailed: boolean;
   gizmo: Gizmo;
   mode: EditorMode;

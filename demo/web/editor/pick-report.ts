@@ -10,7 +10,7 @@ export interface PickReport {
   mesh: string | null;
   /** Thin instance index, -1 for none. */
   instance: number;
-  /** Triangle index, -1 without primitive-index. */
+  /** Triangle index, -1 on a miss (detail is on on every adapter). */
   face: number;
   bu: number | null;
   bv: number | null;

@@ -64,8 +64,8 @@ export function updatePanel(panel: Panel, state: EditorState): void {
   const names = [...state.selection.items.values()].map(itemName);
   panel.selection.textContent = names.length ? names.join('\n') : 'nothing selected';
   panel.capability.textContent = state.detailed
-    ? 'detailed picking: triangle, barycentrics, normal, UV (primitive-index)'
-    : 'basic picking: identity, point, distance (this adapter has no primitive-index)';
+    ? `detailed picking: triangle, barycentrics, normal, UV (${state.picker.detailMethod ?? 'primitive-index'})`
+    : 'basic picking: identity, point, distance';
   const pick = state.lastPick;
   const table = document.createElement('table');
   if (!pick) table.append(row('—', 'click an object'));

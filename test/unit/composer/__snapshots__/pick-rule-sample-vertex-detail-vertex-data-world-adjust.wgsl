@@ -1,0 +1,311 @@
+// pick-rule-sample-vertex-detail-vertex-data-world-adjust: sample discard rule, vertex-index detail, uint16 mesh, vertex data pulled from a float32x2 stream
+// key b49ce42de70977e4
+// fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-discard-rule, pick-output, standard-vertex, pick-world-adjust-rule, vertex-pulling
+// conditions {"pickDiscard":true,"pickTriangleFromVertex":true,"pickVertexData":true,"pickWorldAdjust":true,"primitiveDetail":true,"vertexPulling":true}
+// features none
+// @group(0) scene
+//   @binding(0) pickFrame: package::pick_discard_types::PickFrameUniforms {"binding":0,"visibility":"fragment","buffer":{"type":"uniform"}} from pick-discard-types
+//   @binding(1) scene: package::scene_uniforms::SceneUniforms {"binding":1,"visibility":"vertex|fragment","buffer":{"type":"uniform"}} from scene-uniforms
+// @group(1) mesh
+//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
+//   @binding(1) pick: package::pick_output::PickUniforms {"binding":1,"visibility":"vertex|fragment","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":16}} from pick-output
+// @group(2) material
+//   @binding(0) pulledIndices: array<u32> {"binding":0,"visibility":"vertex","buffer":{"type":"read-only-storage"}} from vertex-pulling
+//   @binding(1) pulledVertices0: array<u32> {"binding":1,"visibility":"vertex","buffer":{"type":"read-only-storage"}} from vertex-pulling
+//   @binding(2) pulledVertices1: array<u32> {"binding":2,"visibility":"vertex","buffer":{"type":"read-only-storage"}} from vertex-pulling
+// @group(3) extra
+//   @binding(0) flags: array<f32> {"binding":0,"visibility":"fragment","buffer":{"type":"read-only-storage"}} from pick-discard-rule, pick-world-adjust-rule
+// varying @location(0) color: vec4f
+// varying @location(1) @interpolate(flat) pickInstance: u32
+// varying @location(2) pickLocal: vec3f
+// varying @location(3) @interpolate(flat) pickTriangle: u32
+// varying @location(4) @interpolate(flat) pickVertexData: vec4f
+// varying @location(5) uv: vec2f
+// varying @location(6) worldNormal: vec3f
+// varying @location(7) worldPosition: vec3f
+// target @location(0) pickId: vec4f -> rgba8unorm
+// target @location(1) pickDepth: f32 -> r32float
+// target @location(2) pickDetail: vec4u -> rgba32uint
+// slot adjustWorldPosition <- pick-world-adjust-rule
+// slot deformVertex <- nothing
+// slot fragmentStage <- pick-output
+// slot pickDiscard <- pick-discard-rule
+// slot vertexStage <- standard-vertex
+// slot vertexVaryings <- pick-output
+
+
+// ── generated weft:weft_main ──
+@vertex fn vertexMain(pulled: PulledVertexInput) -> VertexOutput {
+  return standardVertex(pullVertexInput(pulled));
+}
+
+@fragment fn fragmentMain(input: FragmentInput) -> FragmentOutput {
+  return pickFragment(input);
+}
+
+// ── fragment standard-vertex ──
+fn standardVertex(input: VertexInput) -> VertexOutput {
+  var output: VertexOutput;
+  let world = draw.world;
+  var local: DeformedVertex;
+  local.position = input.position;
+  deformVertex(input, &local);
+  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(local.position, 1.0)).xyz), 1.0);
+  output.position = scene.viewProjection * worldPosition;
+  output.worldPosition = worldPosition.xyz;
+  output.worldNormal = vec3f(0.0);
+  output.uv = vec2f(0.0);
+  output.color = vec4f(1.0);
+  vertexVaryings(input, &output);
+  return output;
+}
+
+// ── fragment vertex-pulling ──
+// The vertex an indexed draw would run at this corner, its attributes read from the mesh buffers bound as storage.
+fn pullVertexInput(pulled: PulledVertexInput) -> VertexInput {
+  var input: VertexInput;
+  let vertex = (pulledIndices[pulled.drawVertexIndex >> 1u] >> ((pulled.drawVertexIndex & 1u) * 16u)) & 0xffffu;
+  input.vertexIndex = vertex;
+  input.drawVertexIndex = pulled.drawVertexIndex;
+  input.instanceIndex = pulled.instanceIndex;
+  input.position = vec3f(bitcast<f32>(pulledVertices0[vertex * 3u + 0u]), bitcast<f32>(pulledVertices0[vertex * 3u + 1u]), bitcast<f32>(pulledVertices0[vertex * 3u + 2u]));
+  input.pickVertexData = vec4f(bitcast<f32>(pulledVertices1[vertex * 2u + 0u]), bitcast<f32>(pulledVertices1[vertex * 2u + 1u]), f32(0), f32(1));
+  return input;
+}
+
+// ── generated weft:io ──
+struct PulledVertexInput {
+  @builtin(vertex_index) drawVertexIndex: u32,
+  @builtin(instance_index) instanceIndex: u32,
+}
+
+
+// ── generated weft:slots ──
+fn deformVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) { }
+
+fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
+  return adjustWorldForPick(input, world, worldPosition);
+}
+
+// ── generated weft:bindings ──
+@group(0) @binding(1) var<uniform> scene: SceneUniforms;
+
+// ── generated weft:slots ──
+fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
+  writePickVaryings(input, output);
+}
+
+// ── generated weft:io ──
+struct VertexInput {
+  @builtin(vertex_index) vertexIndex: u32,
+  @builtin(instance_index) instanceIndex: u32,
+  drawVertexIndex: u32,
+  position: vec3f,
+  pickVertexData: vec4f,
+}
+
+
+struct VertexOutput {
+  @builtin(position) position: vec4f,
+  @location(0) color: vec4f,
+  @location(1) @interpolate(flat) pickInstance: u32,
+  @location(2) pickLocal: vec3f,
+  @location(3) @interpolate(flat) pickTriangle: u32,
+  @location(4) @interpolate(flat) pickVertexData: vec4f,
+  @location(5) uv: vec2f,
+  @location(6) worldNormal: vec3f,
+  @location(7) worldPosition: vec3f,
+}
+
+
+// ── generated weft:bindings ──
+@group(1) @binding(0) var<uniform> draw: DrawUniforms;
+
+// ── fragment draw-uniforms ──
+struct DrawUniforms {
+  world: mat4x4f,
+  normalMatrix: mat4x4f,
+  baseColor: vec4f,
+  // x: unlit (1) or lit (0)
+  flags: vec4u,
+}
+
+
+// ── fragment standard-vertex ──
+// The mesh-local vertex after deformation (morph targets, skinning): what the world transform sees.
+struct DeformedVertex {
+  position: vec3f,
+  normal: vec3f,
+}
+
+
+// ── fragment pick-world-adjust-rule ──
+// weft: feeds the rule from the standard vertex stage (appended after the rule's own lines).
+fn adjustWorldForPick(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
+  var w: PickWorldInput;
+  w.worldPos = worldPosition;
+  w.localPos = input.position;
+  w.basis0 = world[0].xyz;
+  w.basis1 = world[1].xyz;
+  w.basis2 = world[2].xyz;
+  w.origin = world[3].xyz;
+  w.thinInstanceIndex = 0xffffffffu;
+  w.vertexData = zeroPadded(input.pickVertexData, pick.vertexDataComponents);
+  return adjustPickWorld(w);
+}
+
+fn adjustPickWorld(input: PickWorldInput) -> vec3f {
+  return input.worldPos + normalize(input.worldPos - input.origin) * input.vertexData.x * 0.1;
+}
+
+// ── fragment pick-discard-types ──
+// What a world-adjust hook sees for each vertex of the pick pass.
+struct PickWorldInput {
+  worldPos: vec3f,
+  localPos: vec3f,
+  // Columns of the world (× instance) matrix: basis vectors and translation.
+  basis0: vec3f,
+  basis1: vec3f,
+  basis2: vec3f,
+  origin: vec3f,
+  instanceExtras: vec4f,
+  thinInstanceIndex: u32,
+  hasThinInstance: u32,
+  vertexData: vec4f,
+}
+
+
+// ── fragment pick-output ──
+fn zeroPadded(value: vec4f, components: u32) -> vec4f {
+  return select(vec4f(0.0), value, vec4u(0u, 1u, 2u, 3u) < vec4u(components));
+}
+
+// ── generated weft:bindings ──
+@group(1) @binding(1) var<uniform> pick: PickUniforms;
+
+// ── fragment pick-output ──
+struct PickUniforms {
+  // Pick id of instance 0 of this draw (1-based; 0 is a miss); instance i writes id + i.
+  id: u32,
+  // 1 when the draw is thin-instanced.
+  hasThinInstance: u32,
+  // Components the vertex-data stream really has (0 = none); the rest read zero, not the vertex fetch's 0, 0, 1.
+  vertexDataComponents: u32,
+  pad2: u32,
+}
+
+
+// ── fragment scene-uniforms ──
+struct SceneUniforms {
+  viewProjection: mat4x4f,
+  cameraPosition: vec4f,
+  lightDirection: vec4f,
+  lightColor: vec4f,
+  ambientColor: vec4f,
+}
+
+
+// ── fragment pick-output ──
+fn writePickVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
+  (*output).pickInstance = input.instanceIndex;
+  (*output).pickLocal = input.position;
+  (*output).pickTriangle = input.drawVertexIndex / 3u;
+  (*output).pickVertexData = zeroPadded(input.pickVertexData, pick.vertexDataComponents);
+}
+
+// ── generated weft:bindings ──
+@group(2) @binding(0) var<storage, read> pulledIndices: array<u32>;
+
+@group(2) @binding(1) var<storage, read> pulledVertices0: array<u32>;
+
+@group(2) @binding(2) var<storage, read> pulledVertices1: array<u32>;
+
+// ── fragment pick-output ──
+fn pickFragment(input: FragmentInput) -> FragmentOutput {
+  var output: FragmentOutput;
+  let id = pick.id + input.pickInstance;
+  {
+    var rule: PickDiscardInput;
+    rule.worldPos = input.worldPosition;
+    rule.fragmentCoord = input.position.xy + pickFrame.pixelOffset.xy;
+    rule.pickId = id;
+    rule.hasThinInstance = pick.hasThinInstance;
+    rule.thinInstanceIndex = select(0xffffffffu, input.pickInstance, pick.hasThinInstance == 1u);
+    rule.vertexData = input.pickVertexData;
+    if (pickDiscard(rule)) {
+      discard;
+    }
+  }
+  output.pickId = encodePickId(id);
+  output.pickDepth = input.position.z;
+  output.pickDetail = vec4u(input.pickTriangle, bitcast<vec3u>(input.pickLocal));
+  return output;
+}
+
+// ── generated weft:io ──
+struct FragmentInput {
+  @builtin(position) position: vec4f,
+  @location(0) color: vec4f,
+  @location(1) @interpolate(flat) pickInstance: u32,
+  @location(2) pickLocal: vec3f,
+  @location(3) @interpolate(flat) pickTriangle: u32,
+  @location(4) @interpolate(flat) pickVertexData: vec4f,
+  @location(5) uv: vec2f,
+  @location(6) worldNormal: vec3f,
+  @location(7) worldPosition: vec3f,
+}
+
+
+// ── fragment pick-output ──
+// 24-bit id as RGB bytes of an rgba8unorm target: id = (r << 16) | (g << 8) | b.
+fn encodePickId(id: u32) -> vec4f {
+  return vec4f(f32((id >> 16u) & 255u), f32((id >> 8u) & 255u), f32(id & 255u), 255.0) / 255.0;
+}
+
+// ── generated weft:io ──
+struct FragmentOutput {
+  @location(0) pickId: vec4f,
+  @location(1) pickDepth: f32,
+  @location(2) pickDetail: vec4u,
+}
+
+
+// ── generated weft:bindings ──
+@group(0) @binding(0) var<uniform> pickFrame: PickFrameUniforms;
+
+// ── generated weft:slots ──
+fn pickDiscard(input: PickDiscardInput) -> bool {
+  return pickDiscard0(input);
+}
+
+// ── fragment pick-discard-types ──
+// What a pick discard rule sees for each fragment of the pick pass.
+struct PickDiscardInput {
+  worldPos: vec3f,
+  // The selected pixel centre in the original framebuffer (not the 1×1 pick target).
+  fragmentCoord: vec2f,
+  pickId: u32,
+  // 0xffffffff for a mesh without thin instances.
+  thinInstanceIndex: u32,
+  hasThinInstance: u32,
+  // The thin instance's w lanes (matrix elements 3, 7, 11, 15); zero without thin instances.
+  instanceExtras: vec4f,
+  vertexData: vec4f,
+}
+
+
+struct PickFrameUniforms {
+  // Add to the pick target's fragment coordinate to get the original framebuffer's.
+  pixelOffset: vec4f,
+}
+
+
+// ── fragment pick-discard-rule ──
+fn pickDiscard0(input: PickDiscardInput) -> bool {
+  let clipped = dot(input.worldPos, vec3f(0.0, 1.0, 0.0)) > 2.0;
+  let hidden = input.hasThinInstance == 1u && input.instanceExtras.x > 0.5;
+  return clipped || hidden || flags[0] > 0.5;
+}
+
+// ── generated weft:bindings ──
+@group(3) @binding(0) var<storage, read> flags: array<f32>;

@@ -1,0 +1,229 @@
+// pick-vertex-detail-thin-instances: pick ids, vertex-index detail, uint32 mesh {"thinInstances":true}
+// key e63df253ed212d5d
+// fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-output, standard-vertex, vertex-pulling
+// conditions {"pickTriangleFromVertex":true,"primitiveDetail":true,"thinInstances":true,"vertexPulling":true}
+// features none
+// @group(0) scene
+//   @binding(0) scene: package::scene_uniforms::SceneUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform"}} from scene-uniforms
+// @group(1) mesh
+//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
+//   @binding(1) pick: package::pick_output::PickUniforms {"binding":1,"visibility":"vertex|fragment","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":16}} from pick-output
+// @group(2) material
+//   @binding(0) pulledIndices: array<u32> {"binding":0,"visibility":"vertex","buffer":{"type":"read-only-storage"}} from vertex-pulling
+//   @binding(1) pulledVertices0: array<u32> {"binding":1,"visibility":"vertex","buffer":{"type":"read-only-storage"}} from vertex-pulling
+// vertex buffer 0 (caller buffer 1): stride 64 per instance: @location(0) instance0 float32x4 +0, @location(1) instance1 float32x4 +16, @location(2) instance2 float32x4 +32, @location(3) instance3 float32x4 +48
+// varying @location(0) color: vec4f
+// varying @location(1) @interpolate(flat) pickInstance: u32
+// varying @location(2) pickLocal: vec3f
+// varying @location(3) @interpolate(flat) pickTriangle: u32
+// varying @location(4) uv: vec2f
+// varying @location(5) worldNormal: vec3f
+// varying @location(6) worldPosition: vec3f
+// target @location(0) pickId: vec4f -> rgba8unorm
+// target @location(1) pickDepth: f32 -> r32float
+// target @location(2) pickDetail: vec4u -> rgba32uint
+// slot adjustWorldPosition <- default
+// slot deformVertex <- nothing
+// slot fragmentStage <- pick-output
+// slot pickDiscard <- default
+// slot vertexStage <- standard-vertex
+// slot vertexVaryings <- pick-output
+
+
+// ── generated weft:weft_main ──
+@vertex fn vertexMain(pulled: PulledVertexInput) -> VertexOutput {
+  return standardVertex(pullVertexInput(pulled));
+}
+
+@fragment fn fragmentMain(input: FragmentInput) -> FragmentOutput {
+  return pickFragment(input);
+}
+
+// ── fragment standard-vertex ──
+fn standardVertex(input: VertexInput) -> VertexOutput {
+  var output: VertexOutput;
+  let world = draw.world * instanceMatrix(input.instance0, input.instance1, input.instance2, input.instance3);
+  var local: DeformedVertex;
+  local.position = input.position;
+  deformVertex(input, &local);
+  let worldPosition = vec4f(adjustWorldPosition(input, world, (world * vec4f(local.position, 1.0)).xyz), 1.0);
+  output.position = scene.viewProjection * worldPosition;
+  output.worldPosition = worldPosition.xyz;
+  output.worldNormal = vec3f(0.0);
+  output.uv = vec2f(0.0);
+  output.color = vec4f(1.0);
+  vertexVaryings(input, &output);
+  return output;
+}
+
+// ── fragment vertex-pulling ──
+// The vertex an indexed draw would run at this corner, its attributes read from the mesh buffers bound as storage.
+fn pullVertexInput(pulled: PulledVertexInput) -> VertexInput {
+  var input: VertexInput;
+  let vertex = pulledIndices[pulled.drawVertexIndex];
+  input.vertexIndex = vertex;
+  input.drawVertexIndex = pulled.drawVertexIndex;
+  input.instanceIndex = pulled.instanceIndex;
+  input.instance0 = pulled.instance0;
+  input.instance1 = pulled.instance1;
+  input.instance2 = pulled.instance2;
+  input.instance3 = pulled.instance3;
+  input.position = vec3f(bitcast<f32>(pulledVertices0[vertex * 3u + 0u]), bitcast<f32>(pulledVertices0[vertex * 3u + 1u]), bitcast<f32>(pulledVertices0[vertex * 3u + 2u]));
+  return input;
+}
+
+// ── generated weft:io ──
+struct PulledVertexInput {
+  @builtin(vertex_index) drawVertexIndex: u32,
+  @builtin(instance_index) instanceIndex: u32,
+  @location(0) instance0: vec4f,
+  @location(1) instance1: vec4f,
+  @location(2) instance2: vec4f,
+  @location(3) instance3: vec4f,
+}
+
+
+// ── generated weft:slots ──
+fn deformVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) { }
+
+fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
+  return keepWorldPosition(input, world, worldPosition);
+}
+
+// ── generated weft:bindings ──
+@group(0) @binding(0) var<uniform> scene: SceneUniforms;
+
+// ── generated weft:slots ──
+fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
+  writePickVaryings(input, output);
+}
+
+// ── generated weft:io ──
+struct VertexInput {
+  @builtin(vertex_index) vertexIndex: u32,
+  @builtin(instance_index) instanceIndex: u32,
+  drawVertexIndex: u32,
+  position: vec3f,
+  instance0: vec4f,
+  instance1: vec4f,
+  instance2: vec4f,
+  instance3: vec4f,
+}
+
+
+struct VertexOutput {
+  @builtin(position) position: vec4f,
+  @location(0) color: vec4f,
+  @location(1) @interpolate(flat) pickInstance: u32,
+  @location(2) pickLocal: vec3f,
+  @location(3) @interpolate(flat) pickTriangle: u32,
+  @location(4) uv: vec2f,
+  @location(5) worldNormal: vec3f,
+  @location(6) worldPosition: vec3f,
+}
+
+
+// ── generated weft:bindings ──
+@group(1) @binding(0) var<uniform> draw: DrawUniforms;
+
+// ── fragment thin-instances ──
+// The instance matrix's w lanes are a per-instance payload: the transform uses 0, 0, 0, 1.
+fn instanceMatrix(c0: vec4f, c1: vec4f, c2: vec4f, c3: vec4f) -> mat4x4f {
+  return mat4x4f(vec4f(c0.xyz, 0.0), vec4f(c1.xyz, 0.0), vec4f(c2.xyz, 0.0), vec4f(c3.xyz, 1.0));
+}
+
+// ── fragment draw-uniforms ──
+struct DrawUniforms {
+  world: mat4x4f,
+  normalMatrix: mat4x4f,
+  baseColor: vec4f,
+  // x: unlit (1) or lit (0)
+  flags: vec4u,
+}
+
+
+// ── fragment standard-vertex ──
+// The mesh-local vertex after deformation (morph targets, skinning): what the world transform sees.
+struct DeformedVertex {
+  position: vec3f,
+  normal: vec3f,
+}
+
+
+// Default of the adjustWorldPosition slot: the affine world position, unchanged.
+fn keepWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f) -> vec3f {
+  return worldPosition;
+}
+
+// ── fragment scene-uniforms ──
+struct SceneUniforms {
+  viewProjection: mat4x4f,
+  cameraPosition: vec4f,
+  lightDirection: vec4f,
+  lightColor: vec4f,
+  ambientColor: vec4f,
+}
+
+
+// ── fragment pick-output ──
+fn writePickVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
+  (*output).pickInstance = input.instanceIndex;
+  (*output).pickLocal = input.position;
+  (*output).pickTriangle = input.drawVertexIndex / 3u;
+}
+
+// ── generated weft:bindings ──
+@group(2) @binding(0) var<storage, read> pulledIndices: array<u32>;
+
+@group(2) @binding(1) var<storage, read> pulledVertices0: array<u32>;
+
+// ── fragment pick-output ──
+fn pickFragment(input: FragmentInput) -> FragmentOutput {
+  var output: FragmentOutput;
+  let id = pick.id + input.pickInstance;
+  output.pickId = encodePickId(id);
+  output.pickDepth = input.position.z;
+  output.pickDetail = vec4u(input.pickTriangle, bitcast<vec3u>(input.pickLocal));
+  return output;
+}
+
+// ── generated weft:io ──
+struct FragmentInput {
+  @builtin(position) position: vec4f,
+  @location(0) color: vec4f,
+  @location(1) @interpolate(flat) pickInstance: u32,
+  @location(2) pickLocal: vec3f,
+  @location(3) @interpolate(flat) pickTriangle: u32,
+  @location(4) uv: vec2f,
+  @location(5) worldNormal: vec3f,
+  @location(6) worldPosition: vec3f,
+}
+
+
+// ── generated weft:bindings ──
+@group(1) @binding(1) var<uniform> pick: PickUniforms;
+
+// ── fragment pick-output ──
+// 24-bit id as RGB bytes of an rgba8unorm target: id = (r << 16) | (g << 8) | b.
+fn encodePickId(id: u32) -> vec4f {
+  return vec4f(f32((id >> 16u) & 255u), f32((id >> 8u) & 255u), f32(id & 255u), 255.0) / 255.0;
+}
+
+// ── generated weft:io ──
+struct FragmentOutput {
+  @location(0) pickId: vec4f,
+  @location(1) pickDepth: f32,
+  @location(2) pickDetail: vec4u,
+}
+
+
+// ── fragment pick-output ──
+struct PickUniforms {
+  // Pick id of instance 0 of this draw (1-based; 0 is a miss); instance i writes id + i.
+  id: u32,
+  // 1 when the draw is thin-instanced.
+  hasThinInstance: u32,
+  // Components the vertex-data stream really has (0 = none); the rest read zero, not the vertex fetch's 0, 0, 1.
+  vertexDataComponents: u32,
+  pad2: u32,
+}
