@@ -18,6 +18,7 @@ import {
   type VertexLayoutSpec,
 } from './vertex-layout.js';
 import { isWgslIdentifier } from './wgsl-names.js';
+import { type BufferLayout, makeWgslBufferLayouts } from './uniform-layout.js';
 
 const api = 'composeShader';
 
@@ -68,6 +69,11 @@ export interface ComposedShader {
   /** The true conditions, sorted. */
   conditions: Readonly<Record<string, boolean>>;
   constants: Readonly<Record<string, number | string>>;
+  /**
+   * The struct layout of every uniform / storage binding, by binding name (offsets, sizes, alignments, strides per the
+   * WGSL rules): write them with `setUniforms`. Derived from `code`, so not a separate part of the key.
+   */
+  bufferLayouts: Readonly<Record<string, BufferLayout>>;
   sourceMap: ComposedSourceMap;
 }
 
@@ -294,6 +300,7 @@ function composeUncached(spec: ComposeSpec, registry: LinkRegistry): ComposedSha
     fragments: ordered.map((f) => f.id),
     conditions,
     constants,
+    bufferLayouts: makeWgslBufferLayouts(linked.code),
     sourceMap: { linked: linked.linked, sources: linked.sources },
   };
   const { sourceMap, ...data } = composed;
@@ -309,6 +316,7 @@ function composeUncached(spec: ComposeSpec, registry: LinkRegistry): ComposedSha
  * no longer the same value, so a fragment edited in place by assignment is composed afresh (nested in-place edits,
  * e.g. `outputs[0].format = …`, are not detected: assign a new array or use a new fragment object).
  * @throws {ComposeError} when the fragments or spec are invalid: duplicate id, unknown dependency, cycle, slot or binding clash, bad vertex format, missing feature, link error (`fragmentIds` names the fragments)
+ * @throws {LayoutError} `bad-wgsl` when a buffer binding's type cannot be laid out (see `makeWgslBufferLayouts`)
  */
 export function composeShader(
   spec: ComposeSpec,

@@ -19,6 +19,22 @@ export type { ComposedSlot } from './slots.js';
 export type { ComposedTarget, ComposedVarying } from './stage-io.js';
 export type { ComposedVertexInput, VertexBufferSpec, VertexLayoutSpec } from './vertex-layout.js';
 export type { Conditions } from './conditions.js';
+// Buffer layouts as data (offsets, sizes, strides per the WGSL rules) and a writer that sets fields by name.
+export {
+  type ArrayLayout,
+  type BufferLayout,
+  bufferLayoutByteSize,
+  type FieldLayout,
+  type LayoutScalar,
+  makeWgslBufferLayouts,
+  type MatrixLayout,
+  type ScalarLayout,
+  type StructLayout,
+  type TypeLayout,
+  type VectorLayout,
+} from './uniform-layout.js';
+export { getLayoutField, type LayoutFieldLocation, type LayoutValue, setUniforms } from './uniform-layout-writer.js';
+export { LayoutError, type LayoutErrorCode } from './layout-errors.js';
 // A readable dump of a composed shader, for reviews and snapshot tests.
 export { describeComposedShader } from './describe.js';
 // Valid WGSL for a snapshot file: the layouts as comments, fragment markers, the linked code unchanged.
