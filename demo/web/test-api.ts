@@ -192,7 +192,7 @@ export function installTestApi(state: EditorState, frame: EditorFrame, gbuffer: 
     features: () => ({
       detailed: state.detailed,
       gbufferAvailable: gbuffer !== null,
-      adapterFeatures: [...state.engine.adapter.features].sort(),
+      adapterFeatures: [...state.engine.adapter!.features].sort(),
     }),
     constants: {
       gizmoPixels,
