@@ -27,13 +27,20 @@ export {
   type FieldLayout,
   type LayoutScalar,
   makeWgslBufferLayouts,
+  makeWgslStructLayout,
   type MatrixLayout,
   type ScalarLayout,
   type StructLayout,
   type TypeLayout,
   type VectorLayout,
 } from './uniform-layout.js';
-export { getLayoutField, type LayoutFieldLocation, type LayoutValue, setUniforms } from './uniform-layout-writer.js';
+export {
+  getLayoutField,
+  type LayoutFieldLocation,
+  type LayoutValue,
+  makeLayoutWordOffsets,
+  setUniforms,
+} from './uniform-layout-writer.js';
 export { LayoutError, type LayoutErrorCode } from './layout-errors.js';
 // A readable dump of a composed shader, for reviews and snapshot tests.
 export { describeComposedShader } from './describe.js';

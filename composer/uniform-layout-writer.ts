@@ -313,3 +313,28 @@ export function setUniforms(
   writeValue({ view, api: apiName, dryRun: true }, '', type, byteOffset, values);
   writeValue({ view, api: apiName, dryRun: false }, '', type, byteOffset, values);
 }
+
+/**
+ * Resolves field paths once into 4-byte word indices (for `Float32Array` / `Uint32Array` views of the buffer), so a
+ * per-frame writer sets typed arrays at fixed indices and looks nothing up: `const at = makeLayoutWordOffsets(layout,
+ * ['world', 'tint']); floats.set(world, at.world)`.
+ * @throws {LayoutError} `unknown-field` for a path the layout does not have; `bad-value` for a field not on a 4-byte boundary (f16)
+ */
+export function makeLayoutWordOffsets<const Path extends string>(
+  layout: BufferLayout | TypeLayout,
+  paths: readonly Path[],
+): Readonly<Record<Path, number>> {
+  const offsets = {} as Record<Path, number>;
+  for (const path of paths) {
+    const { offset } = getLayoutField(layout, path);
+    if (offset % 4 !== 0)
+      throw new LayoutError(
+        'makeLayoutWordOffsets',
+        'bad-value',
+        path,
+        `${path} starts at byte ${offset}, not on a 4-byte word; write it with setUniforms`,
+      );
+    offsets[path] = offset / 4;
+  }
+  return Object.freeze(offsets);
+}

@@ -342,3 +342,30 @@ export function bufferLayoutByteSize(layout: BufferLayout, runtimeLength = 0): n
   if (!layout.runtimeArray) return layout.type.size;
   return roundUp(layout.type.align, layout.runtimeArray.offset + runtimeLength * layout.runtimeArray.stride);
 }
+
+/**
+ * The layout of struct `structName` declared in `code` (WGSL, or a fragment's WESL source: imports and conditions
+ * around it are skipped; members under `@if` are not resolved, so lay out the composed code for those). What a runtime
+ * reads its field offsets from before any shader is composed.
+ * @throws {LayoutError} `bad-wgsl` when the struct is not declared in `code` or holds a type that cannot be laid out
+ */
+export function makeWgslStructLayout(code: string, structName: string): StructLayout {
+  const declarations = parseWgslDeclarations(code);
+  const members = declarations.structs.get(structName);
+  if (!members)
+    throw new LayoutError(
+      'makeWgslStructLayout',
+      'bad-wgsl',
+      structName,
+      `struct ${JSON.stringify(structName)} is not declared; the code declares: ${[...declarations.structs.keys()].sort().join(', ') || '(no struct)'}`,
+    );
+  const context: LayoutContext = {
+    structs: declarations.structs,
+    aliases: declarations.aliases,
+    constants: declarations.constants,
+    done: new Map(),
+    active: new Set(),
+    where: `struct ${structName}`,
+  };
+  return structLayout(context, structName, members, true);
+}

@@ -38,18 +38,40 @@ const api = 'makeWgslBufferLayouts';
 /** Comments become spaces (block comments nest in WGSL), then the text splits into names, numbers and punctuation. */
 function tokenize(code: string): string[] {
   let text = '';
-  for (let i = 0; i < code.length; ) {
-    if (code.startsWith('//', i)) {
-      while (i < code.length && code[i] !== '\n') i++;
-    } else if (code.startsWith('/*', i)) {
-      let depth = 0;
-      do {
-        if (code.startsWith('/*', i)) depth++, (i += 2);
-        else if (code.startsWith('*/', i)) depth--, (i += 2);
-        else i++;
-      } while (depth > 0 && i < code.length);
-      text += ' ';
-    } else text += code[i++];
+  let i = 0;
+  for (;;) {
+    const slash = code.indexOf('/', i);
+    if (slash < 0) {
+      text += code.slice(i);
+      break;
+    }
+    const next = code[slash + 1];
+    if (next === '/') {
+      text += `${code.slice(i, slash)} `;
+      const end = code.indexOf('\n', slash);
+      if (end < 0) break;
+      i = end;
+    } else if (next === '*') {
+      text += `${code.slice(i, slash)} `;
+      let depth = 1;
+      i = slash + 2;
+      while (depth > 0 && i < code.length) {
+        const open = code.indexOf('/*', i);
+        const close = code.indexOf('*/', i);
+        if (close < 0) {
+          i = code.length;
+        } else if (open >= 0 && open < close) {
+          depth++;
+          i = open + 2;
+        } else {
+          depth--;
+          i = close + 2;
+        }
+      }
+    } else {
+      text += code.slice(i, slash + 1);
+      i = slash + 1;
+    }
   }
   return (
     text.match(
@@ -103,7 +125,9 @@ export function parseWgslDeclarations(code: string): WgslDeclarations {
     }
     return tokens.slice(start, i).join(' ');
   };
-  const attributes = (): Map<string, string> => {
+  const none: ReadonlyMap<string, string> = new Map();
+  const attributes = (): ReadonlyMap<string, string> => {
+    if (tokens[i] !== '@') return none;
     const found = new Map<string, string>();
     while (tokens[i] === '@') {
       const name = tokens[i + 1];
@@ -120,7 +144,7 @@ export function parseWgslDeclarations(code: string): WgslDeclarations {
   };
   let depth = 0;
   while (i < tokens.length) {
-    const attrs = depth === 0 ? attributes() : new Map<string, string>();
+    const attrs = depth === 0 ? attributes() : none;
     const token = tokens[i];
     if (token === undefined) break;
     if (depth > 0 || (token !== 'struct' && token !== 'alias' && token !== 'const' && token !== 'var')) {

@@ -6,7 +6,9 @@ import {
   getLayoutField,
   LayoutError,
   listVariants,
+  makeLayoutWordOffsets,
   makeWgslBufferLayouts,
+  makeWgslStructLayout,
   setUniforms,
   type StructLayout,
 } from '../../../composer/index.js';
@@ -294,6 +296,25 @@ describe('setUniforms / getLayoutField', () => {
     expect(() => getLayoutField(u, 'tint.x')).toThrow('tint (vec4f) has no field "x"; its fields: (none)');
   });
 
+  test('makeLayoutWordOffsets resolves paths once into word indices; makeWgslStructLayout reads a fragment source', () => {
+    expect(makeLayoutWordOffsets(u, ['count', 'lights[1].intensity', 'weights[1]'])).toEqual({
+      count: 32,
+      'lights[1].intensity': 43,
+      'weights[1]': 48,
+    });
+    const half = makeWgslBufferLayouts(
+      'enable f16; struct H { a: f16, b: f16 } @group(0) @binding(0) var<uniform> h: H;',
+    ).h;
+    expect(() => makeLayoutWordOffsets(half, ['b'])).toThrow('b starts at byte 2, not on a 4-byte word');
+    const fragmentSource =
+      'import bindings::x;\n@if(a) import package::y::Z;\nstruct P { id: u32, tint: vec3f }\nfn f() {}';
+    expect(rows(makeWgslStructLayout(fragmentSource, 'P'))).toEqual([
+      ['id', 0, 4, 4],
+      ['tint', 16, 12, 16],
+    ]);
+    expect(() => makeWgslStructLayout(fragmentSource, 'Q')).toThrow('struct "Q" is not declared; the code declares: P');
+  });
+
   test('a runtime-sized storage array takes any count that fits', () => {
     const items = makeWgslBufferLayouts(`
       struct Item { p: vec3f, id: u32 }
@@ -303,5 +324,44 @@ describe('setUniforms / getLayoutField', () => {
     setUniforms(items, buffer, [{ p: [1, 2, 3], id: 7 }, { id: 8 }, { id: 9 }]);
     expect([...new Uint32Array(buffer)].filter((_, i) => i % 4 === 3)).toEqual([7, 8, 9]);
     expect(() => setUniforms(items, buffer, [{}, {}, {}, {}])).toThrow(/ends at byte 64 but the target holds 48 bytes/);
+  });
+});
+
+describe('the runtimes write through the same layouts the shaders link', () => {
+  test('each struct a runtime lays out from its fragment equals the composed variants’ binding layout', async () => {
+    const { getEngineUniformLayouts } = await import('../../../engine/uniform-layouts.js');
+    const fragments = await import('../../../fragments/index.js');
+    const { contributorViewByteSize } = await import('../../../fragments/contributor-view.js');
+    const { blitUniformsByteSize } = await import('../../../fragments/geometry-blit.js');
+    const { geometryDrawUniformsByteSize } = await import('../../../fragments/geometry-draw-uniforms.js');
+    const { geometrySceneUniformsByteSize } = await import('../../../fragments/geometry-scene-uniforms.js');
+    const { velocityUniformsByteSize } = await import('../../../fragments/geometry-velocity.js');
+    const { pickFrameUniformsByteSize } = await import('../../../fragments/pick-discard.js');
+    const { scene, draw } = getEngineUniformLayouts();
+    const registry = makeWeftVariantRegistry();
+    const byType = new Map<string, string>();
+    for (const variant of listVariants(registry))
+      for (const layout of Object.values(composeVariant(registry, variant.name).bufferLayouts)) {
+        const json = JSON.stringify(layout.type);
+        expect(byType.get(layout.type.wgsl) ?? json, `${layout.type.wgsl} is laid out the same in every variant`).toBe(
+          json,
+        );
+        byType.set(layout.type.wgsl, json);
+      }
+    expect(byType.get('SceneUniforms')).toBe(JSON.stringify(scene));
+    expect(byType.get('DrawUniforms')).toBe(JSON.stringify(draw));
+    // The byte sizes the fragments export (and declare as minBindingSize) agree with the WGSL rules.
+    const sizes: Record<string, number> = {
+      SceneUniforms: fragments.sceneUniformsByteSize,
+      DrawUniforms: fragments.drawUniformsByteSize,
+      PickUniforms: fragments.pickUniformsByteSize,
+      ContributorView: contributorViewByteSize,
+      BlitUniforms: blitUniformsByteSize,
+      GeometryDrawUniforms: geometryDrawUniformsByteSize,
+      GeometrySceneUniforms: geometrySceneUniformsByteSize,
+      VelocityUniforms: velocityUniformsByteSize,
+      PickFrameUniforms: pickFrameUniformsByteSize,
+    };
+    for (const [name, size] of Object.entries(sizes)) expect(JSON.parse(byType.get(name)!).size, name).toBe(size);
   });
 });
