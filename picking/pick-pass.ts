@@ -35,6 +35,8 @@ import {
   encodeCapturedSources,
 } from './pick-contributors.js';
 import { makePickZoomMatrix, type PixelRegion } from './pick-zoom.js';
+import { getEngineUniformLayouts } from '../engine/uniform-layouts.js';
+import { getPickUniformOffsets } from './pick-uniform-layouts.js';
 
 export { disposePickGpu, ensurePickGpu, type PickGpu } from './pick-resources.js';
 export type { PickReadback } from './pick-readback.js';
@@ -396,12 +398,14 @@ function preparePickTargets(
 /** Writes each point's zoomed camera and frame offset; returns the points as the contributors draw them. */
 function writePointUniforms(gpu: PickGpu, request: PickPassRequest, row: boolean): ContributorPoint[] {
   const { regions } = request;
+  const { sceneAt } = getEngineUniformLayouts();
+  const { pickFrameAt } = getPickUniformOffsets();
   const zoom = new Float32Array(16);
   const points: ContributorPoint[] = [];
   regions.forEach((region, p) => {
     makePickZoomMatrix(region, request.width, request.height, zoom);
     const zoomed = mat4.multiply(zoom, request.viewProjection) as Float32Array;
-    gpu.pointData.set(zoomed, (p * pointSlotBytes) / 4);
+    gpu.pointData.set(zoomed, (p * pointSlotBytes) / 4 + sceneAt.viewProjection);
     if (request.sources.length)
       points.push({
         viewProjection: zoomed,
@@ -409,7 +413,10 @@ function writePointUniforms(gpu: PickGpu, request: PickPassRequest, row: boolean
         pixelOffset: [region.x - (row ? p : 0), region.y],
       });
     // Fragment coordinates in the pick target plus this offset give the original framebuffer's.
-    gpu.pointData.set([region.x - (row ? p : 0), region.y, 0, 0], (p * pointSlotBytes + pickFrameOffset) / 4);
+    gpu.pointData.set(
+      [region.x - (row ? p : 0), region.y, 0, 0],
+      (p * pointSlotBytes + pickFrameOffset) / 4 + pickFrameAt.pixelOffset,
+    );
   });
   gpu.device.queue.writeBuffer(gpu.pointBuffer!, 0, gpu.pointData, 0, (regions.length * pointSlotBytes) / 4);
   return points;
@@ -419,13 +426,16 @@ function writePointUniforms(gpu: PickGpu, request: PickPassRequest, row: boolean
 function writeDrawUniforms(gpu: PickGpu, request: PickPassRequest, plan: PickPassPlan): void {
   const floats = new Float32Array(gpu.drawData);
   const words = new Uint32Array(gpu.drawData);
+  const { drawAt } = getEngineUniformLayouts();
+  const { pickAt } = getPickUniformOffsets();
   plan.uses.forEach((uses, candidate) => {
     const c = request.snapshot.candidates[candidate];
     for (const { slot } of uses) {
-      floats.set(c.worldMatrix, (slot * drawSlotBytes) / 4);
-      words[(slot * drawSlotBytes + pickUniformOffset) / 4] = c.baseId;
-      words[(slot * drawSlotBytes + pickUniformOffset) / 4 + 1] = c.runs ? 1 : 0;
-      words[(slot * drawSlotBytes + pickUniformOffset) / 4 + 2] = plan.pipelines[candidate]?.vertexDataComponents ?? 0;
+      floats.set(c.worldMatrix, (slot * drawSlotBytes) / 4 + drawAt.world);
+      const pick = (slot * drawSlotBytes + pickUniformOffset) / 4;
+      words[pick + pickAt.id] = c.baseId;
+      words[pick + pickAt.hasThinInstance] = c.runs ? 1 : 0;
+      words[pick + pickAt.vertexDataComponents] = plan.pipelines[candidate]?.vertexDataComponents ?? 0;
     }
   });
   if (plan.slots) gpu.device.queue.writeBuffer(gpu.drawBuffer!, 0, gpu.drawData, 0, plan.slots * drawSlotBytes);
