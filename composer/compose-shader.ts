@@ -18,7 +18,8 @@ import {
   type VertexLayoutSpec,
 } from './vertex-layout.js';
 import { isWgslIdentifier } from './wgsl-names.js';
-import { type BufferLayout, makeWgslBufferLayouts } from './uniform-layout.js';
+import { makeWgslBufferLayouts } from './uniform-layout.js';
+import type { BufferLayout } from './uniform-layout-types.js';
 
 const api = 'composeShader';
 

@@ -20,27 +20,20 @@ export type { ComposedTarget, ComposedVarying } from './stage-io.js';
 export type { ComposedVertexInput, VertexBufferSpec, VertexLayoutSpec } from './vertex-layout.js';
 export type { Conditions } from './conditions.js';
 // Buffer layouts as data (offsets, sizes, strides per the WGSL rules) and a writer that sets fields by name.
-export {
-  type ArrayLayout,
-  type BufferLayout,
-  bufferLayoutByteSize,
-  type FieldLayout,
-  type LayoutScalar,
-  makeWgslBufferLayouts,
-  makeWgslStructLayout,
-  type MatrixLayout,
-  type ScalarLayout,
-  type StructLayout,
-  type TypeLayout,
-  type VectorLayout,
-} from './uniform-layout.js';
-export {
-  getLayoutField,
-  type LayoutFieldLocation,
-  type LayoutValue,
-  makeLayoutWordOffsets,
-  setUniforms,
-} from './uniform-layout-writer.js';
+export { bufferLayoutByteSize, makeWgslBufferLayouts, makeWgslStructLayout } from './uniform-layout.js';
+export type {
+  ArrayLayout,
+  BufferLayout,
+  FieldLayout,
+  LayoutScalar,
+  MatrixLayout,
+  ScalarLayout,
+  StructLayout,
+  TypeLayout,
+  VectorLayout,
+} from './uniform-layout-types.js';
+export { type LayoutValue, setUniforms } from './uniform-layout-writer.js';
+export { getLayoutField, type LayoutFieldLocation, makeLayoutWordOffsets } from './uniform-layout-fields.js';
 export { LayoutError, type LayoutErrorCode } from './layout-errors.js';
 // A readable dump of a composed shader, for reviews and snapshot tests.
 export { describeComposedShader } from './describe.js';

@@ -1,5 +1,6 @@
-import { makeLayoutWordOffsets } from '../composer/uniform-layout-writer.js';
-import { makeWgslStructLayout, type StructLayout } from '../composer/uniform-layout.js';
+import { makeLayoutWordOffsets } from '../composer/uniform-layout-fields.js';
+import { makeWgslStructLayout } from '../composer/uniform-layout.js';
+import type { StructLayout } from '../composer/uniform-layout-types.js';
 import { makeDrawUniformsFragment } from '../fragments/draw-uniforms.js';
 import { makeSceneUniformsFragment } from '../fragments/scene-uniforms.js';
 

@@ -1,4 +1,4 @@
-import { makeLayoutWordOffsets } from '../composer/uniform-layout-writer.js';
+import { makeLayoutWordOffsets } from '../composer/uniform-layout-fields.js';
 import { makeWgslStructLayout } from '../composer/uniform-layout.js';
 import { makeGeometryDrawUniformsFragment } from '../fragments/geometry-draw-uniforms.js';
 import { makeGeometrySceneUniformsFragment } from '../fragments/geometry-scene-uniforms.js';

@@ -1,4 +1,4 @@
-import { makeLayoutWordOffsets } from '../composer/uniform-layout-writer.js';
+import { makeLayoutWordOffsets } from '../composer/uniform-layout-fields.js';
 import { makeWgslStructLayout } from '../composer/uniform-layout.js';
 import { makePickDiscardTypesFragment } from '../fragments/pick-discard.js';
 import { makePickOutputFragment } from '../fragments/pick-output.js';
