@@ -3,9 +3,10 @@
  *   cold  — a fresh compose cache per call: parse every module, link
  *   warm  — one cache without results (parsed modules reused), conditions changing every call: link only
  *   hit   — one cache with results, same spec: no link at all (asserted with the link counter)
+ *   layouts — makeWgslBufferLayouts on the linked code alone: the part of every miss that lays out its buffers
  * Run: npx tsx bench/compose.ts [iterations]
  */
-import { composeShader, getComposeCounters, makeComposeCache } from '../index.js';
+import { composeShader, getComposeCounters, makeComposeCache, makeWgslBufferLayouts } from '../index.js';
 import { type PickVariant, pickSpec } from '../picking/pick-shader.js';
 import { makePickFragments } from '../fragments/index.js';
 
@@ -43,6 +44,9 @@ const hit = measure(() => {
 });
 const hitAfter = getComposeCounters(hitCache);
 
+// The buffer layouts a compose miss computes from the linked code (part of the warm and cold rows above).
+const layouts = measure(() => makeWgslBufferLayouts(reference.code));
+
 const median = (t: number[]) => t[Math.floor(t.length / 2)];
 const mean = (t: number[]) => t.reduce((a, b) => a + b, 0) / t.length;
 const p95 = (t: number[]) => t[Math.floor(t.length * 0.95)];
@@ -54,6 +58,7 @@ const rows = [
     `links +${warmAfter.links - warmBefore.links}, parses +${warmAfter.parses - warmBefore.parses}`,
   ],
   ['cache hit (same spec)', hit, `links +${hitAfter.links - hitBefore.links}, hits +${hitAfter.hits - hitBefore.hits}`],
+  ['  of which: buffer layouts of the linked code', layouts, `${reference.code.length} chars of WGSL`],
 ] as const;
 
 function makeComposeCacheParses(): number {

@@ -125,7 +125,7 @@ async function main(): Promise<void> {
     rows.push([spot.name, p.toFixed(3), o.toFixed(3), t.toFixed(3), (o / p).toFixed(2), (t / o).toFixed(2)]);
   }
   console.log(
-    `one pick with ${meshes.length} gizmo handles as overlays (9 × 9 block) vs a scene-only pick vs the old two picks (81-point handle pickMany, then the scene when no handle is hit); ${scene.meshes.length} scene meshes, ${width}×${height}, medians of ${rounds} interleaved rounds, ms (Dawn, ${engine.adapter.info?.device ?? 'adapter'})`,
+    `one pick with ${meshes.length} gizmo handles as overlays (9 × 9 block) vs a scene-only pick vs the old two picks (81-point handle pickMany, then the scene when no handle is hit); ${scene.meshes.length} scene meshes, ${width}×${height}, medians of ${rounds} interleaved rounds, ms (Dawn, ${engine.adapter?.info?.device ?? 'adapter'})`,
   );
   const header = ['point', 'scene only', 'with overlays', 'old two picks', 'overlays / scene', 'old / overlays'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));

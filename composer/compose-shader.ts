@@ -19,6 +19,8 @@ import {
 } from './vertex-layout.js';
 import { applyVertexPulling, type VertexPullingSpec, vertexPullingFragmentId } from './vertex-pulling.js';
 import { isWgslIdentifier } from './wgsl-names.js';
+import { makeWgslBufferLayouts } from './uniform-layout.js';
+import type { BufferLayout } from './uniform-layout-types.js';
 
 const api = 'composeShader';
 
@@ -75,6 +77,11 @@ export interface ComposedShader {
   /** The true conditions, sorted. */
   conditions: Readonly<Record<string, boolean>>;
   constants: Readonly<Record<string, number | string>>;
+  /**
+   * The struct layout of every uniform / storage binding, by binding name (offsets, sizes, alignments, strides per the
+   * WGSL rules): write them with `setUniforms`. Derived from `code`, so not a separate part of the key.
+   */
+  bufferLayouts: Readonly<Record<string, BufferLayout>>;
   sourceMap: ComposedSourceMap;
 }
 
@@ -316,6 +323,7 @@ function composeUncached(spec: ComposeSpec, registry: LinkRegistry): ComposedSha
     fragments: ordered.map((f) => f.id),
     conditions,
     constants,
+    bufferLayouts: makeWgslBufferLayouts(linked.code, { skipInvalid: true }),
     sourceMap: { linked: linked.linked, sources: linked.sources },
   };
   const { sourceMap, ...data } = composed;
@@ -331,6 +339,8 @@ function composeUncached(spec: ComposeSpec, registry: LinkRegistry): ComposedSha
  * no longer the same value, so a fragment edited in place by assignment is composed afresh (nested in-place edits,
  * e.g. `outputs[0].format = …`, are not detected: assign a new array or use a new fragment object).
  * @throws {ComposeError} when the fragments or spec are invalid: duplicate id, unknown dependency, cycle, slot or binding clash, bad vertex format, missing feature, link error (`fragmentIds` names the fragments)
+ * A buffer binding whose type cannot be laid out (not host-shareable: invalid WGSL) has no entry in `bufferLayouts`;
+ * the device reports it when the module compiles, at the fragment's own line.
  */
 export function composeShader(
   spec: ComposeSpec,

@@ -21,6 +21,22 @@ export type { ComposedVertexInput, VertexBufferSpec, VertexLayoutSpec } from './
 // ComposeSpec.vertexPulling: per-vertex inputs read from storage for a non-indexed draw (hosts bind the buffers).
 export type { VertexPullingSpec } from './vertex-pulling.js';
 export type { Conditions } from './conditions.js';
+// Buffer layouts as data (offsets, sizes, strides per the WGSL rules) and a writer that sets fields by name.
+export { bufferLayoutByteSize, makeWgslBufferLayouts, makeWgslStructLayout } from './uniform-layout.js';
+export type {
+  ArrayLayout,
+  BufferLayout,
+  FieldLayout,
+  LayoutScalar,
+  MatrixLayout,
+  ScalarLayout,
+  StructLayout,
+  TypeLayout,
+  VectorLayout,
+} from './uniform-layout-types.js';
+export { type LayoutValue, setUniforms } from './uniform-layout-writer.js';
+export { getLayoutField, type LayoutFieldLocation, makeLayoutWordOffsets } from './uniform-layout-fields.js';
+export { LayoutError, type LayoutErrorCode } from './layout-errors.js';
 // A readable dump of a composed shader, for reviews and snapshot tests.
 export { describeComposedShader } from './describe.js';
 // Valid WGSL for a snapshot file: the layouts as comments, fragment markers, the linked code unchanged.

@@ -69,7 +69,7 @@ async function main(): Promise<void> {
   const engine = await step('requesting a WebGPU adapter and device (Dawn)', () =>
     createEngineAsync(gpu, { width, height }),
   );
-  const info = engine.adapter.info;
+  const info = engine.adapter!.info;
   const { scene, stats } = await step('building the default scene (bunny, primitives, thin instances, glTF)', () =>
     buildDefaultScene(engine),
   );

@@ -32,7 +32,9 @@ export class MeshDataError extends WeftError<MeshDataErrorCode> {
  * - `missing-feature`, `limit-exceeded`: the adapter lacks a required feature or limit;
  * - `missing-package`: an optional package is not installed; `unsupported`: valid input weft does not handle (glTF);
  * - `device-lost`: the GPU device was lost while a readback was in flight (the frame it read is gone with it); render
- *   again after `whenEngineReadyAsync()` and read that frame.
+ *   again after `whenEngineReadyAsync()` and read that frame. For a host-owned device (`createEngineFromDeviceAsync`):
+ *   the device is lost and weft waits for the host's replacement (`setEngineDeviceAsync`), or a device handed over is
+ *   lost already.
  */
 export type EngineErrorCode =
   | 'bad-option'

@@ -59,13 +59,30 @@ const engineOptionKeys: OptionKeys<EngineOptions> = {
 
 type DeviceListener = (engine: Engine) => void;
 
-/** Device, adapter, target and lifetime state shared by scenes, renderers and pickers. */
+/**
+ * Device, adapter, target and lifetime state shared by scenes, renderers and pickers.
+ *
+ * Who owns the device (`deviceOwner`): `'engine'` when `createEngineAsync` requested it — the engine replaces it after a
+ * loss by itself and destroys it in `disposeEngine`; `'host'` when `createEngineFromDeviceAsync` adopted the host's
+ * device — weft never creates, replaces or destroys that device: after its loss the engine is `deviceLost` until the host
+ * hands over a replacement with `setEngineDeviceAsync`.
+ */
 export interface Engine {
-  readonly gpu: GPU;
+  /** The GPU the engine requested its device from; null for an adopted (host-owned) device. */
+  readonly gpu: GPU | null;
   readonly options: EngineOptions;
   readonly label: string;
-  adapter: GPUAdapter;
+  /** The adapter of an engine-owned device; null for an adopted device (WebGPU gives no way from a device to its adapter). */
+  adapter: GPUAdapter | null;
   device: GPUDevice;
+  /** `'engine'`: created by `createEngineAsync`; `'host'`: adopted by `createEngineFromDeviceAsync`. */
+  readonly deviceOwner: 'engine' | 'host';
+  /**
+   * True from the loss of a host-owned device until `setEngineDeviceAsync` hands over a replacement. Meanwhile every
+   * call that needs the GPU (frames, picks, readbacks, `whenEngineReadyAsync`) is refused with EngineError `device-lost`;
+   * scene edits keep working and reach the GPU with the replacement. Always false for an engine-owned device.
+   */
+  deviceLost: boolean;
   /** Features the device was granted. */
   features: ReadonlySet<string>;
   /** Increments each time the device is replaced after a loss. */
@@ -97,7 +114,7 @@ function checkSize(api: string, what: string, value: unknown): number {
 }
 
 /** Refuses a draw-target size the device cannot allocate (its `maxTextureDimension2D`, 8192 by default). */
-function checkDeviceSize(api: string, device: GPUDevice, sizes: Record<string, number>): void {
+export function checkDeviceSize(api: string, device: GPUDevice, sizes: Record<string, number>): void {
   const max = device.limits.maxTextureDimension2D;
   for (const [what, value] of Object.entries(sizes)) {
     if (value > max)
@@ -110,10 +127,11 @@ function checkDeviceSize(api: string, device: GPUDevice, sizes: Record<string, n
 }
 
 async function requestDeviceFor(
-  engine: Pick<Engine, 'gpu' | 'options' | 'label'>,
+  engine: Pick<Engine, 'options' | 'label'>,
+  gpu: GPU,
   api: string,
 ): Promise<{ adapter: GPUAdapter; device: GPUDevice }> {
-  const { gpu, options } = engine;
+  const { options } = engine;
   const adapter = await gpu.requestAdapter({ powerPreference: options.powerPreference });
   if (!adapter)
     throw new EngineError(
@@ -160,7 +178,8 @@ async function requestDeviceFor(
   return { adapter, device };
 }
 
-function configureTarget(engine: Engine): void {
+/** Configures the canvas context for the engine's device, or (re)creates the offscreen colour texture. */
+export function configureTarget(engine: Engine): void {
   if (engine.context) {
     engine.context.configure({
       device: engine.device,
@@ -180,10 +199,15 @@ function configureTarget(engine: Engine): void {
   });
 }
 
-function watchDevice(engine: Engine, device: GPUDevice): void {
+/** Watches `device` for its loss: an engine-owned device is replaced; a host-owned one leaves the engine `deviceLost`. */
+export function watchDevice(engine: Engine, device: GPUDevice): void {
   device.lost.then((info) => {
     if (engine.disposed || engine.device !== device) return;
     engine.lastLossMessage = `${info.reason}: ${info.message}`;
+    if (engine.deviceOwner === 'host') {
+      engine.deviceLost = true;
+      return;
+    }
     engine.recovery = recoverDevice(engine).finally(() => {
       engine.recovery = null;
     });
@@ -191,7 +215,7 @@ function watchDevice(engine: Engine, device: GPUDevice): void {
 }
 
 async function recoverDevice(engine: Engine): Promise<void> {
-  const { adapter, device } = await requestDeviceFor(engine, 'recoverDevice');
+  const { adapter, device } = await requestDeviceFor(engine, engine.gpu!, 'recoverDevice');
   if (engine.disposed) {
     device.destroy();
     return;
@@ -220,23 +244,9 @@ export async function createEngineAsync(gpu: GPU, target: EngineTarget, options:
       'bad-option',
       `expected a GPU object (navigator.gpu or the webgpu package's create()), got ${describeValue(gpu)}`,
     );
-  const ratio = options.devicePixelRatio ?? 1;
-  if (typeof ratio !== 'number' || !Number.isFinite(ratio) || ratio <= 0 || ratio > 8)
-    throw new EngineError(api, 'bad-option', `devicePixelRatio ${describeValue(ratio)} must be a number in (0, 8]`);
-  let width: number;
-  let height: number;
-  let canvas: HTMLCanvasElement | OffscreenCanvas | null = null;
-  if (target && isCanvas(target)) {
-    canvas = target;
-    ({ width, height } = canvasBackingSize(canvas, ratio));
-  } else {
-    if (!target || typeof target !== 'object')
-      throw new EngineError(api, 'bad-option', `target ${describeValue(target)} must be a canvas or { width, height }`);
-    width = checkSize(api, 'target.width', target.width);
-    height = checkSize(api, 'target.height', target.height);
-  }
+  const { ratio, width, height, canvas } = resolveEngineTarget(api, target, options.devicePixelRatio);
   const label = options.label ?? 'weft';
-  const { adapter, device } = await requestDeviceFor({ gpu, options, label }, api);
+  const { adapter, device } = await requestDeviceFor({ options, label }, gpu, api);
   try {
     checkDeviceSize(api, device, canvas ? { width, height } : { 'target.width': width, 'target.height': height });
   } catch (error) {
@@ -259,6 +269,8 @@ export async function createEngineAsync(gpu: GPU, target: EngineTarget, options:
     label,
     adapter,
     device,
+    deviceOwner: 'engine',
+    deviceLost: false,
     features: new Set(device.features),
     deviceGeneration: 0,
     canvas,
@@ -276,6 +288,23 @@ export async function createEngineAsync(gpu: GPU, target: EngineTarget, options:
   configureTarget(engine);
   watchDevice(engine, device);
   return engine;
+}
+
+/** Checks the pixel ratio and the target: a canvas (sized from its CSS size × ratio) or an offscreen `{ width, height }`. */
+export function resolveEngineTarget(
+  api: string,
+  target: EngineTarget,
+  devicePixelRatio: number | undefined,
+): { ratio: number; width: number; height: number; canvas: HTMLCanvasElement | OffscreenCanvas | null } {
+  const ratio = devicePixelRatio ?? 1;
+  if (typeof ratio !== 'number' || !Number.isFinite(ratio) || ratio <= 0 || ratio > 8)
+    throw new EngineError(api, 'bad-option', `devicePixelRatio ${describeValue(ratio)} must be a number in (0, 8]`);
+  if (target && isCanvas(target)) return { ratio, ...canvasBackingSize(target, ratio), canvas: target };
+  if (!target || typeof target !== 'object')
+    throw new EngineError(api, 'bad-option', `target ${describeValue(target)} must be a canvas or { width, height }`);
+  const width = checkSize(api, 'target.width', target.width);
+  const height = checkSize(api, 'target.height', target.height);
+  return { ratio, width, height, canvas: null };
 }
 
 function canvasBackingSize(
@@ -343,11 +372,13 @@ export function onDeviceRestored(engine: Engine, listener: DeviceListener): () =
 export async function whenEngineReadyAsync(engine: Engine): Promise<void> {
   for (;;) {
     while (engine.recovery) await engine.recovery;
-    assertEngineAlive(engine, 'whenEngineReadyAsync');
+    assertEngineDevice(engine, 'whenEngineReadyAsync');
     const device = engine.device;
     const lost = await isDeviceLostAsync(device);
     assertEngineAlive(engine, 'whenEngineReadyAsync');
     if (!lost) return;
+    if (engine.deviceOwner === 'host' && engine.device === device)
+      throw hostDeviceLostError(engine, 'whenEngineReadyAsync');
     // watchDevice's handler ran first (registered earlier) and started the recovery; a failed recovery leaves none.
     if (!engine.recovery && engine.device === device)
       throw new EngineError(
@@ -378,7 +409,38 @@ export function assertEngineAlive(engine: Engine, api: string): void {
   if (engine.disposed) throw new EngineError(api, 'disposed', `engine "${engine.label}" was disposed`);
 }
 
-/** Destroys the device and the engine's own targets; no recovery follows. */
+/** The `device-lost` EngineError of a host-owned engine whose device is lost (it names the way out). */
+export function hostDeviceLostError(engine: Engine, api: string): EngineError {
+  return new EngineError(
+    api,
+    'device-lost',
+    `the host's GPU device of engine "${engine.label}" was lost (${engine.lastLossMessage ?? 'no reason given'}); weft does not replace a device it did not create: create a new one and hand it over with setEngineDeviceAsync(engine, device)`,
+  );
+}
+
+/** Throws when the engine was disposed, or its host-owned device was lost and no replacement was handed over. */
+export function assertEngineDevice(engine: Engine, api: string): void {
+  assertEngineAlive(engine, api);
+  if (engine.deviceLost) throw hostDeviceLostError(engine, api);
+}
+
+/**
+ * Throws the typed `device-lost` error when a GPU call of a host-owned engine failed because its device is lost (a
+ * loss the device may not have reported yet); returns otherwise, so the caller handles its own error.
+ */
+export async function throwIfHostDeviceLostAsync(engine: Engine, device: GPUDevice, api: string): Promise<void> {
+  if (engine.deviceOwner !== 'host' || engine.device !== device) return;
+  if (engine.deviceLost || (await isDeviceLostAsync(device))) {
+    if (engine.device !== device) return;
+    engine.deviceLost = true;
+    throw hostDeviceLostError(engine, api);
+  }
+}
+
+/**
+ * Ends the engine: its own targets go; an engine-owned device is destroyed (no recovery follows), a host-owned one is
+ * left to the host (weft unconfigures the canvas context it configured and stops using the device).
+ */
 export function disposeEngine(engine: Engine): void {
   if (engine.disposed) return;
   engine.disposed = true;
@@ -386,5 +448,5 @@ export function disposeEngine(engine: Engine): void {
   engine.offscreenTexture?.destroy();
   engine.offscreenTexture = null;
   engine.context?.unconfigure();
-  engine.device.destroy();
+  if (engine.deviceOwner === 'engine') engine.device.destroy();
 }

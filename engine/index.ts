@@ -13,6 +13,13 @@ export {
   resizeEngine,
   whenEngineReadyAsync,
 } from './engine.js';
+// Adopting the host's device (three.js, Babylon.js, your own): the host owns it, and hands weft a replacement after a loss.
+export {
+  createEngineFromDeviceAsync,
+  type EngineFromDeviceOptions,
+  type EngineFromDeviceTarget,
+  setEngineDeviceAsync,
+} from './host-device.js';
 export { EngineError, type EngineErrorCode, MeshDataError, type MeshDataErrorCode } from './engine-errors.js';
 
 // Scene and camera (right-handed, reverse-Z perspective).

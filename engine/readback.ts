@@ -1,5 +1,5 @@
 import { describeValue, WeftError } from '../core/errors.js';
-import { type Engine, getEngineColorTexture, isDeviceLostAsync } from './engine.js';
+import { type Engine, getEngineColorTexture, hostDeviceLostError, isDeviceLostAsync } from './engine.js';
 import { EngineError } from './engine-errors.js';
 import {
   acquireStagingBuffer,
@@ -183,9 +183,10 @@ export async function rejectOnDeviceLossAsync<T>(
 
 /**
  * Reads the engine's current frame (offscreen texture, or the canvas texture before it is presented).
- * @throws {EngineError} `device-lost` (as a rejection) when the device is lost before the read completes
+ * @throws {EngineError} `device-lost` (as a rejection) when the device is lost before the read completes, or a host-owned device is lost
  */
 export function readEngineFrameAsync(engine: Engine, region?: TextureRegion): Promise<Uint8Array> {
+  if (engine.deviceLost) return Promise.reject(hostDeviceLostError(engine, 'readEngineFrameAsync'));
   const device = engine.device;
   return rejectOnDeviceLossAsync(
     device,

@@ -1,7 +1,7 @@
 import { describeValue } from '../core/errors.js';
 import { checkOptionKeys, type OptionKeys } from '../core/options.js';
 import type { Engine } from './engine.js';
-import { assertEngineAlive } from './engine.js';
+import { assertEngineAlive, hostDeviceLostError } from './engine.js';
 import { EngineError, engineOptionError } from './engine-errors.js';
 import { readTexturePixelsAsync, rejectOnDeviceLossAsync, type TextureRegion } from './readback.js';
 import { getTexelByteSize, isDepthFormat, isIntegerFormat } from './texture-formats.js';
@@ -231,13 +231,15 @@ export function resizeRenderTarget(target: RenderTarget, width: number, height: 
 
 /**
  * Reads colour attachment `index` (its resolve texture when multisampled) as packed bytes.
- * @throws {EngineError} when the attachment index does not exist or the target is disposed
+ * @throws {EngineError} when the attachment index does not exist or the target is disposed; `device-lost` (as a rejection) when a host-owned device is lost
  */
 export function readRenderTargetPixelsAsync(
   target: RenderTarget,
   index = 0,
   region?: TextureRegion,
 ): Promise<Uint8Array> {
+  if (target.engine.deviceLost)
+    return Promise.reject(hostDeviceLostError(target.engine, 'readRenderTargetPixelsAsync'));
   const textures = getRenderTargetTextures(target);
   if (!Number.isInteger(index) || index < 0 || index >= textures.colors.length) {
     throw new EngineError(

@@ -1,5 +1,5 @@
 import type { Engine } from './engine.js';
-import { assertEngineAlive } from './engine.js';
+import { assertEngineDevice } from './engine.js';
 
 /**
  * A unit of frame work. `record()` does every allocation (pipelines, buffers, bind groups, draw
@@ -22,9 +22,12 @@ export function disposeTask(task: Task): void {
   task.dispose();
 }
 
-/** Records what needs it, executes the tasks in order into one submission; false while the device recovers. */
+/**
+ * Records what needs it, executes the tasks in order into one submission; false while the device recovers.
+ * @throws {EngineError} `device-lost` when a host-owned device was lost and no replacement was handed over
+ */
 export function runTasks(engine: Engine, tasks: readonly Task[]): boolean {
-  assertEngineAlive(engine, 'runTasks');
+  assertEngineDevice(engine, 'runTasks');
   if (engine.recovery) return false;
   for (const task of tasks) if (task.needsRecord()) task.record();
   const encoder = engine.device.createCommandEncoder({ label: `${engine.label}:frame` });

@@ -2,8 +2,6 @@ import type { Fragment } from './fragment-types.js';
 
 /** Bytes of `DrawUniforms`: world 64 + normalMatrix 64 + baseColor 16 + flags 16. */
 export const drawUniformsByteSize = 160;
-/** Where each `DrawUniforms` field starts, in 4-byte words (indices into a Float32Array / Uint32Array view). */
-export const drawUniformsWordOffset = { world: 0, normalMatrix: 16, baseColor: 32, flags: 36 } as const;
 
 const source = `struct DrawUniforms {
   world: mat4x4f,

@@ -2,8 +2,6 @@ import type { Fragment } from './fragment-types.js';
 
 /** Bytes of `GeometryDrawUniforms`: reflectivity 16 + ids 16. */
 export const geometryDrawUniformsByteSize = 32;
-/** Where each `GeometryDrawUniforms` field starts, in 4-byte words. */
-export const geometryDrawUniformsWordOffset = { reflectivity: 0, ids: 4 } as const;
 
 const source = `struct GeometryDrawUniforms {
   // rgb: specular colour (F0), a: glossiness

@@ -2,8 +2,6 @@ import type { Fragment } from './fragment-types.js';
 
 /** Bytes of `GeometrySceneUniforms`: view 64 + depthRange 16. */
 export const geometrySceneUniformsByteSize = 80;
-/** Where each `GeometrySceneUniforms` field starts, in 4-byte words. */
-export const geometrySceneUniformsWordOffset = { view: 0, depthRange: 16 } as const;
 
 const source = `struct GeometrySceneUniforms {
   view: mat4x4f,

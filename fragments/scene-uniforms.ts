@@ -2,14 +2,6 @@ import type { Fragment } from './fragment-types.js';
 
 /** Bytes of `SceneUniforms`: viewProjection 64 + cameraPosition, lightDirection, lightColor, ambientColor 16 each. */
 export const sceneUniformsByteSize = 128;
-/** Where each `SceneUniforms` field starts, in 4-byte words (indices into a Float32Array view). */
-export const sceneUniformsWordOffset = {
-  viewProjection: 0,
-  cameraPosition: 16,
-  lightDirection: 20,
-  lightColor: 24,
-  ambientColor: 28,
-} as const;
 
 const source = `struct SceneUniforms {
   viewProjection: mat4x4f,

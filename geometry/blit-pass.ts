@@ -9,7 +9,7 @@ import {
   type PipelineLeaseSet,
 } from '../composer/pipeline-leases.js';
 import type { Fragment } from '../fragments/fragment-types.js';
-import { blitUniformsByteSize } from '../fragments/geometry-blit.js';
+import { setUniforms } from '../composer/uniform-layout-writer.js';
 
 /** Per-channel remap of a float blit: `out = (texel, red replicated?) * scale + bias`, rgb × source alpha when `maskByAlpha`. */
 export interface BlitRemapValues {
@@ -77,25 +77,25 @@ export function createBlitPass(device: GPUDevice, options: BlitPassOptions): Bli
     primitive: { topology: 'triangle-list' },
     multisample: { count: options.targetSamples },
   });
+  const layout = composed.bufferLayouts.blit;
   const uniforms = device.createBuffer({
     label: `${options.label}:uniforms`,
-    size: blitUniformsByteSize,
+    size: layout.minBindingSize,
     usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
   });
-  const data = new ArrayBuffer(blitUniformsByteSize);
-  const floats = new Float32Array(data);
-  floats.set(options.remap.scale, 0);
-  floats.set(options.remap.bias, 4);
-  floats.set([options.sourceSize[0], options.sourceSize[1], options.lod, 0], 8);
-  new Uint32Array(data).set(
-    [
+  // Written once per record, by field name: the offsets come from the blit shader's own layout.
+  const data = new ArrayBuffer(layout.minBindingSize);
+  setUniforms(layout, data, {
+    scale: options.remap.scale,
+    bias: options.remap.bias,
+    source: [options.sourceSize[0], options.sourceSize[1], options.lod, 0],
+    flags: [
       options.flipY ? 1 : 0,
       options.remap.replicateRed ? 1 : 0,
       options.remap.maskByAlpha ? 1 : 0,
       options.firstSample ? 1 : 0,
     ],
-    12,
-  );
+  });
   device.queue.writeBuffer(uniforms, 0, data);
   const bindings = composed.bindGroups[0].bindings;
   const group = device.createBindGroup({

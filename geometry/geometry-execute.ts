@@ -5,10 +5,8 @@ import { syncThinInstances } from '../engine/mesh.js';
 import { syncMeshDeformation } from '../engine/mesh-deformation.js';
 import { encodeBlitPass } from './blit-pass.js';
 import { geometryDrawBindings, geometryDrawStride, geometrySceneBindings } from './geometry-draws.js';
-import { drawUniformsWordOffset } from '../fragments/draw-uniforms.js';
-import { geometryDrawUniformsWordOffset } from '../fragments/geometry-draw-uniforms.js';
-import { geometrySceneUniformsWordOffset } from '../fragments/geometry-scene-uniforms.js';
-import { sceneUniformsWordOffset } from '../fragments/scene-uniforms.js';
+import { getEngineUniformLayouts } from '../engine/uniform-layouts.js';
+import { getGeometryUniformOffsets } from './geometry-uniform-layouts.js';
 import { GeometryError } from './geometry-errors.js';
 import type { GeometryTaskState } from './geometry-task-state.js';
 import { advanceMeshVelocity, writeMeshVelocity } from './velocity/velocity-history.js';
@@ -31,16 +29,17 @@ function writeSceneUniforms(state: GeometryTaskState): void {
   mat4.multiply(projection, view, viewProjection);
   const { scene } = state;
   const { sceneData } = state.uniforms;
-  const at = sceneUniformsWordOffset;
+  const at = getEngineUniformLayouts().sceneAt;
+  const { geometrySceneAt } = getGeometryUniformOffsets();
   sceneData.set(viewProjection, at.viewProjection);
   sceneData.set(camera.position, at.cameraPosition);
   sceneData.set(scene.lightDirection, at.lightDirection);
   sceneData.set(scene.lightColor, at.lightColor);
   sceneData.set(scene.ambientColor, at.ambientColor);
   const geometryScene = geometrySceneBindings.geometryScene.offset / 4;
-  sceneData.set(view, geometryScene + geometrySceneUniformsWordOffset.view);
+  sceneData.set(view, geometryScene + geometrySceneAt.view);
   // depthRange: near, far, 1 when far is infinite.
-  const depthRange = geometryScene + geometrySceneUniformsWordOffset.depthRange;
+  const depthRange = geometryScene + geometrySceneAt.depthRange;
   const infinite = !Number.isFinite(camera.far);
   sceneData[depthRange] = camera.near;
   sceneData[depthRange + 1] = infinite ? 0 : camera.far;
@@ -54,10 +53,11 @@ function writeDrawUniforms(state: GeometryTaskState): void {
   const { scratch, viewProjection } = state.uniforms.matrices;
   const queue = state.engine.device.queue;
   // Word offsets inside one draw's stride: DrawUniforms, then GeometryDrawUniforms and VelocityUniforms at their bindings.
-  const drawAt = drawUniformsWordOffset;
+  const { drawAt } = getEngineUniformLayouts();
+  const { geometryDrawAt } = getGeometryUniformOffsets();
   const geometryDraw = geometryDrawBindings.geometryDraw.offset / 4;
-  const reflectivityAt = geometryDraw + geometryDrawUniformsWordOffset.reflectivity;
-  const idsAt = geometryDraw + geometryDrawUniformsWordOffset.ids;
+  const reflectivityAt = geometryDraw + geometryDrawAt.reflectivity;
+  const idsAt = geometryDraw + geometryDrawAt.ids;
   const velocityAt = geometryDrawBindings.velocity.offset / 4;
   for (const draw of state.draws) {
     const base = (draw.slot * geometryDrawStride) / 4;

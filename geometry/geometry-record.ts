@@ -282,7 +282,7 @@ export function recordGeometryTask(state: GeometryTaskState): void {
       samples: state.setup.samples,
       maxColorAttachments: device.limits.maxColorAttachments,
       maxColorAttachmentBytesPerSample: device.limits.maxColorAttachmentBytesPerSample,
-      adapterMaxColorAttachmentBytesPerSample: engine.adapter.limits.maxColorAttachmentBytesPerSample,
+      adapterMaxColorAttachmentBytesPerSample: engine.adapter?.limits.maxColorAttachmentBytesPerSample ?? null,
       float32Blendable: engine.features.has('float32-blendable'),
       blended: true,
     });

@@ -160,7 +160,7 @@ export function createGeometryRendererTask(scene: Scene, config: GeometryRendere
     samples,
     maxColorAttachments: device.limits.maxColorAttachments,
     maxColorAttachmentBytesPerSample: device.limits.maxColorAttachmentBytesPerSample,
-    adapterMaxColorAttachmentBytesPerSample: adapter.limits.maxColorAttachmentBytesPerSample,
+    adapterMaxColorAttachmentBytesPerSample: adapter?.limits.maxColorAttachmentBytesPerSample ?? null,
     float32Blendable: engine.features.has('float32-blendable'),
     blended: (config.transparentMeshes?.length ?? 0) > 0,
   });

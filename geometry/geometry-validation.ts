@@ -37,8 +37,8 @@ export interface GeometryPlanContext {
   samples: 1 | 4;
   maxColorAttachments: number;
   maxColorAttachmentBytesPerSample: number;
-  /** The adapter's ceiling for the limit, quoted in the error. */
-  adapterMaxColorAttachmentBytesPerSample: number;
+  /** The adapter's ceiling for the limit, quoted in the error; null for a host-owned device (its adapter is the host's). */
+  adapterMaxColorAttachmentBytesPerSample: number | null;
   float32Blendable: boolean;
   /** True when some participant is transparent (drawn with blending). */
   blended: boolean;
@@ -185,9 +185,11 @@ function checkBytes(api: string, requests: readonly GeometryAttachmentRequest[],
     .join(', ');
   const ceiling = context.adapterMaxColorAttachmentBytesPerSample;
   const how =
-    total <= ceiling
-      ? `raise the limit with createEngineAsync(gpu, target, { requiredLimits: { maxColorAttachmentBytesPerSample: ${total} } }) (this adapter allows up to ${ceiling}), or override formats with smaller ones`
-      : `this adapter allows at most ${ceiling}: request fewer attachments or smaller formats`;
+    ceiling === null
+      ? `the host created this device: request maxColorAttachmentBytesPerSample >= ${total} in its requestDevice({ requiredLimits }) (if its adapter allows), or override formats with smaller ones`
+      : total <= ceiling
+        ? `raise the limit with createEngineAsync(gpu, target, { requiredLimits: { maxColorAttachmentBytesPerSample: ${total} } }) (this adapter allows up to ${ceiling}), or override formats with smaller ones`
+        : `this adapter allows at most ${ceiling}: request fewer attachments or smaller formats`;
   throw new GeometryError(
     api,
     'limit-exceeded',

@@ -2,7 +2,7 @@ import { mat4 } from 'wgpu-matrix';
 import { describeValue } from '../core/errors.js';
 import { checkOptionKeys, checkOptionTypes, type OptionKeys } from '../core/options.js';
 import type { Camera } from '../engine/camera.js';
-import { whenEngineReadyAsync } from '../engine/engine.js';
+import { assertEngineDevice, throwIfHostDeviceLostAsync, whenEngineReadyAsync } from '../engine/engine.js';
 import type { Scene } from '../engine/scene.js';
 import { decodeOverlayHit, decodePickTexel } from './pick-decode.js';
 import {
@@ -248,6 +248,7 @@ async function runRequest<T>(
       const engine = picker.scene.engine;
       if (engine.recovery) await Promise.race([whenEngineReadyAsync(engine), cancelled]);
       if (picker.disposed) throw disposedError();
+      assertEngineDevice(engine, api);
       const gpu = ensurePickGpu(picker, engine.device);
       // The rule text stays compiled while this pick uses it; a text replaced under its key is released after.
       const ruleUse = request.rule ? useRulePipelines(gpu, request.rule) : null;
@@ -273,6 +274,7 @@ async function runRequest<T>(
         ruleUse?.();
         if (picker.disposed) throw disposedError();
         if (error instanceof PickError) throw error;
+        await throwIfHostDeviceLostAsync(engine, gpu.device, api);
         if (attempt === 0 && (engine.device !== gpu.device || engine.recovery)) continue;
         if (engine.device !== gpu.device || engine.recovery)
           throw new PickError(

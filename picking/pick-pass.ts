@@ -38,6 +38,8 @@ import {
   encodeCapturedSources,
 } from './pick-contributors.js';
 import { makePickZoomMatrix, type PixelRegion } from './pick-zoom.js';
+import { getEngineUniformLayouts } from '../engine/uniform-layouts.js';
+import { getPickUniformOffsets } from './pick-uniform-layouts.js';
 
 export { disposePickGpu, ensurePickGpu, type PickGpu } from './pick-resources.js';
 export type { PickReadback } from './pick-readback.js';
@@ -473,6 +475,8 @@ export const pickPointMagnification = 4096;
 /** Writes each point's zoomed camera and frame offset; returns the points as the contributors draw them. */
 function writePointUniforms(gpu: PickGpu, request: PickPassRequest, row: boolean): ContributorPoint[] {
   const { regions } = request;
+  const { sceneAt } = getEngineUniformLayouts();
+  const { pickFrameAt } = getPickUniformOffsets();
   const zoom = new Float32Array(16);
   const points: ContributorPoint[] = [];
   regions.forEach((region, p) => {
@@ -482,7 +486,7 @@ function writePointUniforms(gpu: PickGpu, request: PickPassRequest, row: boolean
     // grid (SwiftShader) interpolate the detail varyings 1/pickPointMagnification as far off the pixel centre.
     if (row) for (const i of [0, 5, 12, 13]) zoom[i] *= pickPointMagnification;
     const zoomed = mat4.multiply(zoom, request.viewProjection) as Float32Array;
-    gpu.pointData.set(zoomed, (p * pointSlotBytes) / 4);
+    gpu.pointData.set(zoomed, (p * pointSlotBytes) / 4 + sceneAt.viewProjection);
     if (request.sources.length)
       points.push({
         viewProjection: zoomed,
@@ -490,7 +494,10 @@ function writePointUniforms(gpu: PickGpu, request: PickPassRequest, row: boolean
         pixelOffset: [region.x - (row ? p : 0), region.y],
       });
     // Fragment coordinates in the pick target plus this offset give the original framebuffer's.
-    gpu.pointData.set([region.x - (row ? p : 0), region.y, 0, 0], (p * pointSlotBytes + pickFrameOffset) / 4);
+    gpu.pointData.set(
+      [region.x - (row ? p : 0), region.y, 0, 0],
+      (p * pointSlotBytes + pickFrameOffset) / 4 + pickFrameAt.pixelOffset,
+    );
   });
   const block = row ? (request.overlayBlock ?? 0) : 0;
   if (block) {
@@ -513,13 +520,16 @@ function writePointUniforms(gpu: PickGpu, request: PickPassRequest, row: boolean
 function writeDrawUniforms(gpu: PickGpu, request: PickPassRequest, plan: PickPassPlan): void {
   const floats = new Float32Array(gpu.drawData);
   const words = new Uint32Array(gpu.drawData);
+  const { drawAt } = getEngineUniformLayouts();
+  const { pickAt } = getPickUniformOffsets();
   plan.uses.forEach((uses, candidate) => {
     const c = request.snapshot.candidates[candidate];
     for (const { slot } of uses) {
-      floats.set(c.worldMatrix, (slot * drawSlotBytes) / 4);
-      words[(slot * drawSlotBytes + pickUniformOffset) / 4] = c.baseId;
-      words[(slot * drawSlotBytes + pickUniformOffset) / 4 + 1] = c.runs ? 1 : 0;
-      words[(slot * drawSlotBytes + pickUniformOffset) / 4 + 2] = plan.pipelines[candidate]?.vertexDataComponents ?? 0;
+      floats.set(c.worldMatrix, (slot * drawSlotBytes) / 4 + drawAt.world);
+      const pick = (slot * drawSlotBytes + pickUniformOffset) / 4;
+      words[pick + pickAt.id] = c.baseId;
+      words[pick + pickAt.hasThinInstance] = c.runs ? 1 : 0;
+      words[pick + pickAt.vertexDataComponents] = plan.pipelines[candidate]?.vertexDataComponents ?? 0;
     }
   });
   if (plan.slots) gpu.device.queue.writeBuffer(gpu.drawBuffer!, 0, gpu.drawData, 0, plan.slots * drawSlotBytes);

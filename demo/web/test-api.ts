@@ -210,7 +210,7 @@ export function installTestApi(state: EditorState, frame: EditorFrame, gbuffer: 
       detailed: state.detailed,
       detailMethod: state.picker.detailMethod,
       gbufferAvailable: gbuffer !== null,
-      adapterFeatures: [...state.engine.adapter.features].sort(),
+      adapterFeatures: [...state.engine.adapter!.features].sort(),
     }),
     constants: {
       gizmoPixels,

@@ -1,12 +1,11 @@
 import { drawByWinding, drawMesh } from './mesh-draw.js';
 import { mat4 } from 'wgpu-matrix';
-import { drawUniformsWordOffset } from '../../fragments/draw-uniforms.js';
-import { sceneUniformsWordOffset } from '../../fragments/scene-uniforms.js';
 import { type Camera, getCameraViewProjectionMatrix } from '../camera.js';
 import { getEngineColorTexture } from '../engine.js';
 import { EngineError } from '../engine-errors.js';
 import { syncThinInstances } from '../mesh.js';
 import { syncMeshDeformation } from '../mesh-deformation.js';
+import { getEngineUniformLayouts } from '../uniform-layouts.js';
 import { getRenderTargetTextures } from '../render-target.js';
 import {
   type ForwardTaskState,
@@ -22,14 +21,13 @@ function writeForwardUniforms(state: ForwardTaskState, camera: Camera, aspect: n
   const { scene, objectIds, draws } = state;
   const { sceneData, drawData, drawWords, scratch } = state.uniforms;
   const queue = state.engine.device.queue;
-  const at = sceneUniformsWordOffset;
+  const { sceneAt: at, drawAt } = getEngineUniformLayouts();
   getCameraViewProjectionMatrix(camera, aspect, sceneData.subarray(at.viewProjection, at.viewProjection + 16));
   sceneData.set(camera.position, at.cameraPosition);
   sceneData.set(scene.lightDirection, at.lightDirection);
   sceneData.set(scene.lightColor, at.lightColor);
   sceneData.set(scene.ambientColor, at.ambientColor);
   queue.writeBuffer(state.uniforms.sceneBuffer!, 0, sceneData);
-  const drawAt = drawUniformsWordOffset;
   for (const draw of draws) {
     const base = (draw.slot * forwardDrawUniformStride) / 4;
     drawData.set(draw.mesh.worldMatrix, base + drawAt.world);

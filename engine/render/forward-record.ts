@@ -6,8 +6,6 @@ import {
   type PipelineLeaseSet,
   swapPipelineLeaseSet,
 } from '../../composer/pipeline-leases.js';
-import { drawUniformsByteSize } from '../../fragments/draw-uniforms.js';
-import { sceneUniformsByteSize } from '../../fragments/scene-uniforms.js';
 import { disposeFrameIdReader, makeFrameIdRanges } from '../frame-ids.js';
 import type { TextureData } from '../material.js';
 import { ensureMeshGpu, type Mesh } from '../mesh.js';
@@ -23,6 +21,7 @@ import {
   forwardSizeKey,
   forwardTargetSize,
 } from './forward-task-state.js';
+import { getEngineUniformLayouts } from '../uniform-layouts.js';
 
 /** Gives back the leases and destroys the buffers, depth and material textures the task holds on its recorded device. */
 export function releaseForwardDeviceObjects(state: ForwardTaskState): void {
@@ -172,7 +171,7 @@ function buildUniforms(state: ForwardTaskState, device: GPUDevice, draws: readon
   const { name, uniforms } = state;
   uniforms.sceneBuffer ??= device.createBuffer({
     label: `weft:${name}:scene-uniforms`,
-    size: sceneUniformsByteSize,
+    size: getEngineUniformLayouts().scene.size,
     usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
   });
   const neededBytes = Math.max(1, draws.length) * forwardDrawUniformStride;
@@ -196,7 +195,7 @@ function buildUniforms(state: ForwardTaskState, device: GPUDevice, draws: readon
   uniforms.drawGroup = device.createBindGroup({
     label: `weft:${name}:draw-group`,
     layout: drawLayout,
-    entries: [{ binding: 0, resource: { buffer: uniforms.drawBuffer, size: drawUniformsByteSize } }],
+    entries: [{ binding: 0, resource: { buffer: uniforms.drawBuffer, size: getEngineUniformLayouts().draw.size } }],
   });
 }
 

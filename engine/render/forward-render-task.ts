@@ -1,5 +1,4 @@
 import { makeComposeCache } from '../../composer/compose-shader.js';
-import { sceneUniformsByteSize } from '../../fragments/scene-uniforms.js';
 import { EngineError, engineOptionError } from '../engine-errors.js';
 import { checkOptionKeys, type OptionKeys } from '../../core/options.js';
 import type { FrameIdHit } from '../frame-ids.js';
@@ -10,6 +9,7 @@ import { executeForwardTask } from './forward-execute.js';
 import { type ForwardObjectIds, makeForwardObjectIds, readObjectIdTexel } from './forward-object-ids.js';
 import { disposeForwardTask, forwardNeedsRecord, recordForwardTask } from './forward-record.js';
 import type { ForwardRenderTaskOptions, ForwardTaskState } from './forward-task-state.js';
+import { getEngineUniformLayouts } from '../uniform-layouts.js';
 
 export type { ForwardRenderTaskOptions } from './forward-task-state.js';
 
@@ -66,7 +66,7 @@ export function createForwardRenderTask(scene: Scene, options: ForwardRenderTask
       drawBuffer: null,
       sceneGroup: null,
       drawGroup: null,
-      sceneData: new Float32Array(sceneUniformsByteSize / 4),
+      sceneData: new Float32Array(getEngineUniformLayouts().scene.size / 4),
       drawData: new Float32Array(0),
       drawWords: new Uint32Array(0),
       scratch: new Float32Array(16),

@@ -3,7 +3,14 @@
  * striped, Lambert-lit surface with its own uniform) with weft's standard vertex stage and lighting fragments,
  * builds the pipeline from the composed layouts and draws one quad.
  */
-import { composeShader, type ComposedShader, mapCompilationInfo, formatShaderMessage } from '../../composer/index.js';
+import {
+  composeShader,
+  type ComposedShader,
+  formatShaderMessage,
+  type LayoutValue,
+  mapCompilationInfo,
+  setUniforms,
+} from '../../composer/index.js';
 import { makeLambertLightingFragment, makeStandardVertexFragments, type Fragment } from '../../fragments/index.js';
 
 /** The host's own fragment: fills the fragment stage, declares a material uniform the composer places. */
@@ -72,10 +79,14 @@ function slotOf(composed: ComposedShader, name: string): { group: number; bindin
   throw new Error(`binding ${name} is not in the composed shader`);
 }
 
-function uniformBuffer(device: GPUDevice, label: string, data: Float32Array<ArrayBuffer>): GPUBuffer {
+/** A uniform buffer for binding `name`, sized by its layout and filled by field name (no offset written by hand). */
+function uniformBuffer(device: GPUDevice, composed: ComposedShader, name: string, values: LayoutValue): GPUBuffer {
+  const layout = composed.bufferLayouts[name];
+  const data = new ArrayBuffer(layout.minBindingSize);
+  setUniforms(layout, data, values);
   const buffer = device.createBuffer({
-    label,
-    size: Math.max(256, data.byteLength),
+    label: `host:${name}`,
+    size: data.byteLength,
     usage: GPUBufferUsage.UNIFORM | GPUBufferUsage.COPY_DST,
   });
   device.queue.writeBuffer(buffer, 0, data);
@@ -117,27 +128,24 @@ export async function renderHostExample(
   });
 
   const identity = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
-  const sceneData = new Float32Array([
-    ...identity,
-    0,
-    0,
-    1,
-    1,
-    ...scene.lightDirection,
-    0,
-    ...scene.lightColor,
-    0,
-    ...scene.ambientColor,
-    0,
-  ]);
-  const drawData = new Float32Array(40);
-  drawData.set(identity, 0);
-  drawData.set(identity, 16);
-  drawData.set([1, 1, 1, 1], 32);
   const buffers = {
-    scene: uniformBuffer(device, 'host:scene', sceneData),
-    draw: uniformBuffer(device, 'host:draw', drawData),
-    hostParams: uniformBuffer(device, 'host:params', new Float32Array([...scene.tint, 1, scene.edge, 0, 0, 0])),
+    scene: uniformBuffer(device, composed, 'scene', {
+      viewProjection: identity,
+      cameraPosition: [0, 0, 1, 1],
+      lightDirection: [...scene.lightDirection, 0],
+      lightColor: [...scene.lightColor, 0],
+      ambientColor: [...scene.ambientColor, 0],
+    }),
+    draw: uniformBuffer(device, composed, 'draw', {
+      world: identity,
+      normalMatrix: identity,
+      baseColor: [1, 1, 1, 1],
+      flags: [0, 0, 0, 0],
+    }),
+    hostParams: uniformBuffer(device, composed, 'hostParams', {
+      tint: [...scene.tint, 1],
+      edge: [scene.edge, 0, 0, 0],
+    }),
   };
   const groups = composed.bindGroups.map((g) =>
     device.createBindGroup({
@@ -145,7 +153,10 @@ export async function renderHostExample(
       layout: bindGroupLayouts[g.group],
       entries: g.bindings.map((b) => ({
         binding: b.binding,
-        resource: { buffer: buffers[b.name as keyof typeof buffers], ...(b.name === 'draw' ? { size: 160 } : {}) },
+        resource: {
+          buffer: buffers[b.name as keyof typeof buffers],
+          size: composed.bufferLayouts[b.name].minBindingSize,
+        },
       })),
     }),
   );

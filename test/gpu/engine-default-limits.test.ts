@@ -19,11 +19,11 @@ describe('a default engine asks for the adapter’s colour-attachment limits', (
     const gpu = getNodeGpu();
     const engine = await createEngineAsync(gpu, { width: 8, height: 8 });
     try {
-      expect(engine.adapter.limits.maxColorAttachmentBytesPerSample).toBeGreaterThan(32);
+      expect(engine.adapter!.limits.maxColorAttachmentBytesPerSample).toBeGreaterThan(32);
       expect(engine.device.limits.maxColorAttachmentBytesPerSample).toBe(
-        engine.adapter.limits.maxColorAttachmentBytesPerSample,
+        engine.adapter!.limits.maxColorAttachmentBytesPerSample,
       );
-      expect(engine.device.limits.maxColorAttachments).toBe(engine.adapter.limits.maxColorAttachments);
+      expect(engine.device.limits.maxColorAttachments).toBe(engine.adapter!.limits.maxColorAttachments);
     } finally {
       disposeEngine(engine);
     }

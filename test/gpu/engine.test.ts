@@ -50,7 +50,7 @@ describe('engine', () => {
     'requests primitive-index, float32-blendable and timestamp-query when the adapter has them',
     async ({ engine }) => {
       for (const feature of ['primitive-index', 'float32-blendable', 'timestamp-query']) {
-        expect(engine.features.has(feature)).toBe(engine.adapter.features.has(feature));
+        expect(engine.features.has(feature)).toBe(engine.adapter!.features.has(feature));
       }
       // lavapipe through Dawn offers primitive-index (DESIGN.md §7); the picker's detailed mode depends on it.
       expect(engine.features.has('primitive-index')).toBe(true);

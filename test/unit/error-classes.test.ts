@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { ComposeError, ShaderCompileError } from '../../composer/errors.js';
+import { LayoutError } from '../../composer/layout-errors.js';
 import { WeftError } from '../../core/errors.js';
 import { EngineError, MeshDataError } from '../../engine/engine-errors.js';
 import { GeometryError } from '../../geometry/geometry-errors.js';
@@ -20,6 +21,8 @@ function unknownCodesDoNotCompile(): unknown[] {
     new CpuPickError('pickSync', 'disposed', ''),
     // @ts-expect-error not a compose code
     new ComposeError('composeShader', 'shader-compile', [], ''),
+    // @ts-expect-error not a layout code
+    new LayoutError('setUniforms', 'bad-type', 'x', ''),
     // @ts-expect-error a plain WeftError takes only WeftErrorCode
     new WeftError('weft', 'bad-option', ''),
   ];
@@ -31,6 +34,7 @@ describe('error classes', () => {
       new WeftError('weft', 'usage', 'weft compose needs a variant'),
       new ComposeError('composeShader', 'missing-slot', ['surface'], 'slot "x" is not filled'),
       new ShaderCompileError('acquireCheckedShaderModuleAsync', 'probe', []),
+      new LayoutError('setUniforms', 'unknown-field', 'tnit', 'the value (U) has no field "tnit"'),
       new EngineError('createRenderTarget', 'bad-size', 'width 0 must be an integer in 1..8192'),
       new MeshDataError('createMeshFromData', 'm', 'positions', 'must be a Float32Array'),
       new GeometryError('createGeometryRendererTask', 'not-enabled', 'no LINEAR_VELOCITY attachment'),
@@ -41,6 +45,7 @@ describe('error classes', () => {
       ['WeftError', 'usage'],
       ['ComposeError', 'missing-slot'],
       ['ShaderCompileError', 'shader-compile'],
+      ['LayoutError', 'unknown-field'],
       ['EngineError', 'bad-size'],
       ['MeshDataError', 'mesh-data'],
       ['GeometryError', 'not-enabled'],

@@ -43,7 +43,7 @@ async function run(): Promise<DetailPageResult> {
       }),
     );
   }
-  return { adapterFeatures: [...engine.adapter.features].sort(), enabled, method: picker.detailMethod, picks };
+  return { adapterFeatures: [...engine.adapter!.features].sort(), enabled, method: picker.detailMethod, picks };
 }
 
 run().then(

@@ -42,7 +42,7 @@ async function run(): Promise<EnginePageResult> {
   return {
     backing: [canvas.width, canvas.height],
     format: engine.colorFormat,
-    adapterFeatures: [...engine.adapter.features].sort(),
+    adapterFeatures: [...engine.adapter!.features].sort(),
     features: [...engine.features].sort(),
     centre: rgb(centre),
     corner: rgb(corner),

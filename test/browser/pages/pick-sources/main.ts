@@ -36,7 +36,7 @@ async function run(): Promise<PickSourcesPageResult> {
           : 'other',
     point: info.pickedPoint,
   }));
-  return { adapterFeatures: [...engine.adapter.features].sort(), picks };
+  return { adapterFeatures: [...engine.adapter!.features].sort(), picks };
 }
 
 run().then(
