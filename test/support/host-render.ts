@@ -194,7 +194,16 @@ export function comparePixels(
   b: Uint8Array,
   size: number,
   tolerance: number,
-): { pixels: number; compared: number; within: number; maxDiff: number; edgeExcluded: number } {
+): {
+  pixels: number;
+  compared: number;
+  within: number;
+  maxDiff: number;
+  edgeExcluded: number;
+  /** Over every pixel, edges included. */
+  allWithin: number;
+  allMaxDiff: number;
+} {
   // An edge pixel: its own or a 4-neighbour's coverage (differs from the clear colour in either image) changes.
   const covered = (img: Uint8Array, i: number) =>
     img[i * 4] !== a[0] || img[i * 4 + 1] !== a[1] || img[i * 4 + 2] !== a[2];
@@ -218,17 +227,21 @@ export function comparePixels(
   let within = 0;
   let maxDiff = 0;
   let edgeExcluded = 0;
+  let allWithin = 0;
+  let allMaxDiff = 0;
   for (let y = 0; y < size; y++)
     for (let x = 0; x < size; x++) {
+      const i = (y * size + x) * 4;
+      const d = Math.max(Math.abs(a[i] - b[i]), Math.abs(a[i + 1] - b[i + 1]), Math.abs(a[i + 2] - b[i + 2]));
+      if (d <= tolerance) allWithin++;
+      allMaxDiff = Math.max(allMaxDiff, d);
       if (isEdge(x, y)) {
         edgeExcluded++;
         continue;
       }
-      const i = (y * size + x) * 4;
-      const d = Math.max(Math.abs(a[i] - b[i]), Math.abs(a[i + 1] - b[i + 1]), Math.abs(a[i + 2] - b[i + 2]));
       compared++;
       if (d <= tolerance) within++;
       maxDiff = Math.max(maxDiff, d);
     }
-  return { pixels: size * size, compared, within, maxDiff, edgeExcluded };
+  return { pixels: size * size, compared, within, maxDiff, edgeExcluded, allWithin, allMaxDiff };
 }
