@@ -1,6 +1,7 @@
 // Library output on Dawn: every library snapshot variant compiles inside a minimal host entry point, and the host
 // material drawn through a library (default groups, and groups 1..3 with group 0 left to the host) gives the same
 // pixels as the composed module.
+import { BufferAttribute, BufferGeometry, Matrix4, Mesh, MeshBasicMaterial, Raycaster, Vector3 } from 'three';
 import { describe, expect, test } from 'vitest';
 import { composeShader } from '../../../composer/index.js';
 import { getNodeGpu } from '../../support/gpu.js';
@@ -12,7 +13,30 @@ import {
   renderHostMaterialAsync,
   wrapLibrary,
 } from '../../support/host-render.js';
-import { makeHostView } from '../../support/host-view.js';
+import { type HostView, makeHostView } from '../../support/host-view.js';
+
+/**
+ * The colour at a pixel centre from an independent reference: a three.js ray cast (hit point, interpolated vertex
+ * normal) through the pixel centre and the band + Lambert formula in float64. null on a miss.
+ */
+function referenceColour(view: HostView, mesh: Mesh, x: number, y: number): number[] | null {
+  const inverse = new Matrix4().fromArray(view.viewProjection).invert();
+  const ndc = [((x + 0.5) / view.size) * 2 - 1, 1 - ((y + 0.5) / view.size) * 2];
+  const far = new Vector3(ndc[0], ndc[1], 0).applyMatrix4(inverse); // reverse-Z: far plane at depth 0
+  const eye = new Vector3(...view.eye);
+  const hit = new Raycaster(eye, far.sub(eye).normalize()).intersectObject(mesh)[0];
+  if (!hit?.normal) return null;
+  const n = hit.normal.clone().transformDirection(new Matrix4().fromArray(view.normalMatrix));
+  const t = 0.5 + 0.5 * Math.sin(hit.point.y * view.band[0] + view.band[1]);
+  const diffuse = Math.max(
+    0,
+    n.x * view.lightDirection[0] + n.y * view.lightDirection[1] + n.z * view.lightDirection[2],
+  );
+  return [0, 1, 2].map((c) => {
+    const albedo = view.tint[c] + (view.bandColor[c] - view.tint[c]) * t;
+    return Math.round(Math.min(1, albedo * (view.ambientColor[c] + view.lightColor[c] * diffuse)) * 255);
+  });
+}
 
 async function withDevice(body: (device: GPUDevice) => Promise<void>): Promise<void> {
   const adapter = await getNodeGpu().requestAdapter();
@@ -66,6 +90,47 @@ describe('library output on Dawn', () => {
         expect(diff.maxDiff).toBe(0);
         expect(diff.edgeExcluded).toBe(comparePixels(module, module, view.size, 0).edgeExcluded);
       }
+    });
+  });
+
+  test('the module draws what an independent ray cast and the surface formula give at pixel centres', async () => {
+    await withDevice(async (device) => {
+      const view = makeHostView(96);
+      const torus = hostTorusMesh();
+      const pixels = await renderHostMaterialAsync(device, composeShader(hostMaterialSpec('module')), torus, view);
+      const geometry = new BufferGeometry();
+      geometry.setAttribute('position', new BufferAttribute(torus.positions, 3));
+      geometry.setAttribute('normal', new BufferAttribute(torus.normals, 3));
+      geometry.setIndex(new BufferAttribute(torus.indices, 1));
+      const mesh = new Mesh(geometry, new MeshBasicMaterial());
+      mesh.matrixAutoUpdate = false;
+      mesh.matrix.fromArray(view.world);
+      mesh.updateMatrixWorld(true);
+      let checked = 0;
+      let worst = 0;
+      for (let y = 2; y < view.size - 2; y += 3)
+        for (let x = 2; x < view.size - 2; x += 3) {
+          // Interior pixels only: the ray through each 4-neighbour hits too (silhouettes are sampled, not compared).
+          if (
+            [
+              [0, 0],
+              [1, 0],
+              [-1, 0],
+              [0, 1],
+              [0, -1],
+            ].some(([dx, dy]) => !referenceColour(view, mesh, x + dx, y + dy))
+          )
+            continue;
+          const expected = referenceColour(view, mesh, x, y)!;
+          const i = (y * view.size + x) * 4;
+          for (let c = 0; c < 3; c++) worst = Math.max(worst, Math.abs(pixels[i + c] - expected[c]));
+          checked++;
+        }
+      console.info(
+        `[library-output] ${checked} interior pixel centres vs the three.js ray-cast reference: max channel difference ${worst}/255`,
+      );
+      expect(checked).toBeGreaterThan(150);
+      expect(worst).toBeLessThanOrEqual(2);
     });
   });
 });
