@@ -4,6 +4,7 @@
 // (output: 'library') whose weftVertex / weftFragment the Babylon.js `main` functions call with its uniforms.
 import { FreeCamera } from '@babylonjs/core/Cameras/freeCamera.js';
 import { WebGPUEngine } from '@babylonjs/core/Engines/webgpuEngine.js';
+import { Material } from '@babylonjs/core/Materials/material.js';
 import { ShaderLanguage } from '@babylonjs/core/Materials/shaderLanguage.js';
 import { ShaderMaterial } from '@babylonjs/core/Materials/shaderMaterial.js';
 import { Color4 } from '@babylonjs/core/Maths/math.color.js';
@@ -127,8 +128,9 @@ async function run(): Promise<HostPageResult> {
   material.setVector4('weftTint', v4(view.tint));
   material.setVector4('weftBandColor', v4(view.bandColor));
   material.setVector4('weftBand', v4(view.band));
-  // Depth alone hides the far side: Babylon.js's winding convention (left-handed by default) is not weft's.
-  material.backFaceCulling = false;
+  // weft culls back faces with counter-clockwise fronts (right-handed); say so to Babylon.js (left-handed by default).
+  material.backFaceCulling = true;
+  material.sideOrientation = Material.CounterClockWiseSideOrientation;
 
   const mesh = new Mesh('torus', scene);
   const data = new VertexData();
