@@ -1,6 +1,14 @@
 /** What a host-engine page reports: both images (rows top to bottom, rgba8) and what the page used. */
 export type HostPageResult =
-  | { size: number; weft: number[]; host: number[]; versions: Record<string, string>; notes: string[] }
+  | {
+      size: number;
+      weft: number[];
+      host: number[];
+      versions: Record<string, string>;
+      notes: string[];
+      /** Max |difference| between the host camera's own view-projection and the test's float64 one. */
+      cameraDrift: number;
+    }
   | { error: string };
 
 /** Publishes a page's outcome for the Playwright test. */

@@ -85,11 +85,15 @@ async function run(): Promise<HostPageResult> {
   await engine.initAsync();
   engine.useReverseDepthBuffer = true;
   const scene = new Scene(engine);
+  scene.useRightHandedSystem = true;
   const [r, g, b, a] = view.clearColor;
   scene.clearColor = new Color4(r, g, b, a);
   // Babylon.js needs an active camera to render; weft's vertex stage uses the test's own view-projection.
   const camera = new FreeCamera('camera', new Vector3(view.eye[0], view.eye[1], view.eye[2]), scene);
   camera.setTarget(Vector3.Zero());
+  camera.fov = Math.PI / 4;
+  camera.minZ = 0.1;
+  camera.maxZ = 50;
 
   const library = composeShader(hostMaterialSpec('library'));
   const material = new ShaderMaterial(
@@ -155,10 +159,16 @@ async function run(): Promise<HostPageResult> {
     host[i * 4 + 2] = read[i * 4 + (bgra ? 0 : 2)];
     host[i * 4 + 3] = read[i * 4 + 3];
   }
-  const notes = [`canvas format ${navigator.gpu.getPreferredCanvasFormat()}`];
+  // Babylon.js's own camera (right-handed scene, reverse depth) against the test's float64 view-projection.
+  const babylonViewProjection = Array.from(camera.getTransformationMatrix().asArray());
+  const cameraDrift = Math.max(...babylonViewProjection.map((v, i) => Math.abs(v - view.viewProjection[i])));
+  const notes = [
+    `canvas format ${navigator.gpu.getPreferredCanvasFormat()}`,
+    `Babylon.js camera view-projection vs the test's: max |difference| ${cameraDrift.toExponential(2)}`,
+  ];
   scene.dispose();
   engine.dispose();
-  return { size, weft: [...weft], host: [...host], versions: { babylon: WebGPUEngine.Version }, notes };
+  return { size, weft: [...weft], host: [...host], versions: { babylon: WebGPUEngine.Version }, notes, cameraDrift };
 }
 
 publish(run);

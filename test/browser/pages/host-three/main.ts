@@ -107,14 +107,18 @@ async function run(): Promise<HostPageResult> {
   const host = new Uint8Array(
     (await renderer.readRenderTargetPixelsAsync(target, 0, 0, size, size)) as unknown as ArrayBuffer,
   );
+  // three.js's own camera, after a render with reversedDepthBuffer, against the test's float64 view-projection.
+  const threeViewProjection = camera.projectionMatrix.clone().multiply(camera.matrixWorldInverse).toArray();
+  const cameraDrift = Math.max(...threeViewProjection.map((v, i) => Math.abs(v - view.viewProjection[i])));
   const notes = [
     `three.js device is the page's device: ${(renderer.backend as unknown as { device: GPUDevice }).device === device}`,
+    `three.js camera view-projection vs the test's: max |difference| ${cameraDrift.toExponential(2)}`,
   ];
   target.dispose();
   geometry.dispose();
   material.dispose();
   renderer.dispose();
-  return { size, weft: [...weft], host: [...host], versions: { three: `0.${REVISION}.0` }, notes };
+  return { size, weft: [...weft], host: [...host], versions: { three: `0.${REVISION}.0` }, notes, cameraDrift };
 }
 
 publish(run);
