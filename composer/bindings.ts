@@ -5,6 +5,7 @@ import {
   fragmentModuleName,
   type ShaderStageName,
 } from '../fragments/fragment-types.js';
+import { bindingRoles as roles, type ResolvedBindingPolicy } from './binding-policy.js';
 import type { Conditions } from './conditions.js';
 import { describeValue } from '../core/errors.js';
 import { ComposeError } from './errors.js';
@@ -12,10 +13,6 @@ import { activeItems } from './fragment-graph.js';
 import { type GeneratedModule, makeModuleWriter } from './generated-module.js';
 import { isWgslIdentifier, qualifyWgslType } from './wgsl-names.js';
 
-/** Group index of each role. Groups are not compacted: a role keeps its index in every variant. */
-export const bindGroupOfRole: Readonly<Record<BindingRole, number>> = { scene: 0, mesh: 1, material: 2, extra: 3 };
-
-const roles: readonly BindingRole[] = ['scene', 'mesh', 'material', 'extra'];
 // GPUShaderStage values, spelled out so the composer needs no WebGPU globals.
 const stageBits: Readonly<Record<ShaderStageName, number>> = { vertex: 1, fragment: 2, compute: 4 };
 
@@ -34,7 +31,8 @@ export interface ComposedBinding {
 /** One bind group of a composed shader: `entries` is ready for `createBindGroupLayout`. */
 export interface ComposedBindGroup {
   group: number;
-  role: BindingRole;
+  /** null for a group no role is placed in (a group the host keeps for itself under a binding policy). */
+  role: BindingRole | null;
   entries: GPUBindGroupLayoutEntry[];
   bindings: ComposedBinding[];
 }
@@ -203,12 +201,16 @@ function describeBinding(c: { decl: FragmentBinding; wgslType: string }): string
 
 /**
  * Collects the active bindings of the fragments (in fragment order), shares identical ones, rejects clashes,
- * and assigns `@group` by role and `@binding` by name within the group. Returns the groups and the `bindings` module.
+ * and assigns `@group` by role (through the policy) and `@binding` by name within the group, from the policy's first
+ * binding. Returns the groups and the `bindings` module; in a library (`declare: 'private'`) the module declares each
+ * resource as a `var<private>` without `@group/@binding`, which the library's stage functions fill from parameters.
  */
 export function assignBindings(
   api: string,
   ordered: readonly Fragment[],
   conditions: Conditions,
+  policy: ResolvedBindingPolicy,
+  declare: 'binding' | 'private' = 'binding',
 ): { groups: ComposedBindGroup[]; module: GeneratedModule } {
   const byName = new Map<string, Collected>();
   for (const fragment of ordered) {
@@ -252,27 +254,49 @@ export function assignBindings(
   const writer = makeModuleWriter('bindings');
   const groups: ComposedBindGroup[] = [];
   const used = [...byName.values()];
-  const lastGroup = Math.max(-1, ...used.map((c) => bindGroupOfRole[c.decl.role]));
+  for (const c of used) {
+    if (policy.groups[c.decl.role] === null)
+      throw new ComposeError(
+        api,
+        'binding-policy',
+        c.fragments,
+        `binding "${c.decl.name}" of fragment "${c.fragments[0]}" is in role ${c.decl.role}, which the binding policy gives no group (maxBindGroups ${policy.maxBindGroups}); groups: ${JSON.stringify(policy.groups)}`,
+      );
+    if (declare === 'private' && c.decl.kind !== 'uniform')
+      throw new ComposeError(
+        api,
+        'library-resource',
+        c.fragments,
+        `binding "${c.decl.name}" of fragment "${c.fragments[0]}" is a ${c.decl.kind}; library output passes resources to its stage functions as values, which only uniform buffers can be (textures, samplers and storage buffers in a library are not supported yet)`,
+      );
+  }
+  const lastGroup = Math.max(-1, ...used.map((c) => policy.groups[c.decl.role]!));
   for (let group = 0; group <= lastGroup; group++) {
-    const role = roles[group];
+    const role = roles.find((r) => policy.groups[r] === group) ?? null;
+    const first = role ? policy.firstBinding[role] : 0;
     const members = used
       .filter((c) => c.decl.role === role)
       .sort((a, b) => (a.decl.name < b.decl.name ? -1 : a.decl.name > b.decl.name ? 1 : 0));
     groups.push({
       group,
       role,
-      entries: members.map((c, binding) => layoutEntry(c, binding)),
-      bindings: members.map((c, binding) => ({
+      entries: members.map((c, i) => layoutEntry(c, first + i)),
+      bindings: members.map((c, i) => ({
         name: c.decl.name,
         group,
-        binding,
+        binding: first + i,
         kind: c.decl.kind,
         wgslType: c.wgslType,
         fragments: c.fragments,
       })),
     });
-    members.forEach((c, binding) =>
-      writer.line(`@group(${group}) @binding(${binding}) ${declarationOf(c)}`, c.fragments[0]),
+    members.forEach((c, i) =>
+      writer.line(
+        declare === 'private'
+          ? `var<private> ${c.decl.name}: ${c.wgslType};`
+          : `@group(${group}) @binding(${first + i}) ${declarationOf(c)}`,
+        c.fragments[0],
+      ),
     );
   }
   return { groups, module: writer.done() };

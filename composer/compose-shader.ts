@@ -1,4 +1,5 @@
 import type { Fragment } from '../fragments/fragment-types.js';
+import { type BindingPolicy, canonicalBindingPolicy, resolveBindingPolicy } from './binding-policy.js';
 import { assignBindings, type ComposedBindGroup } from './bindings.js';
 import { canonicalConditions, type Conditions } from './conditions.js';
 import { describeValue } from '../core/errors.js';
@@ -37,6 +38,16 @@ export interface ComposeSpec {
   constants?: Readonly<Record<string, number | string>>;
   /** Default `{ kind: 'tight' }`. */
   vertexLayout?: VertexLayoutSpec;
+  /** Where each role's `@group` goes and the first `@binding` (see `BindingPolicy`). Part of the key when not the default. */
+  bindings?: BindingPolicy;
+  /**
+   * `'module'` (default): one WGSL module with `@vertex`/`@fragment` entry points and `@group/@binding` declarations.
+   * `'library'`: the linked structs and functions only, for a host that owns its entry points and bindings: no entry
+   * points, no `@group/@binding`, no `enable` (see `features`), stage I/O structs without `@location/@builtin`. The
+   * stage functions `weftVertex(input, …resources)` / `weftFragment(input, …resources)` take each uniform the stage
+   * reads as a value, in `stageResources` order. Part of the key.
+   */
+  output?: ComposeOutput;
   /** When given (e.g. `device.features`), a required feature the device lacks is a `missing-feature` error. Not part of the key. */
   /**
    * Reads the per-vertex inputs from read-only storage buffers (the caller binds each vertex buffer as
@@ -50,6 +61,9 @@ export interface ComposeSpec {
   };
 }
 
+/** What `composeShader` emits: a whole module or a library of functions (see `ComposeSpec.output`). */
+export type ComposeOutput = 'module' | 'library';
+
 /** Maps device diagnostics of a composed shader back to fragment sources (opaque; see compile-errors.ts). */
 export type ComposedSourceMap = Pick<LinkResult, 'linked' | 'sources'>;
 
@@ -58,10 +72,15 @@ export interface ComposedShader {
   /** FNV-1a 64 (hex) of the code and every layout below: equal keys mean interchangeable shaders. */
   key: string;
   code: string;
+  /** `'library'`: `code` has no entry points; call `vertexEntryPoint` / `fragmentEntryPoint` from your own. */
+  output: ComposeOutput;
+  /** In a library, the name of the vertex stage function (`weftVertex`). */
   vertexEntryPoint: string;
-  /** null when no fragment fills `fragmentStage` (e.g. a depth-only pass). */
+  /** null when no fragment fills `fragmentStage` (e.g. a depth-only pass). In a library: `weftFragment`. */
   fragmentEntryPoint: string | null;
-  /** Index = @group; a role absent from the variant leaves an empty group (entries: []) below the last used one. */
+  /** In a library: the binding names each stage function takes after `input`, in order. null for a module. */
+  stageResources: { readonly vertex: readonly string[]; readonly fragment: readonly string[] } | null;
+  /** Index = @group (also in a library, where it says which role is where); a role absent from the variant leaves an empty group (entries: []) below the last used one. */
   bindGroups: readonly ComposedBindGroup[];
   vertexInputs: readonly ComposedVertexInput[];
   /** Ready for `vertex.buffers`; slot i is fed by the caller's buffer `vertexBufferSources[i]`. */
@@ -208,6 +227,14 @@ function isConstantNumber(value: number): boolean {
 function checkSpec(spec: ComposeSpec): void {
   if (!spec || typeof spec !== 'object')
     throw new ComposeError(api, 'invalid-spec', [], `spec ${describeValue(spec)} must be an object with fragments`);
+  if (spec.output !== undefined && spec.output !== 'module' && spec.output !== 'library')
+    throw new ComposeError(
+      api,
+      'invalid-spec',
+      [],
+      `output ${describeValue(spec.output)} must be "module" or "library"`,
+    );
+  resolveBindingPolicy(api, spec.bindings);
   for (const [name, value] of Object.entries(spec.conditions ?? {})) {
     if (!isWgslIdentifier(name) || typeof value !== 'boolean')
       throw new ComposeError(
@@ -233,6 +260,38 @@ function checkSpec(spec: ComposeSpec): void {
 function constantsModule(constants: Readonly<Record<string, number | string>>): GeneratedModule {
   const w = makeModuleWriter('constants');
   for (const name of Object.keys(constants).sort()) w.line(`const ${name} = ${constants[name]};`);
+  return w.done();
+}
+
+type StageResources = { vertex: ComposedBindGroup['bindings']; fragment: ComposedBindGroup['bindings'] };
+
+/** Resources per stage of a library: the bindings the stage sees, by group then binding. */
+function stageResourcesOf(groups: readonly ComposedBindGroup[]): StageResources {
+  const of = (bit: number) =>
+    groups.flatMap((g) => g.bindings.filter((_b, i) => (g.entries[i].visibility & bit) !== 0));
+  return { vertex: of(1), fragment: of(2) };
+}
+
+/** The library's stage functions: copy each resource value into its private global, then run the stage. */
+function libraryRootModule(
+  vertex: StageFunction,
+  fragment: StageFunction | null,
+  hasOutputs: boolean,
+  resources: StageResources,
+): GeneratedModule {
+  const w = makeModuleWriter('weft_main');
+  const stage = (name: string, input: string, output: string, fn: StageFunction, list: StageResources['vertex']) => {
+    const params = [`input: io::${input}`, ...list.map((b) => `${b.name}Value: ${b.wgslType}`)];
+    w.line(`fn ${name}(${params.join(', ')})${output ? ` -> io::${output}` : ''} {`);
+    for (const b of list) w.line(`  bindings::${b.name} = ${b.name}Value;`, b.fragments[0]);
+    w.line(`  ${output ? 'return ' : ''}${fn.path}(input);`, fn.fragment);
+    w.line('}');
+  };
+  stage('weftVertex', 'VertexInput', 'VertexOutput', vertex, resources.vertex);
+  if (fragment) {
+    w.line('');
+    stage('weftFragment', 'FragmentInput', hasOutputs ? 'FragmentOutput' : '', fragment, resources.fragment);
+  }
   return w.done();
 }
 
@@ -282,6 +341,8 @@ function composeUncached(spec: ComposeSpec, registry: LinkRegistry): ComposedSha
   const constants: Record<string, number | string> = {};
   for (const name of Object.keys(spec.constants ?? {}).sort()) constants[name] = spec.constants![name];
   const { ordered: given } = orderFragments(api, spec.fragments);
+  const library = spec.output === 'library';
+  const policy = resolveBindingPolicy(api, spec.bindings);
   let vertex = assignVertexInputs(api, given, conditions, spec.vertexLayout ?? { kind: 'tight' });
   let ordered = given;
   if (spec.vertexPulling !== undefined) {
@@ -291,17 +352,22 @@ function composeUncached(spec: ComposeSpec, registry: LinkRegistry): ComposedSha
     ordered = [...given, pulling.fragment];
   }
   const pulled = spec.vertexPulling !== undefined;
-  const bindings = assignBindings(api, ordered, conditions);
-  const io = assignStageIo(api, ordered, conditions, vertex.inputs, pulled);
+  const bindings = assignBindings(api, ordered, conditions, policy, library ? 'private' : 'binding');
+  const io = assignStageIo(api, ordered, conditions, vertex.inputs, pulled, library);
   const slots = resolveSlots(api, ordered, io.targets.length > 0);
   const features = collectFeatures(api, ordered, conditions, io.builtins);
-  const root = rootModule(features, slots.vertexStage, slots.fragmentStage, io.targets.length > 0, pulled);
+  const resources = library ? stageResourcesOf(bindings.groups) : null;
+  const root = resources
+    ? libraryRootModule(slots.vertexStage, slots.fragmentStage, io.targets.length > 0, resources)
+    : rootModule(features, slots.vertexStage, slots.fragmentStage, io.targets.length > 0, pulled);
   const generated = [bindings.module, io.module, slots.module, constantsModule(constants)];
   const linked = linkFragments(api, registry, ordered, generated, root, conditions);
   const layout = {
     code: linked.code,
-    vertexEntryPoint: 'vertexMain',
-    fragmentEntryPoint: slots.fragmentStage ? 'fragmentMain' : null,
+    ...(library ? { output: 'library' } : {}),
+    ...(policy.isDefault ? {} : { bindingPolicy: canonicalBindingPolicy(policy) }),
+    vertexEntryPoint: library ? 'weftVertex' : 'vertexMain',
+    fragmentEntryPoint: slots.fragmentStage ? (library ? 'weftFragment' : 'fragmentMain') : null,
     bindGroups: bindings.groups.map((g) => g.entries),
     vertexBuffers: vertex.buffers,
     targets: io.targets.map((t) => [t.location, t.format]),
@@ -310,8 +376,15 @@ function composeUncached(spec: ComposeSpec, registry: LinkRegistry): ComposedSha
   const composed: ComposedShader = {
     key: fnv1a64(stableStringify(layout)),
     code: linked.code,
+    output: library ? 'library' : 'module',
     vertexEntryPoint: layout.vertexEntryPoint,
     fragmentEntryPoint: layout.fragmentEntryPoint,
+    stageResources: resources
+      ? {
+          vertex: resources.vertex.map((b) => b.name),
+          fragment: slots.fragmentStage ? resources.fragment.map((b) => b.name) : [],
+        }
+      : null,
     bindGroups: bindings.groups,
     vertexInputs: vertex.inputs,
     vertexBuffers: vertex.buffers,
@@ -357,6 +430,8 @@ export function composeShader(
       constants: spec.constants ?? {},
       vertexLayout: canonicalVertexLayout(spec.vertexLayout),
       vertexPulling: spec.vertexPulling ?? null,
+      ...(spec.output === 'library' ? { output: 'library' } : {}),
+      ...(spec.bindings !== undefined ? { bindings: spec.bindings } : {}),
     });
     composed = cache.results.get(key);
     if (composed) {

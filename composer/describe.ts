@@ -23,11 +23,15 @@ export function describeComposedShader(composed: ComposedShader): string {
     `conditions ${JSON.stringify(composed.conditions)}`,
   ];
   if (Object.keys(composed.constants).length) lines.push(`constants ${JSON.stringify(composed.constants)}`);
+  if (composed.stageResources)
+    lines.push(
+      `output library: ${composed.vertexEntryPoint}(input, ${composed.stageResources.vertex.join(', ')})${composed.fragmentEntryPoint ? `, ${composed.fragmentEntryPoint}(input, ${composed.stageResources.fragment.join(', ')})` : ''}`,
+    );
   lines.push(
     `features ${composed.features.map((f) => `${f.feature} (${f.fragments.join(', ')})`).join(', ') || 'none'}`,
   );
   for (const group of composed.bindGroups) {
-    lines.push(`@group(${group.group}) ${group.role}${group.bindings.length ? '' : ' (empty)'}`);
+    lines.push(`@group(${group.group}) ${group.role ?? 'kept for the host'}${group.bindings.length ? '' : ' (empty)'}`);
     group.bindings.forEach((b, i) => {
       const entry = group.entries[i]!;
       const shown = { ...entry, visibility: shaderStageNames(entry.visibility) };

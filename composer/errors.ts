@@ -17,6 +17,10 @@ export type ComposeErrorCode =
   | 'missing-vertex-input'
   | 'missing-feature'
   | 'invalid-spec'
+  /** `spec.bindings` is malformed, or places a used role in no group. */
+  | 'binding-policy'
+  /** `output: 'library'` with a resource it cannot pass as a value (a texture, sampler or storage buffer). */
+  | 'library-resource'
   | 'bad-option'
   | 'link-error';
 

@@ -7,11 +7,14 @@ export {
   type ComposeCounters,
   type ComposedShader,
   type ComposedSourceMap,
+  type ComposeOutput,
   type ComposeSpec,
   composeShader,
   getComposeCounters,
   makeComposeCache,
 } from './compose-shader.js';
+// Where a host wants weft's groups (it may keep group 0 for itself); checked against its maxBindGroups.
+export type { BindingPolicy } from './binding-policy.js';
 // The parts of a ComposedShader a host reads to build its own bind groups, vertex buffers and targets.
 export type { ComposedBindGroup, ComposedBinding } from './bindings.js';
 export type { ComposedFeature } from './features.js';

@@ -137,6 +137,7 @@ export function assignStageIo(
   conditions: Conditions,
   vertexInputs: readonly ComposedVertexInput[],
   pulled = false,
+  library = false,
 ): {
   varyings: ComposedVarying[];
   builtins: { builtin: FragmentBuiltin['builtin']; fragments: string[] }[];
@@ -278,14 +279,15 @@ export function assignStageIo(
     .map(([builtin, fragments]) => ({ builtin, fragments }));
 
   const w = makeModuleWriter('io');
+  const attr = (text: string) => (library ? '' : text);
   w.line('struct VertexInput {');
-  w.line('  @builtin(vertex_index) vertexIndex: u32,');
-  w.line('  @builtin(instance_index) instanceIndex: u32,');
+  w.line(`  ${attr('@builtin(vertex_index) ')}vertexIndex: u32,`);
+  w.line(`  ${attr('@builtin(instance_index) ')}instanceIndex: u32,`);
   // A pulled variant builds VertexInput itself (composer/vertex-pulling.ts): pulled inputs have no location.
   if (pulled) w.line('  drawVertexIndex: u32,');
   for (const input of vertexInputs)
     w.line(
-      `  ${input.location < 0 || pulled ? '' : `@location(${input.location}) `}${input.semantic}: ${input.wgslType},`,
+      `  ${input.location < 0 || pulled ? '' : attr(`@location(${input.location}) `)}${input.semantic}: ${input.wgslType},`,
       input.fragments[0],
     );
   w.line('}');
@@ -303,13 +305,13 @@ export function assignStageIo(
   }
   for (const struct of ['VertexOutput', 'FragmentInput']) {
     w.line(`struct ${struct} {`);
-    w.line('  @builtin(position) position: vec4f,');
+    w.line(`  ${attr('@builtin(position) ')}position: vec4f,`);
     for (const v of varyings)
-      w.line(`  @location(${v.location}) ${interpolate(v)}${v.name}: ${v.wgslType},`, v.fragments[0]);
+      w.line(`  ${attr(`@location(${v.location}) ${interpolate(v)}`)}${v.name}: ${v.wgslType},`, v.fragments[0]);
     if (struct === 'FragmentInput') {
       for (const b of builtins)
         w.line(
-          `  @builtin(${b.builtin}) ${fragmentBuiltinMembers[b.builtin].member}: ${fragmentBuiltinMembers[b.builtin].type},`,
+          `  ${attr(`@builtin(${b.builtin}) `)}${fragmentBuiltinMembers[b.builtin].member}: ${fragmentBuiltinMembers[b.builtin].type},`,
           b.fragments[0],
         );
     }
@@ -318,8 +320,8 @@ export function assignStageIo(
   }
   if (targets.length || depthOutput) {
     w.line('struct FragmentOutput {');
-    for (const t of targets) w.line(`  @location(${t.location}) ${t.name}: ${t.wgslType},`, t.fragment);
-    if (depthOutput) w.line(`  @builtin(frag_depth) ${depthOutput.name}: f32,`, depthOutput.fragment);
+    for (const t of targets) w.line(`  ${attr(`@location(${t.location}) `)}${t.name}: ${t.wgslType},`, t.fragment);
+    if (depthOutput) w.line(`  ${attr('@builtin(frag_depth) ')}${depthOutput.name}: f32,`, depthOutput.fragment);
     w.line('}');
   }
   return { varyings, builtins, targets, module: w.done() };
