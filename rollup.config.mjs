@@ -17,7 +17,11 @@ export const libraryEntries = [
   'entities/billboards/index',
   'entities/splats/index',
   'variants/index',
+  'vite/index',
 ];
+
+/** Modules no entry imports that a build tool swaps in (weft-gpu/vite's linker stand-in): built as their own inputs. */
+const swappedInModules = ['composer/precomposed-link'];
 
 /** The `weft` command (package.json `bin`). */
 const cliEntry = 'cli/weft';
@@ -29,7 +33,9 @@ const cliEntry = 'cli/weft';
 export function makeRollupConfig({ outDir = join(root, 'dist') } = {}) {
   const dir = resolve(root, outDir);
   return {
-    input: Object.fromEntries([...libraryEntries, cliEntry].map((name) => [name, join(root, `${name}.ts`)])),
+    input: Object.fromEntries(
+      [...libraryEntries, ...swappedInModules, cliEntry].map((name) => [name, join(root, `${name}.ts`)]),
+    ),
     output: {
       dir,
       format: 'es',

@@ -8,7 +8,8 @@ import { checkDeviceFeatures, type ComposedFeature, collectFeatures, enableOfFea
 import { orderFragments } from './fragment-graph.js';
 import { type GeneratedModule, makeModuleWriter } from './generated-module.js';
 import { fnv1a64, stableStringify } from './hash.js';
-import { type LinkRegistry, type LinkResult, linkFragments, makeLinkRegistry } from './link.js';
+import { type LinkRegistry, type LinkResult, linkerAvailable, linkFragments, makeLinkRegistry } from './link.js';
+import { findPrecomposedShader, type PrecomposedSource } from './precomposed.js';
 import { type ComposedSlot, resolveSlots, type StageFunction } from './slots.js';
 import { assignStageIo, type ComposedTarget, type ComposedVarying } from './stage-io.js';
 import {
@@ -68,7 +69,8 @@ export interface ComposedShader {
   /** The true conditions, sorted. */
   conditions: Readonly<Record<string, boolean>>;
   constants: Readonly<Record<string, number | string>>;
-  sourceMap: ComposedSourceMap;
+  /** Absent for a shader taken from a precomposed table: device messages then point into `code` (`weft:code`). */
+  sourceMap?: ComposedSourceMap;
 }
 
 /** Counters of a compose cache: how often `composeShader` ran, hit, linked, parsed. */
@@ -87,14 +89,18 @@ export interface ComposeCache {
   readonly digests: WeakMap<Fragment, string>;
   readonly maxResults: number;
   readonly counters: { composes: number; hits: number };
+  /** Build-time shaders looked up on a miss, before linking (see `usePrecomposedShaders`). */
+  readonly precomposed: PrecomposedSource | null;
 }
 
 /** Makes a compose cache. `maxResults: 0` keeps only parsed modules (every compose re-links). */
-export function makeComposeCache(options: { maxResults?: number; maxModules?: number } = {}): ComposeCache {
+export function makeComposeCache(
+  options: { maxResults?: number; maxModules?: number; precomposed?: PrecomposedSource | null } = {},
+): ComposeCache {
   checkOptionKeys(
     'makeComposeCache',
     options,
-    ['maxResults', 'maxModules'],
+    ['maxResults', 'maxModules', 'precomposed'],
     (api, message) => new ComposeError(api, 'bad-option', [], message),
   );
   return {
@@ -103,6 +109,7 @@ export function makeComposeCache(options: { maxResults?: number; maxModules?: nu
     digests: new WeakMap(),
     maxResults: options.maxResults ?? 256,
     counters: { composes: 0, hits: 0 },
+    precomposed: options.precomposed ?? null,
   };
 }
 
@@ -302,6 +309,19 @@ function composeUncached(spec: ComposeSpec, registry: LinkRegistry): ComposedSha
 }
 
 /**
+ * The compose cache's key of a spec: fragment digests (sorted), the true conditions, constants and the canonical
+ * vertex layout. A precomposed table is keyed by its hash (`precomposedKeyOf`).
+ */
+export function composeSpecKey(spec: ComposeSpec, cache: ComposeCache = makeComposeCache({ maxResults: 0 })): string {
+  return stableStringify({
+    fragments: spec.fragments.map((f) => fragmentDigest(cache, f)).sort(),
+    conditions: canonicalConditions(spec.conditions),
+    constants: spec.constants ?? {},
+    vertexLayout: canonicalVertexLayout(spec.vertexLayout),
+  });
+}
+
+/**
  * Links the fragments into one WGSL module (wesl 0.7.31, synchronous) and returns code, layouts and a key.
  * Pure: the same spec gives byte-identical output in any process and any fragment order. With a cache, a spec
  * seen before returns the earlier result without linking; parsed modules are reused across specs. Fragments are keyed
@@ -318,13 +338,9 @@ export function composeShader(
   cache.counters.composes++;
   let composed: ComposedShader | undefined;
   let key: string | null = null;
-  if (cache.maxResults > 0 && Array.isArray(spec.fragments)) {
-    key = stableStringify({
-      fragments: spec.fragments.map((f) => fragmentDigest(cache, f)).sort(),
-      conditions: canonicalConditions(spec.conditions),
-      constants: spec.constants ?? {},
-      vertexLayout: canonicalVertexLayout(spec.vertexLayout),
-    });
+  const table = cache.precomposed?.table ?? null;
+  if ((cache.maxResults > 0 || table || !linkerAvailable) && Array.isArray(spec.fragments)) {
+    key = composeSpecKey(spec, cache);
     composed = cache.results.get(key);
     if (composed) {
       cache.counters.hits++;
@@ -333,8 +349,10 @@ export function composeShader(
     }
   }
   if (!composed) {
-    composed = composeUncached(spec, cache.registry);
-    if (key !== null) {
+    composed =
+      (key !== null ? findPrecomposedShader(api, table, key, spec, linkerAvailable) : undefined) ??
+      composeUncached(spec, cache.registry);
+    if (key !== null && cache.maxResults > 0) {
       cache.results.set(key, composed);
       if (cache.results.size > cache.maxResults) cache.results.delete(cache.results.keys().next().value!);
     }
