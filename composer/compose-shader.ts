@@ -255,6 +255,18 @@ function rootModule(
   return w.done();
 }
 
+/** Without the linker (and without a key to report), the stand-in's linkFragments says why. */
+function linkFragmentsMissing(spec: ComposeSpec): never {
+  return linkFragments(
+    api,
+    makeLinkRegistry(0),
+    spec.fragments ?? [],
+    [],
+    { name: 'weft_main', text: '' } as GeneratedModule,
+    {},
+  ) as never;
+}
+
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
@@ -349,9 +361,9 @@ export function composeShader(
     }
   }
   if (!composed) {
-    composed =
-      (key !== null ? findPrecomposedShader(api, table, key, spec, linkerAvailable) : undefined) ??
-      composeUncached(spec, cache.registry);
+    composed = key !== null ? findPrecomposedShader(api, table, key, spec, linkerAvailable) : undefined;
+    // A constant of the linker module: a build without the linker drops composeUncached and every step it calls.
+    if (!composed) composed = linkerAvailable ? composeUncached(spec, cache.registry) : linkFragmentsMissing(spec);
     if (key !== null && cache.maxResults > 0) {
       cache.results.set(key, composed);
       if (cache.results.size > cache.maxResults) cache.results.delete(cache.results.keys().next().value!);
