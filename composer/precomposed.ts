@@ -19,7 +19,7 @@ export interface PrecomposedEntry {
 
 /** Shaders composed at build time, by spec key (`composeSpecKey`). Plain data: `virtual:weft-variants` exports one. */
 export interface PrecomposedShaders {
-  readonly format: typeof precomposedFormat;
+  readonly format: 'weft-precomposed/1';
   readonly shaders: Readonly<Record<string, PrecomposedEntry>>;
 }
 
