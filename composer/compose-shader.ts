@@ -339,7 +339,9 @@ export function composeSpecKey(spec: ComposeSpec, cache: ComposeCache = makeComp
  * seen before returns the earlier result without linking; parsed modules are reused across specs. Fragments are keyed
  * by content: a digest memoised per fragment object and re-made when any top-level field (`source`, `outputs`, …) is
  * no longer the same value, so a fragment edited in place by assignment is composed afresh (nested in-place edits,
- * e.g. `outputs[0].format = …`, are not detected: assign a new array or use a new fragment object).
+ * e.g. `outputs[0].format = …`, are not detected: assign a new array or use a new fragment object). A cache made with
+ * a precomposed table (`makeComposeCache({ precomposed })`) answers a miss from the table before linking; in a build
+ * without the linker (weft-gpu/vite) a spec the table lacks is a `not-precomposed` ComposeError naming its key.
  * @throws {ComposeError} when the fragments or spec are invalid: duplicate id, unknown dependency, cycle, slot or binding clash, bad vertex format, missing feature, link error (`fragmentIds` names the fragments)
  */
 export function composeShader(

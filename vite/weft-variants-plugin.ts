@@ -28,7 +28,9 @@ export const weftVariantsModuleId = 'virtual:weft-variants';
 export interface WeftVariantsPlugin {
   name: 'weft-variants';
   enforce: 'pre';
+  /** Composes the declared variants, so a bad declaration fails the build before any module is read. */
   buildStart(): void;
+  /** Resolves `virtual:weft-variants`, and (with `linker: 'drop'`) the composer's `./link.js` to its stand-in. */
   resolveId(
     this: {
       resolve(source: string, importer?: string, options?: { skipSelf?: boolean }): Promise<{ id: string } | null>;
@@ -36,6 +38,7 @@ export interface WeftVariantsPlugin {
     source: string,
     importer: string | undefined,
   ): Promise<string | null>;
+  /** The table module: `export default` the precomposed table (plain data). */
   load(id: string): string | null;
 }
 
