@@ -323,8 +323,21 @@ function composeUncached(spec: ComposeSpec, registry: LinkRegistry): ComposedSha
 /**
  * The compose cache's key of a spec: fragment digests (sorted), the true conditions, constants and the canonical
  * vertex layout. A precomposed table is keyed by its hash (`precomposedKeyOf`).
+ * @throws {ComposeError} `invalid-spec` when the spec has no fragments array or bad conditions or constants
  */
 export function composeSpecKey(spec: ComposeSpec, cache: ComposeCache = makeComposeCache({ maxResults: 0 })): string {
+  checkSpec(spec);
+  if (!Array.isArray(spec.fragments))
+    throw new ComposeError(
+      'composeSpecKey',
+      'invalid-spec',
+      [],
+      `spec.fragments ${describeValue(spec.fragments)} must be an array of fragments`,
+    );
+  return specKey(spec, cache);
+}
+
+function specKey(spec: ComposeSpec, cache: ComposeCache): string {
   return stableStringify({
     fragments: spec.fragments.map((f) => fragmentDigest(cache, f)).sort(),
     conditions: canonicalConditions(spec.conditions),
@@ -354,7 +367,7 @@ export function composeShader(
   let key: string | null = null;
   const table = cache.precomposed?.table ?? null;
   if ((cache.maxResults > 0 || table || !linkerAvailable) && Array.isArray(spec.fragments)) {
-    key = composeSpecKey(spec, cache);
+    key = specKey(spec, cache);
     composed = cache.results.get(key);
     if (composed) {
       cache.counters.hits++;

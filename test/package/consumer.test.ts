@@ -469,7 +469,7 @@ describe('weft-gpu as a consumer installs it', () => {
       expect(byPage['compose-only'].gzip).toBeLessThan(byPage['render-only'].gzip);
       expect(byPage['render-only'].gzip).toBeLessThan(byPage['render-pick'].gzip);
       // weft-gpu/vite: the same page with precomposed shaders ships no wesl and no linker, and is smaller.
-      const linkerMarkers = ['weslLocation', 'wesl could not link the fragments'];
+      const linkerMarkers = ['weslLocation', 'wesl could not link the fragments', 'fragment dependencies form a cycle'];
       for (const marker of linkerMarkers) {
         expect(byPage['render-pick'].code.includes(marker), `render-pick has "${marker}"`).toBe(true);
         expect(byPage['render-pick-precomposed'].code.includes(marker), `precomposed page has "${marker}"`).toBe(false);

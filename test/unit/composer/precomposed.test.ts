@@ -109,6 +109,13 @@ describe('a compose cache with a precomposed table', () => {
     );
   });
 
+  test('composeSpecKey refuses a spec without a fragments array (typed, naming the value)', () => {
+    expect(() => composeSpecKey({ fragments: 'x' } as never)).toThrow(
+      /composeSpecKey: spec.fragments "x" must be an array of fragments/,
+    );
+    expect(() => composeSpecKey({ fragments: 'x' } as never)).toThrow(ComposeError);
+  });
+
   test('bad tables are refused naming what is wrong', () => {
     const check = (value: unknown) => () => checkPrecomposedShaders('usePrecomposedShaders', value);
     expect(check(null)).toThrow(/usePrecomposedShaders: table null is not an object/);
