@@ -445,10 +445,10 @@ describe('weft-gpu as a consumer installs it', () => {
         '5 vite build',
         'ok',
         [
-          `${'page'.padEnd(14)} ${'chunks'.padStart(6)} ${'JS'.padStart(10)} ${'gzip'.padStart(10)}`,
+          `${'page'.padEnd(24)} ${'chunks'.padStart(6)} ${'JS'.padStart(10)} ${'gzip'.padStart(10)}`,
           ...rows.map(
             (r) =>
-              `${r.page.padEnd(14)} ${String(r.chunks).padStart(6)} ${kB(r.bytes).padStart(10)} ${kB(r.gzip).padStart(10)}`,
+              `${r.page.padEnd(24)} ${String(r.chunks).padStart(6)} ${kB(r.bytes).padStart(10)} ${kB(r.gzip).padStart(10)}`,
           ),
           ...(warnings.length ? ['vite warnings:', ...new Set(warnings)] : []),
         ].join('\n'),
