@@ -17,7 +17,14 @@ export const libraryEntries = [
   'entities/billboards/index',
   'entities/splats/index',
   'variants/index',
+  'vite/index',
 ];
+
+/**
+ * The composer's linker and the stand-in weft-gpu/vite swaps in for it: built as inputs of their own, and the linker is
+ * imported as an external module by the rest of the library (see `opaqueLinker`).
+ */
+const swappedInModules = ['composer/link', 'composer/precomposed-link'];
 
 /** The `weft` command (package.json `bin`). */
 const cliEntry = 'cli/weft';
@@ -29,7 +36,9 @@ const cliEntry = 'cli/weft';
 export function makeRollupConfig({ outDir = join(root, 'dist') } = {}) {
   const dir = resolve(root, outDir);
   return {
-    input: Object.fromEntries([...libraryEntries, cliEntry].map((name) => [name, join(root, `${name}.ts`)])),
+    input: Object.fromEntries(
+      [...libraryEntries, ...swappedInModules, cliEntry].map((name) => [name, join(root, `${name}.ts`)]),
+    ),
     output: {
       dir,
       format: 'es',
@@ -42,6 +51,7 @@ export function makeRollupConfig({ outDir = join(root, 'dist') } = {}) {
     external: (id) => !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0'),
     treeshake: { moduleSideEffects: false },
     plugins: [
+      opaqueLinker(),
       withSourcePathsFixed(
         typescript({
           tsconfig: join(root, 'tsconfig.build.json'),
@@ -76,6 +86,24 @@ function withSourcePathsFixed(plugin) {
     return output;
   };
   return plugin;
+}
+
+/**
+ * Imports of `composer/link.js` stay imports in dist/ (same relative specifier; the layout mirrors the sources), so
+ * this build folds nothing across them: Rollup would otherwise inline `linkerAvailable` (true) into compose-shader.js
+ * and drop arguments link.ts ignores, and the stand-in a weft-gpu/vite build resolves `link.js` to would be bypassed.
+ * The consumer's bundler sees the real module (or the stand-in) and folds there.
+ */
+function opaqueLinker() {
+  const linker = join(root, 'composer', 'link.js');
+  return {
+    name: 'weft-opaque-linker',
+    resolveId(source, importer) {
+      if (!importer || !source.startsWith('.') || !source.endsWith('/link.js')) return null;
+      if (resolve(dirname(importer), source) !== linker) return null;
+      return { id: source, external: 'absolute' };
+    },
+  };
 }
 
 /** Compiles `cli/*.ts` module by module (type-checked by `tsc --noEmit` with the rest of the repository). */

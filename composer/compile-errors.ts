@@ -1,7 +1,6 @@
-import { mapGPUCompilationInfo } from 'wesl';
 import type { ComposedSourceMap } from './compose-shader.js';
 import type { MappedShaderMessage } from './errors.js';
-import { generatedPath, locate, sourceMessage } from './link.js';
+import { generatedPath, locate, mapLinkedCompilationInfo, sourceMessage } from './link.js';
 
 /**
  * Maps a device's `GPUCompilationInfo` for a composed shader to messages located in the fragments' own sources
@@ -20,7 +19,7 @@ export function mapCompilationInfo(
       return sourceMessage(source, at.line, at.column, m.type, firstLine(m.message));
     });
   }
-  const mapped = mapGPUCompilationInfo(sourceMap.linked, info);
+  const mapped = mapLinkedCompilationInfo(sourceMap.linked, info);
   return mapped.messages.map((m) => {
     const source = sourceMap.sources.get(m.module.url) ?? { path: generatedPath('code'), text: m.module.text ?? code };
     return sourceMessage(source, m.lineNum, m.linePos, m.type, firstLine(m.message));

@@ -9,7 +9,8 @@ import { checkDeviceFeatures, type ComposedFeature, collectFeatures, enableOfFea
 import { orderFragments } from './fragment-graph.js';
 import { type GeneratedModule, makeModuleWriter } from './generated-module.js';
 import { fnv1a64, stableStringify } from './hash.js';
-import { type LinkRegistry, type LinkResult, linkFragments, makeLinkRegistry } from './link.js';
+import { type LinkRegistry, type LinkResult, linkerAvailable, linkFragments, makeLinkRegistry } from './link.js';
+import { findPrecomposedShader, type PrecomposedSource } from './precomposed.js';
 import { type ComposedSlot, resolveSlots, type StageFunction } from './slots.js';
 import { assignStageIo, type ComposedTarget, type ComposedVarying } from './stage-io.js';
 import {
@@ -101,7 +102,8 @@ export interface ComposedShader {
    * WGSL rules): write them with `setUniforms`. Derived from `code`, so not a separate part of the key.
    */
   bufferLayouts: Readonly<Record<string, BufferLayout>>;
-  sourceMap: ComposedSourceMap;
+  /** Absent for a shader taken from a precomposed table: device messages then point into `code` (`weft:code`). */
+  sourceMap?: ComposedSourceMap;
 }
 
 /** Counters of a compose cache: how often `composeShader` ran, hit, linked, parsed. */
@@ -120,14 +122,18 @@ export interface ComposeCache {
   readonly digests: WeakMap<Fragment, string>;
   readonly maxResults: number;
   readonly counters: { composes: number; hits: number };
+  /** Build-time shaders looked up on a miss, before linking (see `usePrecomposedShaders`). */
+  readonly precomposed: PrecomposedSource | null;
 }
 
 /** Makes a compose cache. `maxResults: 0` keeps only parsed modules (every compose re-links). */
-export function makeComposeCache(options: { maxResults?: number; maxModules?: number } = {}): ComposeCache {
+export function makeComposeCache(
+  options: { maxResults?: number; maxModules?: number; precomposed?: PrecomposedSource | null } = {},
+): ComposeCache {
   checkOptionKeys(
     'makeComposeCache',
     options,
-    ['maxResults', 'maxModules'],
+    ['maxResults', 'maxModules', 'precomposed'],
     (api, message) => new ComposeError(api, 'bad-option', [], message),
   );
   return {
@@ -136,6 +142,7 @@ export function makeComposeCache(options: { maxResults?: number; maxModules?: nu
     digests: new WeakMap(),
     maxResults: options.maxResults ?? 256,
     counters: { composes: 0, hits: 0 },
+    precomposed: options.precomposed ?? null,
   };
 }
 
@@ -328,6 +335,18 @@ function rootModule(
   return w.done();
 }
 
+/** Without the linker (and without a key to report), the stand-in's linkFragments says why. */
+function linkFragmentsMissing(spec: ComposeSpec): never {
+  return linkFragments(
+    api,
+    makeLinkRegistry(0),
+    spec.fragments ?? [],
+    [],
+    { name: 'weft_main', text: '' } as GeneratedModule,
+    {},
+  ) as never;
+}
+
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === 'object' && !Object.isFrozen(value)) {
     Object.freeze(value);
@@ -405,12 +424,43 @@ function composeUncached(spec: ComposeSpec, registry: LinkRegistry): ComposedSha
 }
 
 /**
+ * The compose cache's key of a spec: fragment digests (sorted), the true conditions, constants and the canonical
+ * vertex layout. A precomposed table is keyed by its hash (`precomposedKeyOf`).
+ * @throws {ComposeError} `invalid-spec` when the spec has no fragments array or bad conditions or constants
+ */
+export function composeSpecKey(spec: ComposeSpec, cache: ComposeCache = makeComposeCache({ maxResults: 0 })): string {
+  checkSpec(spec);
+  if (!Array.isArray(spec.fragments))
+    throw new ComposeError(
+      'composeSpecKey',
+      'invalid-spec',
+      [],
+      `spec.fragments ${describeValue(spec.fragments)} must be an array of fragments`,
+    );
+  return specKey(spec, cache);
+}
+
+function specKey(spec: ComposeSpec, cache: ComposeCache): string {
+  return stableStringify({
+    fragments: spec.fragments.map((f) => fragmentDigest(cache, f)).sort(),
+    conditions: canonicalConditions(spec.conditions),
+    constants: spec.constants ?? {},
+    vertexLayout: canonicalVertexLayout(spec.vertexLayout),
+    vertexPulling: spec.vertexPulling ?? null,
+    ...(spec.output === 'library' ? { output: 'library' } : {}),
+    ...(spec.bindings !== undefined ? { bindings: spec.bindings } : {}),
+  });
+}
+
+/**
  * Links the fragments into one WGSL module (wesl 0.7.31, synchronous) and returns code, layouts and a key.
  * Pure: the same spec gives byte-identical output in any process and any fragment order. With a cache, a spec
  * seen before returns the earlier result without linking; parsed modules are reused across specs. Fragments are keyed
  * by content: a digest memoised per fragment object and re-made when any top-level field (`source`, `outputs`, …) is
  * no longer the same value, so a fragment edited in place by assignment is composed afresh (nested in-place edits,
- * e.g. `outputs[0].format = …`, are not detected: assign a new array or use a new fragment object).
+ * e.g. `outputs[0].format = …`, are not detected: assign a new array or use a new fragment object). A cache made with
+ * a precomposed table (`makeComposeCache({ precomposed })`) answers a miss from the table before linking; in a build
+ * without the linker (weft-gpu/vite) a spec the table lacks is a `not-precomposed` ComposeError naming its key.
  * @throws {ComposeError} when the fragments or spec are invalid: duplicate id, unknown dependency, cycle, slot or binding clash, bad vertex format, missing feature, link error (`fragmentIds` names the fragments)
  * A buffer binding whose type cannot be laid out (not host-shareable: invalid WGSL) has no entry in `bufferLayouts`;
  * the device reports it when the module compiles, at the fragment's own line.
@@ -423,16 +473,9 @@ export function composeShader(
   cache.counters.composes++;
   let composed: ComposedShader | undefined;
   let key: string | null = null;
-  if (cache.maxResults > 0 && Array.isArray(spec.fragments)) {
-    key = stableStringify({
-      fragments: spec.fragments.map((f) => fragmentDigest(cache, f)).sort(),
-      conditions: canonicalConditions(spec.conditions),
-      constants: spec.constants ?? {},
-      vertexLayout: canonicalVertexLayout(spec.vertexLayout),
-      vertexPulling: spec.vertexPulling ?? null,
-      ...(spec.output === 'library' ? { output: 'library' } : {}),
-      ...(spec.bindings !== undefined ? { bindings: spec.bindings } : {}),
-    });
+  const table = cache.precomposed?.table ?? null;
+  if ((cache.maxResults > 0 || table || !linkerAvailable) && Array.isArray(spec.fragments)) {
+    key = specKey(spec, cache);
     composed = cache.results.get(key);
     if (composed) {
       cache.counters.hits++;
@@ -441,8 +484,10 @@ export function composeShader(
     }
   }
   if (!composed) {
-    composed = composeUncached(spec, cache.registry);
-    if (key !== null) {
+    composed = key !== null ? findPrecomposedShader(api, table, key, spec, linkerAvailable) : undefined;
+    // A constant of the linker module: a build without the linker drops composeUncached and every step it calls.
+    if (!composed) composed = linkerAvailable ? composeUncached(spec, cache.registry) : linkFragmentsMissing(spec);
+    if (key !== null && cache.maxResults > 0) {
       cache.results.set(key, composed);
       if (cache.results.size > cache.maxResults) cache.results.delete(cache.results.keys().next().value!);
     }

@@ -22,7 +22,13 @@ export type ComposeErrorCode =
   /** `output: 'library'` with a resource it cannot pass as a value (a texture, sampler or storage buffer). */
   | 'library-resource'
   | 'bad-option'
-  | 'link-error';
+  | 'link-error'
+  /** A build without the run-time linker (weft-gpu/vite) met a spec its precomposed table does not hold. */
+  | 'not-precomposed'
+  /** A composed shader field is not plain data, so a precomposed table cannot carry it. */
+  | 'not-serialisable'
+  /** A value given as a precomposed table is not one. */
+  | 'bad-precomposed-table';
 
 /** A spec the composer cannot link; `fragmentIds` names the fragment(s) at fault. */
 export class ComposeError extends WeftError<ComposeErrorCode> {

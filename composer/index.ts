@@ -40,6 +40,17 @@ export type {
 export { type LayoutValue, setUniforms } from './uniform-layout-writer.js';
 export { getLayoutField, type LayoutFieldLocation, makeLayoutWordOffsets } from './uniform-layout-fields.js';
 export { LayoutError, type LayoutErrorCode } from './layout-errors.js';
+// Build-time composition: the key a spec is cached under, and a table of composed variants as data (weft-gpu/vite).
+export { composeSpecKey } from './compose-shader.js';
+export { makePrecomposedShaders, type PrecomposeSelection } from './precomposed-table.js';
+export {
+  makePrecomposedShaderData,
+  type PrecomposedEntry,
+  type PrecomposedShaderData,
+  type PrecomposedShaders,
+  type PrecomposedSource,
+  precomposedKeyOf,
+} from './precomposed.js';
 // A readable dump of a composed shader, for reviews and snapshot tests.
 export { describeComposedShader } from './describe.js';
 // Valid WGSL for a snapshot file: the layouts as comments, fragment markers, the linked code unchanged.

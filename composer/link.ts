@@ -2,46 +2,37 @@ import {
   declsOfKind,
   LinkedWesl,
   linkRegistry,
+  mapGPUCompilationInfo,
   type ModuleResolver,
   parseSrcModule,
   throwOnParseError,
   type WeslAST,
+  type WeslGPUCompilationInfo,
   withLoggerAsync,
 } from 'wesl';
 import { type Fragment, fragmentModuleName } from '../fragments/fragment-types.js';
 import type { Conditions } from './conditions.js';
 import { ComposeError, formatShaderMessage, type MappedShaderMessage } from './errors.js';
 import type { GeneratedModule } from './generated-module.js';
+import {
+  generatedPath,
+  type LinkRegistry,
+  type LinkResult,
+  type LinkSource,
+  locate,
+  makeLinkRegistry,
+  sourceMessage,
+} from './link-sources.js';
 
-/** Parsed wesl modules kept across links (keyed by exact source), so a warm re-link parses nothing. */
-export interface LinkRegistry {
-  readonly asts: Map<string, WeslAST>;
-  readonly maxModules: number;
-  readonly counters: { parses: number; links: number };
-}
+// The wesl-free half of the linker's API lives in link-sources.ts (a build without the linker keeps it): re-exported.
+export { generatedPath, type LinkRegistry, type LinkResult, type LinkSource, locate, makeLinkRegistry, sourceMessage };
 
-/** Makes an empty registry; beyond `maxModules` parsed modules the least recently used is dropped. */
-export function makeLinkRegistry(maxModules = 512): LinkRegistry {
-  return { asts: new Map(), maxModules, counters: { parses: 0, links: 0 } };
-}
+/** True: this build links at run time (the precomposed build's stand-in, precomposed-link.ts, says false). */
+export const linkerAvailable = true;
 
-/** Where a source text in the link came from: a fragment (`path` = its id) or a generated module (`weft:<name>`). */
-export interface LinkSource {
-  path: string;
-  text: string;
-  origins?: readonly (string | null)[];
-}
-
-/** The output of one link: WGSL plus what maps device diagnostics back to sources. */
-export interface LinkResult {
-  code: string;
-  linked: LinkedWesl;
-  sources: ReadonlyMap<string, LinkSource>;
-}
-
-/** Debug path of a generated module (`weft:bindings`); it is also the fragmentId reported for its lines. */
-export function generatedPath(name: string): string {
-  return `weft:${name}`;
+/** wesl's mapping of a device's compilation info back to the linked sources (compile-errors.ts reads it from here). */
+export function mapLinkedCompilationInfo(linked: LinkedWesl, info: GPUCompilationInfo): WeslGPUCompilationInfo {
+  return mapGPUCompilationInfo(linked, info);
 }
 
 function cachedAst(registry: LinkRegistry, key: string, parse: () => WeslAST): WeslAST {
@@ -79,28 +70,6 @@ function parseModule(registry: LinkRegistry, modulePath: string, source: LinkSou
     ast.imports.unshift(...header.imports);
     return ast;
   });
-}
-
-/** Maps an offset of a source to a 1-based line and column plus the line's text. */
-export function locate(text: string, offset: number): { line: number; column: number; lineText: string } {
-  const before = text.slice(0, Math.max(0, offset));
-  const line = before.split('\n').length;
-  const lineStart = before.lastIndexOf('\n') + 1;
-  const lineEnd = text.indexOf('\n', lineStart);
-  return { line, column: offset - lineStart + 1, lineText: text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd) };
-}
-
-/** The message for one position in a linked source (fragment or generated module). */
-export function sourceMessage(
-  source: LinkSource,
-  line: number,
-  column: number,
-  type: GPUCompilationMessageType,
-  message: string,
-): MappedShaderMessage {
-  const lineText = source.text.split('\n')[line - 1] ?? '';
-  const origin = source.origins?.[line - 1] ?? undefined;
-  return { fragmentId: source.path, line, column, type, message, lineText, ...(origin ? { origin } : {}) };
 }
 
 function linkError(api: string, error: unknown, sources: ReadonlyMap<string, LinkSource>): ComposeError {

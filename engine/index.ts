@@ -22,6 +22,8 @@ export {
 } from './host-device.js';
 export { EngineError, type EngineErrorCode, MeshDataError, type MeshDataErrorCode } from './engine-errors.js';
 
+// Build-time composition: every runtime of the engine takes its shaders from a precomposed table first.
+export { usePrecomposedShaders } from './precomposed-shaders.js';
 // Scene and camera (right-handed, reverse-Z perspective).
 export { createScene, disposeScene, type Scene, type SceneOptions } from './scene.js';
 export {

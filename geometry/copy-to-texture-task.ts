@@ -1,4 +1,5 @@
 import { makeComposeCache } from '../composer/compose-shader.js';
+import { precomposedSourceOf } from '../engine/precomposed-shaders.js';
 import { describeValue } from '../core/errors.js';
 import { checkOptionKeys, type OptionKeys } from '../core/options.js';
 import {
@@ -166,7 +167,7 @@ export function createCopyToTextureTask(scene: Scene, config: CopyToTextureTaskC
       `cannot copy ${sourceFormat} (${sourceCaps.kind}) into ${describeValue(target.colorFormats[0])}: unsigned-integer sources need unsigned-integer targets, float sources float or unorm targets`,
     );
   }
-  const cache = makeComposeCache();
+  const cache = makeComposeCache({ precomposed: precomposedSourceOf(engine) });
   const fragments = [makeGeometryBlitFragment()];
   let recorded: Recorded | null = null;
   let disposed = false;

@@ -1,4 +1,5 @@
 import { makeComposeCache } from '../composer/compose-shader.js';
+import { precomposedSourceOf } from '../engine/precomposed-shaders.js';
 import { describeValue } from '../core/errors.js';
 import { checkOptionKeys, type OptionKeys } from '../core/options.js';
 import { composeGeometryShader } from './geometry-shader.js';
@@ -146,7 +147,7 @@ export function createGeometryRendererTask(scene: Scene, config: GeometryRendere
     (r) => (r.type === 'objectId' ? 'objectId' : GEOMETRY_TEXTURE_DESCRIPTIONS[r.type].name) as GeometryOutputName,
   );
   const fragments = makeGeometryFragments(outputs);
-  const cache = makeComposeCache();
+  const cache = makeComposeCache({ precomposed: precomposedSourceOf(engine) });
   const objectPrimitive = objectId !== null && engine.features.has('primitive-index');
   // The composer orders the outputs (locations); the plan is checked in that order, as the device will check it.
   const probe = composeGeometryShader(

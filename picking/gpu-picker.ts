@@ -249,7 +249,7 @@ async function runRequest<T>(
       if (engine.recovery) await Promise.race([whenEngineReadyAsync(engine), cancelled]);
       if (picker.disposed) throw disposedError();
       assertEngineDevice(engine, api);
-      const gpu = ensurePickGpu(picker, engine.device);
+      const gpu = ensurePickGpu(picker, engine.device, engine);
       // The rule text stays compiled while this pick uses it; a text replaced under its key is released after.
       const ruleUse = request.rule ? useRulePipelines(gpu, request.rule) : null;
       try {

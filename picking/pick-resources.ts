@@ -1,6 +1,8 @@
 import { type ComposeCache, makeComposeCache } from '../composer/compose-shader.js';
 import { createPipelineLeaseSet, disposePipelineLeaseSet, type PipelineLeaseSet } from '../composer/pipeline-leases.js';
+import type { Engine } from '../engine/engine.js';
 import type { Mesh } from '../engine/mesh.js';
+import { precomposedSourceOf } from '../engine/precomposed-shaders.js';
 import { createStagingPool, disposeStagingPool, type StagingPool } from '../engine/staging-pool.js';
 import type { FragmentLists } from '../engine/shader-spec-options.js';
 import { drawUniformsByteSize } from '../fragments/draw-uniforms.js';
@@ -66,7 +68,7 @@ export interface PickGpu {
 }
 
 /** The picker's GPU state on `device`, rebuilt when the device changed (after a loss). */
-export function ensurePickGpu(picker: { gpu: PickGpu | null }, device: GPUDevice): PickGpu {
+export function ensurePickGpu(picker: { gpu: PickGpu | null }, device: GPUDevice, engine: Engine): PickGpu {
   if (picker.gpu?.device === device) return picker.gpu;
   if (picker.gpu) disposePickGpu(picker.gpu);
   const zeros = device.createBuffer({
@@ -77,7 +79,7 @@ export function ensurePickGpu(picker: { gpu: PickGpu | null }, device: GPUDevice
   picker.gpu = {
     device,
     fragmentLists: new Map(),
-    composeCache: makeComposeCache(),
+    composeCache: makeComposeCache({ precomposed: precomposedSourceOf(engine) }),
     leases: createPipelineLeaseSet(device),
     pipelines: new Map(),
     meshPipelines: new WeakMap(),

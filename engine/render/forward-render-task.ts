@@ -1,4 +1,5 @@
 import { makeComposeCache } from '../../composer/compose-shader.js';
+import { precomposedSourceOf } from '../precomposed-shaders.js';
 import { EngineError, engineOptionError } from '../engine-errors.js';
 import { checkOptionKeys, type OptionKeys } from '../../core/options.js';
 import type { FrameIdHit } from '../frame-ids.js';
@@ -56,7 +57,7 @@ export function createForwardRenderTask(scene: Scene, options: ForwardRenderTask
       objectIds: objectIds !== null,
       objectPrimitive: objectIds !== null && engine.features.has('primitive-index'),
     },
-    composeCache: makeComposeCache(),
+    composeCache: makeComposeCache({ precomposed: precomposedSourceOf(engine) }),
     fragmentLists: new Map(),
     recorded: { device: null, structure: -1, size: '' },
     pipelines: null,

@@ -172,6 +172,46 @@ export async function main(gpu) { const engine = await createEngineAsync(gpu, { 
     for (const absent of optionalFeatureMarkers.slice(2)) expect(code, absent).not.toContain(absent);
   });
 
+  test('weft-gpu/vite from the package: a render + pick page ships the table and no wesl, its stand-in replaces the linker', async () => {
+    const { weftVariants } = (await import(join(out, 'vite/index.js'))) as typeof import('../../vite/index.js');
+    const page = `import precomposed from 'virtual:weft-variants';
+import { createEngineAsync, createScene, createBoxMesh, renderFrame, usePrecomposedShaders } from '${join(out, 'engine/index.js')}';
+import { createGpuPicker, pickAsync } from '${join(out, 'picking/index.js')}';
+export async function main(gpu) { const engine = await createEngineAsync(gpu, { width: 8, height: 8 }); usePrecomposedShaders(engine, precomposed);
+  const scene = createScene(engine); createBoxMesh(scene, 'b'); renderFrame(scene); return pickAsync(createGpuPicker(scene), 1, 1); }\n`;
+    const bundle = async (plugins: unknown[]) => {
+      const entry = join(scratch, `plugin-page-${Math.random().toString(36).slice(2)}.js`);
+      writeFileSync(
+        entry,
+        page.replace(
+          plugins.length ? '' : "import precomposed from 'virtual:weft-variants';",
+          plugins.length ? '' : 'const precomposed = null;',
+        ),
+      );
+      const build = await rollup({
+        input: entry,
+        plugins: plugins as never,
+        external: (id) =>
+          !id.startsWith('.') && !id.startsWith('/') && !id.startsWith('\0') && id !== 'virtual:weft-variants',
+        treeshake: { moduleSideEffects: false },
+      });
+      const { output } = await build.generate({ format: 'es' });
+      await build.close();
+      return output.map((chunk) => ('code' in chunk ? chunk.code : '')).join('\n');
+    };
+    const withPlugin = await bundle([weftVariants({ variants: ['pick', 'standard-normals'] })]);
+    const without = await bundle([]);
+    expect(without).toMatch(/from 'wesl'/);
+    expect(without).toContain('wesl could not link the fragments');
+    expect(withPlugin).not.toMatch(/from 'wesl'/);
+    expect(withPlugin).not.toContain('wesl could not link the fragments');
+    expect(withPlugin).toContain('weft-precomposed/1');
+    // The library build keeps link.js opaque, so the consumer's bundler drops composeUncached and the compose steps too.
+    expect(without).toContain('fragment dependencies form a cycle');
+    expect(withPlugin).not.toContain('fragment dependencies form a cycle');
+    expect(withPlugin).toContain('this page was built by weft-gpu/vite without the run-time linker');
+  });
+
   test('a scene that uses VAT ships the VAT shader and CPU code (the markers above are real)', async () => {
     const code = await bundleConsumer(`import { makeVertexAnimation } from '${join(out, 'index.js')}';
 export const walk = () => makeVertexAnimation({ frames: new Float32Array(16), boneCount: 1, frameCount: 1 });\n`);

@@ -419,11 +419,11 @@ describe('weft-gpu as a consumer installs it', () => {
   );
 
   test(
-    '5. Vite builds a compose-only, a render-only and a render + detailed pick page',
+    '5. Vite builds a compose-only, a render-only, a render + detailed pick page and that page precomposed (weft-gpu/vite)',
     inStep('5 vite build', async () => {
       need(installed || null, '2. install');
       const built = await run(process.execPath, ['vite-build.js'], consumer, 120_000);
-      expect(built.code, describeRun('node vite-build.js (vite build of three pages)', built)).toBe(0);
+      expect(built.code, describeRun('node vite-build.js (vite build of four pages)', built)).toBe(0);
       const pages = JSON.parse(built.stdout.trim().split('\n').at(-1)!) as Record<
         string,
         { chunks: { file: string; code: string }[]; warnings: string[] }
@@ -445,16 +445,21 @@ describe('weft-gpu as a consumer installs it', () => {
         '5 vite build',
         'ok',
         [
-          `${'page'.padEnd(14)} ${'chunks'.padStart(6)} ${'JS'.padStart(10)} ${'gzip'.padStart(10)}`,
+          `${'page'.padEnd(24)} ${'chunks'.padStart(6)} ${'JS'.padStart(10)} ${'gzip'.padStart(10)}`,
           ...rows.map(
             (r) =>
-              `${r.page.padEnd(14)} ${String(r.chunks).padStart(6)} ${kB(r.bytes).padStart(10)} ${kB(r.gzip).padStart(10)}`,
+              `${r.page.padEnd(24)} ${String(r.chunks).padStart(6)} ${kB(r.bytes).padStart(10)} ${kB(r.gzip).padStart(10)}`,
           ),
           ...(warnings.length ? ['vite warnings:', ...new Set(warnings)] : []),
         ].join('\n'),
       );
       const byPage = Object.fromEntries(rows.map((r) => [r.page, r]));
-      expect(Object.keys(byPage).sort()).toEqual(['compose-only', 'render-only', 'render-pick']);
+      expect(Object.keys(byPage).sort()).toEqual([
+        'compose-only',
+        'render-only',
+        'render-pick',
+        'render-pick-precomposed',
+      ]);
       for (const r of rows) expect(r.bytes, `${r.page} has JS`).toBeGreaterThan(0);
       // Markers that survive minification: an API name in the engine's error messages, a WGSL struct of the pick pass.
       expect(byPage['compose-only'].code, 'compose-only ships no engine').not.toContain('createEngineAsync');
@@ -463,6 +468,14 @@ describe('weft-gpu as a consumer installs it', () => {
       expect(byPage['render-pick'].code, 'render-pick ships picking').toContain('PickDiscardInput');
       expect(byPage['compose-only'].gzip).toBeLessThan(byPage['render-only'].gzip);
       expect(byPage['render-only'].gzip).toBeLessThan(byPage['render-pick'].gzip);
+      // weft-gpu/vite: the same page with precomposed shaders ships no wesl and no linker, and is smaller.
+      const linkerMarkers = ['weslLocation', 'wesl could not link the fragments', 'fragment dependencies form a cycle'];
+      for (const marker of linkerMarkers) {
+        expect(byPage['render-pick'].code.includes(marker), `render-pick has "${marker}"`).toBe(true);
+        expect(byPage['render-pick-precomposed'].code.includes(marker), `precomposed page has "${marker}"`).toBe(false);
+      }
+      expect(byPage['render-pick-precomposed'].code).toContain('weft-precomposed/1');
+      expect(byPage['render-pick-precomposed'].gzip).toBeLessThan(byPage['render-pick'].gzip);
     }),
     150_000,
   );

@@ -13,7 +13,18 @@ export interface LayerPlan {
 
 /** weft's layers (docs/architecture.md draws them). */
 export const WEFT_LAYER_PLAN: LayerPlan = {
-  ranks: { core: 0, fragments: 1, composer: 2, engine: 3, picking: 4, geometry: 4, entities: 5, variants: 6, index: 7 },
+  ranks: {
+    core: 0,
+    fragments: 1,
+    composer: 2,
+    engine: 3,
+    picking: 4,
+    geometry: 4,
+    entities: 5,
+    variants: 6,
+    index: 7,
+    vite: 8,
+  },
   // billboards/ and splats/ were top-level folders before entities/ existed; the aliases let the checker read old trees.
   aliases: { 'index.ts': 'index', billboards: 'entities', splats: 'entities' },
   appFolders: ['demo', 'bench', 'scripts', 'examples', 'test', 'cli'],
