@@ -13,7 +13,10 @@ import { pickShaderSpec } from '../picking/pick-shader.js';
 import { WeftError } from '../core/errors.js';
 import { checkOptionKeys } from '../core/options.js';
 
-/** A pass that draws a mesh: the default forward frame, the pick pass (basic, or detailed with `primitive-index`). */
+/**
+ * A pass that draws a mesh: the default forward frame, the pick pass (basic, or detailed: `pick-detail` declares both
+ * detail methods, `primitive-index` and `vertex-index`, so the page has detail on every adapter).
+ */
 export type MeshVariantPass = 'forward' | 'forward-object-ids' | 'pick' | 'pick-detail';
 
 /** What a page draws of one mesh shape. Undeformed meshes only (skins, morph targets and VAT are not declared here). */
@@ -41,8 +44,10 @@ const declarationKeys = {
   geometryObjectPrimitive: true,
 } as const;
 
-function describeMeshData(name: string, declaration: MeshVariantDeclaration): MeshShaderDescription {
-  const geometry = makeMeshGeometry(name, declaration.data, 'registerMeshVariants');
+function describeMeshData(
+  geometry: ReturnType<typeof makeMeshGeometry>,
+  declaration: MeshVariantDeclaration,
+): MeshShaderDescription {
   return {
     buffers: geometryVertexBuffers(geometry),
     thinInstances: declaration.thinInstances ?? false,
@@ -53,7 +58,7 @@ function describeMeshData(name: string, declaration: MeshVariantDeclaration): Me
 
 /**
  * Registers the shaders the runtimes compose for a mesh of this shape: `<name>-forward`, `<name>-pick`,
- * `<name>-pick-detail`, `<name>-geometry` (plus `<name>-geometry-probe`, the shader a geometry task composes at
+ * `<name>-pick-detail` and `<name>-pick-detail-vertex-index`, `<name>-geometry` (plus `<name>-geometry-probe`, the shader a geometry task composes at
  * creation to order its outputs). Returns the registry.
  * @throws {WeftError} when the name is not kebab-case or taken, or a pass is unknown
  * @throws {MeshDataError} when `data` is not valid mesh data
@@ -65,7 +70,9 @@ export function registerMeshVariants(
 ): VariantRegistry {
   const api = 'registerMeshVariants';
   checkOptionKeys(api, declaration, declarationKeys, (_, message) => new WeftError(api, 'bad-spec', message));
-  const mesh = describeMeshData(name, declaration);
+  const geometry = makeMeshGeometry(name, declaration.data, api);
+  const mesh = describeMeshData(geometry, declaration);
+  const indexFormat = geometry.indices ? (geometry.indices instanceof Uint16Array ? 'uint16' : 'uint32') : null;
   for (const pass of declaration.passes ?? ['forward']) {
     if (pass === 'forward' || pass === 'forward-object-ids') {
       const objectIds = pass === 'forward-object-ids';
@@ -81,6 +88,13 @@ export function registerMeshVariants(
         description: `${detailed ? 'detailed ' : ''}pick pass of mesh ${name}`,
         spec: () => pickShaderSpec({ mesh, detailed, rule: null }),
       });
+      // The page may run on an adapter without primitive-index, where detail pulls the vertices (method vertex-index).
+      if (detailed)
+        registerVariant(registry, {
+          name: `${name}-pick-detail-vertex-index`,
+          description: `detailed pick pass of mesh ${name} without primitive-index (vertex pulling)`,
+          spec: () => pickShaderSpec({ mesh, detailed, method: 'vertex-index', indexFormat, rule: null }),
+        });
     } else
       throw new WeftError(
         api,
