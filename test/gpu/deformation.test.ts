@@ -25,7 +25,8 @@ import { createGeometryRendererTask, GeometryTextureType } from '../../geometry/
 import { createGpuPicker, enableDetailedPicking, pickAsync } from '../../picking/index.js';
 import { gpuTest } from '../support/gpu.js';
 import { twoBoneBox } from '../support/vat-reference.js';
-import { castReferenceRay, createReferenceScene, makePixelRay } from '../support/reference-raycast.js';
+import { cameraPixelRay } from '../support/camera-rays.js';
+import { castReferenceRay, createReferenceScene } from '../support/reference-raycast.js';
 
 function pixelOf(engine: Engine, scene: Scene, point: [number, number, number]): [number, number] {
   const clip = vec4.transformMat4(
@@ -86,12 +87,11 @@ describe('deformed meshes', () => {
           worldMatrix: new Float32Array(mat4.identity()),
         },
       ]);
-      const inverse = mat4.inverse(getCameraViewProjectionMatrix(scene.camera, engine.width / engine.height));
       let compared = 0;
       for (let y = 0; y < engine.height; y += 2) {
         for (let x = 0; x < engine.width; x += 2) {
           const cast = (dx: number, dy: number) => {
-            const ray = makePixelRay(inverse, [0, 0, 7], x + dx, y + dy, engine.width, engine.height);
+            const ray = cameraPixelRay(scene.camera!, x + dx, y + dy, engine.width, engine.height);
             return castReferenceRay(reference, ray.origin, ray.direction);
           };
           const truth = cast(0, 0);
@@ -153,12 +153,11 @@ describe('deformed meshes', () => {
           worldMatrix: new Float32Array(mat4.identity()),
         },
       ]);
-      const inverse = mat4.inverse(getCameraViewProjectionMatrix(scene.camera, engine.width / engine.height));
       let compared = 0;
       for (let y = 1; y < engine.height; y += 2) {
         for (let x = 1; x < engine.width; x += 2) {
           const cast = (dx: number, dy: number) => {
-            const ray = makePixelRay(inverse, [0, 0, 7], x + dx, y + dy, engine.width, engine.height);
+            const ray = cameraPixelRay(scene.camera!, x + dx, y + dy, engine.width, engine.height);
             return castReferenceRay(reference, ray.origin, ray.direction);
           };
           const truth = cast(0, 0);
@@ -223,7 +222,6 @@ describe('deformed meshes', () => {
       const reference = createReferenceScene([
         { id: 1, positions: after, indices: data.indices ?? null, worldMatrix: new Float32Array(mat4.identity()) },
       ]);
-      const inverse = mat4.inverse(viewProjection);
       const ndc = (p: number[]) => {
         const c = vec4.transformMat4([p[0], p[1], p[2], 1], viewProjection);
         return [c[0] / c[3], c[1] / c[3]];
@@ -233,7 +231,7 @@ describe('deformed meshes', () => {
       for (let y = 0; y < engine.height; y += 2) {
         for (let x = 0; x < engine.width; x += 2) {
           const cast = (dx: number, dy: number) => {
-            const ray = makePixelRay(inverse, [0, 0, 6], x + dx, y + dy, engine.width, engine.height);
+            const ray = cameraPixelRay(scene.camera!, x + dx, y + dy, engine.width, engine.height);
             return castReferenceRay(reference, ray.origin, ray.direction);
           };
           const truth = cast(0, 0);

@@ -28,10 +28,10 @@ import {
 } from '../../picking/index.js';
 import { gpuTest } from '../support/gpu.js';
 import { countDeviceCreates } from '../support/create-counter.js';
+import { cameraPixelRay } from '../support/camera-rays.js';
 import {
   castReferenceRay,
   createReferenceScene,
-  makePixelRay,
   type ReferenceHit,
   type ReferenceScene,
 } from '../support/reference-raycast.js';
@@ -72,13 +72,12 @@ function stablePixels(
   scene: Scene,
   reference: ReferenceScene,
 ): { x: number; y: number; truth: ReferenceHit | null }[] {
-  const inverse = mat4.inverse(getCameraViewProjectionMatrix(scene.camera!, engine.width / engine.height));
   const key = (hit: ReferenceHit | null) => (hit ? `${hit.meshId}:${hit.faceId}` : 'miss');
   const out: { x: number; y: number; truth: ReferenceHit | null }[] = [];
   for (let y = 1; y < engine.height; y += 2) {
     for (let x = 1; x < engine.width; x += 2) {
       const cast = (dx: number, dy: number) => {
-        const ray = makePixelRay(inverse, eye, x + dx, y + dy, engine.width, engine.height);
+        const ray = cameraPixelRay(scene.camera!, x + dx, y + dy, engine.width, engine.height);
         return castReferenceRay(reference, ray.origin, ray.direction);
       };
       const truth = cast(0, 0);
@@ -134,9 +133,8 @@ function vacated(
   engine: Engine,
   scene: Scene,
 ): { x: number; y: number }[] {
-  const inverse = mat4.inverse(getCameraViewProjectionMatrix(scene.camera!, engine.width / engine.height));
   return now.filter(({ x, y, truth }) => {
-    const ray = makePixelRay(inverse, eye, x, y, engine.width, engine.height);
+    const ray = cameraPixelRay(scene.camera!, x, y, engine.width, engine.height);
     return !truth && castReferenceRay(other, ray.origin, ray.direction) !== null;
   });
 }
