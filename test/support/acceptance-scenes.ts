@@ -158,6 +158,7 @@ function referenceMesh(mesh: Mesh, spec: AcceptanceMeshSpec): ReferenceMesh {
     worldMatrix: new Float32Array(spec.world),
     thinInstances: spec.instances ? new Float32Array(spec.instances) : null,
     doubleSided: spec.doubleSided,
+    frontFace: 'determinant', // the agreed rule (issue 15 item 2), not the raw rasteriser's
   };
 }
 

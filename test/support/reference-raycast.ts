@@ -28,6 +28,12 @@ export interface ReferenceMesh {
   worldMatrix: Float32Array;
   thinInstances?: Float32Array | null;
   doubleSided?: boolean;
+  /**
+   * Which faces a one-sided mesh shows: 'world-winding' (default) is the raw rasteriser rule (a mirrored mesh shows
+   * its inside); 'determinant' keeps the local CCW faces in front whatever the matrix's determinant sign (issue 15
+   * item 2: mirrored meshes and thin instances draw and pick like their unmirrored twins, seen in a mirror).
+   */
+  frontFace?: 'world-winding' | 'determinant';
 }
 
 /** One ray/triangle hit, all vectors in world space, barycentrics in the Babylon convention. */
@@ -98,7 +104,8 @@ function prepareInstance(mesh: ReferenceMesh, index: number): PreparedInstance {
   }
   // A mirroring transform flips winding, so "front in world" is "back in local".
   const mirrored = matrix.determinant() < 0;
-  const side = mesh.doubleSided === false ? (mirrored ? BackSide : FrontSide) : DoubleSide;
+  const worldWinding = mesh.frontFace !== 'determinant';
+  const side = mesh.doubleSided === false ? (mirrored && worldWinding ? BackSide : FrontSide) : DoubleSide;
   return { index, matrix, inverse: matrix.clone().invert(), normalMatrix: new Matrix3().getNormalMatrix(matrix), side };
 }
 

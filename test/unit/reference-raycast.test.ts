@@ -172,6 +172,17 @@ describe('reference ray caster', () => {
     const mirror = mat4.scaling([-1, 1, 1]) as Float32Array; // mirroring flips world winding
     expect(culled(mirror, 3)).toBe(true);
     expect(culled(mirror, -3)).toBe(false);
+    // frontFace 'determinant': the local CCW side stays the front under a mirror (the agreed draw/pick rule).
+    const keptFront = (z: number): boolean =>
+      castReferenceRay(
+        createReferenceScene([
+          { id: 3, positions: tri, indices: null, worldMatrix: mirror, doubleSided: false, frontFace: 'determinant' },
+        ]),
+        [-0.2, 0.2, z],
+        [0, 0, -Math.sign(z)],
+      ) !== null;
+    expect(keptFront(3)).toBe(true);
+    expect(keptFront(-3)).toBe(false);
   });
 
   it('keeps the caller triangle order for a shuffled index buffer (matches brute force)', () => {
