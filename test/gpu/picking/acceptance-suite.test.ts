@@ -228,8 +228,10 @@ const VARIANTS: readonly SceneVariant[] = [
  * deletes a name from this list after merging the branch that makes it pass.
  * - 'pickAsync detail (vertex-index)': the `fallback` helper's detail without primitive-index
  *   (`enableDetailedPicking(picker, { method: 'vertex-index' })`, `picker.detailMethod`).
- * - 'single-sided materials', 'mirrored scales / mirrored thin instances': the `drawn` helper's culling rule; today the
- *   pick pass culls nothing, so one-sided back faces are picked although they are not drawn.
+ * - 'single-sided materials', 'mirrored scales / mirrored thin instances': the `drawn` helper's culling rule. Measured
+ *   today (one seed): on single-sided, the picks (GPU and CPU) hit the back faces of one-sided planes that are not
+ *   drawn (identity 99.3 %) while the G-buffer passes; on mirrored, the picks pass but the G-buffer draws mirrored
+ *   meshes inside out (identity 97.6 %, faceId 23 %).
  */
 const PENDING_AFTER_MERGE: readonly string[] = [
   'pickAsync detail (vertex-index)',
@@ -246,7 +248,7 @@ const KNOWN_GAPS: Readonly<Record<string, string>> = {
   'pickSync (CPU)':
     'the CPU ray comes from a 32-bit inverted view-projection (issue 15 item 4, the `drawn` helper): point, bu/bv and normal errors follow the ray error',
   'pickManyAsync detail (primitive-index)':
-    'points are drawn in one row of a K-wide target, so a point in column p is interpolated at texel x ≈ p and float32 plane equations lose precision as p grows (measured worse than pickAsync, which draws each point at column 0)',
+    'measured up to 10x less precise than pickAsync on the same pixels (worst bu/bv 1.1e-4 vs 2.5e-5, point 6.6e-6 vs 1.5e-6 x distance); not diagnosed: the likely cause is that the points are drawn side by side in one K-wide row, so point p is rasterised at texel x = p (pickAsync draws at x = 0) and float32 attribute interpolation loses precision with x',
 };
 
 const SEEDS = [101, 102, 103];
