@@ -22,6 +22,7 @@ import { createGeometryRendererTask, GeometryTextureType } from '../../geometry/
 import {
   createGpuPicker,
   enableDetailedPicking,
+  getPickedUV,
   type GpuPicker,
   pickAsync,
   pickManyAsync,
@@ -57,6 +58,7 @@ function crowdReference(
     Array.from({ length: matrices.length / 16 }, (_, i) => ({
       id: i,
       indices: data.indices ?? null,
+      uvs: data.uvs ?? null,
       worldMatrix: matrices.slice(i * 16, i * 16 + 16),
       positions:
         time === null
@@ -117,6 +119,10 @@ async function expectPicksMatch(
     info.pickedPoint!.forEach((c, i) => expect(Math.abs(c - truth.point[i])).toBeLessThan(1e-3 * truth.distance));
     expect(Math.abs(info.bu - truth.bu)).toBeLessThan(1e-3);
     expect(Math.abs(info.bv - truth.bv)).toBeLessThan(1e-3);
+    // UV comes from the barycentrics on the rest uvs (a per-vertex deformation keeps barycentrics); normals are null:
+    // the VAT's per-frame normal transform is baked in a texture the CPU does not sample (docs/picking.md).
+    if (truth.uv) getPickedUV(info)!.forEach((c, i) => expect(Math.abs(c - truth.uv![i])).toBeLessThan(1e-4));
+    else expect(getPickedUV(info)).toBeNull();
     expect([info.pickedNormal, info.pickedNormalWorld, info.pickedFaceNormal, info.pickedFaceNormalWorld]).toEqual([
       null,
       null,
@@ -229,7 +235,13 @@ describe('vertex animation textures', () => {
       mesh.vertexAnimationTime = 0.25;
       const blended = animateOnCpu(data, frames, 3, playback, 0.25);
       const reference = createReferenceScene([
-        { id: 0, positions: blended, indices: data.indices ?? null, worldMatrix: new Float32Array(mat4.identity()) },
+        {
+          id: 0,
+          positions: blended,
+          indices: data.indices ?? null,
+          uvs: data.uvs ?? null,
+          worldMatrix: new Float32Array(mat4.identity()),
+        },
       ]);
       const pixels = stablePixels(engine, scene, reference);
       renderFrame(scene);
