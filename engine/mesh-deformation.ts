@@ -324,6 +324,34 @@ export function deformVertexOnCpu(
 }
 
 /**
+ * One vertex's deformed local normal (not normalised) as the vertex stage computes it: morph normal deltas when the
+ * mesh has them, then the blend of the bones' upper 3×3. Null without normals or on a VAT mesh.
+ */
+export function deformNormalOnCpu(mesh: Mesh, vertex: number): [number, number, number] | null {
+  const out: [number, number, number] = [0, 0, 0];
+  if (mesh.vertexAnimation || !readVertexAttribute(mesh.geometry, 'normal', vertex, out)) return null;
+  const morph = mesh.morphTargets;
+  if (morph?.hasNormals) {
+    const n = mesh.geometry.vertexCount;
+    for (let t = 0; t < morph.count; t++) {
+      const w = mesh.morphWeights[t];
+      for (let c = 0; c < 3; c++) out[c] += w * morph.deltas[((morph.count + t) * n + vertex) * 4 + c];
+    }
+  }
+  const skeleton = mesh.skeleton;
+  if (skeleton) {
+    const [x, y, z] = out;
+    out[0] = out[1] = out[2] = 0;
+    const { joints, weights } = readInfluences(mesh, vertex);
+    for (let k = 0; k < 8; k++) {
+      const m = skeleton.matrices.subarray(joints[k] * 16, joints[k] * 16 + 16);
+      for (let r = 0; r < 3; r++) out[r] += weights[k] * (m[r] * x + m[4 + r] * y + m[8 + r] * z);
+    }
+  }
+  return out;
+}
+
+/**
  * Conservative local bounds of the mesh as deformed now: rest bounds grown by the weighted morph deltas,
  * then the union of those bounds under every bone (a skinned point is a convex blend of bone-transformed points).
  */

@@ -1,7 +1,7 @@
 import { mat3 } from 'wgpu-matrix';
 import { findVertexAttribute, readVertexAttribute } from '../engine/mesh-data.js';
 import type { Mesh } from '../engine/mesh.js';
-import { deformVertexOnCpu, isMeshDeformed } from '../engine/mesh-deformation.js';
+import { deformNormalOnCpu, deformVertexOnCpu, isMeshDeformed } from '../engine/mesh-deformation.js';
 import { multiplyByThinInstance } from '../engine/thin-instance-matrix.js';
 import { getTriangleVertices } from './picking-info.js';
 
@@ -93,12 +93,17 @@ export function computeTriangleDetail(
   let pickedNormal: Vec3 | null = null;
   let pickedNormalWorld: Vec3 | null = null;
   if (findVertexAttribute(mesh.geometry, 'normal')) {
-    const n0 = [0, 0, 0];
-    const n1 = [0, 0, 0];
-    const n2 = [0, 0, 0];
-    readVertexAttribute(mesh.geometry, 'normal', i0, n0);
-    readVertexAttribute(mesh.geometry, 'normal', i1, n1);
-    readVertexAttribute(mesh.geometry, 'normal', i2, n2);
+    // A deformed mesh interpolates its corners' normals as deformed now (morph normal deltas, bone blend), as drawn.
+    const deformed = isMeshDeformed(mesh);
+    const corner = (i: number) => {
+      if (deformed) return deformNormalOnCpu(mesh, i)!;
+      const n = [0, 0, 0];
+      readVertexAttribute(mesh.geometry, 'normal', i, n);
+      return n;
+    };
+    const n0 = corner(i0);
+    const n1 = corner(i1);
+    const n2 = corner(i2);
     const w = 1 - bu - bv;
     const local: Vec3 = [0, 1, 2].map((c) => bu * n0[c] + bv * n1[c] + w * n2[c]) as Vec3;
     pickedNormal = normalise(local);

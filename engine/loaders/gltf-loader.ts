@@ -1,5 +1,6 @@
 import {
   type Accessor,
+  type Animation as GltfAnimation,
   Document,
   Primitive,
   WebIO,
@@ -69,6 +70,32 @@ const floatComponentType = 5126;
 
 function refuse(where: string, message: string): never {
   throw new EngineError(api, 'unsupported', `${where}: ${message}`);
+}
+
+/** Refuses a sampler playGltfAnimation could not sample: unknown interpolation, no keyframes, unsorted times, or an
+ * output count that is not keyframes × (3 for CUBICSPLINE: in-tangent, value, out-tangent) × values per keyframe. */
+function checkAnimation(animation: GltfAnimation): void {
+  animation.listChannels().forEach((channel, c) => {
+    const where = `animation ${JSON.stringify(animation.getName())} channel ${c}`;
+    const sampler = channel.getSampler();
+    const input = sampler?.getInput();
+    const output = sampler?.getOutput();
+    if (!sampler || !input || !output) return; // nothing to play
+    const interpolation = sampler.getInterpolation();
+    if (!['STEP', 'LINEAR', 'CUBICSPLINE'].includes(interpolation))
+      refuse(where, `interpolation ${describeValue(interpolation)} must be STEP, LINEAR or CUBICSPLINE`);
+    const times = input.getArray();
+    if (!times || times.length === 0) refuse(where, 'the sampler has no keyframe times');
+    for (let k = 1; k < times.length; k++)
+      if (!(times[k] > times[k - 1]))
+        refuse(where, `keyframe times must increase strictly; time ${k} is ${times[k]} after ${times[k - 1]}`);
+    const perKey = (interpolation === 'CUBICSPLINE' ? 3 : 1) * times.length;
+    if (output.getCount() % perKey !== 0 || (channel.getTargetPath() !== 'weights' && output.getCount() !== perKey))
+      refuse(
+        where,
+        `${interpolation} over ${times.length} keyframes needs ${perKey} output elements${channel.getTargetPath() === 'weights' ? ' × morph targets' : ''}, got ${output.getCount()}`,
+      );
+  });
 }
 
 function checkOptions(options: GltfLoadOptions): Float32Array | null {
@@ -261,8 +288,9 @@ function planNode(
  * Each node's world matrix becomes its meshes' world matrix; materials keep base colour factor and
  * doubleSided only (textures, alphaMode, emissive and extensions are ignored). Skins become skeletons
  * (bones = joint world × inverse bind) and morph targets mesh morph targets; `playGltfAnimation` drives
- * them. Non-TRIANGLES primitives and CUBICSPLINE animations throw; all checks run before any mesh is made.
- * @throws {EngineError} when the bytes are not a glTF/GLB weft can load (e.g. a CUBICSPLINE animation, a non-triangle mesh)
+ * them (STEP, LINEAR and CUBICSPLINE samplers). Non-TRIANGLES primitives and malformed samplers throw; all checks run
+ * before any mesh is made.
+ * @throws {EngineError} when the bytes are not a glTF/GLB weft can load (e.g. a non-triangle mesh, a sampler whose output count does not fit its keyframes)
  */
 export async function loadGltfAsync(
   scene: Scene,
@@ -294,15 +322,7 @@ export async function loadGltfAsync(
   const plans: PlannedMesh[] = [];
   const materials = new Map<GltfMaterial, StandardMaterial>();
   const skins = new Map<GltfSkin, GltfSkinBinding>();
-  for (const animation of document.getRoot().listAnimations()) {
-    for (const sampler of animation.listSamplers()) {
-      if (sampler.getInterpolation() === 'CUBICSPLINE')
-        refuse(
-          `animation ${JSON.stringify(animation.getName())}`,
-          'CUBICSPLINE interpolation is not supported yet; use LINEAR or STEP',
-        );
-    }
-  }
+  for (const animation of document.getRoot().listAnimations()) checkAnimation(animation);
   document
     .getRoot()
     .listNodes()

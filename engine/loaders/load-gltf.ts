@@ -4,7 +4,7 @@ import type { GltfLoadOptions, GltfLoadResult } from './gltf-loader.js';
 
 /**
  * Adds a glTF/GLB's static meshes to the scene; the glTF reader loads on first use.
- * @throws {EngineError} when the bytes are not a glTF/GLB weft can load (e.g. a CUBICSPLINE animation, a non-triangle mesh)
+ * @throws {EngineError} when the bytes are not a glTF/GLB weft can load (e.g. a non-triangle mesh, a malformed animation sampler)
  */
 export async function loadGltfAsync(
   scene: Scene,

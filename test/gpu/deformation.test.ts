@@ -1,11 +1,9 @@
-import { mat4, vec4 } from 'wgpu-matrix';
+import { mat4 } from 'wgpu-matrix';
 import { describe, expect, test } from 'vitest';
 import {
   createMeshFromData,
   createScene,
-  deformVertexOnCpu,
   type Engine,
-  getCameraViewProjectionMatrix,
   makeBoxData,
   makePerspectiveCamera,
   makeSkeleton,
@@ -25,17 +23,13 @@ import { createGeometryRendererTask, GeometryTextureType } from '../../geometry/
 import { createGpuPicker, enableDetailedPicking, pickAsync } from '../../picking/index.js';
 import { gpuTest } from '../support/gpu.js';
 import { twoBoneBox } from '../support/vat-reference.js';
-import { castReferenceRay, createReferenceScene, makePixelRay } from '../support/reference-raycast.js';
+import { cameraPixelRay, makeFloat64Camera, projectToPixel } from '../support/camera-rays.js';
+import { deformWithThree } from '../support/three-deform.js';
+import { castReferenceRay, createReferenceScene } from '../support/reference-raycast.js';
 
 function pixelOf(engine: Engine, scene: Scene, point: [number, number, number]): [number, number] {
-  const clip = vec4.transformMat4(
-    [...point, 1],
-    getCameraViewProjectionMatrix(scene.camera!, engine.width / engine.height),
-  );
-  return [
-    Math.floor(((clip[0] / clip[3] + 1) / 2) * engine.width),
-    Math.floor(((1 - clip[1] / clip[3]) / 2) * engine.height),
-  ];
+  const p = projectToPixel(makeFloat64Camera(scene.camera!, engine.width, engine.height), point)!;
+  return [Math.floor(p.x), Math.floor(p.y)];
 }
 
 /** CPU linear-blend skinning of positions (4 influences), written here independently of the shaders. */
@@ -86,12 +80,11 @@ describe('deformed meshes', () => {
           worldMatrix: new Float32Array(mat4.identity()),
         },
       ]);
-      const inverse = mat4.inverse(getCameraViewProjectionMatrix(scene.camera, engine.width / engine.height));
       let compared = 0;
       for (let y = 0; y < engine.height; y += 2) {
         for (let x = 0; x < engine.width; x += 2) {
           const cast = (dx: number, dy: number) => {
-            const ray = makePixelRay(inverse, [0, 0, 7], x + dx, y + dy, engine.width, engine.height);
+            const ray = cameraPixelRay(scene.camera!, x + dx, y + dy, engine.width, engine.height);
             return castReferenceRay(reference, ray.origin, ray.direction);
           };
           const truth = cast(0, 0);
@@ -153,12 +146,11 @@ describe('deformed meshes', () => {
           worldMatrix: new Float32Array(mat4.identity()),
         },
       ]);
-      const inverse = mat4.inverse(getCameraViewProjectionMatrix(scene.camera, engine.width / engine.height));
       let compared = 0;
       for (let y = 1; y < engine.height; y += 2) {
         for (let x = 1; x < engine.width; x += 2) {
           const cast = (dx: number, dy: number) => {
-            const ray = makePixelRay(inverse, [0, 0, 7], x + dx, y + dy, engine.width, engine.height);
+            const ray = cameraPixelRay(scene.camera!, x + dx, y + dy, engine.width, engine.height);
             return castReferenceRay(reference, ray.origin, ray.direction);
           };
           const truth = cast(0, 0);
@@ -189,7 +181,6 @@ describe('deformed meshes', () => {
     async ({ engine }) => {
       const scene = createScene(engine);
       scene.camera = makePerspectiveCamera({ position: [0, 0, 6], target: [0, 0, 0] });
-      const viewProjection = getCameraViewProjectionMatrix(scene.camera, engine.width / engine.height);
       const data = twoBoneBox();
       const skeleton = makeSkeleton(2);
       const morph = data.positions!.map((c, i) => (i % 3 === 0 ? Math.sign(c) * 0.3 : 0)); // widens the box along x
@@ -206,11 +197,18 @@ describe('deformed meshes', () => {
         setBoneMatrix(skeleton, 1, mat4.translation([shift, 0, 0]));
         mesh.morphWeights[0] = weight;
       };
-      const deformedNow = () => {
-        const out = new Float32Array(data.positions!.length);
-        for (let v = 0; v < out.length / 3; v++) out.set(deformVertexOnCpu(mesh, v), v * 3);
-        return out;
-      };
+      // The reference pose: three.js morphs and skins the same data with the same bone matrices.
+      const deformedNow = () =>
+        deformWithThree(
+          {
+            positions: data.positions!,
+            joints: data.joints,
+            weights: data.weights,
+            morphPositions: [morph],
+            morphWeights: [mesh.morphWeights[0]],
+          },
+          Float32Array.from(skeleton.matrices),
+        ).positions;
       pose(0, 0);
       runTasks(engine, [task]);
       const before = deformedNow();
@@ -223,17 +221,18 @@ describe('deformed meshes', () => {
       const reference = createReferenceScene([
         { id: 1, positions: after, indices: data.indices ?? null, worldMatrix: new Float32Array(mat4.identity()) },
       ]);
-      const inverse = mat4.inverse(viewProjection);
+      // NDC in float64 from the camera's parameters (not weft's view-projection).
+      const camera = makeFloat64Camera(scene.camera, engine.width, engine.height);
       const ndc = (p: number[]) => {
-        const c = vec4.transformMat4([p[0], p[1], p[2], 1], viewProjection);
-        return [c[0] / c[3], c[1] / c[3]];
+        const q = projectToPixel(camera, p)!;
+        return [(q.x / engine.width) * 2 - 1, 1 - (q.y / engine.height) * 2];
       };
       let compared = 0;
       let moving = 0;
       for (let y = 0; y < engine.height; y += 2) {
         for (let x = 0; x < engine.width; x += 2) {
           const cast = (dx: number, dy: number) => {
-            const ray = makePixelRay(inverse, [0, 0, 6], x + dx, y + dy, engine.width, engine.height);
+            const ray = cameraPixelRay(scene.camera!, x + dx, y + dy, engine.width, engine.height);
             return castReferenceRay(reference, ray.origin, ray.direction);
           };
           const truth = cast(0, 0);
@@ -309,11 +308,21 @@ describe('deformation bounds for the pick pre-filter', () => {
       morphWeights: [0.8],
     });
     const bounds = deformedLocalBounds(mesh);
+    // Every vertex as three.js morphs and skins it, not as weft's own CPU deformation does.
+    const posed = deformWithThree(
+      {
+        positions: data.positions!,
+        joints: data.joints,
+        weights: data.weights,
+        morphPositions: [data.positions!.map((c) => c * 0.5)],
+        morphWeights: [0.8],
+      },
+      Float32Array.from(skeleton.matrices),
+    ).positions;
     for (let v = 0; v < mesh.geometry.vertexCount; v++) {
-      const p = deformVertexOnCpu(mesh, v);
       for (let c = 0; c < 3; c++) {
-        expect(p[c]).toBeGreaterThanOrEqual(bounds.min[c] - 1e-5);
-        expect(p[c]).toBeLessThanOrEqual(bounds.max[c] + 1e-5);
+        expect(posed[v * 3 + c]).toBeGreaterThanOrEqual(bounds.min[c] - 1e-5);
+        expect(posed[v * 3 + c]).toBeLessThanOrEqual(bounds.max[c] + 1e-5);
       }
     }
   });

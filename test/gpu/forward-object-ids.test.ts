@@ -5,13 +5,13 @@ import {
   createForwardRenderTask,
   createRenderTarget,
   disposeMesh,
-  getCameraViewProjectionMatrix,
   readForwardFrameIdAsync,
   runTasks,
 } from '../../engine/index.js';
 import { generateScene } from '../support/generated-scenes.js';
 import { gpuTest } from '../support/gpu.js';
-import { castReferenceRay, makePixelRay, type ReferenceHit } from '../support/reference-raycast.js';
+import { cameraPixelRay } from '../support/camera-rays.js';
+import { castReferenceRay, type ReferenceHit } from '../support/reference-raycast.js';
 
 const sameHit = (a: ReferenceHit | null, b: ReferenceHit | null) =>
   !a || !b ? a === b : a.meshId === b.meshId && a.thinInstanceIndex === b.thinInstanceIndex && a.faceId === b.faceId;
@@ -23,10 +23,6 @@ describe('forward renderer object IDs', () => {
       const generated = await generateScene(engine, 21);
       const task = createForwardRenderTask(generated.scene, { objectIds: true });
       runTasks(engine, [task]);
-      const inverse = mat4.inverse(
-        getCameraViewProjectionMatrix(generated.scene.camera!, engine.width / engine.height),
-      );
-      const eye = Array.from(generated.scene.camera!.position) as [number, number, number];
       let compared = 0;
       let agree = 0;
       let hits = 0;
@@ -34,7 +30,7 @@ describe('forward renderer object IDs', () => {
         const x = (k * 37) % engine.width;
         const y = (k * 23) % engine.height;
         const cast = (dx: number, dy: number) => {
-          const ray = makePixelRay(inverse, eye, x + dx, y + dy, engine.width, engine.height);
+          const ray = cameraPixelRay(generated.scene.camera!, x + dx, y + dy, engine.width, engine.height);
           return castReferenceRay(generated.reference, ray.origin, ray.direction);
         };
         const truth = cast(0, 0);

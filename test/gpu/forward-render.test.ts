@@ -4,7 +4,6 @@ import {
   createMeshFromData,
   createScene,
   type Engine,
-  getCameraViewProjectionMatrix,
   makePerspectiveCamera,
   makeStandardMaterial,
   type MeshData,
@@ -64,8 +63,7 @@ async function renderAndCompare(engine: Engine, placed: Placed[], smoothNormals:
   return compareFrameToReference(pixels, {
     width: engine.width,
     height: engine.height,
-    viewProjection: getCameraViewProjectionMatrix(scene.camera!, engine.width / engine.height),
-    cameraPosition: Array.from(scene.camera!.position) as Rgb,
+    camera: scene.camera!,
     scene: createReferenceScene(references),
     hitColor: (hit) =>
       lambert(

@@ -11,7 +11,8 @@ import { makeSphereData } from '../../engine/primitives/sphere.js';
 import { GeometryTextureType } from '../../geometry/geometry-types.js';
 import { registerMeshVariants } from '../../variants/mesh-variants.js';
 import { getNodeGpu } from '../support/gpu.js';
-import { castReferenceRay, createReferenceScene, makePixelRay } from '../support/reference-raycast.js';
+import { castReferenceRay, createReferenceScene } from '../support/reference-raycast.js';
+import { cameraPixelRay } from '../support/camera-rays.js';
 
 const linkModule = new URL('../../composer/link.ts', import.meta.url).pathname;
 const standIn = new URL('../../composer/precomposed-link.ts', import.meta.url).pathname;
@@ -88,11 +89,10 @@ describe('runtimes without the linker (the weft-gpu/vite build), on Dawn', () =>
         }),
       );
       const camera = scene.camera;
-      const inverse = mat4.inverse(engineApi.getCameraViewProjectionMatrix(camera, size / size));
       let hits = 0;
       const clear = [...frame.subarray(0, 3)];
       for (const [i, { x, y }] of points.entries()) {
-        const ray = makePixelRay(inverse, [...camera.position] as [number, number, number], x, y, size, size);
+        const ray = cameraPixelRay(camera, x, y, size, size); // float64, from the camera's parameters
         const expected = castReferenceRay(reference, ray.origin, ray.direction);
         const info = infos[i];
         const at = `pixel (${x}, ${y})`;

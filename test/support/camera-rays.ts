@@ -1,4 +1,7 @@
-// Pixel rays and simple intersections written for the tests, independently of weft's camera and picking maths.
+// Pixel rays, projections and simple intersections written for the tests in float64, from the camera's parameters
+// only (position, target, up, fovY, near, far, viewport): never through weft's camera, ray or matrix code. Pure: no
+// weft, no Node API, so a browser test can bundle it too. Conventions (DESIGN §4): right-handed, origin top-left,
+// pixel (x, y) sampled at its centre (x + 0.5, y + 0.5), reverse-Z depth (1 at near, 0 at far / infinity).
 type Vec3 = [number, number, number];
 
 export const sub = (a: readonly number[], b: readonly number[]): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
@@ -12,7 +15,17 @@ export const cross = (a: readonly number[], b: readonly number[]): Vec3 => [
 ];
 export const normalize = (a: readonly number[]): Vec3 => scale(a, 1 / Math.hypot(a[0], a[1], a[2]));
 
-/** A look-at perspective camera's basis (world up +Y). */
+/** What a perspective camera is, as plain numbers (weft's PerspectiveCamera has this shape). */
+export interface CameraParameters {
+  position: ArrayLike<number>;
+  target: ArrayLike<number>;
+  up?: ArrayLike<number>;
+  fovY: number;
+  near?: number;
+  far?: number;
+}
+
+/** A look-at perspective camera's orthonormal basis in float64, for one viewport. */
 export interface CameraBasis {
   position: Vec3;
   forward: Vec3;
@@ -20,28 +33,49 @@ export interface CameraBasis {
   up: Vec3;
   tanHalfFov: number;
   aspect: number;
+  near: number;
+  far: number;
+  width: number;
+  height: number;
 }
 
-export function cameraBasis(position: Vec3, target: Vec3, fovY: number, width: number, height: number): CameraBasis {
-  const forward = normalize(sub(target, position));
-  const right = normalize(cross(forward, [0, 1, 0]));
+const vec = (a: ArrayLike<number>): Vec3 => [a[0], a[1], a[2]];
+
+/** The float64 basis of a camera for a width × height framebuffer (look-at: right = forward × up). */
+export function makeFloat64Camera(camera: CameraParameters, width: number, height: number): CameraBasis {
+  if (!(width > 0 && height > 0)) throw new Error(`makeFloat64Camera: viewport ${width}x${height} must be positive`);
+  const position = vec(camera.position);
+  const forward = normalize(sub(vec(camera.target), position));
+  const right = normalize(cross(forward, camera.up ? vec(camera.up) : [0, 1, 0]));
   return {
     position,
     forward,
     right,
     up: cross(right, forward),
-    tanHalfFov: Math.tan(fovY / 2),
+    tanHalfFov: Math.tan(camera.fovY / 2),
     aspect: width / height,
+    near: camera.near ?? 0.1,
+    far: camera.far ?? Infinity,
+    width,
+    height,
   };
 }
 
-/** The unit ray through the centre of pixel (px, py) of a width × height frame. */
+/** A camera basis with world up +Y (kept for the entity tests that pass position, target and fov directly). */
+export function cameraBasis(position: Vec3, target: Vec3, fovY: number, width: number, height: number): CameraBasis {
+  return makeFloat64Camera({ position, target, fovY }, width, height);
+}
+
+/**
+ * The unit ray from the eye through framebuffer point (px + 0.5, py + 0.5): for integer (px, py) the centre of that
+ * pixel. `width`/`height` default to the basis's viewport.
+ */
 export function pixelRay(
   camera: CameraBasis,
   px: number,
   py: number,
-  width: number,
-  height: number,
+  width = camera.width,
+  height = camera.height,
 ): { origin: Vec3; direction: Vec3 } {
   const ndcX = ((px + 0.5) / width) * 2 - 1;
   const ndcY = 1 - ((py + 0.5) / height) * 2;
@@ -52,6 +86,42 @@ export function pixelRay(
     ),
   );
   return { origin: camera.position, direction };
+}
+
+/** The ray through the centre of pixel (x, y) of a camera given by its parameters. */
+export function cameraPixelRay(
+  camera: CameraParameters,
+  x: number,
+  y: number,
+  width: number,
+  height: number,
+): { origin: Vec3; direction: Vec3 } {
+  return pixelRay(makeFloat64Camera(camera, width, height), x, y);
+}
+
+/** A world point in view space: x right, y up, depth = distance along forward (positive in front). */
+export function toView(camera: CameraBasis, p: readonly number[]): Vec3 {
+  const d = sub(p, camera.position);
+  return [dot(d, camera.right), dot(d, camera.up), dot(d, camera.forward)];
+}
+
+/** View-space point → framebuffer position (top-left origin, pixel centres at +0.5) and reverse-Z NDC depth. */
+export function viewToPixel(camera: CameraBasis, v: readonly number[]): { x: number; y: number; depth: number } {
+  const ndcX = v[0] / (v[2] * camera.tanHalfFov * camera.aspect);
+  const ndcY = v[1] / (v[2] * camera.tanHalfFov);
+  const { near, far } = camera;
+  // Reverse-Z: depth = a + b / z with depth(near) = 1, depth(far) = 0 (a = 0, b = near for an infinite far plane).
+  const depth = Number.isFinite(far) ? (near * far) / ((far - near) * v[2]) - near / (far - near) : near / v[2];
+  return { x: ((ndcX + 1) / 2) * camera.width, y: ((1 - ndcY) / 2) * camera.height, depth };
+}
+
+/** A world point → framebuffer position and reverse-Z depth (null behind the eye). */
+export function projectToPixel(
+  camera: CameraBasis,
+  p: readonly number[],
+): { x: number; y: number; depth: number } | null {
+  const v = toView(camera, p);
+  return v[2] > 0 ? viewToPixel(camera, v) : null;
 }
 
 /** Ray parameter where the ray enters an axis-aligned box (slab test), and the smallest margin to a face edge; null on a miss. */

@@ -1,5 +1,5 @@
-import { mat4 } from 'wgpu-matrix';
-import { castReferenceRay, makePixelRay, type ReferenceHit, type ReferenceScene } from './reference-raycast.js';
+import { type CameraParameters, makeFloat64Camera, pixelRay } from './camera-rays.js';
+import { castReferenceRay, type ReferenceHit, type ReferenceScene } from './reference-raycast.js';
 
 type Rgb = [number, number, number];
 
@@ -7,8 +7,8 @@ type Rgb = [number, number, number];
 export interface FrameReference {
   width: number;
   height: number;
-  viewProjection: Float32Array;
-  cameraPosition: Rgb;
+  /** The camera's parameters: rays are built from them in float64 (camera-rays.ts). */
+  camera: CameraParameters;
   scene: ReferenceScene;
   /** Expected linear colour (0..1) of a hit. */
   hitColor: (hit: ReferenceHit) => Rgb;
@@ -39,10 +39,10 @@ function sameIdentity(a: ReferenceHit | null, b: ReferenceHit | null): boolean {
 
 /** Casts a ray through each pixel centre; pixels within 0.05 px of a triangle edge are skipped. */
 export function compareFrameToReference(pixels: Uint8Array, reference: FrameReference): FrameComparison {
-  const inverse = mat4.inverse(reference.viewProjection);
+  const camera = makeFloat64Camera(reference.camera, reference.width, reference.height);
   const result: FrameComparison = { compared: 0, hits: 0, skippedNearEdges: 0, mismatches: [] };
   const cast = (x: number, y: number) => {
-    const ray = makePixelRay(inverse, reference.cameraPosition, x, y, reference.width, reference.height);
+    const ray = pixelRay(camera, x, y);
     return castReferenceRay(reference.scene, ray.origin, ray.direction);
   };
   for (let y = 0; y < reference.height; y++) {

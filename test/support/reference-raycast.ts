@@ -1,5 +1,5 @@
 // Independent CPU ray caster (three.js + three-mesh-bvh) used as ground truth by GPU tests.
-// It deliberately imports nothing from weft.
+// It deliberately imports nothing from weft. Pixel rays come from camera-rays.ts (float64, camera parameters).
 import {
   BackSide,
   BufferAttribute,
@@ -15,7 +15,6 @@ import {
   type Side,
 } from 'three';
 import { MeshBVH } from 'three-mesh-bvh';
-import { vec4d } from 'wgpu-matrix';
 
 type Vec3 = [number, number, number];
 
@@ -29,6 +28,12 @@ export interface ReferenceMesh {
   worldMatrix: Float32Array;
   thinInstances?: Float32Array | null;
   doubleSided?: boolean;
+  /**
+   * Which faces a one-sided mesh shows: 'world-winding' (default) is the raw rasteriser rule (a mirrored mesh shows
+   * its inside); 'determinant' keeps the local CCW faces in front whatever the matrix's determinant sign (issue 15
+   * item 2: mirrored meshes and thin instances draw and pick like their unmirrored twins, seen in a mirror).
+   */
+  frontFace?: 'world-winding' | 'determinant';
 }
 
 /** One ray/triangle hit, all vectors in world space, barycentrics in the Babylon convention. */
@@ -99,7 +104,8 @@ function prepareInstance(mesh: ReferenceMesh, index: number): PreparedInstance {
   }
   // A mirroring transform flips winding, so "front in world" is "back in local".
   const mirrored = matrix.determinant() < 0;
-  const side = mesh.doubleSided === false ? (mirrored ? BackSide : FrontSide) : DoubleSide;
+  const worldWinding = mesh.frontFace !== 'determinant';
+  const side = mesh.doubleSided === false ? (mirrored && worldWinding ? BackSide : FrontSide) : DoubleSide;
   return { index, matrix, inverse: matrix.clone().invert(), normalMatrix: new Matrix3().getNormalMatrix(matrix), side };
 }
 
@@ -208,34 +214,4 @@ export function castReferenceRay(scene: ReferenceScene, origin: Vec3, direction:
 export function castReferenceRayAll(scene: ReferenceScene, origin: Vec3, direction: Vec3): ReferenceHit[] {
   const ray = makeWorldRay('castReferenceRayAll', origin, direction);
   return forEachInstanceHit(scene, ray, (bvh, r, side) => bvh.raycast(r, side));
-}
-
-function unproject(invViewProj: Float32Array, x: number, y: number, z: number): Vector3 {
-  const v = vec4d.transformMat4([x, y, z, 1], invViewProj);
-  return new Vector3(v[0] / v[3], v[1] / v[3], v[2] / v[3]);
-}
-
-/**
- * World ray through the centre of pixel (x, y) (top-left origin) for a reverse-Z projection.
- * origin = the point of that pixel's line closest to cameraPosition: the camera itself for a
- * perspective camera (so distances are measured from the eye, and geometry in front of the near
- * plane can be hit), the pixel's point in the camera plane for an orthographic one.
- */
-export function makePixelRay(
-  invViewProj: Float32Array,
-  cameraPosition: Vec3,
-  x: number,
-  y: number,
-  width: number,
-  height: number,
-): { origin: Vec3; direction: Vec3 } {
-  if (!(width > 0 && height > 0)) fail('makePixelRay', `viewport must be positive, got ${width}x${height}`);
-  const ndcX = ((x + 0.5) / width) * 2 - 1;
-  const ndcY = 1 - ((y + 0.5) / height) * 2;
-  const near = unproject(invViewProj, ndcX, ndcY, 1);
-  const mid = unproject(invViewProj, ndcX, ndcY, 0.5); // reverse-Z: z=0 is at infinity for an infinite far plane
-  const direction = mid.clone().sub(near).normalize();
-  const eye = new Vector3(...cameraPosition);
-  const origin = near.clone().addScaledVector(direction, eye.clone().sub(near).dot(direction));
-  return { origin: toTuple(origin), direction: toTuple(direction) };
 }

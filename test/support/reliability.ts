@@ -5,7 +5,6 @@ import {
   createBoxMesh,
   createScene,
   type Engine,
-  getCameraViewProjectionMatrix,
   makePerspectiveCamera,
   type Mesh,
   type Scene,
@@ -14,10 +13,10 @@ import type { PickingInfo } from '../../picking/index.js';
 import {
   castReferenceRayAll,
   createReferenceScene,
-  makePixelRay,
   type ReferenceMesh,
   type ReferenceScene,
 } from './reference-raycast.js';
+import { type CameraBasis, makeFloat64Camera, pixelRay } from './camera-rays.js';
 
 /** The camera position of the suite's scenes. */
 export const eye: [number, number, number] = [0, 0, 8];
@@ -126,8 +125,8 @@ export function copyForReference(mesh: Mesh): ReferenceMesh {
 export interface SceneCopy {
   reference: ReferenceScene;
   names: Map<number, string>;
-  inverse: Float32Array;
-  eye: [number, number, number];
+  /** The camera as float64 numbers, copied at the call (rays come from its parameters, not weft's matrices). */
+  camera: CameraBasis;
   width: number;
   height: number;
 }
@@ -142,10 +141,7 @@ export function copyScene(
   return {
     reference: createReferenceScene(meshes.map(copyForReference)),
     names: new Map(meshes.map((m) => [m.uniqueId, m.name])),
-    inverse: mat4.inverse(
-      getCameraViewProjectionMatrix(scene.camera!, viewport.width / viewport.height),
-    ) as Float32Array,
-    eye,
+    camera: makeFloat64Camera({ ...scene.camera!, position: eye }, viewport.width, viewport.height),
     width: viewport.width,
     height: viewport.height,
   };
@@ -156,7 +152,7 @@ export type ReferenceDiscard = ((point: [number, number, number]) => boolean) | 
 
 /** Reference answer at pixel (x, y): "name#instance" or "miss". */
 export function answerAt(copy: SceneCopy, x: number, y: number, discard: ReferenceDiscard = null): string {
-  const ray = makePixelRay(copy.inverse, copy.eye, x, y, copy.width, copy.height);
+  const ray = pixelRay(copy.camera, x, y);
   const hit = castReferenceRayAll(copy.reference, ray.origin, ray.direction).find((h) => !discard?.(h.point));
   if (!hit) return 'miss';
   return `${copy.names.get(hit.meshId)}${hit.thinInstanceIndex >= 0 ? `#${hit.thinInstanceIndex}` : ''}`;

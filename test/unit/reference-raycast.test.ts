@@ -1,4 +1,4 @@
-import { BoxGeometry, BufferGeometry, SphereGeometry } from 'three';
+import { BoxGeometry, BufferGeometry, PerspectiveCamera, Raycaster, SphereGeometry, Vector2, Vector3 } from 'three';
 import { MeshBVH } from 'three-mesh-bvh';
 import { describe, expect, it } from 'vitest';
 import { mat4, vec3 } from 'wgpu-matrix';
@@ -6,9 +6,9 @@ import {
   castReferenceRay,
   castReferenceRayAll,
   createReferenceScene,
-  makePixelRay,
   type ReferenceMesh,
 } from '../support/reference-raycast';
+import { add, makeFloat64Camera, pixelRay, projectToPixel, scale, sub } from '../support/camera-rays';
 
 type V3 = [number, number, number];
 const identity = (): Float32Array => mat4.identity() as Float32Array;
@@ -172,6 +172,17 @@ describe('reference ray caster', () => {
     const mirror = mat4.scaling([-1, 1, 1]) as Float32Array; // mirroring flips world winding
     expect(culled(mirror, 3)).toBe(true);
     expect(culled(mirror, -3)).toBe(false);
+    // frontFace 'determinant': the local CCW side stays the front under a mirror (the agreed draw/pick rule).
+    const keptFront = (z: number): boolean =>
+      castReferenceRay(
+        createReferenceScene([
+          { id: 3, positions: tri, indices: null, worldMatrix: mirror, doubleSided: false, frontFace: 'determinant' },
+        ]),
+        [-0.2, 0.2, z],
+        [0, 0, -Math.sign(z)],
+      ) !== null;
+    expect(keptFront(3)).toBe(true);
+    expect(keptFront(-3)).toBe(false);
   });
 
   it('keeps the caller triangle order for a shuffled index buffer (matches brute force)', () => {
@@ -218,34 +229,39 @@ describe('reference ray caster', () => {
     expect(checked).toBeGreaterThan(50);
   });
 
-  it('makes pixel rays for a reverse-Z perspective camera', () => {
+  it("makes float64 pixel rays and projections that agree with three.js's own camera unprojection", () => {
     const eye: V3 = [2, 3, 6];
     const target: V3 = [0, 0.5, 0];
-    const up: V3 = [0, 1, 0];
-    const fovY = Math.PI / 3,
-      width = 101,
-      height = 61,
-      aspect = width / height;
-    for (const far of [100, Infinity]) {
-      const viewProj = mat4.multiply(mat4.perspectiveReverseZ(fovY, aspect, 0.1, far), mat4.lookAt(eye, target, up));
-      const inv = mat4.inverse(viewProj) as Float32Array;
-      const forward = vec3.normalize(vec3.sub(target, eye));
-      const centre = makePixelRay(inv, eye, 50, 30, width, height);
-      expectVec(centre.direction, Array.from(forward));
-      expectVec(centre.origin, eye, 3);
-
-      const right = vec3.normalize(vec3.cross(forward, up));
-      const trueUp = vec3.cross(right, forward);
-      const tanY = Math.tan(fovY / 2);
-      const ndcX = (0.5 / width) * 2 - 1,
-        ndcY = 1 - (0.5 / height) * 2;
-      const camDir = vec3.add(
-        vec3.add(vec3.scale(right, ndcX * tanY * aspect), vec3.scale(trueUp, ndcY * tanY)),
-        forward,
-      );
-      const corner = makePixelRay(inv, eye, 0, 0, width, height);
-      expectVec(corner.direction, Array.from(vec3.normalize(camDir)));
-      expect(corner.direction[1]).toBeGreaterThan(centre.direction[1]); // top-left pixel looks up
+    const fovY = Math.PI / 3;
+    const [width, height] = [101, 61];
+    const camera = makeFloat64Camera({ position: eye, target, up: [0, 1, 0], fovY, near: 0.1 }, width, height);
+    // three.js: a PerspectiveCamera (fov in degrees) and Raycaster.setFromCamera on NDC of the pixel centre.
+    const three = new PerspectiveCamera((fovY * 180) / Math.PI, width / height, 0.1, 1000);
+    three.position.set(...eye);
+    three.lookAt(new Vector3(...target));
+    three.updateMatrixWorld();
+    const raycaster = new Raycaster();
+    for (const [x, y] of [
+      [50, 30],
+      [0, 0],
+      [100, 60],
+      [17.25, 40.5],
+    ]) {
+      const ray = pixelRay(camera, x, y);
+      raycaster.setFromCamera(new Vector2(((x + 0.5) / width) * 2 - 1, 1 - ((y + 0.5) / height) * 2), three);
+      expectVec(ray.origin, eye, 12);
+      expectVec(ray.direction, raycaster.ray.direction.toArray(), 6); // three unprojects in float32 matrices
+      const back = projectToPixel(camera, add(eye, scale(ray.direction, 4.2)))!;
+      expect(back.x).toBeCloseTo(x + 0.5, 10);
+      expect(back.y).toBeCloseTo(y + 0.5, 10);
     }
+    expect(pixelRay(camera, 0, 0).direction[1]).toBeGreaterThan(pixelRay(camera, 50, 30).direction[1]); // top-left looks up
+    // Reverse-Z: depth 1 on the near plane, 0 at infinity (near / distance along forward).
+    const forward = camera.forward;
+    expect(projectToPixel(camera, add(eye, scale(forward, 0.1)))!.depth).toBeCloseTo(1, 12);
+    expect(projectToPixel(camera, add(eye, scale(forward, 10)))!.depth).toBeCloseTo(0.01, 12);
+    const finite = makeFloat64Camera({ position: eye, target, fovY, near: 0.1, far: 100 }, width, height);
+    expect(projectToPixel(finite, add(eye, scale(forward, 100)))!.depth).toBeCloseTo(0, 12);
+    expect(projectToPixel(camera, sub(eye, forward))).toBeNull();
   });
 });

@@ -3,13 +3,9 @@ import { describe, expect } from 'vitest';
 import { createMeshFromData, disposeMesh, type FrameIdHit, makeBoxData, runTasks } from '../../../engine/index.js';
 import { createGeometryRendererTask, GeometryTextureType, readGeometryFrameIdAsync } from '../../../geometry/index.js';
 import { gpuTest } from '../../support/gpu.js';
-import {
-  castReferenceRay,
-  castReferenceRayAll,
-  makePixelRay,
-  type ReferenceHit,
-} from '../../support/reference-raycast.js';
-import { cameraMatrices, generateGeometryScene } from './geometry-test-helpers.js';
+import { cameraPixelRay } from '../../support/camera-rays.js';
+import { castReferenceRay, castReferenceRayAll, type ReferenceHit } from '../../support/reference-raycast.js';
+import { generateGeometryScene } from './geometry-test-helpers.js';
 
 const sameHit = (a: ReferenceHit | null, b: ReferenceHit | null) =>
   !a || !b ? a === b : a.meshId === b.meshId && a.thinInstanceIndex === b.thinInstanceIndex && a.faceId === b.faceId;
@@ -27,10 +23,8 @@ describe('frame IDs: hover from the last rendered frame', () => {
       runTasks(engine, [task]);
       const { width, height } = engine;
       expect(task.state.setup.objectPrimitive, 'lavapipe has primitive-index').toBe(true);
-      const eye = Array.from(scene.camera!.position) as [number, number, number];
-      const inverse = mat4.inverse(cameraMatrices(scene, width / height).viewProjection);
       const cast = (x: number, y: number) => {
-        const ray = makePixelRay(inverse, eye, x, y, width, height);
+        const ray = cameraPixelRay(scene.camera!, x, y, width, height);
         return castReferenceRay(reference, ray.origin, ray.direction);
       };
       // Count render passes begun while reading: hover needs none.
@@ -67,7 +61,7 @@ describe('frame IDs: hover from the last rendered frame', () => {
               if (!hit.hit) figures.missAgree++;
               return;
             }
-            const ray = makePixelRay(inverse, eye, x, y, width, height);
+            const ray = cameraPixelRay(scene.camera!, x, y, width, height);
             const next = castReferenceRayAll(reference, ray.origin, ray.direction).find(
               (h) => h.meshId !== truth.meshId || h.thinInstanceIndex !== truth.thinInstanceIndex,
             );

@@ -9,12 +9,8 @@ import {
 } from '../../../geometry/index.js';
 import { lambert } from '../../support/frame-check.js';
 import { gpuTest } from '../../support/gpu.js';
-import {
-  castReferenceRay,
-  castReferenceRayAll,
-  makePixelRay,
-  type ReferenceHit,
-} from '../../support/reference-raycast.js';
+import { cameraPixelRay } from '../../support/camera-rays.js';
+import { castReferenceRay, castReferenceRayAll, type ReferenceHit } from '../../support/reference-raycast.js';
 import { cameraMatrices, generateGeometryScene, type Pixels, readPixels } from './geometry-test-helpers.js';
 
 type Vec = number[];
@@ -64,9 +60,8 @@ async function measure(engine: Engine, seed: number, far: number, figures: Recor
   const camera = scene.camera!;
   const eye = Array.from(camera.position) as [number, number, number];
   const { view, viewProjection } = cameraMatrices(scene, width / height);
-  const inverse = mat4.inverse(viewProjection);
   const cast = (x: number, y: number) => {
-    const ray = makePixelRay(inverse, eye, x, y, width, height);
+    const ray = cameraPixelRay(scene.camera!, x, y, width, height);
     return castReferenceRay(reference, ray.origin, ray.direction);
   };
   for (let y = 0; y < height; y++) {
@@ -98,7 +93,7 @@ async function measure(engine: Engine, seed: number, far: number, figures: Recor
         );
         continue;
       }
-      const ray = makePixelRay(inverse, eye, x, y, width, height);
+      const ray = cameraPixelRay(scene.camera!, x, y, width, height);
       const next = castReferenceRayAll(reference, ray.origin, ray.direction).find(
         (h) => h.meshId !== hit.meshId || h.thinInstanceIndex !== hit.thinInstanceIndex,
       );
@@ -245,9 +240,8 @@ describe('G-buffer against three.js + three-mesh-bvh', () => {
       ]);
       const { width, height } = engine;
       const eye = Array.from(scene.camera!.position) as [number, number, number];
-      const inverse = mat4.inverse(cameraMatrices(scene, width / height).viewProjection);
       const cast = (x: number, y: number) => {
-        const ray = makePixelRay(inverse, eye, x, y, width, height);
+        const ray = cameraPixelRay(scene.camera!, x, y, width, height);
         return castReferenceRay(reference, ray.origin, ray.direction);
       };
       const figures = {

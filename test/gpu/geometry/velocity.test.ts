@@ -23,12 +23,8 @@ import {
   includeInVelocity,
 } from '../../../geometry/index.js';
 import { gpuTest } from '../../support/gpu.js';
-import {
-  castReferenceRay,
-  createReferenceScene,
-  makePixelRay,
-  type ReferenceHit,
-} from '../../support/reference-raycast.js';
+import { cameraPixelRay } from '../../support/camera-rays.js';
+import { castReferenceRay, createReferenceScene, type ReferenceHit } from '../../support/reference-raycast.js';
 import { cameraMatrices, type Pixels, readPixels } from './geometry-test-helpers.js';
 
 interface Pose {
@@ -148,10 +144,8 @@ function compareVelocity(
   };
   const was = at(previous);
   const is = at(current);
-  const inverse = mat4.inverse(is.viewProjection);
-  const eye = [...current.camera] as [number, number, number];
   const cast = (x: number, y: number) => {
-    const ray = makePixelRay(inverse, eye, x, y, width, height);
+    const ray = cameraPixelRay(camera, x, y, width, height);
     return castReferenceRay(reference, ray.origin, ray.direction);
   };
   const same = (a: ReferenceHit | null, b: ReferenceHit | null) =>

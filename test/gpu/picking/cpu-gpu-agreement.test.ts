@@ -1,4 +1,3 @@
-import { mat4 } from 'wgpu-matrix';
 import { describe, expect } from 'vitest';
 import {
   createGpuPicker,
@@ -9,7 +8,8 @@ import {
 } from '../../../picking/index.js';
 import { generateScene } from '../../support/generated-scenes.js';
 import { gpuTest } from '../../support/gpu.js';
-import { castReferenceRay, makePixelRay, type ReferenceHit } from '../../support/reference-raycast.js';
+import { makeFloat64Camera, pixelRay } from '../../support/camera-rays.js';
+import { castReferenceRay, type ReferenceHit } from '../../support/reference-raycast.js';
 
 const sameHit = (a: ReferenceHit | null, b: ReferenceHit | null) =>
   !a || !b ? a === b : a.meshId === b.meshId && a.thinInstanceIndex === b.thinInstanceIndex && a.faceId === b.faceId;
@@ -25,8 +25,8 @@ describe('CPU pickSync agrees with the GPU picker', () => {
         const picker = createGpuPicker(generated.scene);
         expect(enableDetailedPicking(picker)).toBe(true);
         const { width, height } = engine;
-        const camera = generated.scene.camera!;
-        const cameraPosition = Array.from(camera.position) as [number, number, number];
+        // Edges are found with float64 rays from the camera's parameters, not with the picker's own ray.
+        const camera = makeFloat64Camera(generated.scene.camera!, width, height);
         for (let start = 0; start < width * height; start += 64) {
           const pixels = Array.from(
             { length: Math.min(64, width * height - start) },
@@ -35,9 +35,8 @@ describe('CPU pickSync agrees with the GPU picker', () => {
           const gpu = await Promise.all(pixels.map(([x, y]) => pickAsync(picker, x, y)));
           pixels.forEach(([x, y], k) => {
             const cpu = pickSync(generated.scene, x, y);
-            const inverse = mat4.inverse(cpu.ray!.viewProjection);
             const cast = (dx: number, dy: number) => {
-              const ray = makePixelRay(inverse, cameraPosition, x + dx, y + dy, width, height);
+              const ray = pixelRay(camera, x + dx, y + dy);
               return castReferenceRay(generated.reference, ray.origin, ray.direction);
             };
             const centre = cast(0, 0);

@@ -23,7 +23,8 @@ import {
   type PickingInfo,
 } from '../../../picking/index.js';
 import { gpuTest } from '../../support/gpu.js';
-import { castReferenceRayAll, createReferenceScene, makePixelRay } from '../../support/reference-raycast.js';
+import { cameraPixelRay } from '../../support/camera-rays.js';
+import { castReferenceRayAll, createReferenceScene } from '../../support/reference-raycast.js';
 
 const who = (info: PickingInfo) =>
   info.hit ? `${info.pickedMesh!.name}${info.thinInstanceIndex >= 0 ? `#${info.thinInstanceIndex}` : ''}` : 'miss';
@@ -253,14 +254,7 @@ describe('pick discard rules', () => {
           worldMatrix: new Float32Array(mat4.identity()),
         },
       ]);
-      const ray = makePixelRay(
-        mat4.inverse(getCameraViewProjectionMatrix(scene.camera, engine.width / engine.height)),
-        [0, 0, 5],
-        x,
-        y,
-        engine.width,
-        engine.height,
-      );
+      const ray = cameraPixelRay(scene.camera, x, y, engine.width, engine.height);
       const truth = castReferenceRayAll(reference, ray.origin, ray.direction)[0];
       expect(info.faceId).toBe(truth.faceId);
       info.pickedPoint!.forEach((c, i) => expect(Math.abs(c - truth.point[i])).toBeLessThan(1e-3 * truth.distance));

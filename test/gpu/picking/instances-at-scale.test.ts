@@ -4,7 +4,6 @@ import {
   createBoxMesh,
   createScene,
   type Engine,
-  getCameraViewProjectionMatrix,
   makePerspectiveCamera,
   type Mesh,
   type Scene,
@@ -19,7 +18,7 @@ import {
   takeCpuPickCensus,
 } from '../../../picking/index.js';
 import { gpuTest } from '../../support/gpu.js';
-import { makePixelRay } from '../../support/reference-raycast.js';
+import { cameraPixelRay } from '../../support/camera-rays.js';
 
 /** Boxes 0.4 wide (top face at y = 0.2) on a grid 0.9 apart; a layout says where instance i sits. */
 const spacing = 0.9;
@@ -87,8 +86,7 @@ function matricesOf(layout: Layout): Float32Array {
  * nothing rises above it); null when the point is within 0.03 of a box edge or between boxes (not checked).
  */
 function expectedInstance(engine: Engine, scene: Scene, layout: Layout, x: number, y: number): number | null {
-  const inverse = mat4.inverse(getCameraViewProjectionMatrix(scene.camera!, engine.width / engine.height));
-  const ray = makePixelRay(inverse as Float32Array, eye, x, y, engine.width, engine.height);
+  const ray = cameraPixelRay(scene.camera!, x, y, engine.width, engine.height);
   const t = (half - ray.origin[1]) / ray.direction[1];
   const px = ray.origin[0] + t * ray.direction[0];
   const pz = ray.origin[2] + t * ray.direction[2];

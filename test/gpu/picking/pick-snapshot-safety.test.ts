@@ -6,7 +6,6 @@ import {
   createScene,
   disposeMesh,
   type Engine,
-  getCameraViewProjectionMatrix,
   makePerspectiveCamera,
   makeSkeleton,
   type Mesh,
@@ -25,10 +24,10 @@ import {
 } from '../../../picking/index.js';
 import { twoBoneBox } from '../../support/vat-reference.js';
 import { gpuTest } from '../../support/gpu.js';
+import { cameraPixelRay, makeFloat64Camera, projectToPixel } from '../../support/camera-rays.js';
 import {
   castReferenceRay,
   createReferenceScene,
-  makePixelRay,
   type ReferenceMesh,
   type ReferenceScene,
 } from '../../support/reference-raycast.js';
@@ -74,10 +73,9 @@ function gridPoints(engine: Engine, step: number): { x: number; y: number }[] {
 
 /** Each point's answer by the reference caster on the scene copied before the call: "mesh#instance" or "miss". */
 function expectedAt(engine: Engine, scene: Scene, reference: ReferenceScene, points: { x: number; y: number }[]) {
-  const inverse = mat4.inverse(getCameraViewProjectionMatrix(scene.camera!, engine.width / engine.height));
   const names = new Map(scene.meshes.map((m) => [m.uniqueId, m.name]));
   return points.map((p) => {
-    const ray = makePixelRay(inverse as Float32Array, [0, 0, 8], p.x, p.y, engine.width, engine.height);
+    const ray = cameraPixelRay(scene.camera!, p.x, p.y, engine.width, engine.height);
     const hit = castReferenceRay(reference, ray.origin, ray.direction);
     return hit ? `${names.get(hit.meshId)}${hit.thinInstanceIndex >= 0 ? `#${hit.thinInstanceIndex}` : ''}` : 'miss';
   });
@@ -239,11 +237,14 @@ describe('rule storage is captured at the call (issue #16 finding 4)', () => {
     const front = scene.meshes.find((m) => m.name === 'front')!;
     const flags = new Float32Array([0]);
     const point = { x: 0, y: 0 };
-    const inverse = mat4.inverse(getCameraViewProjectionMatrix(scene.camera!, engine.width / engine.height));
-    // The pixel over the front box's centre.
-    const clip = mat4.multiply(mat4.inverse(inverse), front.worldMatrix);
-    point.x = Math.floor(((clip[12] / clip[15] + 1) / 2) * engine.width);
-    point.y = Math.floor(((1 - clip[13] / clip[15]) / 2) * engine.height);
+    // The pixel over the front box's centre (projected in float64 from the camera's parameters).
+    const centre = projectToPixel(makeFloat64Camera(scene.camera!, engine.width, engine.height), [
+      front.worldMatrix[12],
+      front.worldMatrix[13],
+      front.worldMatrix[14],
+    ])!;
+    point.x = Math.floor(centre.x);
+    point.y = Math.floor(centre.y);
     for (let k = 0; k < 3; k++) {
       flags[0] = k % 2;
       const discard = {

@@ -1,4 +1,3 @@
-import { mat4 } from 'wgpu-matrix';
 import { describe, expect } from 'vitest';
 import type { Engine } from '../../../engine/index.js';
 import {
@@ -11,12 +10,8 @@ import {
 } from '../../../picking/index.js';
 import { gpuTest } from '../../support/gpu.js';
 import { type Generated, generateScene } from '../../support/generated-scenes.js';
-import {
-  castReferenceRay,
-  castReferenceRayAll,
-  makePixelRay,
-  type ReferenceHit,
-} from '../../support/reference-raycast.js';
+import { makeFloat64Camera, pixelRay } from '../../support/camera-rays.js';
+import { castReferenceRay, castReferenceRayAll, type ReferenceHit } from '../../support/reference-raycast.js';
 
 interface Figures {
   compared: number;
@@ -48,8 +43,8 @@ async function measure(generated: Generated, engine: Engine, figures: Figures, r
   const picker = createGpuPicker(generated.scene);
   expect(enableDetailedPicking(picker)).toBe(true);
   const { width, height } = engine;
-  const camera = generated.scene.camera!;
-  const cameraPosition = Array.from(camera.position) as [number, number, number];
+  // The reference ray is built here in float64 from the camera's parameters, not from the picker's matrices.
+  const camera = makeFloat64Camera(generated.scene.camera!, width, height);
   const pixels: [number, number][] = [];
   for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) pixels.push([x, y]);
   for (let start = 0; start < pixels.length; start += 64) {
@@ -59,9 +54,8 @@ async function measure(generated: Generated, engine: Engine, figures: Figures, r
     );
     batch.forEach(([x, y], k) => {
       const info = infos[k];
-      const inverse = mat4.inverse(info.ray?.viewProjection ?? new Float32Array(16));
       const cast = (dx: number, dy: number) => {
-        const ray = makePixelRay(inverse, cameraPosition, x + dx, y + dy, width, height);
+        const ray = pixelRay(camera, x + dx, y + dy);
         if (!rule) return castReferenceRay(generated.reference, ray.origin, ray.direction);
         return castReferenceRayAll(generated.reference, ray.origin, ray.direction).find(rule.keeps) ?? null;
       };
@@ -78,11 +72,9 @@ async function measure(generated: Generated, engine: Engine, figures: Figures, r
       // A surface crossing the rule's boundary at this pixel: float rounding decides, not the rule.
       if (
         rule &&
-        castReferenceRayAll(
-          generated.reference,
-          makePixelRay(inverse, cameraPosition, x, y, width, height).origin,
-          makePixelRay(inverse, cameraPosition, x, y, width, height).direction,
-        ).some(rule.nearBoundary)
+        castReferenceRayAll(generated.reference, pixelRay(camera, x, y).origin, pixelRay(camera, x, y).direction).some(
+          rule.nearBoundary,
+        )
       )
         return;
       if (!truth) {
@@ -90,7 +82,7 @@ async function measure(generated: Generated, engine: Engine, figures: Figures, r
         if (!info.hit) figures.missAgree++;
         return;
       }
-      const ray = makePixelRay(inverse, cameraPosition, x, y, width, height);
+      const ray = pixelRay(camera, x, y);
       const next = castReferenceRayAll(generated.reference, ray.origin, ray.direction)
         .filter((h) => !rule || rule.keeps(h))
         .find((h) => h.meshId !== truth.meshId || h.thinInstanceIndex !== truth.thinInstanceIndex);

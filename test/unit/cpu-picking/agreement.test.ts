@@ -4,8 +4,8 @@ import { createMeshFromData } from '../../../engine/mesh.js';
 import { makeBunnyDataAsync } from '../../../engine/primitives/index.js';
 import type { Scene } from '../../../engine/scene.js';
 import { getPickedUV } from '../../../picking/picking-info.js';
-import { makePickingRay } from '../../../picking/picking-ray.js';
-import { createCpuPicker, pickSync, takeCpuPickCensus } from '../../../picking/cpu/index.js';
+import { createCpuPicker, pickSync, pickWithRaySync, takeCpuPickCensus } from '../../../picking/cpu/index.js';
+import { makeFloat64Camera, pixelRay } from '../../support/camera-rays.js';
 import { castReferenceRay } from '../../support/reference-raycast.js';
 import { addRandomMeshes, makeCpuScene, mulberry32, randomTransform, toReferenceScene } from './scene-fixtures.js';
 
@@ -18,6 +18,9 @@ interface Agreement {
   worstPointError: number;
   worstNormalError: number;
   worstBaryError: number;
+  /** pickSync(x, y) through weft's own pixel ray: same mesh, instance and face as the reference. */
+  pixelAgreed: number;
+  worstPixelPointError: number;
 }
 
 /** Compares pickSync with the three-mesh-bvh reference at every pixel centre of the scene's viewport. */
@@ -33,13 +36,19 @@ function measureAgreement(scene: Scene): Agreement {
     worstPointError: 0,
     worstNormalError: 0,
     worstBaryError: 0,
+    pixelAgreed: 0,
+    worstPixelPointError: 0,
   };
   const edge = 1e-4;
+  // The reference ray: float64 from the camera's parameters, not weft's makePickingRay.
+  const camera = makeFloat64Camera(scene.camera!, width, height);
   for (let y = 0; y < height; y++) {
     for (let x = 0; x < width; x++) {
       result.pixels++;
-      const ray = makePickingRay(scene.camera!, x, y, { width, height });
-      const ours = pickSync(scene, x, y, { culling: 'none' }); // the reference casts DoubleSide
+      const ray = pixelRay(camera, x, y);
+      // Precision is judged on the BVH fed the exact ray and on pickSync's own pixel ray; the reference casts DoubleSide.
+      const ours = pickWithRaySync(scene, ray, { culling: 'none' });
+      const own = pickSync(scene, x, y, { culling: 'none' });
       const ref = castReferenceRay(reference, ray.origin, ray.direction);
       const nearEdge = (b: { bu: number; bv: number } | null): boolean =>
         !!b && Math.min(b.bu, b.bv, 1 - b.bu - b.bv) < edge;
@@ -50,7 +59,18 @@ function measureAgreement(scene: Scene): Agreement {
       result.compared++;
       if (!ref) {
         if (!ours.hit) result.agreed++;
+        if (!own.hit) result.pixelAgreed++;
         continue;
+      }
+      if (
+        own.hit &&
+        own.pickedMesh!.uniqueId === ref.meshId &&
+        own.thinInstanceIndex === ref.thinInstanceIndex &&
+        own.faceId === ref.faceId
+      ) {
+        result.pixelAgreed++;
+        const error = Math.hypot(...own.pickedPoint!.map((v, i) => v - ref.point[i])) / ref.distance;
+        result.worstPixelPointError = Math.max(result.worstPixelPointError, error);
       }
       if (
         !ours.hit ||
@@ -87,6 +107,7 @@ function report(label: string, a: Agreement, census: ReturnType<typeof takeCpuPi
   const rate = (100 * a.agreed) / a.compared;
   console.log(
     `[cpu-pick agreement] ${label}: ${a.agreed}/${a.compared} pixels agree (${rate.toFixed(3)} %), ${a.hits} hits, ` +
+      `pickSync's own pixel ray: ${a.pixelAgreed}/${a.compared} identities, worst point error ${a.worstPixelPointError.toExponential(2)} × distance; ` +
       `${a.nearEdge} of ${a.pixels} pixels skipped as within 1e-4 barycentric of an edge; worst point error ${a.worstPointError.toExponential(2)} × distance, ` +
       `worst bary error ${a.worstBaryError.toExponential(2)}, worst normal error ${a.worstNormalError.toExponential(2)}; ` +
       `census: ${census.offersPerRay.toFixed(2)} offers/ray (flat scan: ${census.flatOffersPerRay}), ${census.narrowPhasePerRay.toFixed(2)} narrow-phase/ray`,
@@ -95,7 +116,7 @@ function report(label: string, a: Agreement, census: ReturnType<typeof takeCpuPi
 
 describe('pickSync agrees with three.js + three-mesh-bvh on generated scenes', () => {
   test.each([1, 2, 3])(
-    'random scene %i: mesh, instance and face for ≥ 99.9 % of pixels, point within 1e-4 × distance',
+    'random scene %i: mesh, instance and face for ≥ 99.9 % of pixels; fed the exact ray, point within 1e-5 × distance',
     (seed) => {
       const rand = mulberry32(seed * 7919);
       const scene = makeCpuScene(160, 120);
@@ -107,7 +128,9 @@ describe('pickSync agrees with three.js + three-mesh-bvh on generated scenes', (
       report(`seed ${seed}`, a, takeCpuPickCensus(picker));
       expect(a.hits).toBeGreaterThan(a.compared * 0.2);
       expect(a.agreed / a.compared).toBeGreaterThanOrEqual(0.999);
-      expect(a.worstPointError).toBeLessThanOrEqual(1e-4);
+      expect(a.pixelAgreed / a.compared).toBeGreaterThanOrEqual(0.999);
+      expect(a.worstPointError).toBeLessThanOrEqual(1e-5);
+      expect(a.worstPixelPointError).toBeLessThanOrEqual(1e-6); // pickSync's own ray is exact (float64, issue 15)
       expect(a.worstBaryError).toBeLessThan(1e-4);
       expect(a.worstNormalError).toBeLessThan(1e-3);
     },
@@ -126,7 +149,9 @@ describe('pickSync agrees with three.js + three-mesh-bvh on generated scenes', (
     report('bunny ×3 instances', a, takeCpuPickCensus(picker));
     expect(a.hits).toBeGreaterThan(500);
     expect(a.agreed / a.compared).toBeGreaterThanOrEqual(0.999);
-    expect(a.worstPointError).toBeLessThanOrEqual(1e-4);
+    expect(a.pixelAgreed / a.compared).toBeGreaterThanOrEqual(0.999);
+    expect(a.worstPointError).toBeLessThanOrEqual(1e-5);
+    expect(a.worstPixelPointError).toBeLessThanOrEqual(1e-6);
     const centre = pickSync(scene, 64, 64, { culling: 'none' });
     if (centre.hit) expect(getPickedUV(centre)).toBeNull(); // the bunny has no uvs
     expect(bunny.thinInstanceCount).toBe(3);
