@@ -153,7 +153,7 @@ export function scoreSample(tally: Tally, pixel: JudgedPixel, sample: PathSample
     if (truth.normalWorld && sample.normal)
       check(
         'normal',
-        angleDegrees(sample.normal, truth.normalWorld, !!sample.normalAsLine),
+        angleDegrees(sample.normal, normalOnSeenSide(truth), !!sample.normalAsLine),
         bars.normalDegrees,
         'worstNormalDeg',
       );
@@ -202,4 +202,16 @@ export function formatAcceptanceTable(
     return `| ${passes(t) ? 'yes' : 'NO'} | ${t.path} | ${t.variant} | ${t.judged} | ${t.hits} | ${percent(t.missAgree, t.misses)} | ${percent(t.identity, t.hits)} | ${p.face ? percent(t.face, t.faceCompared) : '—'} | ${exp(t.worstPoint, p.point)} | ${exp(t.worstBary, p.barycentric)} | ${exp(t.worstUv, p.uv)} | ${exp(t.worstNormalDeg, p.normal)} | ${exp(t.worstFaceNormalDeg, p.faceNormal)} | ${t.nearEdge} / ${t.depthTie} |`;
   });
   return [head, rule, ...rows].join('\n');
+}
+
+/**
+ * The documented side of a picked or G-buffer normal (docs/picking.md, docs/geometry.md): the face normal turned to the
+ * camera, and the interpolated normal negated when it points to the other side of that face.
+ */
+function normalOnSeenSide(truth: { faceNormalWorld: Vec3; normalWorld: Vec3 | null; frontFacing: boolean }): Vec3 {
+  const n = truth.normalWorld!;
+  const f = truth.faceNormalWorld;
+  const seen = truth.frontFacing ? 1 : -1;
+  const side = (n[0] * f[0] + n[1] * f[1] + n[2] * f[2]) * seen;
+  return side < 0 ? [-n[0], -n[1], -n[2]] : n;
 }

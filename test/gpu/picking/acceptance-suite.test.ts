@@ -96,14 +96,10 @@ async function pickEveryPixel(
   }
 }
 
-/** The agreed `fallback` interface (COMMON.md): typed loosely here until that branch is merged. */
-type DetailMethod = 'auto' | 'primitive-index' | 'vertex-index';
-const enableDetail = enableDetailedPicking as (picker: GpuPicker, options?: { method: DetailMethod }) => boolean;
-const detailMethodOf = (picker: GpuPicker) => (picker as { detailMethod?: string | null }).detailMethod;
-
 function primitiveIndexDetail(picker: GpuPicker): void {
   expect(picker.scene.engine.features.has('primitive-index'), 'Dawn on lavapipe offers primitive-index').toBe(true);
   expect(enableDetailedPicking(picker)).toBe(true);
+  expect(picker.detailMethod).toBe('primitive-index');
 }
 
 async function gbufferSamples(engine: Engine, scene: AcceptanceScene): Promise<PathSample[]> {
@@ -134,11 +130,9 @@ async function gbufferSamples(engine: Engine, scene: AcceptanceScene): Promise<P
           thinInstanceIndex: id.hit ? id.thinInstanceIndex : -1,
           faceId: id.hit ? id.primitiveIndex : -1,
           point: id.hit ? (p.slice(0, 3) as Vec3) : null,
-          // WORLD_NORMAL is the interpolated normal where the mesh has normals, else the face normal; a back face's
-          // orientation is the `drawn` helper's documented rule (issue 15 item 5), so it is compared as a line there.
-          ...(truth?.normalWorld
-            ? { normal: n.slice(0, 3) as Vec3, normalAsLine: !truth.frontFacing }
-            : { faceNormal: n.slice(0, 3) as Vec3 }),
+          // WORLD_NORMAL is the interpolated normal where the mesh has normals (on the side the camera sees, like the
+          // picks' normals: compared as a vector), else the face normal.
+          ...(truth?.normalWorld ? { normal: n.slice(0, 3) as Vec3 } : { faceNormal: n.slice(0, 3) as Vec3 }),
         });
       });
     }
@@ -187,8 +181,8 @@ const PATHS: readonly AcceptancePath[] = [
       pickEveryPixel(
         scene,
         (picker) => {
-          expect(enableDetail(picker, { method: 'vertex-index' })).toBe(true);
-          expect(detailMethodOf(picker)).toBe('vertex-index');
+          expect(enableDetailedPicking(picker, { method: 'vertex-index' })).toBe(true);
+          expect(picker.detailMethod).toBe('vertex-index');
         },
         64,
         (picker, points) => Promise.all(points.map((p) => pickAsync(picker, p.x, p.y))),
@@ -223,48 +217,19 @@ const VARIANTS: readonly SceneVariant[] = [
   },
 ];
 
-/**
- * Paths and variants written here but not run until another helper's branch is merged (COMMON.md): the coordinator
- * deletes a name from this list after merging the branch that makes it pass.
- * - 'pickAsync detail (vertex-index)': the `fallback` helper's detail without primitive-index
- *   (`enableDetailedPicking(picker, { method: 'vertex-index' })`, `picker.detailMethod`).
- * - 'single-sided materials', 'mirrored scales / mirrored thin instances': the `drawn` helper's culling rule. Measured
- *   today (one seed): on single-sided, the picks (GPU and CPU) hit the back faces of one-sided planes that are not
- *   drawn (identity 99.3 %) while the G-buffer passes; on mirrored, the picks pass but the G-buffer draws mirrored
- *   meshes inside out (identity 97.6 %, faceId 23 %).
- */
-const PENDING_AFTER_MERGE: readonly string[] = [
-  'pickAsync detail (vertex-index)',
-  'single-sided materials',
-  'mirrored scales / mirrored thin instances',
-];
-
-/**
- * Paths that run and are printed but fail a precision bar today for a reason another helper owns: their identity,
- * faceId and miss agreement are still asserted; their precision columns are reported, not asserted (the table marks
- * them). The coordinator deletes an entry once the named work is merged and the row passes.
- */
-const KNOWN_GAPS: Readonly<Record<string, string>> = {
-  'pickSync (CPU)':
-    'the CPU ray comes from a 32-bit inverted view-projection (issue 15 item 4, the `drawn` helper): point, bu/bv and normal errors follow the ray error',
-  'pickManyAsync detail (primitive-index)':
-    'measured up to 10x less precise than pickAsync on the same pixels (worst bu/bv 1.1e-4 vs 2.5e-5, point 6.6e-6 vs 1.5e-6 x distance); not diagnosed: the likely cause is that the points are drawn side by side in one K-wide row, so point p is rasterised at texel x = p (pickAsync draws at x = 0) and float32 attribute interpolation loses precision with x',
-};
-
 const SEEDS = [101, 102, 103];
 const SIZE: [number, number] = [80, 60];
 const tallies: Tally[] = [];
 
 describe('acceptance: every pick path on every scene variant, against float64 rays and three-mesh-bvh', () => {
-  for (const variant of VARIANTS.filter((v) => !PENDING_AFTER_MERGE.includes(v.name))) {
+  for (const variant of VARIANTS) {
     gpuTest(
       `${variant.name}: ${variant.description}`,
       async ({ engine }) => {
-        const paths = PATHS.filter((p) => !PENDING_AFTER_MERGE.includes(p.name));
-        const rows = paths.map((path) => makeTally(path.name, variant.name));
+        const rows = PATHS.map((path) => makeTally(path.name, variant.name));
         for (const seed of SEEDS) {
           const scene = await buildAcceptanceScene(engine, variant, seed);
-          for (const [i, path] of paths.entries()) {
+          for (const [i, path] of PATHS.entries()) {
             const samples = await path.run(engine, scene);
             expect(samples).toHaveLength(scene.pixels.length);
             scene.pixels.forEach((pixel, k) => scoreSample(rows[i], pixel, samples[k]));
@@ -273,12 +238,9 @@ describe('acceptance: every pick path on every scene variant, against float64 ra
         tallies.push(...rows);
         for (const row of rows) {
           expect(row.hits, `${row.path}: enough judged hits`).toBeGreaterThan(2000);
-          const failures = tallyFailures(row);
-          const gap = KNOWN_GAPS[row.path];
-          const asserted = gap ? failures.filter((f) => !/errors over the bar$/.test(f)) : failures;
-          if (gap && failures.length)
-            console.log(`[acceptance] known gap, ${row.path} on ${row.variant}: ${failures.join('; ')} (${gap})`);
-          expect(asserted, `${row.path} on ${row.variant}; first: ${row.firstFailures.join('; ')}`).toEqual([]);
+          expect(tallyFailures(row), `${row.path} on ${row.variant}; first: ${row.firstFailures.join('; ')}`).toEqual(
+            [],
+          );
         }
       },
       SIZE,
@@ -291,11 +253,7 @@ describe('acceptance: every pick path on every scene variant, against float64 ra
       return { ...p } as unknown as Record<string, boolean>;
     };
     console.log(
-      `[acceptance] ${SEEDS.length} seeds × ${SIZE.join('×')} px per variant; pending after merge: ${PENDING_AFTER_MERGE.join(', ')}\n${formatAcceptanceTable(tallies, produced, (t) => tallyFailures(t).length === 0)}\nknown gaps (precision reported, not asserted):\n${Object.entries(
-        KNOWN_GAPS,
-      )
-        .map(([path, why]) => `- ${path}: ${why}`)
-        .join('\n')}`,
+      `[acceptance] ${SEEDS.length} seeds × ${SIZE.join('×')} px per variant\n${formatAcceptanceTable(tallies, produced, (t) => tallyFailures(t).length === 0)}`,
     );
   });
 });
