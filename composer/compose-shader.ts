@@ -21,7 +21,7 @@ import {
 } from './vertex-layout.js';
 import { applyVertexPulling, type VertexPullingSpec, vertexPullingFragmentId } from './vertex-pulling.js';
 import { isWgslIdentifier } from './wgsl-names.js';
-import { makeWgslBufferLayouts } from './uniform-layout.js';
+import { makeLibraryResourceLayouts, makeWgslBufferLayouts } from './uniform-layout.js';
 import type { BufferLayout } from './uniform-layout-types.js';
 
 const api = 'composeShader';
@@ -99,7 +99,9 @@ export interface ComposedShader {
   constants: Readonly<Record<string, number | string>>;
   /**
    * The struct layout of every uniform / storage binding, by binding name (offsets, sizes, alignments, strides per the
-   * WGSL rules): write them with `setUniforms`. Derived from `code`, so not a separate part of the key.
+   * WGSL rules): write them with `setUniforms`. Derived from `code`, so not a separate part of the key. For a library
+   * (`output: 'library'`) these are the stage resources' structs the host fills and passes to `weftVertex` /
+   * `weftFragment` (same offsets as the module's; `group` / `binding` null, as the library declares none).
    */
   bufferLayouts: Readonly<Record<string, BufferLayout>>;
   /** Absent for a shader taken from a precomposed table: device messages then point into `code` (`weft:code`). */
@@ -415,7 +417,13 @@ function composeUncached(spec: ComposeSpec, registry: LinkRegistry): ComposedSha
     fragments: ordered.map((f) => f.id),
     conditions,
     constants,
-    bufferLayouts: makeWgslBufferLayouts(linked.code, { skipInvalid: true }),
+    // A library's resources are values the host fills: their layouts are what it needs most.
+    bufferLayouts: resources
+      ? makeLibraryResourceLayouts(
+          linked.code,
+          bindings.groups.flatMap((g) => g.bindings.map((b) => b.name)),
+        )
+      : makeWgslBufferLayouts(linked.code, { skipInvalid: true }),
     sourceMap: { linked: linked.linked, sources: linked.sources },
   };
   const { sourceMap, ...data } = composed;

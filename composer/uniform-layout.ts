@@ -223,6 +223,27 @@ export function makeWgslBufferLayouts(
   code: string,
   options: { skipInvalid?: boolean } = {},
 ): Readonly<Record<string, BufferLayout>> {
+  return layOutBuffers(code, options.skipInvalid === true, null);
+}
+
+/**
+ * The composer's layouts of a library output's stage resources: the module-scope `var<private>` values the host fills
+ * (library resources are uniform buffers only), in the order given (the bindings' group, binding order). The module
+ * declares no `@group/@binding`, so both are null; `ComposedShader.bindGroups` says where the compose would put them.
+ * Not public: `makeWgslBufferLayouts` is the user's entry.
+ */
+export function makeLibraryResourceLayouts(
+  code: string,
+  resources: readonly string[],
+): Readonly<Record<string, BufferLayout>> {
+  return layOutBuffers(code, true, resources);
+}
+
+function layOutBuffers(
+  code: string,
+  skipInvalid: boolean,
+  resources: readonly string[] | null,
+): Readonly<Record<string, BufferLayout>> {
   const declarations = parseWgslDeclarations(code);
   const context: LayoutContext = {
     structs: declarations.structs,
@@ -232,21 +253,23 @@ export function makeWgslBufferLayouts(
     active: new Set(),
     where: '',
   };
-  const vars = declarations.vars
-    .filter((v) => v.addressSpace === 'uniform' || v.addressSpace === 'storage')
-    .sort(
-      (a, b) =>
-        (a.group ?? -1) - (b.group ?? -1) || (a.binding ?? -1) - (b.binding ?? -1) || (a.name < b.name ? -1 : 1),
-    );
+  const vars = resources
+    ? resources.flatMap((name) => declarations.vars.filter((v) => v.name === name && v.addressSpace === 'private'))
+    : declarations.vars
+        .filter((v) => v.addressSpace === 'uniform' || v.addressSpace === 'storage')
+        .sort(
+          (a, b) =>
+            (a.group ?? -1) - (b.group ?? -1) || (a.binding ?? -1) - (b.binding ?? -1) || (a.name < b.name ? -1 : 1),
+        );
   const layouts: Record<string, BufferLayout> = {};
   for (const v of vars) {
     const storage = v.addressSpace === 'storage';
-    context.where = `var<${v.addressSpace}> ${v.name}`;
+    context.where = `var<${storage ? 'storage' : 'uniform'}> ${v.name}`;
     let type: ReturnType<typeof layoutOf>;
     try {
       type = layoutOf(context, v.type, storage);
     } catch (error) {
-      if (options.skipInvalid && error instanceof LayoutError) continue;
+      if (skipInvalid && error instanceof LayoutError) continue;
       throw error;
     }
     const runtimeArray = runtimeArrayOf(type, 0);

@@ -10,6 +10,7 @@ import {
 import { type ContributorViewData, makeContributorViewData } from '../picking/pick-contributors.js';
 import { type Camera, getCameraViewProjectionMatrix } from '../engine/camera.js';
 import { EngineError, engineOptionError } from '../engine/engine-errors.js';
+import { precomposedSourceOf } from '../engine/precomposed-shaders.js';
 import { checkOptionKeys, type OptionKeys } from '../core/options.js';
 import { getRenderTargetTextures, type RenderTarget } from '../engine/render-target.js';
 import type { Scene } from '../engine/scene.js';
@@ -29,6 +30,8 @@ export interface EntityRenderSpec {
   label: string;
   /** The entity's colour shader (its own builder, also used for its registered variant). */
   shaderSpec: () => ComposeSpec;
+  /** Its name in weft's variant registry (what a weft-gpu/vite page declares). */
+  variantName: string;
   itemsBinding: string;
   paramsBinding: string;
   paramsBytes: number;
@@ -89,10 +92,13 @@ function recordEntityTask(state: EntityTaskState): void {
   const gpu = createContributorGpu(state.scene.engine.device, {
     label: `weft:${name}`,
     shaderSpec: spec.shaderSpec,
+    variantName: () => spec.variantName,
     itemsBinding: spec.itemsBinding,
     paramsBinding: spec.paramsBinding,
     paramsBytes: spec.paramsBytes,
     state: entityPipelineState(state),
+    // The engine's build-time table (weft-gpu/vite), as the forward, pick and geometry runtimes read it.
+    precomposed: precomposedSourceOf(state.scene.engine),
   });
   state.gpu = gpu;
   state.capacity = Math.max(spec.capacity(), 1);

@@ -1,6 +1,8 @@
 import type { ComposeCache, ComposeSpec } from '../composer/compose-shader.js';
 import { checkOptionKeys, type OptionKeys } from '../core/options.js';
 import { composeShader, makeComposeCache } from '../composer/compose-shader.js';
+import { ComposeError } from '../composer/errors.js';
+import type { PrecomposedSource } from '../composer/precomposed.js';
 import type { RenderPipelineState } from '../composer/pipeline-cache.js';
 import {
   acquirePipelineLease,
@@ -30,6 +32,7 @@ export interface ContributorGpu {
   readonly itemsBinding: string;
   readonly paramsBinding: string;
   readonly cache: ComposeCache;
+  readonly variantName: ((detailed: boolean) => string) | null;
   /** Fixed pipeline state of a renderer; null: the pick pass's state (per detailed mode). */
   readonly state: RenderPipelineState | null;
   /** One pipeline per mode ('basic', 'detail'). */
@@ -51,6 +54,13 @@ export interface ContributorGpuOptions {
   paramsBytes: number;
   /** A renderer's pipeline state (targets, blending, depth); omitted for the pick pass. */
   state?: RenderPipelineState;
+  /**
+   * The engine's precomposed table holder (what `createPickContributor` receives, or `precomposedSourceOf(engine)`):
+   * the shaders come from the table before linking, so the contributor works in a page built by weft-gpu/vite.
+   */
+  precomposed?: PrecomposedSource | null;
+  /** The shader's name in weft's variant registry (`billboard-pick`, …), named by a not-precomposed error. */
+  variantName?: (detailed: boolean) => string;
 }
 
 const contributorGpuOptionKeys: OptionKeys<ContributorGpuOptions> = {
@@ -60,6 +70,8 @@ const contributorGpuOptionKeys: OptionKeys<ContributorGpuOptions> = {
   paramsBinding: true,
   paramsBytes: true,
   state: true,
+  precomposed: true,
+  variantName: true,
 };
 
 /**
@@ -82,7 +94,8 @@ export function createContributorGpu(device: GPUDevice, options: ContributorGpuO
     itemsBinding: options.itemsBinding,
     paramsBinding: options.paramsBinding,
     state: options.state ?? null,
-    cache: makeComposeCache({ maxResults: 4 }),
+    variantName: options.variantName ?? null,
+    cache: makeComposeCache({ maxResults: 4, precomposed: options.precomposed ?? null }),
     pipelines: createPipelineLeaseSet(device),
     viewBuffer: null,
     viewData: new ArrayBuffer(0),
@@ -148,7 +161,21 @@ function groupFor(
 
 /** The mode's pipeline, composed and acquired on first use (a renderer's fixed state, or the pick pass's). */
 function pipelineFor(gpu: ContributorGpu, detailed: boolean): HeldPipeline {
-  const compose = () => composeShader(gpu.shaderSpec(detailed), gpu.cache);
+  const compose = () => {
+    try {
+      return composeShader(gpu.shaderSpec(detailed), gpu.cache);
+    } catch (error) {
+      if (!(error instanceof ComposeError) || error.code !== 'not-precomposed' || !gpu.variantName) throw error;
+      // The table's miss names a key; the page author needs the variant's name to declare it.
+      const name = gpu.variantName(detailed);
+      throw new ComposeError(
+        error.api,
+        error.code,
+        error.fragmentIds,
+        `${error.message.slice(error.api.length + 2)} This is weft's variant ${JSON.stringify(name)} (${gpu.label}): declare it with weftVariants({ variants: [${JSON.stringify(name)}, …] }).`,
+      );
+    }
+  };
   const state = gpu.state ?? contributorPickPipelineState;
   return acquirePipelineLease(gpu.pipelines, detailed ? 'detail' : 'basic', compose, state);
 }

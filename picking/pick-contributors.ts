@@ -1,6 +1,7 @@
 import type { ComposedShader, ComposeSpec } from '../composer/compose-shader.js';
 import type { RenderPipelineState } from '../composer/pipeline-cache.js';
 import { mat4 } from 'wgpu-matrix';
+import type { PrecomposedSource } from '../composer/precomposed.js';
 import { type Camera, getCameraViewMatrix } from '../engine/camera.js';
 import type { PickSource } from '../engine/pick-sources.js';
 import type { Scene } from '../engine/scene.js';
@@ -105,8 +106,12 @@ export interface PickContributor<Captured> {
 export interface PickContributorModule<Entity extends object, Captured> {
   /** CPU only, at the pick call: copies what to draw (null: nothing under the rays); `idCount` IDs are reserved. */
   capturePick(entity: Entity, request: ContributorCaptureRequest): { idCount: number; captured: Captured } | null;
-  /** GPU state on a device (created on the first pick that draws this source on it). */
-  createPickContributor(device: GPUDevice): PickContributor<Captured>;
+  /**
+   * GPU state on a device (created on the first pick that draws this source on it). `precomposed` is the engine's
+   * precomposed table holder: pass it to `createContributorGpu({ …, precomposed })` so a page built by weft-gpu/vite
+   * finds the contributor's shaders in its table.
+   */
+  createPickContributor(device: GPUDevice, precomposed: PrecomposedSource | null): PickContributor<Captured>;
   /** The result fields of a hit on local id `localId` (0-based in the source's range), e.g. `{ spriteIndex }`. */
   resolvePick(entity: Entity, captured: Captured, localId: number, texel: PickTexel): Record<string, unknown>;
 }
@@ -218,11 +223,12 @@ export function encodeCapturedSources(
   contributors: DeviceContributors,
   sources: readonly CapturedSource[],
   context: Omit<ContributorEncodeContext, 'baseId'>,
+  precomposed: PrecomposedSource | null,
 ): void {
   for (const entry of sources) {
     let contributor = contributors.get(entry.source);
     if (!contributor)
-      contributors.set(entry.source, (contributor = entry.module.createPickContributor(context.device)));
+      contributors.set(entry.source, (contributor = entry.module.createPickContributor(context.device, precomposed)));
     contributor.encode(entry.captured, { ...context, baseId: entry.baseId });
   }
 }

@@ -693,11 +693,16 @@ function drawContributors(
   points: ContributorPoint[],
 ): void {
   if (!request.sources.length || !request.view) return;
-  encodeCapturedSources(gpu.contributors, request.sources, {
-    device: gpu.device,
-    pass,
-    detailed: request.detailed,
-    points,
-    view: request.view,
-  });
+  encodeCapturedSources(
+    gpu.contributors,
+    request.sources,
+    {
+      device: gpu.device,
+      pass,
+      detailed: request.detailed,
+      points,
+      view: request.view,
+    },
+    gpu.composeCache.precomposed,
+  );
 }

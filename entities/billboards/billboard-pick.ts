@@ -1,4 +1,5 @@
 import { billboardParamsBytes, billboardSpriteBytes } from '../../fragments/billboard-pick.js';
+import type { PrecomposedSource } from '../../composer/precomposed.js';
 import { createContributorGpu, disposeContributorGpu, drawContributorItems } from '../../picking/contributor-gpu.js';
 import {
   type ContributorCaptureRequest,
@@ -45,10 +46,15 @@ export function capturePick(
 }
 
 /** The billboard contributor on one device. */
-export function createPickContributor(device: GPUDevice): PickContributor<CapturedBillboards> {
+export function createPickContributor(
+  device: GPUDevice,
+  precomposed: PrecomposedSource | null = null,
+): PickContributor<CapturedBillboards> {
   const gpu = createContributorGpu(device, {
+    precomposed,
     label: 'weft:billboards:pick',
     shaderSpec: billboardPickSpec,
+    variantName: (detailed) => (detailed ? 'billboard-pick-detail' : 'billboard-pick'),
     itemsBinding: 'billboardSprites',
     paramsBinding: 'billboardParams',
     paramsBytes: billboardParamsBytes,

@@ -19,6 +19,7 @@ export function createBillboardRenderTask(system: BillboardSystem, options: Enti
     {
       label: `billboards:${system.name}`,
       shaderSpec: billboardColorSpec,
+      variantName: 'billboard-color',
       itemsBinding: 'billboardSprites',
       paramsBinding: 'billboardParams',
       paramsBytes: billboardParamsBytes,

@@ -1,4 +1,5 @@
 import { splatItemBytes, splatParamsBytes } from '../../fragments/splat-pick.js';
+import type { PrecomposedSource } from '../../composer/precomposed.js';
 import { createContributorGpu, disposeContributorGpu, drawContributorItems } from '../../picking/contributor-gpu.js';
 import type { PickTexel } from '../../picking/pick-decode.js';
 import {
@@ -53,10 +54,15 @@ export function capturePick(
 }
 
 /** The splat contributor on one device. */
-export function createPickContributor(device: GPUDevice): PickContributor<CapturedSplats> {
+export function createPickContributor(
+  device: GPUDevice,
+  precomposed: PrecomposedSource | null = null,
+): PickContributor<CapturedSplats> {
   const gpu = createContributorGpu(device, {
+    precomposed,
     label: 'weft:splats:pick',
     shaderSpec: splatPickSpec,
+    variantName: (detailed) => (detailed ? 'splat-pick-detail' : 'splat-pick'),
     itemsBinding: 'splatItems',
     paramsBinding: 'splatParams',
     paramsBytes: splatParamsBytes,

@@ -28,6 +28,7 @@ export function createSplatRenderTask(mesh: SplatMesh, options: EntityRenderTask
     {
       label: `splats:${mesh.name}`,
       shaderSpec: splatColorSpec,
+      variantName: 'splat-color',
       itemsBinding: 'splatItems',
       paramsBinding: 'splatParams',
       paramsBytes: splatParamsBytes,

@@ -4,9 +4,6 @@
 import type { ComposeOutput, ComposeSpec } from '../../composer/index.js';
 import { type Fragment, makeLambertLightingFragment, makeStandardVertexFragments } from '../../fragments/index.js';
 
-/** Floats of the custom `BandParams` uniform: tint, band colour, band (x frequency, y phase), 16 bytes each. */
-export const bandParamsFloats = 12;
-
 /** The custom surface: albedo blends tint and band colour along world y, then weft's Lambert. */
 export function makeBandSurfaceFragment(): Fragment {
   return {

@@ -1,8 +1,8 @@
 // Draws the host material with plain WebGPU (Dawn in Node, Chromium in the pages): the composed module as weft emits
 // it, or a library wrapped by a minimal host entry point (what a host engine writes). Every GPU object is destroyed.
-import type { ComposedShader } from '../../composer/index.js';
+import { type ComposedShader, setUniforms } from '../../composer/index.js';
 import { makeTorusData } from '../../engine/primitives/torus.js';
-import { type HostView, packBand, packDraw, packScene } from './host-view.js';
+import { type HostView, hostUniformValues } from './host-view.js';
 
 /** Indexed triangles with per-vertex normals. */
 export interface HostMesh {
@@ -107,11 +107,15 @@ export async function renderHostMaterialAsync(
     destroy.push(b);
     return b;
   };
-  const uniforms: Record<string, GPUBuffer> = {
-    scene: buffer('host-test:scene', packScene(view), GPUBufferUsage.UNIFORM),
-    draw: buffer('host-test:draw', packDraw(view), GPUBufferUsage.UNIFORM),
-    bandParams: buffer('host-test:band', packBand(view), GPUBufferUsage.UNIFORM),
-  };
+  // Every uniform written through its layout (a library's layouts are its stage resources'), sized by it.
+  const values = hostUniformValues(view);
+  const uniforms: Record<string, GPUBuffer> = {};
+  for (const { name } of composed.bindGroups.flatMap((g) => g.bindings)) {
+    const layout = composed.bufferLayouts[name];
+    const data = new ArrayBuffer(layout.minBindingSize);
+    setUniforms(layout, data, values[name]);
+    uniforms[name] = buffer(`host-test:${name}`, new Uint8Array(data), GPUBufferUsage.UNIFORM);
+  }
   const layouts = composed.bindGroups.map((g) =>
     device.createBindGroupLayout({ label: `host-test:group${g.group}`, entries: g.entries }),
   );

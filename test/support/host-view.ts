@@ -1,5 +1,5 @@
 // The view every host-engine test renders, built in float64 from the camera's parameters (the reference; no weft or
-// engine helper), and its uniforms packed by hand in the WGSL uniform layout (until the layout writer lands).
+// engine helper), and the values of its uniforms by field name (the composed layouts place them).
 
 /** Column-major 4×4, float64. */
 export type Mat4 = number[];
@@ -89,27 +89,23 @@ export function makeHostView(size = 128): HostView {
   };
 }
 
-/** `SceneUniforms` (128 bytes): viewProjection, cameraPosition, lightDirection, lightColor, ambientColor. */
-export function packScene(v: HostView): Float32Array<ArrayBuffer> {
-  return new Float32Array([
-    ...v.viewProjection,
-    ...v.eye,
-    1,
-    ...v.lightDirection,
-    0,
-    ...v.lightColor,
-    0,
-    ...v.ambientColor,
-    0,
-  ]);
-}
+/** Field values of each binding, by binding and field name: written through the composed shader's `bufferLayouts`. */
+export type HostUniformValues = Record<string, Record<string, number | number[]>>;
 
-/** `DrawUniforms` (160 bytes): world, normalMatrix, baseColor (white), flags (0 = lit; u32 zero bits = float 0). */
-export function packDraw(v: HostView): Float32Array<ArrayBuffer> {
-  return new Float32Array([...v.world, ...v.normalMatrix, 1, 1, 1, 1, 0, 0, 0, 0]);
-}
-
-/** `BandParams` (48 bytes): tint, bandColor, band. */
-export function packBand(v: HostView): Float32Array<ArrayBuffer> {
-  return new Float32Array([...v.tint, ...v.bandColor, ...v.band]);
+/**
+ * What the host feeds each uniform (`SceneUniforms`, `DrawUniforms`, `BandParams`), by field name: no offsets, the
+ * layouts place them. `draw.flags` is left out: zero is "lit", and a field not named stays zero.
+ */
+export function hostUniformValues(v: HostView): HostUniformValues {
+  return {
+    scene: {
+      viewProjection: v.viewProjection,
+      cameraPosition: [...v.eye, 1],
+      lightDirection: [...v.lightDirection, 0],
+      lightColor: [...v.lightColor, 0],
+      ambientColor: [...v.ambientColor, 0],
+    },
+    draw: { world: v.world, normalMatrix: v.normalMatrix, baseColor: [1, 1, 1, 1] },
+    bandParams: { tint: v.tint, bandColor: v.bandColor, band: v.band },
+  };
 }

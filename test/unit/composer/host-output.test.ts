@@ -125,6 +125,29 @@ describe('library output', () => {
     expect(composeShader(hostMaterialSpec('library'), cache).key).toBe(library.key);
   });
 
+  test('carries the struct layouts of its stage resources, the structs the host fills (offsets as in the module)', () => {
+    const library = composeShader(hostMaterialSpec('library'));
+    const module = composeShader(hostMaterialSpec('module'));
+    expect(Object.keys(library.bufferLayouts)).toEqual(['scene', 'draw', 'bandParams']);
+    for (const [name, layout] of Object.entries(library.bufferLayouts)) {
+      // The library declares no @group/@binding; everything else is the module's layout of the same binding.
+      expect([layout.group, layout.binding, layout.addressSpace, layout.access]).toEqual([null, null, 'uniform', null]);
+      expect(layout.type).toEqual(module.bufferLayouts[name].type);
+      expect(layout.minBindingSize).toBe(module.bufferLayouts[name].minBindingSize);
+    }
+    // BandParams by the WGSL rules: three vec4f, 16 bytes each, aligned to 16.
+    const band = library.bufferLayouts.bandParams.type;
+    expect(band.kind === 'struct' && band.fields.map((f) => [f.name, f.offset, f.size])).toEqual([
+      ['tint', 0, 16],
+      ['bandColor', 16, 16],
+      ['band', 32, 16],
+    ]);
+    expect(library.bufferLayouts.bandParams.minBindingSize).toBe(48);
+    // With group 0 kept for the host, the layouts are the same data (the library names no group).
+    const moved = composeShader(hostMaterialSpec('library', { groups: { scene: 1, mesh: 2, material: 3 } }));
+    expect(JSON.stringify(moved.bufferLayouts)).toBe(JSON.stringify(library.bufferLayouts));
+  });
+
   test('refuses a texture, sampler or storage resource it cannot pass as a value', () => {
     const e = composeError({ ...standard.spec(), output: 'library' });
     expect(e.code).toBe('library-resource');

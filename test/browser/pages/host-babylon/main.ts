@@ -15,60 +15,69 @@ import { Scene } from '@babylonjs/core/scene.js';
 import { composeShader } from '../../../../composer/index.js';
 import { hostMaterialSpec } from '../../../support/host-material.js';
 import { hostTorusMesh, renderHostMaterialAsync } from '../../../support/host-render.js';
-import { makeHostView } from '../../../support/host-view.js';
+import { type HostResource, hostArgName, hostResources, wgslLongForm } from '../../../support/host-glue.js';
+import { hostUniformValues, makeHostView } from '../../../support/host-view.js';
 import { type HostPageResult, publish, requestDeviceAsync } from '../host-result.js';
 
-// Babylon.js's WGSL dialect: it turns these declarations into vertex inputs, varyings and a uniform buffer.
-const vertexHeader = `attribute position : vec3<f32>;
+// Babylon.js's WGSL dialect: it turns `attribute` / `varying` / `uniform` declarations into vertex inputs, varyings
+// and a uniform buffer. The uniforms are generated from the library's layouts: one per struct field the host feeds.
+const attributes = `attribute position : vec3<f32>;
 attribute normal : vec3<f32>;
-uniform weftViewProjection : mat4x4<f32>;
-uniform weftWorld : mat4x4<f32>;
-uniform weftNormalMatrix : mat4x4<f32>;
-varying vWorldPosition : vec3<f32>;
+`;
+const varyings = `varying vWorldPosition : vec3<f32>;
 varying vWorldNormal : vec3<f32>;
 `;
-const vertexMain = `
+
+/** `uniform weft_<binding>_<field> : <type>;` for every fed field (Babylon.js reads the long type form). */
+const uniformLines = (resources: HostResource[]) =>
+  resources
+    .flatMap((r) =>
+      r.fields.map(({ field }) => `uniform ${hostArgName(r, field)} : ${wgslLongForm(field.type.wgsl)};\n`),
+    )
+    .join('');
+
+/** Fills one local struct per resource from Babylon.js's uniforms, field by field; returns the lines and arguments. */
+function fillStructs(resources: HostResource[]): { lines: string; args: string } {
+  const lines = resources
+    .map(
+      (r) =>
+        `  var host_${r.binding}: ${r.struct};\n${r.fields
+          .map(({ field }) => `  host_${r.binding}.${field.name} = uniforms.${hostArgName(r, field)};\n`)
+          .join('')}`,
+    )
+    .join('');
+  return { lines, args: resources.map((r) => `, host_${r.binding}`).join('') };
+}
+
+function vertexMain(resources: HostResource[]): string {
+  const { lines, args } = fillStructs(resources);
+  return `
 @vertex
 fn main(input : VertexInputs) -> FragmentInputs {
   var weftInput: VertexInput;
   weftInput.position = vertexInputs.position;
   weftInput.normal = vertexInputs.normal;
-  var scene: SceneUniforms;
-  scene.viewProjection = uniforms.weftViewProjection;
-  let draw = DrawUniforms(uniforms.weftWorld, uniforms.weftNormalMatrix, vec4f(1.0), vec4u(0u));
-  let weftOutput = weftVertex(weftInput, scene, draw);
+${lines}  let weftOutput = weftVertex(weftInput${args});
   vertexOutputs.position = weftOutput.position;
   vertexOutputs.vWorldPosition = weftOutput.worldPosition;
   vertexOutputs.vWorldNormal = weftOutput.worldNormal;
 }
 `;
-const fragmentHeader = `varying vWorldPosition : vec3<f32>;
-varying vWorldNormal : vec3<f32>;
-uniform weftViewProjection : mat4x4<f32>;
-uniform weftWorld : mat4x4<f32>;
-uniform weftNormalMatrix : mat4x4<f32>;
-uniform weftCameraPosition : vec4<f32>;
-uniform weftLightDirection : vec4<f32>;
-uniform weftLightColor : vec4<f32>;
-uniform weftAmbientColor : vec4<f32>;
-uniform weftTint : vec4<f32>;
-uniform weftBandColor : vec4<f32>;
-uniform weftBand : vec4<f32>;
-`;
-const fragmentMain = `
+}
+
+function fragmentMain(resources: HostResource[]): string {
+  const { lines, args } = fillStructs(resources);
+  return `
 @fragment
 fn main(input : FragmentInputs) -> FragmentOutputs {
   var weftInput: FragmentInput;
   weftInput.position = fragmentInputs.position;
   weftInput.worldPosition = fragmentInputs.vWorldPosition;
   weftInput.worldNormal = fragmentInputs.vWorldNormal;
-  let scene = SceneUniforms(uniforms.weftViewProjection, uniforms.weftCameraPosition, uniforms.weftLightDirection,
-                            uniforms.weftLightColor, uniforms.weftAmbientColor);
-  let draw = DrawUniforms(uniforms.weftWorld, uniforms.weftNormalMatrix, vec4f(1.0), vec4u(0u));
-  let band = BandParams(uniforms.weftTint, uniforms.weftBandColor, uniforms.weftBand);
-  fragmentOutputs.color = weftFragment(weftInput, scene, draw, band).color;
+${lines}  fragmentOutputs.color = weftFragment(weftInput${args}).color;
 }
 `;
+}
 
 async function run(): Promise<HostPageResult> {
   const view = makeHostView(128);
@@ -96,42 +105,30 @@ async function run(): Promise<HostPageResult> {
   camera.maxZ = 50;
 
   const library = composeShader(hostMaterialSpec('library'));
+  const values = hostUniformValues(view);
+  const vertexResources = hostResources(library, 'vertex', values);
+  const fragmentResources = hostResources(library, 'fragment', values);
+  const fed = new Map<string, { type: string; value: number | number[] }>();
+  for (const r of [...vertexResources, ...fragmentResources])
+    for (const { field, value } of r.fields) fed.set(hostArgName(r, field), { type: field.type.wgsl, value });
   const material = new ShaderMaterial(
     'weft-band',
     scene,
     {
-      vertexSource: `${vertexHeader}\n${library.code}\n${vertexMain}`,
-      fragmentSource: `${fragmentHeader}\n${library.code}\n${fragmentMain}`,
+      vertexSource: `${attributes}${uniformLines(vertexResources)}${varyings}\n${library.code}\n${vertexMain(vertexResources)}`,
+      fragmentSource: `${varyings}${uniformLines(fragmentResources)}\n${library.code}\n${fragmentMain(fragmentResources)}`,
     },
-    {
-      attributes: ['position', 'normal'],
-      uniforms: [
-        'weftViewProjection',
-        'weftWorld',
-        'weftNormalMatrix',
-        'weftCameraPosition',
-        'weftLightDirection',
-        'weftLightColor',
-        'weftAmbientColor',
-        'weftTint',
-        'weftBandColor',
-        'weftBand',
-      ],
-      shaderLanguage: ShaderLanguage.WGSL,
-    },
+    { attributes: ['position', 'normal'], uniforms: [...fed.keys()], shaderLanguage: ShaderLanguage.WGSL },
   );
-  // Column-major arrays load as-is: Babylon.js stores a matrix with its translation in elements 12..14.
-  material.setMatrix('weftViewProjection', Matrix.FromArray(view.viewProjection));
-  material.setMatrix('weftWorld', Matrix.FromArray(view.world));
-  material.setMatrix('weftNormalMatrix', Matrix.FromArray(view.normalMatrix));
-  const v4 = (v: number[]) => new Vector4(v[0], v[1], v[2], v[3] ?? 0);
-  material.setVector4('weftCameraPosition', v4([...view.eye, 1]));
-  material.setVector4('weftLightDirection', v4(view.lightDirection));
-  material.setVector4('weftLightColor', v4(view.lightColor));
-  material.setVector4('weftAmbientColor', v4(view.ambientColor));
-  material.setVector4('weftTint', v4(view.tint));
-  material.setVector4('weftBandColor', v4(view.bandColor));
-  material.setVector4('weftBand', v4(view.band));
+  // Each value by the field's WGSL type; column-major matrices load as-is (Babylon.js keeps translation in 12..14).
+  for (const [name, { type, value }] of fed) {
+    const v = typeof value === 'number' ? [value] : value;
+    if (type === 'mat4x4f') material.setMatrix(name, Matrix.FromArray(v));
+    else if (type === 'vec4f') material.setVector4(name, new Vector4(v[0], v[1], v[2], v[3]));
+    else if (type === 'vec3f') material.setVector3(name, new Vector3(v[0], v[1], v[2]));
+    else if (type === 'f32') material.setFloat(name, v[0]);
+    else throw new Error(`no Babylon.js setter for a ${type} field in this page`);
+  }
   // weft culls back faces with counter-clockwise fronts (right-handed); say so to Babylon.js (left-handed by default).
   material.backFaceCulling = true;
   material.sideOrientation = Material.CounterClockWiseSideOrientation;

@@ -1,7 +1,8 @@
 // A weft-composed material inside a three.js WebGPURenderer scene, next to weft's own rendering of the same mesh,
 // camera and material on the same device. three.js owns its entry points and bindings, so weft's shader enters as a
-// library (output: 'library'): TSL wgslFn functions call weftVertex / weftFragment with three's uniform nodes.
-import { Color, LinearSRGBColorSpace, Matrix4, REVISION, Vector4 } from 'three';
+// library (output: 'library'): TSL wgslFn functions call weftVertex / weftFragment with three's uniform nodes, one
+// per struct field, generated from the library's bufferLayouts (names and WGSL types; no offsets or field order by hand).
+import { Color, LinearSRGBColorSpace, Matrix4, REVISION, Vector3, Vector4 } from 'three';
 import { attribute, code, uniform, varying, wgslFn } from 'three/tsl';
 import {
   BufferAttribute,
@@ -17,24 +18,36 @@ import {
 import { composeShader } from '../../../../composer/index.js';
 import { hostMaterialSpec } from '../../../support/host-material.js';
 import { hostTorusMesh, renderHostMaterialAsync } from '../../../support/host-render.js';
-import { makeHostView } from '../../../support/host-view.js';
+import { type HostResource, hostArgName, hostResources, hostStructMakers } from '../../../support/host-glue.js';
+import { hostUniformValues, makeHostView } from '../../../support/host-view.js';
 import { type HostPageResult, publish, requestDeviceAsync } from '../host-result.js';
 
-const glue = `
-fn hostScene(viewProjection: mat4x4f, cameraPosition: vec4f, lightDirection: vec4f, lightColor: vec4f, ambientColor: vec4f) -> SceneUniforms {
-  return SceneUniforms(viewProjection, cameraPosition, lightDirection, lightColor, ambientColor);
+/** Every fed field of every resource (both stages), once: `weft_<binding>_<field>` with its WGSL type. */
+function allResources(vertex: HostResource[], fragment: HostResource[]): HostResource[] {
+  const seen = new Map<string, HostResource>();
+  for (const r of [...vertex, ...fragment]) seen.set(r.binding, r);
+  return [...seen.values()];
 }
-fn hostDraw(world: mat4x4f, normalMatrix: mat4x4f) -> DrawUniforms {
-  return DrawUniforms(world, normalMatrix, vec4f(1.0), vec4u(0u));
+
+/** `name: type` parameters and `name` arguments of the fed fields, in order. */
+const params = (resources: HostResource[]) =>
+  resources.flatMap((r) => r.fields.map(({ field }) => `, ${hostArgName(r, field)}: ${field.type.wgsl}`)).join('');
+const makeCalls = (resources: HostResource[]) =>
+  resources
+    .map((r) => `, hostMake_${r.binding}(${r.fields.map(({ field }) => hostArgName(r, field)).join(', ')})`)
+    .join('');
+const argNames = (resources: HostResource[]) =>
+  resources.flatMap((r) => r.fields.map(({ field }) => `, ${hostArgName(r, field)}`)).join('');
+
+/** A TSL uniform node holding a field's value, by the field's WGSL type (from the layout). */
+function uniformNode(type: string, value: number | number[]) {
+  const v = typeof value === 'number' ? [value] : value;
+  if (type === 'mat4x4f') return uniform(new Matrix4().fromArray(v));
+  if (type === 'vec4f') return uniform(new Vector4(v[0], v[1], v[2], v[3]));
+  if (type === 'vec3f') return uniform(new Vector3(v[0], v[1], v[2]));
+  if (type === 'f32') return uniform(v[0]);
+  throw new Error(`no TSL uniform for a ${type} field in this page`);
 }
-fn hostVertexOutput(position: vec3f, normal: vec3f, viewProjection: mat4x4f, world: mat4x4f, normalMatrix: mat4x4f) -> VertexOutput {
-  var input: VertexInput;
-  input.position = position;
-  input.normal = normal;
-  let zero = vec4f(0.0);
-  return weftVertex(input, hostScene(viewProjection, zero, zero, zero, zero), hostDraw(world, normalMatrix));
-}
-`;
 
 async function run(): Promise<HostPageResult> {
   const device = await requestDeviceAsync();
@@ -45,46 +58,53 @@ async function run(): Promise<HostPageResult> {
   const weft = await renderHostMaterialAsync(device, composeShader(hostMaterialSpec('module')), torus, view);
 
   const library = composeShader(hostMaterialSpec('library'));
+  // The glue comes from the library's layouts: one argument per field the host feeds, named and typed by the layout.
+  const values = hostUniformValues(view);
+  const vertexResources = hostResources(library, 'vertex', values);
+  const fragmentResources = hostResources(library, 'fragment', values);
+  const resources = allResources(vertexResources, fragmentResources);
+  const glue = `${hostStructMakers(resources)}
+fn hostVertexOutput(position: vec3f, normal: vec3f${params(vertexResources)}) -> VertexOutput {
+  var input: VertexInput;
+  input.position = position;
+  input.normal = normal;
+  return weftVertex(input${makeCalls(vertexResources)});
+}`;
   const renderer = new WebGPURenderer({ canvas: document.querySelector('canvas')!, device, reversedDepthBuffer: true });
   await renderer.init();
   const lib = code(`${library.code}\n${glue}`);
-  const args = {
-    viewProjection: uniform(new Matrix4().fromArray(view.viewProjection)),
-    world: uniform(new Matrix4().fromArray(view.world)),
-    normalMatrix: uniform(new Matrix4().fromArray(view.normalMatrix)),
-  };
+  const nodes = Object.fromEntries(
+    resources.flatMap((r) =>
+      r.fields.map(({ field, value }) => [hostArgName(r, field), uniformNode(field.type.wgsl, value)]),
+    ),
+  );
+  const pick = (list: HostResource[]) =>
+    Object.fromEntries(
+      list.flatMap((r) => r.fields.map(({ field }) => [hostArgName(r, field), nodes[hostArgName(r, field)]])),
+    );
   const attributes = { position: attribute('position', 'vec3'), normal: attribute('normal', 'vec3') };
   const stage = (name: string, field: string, type: string) =>
     wgslFn(
-      `fn ${name}(position: vec3f, normal: vec3f, viewProjection: mat4x4f, world: mat4x4f, normalMatrix: mat4x4f) -> ${type} {
-  return hostVertexOutput(position, normal, viewProjection, world, normalMatrix).${field};
+      `fn ${name}(position: vec3f, normal: vec3f${params(vertexResources)}) -> ${type} {
+  return hostVertexOutput(position, normal${argNames(vertexResources)}).${field};
 }`,
       [lib],
-    )({ ...attributes, ...args });
+    )({ ...attributes, ...pick(vertexResources) });
   const surface = wgslFn(
-    `fn weftSurface(worldPosition: vec3f, worldNormal: vec3f, cameraPosition: vec4f, lightDirection: vec4f, lightColor: vec4f, ambientColor: vec4f, tint: vec4f, bandColor: vec4f, band: vec4f, world: mat4x4f, normalMatrix: mat4x4f, viewProjection: mat4x4f) -> vec4f {
+    `fn weftSurface(worldPosition: vec3f, worldNormal: vec3f${params(fragmentResources)}) -> vec4f {
   var input: FragmentInput;
   input.worldPosition = worldPosition;
   input.worldNormal = worldNormal;
-  let scene = hostScene(viewProjection, cameraPosition, lightDirection, lightColor, ambientColor);
-  return weftFragment(input, scene, hostDraw(world, normalMatrix), BandParams(tint, bandColor, band)).color;
+  return weftFragment(input${makeCalls(fragmentResources)}).color;
 }`,
     [lib],
   );
-  const v4 = (v: number[]) => uniform(new Vector4(v[0], v[1], v[2], v[3] ?? 0));
   const material = new NodeMaterial();
   material.vertexNode = stage('weftClipPosition', 'position', 'vec4f');
   material.fragmentNode = surface({
     worldPosition: varying(stage('weftWorldPosition', 'worldPosition', 'vec3f')),
     worldNormal: varying(stage('weftWorldNormal', 'worldNormal', 'vec3f')),
-    cameraPosition: v4([...view.eye, 1]),
-    lightDirection: v4(view.lightDirection),
-    lightColor: v4(view.lightColor),
-    ambientColor: v4(view.ambientColor),
-    tint: v4(view.tint),
-    bandColor: v4(view.bandColor),
-    band: v4(view.band),
-    ...args,
+    ...pick(fragmentResources),
   });
 
   const geometry = new BufferGeometry();
