@@ -65,8 +65,11 @@ function repoFallback(root: string): Plugin {
   };
 }
 
-/** Starts a Vite dev server on 127.0.0.1 (free port) serving the pages under `root`. */
-export async function startPageServer(root: string): Promise<PageServer> {
+/**
+ * Starts a Vite dev server on 127.0.0.1 (free port) serving the pages under `root`. `prebundle` names CommonJS
+ * packages a page imports (e.g. `bunny`), which the dev server must convert to ES modules first.
+ */
+export async function startPageServer(root: string, prebundle: readonly string[] = []): Promise<PageServer> {
   const pagesRoot = resolve(root);
   const server = await createServer({
     configFile: false,
@@ -76,7 +79,7 @@ export async function startPageServer(root: string): Promise<PageServer> {
     clearScreen: false,
     appType: 'mpa',
     plugins: [repoFallback(pagesRoot)],
-    optimizeDeps: { noDiscovery: true, include: [] },
+    optimizeDeps: { noDiscovery: true, include: [...prebundle] },
     server: {
       host: '127.0.0.1',
       port: 0,

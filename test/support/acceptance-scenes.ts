@@ -148,6 +148,34 @@ export function openMeshes(random: () => number, shapes: AcceptanceShapes, doubl
   }));
 }
 
+/** The scene variants of issue 15's acceptance, shared by the Dawn suite and the Chromium page. */
+export const ACCEPTANCE_VARIANTS: readonly SceneVariant[] = [
+  {
+    name: 'default materials',
+    description: 'closed meshes (sphere, box, torus, bunny, normal-less box), thin instances, non-uniform scales',
+    meshes: (random, shapes) => closedMeshes(random, shapes, false),
+  },
+  {
+    name: 'double-sided materials',
+    description: 'the closed meshes and two open planes, all double-sided (planes seen from both sides)',
+    meshes: (random, shapes) => [...closedMeshes(random, shapes, true), ...openMeshes(random, shapes, true)],
+  },
+  {
+    name: 'single-sided materials',
+    description: 'one-sided open planes (invisible from behind) and an inside-out box among the closed meshes',
+    meshes: (random, shapes) => {
+      const meshes = [...closedMeshes(random, shapes, false), ...openMeshes(random, shapes, false)];
+      meshes[1] = { ...meshes[1], name: 'invertedBox1', data: shapes.invertedBox };
+      return meshes;
+    },
+  },
+  {
+    name: 'mirrored scales / mirrored thin instances',
+    description: 'one-sided closed meshes whose world or thin-instance matrix has a negative determinant',
+    meshes: (random, shapes) => closedMeshes(random, shapes, false, (i) => (i % 2 === 0 ? [-1, 1, 1] : [1, 1, -1])),
+  },
+];
+
 function referenceMesh(mesh: Mesh, spec: AcceptanceMeshSpec): ReferenceMesh {
   return {
     id: mesh.uniqueId,

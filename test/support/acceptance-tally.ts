@@ -1,6 +1,7 @@
 // Scoring of one pick path against the reference on the judged pixels, and the table the suite prints. Pure: no weft,
 // no Node API.
 import type { JudgedPixel } from './acceptance-scenes.js';
+import type { ReferenceHit } from './reference-raycast.js';
 
 type Vec3 = [number, number, number];
 
@@ -85,6 +86,19 @@ function angleDegrees(a: readonly number[], b: readonly number[], asLine: boolea
   return (Math.atan2(sin, asLine ? Math.abs(cos) : cos) * 180) / Math.PI;
 }
 
+/**
+ * The reference's interpolated normal turned to the side of the triangle the ray came from: the documented rule for
+ * every normal of a hit (weft's `PickingInfo.pickedNormal`, as the G-buffer's WORLD_NORMAL). Pure geometry: the
+ * geometric normal facing the ray picks the side, whatever the winding, the mirroring or the data's own normals.
+ */
+export function normalOnRaySide(truth: ReferenceHit): Vec3 | null {
+  const n = truth.normalWorld;
+  if (!n) return null;
+  const f = truth.faceNormalWorld;
+  const towardRay = truth.frontFacing ? 1 : -1;
+  return towardRay * (n[0] * f[0] + n[1] * f[1] + n[2] * f[2]) < 0 ? [-n[0], -n[1], -n[2]] : n;
+}
+
 function note(tally: Tally, what: string, pixel: JudgedPixel): void {
   if (tally.firstFailures.length < 6) tally.firstFailures.push(`(${pixel.x}, ${pixel.y}) ${what}`);
 }
@@ -150,10 +164,11 @@ export function scoreSample(tally: Tally, pixel: JudgedPixel, sample: PathSample
     else if (!!truth.uv !== !!sample.uv) check('uv', Infinity, bars.uv, 'worstUv');
   }
   if (sample.normal !== undefined) {
-    if (truth.normalWorld && sample.normal)
+    const expected = normalOnRaySide(truth);
+    if (expected && sample.normal)
       check(
         'normal',
-        angleDegrees(sample.normal, normalOnSeenSide(truth), !!sample.normalAsLine),
+        angleDegrees(sample.normal, expected, !!sample.normalAsLine),
         bars.normalDegrees,
         'worstNormalDeg',
       );
@@ -202,16 +217,4 @@ export function formatAcceptanceTable(
     return `| ${passes(t) ? 'yes' : 'NO'} | ${t.path} | ${t.variant} | ${t.judged} | ${t.hits} | ${percent(t.missAgree, t.misses)} | ${percent(t.identity, t.hits)} | ${p.face ? percent(t.face, t.faceCompared) : '—'} | ${exp(t.worstPoint, p.point)} | ${exp(t.worstBary, p.barycentric)} | ${exp(t.worstUv, p.uv)} | ${exp(t.worstNormalDeg, p.normal)} | ${exp(t.worstFaceNormalDeg, p.faceNormal)} | ${t.nearEdge} / ${t.depthTie} |`;
   });
   return [head, rule, ...rows].join('\n');
-}
-
-/**
- * The documented side of a picked or G-buffer normal (docs/picking.md, docs/geometry.md): the face normal turned to the
- * camera, and the interpolated normal negated when it points to the other side of that face.
- */
-function normalOnSeenSide(truth: { faceNormalWorld: Vec3; normalWorld: Vec3 | null; frontFacing: boolean }): Vec3 {
-  const n = truth.normalWorld!;
-  const f = truth.faceNormalWorld;
-  const seen = truth.frontFacing ? 1 : -1;
-  const side = (n[0] * f[0] + n[1] * f[1] + n[2] * f[2]) * seen;
-  return side < 0 ? [-n[0], -n[1], -n[2]] : n;
 }
