@@ -32,6 +32,7 @@ export interface ContributorGpu {
   readonly itemsBinding: string;
   readonly paramsBinding: string;
   readonly cache: ComposeCache;
+  /** The shader's name in weft's variant registry, per mode (null: not one of weft's variants). */
   readonly variantName: ((detailed: boolean) => string) | null;
   /** Fixed pipeline state of a renderer; null: the pick pass's state (per detailed mode). */
   readonly state: RenderPipelineState | null;
