@@ -263,22 +263,29 @@ export async function createEngineAsync(gpu: GPU, target: EngineTarget, options:
       throw new EngineError(api, 'no-webgpu', 'the canvas did not give a "webgpu" context');
     }
   }
+  return makeEngineState(
+    { gpu, adapter, device, deviceOwner: 'engine', options, label },
+    { canvas, context, width, height, devicePixelRatio: ratio },
+    canvas ? gpu.getPreferredCanvasFormat() : (options.colorFormat ?? 'rgba8unorm'),
+  );
+}
+
+/**
+ * A started engine's plain state around a live device, configured and watched: shared by `createEngineAsync` (the
+ * engine's own device) and `createEngineFromDeviceAsync` (the host's).
+ */
+export function makeEngineState(
+  owner: Pick<Engine, 'gpu' | 'adapter' | 'device' | 'deviceOwner' | 'options' | 'label'>,
+  target: Pick<Engine, 'canvas' | 'context' | 'width' | 'height' | 'devicePixelRatio'>,
+  colorFormat: GPUTextureFormat,
+): Engine {
   const engine: Engine = {
-    gpu,
-    options,
-    label,
-    adapter,
-    device,
-    deviceOwner: 'engine',
+    ...owner,
     deviceLost: false,
-    features: new Set(device.features),
+    features: new Set(owner.device.features),
     deviceGeneration: 0,
-    canvas,
-    context,
-    colorFormat: canvas ? gpu.getPreferredCanvasFormat() : (options.colorFormat ?? 'rgba8unorm'),
-    width,
-    height,
-    devicePixelRatio: ratio,
+    ...target,
+    colorFormat,
     offscreenTexture: null,
     recovery: null,
     lastLossMessage: null,
@@ -286,7 +293,7 @@ export async function createEngineAsync(gpu: GPU, target: EngineTarget, options:
     disposed: false,
   };
   configureTarget(engine);
-  watchDevice(engine, device);
+  watchDevice(engine, owner.device);
   return engine;
 }
 

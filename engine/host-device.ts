@@ -7,6 +7,7 @@ import {
   type Engine,
   type EngineTarget,
   isDeviceLostAsync,
+  makeEngineState,
   resolveEngineTarget,
   watchDevice,
 } from './engine.js';
@@ -88,31 +89,11 @@ export async function createEngineFromDeviceAsync(
     canvas.width = width;
     canvas.height = height;
   }
-  const engine: Engine = {
-    gpu: null,
-    options,
-    label: options.label ?? 'weft',
-    adapter: null,
-    device,
-    deviceOwner: 'host',
-    deviceLost: false,
-    features: new Set(device.features),
-    deviceGeneration: 0,
-    canvas,
-    context,
-    colorFormat: options.colorFormat ?? (canvas ? preferredCanvasFormat() : 'rgba8unorm'),
-    width,
-    height,
-    devicePixelRatio: ratio,
-    offscreenTexture: null,
-    recovery: null,
-    lastLossMessage: null,
-    listeners: new Set(),
-    disposed: false,
-  };
-  configureTarget(engine);
-  watchDevice(engine, device);
-  return engine;
+  return makeEngineState(
+    { gpu: null, adapter: null, device, deviceOwner: 'host', options, label: options.label ?? 'weft' },
+    { canvas, context, width, height, devicePixelRatio: ratio },
+    options.colorFormat ?? (canvas ? preferredCanvasFormat() : 'rgba8unorm'),
+  );
 }
 
 /** The limits of `previous` that `next` does not meet (a higher maximum, a lower alignment), as messages. */
