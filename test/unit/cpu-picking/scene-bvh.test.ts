@@ -97,9 +97,11 @@ describe('scene BVH: SAH gate, structural rebuilds, per-frame refit, census', ()
       for (const [k, mesh] of meshes.entries()) {
         if (k % 3 === 0)
           setMeshWorldMatrix(mesh, mat4.translate(mesh.worldMatrix, [Math.sin(frame + k) * 3, frame % 2 ? 1 : -1, 0]));
-        else if (k % 3 === 1)
-          mesh.worldMatrix[13] += frame % 2 ? 2 : -2; // in-place edits are seen too
-        else if (mesh.thinInstances) {
+        else if (k % 3 === 1) {
+          const world = mesh.worldMatrix.slice();
+          world[13] += frame % 2 ? 2 : -2;
+          setMeshWorldMatrix(mesh, world);
+        } else if (mesh.thinInstances) {
           const moved = mesh.thinInstances.slice();
           for (let i = 0; i < mesh.thinInstanceCount; i++) moved[i * 16 + 12] += frame % 2 ? 1.5 : -1.5;
           setThinInstances(mesh, moved); // same count: not structural
