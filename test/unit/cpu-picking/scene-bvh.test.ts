@@ -170,7 +170,8 @@ describe('scene BVH: SAH gate, structural rebuilds, per-frame refit, census', ()
 
   test('auto refit sees a mesh BVH refitted in place, replaced or dropped between picks', () => {
     const scene = makeCpuScene();
-    const ball = createMeshFromData(scene, 'ball', makeSphereData({ radius: 1 }));
+    // Data no other mesh of this file uses: a BVH shared with another mesh would be copied on refit, not refitted in place.
+    const ball = createMeshFromData(scene, 'ball', makeSphereData({ radius: 1, segments: 23, rings: 17 }));
     createMeshFromData(scene, 'other', makeBoxData(), { worldMatrix: mat4.translation([6, 0, 0]) });
     createCpuPicker(scene);
     const through = { origin: [0, 0, 10], direction: [0, 0, -1] };
