@@ -26,6 +26,8 @@ export { EngineError, type EngineErrorCode, MeshDataError, type MeshDataErrorCod
 export { usePrecomposedShaders } from './precomposed-shaders.js';
 // Scene and camera (right-handed, reverse-Z perspective).
 export { createScene, disposeScene, type Scene, type SceneOptions } from './scene.js';
+// What moved since a version: pickers refit only those meshes.
+export type { SceneChangeLog } from './scene-changes.js';
 export {
   type Camera,
   dollyCamera,

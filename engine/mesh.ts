@@ -13,6 +13,7 @@ import { checkDeformation, checkVertexAnimation, type MeshMorphTargets } from '.
 export type { MeshMorphTargets } from './mesh-deformation-checks.js';
 import type { Engine } from './engine.js';
 import type { Scene } from './scene.js';
+import { recordMeshChange } from './scene-changes.js';
 import { copyThinInstanceMatrix } from './thin-instance-matrix.js';
 
 /** GPU copies of a mesh's data on one device (rebuilt lazily after device loss). */
@@ -311,7 +312,7 @@ export function setThinInstances(
   mesh.thinInstances = next;
   mesh.thinInstanceCount = next ? next.length / 16 : 0;
   mesh.thinInstanceVersion++;
-  mesh.scene.changeVersion++;
+  recordMeshChange(mesh.scene, mesh);
   if (countChanged) mesh.scene.structureVersion++;
 }
 
@@ -325,7 +326,7 @@ export function setMeshWorldMatrix(mesh: Mesh, matrix: ArrayLike<number>): void 
   const writable = mesh as { worldMatrix: Float32Array; worldVersion: number };
   writable.worldMatrix = world;
   writable.worldVersion++;
-  mesh.scene.changeVersion++;
+  recordMeshChange(mesh.scene, mesh);
 }
 
 /**

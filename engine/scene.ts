@@ -6,6 +6,7 @@ import type { Engine } from './engine.js';
 import { EngineError, engineOptionError } from './engine-errors.js';
 import { disposeMesh, type Mesh } from './mesh.js';
 import type { PickSource } from './pick-sources.js';
+import type { SceneChangeLog } from './scene-changes.js';
 import { disposeDefaultForwardTask } from './render-frame.js';
 
 /** Meshes, a camera and the light of one rendered world. */
@@ -24,6 +25,8 @@ export interface Scene {
   structureVersion: number;
   /** Bumped by every `setMeshWorldMatrix` and `setThinInstances`: pickers skip their refit while it holds. */
   changeVersion: number;
+  /** Which meshes those setters touched since `changeLog.base`, so pickers refit only those. */
+  readonly changeLog: SceneChangeLog;
   nextMeshId: number;
   disposed: boolean;
   /** The forward task `renderFrame` made for this scene on its first call (null until then). */
@@ -81,6 +84,7 @@ export function createScene(engine: Engine, options: SceneOptions = {}): Scene {
     lightColor: checkTriple(api, 'lightColor', options.lightColor, [0.75, 0.75, 0.75]),
     structureVersion: 0,
     changeVersion: 0,
+    changeLog: { base: 0, meshes: [] },
     nextMeshId: 1,
     disposed: false,
     defaultForwardTask: null,

@@ -1,5 +1,6 @@
 import type { Mesh } from '../../engine/mesh.js';
 import type { Scene } from '../../engine/scene.js';
+import { meshesChangedSince } from '../../engine/scene-changes.js';
 import { describeValue } from '../../core/errors.js';
 import { checkOptionKeys, type OptionKeys } from '../../core/options.js';
 import { CpuPickError } from './cpu-pick-error.js';
@@ -7,7 +8,14 @@ import { cpuPickOptionError } from './pick-options.js';
 import { meshBvhCacheEpoch, peekMeshBvh } from './mesh-bvh-cache.js';
 import type { TriangleBvh } from './triangle-bvh.js';
 import { bvhSahCost } from './bvh-nodes.js';
-import { buildSceneBvh, type CpuPickDiagnostic, refitSceneBvh, type SceneBvh, type SceneBvhMode } from './scene-bvh.js';
+import {
+  buildSceneBvh,
+  type CpuPickDiagnostic,
+  refitSceneBvh,
+  refitSceneBvhEntries,
+  type SceneBvh,
+  type SceneBvhMode,
+} from './scene-bvh.js';
 import { makeSceneEntries, type SceneEntries, updateMeshEntries } from './scene-entries.js';
 
 /** Options of `createCpuPicker`. */
@@ -59,6 +67,8 @@ export interface CpuPicker {
   /** Indices of meshes whose snapshot holds a triangle BVH (their refits are checked on every sync). */
   withBvh: number[];
   meshes: Mesh[];
+  /** Mesh → its index in `meshes`. */
+  meshIndex: Map<Mesh, number>;
   entries: SceneEntries;
   bvh: SceneBvh | null;
   snapshots: MeshSnapshot[];
@@ -102,6 +112,7 @@ export function createCpuPicker(scene: Scene, options: CpuPickerOptions = {}): C
     changeVersion: -1,
     withBvh: [],
     meshes: [],
+    meshIndex: new Map(),
     entries: makeSceneEntries([]),
     bvh: null,
     snapshots: [],
@@ -117,6 +128,7 @@ export function createCpuPicker(scene: Scene, options: CpuPickerOptions = {}): C
 export function disposeCpuPicker(picker: CpuPicker): void {
   if (pickers?.get(picker.scene) === picker) pickers.delete(picker.scene);
   picker.meshes = [];
+  picker.meshIndex = new Map();
   picker.snapshots = [];
   picker.bvh = null;
   picker.builtVersion = -1;
@@ -217,6 +229,7 @@ function report(picker: CpuPicker, diagnostic: CpuPickDiagnostic): void {
 function rebuild(picker: CpuPicker): void {
   const meshes = picker.scene.meshes.filter((m) => !m.disposed);
   picker.meshes = meshes;
+  picker.meshIndex = new Map(meshes.map((mesh, m) => [mesh, m]));
   picker.entries = makeSceneEntries(meshes);
   const worlds = new Float32Array(meshes.length * 16);
   picker.snapshots = meshes.map((mesh, m) => snapshot(mesh, worlds.subarray(m * 16, m * 16 + 16)));
@@ -261,32 +274,61 @@ function rebuildIfDegraded(picker: CpuPicker): void {
   picker.stats.builds++;
 }
 
-/** Refits the bounds of meshes that moved, deformed or changed instances since last seen; true when any did. */
+/**
+ * The meshes that may have changed since the last sync, by index: those the scene's change log names plus those whose
+ * triangle BVH was refitted; null when the log does not reach back that far or BVHs were swapped (check them all).
+ */
+function changedCandidates(picker: CpuPicker, cacheSame: boolean): number[] | null {
+  const logged = cacheSame ? meshesChangedSince(picker.scene, picker.changeVersion) : null;
+  if (!logged) return null;
+  const indices: number[] = [];
+  for (const mesh of logged) {
+    const m = picker.meshIndex.get(mesh);
+    if (m !== undefined) indices.push(m);
+  }
+  for (const m of picker.withBvh) {
+    const s = picker.snapshots[m];
+    if (s.bvhRef && s.bvhRefits !== s.bvhRef.refitCount) indices.push(m);
+  }
+  return indices;
+}
+
+/**
+ * Refits the bounds of meshes that moved, deformed or changed instances since last seen; true when any did. Only the
+ * meshes the scene's change log names are looked at, and only their leaves and ancestors in the scene BVH refitted.
+ */
 export function refitCpuPicker(picker: CpuPicker): boolean {
   if (picker.builtVersion !== picker.scene.structureVersion) {
     rebuild(picker);
     return true;
   }
   if (unchangedSinceSync(picker)) return false;
-  picker.changeVersion = picker.scene.changeVersion;
-  let any = false;
-  let instancesChanged = false;
   const epoch = meshBvhCacheEpoch();
   const cacheSame = picker.bvhCacheEpoch === epoch;
   picker.bvhCacheEpoch = epoch;
-  for (let m = 0; m < picker.meshes.length; m++) {
+  const candidates = changedCandidates(picker, cacheSame);
+  picker.changeVersion = picker.scene.changeVersion;
+  const changedEntries: number[] = [];
+  let any = false;
+  let instancesChanged = false;
+  const visit = (m: number) => {
     const mesh = picker.meshes[m];
     const s = picker.snapshots[m];
-    if (!changed(mesh, s, cacheSame)) continue;
+    if (!changed(mesh, s, cacheSame)) return;
     if (mesh.thinInstances && (s.instancesRef !== mesh.thinInstances || s.instanceVersion !== mesh.thinInstanceVersion))
       instancesChanged = true;
     updateMeshEntries(picker.entries, m);
     retake(s, mesh);
+    const first = picker.entries.meshFirstEntry[m];
+    for (let e = first; e < first + picker.entries.meshEntryCount[m]; e++) changedEntries.push(e);
     any = true;
-  }
+  };
+  if (candidates) for (const m of candidates) visit(m);
+  else for (let m = 0; m < picker.meshes.length; m++) visit(m);
   if (!cacheSame) picker.withBvh = collectWithBvh(picker);
   if (any) {
-    if (picker.bvh) refitSceneBvh(picker.bvh, picker.entries);
+    if (picker.bvh && candidates) refitSceneBvhEntries(picker.bvh, picker.entries, changedEntries);
+    else if (picker.bvh) refitSceneBvh(picker.bvh, picker.entries);
     if (instancesChanged) rebuildIfDegraded(picker);
     picker.stats.refits++;
   }

@@ -7,6 +7,8 @@ export interface SceneBvh {
   nodes: BvhNodes;
   /** Leaf position → entry. */
   order: Uint32Array;
+  /** Node → parent (-1 for the root) and entry → its leaf, made on the first partial refit. */
+  links: { parents: Int32Array; leafOf: Int32Array } | null;
 }
 
 /** A decision the CPU picker took that changes its cost, stated instead of taken silently. */
@@ -72,7 +74,7 @@ export function buildSceneBvh(entries: SceneEntries, mode: SceneBvhMode = 'auto'
   const order = new Uint32Array(entries.count);
   for (let e = 0; e < entries.count; e++) order[e] = e;
   const nodes = buildBvhNodes(prims, order, sceneBuild);
-  const bvh: SceneBvh = { nodes, order };
+  const bvh: SceneBvh = { nodes, order, links: null };
   refitSceneBvh(bvh, entries);
   const hierarchyCost = bvhSahCost(nodes);
   const numbers = `SAH cost ${hierarchyCost.toFixed(2)} box tests per ray vs ${flatCost} for a flat scan (${nodes.nodeCount} nodes, gate ratio ${sceneBvhGateRatio})`;
@@ -120,5 +122,61 @@ export function refitSceneBvh(bvh: SceneBvh, entries: SceneEntries): void {
         if (bounds[b + k + 1] > floats[o + k + 1]) floats[o + k + 1] = bounds[b + k + 1];
       }
     }
+  }
+}
+
+/** Past this fraction of the entries changed, one sweep over every node beats walking up from each leaf. */
+const partialRefitLimit = 1 / 16;
+
+function linksOf(bvh: SceneBvh): NonNullable<SceneBvh['links']> {
+  if (bvh.links) return bvh.links;
+  const { ints, nodeCount } = bvh.nodes;
+  const parents = new Int32Array(nodeCount).fill(-1);
+  const leafOf = new Int32Array(bvh.order.length).fill(-1);
+  for (let n = 0; n < nodeCount; n++) {
+    const o = n * nodeWords;
+    const count = ints[o + 7];
+    if (count === 0) {
+      parents[ints[o + 6]] = n;
+      parents[ints[o + 6] + 1] = n;
+    } else for (let i = ints[o + 6]; i < ints[o + 6] + count; i++) leafOf[bvh.order[i]] = n;
+  }
+  bvh.links = { parents, leafOf };
+  return bvh.links;
+}
+
+function refitLeaf(bvh: SceneBvh, bounds: Float32Array, leaf: number): void {
+  const { floats, ints } = bvh.nodes;
+  const o = leaf * nodeWords;
+  for (let k = 0; k < 6; k += 2) {
+    floats[o + k] = Infinity;
+    floats[o + k + 1] = -Infinity;
+  }
+  for (let i = ints[o + 6]; i < ints[o + 6] + ints[o + 7]; i++) {
+    const b = bvh.order[i] * 6;
+    for (let k = 0; k < 6; k += 2) {
+      if (bounds[b + k] < floats[o + k]) floats[o + k] = bounds[b + k];
+      if (bounds[b + k + 1] > floats[o + k + 1]) floats[o + k + 1] = bounds[b + k + 1];
+    }
+  }
+}
+
+/**
+ * Refits only the leaves holding `changed` entries and their ancestors (topology fixed); many changes take the
+ * full sweep instead. Each walk recomputes its whole path to the root, so shared ancestors end up exact whatever
+ * the order of the walks.
+ */
+export function refitSceneBvhEntries(bvh: SceneBvh, entries: SceneEntries, changed: readonly number[]): void {
+  if (changed.length > bvh.order.length * partialRefitLimit) {
+    refitSceneBvh(bvh, entries);
+    return;
+  }
+  const { parents, leafOf } = linksOf(bvh);
+  const { floats, ints } = bvh.nodes;
+  for (const e of changed) {
+    const leaf = leafOf[e];
+    if (leaf < 0) continue;
+    refitLeaf(bvh, entries.bounds, leaf);
+    for (let n = parents[leaf]; n >= 0; n = parents[n]) unionChildBounds(floats, ints, n);
   }
 }
