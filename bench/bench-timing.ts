@@ -10,3 +10,21 @@ export async function time(work: () => Promise<unknown>): Promise<number> {
   await work();
   return performance.now() - start;
 }
+
+/** "met" or "MISSED" for a measured value against a target (`atMost` when lower is better). */
+export function verdict(value: number, target: number, direction: 'atMost' | 'atLeast'): string {
+  return (direction === 'atMost' ? value <= target : value >= target) ? 'met' : 'MISSED';
+}
+
+/** Prints rows under a header, each column right-aligned to its widest cell. */
+export function printTable(header: readonly string[], rows: readonly (readonly string[])[]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  const line = (cells: readonly string[]) => cells.map((cell, i) => cell.padStart(widths[i])).join('  ');
+  console.log(line(header));
+  for (const row of rows) console.log(line(row));
+}
+
+/** Runs the garbage collector when node was started with --expose-gc, so one sample does not pay another's garbage. */
+export function collectGarbage(): void {
+  (globalThis as { gc?: () => void }).gc?.();
+}

@@ -1,4 +1,5 @@
-// Pick latency among many thin instances on one mesh vs separate meshes (run: npx tsx bench/instances.ts [rounds]).
+// Pick latency among many thin instances on one mesh vs separate meshes (run: npm run bench:instances, or
+// NODE_OPTIONS=--expose-gc npx tsx bench/instances.ts [rounds] [mesh counts]).
 // Target: a warm pick among 1 000 000 thin instances costs ≤ 2× a pick among 1 000.
 import { mat4 } from 'wgpu-matrix';
 import { create, globals } from 'webgpu';
@@ -13,7 +14,7 @@ import {
   setThinInstances,
 } from '../engine/index.js';
 import { createGpuPicker, type GpuPicker, pickAsync } from '../picking/index.js';
-import { median, time } from './bench-timing.js';
+import { collectGarbage, median, printTable, time, verdict } from './bench-timing.js';
 
 const rounds = Number(process.argv[2] ?? 30);
 const instanceCounts = [1000, 100_000, 1_000_000];
@@ -78,7 +79,10 @@ async function main(): Promise<void> {
   for (const count of meshCounts) await add(`${count} meshes`, makeMeshScene(engine, count));
   // Interleaved so machine noise hits every case alike.
   for (let r = 0; r < rounds; r++)
-    for (const c of cases) c.samples.push(await time(() => pickAsync(c.picker, 256, 256)));
+    for (const c of cases) {
+      collectGarbage();
+      c.samples.push(await time(() => pickAsync(c.picker, 256, 256)));
+    }
   // One move of every instance (same count: a refit of the entries and the hierarchy, no structural rebuild).
   for (const c of cases) {
     const mesh = c.picker.scene.meshes[0];
@@ -95,19 +99,20 @@ async function main(): Promise<void> {
   const base = median(cases[0].samples);
   console.log(`warm pickAsync (pre-filter on), medians of ${rounds} interleaved rounds after warm-up, ms`);
   console.log('target: 1 000 000 instances ≤ 2× 1 000 instances');
-  const header = ['scene', 'hit', 'first pick', 'warm pick', 'vs 1 000 inst.', 'move + pick'];
-  const rows = cases.map((c) => [
-    c.label,
-    c.hit,
-    c.first.toFixed(1),
-    median(c.samples).toFixed(3),
-    `${(median(c.samples) / base).toFixed(2)}×`,
-    c.moved || '-',
-  ]);
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
-  const line = (cells: string[]) => cells.map((cell, i) => cell.padStart(widths[i])).join('  ');
-  console.log(line(header));
-  for (const row of rows) console.log(line(row));
+  const rows = cases.map((c) => {
+    const ratio = median(c.samples) / base;
+    const target = c.label === '1000000 instances' ? `≤ 2× (${verdict(ratio, 2, 'atMost')})` : '-';
+    return [
+      c.label,
+      c.hit,
+      c.first.toFixed(1),
+      median(c.samples).toFixed(3),
+      `${ratio.toFixed(2)}×`,
+      target,
+      c.moved || '-',
+    ];
+  });
+  printTable(['scene', 'hit', 'first pick', 'warm pick', 'vs 1 000 inst.', 'target', 'move + pick'], rows);
   disposeEngine(engine);
 }
 
