@@ -244,7 +244,7 @@ async function runRequest<T>(
     // Everything the pass reads is captured now, before any await: the snapshot holds the mesh list, matrices,
     // instances and poses; the rule storage is copied here. A pass drawn later (after a cold compile or a device
     // loss) draws stand-ins rebuilt from that capture for the meshes changed since (bindSnapshotMeshes).
-    if (request.ruleStorage === undefined) request = { ...request, ruleStorage: readPickRuleStorage(request) };
+    if (request.ruleStorage === undefined) request.ruleStorage = readPickRuleStorage(request);
     for (let attempt = 0; ; attempt++) {
       const engine = picker.scene.engine;
       if (engine.recovery) await Promise.race([whenEngineReadyAsync(engine), cancelled]);

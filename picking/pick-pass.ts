@@ -358,7 +358,10 @@ export async function encodePickPass(gpu: PickGpu, request: PickPassRequest): Pr
     return noTexels;
   }
   const block = request.layout === 'row' ? (request.overlayBlock ?? 0) : 0;
-  const readbacks = await Promise.all(copies.map((submitted) => readPickTargetsAsync(gpu, submitted, block)));
+  const readbacks =
+    copies.length === 1
+      ? [await readPickTargetsAsync(gpu, copies[0], block)]
+      : await Promise.all(copies.map((submitted) => readPickTargetsAsync(gpu, submitted, block)));
   return joinPickReadbacks(request, passes, readbacks);
 }
 

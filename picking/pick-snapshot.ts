@@ -79,7 +79,8 @@ export function captureCandidate(
     mesh,
     baseId,
     idCount,
-    worldMatrix: Float32Array.from(mesh.worldMatrix),
+    // No copy: setMeshWorldMatrix replaces the array, so the one held here stays as it was at the call.
+    worldMatrix: mesh.worldMatrix,
     runs,
     thinInstanceVersion: mesh.thinInstanceVersion,
     pose: deformed
@@ -160,14 +161,15 @@ export function makePickSnapshot(
     rays !== null && options.preFilter !== false
       ? {
           rays,
-          inverseDirections: rays.map((ray) => Float64Array.from(ray.direction, (d) => 1 / d)),
+          inverseDirections: rays.map(({ direction: d }) => new Float64Array([1 / d[0], 1 / d[1], 1 / d[2]])),
           box: makeEmptyAabb(),
           combined: new Float32Array(16),
           hits: new Uint8Array(points),
         }
       : null;
   const candidates: PickCandidate[] = [];
-  const drawLists: number[][] = Array.from({ length: points }, () => []);
+  const drawLists: number[][] = [];
+  for (let p = 0; p < points; p++) drawLists.push([]);
   let nextId = 1;
   for (const mesh of meshes) {
     if (mesh.disposed || !pickFilterKeepsMesh(pickFilter, mesh)) continue;
