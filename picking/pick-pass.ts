@@ -387,7 +387,7 @@ function submitPickPass(
   writeDrawUniforms(gpu, request, plan);
   const encoder = gpu.device.createCommandEncoder({ label: 'weft:pick' });
   const pass = beginPickPass(encoder, targets, request.detailed);
-  drawMeshCandidates(gpu, pass, request, plan);
+  drawMeshCandidates(gpu, pass, request, plan, targets);
   drawContributors(gpu, pass, request, points);
   pass.end();
   if (request.reducer) {
@@ -593,7 +593,11 @@ function drawMeshCandidates(
   pass: GPURenderPassEncoder,
   request: PickPassRequest,
   plan: PickPassPlan,
+  attachment: { width: number; height: number },
 ): void {
+  // A pass starts with the viewport and scissor on the whole attachment (pooled: it may be larger than the plan's
+  // target); state equal to the last set is not set again.
+  const state: PassState = { rect: [0, 0, attachment.width, attachment.height], pointGroup: null };
   plan.uses.forEach((uses, index) => {
     const pipeline = plan.pipelines[index];
     // Only a redraw after a device loss can meet a mesh disposed since the snapshot; it has no buffers left.
@@ -603,8 +607,37 @@ function drawMeshCandidates(
     pass.setPipeline(pipeline.lease.pipeline);
     setExtraGroups(gpu, pass, request, pipeline, mesh, plan.storage?.[index] ?? null, candidate.mesh);
     setMeshBuffers(gpu, pass, pipeline, mesh);
-    drawCandidateUses(gpu, pass, request, plan, index, pipeline, uses);
+    drawCandidateUses(gpu, pass, request, plan, index, pipeline, uses, state);
   });
+}
+
+/** What a pick pass last set: viewport (= scissor) rectangle and bind group 0. */
+interface PassState {
+  rect: [number, number, number, number];
+  pointGroup: GPUBindGroup | null;
+}
+
+/** Sets viewport and scissor to the rectangle unless they already are, then bind group 0 unless already bound. */
+function setPointState(
+  pass: GPURenderPassEncoder,
+  state: PassState,
+  x: number,
+  y: number,
+  width: number,
+  height: number,
+  group: GPUBindGroup,
+): void {
+  const r = state.rect;
+  if (r[0] !== x || r[1] !== y || r[2] !== width || r[3] !== height) {
+    pass.setViewport(x, y, width, height, 0, 1);
+    pass.setScissorRect(x, y, width, height);
+    state.rect = [x, y, width, height];
+  }
+  // The same group object means the same layout (groups are cached per layout), so it stays valid across pipelines.
+  if (state.pointGroup !== group) {
+    pass.setBindGroup(0, group);
+    state.pointGroup = group;
+  }
 }
 
 /** Binds groups 2 and up: the mesh's deformation data, the rule's storage, or an empty group. */
@@ -681,6 +714,7 @@ function drawCandidateUses(
   index: number,
   pipeline: PickPipeline,
   uses: readonly { point: number; slot: number }[],
+  state: PassState,
 ): void {
   const { composed, lease } = pipeline;
   const candidate = request.snapshot.candidates[index];
@@ -693,14 +727,12 @@ function drawCandidateUses(
     const region = request.regions[point];
     if (block) {
       // An on-top overlay item: its own neighbourhood texels, depth-tested only against other overlay items.
-      pass.setViewport(point * block, 1, block, block, 0, 1);
-      pass.setScissorRect(point * block, 1, block, block);
-      pass.setBindGroup(0, pointGroups[request.regions.length + point]);
+      setPointState(pass, state, point * block, 1, block, block, pointGroups[request.regions.length + point]);
     } else {
       const x = plan.row ? point : 0;
-      pass.setViewport(x, 0, plan.row ? 1 : region.width, plan.row ? 1 : region.height, 0, 1);
-      pass.setScissorRect(x, 0, plan.row ? 1 : region.width, plan.row ? 1 : region.height);
-      pass.setBindGroup(0, pointGroups[point]);
+      const width = plan.row ? 1 : region.width;
+      const height = plan.row ? 1 : region.height;
+      setPointState(pass, state, x, 0, width, height, pointGroups[point]);
     }
     pass.setBindGroup(1, drawGroup, [slot * drawSlotBytes, slot * drawSlotBytes]);
     // Runs of one front face; a run whose pipeline differs (mirrored instances, culled faces) switches pipeline.
