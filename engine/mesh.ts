@@ -59,10 +59,14 @@ export interface Mesh {
   readonly worldVersion: number;
   pickable: boolean;
   visible: boolean;
-  /** 16 floats per instance; the w lanes (3, 7, 11, 15) are a free payload, drawn as 0, 0, 0, 1. */
-  thinInstances: Float32Array<ArrayBuffer> | null;
-  thinInstanceCount: number;
-  thinInstanceVersion: number;
+  /**
+   * 16 floats per instance; the w lanes (3, 7, 11, 15) are a free payload, drawn as 0, 0, 0, 1. Read-only: change
+   * instances with `setThinInstances` (which bumps `thinInstanceVersion`, so the renderer re-uploads and pickers
+   * refit); an edit through a cast is neither drawn nor picked.
+   */
+  readonly thinInstances: ReadonlyFloat32Array | null;
+  readonly thinInstanceCount: number;
+  readonly thinInstanceVersion: number;
   gpu: MeshGpu | null;
   /** Bones of a skinned mesh (null when not skinned). */
   skeleton: Skeleton | null;
@@ -261,7 +265,7 @@ export function createMeshFromData(scene: Scene, name: string, data: MeshData, o
     worldVersion: 0,
     pickable: options.pickable ?? true,
     visible: options.visible ?? true,
-    thinInstances,
+    thinInstances: thinInstances as ReadonlyFloat32Array | null,
     thinInstanceCount: thinInstances ? thinInstances.length / 16 : 0,
     thinInstanceVersion: 0,
     gpu: null,
@@ -309,9 +313,14 @@ export function setThinInstances(
     Object.assign(mesh, {
       vertexAnimationPlayback: vat.checkPlayback(api, mesh.name, vertexAnimationPlayback, records),
     });
-  mesh.thinInstances = next;
-  mesh.thinInstanceCount = next ? next.length / 16 : 0;
-  mesh.thinInstanceVersion++;
+  const writable = mesh as {
+    thinInstances: Float32Array | null;
+    thinInstanceCount: number;
+    thinInstanceVersion: number;
+  };
+  writable.thinInstances = next;
+  writable.thinInstanceCount = next ? next.length / 16 : 0;
+  writable.thinInstanceVersion++;
   recordMeshChange(mesh.scene, mesh);
   if (countChanged) mesh.scene.structureVersion++;
 }

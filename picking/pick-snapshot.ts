@@ -1,5 +1,5 @@
 import { type Aabb, intersectRayAabb, makeEmptyAabb, transformAabb } from '../engine/bounds.js';
-import { disposeMeshGpu, ensureMeshGpu, type Mesh } from '../engine/mesh.js';
+import { disposeMeshGpu, ensureMeshGpu, type Mesh, type ReadonlyFloat32Array } from '../engine/mesh.js';
 import type { Scene } from '../engine/scene.js';
 import { deformedLocalBounds, disposeMeshDeformation, isMeshDeformed } from '../engine/mesh-deformation.js';
 import { multiplyByThinInstance } from '../engine/thin-instance-matrix.js';
@@ -381,7 +381,7 @@ function makeStandIn(c: PickCandidate, device: GPUDevice): { mesh: Mesh; release
   const standIn: Mesh = {
     ...meshAsCaptured(c),
     disposed: false,
-    thinInstances: instances,
+    thinInstances: instances as ReadonlyFloat32Array | null,
     thinInstanceCount: instances ? c.idCount : 0,
     thinInstanceVersion: c.thinInstanceVersion,
     gpu: null,

@@ -115,6 +115,10 @@ describe("refit 'auto' knows what moved", () => {
       mesh.worldMatrix.set(mat4.identity());
       // @ts-expect-error the property itself is read-only
       mesh.worldMatrix = mat4.identity();
+      // @ts-expect-error thin-instance data is read-only too: use setThinInstances
+      mesh.thinInstances![0] = 1;
+      // @ts-expect-error and so is its count
+      mesh.thinInstanceCount = 2;
     };
     expect(typeof attempt).toBe('function');
   });
