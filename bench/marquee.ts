@@ -18,7 +18,7 @@ import { makeRectPlanes, makeRectSnapshot } from '../picking/pick-rect-snapshot.
 import { getCameraViewProjectionMatrix } from '../engine/index.js';
 import { median, time } from './bench-timing.js';
 
-const rounds = Number(process.argv[2] ?? 30);
+const rounds = Number(process.argv[2] ?? 20);
 const width = 640;
 const height = 480;
 const count = 10_000;
