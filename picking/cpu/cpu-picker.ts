@@ -5,6 +5,7 @@ import { describeValue } from '../../core/errors.js';
 import { checkOptionKeys, type OptionKeys } from '../../core/options.js';
 import { CpuPickError } from './cpu-pick-error.js';
 import { cpuPickOptionError } from './pick-options.js';
+import { triangleBvhRefitEpoch } from './bvh-refit-epoch.js';
 import { meshBvhCacheEpoch, peekMeshBvh } from './mesh-bvh-cache.js';
 import type { TriangleBvh } from './triangle-bvh.js';
 import { bvhSahCost } from './bvh-nodes.js';
@@ -62,6 +63,8 @@ export interface CpuPicker {
   builtVersion: number;
   /** `meshBvhCacheEpoch()` at the last refit check. */
   bvhCacheEpoch: number;
+  /** `triangleBvhRefitEpoch()` when every BVH the snapshots hold was last seen unrefitted. */
+  bvhRefitEpoch: number;
   /** `scene.changeVersion` at the last refit check: while it holds, no mesh moved through a setter. */
   changeVersion: number;
   /** Indices of meshes whose snapshot holds a triangle BVH (their refits are checked on every sync). */
@@ -109,6 +112,7 @@ export function createCpuPicker(scene: Scene, options: CpuPickerOptions = {}): C
     options: { sceneBvh, refit, onDiagnostic: options.onDiagnostic },
     builtVersion: -1,
     bvhCacheEpoch: -1,
+    bvhRefitEpoch: -1,
     changeVersion: -1,
     withBvh: [],
     meshes: [],
@@ -209,10 +213,13 @@ function collectWithBvh(picker: CpuPicker): number[] {
 /** Whether nothing can have changed since the last sync: no setter ran, no BVH was built, swapped or refitted. */
 function unchangedSinceSync(picker: CpuPicker): boolean {
   if (picker.changeVersion !== picker.scene.changeVersion || picker.bvhCacheEpoch !== meshBvhCacheEpoch()) return false;
+  // O(1) while no triangle BVH anywhere was refitted; otherwise look at the ones this picker holds.
+  if (picker.bvhRefitEpoch === triangleBvhRefitEpoch()) return true;
   for (const m of picker.withBvh) {
     const s = picker.snapshots[m];
     if (s.bvhRef && s.bvhRefits !== s.bvhRef.refitCount) return false;
   }
+  picker.bvhRefitEpoch = triangleBvhRefitEpoch();
   return true;
 }
 
@@ -236,6 +243,7 @@ function rebuild(picker: CpuPicker): void {
   picker.withBvh = collectWithBvh(picker);
   picker.changeVersion = picker.scene.changeVersion;
   picker.bvhCacheEpoch = meshBvhCacheEpoch();
+  picker.bvhRefitEpoch = triangleBvhRefitEpoch();
   buildBvh(picker);
   picker.builtVersion = picker.scene.structureVersion;
   picker.stats.builds++;
@@ -326,6 +334,7 @@ export function refitCpuPicker(picker: CpuPicker): boolean {
   if (candidates) for (const m of candidates) visit(m);
   else for (let m = 0; m < picker.meshes.length; m++) visit(m);
   if (!cacheSame) picker.withBvh = collectWithBvh(picker);
+  picker.bvhRefitEpoch = triangleBvhRefitEpoch();
   if (any) {
     if (picker.bvh && candidates) refitSceneBvhEntries(picker.bvh, picker.entries, changedEntries);
     else if (picker.bvh) refitSceneBvh(picker.bvh, picker.entries);

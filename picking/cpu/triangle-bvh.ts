@@ -2,6 +2,7 @@ import { describeValue } from '../../core/errors.js';
 import { type BvhBuildOptions, buildBvhNodes } from './bvh-build.js';
 import { type BvhNodes, nodeWords, unionChildBounds } from './bvh-nodes.js';
 import { CpuPickError } from './cpu-pick-error.js';
+import { noteTriangleBvhRefit } from './bvh-refit-epoch.js';
 
 /** A triangle BVH over one mesh's local positions; `indirect`: the mesh's index buffer is never reordered. */
 export interface TriangleBvh {
@@ -181,6 +182,7 @@ export function refitTriangleBvhBounds(bvh: TriangleBvh): void {
     floats[o + 5] = z1;
   }
   bvh.refitCount++;
+  noteTriangleBvhRefit();
 }
 
 /**
