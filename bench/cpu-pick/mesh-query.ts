@@ -19,8 +19,9 @@ import { type BenchConfig, fmt, interleaved, type Row } from './harness.js';
 let sink = 0;
 const perSecond = (n: number, ms: number) => `${fmt((n / ms) * 1000)} /s`;
 
+const queryHit = makeTriangleHit();
 function weftQuery(bvh: TriangleBvh, rays: Rays): void {
-  const hit = makeTriangleHit();
+  const hit = queryHit;
   for (let i = 0; i < rays.length; i += 6) {
     if (
       raycastTriangleBvhFirst(
