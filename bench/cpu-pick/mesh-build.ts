@@ -22,6 +22,11 @@ export interface BuiltMesh {
 
 const ms = (v: number) => `${fmt(v, v < 10 ? 2 : 1)} ms`;
 
+/** Small meshes build and refit in well under a millisecond: a sample repeats the work so the timer resolves it. */
+function repeatsFor(c: MeshCase): number {
+  return Math.min(20, Math.max(1, Math.round(100_000 / (c.indices.length / 3))));
+}
+
 /** Build rows (weft default vs three-mesh-bvh CENTER, its default, and SAH) and memory rows. */
 export function benchBuild(
   c: MeshCase,
@@ -31,17 +36,19 @@ export function benchBuild(
   rows: Row[],
 ): BuiltMesh {
   const built = {} as BuiltMesh;
-  const [weft, center, sah] = interleaved(config, [
+  const repeat = repeatsFor(c);
+  const times = interleaved(config, [
     () => {
-      built.weft = buildTriangleBvh(c.positions, c.indices);
+      for (let k = 0; k < repeat; k++) built.weft = buildTriangleBvh(c.positions, c.indices);
     },
     () => {
-      built.center = new MeshBVH(centerGeometry, { strategy: CENTER });
+      for (let k = 0; k < repeat; k++) built.center = new MeshBVH(centerGeometry, { strategy: CENTER });
     },
     () => {
-      built.sah = new MeshBVH(sahGeometry, { strategy: SAH });
+      for (let k = 0; k < repeat; k++) built.sah = new MeshBVH(sahGeometry, { strategy: SAH });
     },
   ]);
+  const [weft, center, sah] = times.map((t) => t / repeat);
   Object.assign(built, { centerGeometry, sahGeometry });
   const subject = `${c.label} (${fmt(c.indices.length / 3)} tris)`;
   rows.push(
@@ -166,22 +173,29 @@ export function benchRefit(
     sign = -sign;
     for (let i = 1; i < p.length; i += 3) p[i] += sign * step;
   };
+  const repeat = repeatsFor(c);
   const weftRefit = () => refitTriangleBvh(built.weft, p, c.indices);
+  const repeated = (run: () => void) => () => {
+    for (let k = 0; k < repeat; k++) run();
+  };
   const [weftLocal, threeLocal, threeWhole] = interleaved(
     config,
-    [weftRefit, () => built.center.refit(nodeIndices), () => built.center.refit()],
+    [repeated(weftRefit), repeated(() => built.center.refit(nodeIndices)), repeated(() => built.center.refit())],
     moveStroke,
-  );
+  ).map((t) => t / repeat);
   moveStroke();
   weftRefit();
   built.center.refit(nodeIndices);
   const localCheck = checkAfterRefit(`${c.label} refit 1 %`, c, built, centre, extent);
-  const [weftAll, threeAll] = interleaved(config, [weftRefit, () => built.center.refit()], moveAll);
+  const [weftAll, threeAll] = interleaved(
+    config,
+    [repeated(weftRefit), repeated(() => built.center.refit())],
+    moveAll,
+  ).map((t) => t / repeat);
   moveAll();
   weftRefit();
   built.center.refit();
   const allCheck = checkAfterRefit(`${c.label} refit all`, c, built, centre, extent);
-  const ms = (v: number) => `${fmt(v, 2)} ms`;
   rows.push(
     {
       subject: '',
