@@ -158,7 +158,6 @@ export function benchQueries(
       check?.(i, out.length ? out[0].distance : Infinity, out.length ? out[0].faceIndex! : -1);
     }
   };
-  let cameraRayPick: [number, number] | null = null;
   for (const { kind, rays } of raySets) {
     const n = rays.length / 6;
     const weftAnswers = new Float64Array(n * 2);
@@ -175,7 +174,6 @@ export function benchQueries(
     );
     requireAgreement(`${c.label} pick from a ray, ${kind}`, a);
     const [w, t] = interleaved(config, [() => pickRays(rays), () => threeRays(rays)]);
-    if (kind === 'camera rays') cameraRayPick = [(w * 1000) / n, (t * 1000) / n];
     rows.push({
       subject: '',
       measure: `pick from a ray, ${kind}`,
@@ -223,11 +221,6 @@ export function benchQueries(
   );
   requireAgreement(`${c.label} pick from a pixel`, a);
   const [w, t] = interleaved(config, [() => weftPixels(), () => threePixels()]);
-  // The same rays as the 'camera rays' pick row, so the difference is each library's pixel → ray cost (approximate:
-  // two sets of medians).
-  const overhead = cameraRayPick
-    ? `; pixel pick − ray pick: weft ${fmt((w * 1000) / (width * height) - cameraRayPick[0], 3)} µs, three ${fmt((t * 1000) / (width * height) - cameraRayPick[1], 3)} µs`
-    : '';
   rows.push({
     subject: '',
     measure: `pick from a pixel (${width}×${height})`,
@@ -235,7 +228,7 @@ export function benchQueries(
     three: perSecond(width * height, t),
     ratio: t / w,
     target: { kind: 'min', value: 1.5 },
-    notes: `pickSync(x, y) vs setFromCamera + intersectObject; ${describeAgreement(a)}${overhead}`,
+    notes: `pickSync(x, y) vs setFromCamera + intersectObject; ${describeAgreement(a)}`,
   });
 }
 
