@@ -27,7 +27,7 @@ import { benchScene } from './cpu-pick/scene-rows.js';
 
 const rounds = Number(process.argv[2] ?? 7);
 if (!Number.isInteger(rounds) || rounds < 1) throw new Error(`rounds ${process.argv[2]} must be a positive integer`);
-const config: BenchConfig = { rounds, warmUp: 2 };
+const config: BenchConfig = { rounds, warmUp: 1 };
 const rows: Row[] = [];
 const started = performance.now();
 
@@ -57,8 +57,8 @@ function benchMesh(c: MeshCase, coherentSize: [number, number], randomCount: num
   benchRefit(c, built, centre, extent, config, rows);
 }
 
-benchMesh(await loadRawBunny(), [256, 192], 65536);
-benchMesh(makeBigMesh(), [256, 192], 65536);
+benchMesh(await loadRawBunny(), [256, 192], 32768);
+benchMesh(makeBigMesh(), [256, 192], 32768);
 benchScene(10_000, config, rows);
 
 console.log(
