@@ -51,6 +51,10 @@ function closestKey(key: string, allowedKeys: readonly string[]): string | undef
   return best;
 }
 
+function allowedList(allowedKeys: readonly string[] | { readonly [key: string]: true }): string {
+  return (Array.isArray(allowedKeys) ? allowedKeys : Object.keys(allowedKeys)).join(', ');
+}
+
 /**
  * Checks a public options object so a typo never passes silently: `undefined` passes (options omitted); anything but
  * an object (null, an array, a typed array, a number, a string) and any own key not in `allowedKeys` (even one set to
@@ -69,16 +73,20 @@ export function checkOptionKeys<T>(
   what = 'options',
 ): T {
   if (options === undefined) return options;
-  const keys = Array.isArray(allowedKeys) ? (allowedKeys as readonly string[]) : Object.keys(allowedKeys);
-  const allowed = keys.join(', ');
+  // Hot APIs (picks) check their options on every call: the key list's text is only built for an error message.
   if (options === null || typeof options !== 'object' || Array.isArray(options) || ArrayBuffer.isView(options))
-    throw makeError(api, `${what} ${describeValue(options)} must be an object with any of: ${allowed}`);
-  for (const key of Object.keys(options)) {
-    if (keys.includes(key)) continue;
-    const near = closestKey(key, keys);
+    throw makeError(
+      api,
+      `${what} ${describeValue(options)} must be an object with any of: ${allowedList(allowedKeys)}`,
+    );
+  const keys = Object.keys(options);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    if (Array.isArray(allowedKeys) ? allowedKeys.includes(key) : Object.hasOwn(allowedKeys, key)) continue;
+    const near = closestKey(key, Array.isArray(allowedKeys) ? allowedKeys : Object.keys(allowedKeys));
     const hint = near ? ` (did you mean ${JSON.stringify(near)}?)` : '';
     const kind = what === 'options' ? 'option' : `${what} key`;
-    throw makeError(api, `unknown ${kind} ${JSON.stringify(key)}${hint}; allowed: ${allowed}`);
+    throw makeError(api, `unknown ${kind} ${JSON.stringify(key)}${hint}; allowed: ${allowedList(allowedKeys)}`);
   }
   return options;
 }

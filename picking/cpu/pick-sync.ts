@@ -46,6 +46,13 @@ export function checkRay(api: string, ray: CpuRay): CheckedRay {
   return { origin: [o[0], o[1], o[2]], direction: [d[0] / length, d[1] / length, d[2] / length], picking };
 }
 
+/** A camera ray is unit and finite when its camera is: its own arrays are used, only a non-finite camera is refused. */
+function checkCameraRay(api: string, ray: PickingRay): CheckedRay {
+  if (isFinite3(ray.origin) && isFinite3(ray.direction))
+    return { origin: ray.origin, direction: ray.direction, picking: ray };
+  return checkRay(api, ray);
+}
+
 /** The ray through pixel (x, y) of the scene's camera and the distance range its near/far planes allow. */
 export function cameraRay(
   api: string,
@@ -110,7 +117,7 @@ export function pickSync(scene: Scene, x: number, y: number, options: CpuPickOpt
   const api = 'pickSync';
   checkCpuPickOptions(api, options);
   const { ray, range } = cameraRay(api, scene, x, y, options);
-  return nearest(api, scene, checkRay(api, ray), range, options);
+  return nearest(api, scene, checkCameraRay(api, ray), range, options);
 }
 
 /**
@@ -131,7 +138,7 @@ export function pickManySync(scene: Scene, x: number, y: number, options: CpuPic
   const api = 'pickManySync';
   checkCpuPickOptions(api, options);
   const { ray, range } = cameraRay(api, scene, x, y, options);
-  return all(api, scene, checkRay(api, ray), range, options);
+  return all(api, scene, checkCameraRay(api, ray), range, options);
 }
 
 /** Every hit along a world ray, nearest first. */
