@@ -50,13 +50,21 @@ function instanceRange(mesh: Mesh, spec: unknown): [number, number] | null {
   return inside ? range : null;
 }
 
+let unfiltered: PickFilter | null = null;
+
+/** The filter of a pick without options, made once (it is read-only): picks skip a Map per call. */
+function noFilter(): PickFilter {
+  unfiltered ??= { filter: null, ignored: new Map() };
+  return unfiltered;
+}
+
 /** Checks `options.filter` and `options.ignore` once (throwing `errorClass` errors) and compiles them. */
 export function makePickFilter(
   api: string,
   options: PickFilterOptions | undefined,
   errorClass: PickOptionErrorClass,
 ): PickFilter {
-  if (options === undefined) return { filter: null, ignored: new Map() };
+  if (options === undefined) return noFilter();
   if (options === null || typeof options !== 'object')
     throw new errorClass(api, 'bad-option', `options ${describeValue(options)} must be an object`);
   const { filter, ignore } = options;
