@@ -1,6 +1,14 @@
-// G-buffer cost as ratios measured side by side in one run (run: npx tsx bench/geometry.ts [rounds]).
-// The machine renders with a CPU rasteriser (Mesa lavapipe), so absolute times mean little; per-pixel work dominates
-// only when the frame is large and covered, hence frames from 256×192 to 1024×768 with a scene filling the view.
+// G-buffer cost against its floor, as ratios measured side by side in one run:
+//   npx tsx bench/geometry.ts [rounds] [--profile]
+// Target (issue #17): the 6-output G-buffer frame ≤ 1.25× its floor, where
+//   floor = an empty render pass (clear + store) of exactly the G-buffer's attachments (the same textures: formats,
+//           sample count, size, depth32float) + the forward renderer's frame of the same scene into its own target,
+//           encoded as two passes in ONE submit and ended by one GPU sync — the G-buffer frame is one submit and one
+//           sync too, so a sum of two separately synced frames would count the submit/sync round trip twice.
+//           The sum of the two separately measured frames is printed beside it for reference.
+// Every frame is `runTasks` (record check + execute + submit) then `queue.onSubmittedWorkDone()`. Medians of
+// interleaved rounds after warm-up, GC between samples when node runs with --expose-gc.
+// The machine renders with a CPU rasteriser (Mesa lavapipe): the cost is fragment work × attachment bytes.
 import { mat4 } from 'wgpu-matrix';
 import { create, globals } from 'webgpu';
 import { getComposerCounters } from '../composer/index.js';
@@ -11,6 +19,7 @@ import {
   createRenderTarget,
   createScene,
   disposeEngine,
+  disposeRenderTarget,
   type Engine,
   makeBoxData,
   makePerspectiveCamera,
@@ -22,26 +31,30 @@ import {
   type Scene,
   type Task,
 } from '../engine/index.js';
-import { createGeometryRendererTask, enableGeometryVelocity, GeometryTextureType } from '../geometry/index.js';
+import { createGeometryRendererTask, type GeometryRendererTask, GeometryTextureType } from '../geometry/index.js';
 import { median } from './bench-timing.js';
 
-const rounds = Number(process.argv[2] ?? 30);
+const args = process.argv.slice(2);
+const profile = args.includes('--profile');
+const rounds = Number(args.find((a) => /^\d+$/.test(a)) ?? 25);
+const target = 1.25;
 const sizes: [number, number][] = [
-  [256, 192],
-  [512, 384],
+  [640, 480],
   [1024, 768],
 ];
-const strip = [
-  GeometryTextureType.NORMALIZED_VIEW_DEPTH,
-  GeometryTextureType.VIEW_NORMAL,
+/** The six outputs of the target: world normal, world position, depth, albedo, reflectivity, linear velocity. */
+const six = [
   GeometryTextureType.WORLD_NORMAL,
   GeometryTextureType.WORLD_POSITION,
-  GeometryTextureType.REFLECTIVITY,
+  GeometryTextureType.VIEW_DEPTH,
   GeometryTextureType.ALBEDO,
+  GeometryTextureType.REFLECTIVITY,
+  GeometryTextureType.LINEAR_VELOCITY,
 ];
+const gc = (globalThis as { gc?: () => void }).gc;
 
-/** 96 lit meshes (spheres, boxes, tori; a thin-instanced row) in a block that fills the view. */
-function makeScene(engine: Engine): Scene {
+/** `count` lit meshes (spheres, boxes, tori) in rows receding from the camera, filling the view. */
+function makeGridScene(engine: Engine, count: number): Scene {
   const scene = createScene(engine);
   scene.camera = makePerspectiveCamera({ position: [0, 3, 9], target: [0, 0, 0], fovY: 0.9, far: 60 });
   const shapes = [
@@ -49,26 +62,68 @@ function makeScene(engine: Engine): Scene {
     makeBoxData({ width: 0.8, height: 0.8, depth: 0.8 }),
     makeTorusData({ radius: 0.4, tube: 0.14 }),
   ];
-  for (let i = 0; i < 90; i++) {
-    const x = (i % 10) - 4.5;
-    const z = -Math.floor(i / 10) * 1.1 + 2;
-    const world = mat4.multiply(mat4.translation([x * 1.05, Math.sin(i) * 0.6, z]), mat4.rotationY(i * 0.7));
+  const side = Math.ceil(Math.sqrt(count));
+  const s = 10 / side;
+  for (let i = 0; i < count; i++) {
+    const x = ((i % side) - (side - 1) / 2) * s * 1.05;
+    const z = 2 - Math.floor(i / side) * s * 1.1;
+    const world = mat4.multiply(mat4.translation([x, Math.sin(i) * 0.6, z]), mat4.rotationY(i * 0.7));
+    mat4.scale(world, [s, s, s], world);
     createMeshFromData(scene, `m${i}`, shapes[i % 3], {
       worldMatrix: world,
-      material: makeStandardMaterial({ baseColor: [0.3 + (i % 7) / 10, 0.5, 0.9 - (i % 5) / 10] }),
+      material: makeStandardMaterial({ baseColor: [0.3 + (i % 7) / 10, 0.5, 0.9 - (i % 5) / 10, 1] }),
     });
   }
-  const instances = new Float32Array(6 * 16);
-  for (let k = 0; k < 6; k++) instances.set(mat4.translation([k * 1.6 - 4, -1.6, 3]), k * 16);
-  createMeshFromData(scene, 'row', shapes[0], { thinInstances: instances });
   return scene;
 }
 
-async function frame(engine: Engine, tasks: Task[]): Promise<number> {
+/** One sphere of 262 144 triangles filling most of the view. */
+function makeDenseScene(engine: Engine): Scene {
+  const scene = createScene(engine);
+  scene.camera = makePerspectiveCamera({ position: [0, 3, 9], target: [0, 0, 0], fovY: 0.9, far: 60 });
+  createMeshFromData(scene, 'dense', makeSphereData({ radius: 4.2, segments: 512, rings: 256 }), {
+    material: makeStandardMaterial({ baseColor: [0.8, 0.6, 0.4, 1] }),
+  });
+  return scene;
+}
+
+async function frame(engine: Engine, tasks: readonly Task[]): Promise<number> {
+  gc?.();
   const start = performance.now();
   runTasks(engine, tasks);
   await engine.device.queue.onSubmittedWorkDone();
   return performance.now() - start;
+}
+
+/** A pass that only clears and stores the attachments of `gbuffer` (its own textures and load/store ops). */
+function emptyPassOf(gbuffer: GeometryRendererTask): Task {
+  return {
+    name: 'empty-gbuffer-pass',
+    needsRecord: () => false,
+    record() {},
+    execute(encoder) {
+      encoder.beginRenderPass({ ...gbuffer.state.pass.descriptor!, label: 'bench:empty-gbuffer-pass' }).end();
+    },
+    dispose() {},
+  };
+}
+
+type Frames = Record<string, readonly Task[]>;
+
+/** Medians (ms) of interleaved rounds of every frame. */
+async function measure(engine: Engine, frames: Frames): Promise<Record<string, number>> {
+  const samples = Object.fromEntries(Object.keys(frames).map((k) => [k, [] as number[]]));
+  for (let i = 0; i < 4; i++) for (const tasks of Object.values(frames)) await frame(engine, tasks);
+  for (let r = 0; r < rounds; r++)
+    for (const [key, tasks] of Object.entries(frames)) samples[key].push(await frame(engine, tasks));
+  return Object.fromEntries(Object.entries(samples).map(([k, v]) => [k, median(v)]));
+}
+
+function printTable(header: string[], rows: string[][]): void {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
+  const line = (cells: string[]) => cells.map((c, i) => (i === 0 ? c.padEnd(widths[i]) : c.padStart(widths[i])));
+  console.log(line(header).join('  '));
+  for (const row of rows) console.log(line(row).join('  '));
 }
 
 /** GPU objects created by `body` (device create* and texture createView). */
@@ -103,106 +158,122 @@ function countCreates(device: GPUDevice, texture: GPUTexture, body: () => void):
   return count;
 }
 
+/** Where a 6-output frame's time goes: 1..6 outputs, each output alone, the empty pass of each. */
+async function profileScene(engine: Engine, scene: Scene, width: number, height: number): Promise<void> {
+  resizeEngine(engine, { width, height });
+  const color = createRenderTarget(engine, { width, height, format: 'rgba8unorm' });
+  const forward = createForwardRenderTask(scene, { target: color });
+  const frames: Frames = { forward: [forward] };
+  const tasks: Task[] = [forward];
+  for (let n = 1; n <= six.length; n++) {
+    const g = createGeometryRendererTask(scene, { textureDescriptions: six.slice(0, n).map((type) => ({ type })) });
+    const empty = createGeometryRendererTask(scene, {
+      meshes: [],
+      textureDescriptions: six.slice(0, n).map((type) => ({ type })),
+    });
+    frames[`first ${n}`] = [g];
+    frames[`empty ${n}`] = [empty];
+    tasks.push(g, empty);
+  }
+  for (const type of six) {
+    const g = createGeometryRendererTask(scene, { textureDescriptions: [{ type }] });
+    frames[`only ${GeometryTextureType[type]}`] = [g];
+    tasks.push(g);
+  }
+  const ms = await measure(engine, frames);
+  console.log(`\nprofile, ${scene.meshes.length} mesh(es), ${width}×${height} (ms, medians of ${rounds}):`);
+  const rows: string[][] = [['forward', ms.forward.toFixed(2), '', '']];
+  for (let n = 1; n <= six.length; n++)
+    rows.push([
+      `first ${n}: …${GeometryTextureType[six[n - 1]]}`,
+      ms[`first ${n}`].toFixed(2),
+      ms[`empty ${n}`].toFixed(2),
+      (ms[`first ${n}`] / (ms[`empty ${n}`] + ms.forward)).toFixed(2),
+    ]);
+  for (const type of six)
+    rows.push([`only ${GeometryTextureType[type]}`, ms[`only ${GeometryTextureType[type]}`].toFixed(2), '', '']);
+  printTable(['frame', 'G-buffer', 'empty pass', 'G / (empty + fwd)'], rows);
+  for (const task of tasks) task.dispose();
+  disposeRenderTarget(color);
+}
+
 async function main(): Promise<void> {
   Object.assign(globalThis, globals);
   const gpu = create([]);
-  // Six attachments need 52 bytes per sample (alignment included); the default limit is 32.
+  // Six attachments need 48 bytes per sample (alignment included); the default limit is 32.
   const engine = await createEngineAsync(
     gpu,
-    { width: 256, height: 192 },
+    { width: 640, height: 480 },
     { requiredLimits: { maxColorAttachmentBytesPerSample: 64 } },
   );
-  const scene = makeScene(engine);
+  const scenes: [string, Scene][] = [
+    ['100 meshes', makeGridScene(engine, 100)],
+    ['1 000 meshes', makeGridScene(engine, 1000)],
+    ['1 dense mesh', makeDenseScene(engine)],
+  ];
   const rows: string[][] = [];
-  for (const [width, height] of sizes) {
-    resizeEngine(engine, { width, height });
-    // Same scene, same frame size; each pass draws into its own offscreen target(s).
-    const target = createRenderTarget(engine, { width, height, format: 'rgba8unorm' });
-    const forward = createForwardRenderTask(scene, { target });
-    const one = createGeometryRendererTask(scene, { textureDescriptions: [{ type: GeometryTextureType.ALBEDO }] });
-    const six = createGeometryRendererTask(scene, { textureDescriptions: strip.map((type) => ({ type })) });
-    // The same six outputs in 8-bit formats (too coarse for the accuracy the tests demand): what the float formats cost here.
-    const sixBytes = createGeometryRendererTask(scene, {
-      textureDescriptions: strip.map((type) => ({
-        type,
-        format: (type === GeometryTextureType.NORMALIZED_VIEW_DEPTH ? 'r8unorm' : 'rgba8unorm') as GPUTextureFormat,
-      })),
-    });
-    const velocity = createGeometryRendererTask(scene, {
-      textureDescriptions: [{ type: GeometryTextureType.LINEAR_VELOCITY }, { type: GeometryTextureType.VIEW_DEPTH }],
-    });
-    enableGeometryVelocity(velocity);
-    // The floor: the same passes with nothing to draw (clears and stores only).
-    const forwardEmpty = createForwardRenderTask(scene, { target, meshes: () => [] });
-    const sixEmpty = createGeometryRendererTask(scene, {
-      meshes: [],
-      textureDescriptions: strip.map((type) => ({ type })),
-    });
-    const all = { forward, one, six, sixBytes, velocity, forwardEmpty, sixEmpty };
-    const samples = Object.fromEntries(Object.keys(all).map((k) => [k, [] as number[]])) as Record<
-      keyof typeof all,
-      number[]
-    >;
-    for (let i = 0; i < 5; i++) for (const task of Object.values(all)) await frame(engine, [task]);
-    // Interleaved so machine noise hits every pass alike.
-    for (let r = 0; r < rounds; r++)
-      for (const [key, task] of Object.entries(all)) samples[key as keyof typeof all].push(await frame(engine, [task]));
-    const f = median(samples.forward);
-    const cells = (ms: number) => [ms.toFixed(2), `${(ms / f).toFixed(2)}×`];
-    rows.push([
-      `${width}×${height}`,
-      f.toFixed(2),
-      ...cells(median(samples.one)),
-      ...cells(median(samples.six)),
-      `${(median(samples.sixBytes) / f).toFixed(2)}×`,
-      ...cells(median(samples.velocity)),
-      `${(median(samples.sixEmpty) / median(samples.forwardEmpty)).toFixed(2)}×`,
-    ]);
-    for (const task of Object.values(all)) task.dispose();
+  for (const [label, scene] of scenes) {
+    for (const [width, height] of sizes) {
+      resizeEngine(engine, { width, height });
+      const color = createRenderTarget(engine, { width, height, format: 'rgba8unorm' });
+      const forward = createForwardRenderTask(scene, { target: color });
+      const gbuffer = createGeometryRendererTask(scene, { textureDescriptions: six.map((type) => ({ type })) });
+      runTasks(engine, [gbuffer]);
+      const empty = emptyPassOf(gbuffer);
+      const ms = await measure(engine, {
+        gbuffer: [gbuffer],
+        floor: [empty, forward],
+        forward: [forward],
+        empty: [empty],
+      });
+      const ratio = ms.gbuffer / ms.floor;
+      rows.push([
+        label,
+        `${width}×${height}`,
+        ms.gbuffer.toFixed(2),
+        ms.floor.toFixed(2),
+        ms.forward.toFixed(2),
+        ms.empty.toFixed(2),
+        `${(ms.gbuffer / (ms.forward + ms.empty)).toFixed(2)}×`,
+        `${ratio.toFixed(2)}×`,
+        `≤ ${target}×`,
+        ratio <= target ? 'yes' : 'no',
+      ]);
+      gbuffer.dispose();
+      forward.dispose();
+      disposeRenderTarget(color);
+    }
   }
   console.log(
-    `G-buffer frame time vs the forward pass of the same scene (${scene.meshes.length} meshes, medians of ${rounds} interleaved frames, ms; target: six attachments ≤ 1.5×)`,
+    `G-buffer, 6 outputs (${six.map((t) => GeometryTextureType[t]).join(', ')}) vs its floor on Dawn (ms, medians of ${rounds} interleaved frames, each ended by onSubmittedWorkDone)`,
   );
   console.log(
-    '6 attachments write 52 B per pixel (+ depth32float) where the forward pass writes 4 (+ depth24plus): on this CPU rasteriser the',
+    "floor = one submit of [an empty pass (clear + store) of the G-buffer's own attachments, the forward frame of the scene into its own rgba8unorm + depth24plus target]",
   );
-  console.log(
-    'store bandwidth grows with the frame; "empty 6 / empty fwd" is the same two passes with nothing drawn (clears + stores only);',
+  console.log('"/ sum" divides by the two measured separately (forward frame + empty-pass frame: two syncs).');
+  printTable(
+    ['scene', 'frame', 'G-buffer', 'floor', 'forward', 'empty pass', 'G / sum', 'G / floor', 'target', 'met'],
+    rows,
   );
-  console.log(
-    '"6 × 8-bit" is the six outputs in rgba8unorm / r8unorm: same shader work, cheap stores, too coarse for the accuracy targets.',
-  );
-  const header = [
-    'frame',
-    'forward',
-    '1 attachment',
-    'ratio',
-    '6 attachments',
-    'ratio',
-    '6 × 8-bit',
-    'velocity + depth',
-    'ratio',
-    'empty 6 / empty fwd',
-  ];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i])).join('  ');
-  console.log(line(header));
-  for (const row of rows) console.log(line(row));
+
+  if (profile)
+    for (const [, scene] of [scenes[0], scenes[2]]) for (const [w, h] of sizes) await profileScene(engine, scene, w, h);
 
   // Re-recording, resizing and rebuilding compile nothing; a steady frame creates no GPU object.
+  const scene = scenes[0][1];
   resizeEngine(engine, { width: 256, height: 192 });
-  const six = createGeometryRendererTask(scene, { textureDescriptions: strip.map((type) => ({ type })) });
-  runTasks(engine, [six]);
+  const g = createGeometryRendererTask(scene, { textureDescriptions: six.map((type) => ({ type })) });
+  runTasks(engine, [g]);
   const compiled = getComposerCounters(engine.device).modulesCompiled;
   for (let i = 0; i < 10; i++) {
     scene.structureVersion++;
-    runTasks(engine, [six]);
+    runTasks(engine, [g]);
   }
   resizeEngine(engine, { width: 320, height: 240 });
-  runTasks(engine, [six]);
-  const rebuilt = createGeometryRendererTask(scene, { textureDescriptions: strip.map((type) => ({ type })) });
+  runTasks(engine, [g]);
+  const rebuilt = createGeometryRendererTask(scene, { textureDescriptions: six.map((type) => ({ type })) });
   runTasks(engine, [rebuilt]);
-  six.dispose();
+  g.dispose();
   const recompiled = getComposerCounters(engine.device).modulesCompiled - compiled;
   const encoder = engine.device.createCommandEncoder({ label: 'bench:count' });
   const created = countCreates(engine.device, rebuilt.outputTarget.textures!.colors[0], () => {

@@ -57,6 +57,7 @@ export {
   type MeshGpu,
   type MeshOptions,
   setMeshWorldMatrix,
+  type ReadonlyFloat32Array,
   setThinInstances,
 } from './mesh.js';
 export {

@@ -25,6 +25,19 @@ export interface MeshGpu {
   uploadedInstanceVersion: number;
 }
 
+/**
+ * A Float32Array that may only be read: index writes and the mutating methods are type errors. The mesh owns it and
+ * changes it only through its setters (`setMeshWorldMatrix`), which bump the versions pickers and renderers check.
+ */
+export interface ReadonlyFloat32Array extends Float32Array<ArrayBuffer> {
+  readonly [index: number]: number;
+  set: never;
+  fill: never;
+  copyWithin: never;
+  reverse: never;
+  sort: never;
+}
+
 /** A drawable triangle mesh with CPU data retained for bounds and picking. */
 export interface Mesh {
   readonly uniqueId: number;
@@ -35,8 +48,14 @@ export interface Mesh {
   readonly positions: Float32Array;
   readonly localBounds: Aabb;
   material: StandardMaterial;
-  /** Column-major local → world transform. */
-  worldMatrix: Float32Array;
+  /**
+   * Column-major local → world transform, read-only: change it with `setMeshWorldMatrix` (which bumps `worldVersion`
+   * and the scene's `changeVersion`, so pickers refit only when something moved). Writes through a cast or a `dst`
+   * argument are not seen.
+   */
+  readonly worldMatrix: ReadonlyFloat32Array;
+  /** Bumped by every `setMeshWorldMatrix`. */
+  readonly worldVersion: number;
   pickable: boolean;
   visible: boolean;
   /** 16 floats per instance; the w lanes (3, 7, 11, 15) are a free payload, drawn as 0, 0, 0, 1. */
@@ -237,7 +256,8 @@ export function createMeshFromData(scene: Scene, name: string, data: MeshData, o
     positions,
     localBounds: computePositionsAabb(positions),
     material: options.material ?? makeStandardMaterial(),
-    worldMatrix,
+    worldMatrix: worldMatrix as ReadonlyFloat32Array,
+    worldVersion: 0,
     pickable: options.pickable ?? true,
     visible: options.visible ?? true,
     thinInstances,
@@ -291,12 +311,21 @@ export function setThinInstances(
   mesh.thinInstances = next;
   mesh.thinInstanceCount = next ? next.length / 16 : 0;
   mesh.thinInstanceVersion++;
+  mesh.scene.changeVersion++;
   if (countChanged) mesh.scene.structureVersion++;
 }
 
-/** Sets the world matrix (column-major 4×4). */
+/**
+ * Sets the world matrix (column-major 4×4): the only way to move a mesh. Bumps `mesh.worldVersion` and the scene's
+ * `changeVersion`, so a pick with `refit: 'auto'` refits only after something moved.
+ * @throws {MeshDataError} when the matrix is not 16 finite numbers
+ */
 export function setMeshWorldMatrix(mesh: Mesh, matrix: ArrayLike<number>): void {
-  mesh.worldMatrix = checkMatrix('setMeshWorldMatrix', mesh.name, 'worldMatrix', matrix);
+  const world = checkMatrix('setMeshWorldMatrix', mesh.name, 'worldMatrix', matrix);
+  const writable = mesh as { worldMatrix: Float32Array; worldVersion: number };
+  writable.worldMatrix = world;
+  writable.worldVersion++;
+  mesh.scene.changeVersion++;
 }
 
 /**

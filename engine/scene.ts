@@ -22,6 +22,8 @@ export interface Scene {
   readonly pickSources: PickSource[];
   /** Bumped on add/remove/re-layout: renderers re-record when it changes. */
   structureVersion: number;
+  /** Bumped by every `setMeshWorldMatrix` and `setThinInstances`: pickers skip their refit while it holds. */
+  changeVersion: number;
   nextMeshId: number;
   disposed: boolean;
   /** The forward task `renderFrame` made for this scene on its first call (null until then). */
@@ -78,6 +80,7 @@ export function createScene(engine: Engine, options: SceneOptions = {}): Scene {
     lightDirection: [light[0] / length, light[1] / length, light[2] / length],
     lightColor: checkTriple(api, 'lightColor', options.lightColor, [0.75, 0.75, 0.75]),
     structureVersion: 0,
+    changeVersion: 0,
     nextMeshId: 1,
     disposed: false,
     defaultForwardTask: null,

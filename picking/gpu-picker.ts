@@ -40,6 +40,7 @@ import {
   makeContributorViewData,
   pruneContributors,
 } from './pick-contributors.js';
+import { makeRectPick } from './pick-rect.js';
 import { makePickingRay, type PickingRay, type PickViewport, toFramebufferPixel } from './picking-ray.js';
 
 /** Options of pickAsync / pickManyAsync: filtering plus the framebuffer the coordinates refer to. */
@@ -454,13 +455,29 @@ export interface PickedIdentity {
  * the device's texture or buffer limits is read in tiles.
  * @throws {PickError} when the origin is not a finite pixel inside the framebuffer (`bad-coordinates`, `out-of-range`), the size is not a finite number > 0 or the rectangle leaves the framebuffer (`out-of-range`), an option is invalid (`bad-option`, `bad-rule`), the picker is disposed, or (`limit-exceeded`) more meshes are drawn than one pass can hold
  */
-export async function pickRectAsync(
+export function pickRectAsync(
   picker: GpuPicker,
   x: number,
   y: number,
   width: number,
   height: number,
   options?: GpuPickOptions & { maxResults?: number },
+): Promise<PickedIdentity[]> {
+  return pickRectByAsync(picker, x, y, width, height, options, 'reduce');
+}
+
+/**
+ * pickRectAsync by either path: 'reduce' (culled draw list, GPU bitset of the IDs seen) or 'readback' (every mesh
+ * drawn, every texel read back: the path before 0.x, kept for bench/marquee.ts). Not public.
+ */
+export async function pickRectByAsync(
+  picker: GpuPicker,
+  x: number,
+  y: number,
+  width: number,
+  height: number,
+  options: (GpuPickOptions & { maxResults?: number }) | undefined,
+  path: 'reduce' | 'readback',
 ): Promise<PickedIdentity[]> {
   const api = 'pickRectAsync';
   assertAlive(picker, api);
@@ -497,11 +514,21 @@ export async function pickRectAsync(
     throw new PickError(api, 'bad-option', `maxResults ${describeValue(maxResults)} must be an integer >= 1`);
   const camera = cameraOf(picker, api);
   const rule = options?.discard !== undefined ? checkDiscardRule(api, options.discard) : null;
-  const snapshot = makePickSnapshot(api, picker.scene.meshes, options ?? {}, null, 1);
   const viewProjection = makePickingRay(camera, x0, y0, {
     width: viewport.width,
     height: viewport.height,
   }).viewProjection;
+  const region = { x: x0, y: y0, width: w, height: h };
+  if (path === 'reduce') {
+    const rect = makeRectPick(api, picker, region, viewport, viewProjection, options ?? {}, rule, (snapshot) =>
+      captureSceneSources(picker, api, snapshot, null, camera, options),
+    );
+    const view = rect.sources.length
+      ? makeContributorViewData(camera, viewProjection, viewport.width, viewport.height)
+      : null;
+    return runRequest(picker, api, { ...rect.request, view, culling }, () => rect.decode(maxResults));
+  }
+  const snapshot = makePickSnapshot(api, picker.scene.meshes, options ?? {}, null, 1);
   const sources = captureSceneSources(picker, api, snapshot, null, camera, options);
   const view = sources.length ? makeContributorViewData(camera, viewProjection, viewport.width, viewport.height) : null;
   return runRequest(

@@ -40,6 +40,7 @@ import {
 import { makePickZoomMatrix, type PixelRegion } from './pick-zoom.js';
 import { getEngineUniformLayouts } from '../engine/uniform-layouts.js';
 import { getPickUniformOffsets } from './pick-uniform-layouts.js';
+import type { RectIdReducer } from './pick-rect-reduce.js';
 
 export { disposePickGpu, ensurePickGpu, type PickGpu } from './pick-resources.js';
 export type { PickReadback } from './pick-readback.js';
@@ -71,6 +72,8 @@ export interface PickPassRequest {
    * the points' texels in row 0 and point p's neighbourhood at x = p · block, rows 1 .. block.
    */
   overlayBlock?: number;
+  /** A `rect` request's GPU reduction of the ID target (pick-rect-reduce.ts): replaces the texel copies. */
+  reducer?: RectIdReducer;
 }
 
 /** One draw of a candidate's instances that share a front face, with the raster state (and pipeline) it needs. */
@@ -342,23 +345,41 @@ export async function encodePickPass(gpu: PickGpu, request: PickPassRequest): Pr
   const targets = preparePickTargets(gpu, request, passes, plans);
   const copies: PickTargetCopies[] = [];
   try {
-    passes.forEach((pass, i) => copies.push(submitPickPass(gpu, pass, plans[i], targets)));
+    passes.forEach((pass, i) => {
+      const submitted = submitPickPass(gpu, pass, plans[i], targets, i, passes.length);
+      if (submitted) copies.push(submitted);
+    });
   } catch (error) {
     for (const submitted of copies) releaseStagingBuffer(gpu.staging, submitted.buffer);
     throw error;
+  }
+  if (request.reducer) {
+    await request.reducer.readAsync(gpu);
+    return noTexels;
   }
   const block = request.layout === 'row' ? (request.overlayBlock ?? 0) : 0;
   const readbacks = await Promise.all(copies.map((submitted) => readPickTargetsAsync(gpu, submitted, block)));
   return joinPickReadbacks(request, passes, readbacks);
 }
 
-/** Writes one pass's uniforms, encodes it and its copies, and submits. */
+/** The readback of a reduced request: its result is the reducer's, no texel is read. */
+const noTexels: PickReadback = {
+  texel: () => ({ id: [0, 0, 0], depth: 0, detail: null }),
+  id: () => 0,
+  ids: () => [],
+  blockTexel: () => ({ id: [0, 0, 0], depth: 0, detail: null }),
+  blockId: () => 0,
+};
+
+/** Writes one pass's uniforms, encodes it and its copies (or the request's reduction), and submits. */
 function submitPickPass(
   gpu: PickGpu,
   request: PickPassRequest,
   plan: PickPassPlan,
   targets: NonNullable<PickGpu['targets']>,
-): PickTargetCopies {
+  index: number,
+  count: number,
+): PickTargetCopies | null {
   const points = writePointUniforms(gpu, request, plan.row);
   writeDrawUniforms(gpu, request, plan);
   const encoder = gpu.device.createCommandEncoder({ label: 'weft:pick' });
@@ -366,6 +387,11 @@ function submitPickPass(
   drawMeshCandidates(gpu, pass, request, plan);
   drawContributors(gpu, pass, request, points);
   pass.end();
+  if (request.reducer) {
+    request.reducer.encode(gpu, encoder, targets.views[0], plan.targetWidth, plan.targetHeight, index, count);
+    gpu.device.queue.submit([encoder.finish()]);
+    return null;
+  }
   const copies = encodePickTargetCopies(gpu, encoder, plan.targetWidth, plan.targetHeight, request.detailed);
   try {
     gpu.device.queue.submit([encoder.finish()]);

@@ -122,15 +122,16 @@ export function ensureTargets(
   if (w * h > pickTileTexelBudget && w * h > width * height) [w, h] = [width, height];
   const wantDetail = detailed || (current?.detailed ?? false);
   for (const texture of current ? [...current.textures, current.depth] : []) texture.destroy();
-  const make = (format: GPUTextureFormat, label: string) =>
+  const make = (format: GPUTextureFormat, label: string, extra = 0) =>
     gpu.device.createTexture({
       label: `weft:pick:${label}`,
       size: [w, h],
       format,
-      usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC,
+      usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC | extra,
     });
   const textures = [
-    make('rgba8unorm', 'id'),
+    // The marquee's compute pass reads the IDs in place (pick-rect-reduce.ts).
+    make('rgba8unorm', 'id', GPUTextureUsage.TEXTURE_BINDING),
     make('r32float', 'depth-value'),
     ...(wantDetail ? [make('rgba32uint', 'detail')] : []),
   ];

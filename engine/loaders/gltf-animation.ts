@@ -2,6 +2,7 @@ import type { Accessor, Node as GltfNode } from '@gltf-transform/core';
 import { mat4, quat } from 'wgpu-matrix';
 import { describeValue } from '../../core/errors.js';
 import { EngineError } from '../engine-errors.js';
+import { setMeshWorldMatrix } from '../mesh.js';
 import type { GltfLoadResult, GltfSkinBinding } from './gltf-loader.js';
 
 /** Bone j = joint j's world matrix × its inverse bind matrix (glTF ignores the skinned node's own transform). */
@@ -138,6 +139,6 @@ export function playGltfAnimation(result: GltfLoadResult, animation: number | st
   for (const { mesh, node, skin } of result.bindings) {
     const weights = weightsByNode.get(node);
     if (weights && mesh.morphWeights.length) mesh.morphWeights.set(weights.slice(0, mesh.morphWeights.length));
-    if (!skin) mesh.worldMatrix = mat4.multiply(result.root, Float32Array.from(node.getWorldMatrix())) as Float32Array;
+    if (!skin) setMeshWorldMatrix(mesh, mat4.multiply(result.root, Float32Array.from(node.getWorldMatrix())));
   }
 }

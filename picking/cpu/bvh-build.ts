@@ -169,29 +169,53 @@ function findBestSplit(st: BuildState, axis: number, parentArea: number): number
   return bestCost;
 }
 
-/** Partitions [start, end) by the chosen bin; returns the first index of the right half. */
+/** Partitions [start, end) by the chosen bin (Hoare style: only misplaced pairs move); returns the first index of the right half. */
 function partitionPrims(st: BuildState, start: number, end: number): number {
   const { prims, order, bins, centroid, leftCentroid, rightCentroid } = st;
-  const axis = st.bestAxis;
+  const ca = 2 * st.bestAxis;
   const split = st.bestBin;
-  const lo = centroid[2 * axis];
-  const scale = (bins * (1 - 1e-7)) / (centroid[2 * axis + 1] - lo);
+  const lo = centroid[ca];
+  const scale = (bins * (1 - 1e-7)) / (centroid[ca + 1] - lo);
+  // Same bin rule as binPrims, as a threshold on 2 × centroid: bin b <= split  <=>  ((c - lo) * scale) | 0 <= split.
+  const last = bins - 1;
   resetBox(leftCentroid, 0);
   resetBox(rightCentroid, 0);
   let i = start;
   let j = end - 1;
-  while (i <= j) {
+  for (;;) {
+    while (i <= j) {
+      const p = i * 6;
+      let b = ((prims[p + ca] + prims[p + ca + 1] - lo) * scale) | 0;
+      if (b > last) b = last;
+      if (b > split) break;
+      growCentroid(leftCentroid, prims, p);
+      i++;
+    }
+    while (i < j) {
+      const p = j * 6;
+      let b = ((prims[p + ca] + prims[p + ca + 1] - lo) * scale) | 0;
+      if (b > last) b = last;
+      if (b <= split) break;
+      growCentroid(rightCentroid, prims, p);
+      j--;
+    }
+    if (i >= j) break;
+    // prims[i] belongs right and prims[j] left: swap them and account both.
+    swapPrims(prims, order, i, j);
+    growCentroid(leftCentroid, prims, i * 6);
+    growCentroid(rightCentroid, prims, j * 6);
+    i++;
+    j--;
+  }
+  if (i === j) {
+    // The scan stopped on one unclassified element (the left loop broke on it, or both ends met).
     const p = i * 6;
-    let b = ((prims[p + 2 * axis] + prims[p + 2 * axis + 1] - lo) * scale) | 0;
-    if (b > bins - 1) b = bins - 1;
+    let b = ((prims[p + ca] + prims[p + ca + 1] - lo) * scale) | 0;
+    if (b > last) b = last;
     if (b <= split) {
       growCentroid(leftCentroid, prims, p);
       i++;
-    } else {
-      swapPrims(prims, order, i, j);
-      growCentroid(rightCentroid, prims, j * 6);
-      j--;
-    }
+    } else growCentroid(rightCentroid, prims, p);
   }
   return i;
 }

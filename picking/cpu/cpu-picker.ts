@@ -15,8 +15,9 @@ export interface CpuPickerOptions {
   /** 'auto' (default): build the scene BVH only where the SAH gate says it beats a flat scan. */
   sceneBvh?: SceneBvhMode;
   /**
-   * 'auto' (default): every pick compares each mesh's world matrix, instance version and BVH refits with
-   * what was last seen (O(meshes)) and refits the bounds that moved. 'manual': picks trust the bounds
+   * 'auto' (default): a pick first checks the scene's `changeVersion` (bumped by `setMeshWorldMatrix` and
+   * `setThinInstances`) and the refits of the BVHs it holds; only when one changed does it compare each mesh with
+   * what was last seen and refit the bounds that moved. Matrices written in place bypass this (they are read-only). 'manual': picks trust the bounds
    * until `refitCpuPicker` is called (once per frame, after animation); structural changes are always seen.
    */
   refit?: 'auto' | 'manual';
@@ -53,6 +54,10 @@ export interface CpuPicker {
   builtVersion: number;
   /** `meshBvhCacheEpoch()` at the last refit check. */
   bvhCacheEpoch: number;
+  /** `scene.changeVersion` at the last refit check: while it holds, no mesh moved through a setter. */
+  changeVersion: number;
+  /** Indices of meshes whose snapshot holds a triangle BVH (their refits are checked on every sync). */
+  withBvh: number[];
   meshes: Mesh[];
   entries: SceneEntries;
   bvh: SceneBvh | null;
@@ -94,6 +99,8 @@ export function createCpuPicker(scene: Scene, options: CpuPickerOptions = {}): C
     options: { sceneBvh, refit, onDiagnostic: options.onDiagnostic },
     builtVersion: -1,
     bvhCacheEpoch: -1,
+    changeVersion: -1,
+    withBvh: [],
     meshes: [],
     entries: makeSceneEntries([]),
     bvh: null,
@@ -176,6 +183,25 @@ export function adoptBuiltMeshBvh(picker: CpuPicker, m: number): void {
   for (let a = 0; a < 3; a++) if (root[2 * a] < min[a] || root[2 * a + 1] > max[a]) return;
   s.bvhRef = bvh;
   s.bvhRefits = bvh.refitCount;
+  picker.withBvh.push(m);
+}
+
+function collectWithBvh(picker: CpuPicker): number[] {
+  const list: number[] = [];
+  picker.snapshots.forEach((s, m) => {
+    if (s.bvhRef) list.push(m);
+  });
+  return list;
+}
+
+/** Whether nothing can have changed since the last sync: no setter ran, no BVH was built, swapped or refitted. */
+function unchangedSinceSync(picker: CpuPicker): boolean {
+  if (picker.changeVersion !== picker.scene.changeVersion || picker.bvhCacheEpoch !== meshBvhCacheEpoch()) return false;
+  for (const m of picker.withBvh) {
+    const s = picker.snapshots[m];
+    if (s.bvhRef && s.bvhRefits !== s.bvhRef.refitCount) return false;
+  }
+  return true;
 }
 
 /** Diagnostics kept per picker (the oldest are dropped; `onDiagnostic` sees every one). */
@@ -194,6 +220,9 @@ function rebuild(picker: CpuPicker): void {
   picker.entries = makeSceneEntries(meshes);
   const worlds = new Float32Array(meshes.length * 16);
   picker.snapshots = meshes.map((mesh, m) => snapshot(mesh, worlds.subarray(m * 16, m * 16 + 16)));
+  picker.withBvh = collectWithBvh(picker);
+  picker.changeVersion = picker.scene.changeVersion;
+  picker.bvhCacheEpoch = meshBvhCacheEpoch();
   buildBvh(picker);
   picker.builtVersion = picker.scene.structureVersion;
   picker.stats.builds++;
@@ -238,6 +267,8 @@ export function refitCpuPicker(picker: CpuPicker): boolean {
     rebuild(picker);
     return true;
   }
+  if (unchangedSinceSync(picker)) return false;
+  picker.changeVersion = picker.scene.changeVersion;
   let any = false;
   let instancesChanged = false;
   const epoch = meshBvhCacheEpoch();
@@ -253,6 +284,7 @@ export function refitCpuPicker(picker: CpuPicker): boolean {
     retake(s, mesh);
     any = true;
   }
+  if (!cacheSame) picker.withBvh = collectWithBvh(picker);
   if (any) {
     if (picker.bvh) refitSceneBvh(picker.bvh, picker.entries);
     if (instancesChanged) rebuildIfDegraded(picker);

@@ -3,6 +3,10 @@ import { CpuPickError } from './cpu-pick-error.js';
 import { buildTriangleBvh, refitTriangleBvh, type TriangleBvh } from './triangle-bvh.js';
 
 let meshBvhs: WeakMap<Mesh, TriangleBvh> | null = null;
+/** BVHs built by getMeshBvh, bucketed by a hash of the geometry they were built from, for meshes of equal data to share. */
+let sharedBvhs: Map<number, Array<WeakRef<TriangleBvh>>> | null = null;
+/** How many meshes took each BVH from getMeshBvh (never decremented by a disposed mesh): above 1, a refit copies. */
+let users: WeakMap<TriangleBvh, number> | null = null;
 /** Bumped whenever a mesh gains, swaps or loses its cached BVH (refits show in the BVH's own refitCount). */
 let cacheEpoch = 0;
 
@@ -17,15 +21,92 @@ export function meshBvhCacheEpoch(): number {
   return cacheEpoch;
 }
 
-/** The mesh's triangle BVH, built from `mesh.positions` on first use and cached per mesh. */
+/** A hash of the vertex and index data (bit patterns), to bucket candidate BVHs; equality is checked exactly after. */
+function geometryHash(positions: Float32Array, indices: Uint16Array | Uint32Array | null): number {
+  const bits = new Uint32Array(positions.buffer, positions.byteOffset, positions.length);
+  let h = 0x811c9dc5 ^ positions.length;
+  for (let i = 0; i < bits.length; i++) h = Math.imul(h ^ bits[i], 0x01000193);
+  if (indices) {
+    h = Math.imul(h ^ (indices.length + 1), 0x01000193);
+    for (let i = 0; i < indices.length; i++) h = Math.imul(h ^ indices[i], 0x01000193);
+  }
+  return h >>> 0;
+}
+
+/** True when `bvh` holds exactly this geometry's triangles (so its bounds are exact for it too). */
+function holdsGeometry(bvh: TriangleBvh, positions: Float32Array, indices: Uint16Array | Uint32Array | null): boolean {
+  const count = indices ? indices.length / 3 : positions.length / 9;
+  if (bvh.triangleCount !== count) return false;
+  const T = bvh.triangles;
+  for (let i = 0, b = 0; i < count; i++) {
+    const f = bvh.faceIds[i] * 3;
+    for (let k = 0; k < 3; k++, b += 3) {
+      const v = (indices ? indices[f + k] : f + k) * 3;
+      // Compared as float32 values: -0 and 0 bound the same; a NaN never reaches a built BVH.
+      if (T[b] !== positions[v] || T[b + 1] !== positions[v + 1] || T[b + 2] !== positions[v + 2]) return false;
+    }
+  }
+  return true;
+}
+
+/** A live BVH built for geometry equal to the mesh's, or null; drops collected entries of the bucket. */
+function findShared(
+  hash: number,
+  positions: Float32Array,
+  indices: Uint16Array | Uint32Array | null,
+): TriangleBvh | null {
+  const bucket = sharedBvhs?.get(hash);
+  if (!bucket) return null;
+  let found: TriangleBvh | null = null;
+  for (let i = bucket.length - 1; i >= 0; i--) {
+    const bvh = bucket[i].deref();
+    if (!bvh) bucket.splice(i, 1);
+    else if (!found && holdsGeometry(bvh, positions, indices)) found = bvh;
+  }
+  if (bucket.length === 0) sharedBvhs!.delete(hash);
+  return found;
+}
+
+/**
+ * The mesh's triangle BVH, built from `mesh.positions` on first use and cached per mesh. Meshes whose positions and
+ * indices are equal (e.g. made from the same MeshData) share one BVH; a mesh that is refitted gets its own copy.
+ */
 export function getMeshBvh(mesh: Mesh): TriangleBvh {
   let bvh = cache().get(mesh);
   if (!bvh) {
-    bvh = buildTriangleBvh(mesh.positions, mesh.geometry.indices);
+    const { positions } = mesh;
+    const { indices } = mesh.geometry;
+    const hash = geometryHash(positions, indices);
+    users ??= new WeakMap();
+    const found = findShared(hash, positions, indices);
+    if (found) {
+      bvh = found;
+      users.set(bvh, (users.get(bvh) ?? 0) + 1);
+    } else {
+      bvh = buildTriangleBvh(positions, indices);
+      sharedBvhs ??= new Map();
+      const bucket = sharedBvhs.get(hash);
+      if (bucket) bucket.push(new WeakRef(bvh));
+      else sharedBvhs.set(hash, [new WeakRef(bvh)]);
+      users.set(bvh, 1);
+    }
     cache().set(mesh, bvh);
     cacheEpoch++;
   }
   return bvh;
+}
+
+/** A private copy of a possibly shared BVH: own nodes and triangles, the (never rewritten) face order shared. */
+function cloneTriangleBvh(bvh: TriangleBvh): TriangleBvh {
+  const { floats, nodeCount, maxDepth } = bvh.nodes;
+  const buffer = floats.buffer.slice(floats.byteOffset, floats.byteOffset + floats.byteLength);
+  return {
+    nodes: { floats: new Float32Array(buffer), ints: new Int32Array(buffer), nodeCount, maxDepth },
+    triangles: bvh.triangles.slice(),
+    faceIds: bvh.faceIds,
+    triangleCount: bvh.triangleCount,
+    refitCount: bvh.refitCount,
+  };
 }
 
 /** The cached BVH, or null when no CPU pick has reached the mesh yet. */
@@ -48,17 +129,34 @@ export function setMeshBvh(mesh: Mesh, bvh: TriangleBvh): void {
 
 /** Forgets the mesh's BVH (the next pick rebuilds it). */
 export function disposeMeshBvh(mesh: Mesh): void {
-  if (meshBvhs?.delete(mesh)) cacheEpoch++;
+  const bvh = meshBvhs?.get(mesh);
+  if (!bvh) return;
+  const sharedBy = users?.get(bvh);
+  if (sharedBy) users!.set(bvh, sharedBy - 1);
+  meshBvhs!.delete(mesh);
+  cacheEpoch++;
 }
 
 /**
- * After deforming `mesh.positions` in place (same topology): refits the cached BVH, or builds one when
- * none exists (CPU pickers take the mesh's bounds from its BVH, `mesh.localBounds` being stale by then).
+ * After deforming `mesh.positions` in place (same topology): refits the cached BVH (a shared one is copied first,
+ * so meshes of the same data keep theirs), or builds one when none exists (CPU pickers take the mesh's bounds from its BVH, `mesh.localBounds` being stale by then).
  */
 export function refitMeshBvh(mesh: Mesh): void {
   const bvh = peekMeshBvh(mesh);
-  if (bvh) refitTriangleBvh(bvh, mesh.positions, mesh.geometry.indices);
-  else getMeshBvh(mesh);
+  if (!bvh) {
+    getMeshBvh(mesh);
+    return;
+  }
+  const sharedBy = users?.get(bvh) ?? 0;
+  if (sharedBy <= 1) {
+    refitTriangleBvh(bvh, mesh.positions, mesh.geometry.indices);
+    return;
+  }
+  const own = cloneTriangleBvh(bvh);
+  refitTriangleBvh(own, mesh.positions, mesh.geometry.indices); // throws before the cache changes on bad data
+  users!.set(bvh, sharedBy - 1);
+  cache().set(mesh, own);
+  cacheEpoch++;
 }
 
 /** Local bounds the CPU picker uses (interleaved min/max per axis): the BVH root when built, else `mesh.localBounds`. */

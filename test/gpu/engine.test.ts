@@ -19,6 +19,7 @@ import {
   runTasks,
   type Scene,
   whenEngineReadyAsync,
+  setMeshWorldMatrix,
 } from '../../engine/index.js';
 import { getComposerCounters } from '../../composer/index.js';
 import { makeBoxData } from '../../engine/primitives/box.js';
@@ -329,7 +330,7 @@ describe('render targets', () => {
       };
       try {
         for (let i = 0; i < 3; i++) {
-          scene.meshes[0].worldMatrix = mat4.translation([0, i * 0.1, 0]);
+          setMeshWorldMatrix(scene.meshes[0], mat4.translation([0, i * 0.1, 0]));
           expect(task.needsRecord()).toBe(false);
           runTasks(engine, [task]);
         }

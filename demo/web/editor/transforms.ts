@@ -1,6 +1,13 @@
 // World transforms of selection items: read, write (thin instances through their mesh's world), pivot, snapshots.
 import { mat4, vec3 } from 'wgpu-matrix';
-import { type Aabb, getMeshWorldBounds, getThinInstanceWorldBounds, type Mesh } from '../../../engine/index.js';
+import {
+  type Aabb,
+  getMeshWorldBounds,
+  getThinInstanceWorldBounds,
+  type Mesh,
+  setMeshWorldMatrix,
+  setThinInstances,
+} from '../../../engine/index.js';
 import type { Selection, SelectionItem } from './selection-items.js';
 
 const payloadLanes = [3, 7, 11, 15];
@@ -19,14 +26,15 @@ export function readItemWorld(item: SelectionItem, out: Float32Array = mat4.crea
 export function writeItemWorld(item: SelectionItem, world: Float32Array, scratch: Float32Array = mat4.create()): void {
   const { mesh, instance } = item;
   if (instance < 0 || !mesh.thinInstances) {
-    mesh.worldMatrix.set(world);
+    setMeshWorldMatrix(mesh, world);
     return;
   }
   mat4.multiply(mat4.inverse(mesh.worldMatrix, scratch), world, scratch);
   const base = instance * 16;
-  for (let i = 0; i < 16; i++) if (!payloadLanes.includes(i)) mesh.thinInstances[base + i] = scratch[i];
-  // The forward renderer uploads the instance buffer when the version changes (no reallocation).
-  mesh.thinInstanceVersion++;
+  const next = mesh.thinInstances.slice();
+  for (let i = 0; i < 16; i++) if (!payloadLanes.includes(i)) next[base + i] = scratch[i];
+  // Through the setter, so the pickers see the instance moved (same count: the renderer re-uploads, no reallocation).
+  setThinInstances(mesh, next);
 }
 
 /** World position of the item's local origin (`matrix` is scratch space). */
@@ -80,9 +88,6 @@ export function snapshotTransforms(meshes: readonly Mesh[]): TransformSnapshot {
 
 /** Puts the remembered transforms back. */
 export function restoreTransforms(snapshot: TransformSnapshot): void {
-  for (const [mesh, world] of snapshot.worlds) mesh.worldMatrix.set(world);
-  for (const [mesh, instances] of snapshot.instances) {
-    mesh.thinInstances!.set(instances);
-    mesh.thinInstanceVersion++;
-  }
+  for (const [mesh, world] of snapshot.worlds) setMeshWorldMatrix(mesh, world);
+  for (const [mesh, instances] of snapshot.instances) setThinInstances(mesh, instances);
 }

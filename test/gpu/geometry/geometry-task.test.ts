@@ -20,6 +20,7 @@ import {
   runTasks,
   type Scene,
   whenEngineReadyAsync,
+  setMeshWorldMatrix,
 } from '../../../engine/index.js';
 import { readTexturePixelsAsync } from '../../../engine/readback.js';
 import {
@@ -78,7 +79,7 @@ describe('geometry renderer task: record / execute', () => {
       const compiled = getComposerCounters(engine.device).modulesCompiled;
       const { counts } = await countCreates(engine.device, task.outputTarget.textures!.colors[0], () => {
         for (let i = 0; i < 3; i++) {
-          meshes[0].worldMatrix = mat4.rotationY(0.3 + i * 0.1);
+          setMeshWorldMatrix(meshes[0], mat4.rotationY(0.3 + i * 0.1));
           runTasks(engine, [task]);
         }
       });

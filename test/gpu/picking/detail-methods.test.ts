@@ -15,6 +15,7 @@ import {
   type Scene,
   setBoneMatrix,
   setThinInstances,
+  setMeshWorldMatrix,
 } from '../../../engine/index.js';
 import {
   createGpuPicker,
@@ -84,7 +85,7 @@ function buildScene(engine: Engine): { scene: Scene; reference: ReturnType<typeo
   expect(sphere.indices).toBeInstanceOf(Uint16Array);
   const add = (name: string, data: MeshData, world: Float32Array, positions = data.positions!, extra = {}) => {
     const mesh = createMeshFromData(scene, name, data, extra);
-    mesh.worldMatrix.set(world);
+    setMeshWorldMatrix(mesh, world);
     refs.push({
       id: mesh.uniqueId,
       positions,
@@ -274,7 +275,7 @@ describe('triangle detail on both paths', () => {
         },
         indices: ball.indices,
       });
-      capped.worldMatrix.set(translation(0, -1.2, 0));
+      setMeshWorldMatrix(capped, translation(0, -1.2, 0));
       const rule: PickDiscardRule = {
         key: 'red-cap-and-inflate',
         vertexData: 'color',

@@ -11,6 +11,7 @@ import {
   renderFrame,
   type Scene,
   whenEngineReadyAsync,
+  setMeshWorldMatrix,
 } from '../../../engine/index.js';
 import {
   createGpuPicker,
@@ -179,7 +180,7 @@ describe('GPU picker', () => {
       const [x, y] = pixelOf(engine, layout.scene, [0, 1, 0.5]);
       const before = await pickAsync(picker, x, y);
       const pending = pickAsync(picker, x, y);
-      layout.middle.worldMatrix = new Float32Array(mat4.translation([40, 0, 0]));
+      setMeshWorldMatrix(layout.middle, mat4.translation([40, 0, 0]));
       layout.scene.meshes.reverse();
       disposeMesh(layout.left);
       const after = await pending;

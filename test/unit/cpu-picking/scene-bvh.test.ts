@@ -97,9 +97,11 @@ describe('scene BVH: SAH gate, structural rebuilds, per-frame refit, census', ()
       for (const [k, mesh] of meshes.entries()) {
         if (k % 3 === 0)
           setMeshWorldMatrix(mesh, mat4.translate(mesh.worldMatrix, [Math.sin(frame + k) * 3, frame % 2 ? 1 : -1, 0]));
-        else if (k % 3 === 1)
-          mesh.worldMatrix[13] += frame % 2 ? 2 : -2; // in-place edits are seen too
-        else if (mesh.thinInstances) {
+        else if (k % 3 === 1) {
+          const world = mesh.worldMatrix.slice();
+          world[13] += frame % 2 ? 2 : -2;
+          setMeshWorldMatrix(mesh, world);
+        } else if (mesh.thinInstances) {
           const moved = mesh.thinInstances.slice();
           for (let i = 0; i < mesh.thinInstanceCount; i++) moved[i * 16 + 12] += frame % 2 ? 1.5 : -1.5;
           setThinInstances(mesh, moved); // same count: not structural
@@ -168,7 +170,8 @@ describe('scene BVH: SAH gate, structural rebuilds, per-frame refit, census', ()
 
   test('auto refit sees a mesh BVH refitted in place, replaced or dropped between picks', () => {
     const scene = makeCpuScene();
-    const ball = createMeshFromData(scene, 'ball', makeSphereData({ radius: 1 }));
+    // Data no other mesh of this file uses: a BVH shared with another mesh would be copied on refit, not refitted in place.
+    const ball = createMeshFromData(scene, 'ball', makeSphereData({ radius: 1, segments: 23, rings: 17 }));
     createMeshFromData(scene, 'other', makeBoxData(), { worldMatrix: mat4.translation([6, 0, 0]) });
     createCpuPicker(scene);
     const through = { origin: [0, 0, 10], direction: [0, 0, -1] };

@@ -1,0 +1,95 @@
+import type { CheckedRule } from './discard-rules.js';
+import type { GpuPicker, PickedIdentity } from './gpu-picker.js';
+import { type CapturedSource, findCapturedSource } from './pick-contributors.js';
+import type { PickPassRequest } from './pick-pass.js';
+import { checkRectReduceLimits, makeRectIdReducer, setBitIds } from './pick-rect-reduce.js';
+import { makeRectPlanes, makeRectSnapshot } from './pick-rect-snapshot.js';
+import { findCandidate, type PickOptions, type PickSnapshot } from './pick-snapshot.js';
+import type { PixelRegion } from './pick-zoom.js';
+
+/** A marquee ready to run: its pass request (without camera data for sources and culling) and its decoder. */
+export interface RectPick {
+  request: Omit<PickPassRequest, 'view' | 'culling'> & { view: null };
+  sources: readonly CapturedSource[];
+  /** After the pass: the identities whose IDs the rectangle shows, in ID order (scene order, then sources). */
+  decode(maxResults: number): PickedIdentity[];
+}
+
+/**
+ * Plans a marquee: the meshes / thin instances whose bounds reach into the rectangle's frustum (all of them when
+ * `preFilter` is false or the rule moves geometry in WGSL), drawn into a rectangle-sized target through the camera
+ * cropped to it, then reduced on the GPU to a bitset of the IDs seen. Only the bitset is read back.
+ * @throws {PickError} `limit-exceeded` when the reduce does not fit the device (see `checkRectReduceLimits`)
+ */
+export function makeRectPick(
+  api: string,
+  picker: GpuPicker,
+  region: PixelRegion,
+  viewport: { width: number; height: number },
+  viewProjection: Float32Array,
+  options: PickOptions,
+  rule: CheckedRule | null,
+  captureSources: (snapshot: PickSnapshot) => CapturedSource[],
+): RectPick {
+  const cull = options.preFilter !== false && rule?.rule.worldAdjustWgsl === undefined;
+  const planes = cull ? makeRectPlanes(viewProjection, region, viewport.width, viewport.height) : null;
+  const snapshot = makeRectSnapshot(api, picker.scene, options, planes);
+  const sources = captureSources(snapshot);
+  const lastSource = sources[sources.length - 1];
+  const lastMesh = snapshot.candidates[snapshot.candidates.length - 1];
+  const lastId = lastSource
+    ? lastSource.baseId + lastSource.idCount - 1
+    : lastMesh
+      ? lastMesh.baseId + lastMesh.idCount - 1
+      : 0;
+  const limits = picker.scene.engine.device.limits;
+  checkRectReduceLimits(
+    api,
+    limits,
+    Math.min(region.width, limits.maxTextureDimension2D),
+    Math.min(region.height, limits.maxTextureDimension2D),
+    lastId,
+  );
+  const reducer = makeRectIdReducer(lastId);
+  return {
+    request: {
+      api,
+      snapshot,
+      viewProjection,
+      width: viewport.width,
+      height: viewport.height,
+      regions: [region],
+      layout: 'rect',
+      detailed: false,
+      rule,
+      sources,
+      view: null,
+      reducer,
+    },
+    sources,
+    decode(maxResults) {
+      const found: PickedIdentity[] = [];
+      for (const id of setBitIds(reducer.bits!)) {
+        if (found.length >= maxResults) break;
+        const hit = findCandidate(snapshot, id);
+        if (hit) {
+          found.push({ mesh: hit.candidate.mesh, thinInstanceIndex: hit.instance, entity: null, entityDetail: null });
+          continue;
+        }
+        const source = findCapturedSource(sources, id);
+        if (!source) continue;
+        found.push({
+          mesh: null,
+          thinInstanceIndex: -1,
+          entity: source.source.entity,
+          entityDetail: source.module.resolvePick(source.source.entity, source.captured, id - source.baseId, {
+            id: [0, 0, 0],
+            depth: 0,
+            detail: null,
+          }),
+        });
+      }
+      return found;
+    },
+  };
+}
