@@ -13,12 +13,16 @@ import { CreateSphere } from '@babylonjs/core/Meshes/Builders/sphereBuilder.js';
 import { CreateTorus } from '@babylonjs/core/Meshes/Builders/torusBuilder.js';
 import type { Mesh } from '@babylonjs/core/Meshes/mesh.js';
 import '@babylonjs/core/Meshes/thinInstanceMesh.js';
+import '@babylonjs/core/Culling/ray.js';
+import '@babylonjs/core/Engines/WebGPU/Extensions/engine.multiRender.js';
 import type { GeometryBufferRenderer } from '@babylonjs/core/Rendering/geometryBufferRenderer.js';
 import '@babylonjs/core/Rendering/geometryBufferRendererSceneComponent.js';
 import { Scene } from '@babylonjs/core/scene.js';
 import {
   boxSize,
   centre,
+  frameHeight,
+  frameWidth,
   gbufferColour,
   gbufferPlacement,
   gbufferRowPlacement,
@@ -83,6 +87,11 @@ export function createBabylonPickSide(engine: WebGPUEngine, spec: PickSceneSpec)
   }
   const picker = new GPUPicker();
   picker.setPickingList(meshes);
+  // Babylon.js 9.35 sizes GPUPicker's read buffer as 4·w·h bytes (rounded up to 256), but WebGPU's read-back of a
+  // w×h region has rows padded to 256 bytes; for regions wider than 64 px (w not a multiple of 64) the copy into
+  // the smaller buffer throws a RangeError inside a .then, and multiPickAsync / boxPickAsync never settle. A buffer
+  // of the full frame (rows of 2560 B, already aligned) is what GPUPicker would need; it keeps it, as it only grows it.
+  (picker as unknown as { _readbuffer: Uint8Array })._readbuffer = new Uint8Array(frameWidth * frameHeight * 4);
   return { engine, scene, picker, framesLastPick: 0 };
 }
 
@@ -108,24 +117,51 @@ function yieldTask(): Promise<void> {
 }
 
 /**
- * Runs a GPUPicker request the way an app's render loop carries it: GPUPicker queues its picking texture as a
- * custom render target of the scene and reads it back after the next scene render, so a frame is rendered as soon
- * as the target is queued (no waiting for requestAnimationFrame), and no more frames once it has been drawn.
+ * Runs a GPUPicker request the way an app's render loop carries it, without waiting for requestAnimationFrame.
+ * GPUPicker (9.x) first waits for its picking materials to compile, polling once per scene render
+ * (`onAfterRenderObservable`); then queues its picking texture as a custom render target of the scene, which the
+ * next `scene.render()` draws; then (in the target's `onAfterRender`) flushes the frame and reads the pixels back,
+ * which needs no further frame. So: render a frame whenever the request is waiting for one (materials or target),
+ * none once the target has been drawn. `framesLastPick` counts the frames the request needed.
  */
 async function carryPick<T>(side: BabylonPickSide, request: () => Promise<T>): Promise<T> {
   let settled = false;
-  const promise = request().finally(() => (settled = true));
+  let failure: unknown = null;
+  const promise = request().then(
+    (value) => {
+      settled = true;
+      return value;
+    },
+    (error) => {
+      settled = true;
+      failure = error;
+      throw error;
+    },
+  );
+  promise.catch(() => {});
   side.framesLastPick = 0;
-  for (let tries = 0; tries < 10_000 && !settled; tries++) {
+  const targets = side.scene.customRenderTargets;
+  let queued = false;
+  const start = performance.now();
+  while (!settled) {
     await yieldTask();
-    if (settled || side.scene.customRenderTargets.length === 0) continue;
+    if (settled) break;
+    if (targets.length > 0) queued = true;
+    else if (queued) break; // drawn: GPUPicker removed its target and now waits only for the read-back
+    if (performance.now() - start > maxWaitMs)
+      throw new Error(
+        `Babylon.js GPUPicker did not finish within ${maxWaitMs / 1000} s (${side.framesLastPick} frames rendered, target ${queued ? 'queued' : 'never queued'})`,
+      );
     renderBabylonFrame(side.engine, side.scene);
     side.framesLastPick++;
-    // Drawn: GPUPicker removed its target and now waits for the read-back.
-    if (side.scene.customRenderTargets.length === 0) break;
+    if (queued && targets.length === 0) break;
   }
+  if (failure) throw failure;
   return promise;
 }
+
+/** Compiling the picking shaders on SwiftShader can take tens of seconds on a busy machine; beyond this, fail. */
+const maxWaitMs = 90_000;
 
 export const babylonPick = (side: BabylonPickSide) => carryPick(side, () => side.picker.pickAsync(centre.x, centre.y));
 export const babylonMultiPick = (side: BabylonPickSide) =>
@@ -145,14 +181,25 @@ function keyOf(mesh: AbstractMesh | null | undefined, thinInstanceIndex: number 
 export async function babylonAnswers(
   side: BabylonPickSide,
   thin: boolean,
-): Promise<{ centre: HitKey; many: HitKey[]; rect: HitKey[] }> {
+): Promise<{ centre: HitKey; many: HitKey[]; rect: HitKey[]; ray: HitKey[] }> {
   const single = await babylonPick(side);
   const many = await babylonMultiPick(side);
   const box = await babylonBoxPick(side);
   const manyKeys = points.map((_, i) => keyOf(many?.meshes[i], many?.thinInstanceIndexes?.[i], thin));
   const rect = new Set((box?.meshes ?? []).map((mesh, i) => keyOf(mesh, box?.thinInstanceIndexes?.[i], thin)));
   rect.delete('-');
-  return { centre: keyOf(single?.mesh, single?.thinInstanceIndex, thin), many: manyKeys, rect: [...rect].sort() };
+  // Babylon.js's own CPU ray pick (scene.pick) of the same pixels: an answer from Babylon.js that does not go through
+  // GPUPicker's read-back (in 9.35 on WebGPU, GPUPicker answers for the vertically mirrored pixel).
+  const rayKeys = points.map(({ x, y }) => {
+    const hit = side.scene.pick(x, y);
+    return hit?.hit ? keyOf(hit.pickedMesh, hit.thinInstanceIndex, thin) : '-';
+  });
+  return {
+    centre: keyOf(single?.mesh, single?.thinInstanceIndex, thin),
+    many: manyKeys,
+    rect: [...rect].sort(),
+    ray: rayKeys,
+  };
 }
 
 export interface BabylonGbufferSide {

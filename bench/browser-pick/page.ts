@@ -30,7 +30,11 @@ import {
   weftPickRect,
 } from './weft-side.js';
 
+import { profileStagesAsync } from './profile.js';
+
 const errors: string[] = [];
+/** What the page is doing right now, for the runner's timeout message. */
+let current = 'loaded';
 
 function watch(device: GPUDevice, who: string): void {
   device.addEventListener('uncapturederror', (event) =>
@@ -78,7 +82,11 @@ async function timeSteps<K extends string>(
   order: number,
 ): Promise<Record<K, number>> {
   const result = {} as Record<K, number>;
-  for (const [name, step] of order % 2 ? [...steps].reverse() : steps) result[name] = await time(step);
+  for (const [name, step] of order % 2 ? [...steps].reverse() : steps) {
+    current = `${name} (round order ${order})`;
+    result[name] = await time(step);
+  }
+  current = 'idle';
   return result;
 }
 
@@ -88,7 +96,13 @@ const bench: BenchPage = {
     const babylonCanvas = document.querySelector<HTMLCanvasElement>('#babylon')!;
     weftEngine = await createEngineAsync(navigator.gpu, weftCanvas, { label: 'weft-bench' });
     watch(weftEngine.device, 'weft');
-    babylonEngine = new WebGPUEngine(babylonCanvas, { antialias: false, adaptToDeviceRatio: false });
+    // setMaximumLimits: the adapter's limits, as weft asks for maxColorAttachmentBytesPerSample; Babylon.js's five
+    // RGBA16F G-buffer outputs (40 B per sample) exceed WebGPU's default 32.
+    babylonEngine = new WebGPUEngine(babylonCanvas, {
+      antialias: false,
+      adaptToDeviceRatio: false,
+      setMaximumLimits: true,
+    });
     await babylonEngine.initAsync();
     // Babylon.js keeps its device in a private field; its floor must be measured on that device.
     babylonDevice = (babylonEngine as unknown as { _device: GPUDevice })._device;
@@ -109,16 +123,21 @@ const bench: BenchPage = {
     if (babylonPickSide) disposeBabylonPickSide(babylonPickSide);
     weftPickSide = babylonPickSide = null;
     pickSpec = spec;
+    current = `setupPick ${spec.count}${spec.thin ? ' thin' : ''}: weft`;
     const weftMs = await time(async () => {
       weftPickSide = createWeftPickSide(weftEngine, spec);
       await weftPick(weftPickSide);
     });
     const babylonMs = await time(async () => {
+      current = `setupPick ${spec.count}${spec.thin ? ' thin' : ''}: Babylon.js scene`;
       babylonPickSide = createBabylonPickSide(babylonEngine, spec);
+      current = `setupPick ${spec.count}${spec.thin ? ' thin' : ''}: Babylon.js whenReadyAsync`;
       await babylonPickSide.scene.whenReadyAsync();
       renderBabylonFrame(babylonEngine, babylonPickSide.scene);
+      current = `setupPick ${spec.count}${spec.thin ? ' thin' : ''}: Babylon.js first pick`;
       await babylonPick(babylonPickSide);
     });
+    current = 'idle';
     return { weftMs, babylonMs };
   },
 
@@ -148,12 +167,28 @@ const bench: BenchPage = {
   },
 
   async pickAnswers() {
+    current = 'pickAnswers';
     const weft = await weftAnswers(weftPickSide!);
     const babylon = await babylonAnswers(babylonPickSide!, pickSpec!.thin);
     return { weft, babylon, babylonFramesPerPick: babylonPickSide!.framesLastPick };
   },
 
+  async profile() {
+    current = 'profile';
+    const w = weftPickSide!;
+    const device = weftEngine.device;
+    const result = {
+      floor: await profileStagesAsync(device, floors.weft, 15),
+      pick: await profileStagesAsync(device, () => weftPick(w), 15),
+      many: await profileStagesAsync(device, () => weftPickMany(w), 15),
+      rect: await profileStagesAsync(device, () => weftPickRect(w), 15),
+    };
+    current = 'idle';
+    return result;
+  },
+
   async setupGbuffer() {
+    current = 'setupGbuffer';
     if (weftPickSide) disposeWeftPickSide(weftPickSide);
     if (babylonPickSide) disposeBabylonPickSide(babylonPickSide);
     weftPickSide = babylonPickSide = null;
@@ -184,6 +219,7 @@ const bench: BenchPage = {
   },
 
   errors: () => [...errors],
+  step: () => current,
 };
 
 window.__bench = bench;

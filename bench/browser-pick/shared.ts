@@ -1,4 +1,5 @@
 // What the bench page and its runner agree on: frame size, the scenes' layout, the pick points, the results' shapes.
+import type { StageProfile } from './profile.js';
 
 /** Frame size of both libraries' canvases (CSS pixels, device-pixel ratio 1). */
 export const frameWidth = 640;
@@ -66,7 +67,8 @@ export interface PickRound {
 /** The answers of both libraries to the same requests, for the agreement count. */
 export interface PickAnswers {
   weft: { centre: HitKey; many: HitKey[]; rect: HitKey[] };
-  babylon: { centre: HitKey; many: HitKey[]; rect: HitKey[] };
+  /** `ray`: Babylon.js's CPU ray pick (scene.pick) at the 64 points. */
+  babylon: { centre: HitKey; many: HitKey[]; rect: HitKey[]; ray: HitKey[] };
   /** Frames Babylon.js rendered per pick (its picks ride on a scene render). */
   babylonFramesPerPick: number;
 }
@@ -95,9 +97,13 @@ export interface BenchPage {
   setupPick(spec: PickSceneSpec): Promise<{ weftMs: number; babylonMs: number }>;
   pickRound(order: number): Promise<PickRound>;
   pickAnswers(): Promise<PickAnswers>;
+  /** Stage medians of weft's floor, pick, pickMany and marquee on the current scene (after its timed rounds). */
+  profile(): Promise<Record<'floor' | 'pick' | 'many' | 'rect', StageProfile>>;
   setupGbuffer(): Promise<void>;
   gbufferRound(order: number): Promise<GbufferRound>;
   errors(): string[];
+  /** The step the page is in (for the runner's timeout message). */
+  step(): string;
 }
 
 declare global {

@@ -1,5 +1,6 @@
 // The bench's tables: every row shows the measured ratio, the issue's target beside it and whether it is met.
-import type { GbufferRound, PageInfo, PickAnswers, PickRound } from './shared.js';
+import type { StageProfile } from './profile.js';
+import { type GbufferRound, type PageInfo, type PickAnswers, type PickRound, points } from './shared.js';
 
 export interface PickRow {
   label: string;
@@ -7,6 +8,8 @@ export interface PickRow {
   m: Record<keyof PickRound, number>;
   answers: PickAnswers;
   setup: { weftMs: number; babylonMs: number };
+  /** Stage medians of weft's requests on this scene (profile.ts). */
+  profile: Record<'floor' | 'pick' | 'many' | 'rect', StageProfile>;
 }
 
 const ms = (v: number) => (v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2));
@@ -27,9 +30,11 @@ function agreement(a: PickAnswers): string[] {
   const hits = a.weft.many.filter((k) => k !== '-').length;
   const babylonRect = new Set(a.babylon.rect);
   const common = a.weft.rect.filter((k) => babylonRect.has(k)).length;
+  const ray = a.weft.many.filter((k, i) => k === a.babylon.ray[i]).length;
   return [
     a.weft.centre === a.babylon.centre ? `yes (${a.weft.centre})` : `NO (${a.weft.centre} vs ${a.babylon.centre})`,
     `${many}/${a.weft.many.length} (${hits} hits)`,
+    `${ray}/${a.weft.many.length}`,
     `${common} common, weft ${a.weft.rect.length}, Babylon ${a.babylon.rect.length}`,
     String(a.babylonFramesPerPick),
   ];
@@ -129,13 +134,59 @@ export function printPickTables(rows: PickRow[], pointCount: number): void {
       ];
     }),
   );
+  for (const r of rows) {
+    const wrong = r.answers.weft.many.flatMap((k, i) =>
+      k === r.answers.babylon.many[i]
+        ? []
+        : [`(${points[i].x},${points[i].y}) weft ${k} vs Babylon.js ${r.answers.babylon.many[i]}`],
+    );
+    if (wrong.length) console.log(`  ${r.label}: weft vs GPUPicker multi-pick disagreements: ${wrong.join('; ')}`);
+    const rayWrong = r.answers.weft.many.flatMap((k, i) =>
+      k === r.answers.babylon.ray[i]
+        ? []
+        : [`(${points[i].x},${points[i].y}) weft ${k} vs scene.pick ${r.answers.babylon.ray[i]}`],
+    );
+    if (rayWrong.length)
+      console.log(`  ${r.label}: weft vs Babylon.js scene.pick disagreements: ${rayWrong.join('; ')}`);
+  }
   table(
     'Do the answers agree? (weft vs Babylon.js on the same request)',
     [
-      'centre: same mesh (and thin instance) at the centre pixel; multi: same answer per point; marquee: identity sets.',
+      'centre: same mesh (and thin instance) at the centre pixel; multi: same answer per point (vs GPUPicker.multiPickAsync,',
+      'and vs Babylon.js’s own CPU ray pick scene.pick at the same pixels); marquee: identity sets.',
+      'Babylon.js 9.35’s GPUPicker on WebGPU answers for the vertically mirrored pixel (x, 479 − y): its picks disagree',
+      'with its own scene.pick wherever the view is not mirror-symmetric (centre and marquee are); weft agrees with scene.pick.',
     ],
-    ['scene', 'centre', 'multi', 'marquee', 'B frames/pick', 'floors B/weft'],
+    ['scene', 'centre', 'multi vs GPUPicker', 'multi vs B scene.pick', 'marquee', 'B frames/pick', 'floors B/weft'],
     rows.map((r) => [r.label, ...agreement(r.answers), x(r.m.babylonFloor / r.m.weftFloor)]),
+  );
+}
+
+/** Where weft's time goes per request: the stages of profile.ts, medians of 15 runs each after the timed rounds. */
+export function printProfileTable(rows: PickRow[]): void {
+  const names = { floor: 'floor', pick: 'pick', many: 'pickMany 64', rect: 'marquee' } as const;
+  table(
+    'Profile: where weft’s time goes (medians of 15 runs per request after the timed rounds, ms)',
+    [
+      'JS = from the call to the first queue.submit (snapshot/refit, encode); submit→map = until mapAsync is called;',
+      'map wait = until the (last) mapAsync resolves (GPU work + round trip); decode = from there to the answer.',
+    ],
+    ['scene', 'request', 'JS', 'submit→map', 'map wait', 'decode', 'total', 'submits'],
+    rows.flatMap((r) =>
+      (Object.keys(names) as (keyof typeof names)[]).map((k) => {
+        const p = r.profile[k];
+        return [
+          r.label,
+          names[k],
+          ms(p.js),
+          ms(p.submitToMap),
+          ms(p.mapWait),
+          ms(p.decode),
+          ms(p.total),
+          String(p.submits),
+        ];
+      }),
+    ),
   );
 }
 
