@@ -190,10 +190,15 @@ export async function babylonAnswers(
   rect.delete('-');
   // Babylon.js's own CPU ray pick (scene.pick) of the same pixels: an answer from Babylon.js that does not go through
   // GPUPicker's read-back (in 9.35 on WebGPU, GPUPicker answers for the vertically mirrored pixel).
+  // Rays through pixel centres, where the rasteriser samples (the boxes are ~2 px wide: a corner ray may miss).
+  // CPU picking of thin instances is opt-in; it is switched on only for this check, never while timing.
+  const meshes = side.scene.meshes as Mesh[];
+  for (const mesh of meshes) if (thin) mesh.thinInstanceEnablePicking = true;
   const rayKeys = points.map(({ x, y }) => {
-    const hit = side.scene.pick(x, y);
+    const hit = side.scene.pick(x + 0.5, y + 0.5);
     return hit?.hit ? keyOf(hit.pickedMesh, hit.thinInstanceIndex, thin) : '-';
   });
+  for (const mesh of meshes) if (thin) mesh.thinInstanceEnablePicking = false;
   return {
     centre: keyOf(single?.mesh, single?.thinInstanceIndex, thin),
     many: manyKeys,
