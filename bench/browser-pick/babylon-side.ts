@@ -181,10 +181,15 @@ function keyOf(mesh: AbstractMesh | null | undefined, thinInstanceIndex: number 
 export async function babylonAnswers(
   side: BabylonPickSide,
   thin: boolean,
-): Promise<{ centre: HitKey; many: HitKey[]; rect: HitKey[]; ray: HitKey[] }> {
+): Promise<{ centre: HitKey; many: HitKey[]; rect: HitKey[]; ray: HitKey[]; mirrored: HitKey[] }> {
   const single = await babylonPick(side);
   const many = await babylonMultiPick(side);
   const box = await babylonBoxPick(side);
+  // The same 64 points mirrored vertically (x, 479 − y): where 9.35's GPUPicker on WebGPU actually reads.
+  const mirrored = await carryPick(side, () =>
+    side.picker.multiPickAsync(points.map(({ x, y }) => ({ x, y: frameHeight - 1 - y }))),
+  );
+  const mirroredKeys = points.map((_, i) => keyOf(mirrored?.meshes[i], mirrored?.thinInstanceIndexes?.[i], thin));
   const manyKeys = points.map((_, i) => keyOf(many?.meshes[i], many?.thinInstanceIndexes?.[i], thin));
   const rect = new Set((box?.meshes ?? []).map((mesh, i) => keyOf(mesh, box?.thinInstanceIndexes?.[i], thin)));
   rect.delete('-');
@@ -204,6 +209,7 @@ export async function babylonAnswers(
     many: manyKeys,
     rect: [...rect].sort(),
     ray: rayKeys,
+    mirrored: mirroredKeys,
   };
 }
 

@@ -1,7 +1,9 @@
 // weft vs Babylon.js in Chromium (SwiftShader WebGPU), side by side in one page at 640×480: GPU picks (single,
 // 64-point, 191×120 marquee) on 1 – 10 000 boxes and 10 000 thin instances, each library's floor, and each
 // library's G-buffer frame against its own forward frame. Ratios of medians of interleaved rounds after warm-up.
-// Run: npm run bench:browser [-- rounds]   (or npx tsx bench/browser-pick/run.ts [rounds]; default 10)
+// Run: npm run bench:browser [-- rounds]   (or npx tsx bench/browser-pick/run.ts [rounds]; default 10, ~3 min).
+// BENCH_SCENES=1,100,1000,10000,10000t picks scenes; BENCH_STEP_TIMEOUT_MS (150 000) bounds every step, and a step
+// past it fails naming the step and where the page was; BENCH_DEBUG=1 echoes the page's console.
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { launchChromium, startPageServer } from '../../test/browser/browser-rig.js';

@@ -67,8 +67,8 @@ export interface PickRound {
 /** The answers of both libraries to the same requests, for the agreement count. */
 export interface PickAnswers {
   weft: { centre: HitKey; many: HitKey[]; rect: HitKey[] };
-  /** `ray`: Babylon.js's CPU ray pick (scene.pick) at the 64 points. */
-  babylon: { centre: HitKey; many: HitKey[]; rect: HitKey[]; ray: HitKey[] };
+  /** `ray`: Babylon.js's CPU ray pick (scene.pick) at the 64 points; `mirrored`: GPUPicker at (x, 479 − y). */
+  babylon: { centre: HitKey; many: HitKey[]; rect: HitKey[]; ray: HitKey[]; mirrored: HitKey[] };
   /** Frames Babylon.js rendered per pick (its picks ride on a scene render). */
   babylonFramesPerPick: number;
 }

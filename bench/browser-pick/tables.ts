@@ -1,6 +1,6 @@
 // The bench's tables: every row shows the measured ratio, the issue's target beside it and whether it is met.
 import type { StageProfile } from './profile.js';
-import { type GbufferRound, type PageInfo, type PickAnswers, type PickRound, points } from './shared.js';
+import { type GbufferRound, type HitKey, type PageInfo, type PickAnswers, type PickRound, points } from './shared.js';
 
 export interface PickRow {
   label: string;
@@ -31,10 +31,12 @@ function agreement(a: PickAnswers): string[] {
   const babylonRect = new Set(a.babylon.rect);
   const common = a.weft.rect.filter((k) => babylonRect.has(k)).length;
   const ray = a.weft.many.filter((k, i) => k === a.babylon.ray[i]).length;
+  const mirrored = a.weft.many.filter((k, i) => k === a.babylon.mirrored[i]).length;
   return [
     a.weft.centre === a.babylon.centre ? `yes (${a.weft.centre})` : `NO (${a.weft.centre} vs ${a.babylon.centre})`,
     `${many}/${a.weft.many.length} (${hits} hits)`,
     `${ray}/${a.weft.many.length}`,
+    `${mirrored}/${a.weft.many.length}`,
     `${common} common, weft ${a.weft.rect.length}, Babylon ${a.babylon.rect.length}`,
     String(a.babylonFramesPerPick),
   ];
@@ -134,21 +136,6 @@ export function printPickTables(rows: PickRow[], pointCount: number): void {
       ];
     }),
   );
-  for (const r of rows) {
-    const wrong = r.answers.weft.many.flatMap((k, i) =>
-      k === r.answers.babylon.many[i]
-        ? []
-        : [`(${points[i].x},${points[i].y}) weft ${k} vs Babylon.js ${r.answers.babylon.many[i]}`],
-    );
-    if (wrong.length) console.log(`  ${r.label}: weft vs GPUPicker multi-pick disagreements: ${wrong.join('; ')}`);
-    const rayWrong = r.answers.weft.many.flatMap((k, i) =>
-      k === r.answers.babylon.ray[i]
-        ? []
-        : [`(${points[i].x},${points[i].y}) weft ${k} vs scene.pick ${r.answers.babylon.ray[i]}`],
-    );
-    if (rayWrong.length)
-      console.log(`  ${r.label}: weft vs Babylon.js scene.pick disagreements: ${rayWrong.join('; ')}`);
-  }
   table(
     'Do the answers agree? (weft vs Babylon.js on the same request)',
     [
@@ -157,9 +144,33 @@ export function printPickTables(rows: PickRow[], pointCount: number): void {
       'Babylon.js 9.35’s GPUPicker on WebGPU answers for the vertically mirrored pixel (x, 479 − y): its picks disagree',
       'with its own scene.pick wherever the view is not mirror-symmetric (centre and marquee are); weft agrees with scene.pick.',
     ],
-    ['scene', 'centre', 'multi vs GPUPicker', 'multi vs B scene.pick', 'marquee', 'B frames/pick', 'floors B/weft'],
+    [
+      'scene',
+      'centre',
+      'multi vs GPUPicker',
+      'multi vs B scene.pick',
+      'vs GPUPicker at (x, 479−y)',
+      'marquee',
+      'B frames/pick',
+      'floors B/weft',
+    ],
     rows.map((r) => [r.label, ...agreement(r.answers), x(r.m.babylonFloor / r.m.weftFloor)]),
   );
+  const listed = (label: string, what: string, keys: HitKey[], others: HitKey[], name: string) => {
+    const wrong = keys.flatMap((k, i) =>
+      k === others[i] ? [] : [`(${points[i].x},${points[i].y}) weft ${k} vs ${name} ${others[i]}`],
+    );
+    if (wrong.length)
+      console.log(
+        `  ${label}: ${wrong.length} ${what}: ${wrong.slice(0, 4).join('; ')}${wrong.length > 4 ? '; …' : ''}`,
+      );
+  };
+  for (const r of rows) {
+    const { weft, babylon } = r.answers;
+    listed(r.label, 'multi-pick points differ from GPUPicker', weft.many, babylon.many, 'GPUPicker');
+    listed(r.label, 'differ from scene.pick', weft.many, babylon.ray, 'scene.pick');
+    listed(r.label, 'differ from GPUPicker at (x, 479 − y)', weft.many, babylon.mirrored, 'GPUPicker');
+  }
 }
 
 /** Where weft's time goes per request: the stages of profile.ts, medians of 15 runs each after the timed rounds. */
