@@ -1,0 +1,225 @@
+// The bench page: weft and Babylon.js side by side, each on its own device and 640×480 canvas. The runner calls
+// window.__bench step by step; every function times inside the page and returns milliseconds.
+import { WebGPUEngine } from '@babylonjs/core/Engines/webgpuEngine.js';
+import { createEngineAsync, type Engine } from '../../engine/index.js';
+import {
+  babylonAnswers,
+  babylonBoxPick,
+  type BabylonGbufferSide,
+  babylonMultiPick,
+  babylonOutputs,
+  babylonPick,
+  type BabylonPickSide,
+  createBabylonGbufferSide,
+  createBabylonPickSide,
+  disposeBabylonPickSide,
+  renderBabylonFrame,
+} from './babylon-side.js';
+import type { BenchPage, GbufferRound, PickRound, PickSceneSpec } from './shared.js';
+import {
+  createWeftGbufferSide,
+  createWeftPickSide,
+  disposeWeftPickSide,
+  weftAnswers,
+  weftFrameAsync,
+  type WeftGbufferSide,
+  type WeftPickSide,
+  weftOutputs,
+  weftPick,
+  weftPickMany,
+  weftPickRect,
+} from './weft-side.js';
+
+import { profileStagesAsync } from './profile.js';
+
+const errors: string[] = [];
+/** What the page is doing right now, for the runner's timeout message. */
+let current = 'loaded';
+
+function watch(device: GPUDevice, who: string): void {
+  device.addEventListener('uncapturederror', (event) =>
+    errors.push(`${who}: ${(event as GPUUncapturedErrorEvent).error.message}`),
+  );
+  device.lost.then((info) => errors.push(`${who}: device lost (${info.reason}) ${info.message}`));
+}
+
+/** Each library's floor on its own device: submit a 256-byte copy and map the destination for reading. */
+function makeFloor(device: GPUDevice): () => Promise<void> {
+  const source = device.createBuffer({ label: 'bench:floor-src', size: 256, usage: GPUBufferUsage.COPY_SRC });
+  const staging = device.createBuffer({
+    label: 'bench:floor-dst',
+    size: 256,
+    usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ,
+  });
+  return async () => {
+    const encoder = device.createCommandEncoder({ label: 'bench:floor' });
+    encoder.copyBufferToBuffer(source, 0, staging, 0, 256);
+    device.queue.submit([encoder.finish()]);
+    await staging.mapAsync(GPUMapMode.READ);
+    staging.unmap();
+  };
+}
+
+async function time(work: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await work();
+  return performance.now() - start;
+}
+
+let weftEngine: Engine;
+let babylonEngine: WebGPUEngine;
+let babylonDevice: GPUDevice;
+let floors: { weft: () => Promise<void>; babylon: () => Promise<void> };
+let weftPickSide: WeftPickSide | null = null;
+let babylonPickSide: BabylonPickSide | null = null;
+let pickSpec: PickSceneSpec | null = null;
+let weftGbuffer: WeftGbufferSide | null = null;
+let babylonGbuffer: BabylonGbufferSide | null = null;
+
+/** Runs the named steps in `order` (0: as listed, 1: reversed) so neither library always goes first. */
+async function timeSteps<K extends string>(
+  steps: [K, () => Promise<unknown>][],
+  order: number,
+): Promise<Record<K, number>> {
+  const result = {} as Record<K, number>;
+  for (const [name, step] of order % 2 ? [...steps].reverse() : steps) {
+    current = `${name} (round order ${order})`;
+    result[name] = await time(step);
+  }
+  current = 'idle';
+  return result;
+}
+
+const bench: BenchPage = {
+  async init() {
+    const weftCanvas = document.querySelector<HTMLCanvasElement>('#weft')!;
+    const babylonCanvas = document.querySelector<HTMLCanvasElement>('#babylon')!;
+    weftEngine = await createEngineAsync(navigator.gpu, weftCanvas, { label: 'weft-bench' });
+    watch(weftEngine.device, 'weft');
+    // setMaximumLimits: the adapter's limits, as weft asks for maxColorAttachmentBytesPerSample; Babylon.js's five
+    // RGBA16F G-buffer outputs (40 B per sample) exceed WebGPU's default 32.
+    babylonEngine = new WebGPUEngine(babylonCanvas, {
+      antialias: false,
+      adaptToDeviceRatio: false,
+      setMaximumLimits: true,
+    });
+    await babylonEngine.initAsync();
+    // Babylon.js keeps its device in a private field; its floor must be measured on that device.
+    babylonDevice = (babylonEngine as unknown as { _device: GPUDevice })._device;
+    watch(babylonDevice, 'babylon');
+    floors = { weft: makeFloor(weftEngine.device), babylon: makeFloor(babylonDevice) };
+    const info = weftEngine.adapter?.info;
+    return {
+      adapter: info ? `${info.vendor} ${info.architecture} ${info.device} ${info.description}`.trim() : 'unknown',
+      babylonVersion: WebGPUEngine.Version,
+      weftOutputs: weftOutputs.map(String),
+      babylonOutputs,
+      meshesInGbufferScene: 91,
+    };
+  },
+
+  async setupPick(spec) {
+    if (weftPickSide) disposeWeftPickSide(weftPickSide);
+    if (babylonPickSide) disposeBabylonPickSide(babylonPickSide);
+    weftPickSide = babylonPickSide = null;
+    pickSpec = spec;
+    current = `setupPick ${spec.count}${spec.thin ? ' thin' : ''}: weft`;
+    const weftMs = await time(async () => {
+      weftPickSide = createWeftPickSide(weftEngine, spec);
+      await weftPick(weftPickSide);
+    });
+    const babylonMs = await time(async () => {
+      current = `setupPick ${spec.count}${spec.thin ? ' thin' : ''}: Babylon.js scene`;
+      babylonPickSide = createBabylonPickSide(babylonEngine, spec);
+      current = `setupPick ${spec.count}${spec.thin ? ' thin' : ''}: Babylon.js whenReadyAsync`;
+      await babylonPickSide.scene.whenReadyAsync();
+      renderBabylonFrame(babylonEngine, babylonPickSide.scene);
+      current = `setupPick ${spec.count}${spec.thin ? ' thin' : ''}: Babylon.js first pick`;
+      await babylonPick(babylonPickSide);
+    });
+    current = 'idle';
+    return { weftMs, babylonMs };
+  },
+
+  async pickRound(order): Promise<PickRound> {
+    const w = weftPickSide!;
+    const b = babylonPickSide!;
+    return timeSteps<keyof PickRound>(
+      [
+        ['weftFloor', floors.weft],
+        ['weftPick', () => weftPick(w)],
+        ['weftMany', () => weftPickMany(w)],
+        ['weftRect', () => weftPickRect(w)],
+        ['babylonFloor', floors.babylon],
+        ['babylonPick', () => babylonPick(b)],
+        ['babylonMulti', () => babylonMultiPick(b)],
+        ['babylonBox', () => babylonBoxPick(b)],
+        [
+          'babylonFrame',
+          async () => {
+            renderBabylonFrame(babylonEngine, b.scene);
+            await babylonDevice.queue.onSubmittedWorkDone();
+          },
+        ],
+      ],
+      order,
+    );
+  },
+
+  async pickAnswers() {
+    current = 'pickAnswers';
+    const weft = await weftAnswers(weftPickSide!);
+    const babylon = await babylonAnswers(babylonPickSide!, pickSpec!.thin);
+    return { weft, babylon, babylonFramesPerPick: babylonPickSide!.framesLastPick };
+  },
+
+  async profile() {
+    current = 'profile';
+    const w = weftPickSide!;
+    const device = weftEngine.device;
+    const result = {
+      floor: await profileStagesAsync(device, floors.weft, 15),
+      pick: await profileStagesAsync(device, () => weftPick(w), 15),
+      many: await profileStagesAsync(device, () => weftPickMany(w), 15),
+      rect: await profileStagesAsync(device, () => weftPickRect(w), 15),
+    };
+    current = 'idle';
+    return result;
+  },
+
+  async setupGbuffer() {
+    current = 'setupGbuffer';
+    if (weftPickSide) disposeWeftPickSide(weftPickSide);
+    if (babylonPickSide) disposeBabylonPickSide(babylonPickSide);
+    weftPickSide = babylonPickSide = null;
+    weftGbuffer = createWeftGbufferSide(weftEngine);
+    babylonGbuffer = createBabylonGbufferSide(babylonEngine);
+    await babylonGbuffer.scene.whenReadyAsync();
+  },
+
+  async gbufferRound(order): Promise<GbufferRound> {
+    const w = weftGbuffer!;
+    const scene = babylonGbuffer!.scene;
+    // The G-buffer renderer is one of the scene's render targets: off for the plain frame, on for the G-buffer frame.
+    const babylonFrame = async (withGbuffer: boolean) => {
+      scene.renderTargetsEnabled = withGbuffer;
+      renderBabylonFrame(babylonEngine, scene);
+      await babylonDevice.queue.onSubmittedWorkDone();
+    };
+    return timeSteps<keyof GbufferRound>(
+      [
+        ['weftForward', () => weftFrameAsync(weftEngine, [w.forward])],
+        ['weftGbuffer', () => weftFrameAsync(weftEngine, [w.gbuffer])],
+        ['weftBoth', () => weftFrameAsync(weftEngine, [w.gbuffer, w.forward])],
+        ['babylonPlain', () => babylonFrame(false)],
+        ['babylonGbuffer', () => babylonFrame(true)],
+      ],
+      order,
+    );
+  },
+
+  errors: () => [...errors],
+  step: () => current,
+};
+
+window.__bench = bench;
