@@ -101,21 +101,29 @@ export function deserialiseTriangleBvh(
     if (f >= triangleCount || seen[f]++)
       fail(`face ids are not a permutation of 0..${triangleCount - 1} (bad or repeated ${f})`);
   }
-  const triangles = new Float32Array(triangleCount * 9);
-  for (let i = 0; i < triangleCount; i++) {
-    for (let k = 0; k < 3; k++) {
-      const v = indices ? indices[faceIds[i] * 3 + k] : faceIds[i] * 3 + k;
-      if (v * 3 + 2 >= positions.length)
-        fail(`face ${faceIds[i]} references vertex ${v}, beyond the ${positions.length / 3} positions`);
-      for (let a = 0; a < 3; a++) triangles[i * 9 + k * 3 + a] = positions[v * 3 + a];
+  const vertexCount = Math.floor(positions.length / 3);
+  if (indices) {
+    for (let i = 0; i < indices.length; i++) {
+      if (indices[i] >= vertexCount)
+        fail(`face ${Math.floor(i / 3)} references vertex ${indices[i]}, beyond the ${vertexCount} positions`);
     }
-  }
-  checkBounds(floats, ints, nodeCount, triangles);
-  return { nodes: { floats, ints, nodeCount, maxDepth }, triangles, faceIds, triangleCount, refitCount: 0 };
+  } else if (triangleCount * 9 > positions.length) fail(`${triangleCount} faces need more than the ${vertexCount} positions`);
+  const bvh: TriangleBvh = {
+    nodes: { floats, ints, nodeCount, maxDepth },
+    faceIds,
+    positions,
+    indices,
+    triangleCount,
+    refitCount: 0,
+  };
+  checkBounds(bvh);
+  return bvh;
 }
 
 /** Every leaf box must contain its triangles and every inner box its children, or the BVH was built for other data. */
-function checkBounds(floats: Float32Array, ints: Int32Array, nodeCount: number, triangles: Float32Array): void {
+function checkBounds(bvh: TriangleBvh): void {
+  const { floats, ints, nodeCount } = bvh.nodes;
+  const { positions, indices, faceIds } = bvh;
   for (let n = 0; n < nodeCount; n++) {
     const o = n * nodeWords;
     const inside = (x: number, a: number): boolean => floats[o + 2 * a] <= x && x <= floats[o + 2 * a + 1];
@@ -135,7 +143,8 @@ function checkBounds(floats: Float32Array, ints: Int32Array, nodeCount: number, 
     }
     for (let i = ints[o + 6]; i < ints[o + 6] + ints[o + 7]; i++) {
       for (let k = 0; k < 9; k++) {
-        if (!inside(triangles[i * 9 + k], k % 3)) {
+        const corner = faceIds[i] * 3 + Math.floor(k / 3);
+        if (!inside(positions[(indices ? indices[corner] : corner) * 3 + (k % 3)], k % 3)) {
           throw new CpuPickError(
             'deserialiseTriangleBvh',
             'bvh-mismatch',

@@ -3,13 +3,19 @@ import { type BvhBuildOptions, buildBvhNodes } from './bvh-build.js';
 import { type BvhNodes, nodeWords, unionChildBounds } from './bvh-nodes.js';
 import { CpuPickError } from './cpu-pick-error.js';
 
-/** A triangle BVH over one mesh's local positions; `indirect`: the mesh's index buffer is never reordered. */
+/**
+ * A triangle BVH over one mesh's local positions; `indirect`: the mesh's index buffer is never reordered.
+ * It holds no copy of the triangles: queries read `positions` through `indices` (the arrays it was built or last
+ * refitted from), so after deforming them in place call `refitTriangleBvh` before the next query.
+ */
 export interface TriangleBvh {
   nodes: BvhNodes;
-  /** 9 floats per triangle (corners 0, 1, 2 of the face), in BVH leaf order. */
-  triangles: Float32Array;
   /** Leaf position → faceId (triangle index into the mesh's index buffer). */
   faceIds: Uint32Array;
+  /** The vertex positions the BVH reads (not a copy). */
+  positions: Float32Array;
+  /** The index buffer the BVH reads (not a copy), or null for a non-indexed triangle list. */
+  indices: Uint16Array | Uint32Array | null;
   triangleCount: number;
   /** Incremented by every refit. */
   refitCount: number;
@@ -133,22 +139,15 @@ export function buildTriangleBvh(
     faceIds[f] = f;
   }
   const nodes = buildBvhNodes(prims, faceIds, settings);
-  const triangles = new Float32Array(triangleCount * 9);
-  for (let i = 0; i < triangleCount; i++) {
-    for (let k = 0; k < 3; k++) {
-      const v = (indices ? indices[faceIds[i] * 3 + k] : faceIds[i] * 3 + k) * 3;
-      triangles[i * 9 + k * 3] = positions[v];
-      triangles[i * 9 + k * 3 + 1] = positions[v + 1];
-      triangles[i * 9 + k * 3 + 2] = positions[v + 2];
-    }
-  }
-  return { nodes, triangles, faceIds, triangleCount, refitCount: 0 };
+  return { nodes, faceIds, positions, indices, triangleCount, refitCount: 0 };
 }
 
-/** Recomputes every node's bounds from `bvh.triangles` in one reverse sweep, children before parents (topology unchanged). */
+/** Recomputes every node's bounds from `bvh.positions` in one reverse sweep, children before parents (topology unchanged). */
 export function refitTriangleBvhBounds(bvh: TriangleBvh): void {
   const { floats, ints, nodeCount } = bvh.nodes;
-  const T = bvh.triangles;
+  const P = bvh.positions;
+  const idx = bvh.indices;
+  const faceIds = bvh.faceIds;
   for (let n = nodeCount - 1; n >= 0; n--) {
     const o = n * nodeWords;
     const count = ints[o + 7];
@@ -162,16 +161,20 @@ export function refitTriangleBvhBounds(bvh: TriangleBvh): void {
     let y1 = -Infinity;
     let z0 = Infinity;
     let z1 = -Infinity;
-    for (let b = ints[o + 6] * 9, end = b + count * 9; b < end; b += 3) {
-      const x = T[b];
-      const y = T[b + 1];
-      const z = T[b + 2];
-      if (x < x0) x0 = x;
-      if (x > x1) x1 = x;
-      if (y < y0) y0 = y;
-      if (y > y1) y1 = y;
-      if (z < z0) z0 = z;
-      if (z > z1) z1 = z;
+    for (let i = ints[o + 6], end = i + count; i < end; i++) {
+      const f = faceIds[i] * 3;
+      for (let k = 0; k < 3; k++) {
+        const v = (idx === null ? f + k : idx[f + k]) * 3;
+        const x = P[v];
+        const y = P[v + 1];
+        const z = P[v + 2];
+        if (x < x0) x0 = x;
+        if (x > x1) x1 = x;
+        if (y < y0) y0 = y;
+        if (y > y1) y1 = y;
+        if (z < z0) z0 = z;
+        if (z > z1) z1 = z;
+      }
     }
     floats[o] = x0;
     floats[o + 1] = x1;
@@ -184,7 +187,7 @@ export function refitTriangleBvhBounds(bvh: TriangleBvh): void {
 }
 
 /**
- * After CPU deformation: re-reads the triangles from `positions` (same topology) and refits the bounds.
+ * After CPU deformation: refits the bounds to `positions` (same topology; the BVH reads these arrays from now on).
  * @throws {CpuPickError} when the geometry's triangle count differs from the BVH's or a position is not finite
  */
 export function refitTriangleBvh(
@@ -193,7 +196,11 @@ export function refitTriangleBvh(
   indices: Uint16Array | Uint32Array | null,
 ): void {
   const api = 'refitTriangleBvh';
-  const triangleCount = checkGeometry(api, positions, indices);
+  // The index range check already ran at build for the same index array; a new one is checked in full.
+  const triangleCount =
+    indices !== null && indices === bvh.indices && positions.length === bvh.positions.length
+      ? indices.length / 3
+      : checkGeometry(api, positions, indices);
   if (triangleCount !== bvh.triangleCount) {
     throw new CpuPickError(
       api,
@@ -201,6 +208,8 @@ export function refitTriangleBvh(
       `the geometry has ${triangleCount} triangles but the BVH was built over ${bvh.triangleCount}; rebuild instead of refitting`,
     );
   }
+  if (!(positions instanceof Float32Array))
+    throw new CpuPickError(api, 'bad-geometry', `positions ${describeValue(positions)} must be a Float32Array`);
   for (let i = 0; i < positions.length; i++) {
     // Checked up front so a bad vertex leaves the BVH untouched rather than half refitted.
     if (!Number.isFinite(positions[i]))
@@ -210,16 +219,7 @@ export function refitTriangleBvh(
         `vertex ${Math.floor(i / 3)} is not finite (component ${i % 3} = ${positions[i]})`,
       );
   }
-  const T = bvh.triangles;
-  const faceIds = bvh.faceIds;
-  for (let i = 0, b = 0; i < triangleCount; i++) {
-    const f = faceIds[i] * 3;
-    for (let k = 0; k < 3; k++, b += 3) {
-      const v = (indices ? indices[f + k] : f + k) * 3;
-      T[b] = positions[v];
-      T[b + 1] = positions[v + 1];
-      T[b + 2] = positions[v + 2];
-    }
-  }
+  bvh.positions = positions;
+  bvh.indices = indices;
   refitTriangleBvhBounds(bvh);
 }
