@@ -4,9 +4,9 @@
  * query (vs raycastFirst on its SAH tree), refit after moving every vertex and 1 % of them.
  * Meshes: the `bunny` package as is, a 512k-triangle torus. Ratios > 1 mean weft is better; each is the
  * median of interleaved rounds after a warm-up, with global.gc between samples when exposed.
- * Run: NODE_OPTIONS=--expose-gc npx tsx bench/bvh-micro.ts [rounds]
+ * Run: NODE_OPTIONS=--expose-gc npx tsx bench/bvh-micro.ts [rounds] [bunny|torus]
  */
-import { BufferAttribute, BufferGeometry, DoubleSide, Ray, Vector3 } from 'three';
+import { BufferAttribute, BufferGeometry, DoubleSide, Ray } from 'three';
 import { MeshBVH, SAH } from 'three-mesh-bvh';
 import type { MeshData } from '../engine/mesh-data.js';
 import { makeBunnyDataAsync, makeTorusData } from '../engine/primitives/index.js';
@@ -74,6 +74,9 @@ function weftBytes(bvh: TriangleBvh): number {
   return bytes;
 }
 
+/** The memory-lean layout: no triangle copy, leaves ~1.25× larger. */
+const compactOptions = { copyTriangles: false, traversalCost: 8 };
+
 const table: string[][] = [['mesh', 'measure', 'weft', 'three', 'ratio', 'target', 'met']];
 function row(mesh: string, measure: string, weft: string, three: string, ratio: number, target: number, lower = false) {
   const met = lower ? ratio <= target : ratio >= target;
@@ -105,7 +108,12 @@ function benchMesh(label: string, data: MeshData): void {
   const center = new MeshBVH(centerGeom);
   const wb = weftBytes(weft);
   const cb = threeBytes(center, indices !== null);
+  const compact = buildTriangleBvh(positions, indices, compactOptions);
+  const kb = weftBytes(compact);
+  const ib = cb + (indices ? indices.byteLength : 0);
   row(label, 'memory vs CENTER (MB)', (wb / 1e6).toFixed(2), (cb / 1e6).toFixed(2), wb / cb, 1.2, true);
+  row(label, 'memory compact (MB)', (kb / 1e6).toFixed(2), (cb / 1e6).toFixed(2), kb / cb, 1.2, true);
+  row(label, 'mem compact vs +index', (kb / 1e6).toFixed(2), (ib / 1e6).toFixed(2), kb / ib, 1.2, true);
 
   // Query: first hit of 65 536 random rays through the bounds, vs raycastFirst on three's SAH tree.
   const sahGeom = geoms();
@@ -128,12 +136,24 @@ function benchMesh(label: string, data: MeshData): void {
   const ray = new Ray();
   let hitsW = 0;
   let hitsT = 0;
-  const [qw, qt] = interleaved(
+  let hitsK = 0;
+  const [qw, qt, qk] = interleaved(
     () => {
       hitsW = 0;
       for (let i = 0; i < rays.length; i += 6) {
         if (
-          raycastTriangleBvhFirst(weft, rays[i], rays[i + 1], rays[i + 2], rays[i + 3], rays[i + 4], rays[i + 5], 0, Infinity, hit)
+          raycastTriangleBvhFirst(
+            weft,
+            rays[i],
+            rays[i + 1],
+            rays[i + 2],
+            rays[i + 3],
+            rays[i + 4],
+            rays[i + 5],
+            0,
+            Infinity,
+            hit,
+          )
         )
           hitsW++;
       }
@@ -146,9 +166,18 @@ function benchMesh(label: string, data: MeshData): void {
         if (sah.raycastFirst(ray, DoubleSide)) hitsT++;
       }
     },
+    () => {
+      hitsK = 0;
+      for (let i = 0; i < rays.length; i += 6) {
+        const [ox, oy, oz, dx, dy, dz] = [rays[i], rays[i + 1], rays[i + 2], rays[i + 3], rays[i + 4], rays[i + 5]];
+        if (raycastTriangleBvhFirst(compact, ox, oy, oz, dx, dy, dz, 0, Infinity, hit)) hitsK++;
+      }
+    },
   );
-  if (hitsW !== hitsT) console.error(`${label}: hit counts differ (weft ${hitsW}, three ${hitsT})`);
+  if (hitsW !== hitsT || hitsK !== hitsT)
+    console.error(`${label}: hit counts differ (weft ${hitsW}, compact ${hitsK}, three ${hitsT})`);
   row(label, `query ${rayCount} rays (ms)`, qw.toFixed(1), qt.toFixed(1), qt / qw, 1.5);
+  row(label, 'query compact (ms)', qk.toFixed(1), qt.toFixed(1), qt / qk, 1.5);
 
   // Refit: the same displaced positions written to both (weft reads its copy, three its geometry's attribute).
   const threePositions = centerGeom.getAttribute('position').array as Float32Array;
@@ -184,23 +213,12 @@ function benchMesh(label: string, data: MeshData): void {
     );
     row(label, name, rw.toFixed(2), rt.toFixed(2), rt / rw, 1.0);
   }
-  // Exactness spot check after the refit: both agree with each other on every ray.
-  const probe = new Vector3();
-  let disagreements = 0;
-  for (let i = 0; i < 4096 * 6; i += 6) {
-    ray.origin.set(rays[i], rays[i + 1], rays[i + 2]);
-    ray.direction.set(rays[i + 3], rays[i + 4], rays[i + 5]);
-    const t = center.raycastFirst(ray, DoubleSide);
-    const w = raycastTriangleBvhFirst(weft, rays[i], rays[i + 1], rays[i + 2], rays[i + 3], rays[i + 4], rays[i + 5], 0, Infinity, hit);
-    if (!t !== !w || (t && w && Math.abs(probe.copy(t.point).sub(ray.origin).length() - hit.t) > 1e-5 * extent))
-      disagreements++;
-  }
-  if (disagreements) console.error(`${label}: ${disagreements} of 4096 rays disagree after refit`);
 }
 
 async function main() {
-  benchMesh('bunny', await makeBunnyDataAsync({ fitToUnitBox: false }));
-  benchMesh('torus 512k', makeTorusData({ radialSegments: 500, tubularSegments: 512 }));
+  const only = process.argv[3];
+  if (!only || only === 'bunny') benchMesh('bunny', await makeBunnyDataAsync({ fitToUnitBox: false }));
+  if (!only || only === 'torus') benchMesh('torus 512k', makeTorusData({ radialSegments: 500, tubularSegments: 512 }));
   const widths = table[0].map((_, c) => Math.max(...table.map((r) => r[c].length)));
   for (const r of table) console.log(`| ${r.map((cell, c) => cell.padEnd(widths[c])).join(' | ')} |`);
 }

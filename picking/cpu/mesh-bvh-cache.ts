@@ -107,6 +107,7 @@ function cloneTriangleBvh(bvh: TriangleBvh, mesh: Mesh): TriangleBvh {
   const buffer = floats.buffer.slice(floats.byteOffset, floats.byteOffset + floats.byteLength);
   return {
     nodes: { floats: new Float32Array(buffer), ints: new Int32Array(buffer), nodeCount, maxDepth },
+    triangles: bvh.triangles === null ? null : bvh.triangles.slice(),
     faceIds: bvh.faceIds,
     positions: mesh.positions,
     indices: mesh.geometry.indices,

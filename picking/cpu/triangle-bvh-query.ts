@@ -51,7 +51,7 @@ function getScratch(depth: number): QueryScratch {
 }
 
 /** Copies face `face`'s corners 0, 1, 2 from the BVH's positions into `out`. */
-function gatherCorners(bvh: TriangleBvh, face: number, out: Float64Array): void {
+function gatherCorners(bvh: TriangleBvh, face: number, out: Float64Array): Float64Array {
   const { positions: P, indices: idx } = bvh;
   for (let k = 0; k < 3; k++) {
     const v = (idx === null ? face * 3 + k : idx[face * 3 + k]) * 3;
@@ -59,6 +59,7 @@ function gatherCorners(bvh: TriangleBvh, face: number, out: Float64Array): void 
     out[k * 3 + 1] = P[v + 1];
     out[k * 3 + 2] = P[v + 2];
   }
+  return out;
 }
 
 /** Makes an empty hit list for `raycastTriangleBvhAll`. */
@@ -94,6 +95,7 @@ export function raycastTriangleBvhFirst(
   const ry = r.oy;
   const rz = r.oz;
   const P = bvh.positions;
+  const T = bvh.triangles;
   const idx = bvh.indices;
   const faceIds = bvh.faceIds;
   const stackNodes = s.stackNodes;
@@ -136,28 +138,35 @@ export function raycastTriangleBvhFirst(
     if (count > 0) {
       const first = I[o + 6];
       for (let i = first, end = first + count; i < end; i++) {
-        const f = faceIds[i] * 3;
         let a: number;
         let b: number;
         let c: number;
-        if (idx === null) {
-          a = f * 3;
+        if (T !== null) {
+          a = i * 9;
           b = a + 3;
           c = a + 6;
         } else {
-          a = idx[f] * 3;
-          b = idx[f + 1] * 3;
-          c = idx[f + 2] * 3;
+          const f = faceIds[i] * 3;
+          if (idx === null) {
+            a = f * 3;
+            b = a + 3;
+            c = a + 6;
+          } else {
+            a = idx[f] * 3;
+            b = idx[f + 1] * 3;
+            c = idx[f + 2] * 3;
+          }
         }
-        const az = P[a + kz] - rz;
-        const ax = P[a + kx] - rx - sx * az;
-        const ay = P[a + ky] - ry - sy * az;
-        const bz = P[b + kz] - rz;
-        const bx = P[b + kx] - rx - sx * bz;
-        const by = P[b + ky] - ry - sy * bz;
-        const cz = P[c + kz] - rz;
-        const cx = P[c + kx] - rx - sx * cz;
-        const cy = P[c + ky] - ry - sy * cz;
+        const Q = T !== null ? T : P;
+        const az = Q[a + kz] - rz;
+        const ax = Q[a + kx] - rx - sx * az;
+        const ay = Q[a + ky] - ry - sy * az;
+        const bz = Q[b + kz] - rz;
+        const bx = Q[b + kx] - rx - sx * bz;
+        const by = Q[b + ky] - ry - sy * bz;
+        const cz = Q[c + kz] - rz;
+        const cx = Q[c + kx] - rx - sx * cz;
+        const cy = Q[c + ky] - ry - sy * cz;
         const u = cx * by - cy * bx;
         const v = ax * cy - ay * cx;
         if ((u < 0 && v > 0) || (u > 0 && v < 0)) continue; // early out: same test as below, on two edges
@@ -279,8 +288,19 @@ export function raycastTriangleBvhAll(
       continue;
     }
     for (let i = ints[o + 6], end = ints[o + 6] + count; i < end; i++) {
-      gatherCorners(bvh, bvh.faceIds[i], s.corners);
-      if (!intersectTriangleWatertight(s.ray, s.corners, 0, tMin, tMax, s.hit, facing)) continue;
+      const hit =
+        bvh.triangles !== null
+          ? intersectTriangleWatertight(s.ray, bvh.triangles, i * 9, tMin, tMax, s.hit, facing)
+          : intersectTriangleWatertight(
+              s.ray,
+              gatherCorners(bvh, bvh.faceIds[i], s.corners),
+              0,
+              tMin,
+              tMax,
+              s.hit,
+              facing,
+            );
+      if (!hit) continue;
       hits.t.push(s.hit.t);
       hits.u.push(s.hit.u);
       hits.v.push(s.hit.v);
