@@ -111,6 +111,7 @@ export {
   syncCpuPicker,
   takeCpuPickCensus,
   type TriangleBvh,
+  type TriangleBvhOptions,
   type TriangleHit,
   type TriangleHitList,
 } from './cpu/index.js';

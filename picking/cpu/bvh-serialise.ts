@@ -3,21 +3,23 @@ import type { Mesh } from '../../engine/mesh.js';
 import { allocateBvhNodes, nodeWords } from './bvh-nodes.js';
 import { CpuPickError } from './cpu-pick-error.js';
 import { getMeshBvh, setMeshBvh } from './mesh-bvh-cache.js';
-import type { TriangleBvh } from './triangle-bvh.js';
+import { compactFaceIds, copyLeafTriangles, type TriangleBvh } from './triangle-bvh.js';
 
 const magic = 0x42544657; // "WFTB" read as a little-endian uint32
-const version = 1;
+/** 2: header word 5 holds flags (bit 0: the BVH keeps a triangle copy). Version 1 (flags always 0) always kept one. */
+const version = 2;
+const copyFlag = 1;
 const headerWords = 6;
 
 /**
- * Serialises a triangle BVH (little-endian): header [magic, version, triangleCount, nodeCount, maxDepth, 0],
+ * Serialises a triangle BVH (little-endian): header [magic, version, triangleCount, nodeCount, maxDepth, flags],
  * the nodes (8 words each), then the leaf-order face ids. Triangle coordinates are not stored: they are
  * re-read from the mesh on load, which also proves the BVH belongs to it.
  */
 export function serialiseTriangleBvh(bvh: TriangleBvh): Uint8Array<ArrayBuffer> {
   const { nodeCount, maxDepth, ints } = bvh.nodes;
   const words = new Uint32Array(headerWords + nodeCount * nodeWords + bvh.triangleCount);
-  words.set([magic, version, bvh.triangleCount, nodeCount, maxDepth, 0]);
+  words.set([magic, version, bvh.triangleCount, nodeCount, maxDepth, bvh.triangles === null ? 0 : copyFlag]);
   words.set(new Uint32Array(ints.buffer, ints.byteOffset, nodeCount * nodeWords), headerWords);
   words.set(bvh.faceIds, headerWords + nodeCount * nodeWords);
   return new Uint8Array(words.buffer);
@@ -77,7 +79,9 @@ export function deserialiseTriangleBvh(
   }
   const words = new Uint32Array(raw.slice().buffer); // a copy: aligned, and independent of the caller's bytes
   if (words[0] !== magic) fail(`bad magic 0x${words[0].toString(16)}; this is not a weft triangle BVH`);
-  if (words[1] !== version) fail(`version ${words[1]} is not supported (expected ${version})`);
+  if (words[1] !== version && words[1] !== 1) fail(`version ${words[1]} is not supported (expected 1 or ${version})`);
+  if (words[1] === version && words[5] > copyFlag) fail(`unknown flags 0x${words[5].toString(16)} (allowed: 0 or 1)`);
+  const copyTriangles = words[1] === 1 || words[5] === copyFlag;
   const [triangleCount, nodeCount] = [words[2], words[3]];
   const expected = headerWords + nodeCount * nodeWords + triangleCount;
   if (words.length !== expected)
@@ -101,21 +105,36 @@ export function deserialiseTriangleBvh(
     if (f >= triangleCount || seen[f]++)
       fail(`face ids are not a permutation of 0..${triangleCount - 1} (bad or repeated ${f})`);
   }
-  const triangles = new Float32Array(triangleCount * 9);
-  for (let i = 0; i < triangleCount; i++) {
-    for (let k = 0; k < 3; k++) {
-      const v = indices ? indices[faceIds[i] * 3 + k] : faceIds[i] * 3 + k;
-      if (v * 3 + 2 >= positions.length)
-        fail(`face ${faceIds[i]} references vertex ${v}, beyond the ${positions.length / 3} positions`);
-      for (let a = 0; a < 3; a++) triangles[i * 9 + k * 3 + a] = positions[v * 3 + a];
+  const vertexCount = Math.floor(positions.length / 3);
+  if (indices) {
+    for (let i = 0; i < indices.length; i++) {
+      if (indices[i] >= vertexCount)
+        fail(`face ${Math.floor(i / 3)} references vertex ${indices[i]}, beyond the ${vertexCount} positions`);
     }
+  } else if (triangleCount * 9 > positions.length)
+    fail(`${triangleCount} faces need more than the ${vertexCount} positions`);
+  const order = compactFaceIds(faceIds);
+  const bvh: TriangleBvh = {
+    nodes: { floats, ints, nodeCount, maxDepth },
+    triangles: null,
+    faceIds: order,
+    positions,
+    indices,
+    triangleCount,
+    refitCount: 0,
+  };
+  checkBounds(bvh);
+  if (copyTriangles) {
+    bvh.triangles = new Float32Array(triangleCount * 9);
+    copyLeafTriangles(bvh);
   }
-  checkBounds(floats, ints, nodeCount, triangles);
-  return { nodes: { floats, ints, nodeCount, maxDepth }, triangles, faceIds, triangleCount, refitCount: 0 };
+  return bvh;
 }
 
 /** Every leaf box must contain its triangles and every inner box its children, or the BVH was built for other data. */
-function checkBounds(floats: Float32Array, ints: Int32Array, nodeCount: number, triangles: Float32Array): void {
+function checkBounds(bvh: TriangleBvh): void {
+  const { floats, ints, nodeCount } = bvh.nodes;
+  const { positions, indices, faceIds } = bvh;
   for (let n = 0; n < nodeCount; n++) {
     const o = n * nodeWords;
     const inside = (x: number, a: number): boolean => floats[o + 2 * a] <= x && x <= floats[o + 2 * a + 1];
@@ -135,7 +154,8 @@ function checkBounds(floats: Float32Array, ints: Int32Array, nodeCount: number, 
     }
     for (let i = ints[o + 6]; i < ints[o + 6] + ints[o + 7]; i++) {
       for (let k = 0; k < 9; k++) {
-        if (!inside(triangles[i * 9 + k], k % 3)) {
+        const corner = faceIds[i] * 3 + Math.floor(k / 3);
+        if (!inside(positions[(indices ? indices[corner] : corner) * 3 + (k % 3)], k % 3)) {
           throw new CpuPickError(
             'deserialiseTriangleBvh',
             'bvh-mismatch',

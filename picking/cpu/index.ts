@@ -9,7 +9,13 @@ export {
 } from './ray-triangle.js';
 export type { BvhBuildOptions } from './bvh-build.js';
 export { type BvhNodes, bvhSahCost } from './bvh-nodes.js';
-export { buildTriangleBvh, defaultTriangleBvhOptions, refitTriangleBvh, type TriangleBvh } from './triangle-bvh.js';
+export {
+  buildTriangleBvh,
+  defaultTriangleBvhOptions,
+  refitTriangleBvh,
+  type TriangleBvh,
+  type TriangleBvhOptions,
+} from './triangle-bvh.js';
 export {
   makeTriangleHitList,
   raycastTriangleBvhAll,

@@ -7,6 +7,8 @@ let meshBvhs: WeakMap<Mesh, TriangleBvh> | null = null;
 let sharedBvhs: Map<number, Array<WeakRef<TriangleBvh>>> | null = null;
 /** How many meshes took each BVH from getMeshBvh (never decremented by a disposed mesh): above 1, a refit copies. */
 let users: WeakMap<TriangleBvh, number> | null = null;
+/** The meshes that took a shared BVH from getMeshBvh after its builder: a reader for it when the mesh it reads leaves. */
+let sharers: WeakMap<TriangleBvh, Array<WeakRef<Mesh>>> | null = null;
 /** Bumped whenever a mesh gains, swaps or loses its cached BVH (refits show in the BVH's own refitCount). */
 let cacheEpoch = 0;
 
@@ -33,19 +35,18 @@ function geometryHash(positions: Float32Array, indices: Uint16Array | Uint32Arra
   return h >>> 0;
 }
 
-/** True when `bvh` holds exactly this geometry's triangles (so its bounds are exact for it too). */
+/** True when `bvh` reads exactly this geometry's data (so its bounds are exact for it too). */
 function holdsGeometry(bvh: TriangleBvh, positions: Float32Array, indices: Uint16Array | Uint32Array | null): boolean {
-  const count = indices ? indices.length / 3 : positions.length / 9;
-  if (bvh.triangleCount !== count) return false;
-  const T = bvh.triangles;
-  for (let i = 0, b = 0; i < count; i++) {
-    const f = bvh.faceIds[i] * 3;
-    for (let k = 0; k < 3; k++, b += 3) {
-      const v = (indices ? indices[f + k] : f + k) * 3;
-      // Compared as float32 values: -0 and 0 bound the same; a NaN never reaches a built BVH.
-      if (T[b] !== positions[v] || T[b + 1] !== positions[v + 1] || T[b + 2] !== positions[v + 2]) return false;
-    }
+  const P = bvh.positions;
+  const idx = bvh.indices;
+  if (P.length !== positions.length || (idx === null) !== (indices === null)) return false;
+  if (idx !== null && indices !== null && idx !== indices) {
+    if (idx.length !== indices.length) return false;
+    for (let i = 0; i < idx.length; i++) if (idx[i] !== indices[i]) return false;
   }
+  if (P === positions) return true;
+  // Compared as float32 values: -0 and 0 bound the same; a NaN never reaches a built BVH.
+  for (let i = 0; i < P.length; i++) if (P[i] !== positions[i]) return false;
   return true;
 }
 
@@ -82,6 +83,10 @@ export function getMeshBvh(mesh: Mesh): TriangleBvh {
     if (found) {
       bvh = found;
       users.set(bvh, (users.get(bvh) ?? 0) + 1);
+      sharers ??= new WeakMap();
+      const list = sharers.get(bvh);
+      if (list) list.push(new WeakRef(mesh));
+      else sharers.set(bvh, [new WeakRef(mesh)]);
     } else {
       bvh = buildTriangleBvh(positions, indices);
       sharedBvhs ??= new Map();
@@ -96,17 +101,40 @@ export function getMeshBvh(mesh: Mesh): TriangleBvh {
   return bvh;
 }
 
-/** A private copy of a possibly shared BVH: own nodes and triangles, the (never rewritten) face order shared. */
-function cloneTriangleBvh(bvh: TriangleBvh): TriangleBvh {
+/** A private copy of a possibly shared BVH: own nodes, the (never rewritten) face order shared, reading `mesh`'s arrays. */
+function cloneTriangleBvh(bvh: TriangleBvh, mesh: Mesh): TriangleBvh {
   const { floats, nodeCount, maxDepth } = bvh.nodes;
   const buffer = floats.buffer.slice(floats.byteOffset, floats.byteOffset + floats.byteLength);
   return {
     nodes: { floats: new Float32Array(buffer), ints: new Int32Array(buffer), nodeCount, maxDepth },
-    triangles: bvh.triangles.slice(),
+    triangles: bvh.triangles === null ? null : bvh.triangles.slice(),
     faceIds: bvh.faceIds,
+    positions: mesh.positions,
+    indices: mesh.geometry.indices,
     triangleCount: bvh.triangleCount,
     refitCount: bvh.refitCount,
   };
+}
+
+/**
+ * `mesh` stops using the shared `bvh`. The BVH holds no copy of the triangles, so when it reads `mesh`'s positions
+ * (which are about to change, or may once the mesh is gone) it switches to another sharer's equal, untouched arrays.
+ */
+function leaveSharedBvh(bvh: TriangleBvh, mesh: Mesh): void {
+  if (bvh.positions !== mesh.positions) return;
+  const list = sharers?.get(bvh);
+  if (!list) return;
+  for (let i = list.length - 1; i >= 0; i--) {
+    const other = list[i].deref();
+    if (!other || cache().get(other) !== bvh) {
+      list.splice(i, 1);
+      continue;
+    }
+    if (other === mesh) continue;
+    bvh.positions = other.positions;
+    bvh.indices = other.geometry.indices;
+    return;
+  }
 }
 
 /** The cached BVH, or null when no CPU pick has reached the mesh yet. */
@@ -133,6 +161,7 @@ export function disposeMeshBvh(mesh: Mesh): void {
   if (!bvh) return;
   const sharedBy = users?.get(bvh);
   if (sharedBy) users!.set(bvh, sharedBy - 1);
+  if (sharedBy && sharedBy > 1) leaveSharedBvh(bvh, mesh);
   meshBvhs!.delete(mesh);
   cacheEpoch++;
 }
@@ -152,9 +181,10 @@ export function refitMeshBvh(mesh: Mesh): void {
     refitTriangleBvh(bvh, mesh.positions, mesh.geometry.indices);
     return;
   }
-  const own = cloneTriangleBvh(bvh);
+  const own = cloneTriangleBvh(bvh, mesh);
   refitTriangleBvh(own, mesh.positions, mesh.geometry.indices); // throws before the cache changes on bad data
   users!.set(bvh, sharedBy - 1);
+  leaveSharedBvh(bvh, mesh);
   cache().set(mesh, own);
   cacheEpoch++;
 }

@@ -26,6 +26,8 @@ interface QueryScratch {
   hit: TriangleHit;
   stackNodes: Int32Array;
   stackNear: Float64Array;
+  /** One triangle's 9 corner coordinates (float32 values, held exactly). */
+  corners: Float64Array;
 }
 
 let scratch: QueryScratch | null = null;
@@ -39,12 +41,25 @@ function getScratch(depth: number): QueryScratch {
       hit: makeTriangleHit(),
       stackNodes: new Int32Array(64),
       stackNear: new Float64Array(64),
+      corners: new Float64Array(9),
     };
   if (scratch.stackNodes.length < depth + 2) {
     scratch.stackNodes = new Int32Array(depth + 2);
     scratch.stackNear = new Float64Array(depth + 2);
   }
   return scratch;
+}
+
+/** Copies face `face`'s corners 0, 1, 2 from the BVH's positions into `out`. */
+function gatherCorners(bvh: TriangleBvh, face: number, out: Float64Array): Float64Array {
+  const { positions: P, indices: idx } = bvh;
+  for (let k = 0; k < 3; k++) {
+    const v = (idx === null ? face * 3 + k : idx[face * 3 + k]) * 3;
+    out[k * 3] = P[v];
+    out[k * 3 + 1] = P[v + 1];
+    out[k * 3 + 2] = P[v + 2];
+  }
+  return out;
 }
 
 /** Makes an empty hit list for `raycastTriangleBvhAll`. */
@@ -79,7 +94,10 @@ export function raycastTriangleBvhFirst(
   const rx = r.ox;
   const ry = r.oy;
   const rz = r.oz;
+  const P = bvh.positions;
   const T = bvh.triangles;
+  const idx = bvh.indices;
+  const faceIds = bvh.faceIds;
   const stackNodes = s.stackNodes;
   const stackNear = s.stackNear;
   const ix = 1 / dx;
@@ -120,16 +138,35 @@ export function raycastTriangleBvhFirst(
     if (count > 0) {
       const first = I[o + 6];
       for (let i = first, end = first + count; i < end; i++) {
-        const b = i * 9;
-        const az = T[b + kz] - rz;
-        const ax = T[b + kx] - rx - sx * az;
-        const ay = T[b + ky] - ry - sy * az;
-        const bz = T[b + 3 + kz] - rz;
-        const bx = T[b + 3 + kx] - rx - sx * bz;
-        const by = T[b + 3 + ky] - ry - sy * bz;
-        const cz = T[b + 6 + kz] - rz;
-        const cx = T[b + 6 + kx] - rx - sx * cz;
-        const cy = T[b + 6 + ky] - ry - sy * cz;
+        let a: number;
+        let b: number;
+        let c: number;
+        if (T !== null) {
+          a = i * 9;
+          b = a + 3;
+          c = a + 6;
+        } else {
+          const f = faceIds[i] * 3;
+          if (idx === null) {
+            a = f * 3;
+            b = a + 3;
+            c = a + 6;
+          } else {
+            a = idx[f] * 3;
+            b = idx[f + 1] * 3;
+            c = idx[f + 2] * 3;
+          }
+        }
+        const Q = T !== null ? T : P;
+        const az = Q[a + kz] - rz;
+        const ax = Q[a + kx] - rx - sx * az;
+        const ay = Q[a + ky] - ry - sy * az;
+        const bz = Q[b + kz] - rz;
+        const bx = Q[b + kx] - rx - sx * bz;
+        const by = Q[b + ky] - ry - sy * bz;
+        const cz = Q[c + kz] - rz;
+        const cx = Q[c + kx] - rx - sx * cz;
+        const cy = Q[c + ky] - ry - sy * cz;
         const u = cx * by - cy * bx;
         const v = ax * cy - ay * cx;
         if ((u < 0 && v > 0) || (u > 0 && v < 0)) continue; // early out: same test as below, on two edges
@@ -213,7 +250,7 @@ export function raycastTriangleBvhFirst(
   out.t = best;
   out.u = bestU;
   out.v = bestV;
-  out.faceId = bvh.faceIds[bestIndex];
+  out.faceId = faceIds[bestIndex];
   return true;
 }
 
@@ -251,7 +288,19 @@ export function raycastTriangleBvhAll(
       continue;
     }
     for (let i = ints[o + 6], end = ints[o + 6] + count; i < end; i++) {
-      if (!intersectTriangleWatertight(s.ray, bvh.triangles, i * 9, tMin, tMax, s.hit, facing)) continue;
+      const hit =
+        bvh.triangles !== null
+          ? intersectTriangleWatertight(s.ray, bvh.triangles, i * 9, tMin, tMax, s.hit, facing)
+          : intersectTriangleWatertight(
+              s.ray,
+              gatherCorners(bvh, bvh.faceIds[i], s.corners),
+              0,
+              tMin,
+              tMax,
+              s.hit,
+              facing,
+            );
+      if (!hit) continue;
       hits.t.push(s.hit.t);
       hits.u.push(s.hit.u);
       hits.v.push(s.hit.v);
