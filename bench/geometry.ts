@@ -108,6 +108,23 @@ function emptyPassOf(gbuffer: GeometryRendererTask): Task {
   };
 }
 
+/**
+ * A task that moves the camera back and forth every frame (runs first in each frame): with it every draw's velocity
+ * is non-zero, so the G-buffer draws its moving variant (previous-frame transform), not the still one.
+ */
+function cameraMover(scene: Scene): Task {
+  let frame = 0;
+  return {
+    name: 'bench:camera-mover',
+    needsRecord: () => false,
+    record() {},
+    execute() {
+      scene.camera!.position[0] = ++frame % 2 ? 0.05 : -0.05;
+    },
+    dispose() {},
+  };
+}
+
 type Frames = Record<string, readonly Task[]>;
 
 /** Medians (ms) of interleaved rounds of every frame. */
@@ -211,9 +228,15 @@ async function main(): Promise<void> {
     ['1 000 meshes', makeGridScene(engine, 1000)],
     ['1 dense mesh', makeDenseScene(engine)],
   ];
+  // The still scenes draw every mesh with the still-velocity variant; the moving-camera row pays the full velocity.
+  const runs: [string, Scene, [number, number][], boolean][] = [
+    ...scenes.map(([label, scene]): [string, Scene, [number, number][], boolean] => [label, scene, sizes, false]),
+    ['dense, camera moving', scenes[2][1], [sizes[1]], true],
+  ];
   const rows: string[][] = [];
-  for (const [label, scene] of scenes) {
-    for (const [width, height] of sizes) {
+  for (const [label, scene, runSizes, moving] of runs) {
+    const mover = moving ? [cameraMover(scene)] : [];
+    for (const [width, height] of runSizes) {
       resizeEngine(engine, { width, height });
       const color = createRenderTarget(engine, { width, height, format: 'rgba8unorm' });
       const forward = createForwardRenderTask(scene, { target: color });
@@ -221,9 +244,9 @@ async function main(): Promise<void> {
       runTasks(engine, [gbuffer]);
       const empty = emptyPassOf(gbuffer);
       const ms = await measure(engine, {
-        gbuffer: [gbuffer],
-        floor: [empty, forward],
-        forward: [forward],
+        gbuffer: [...mover, gbuffer],
+        floor: [...mover, empty, forward],
+        forward: [...mover, forward],
         empty: [empty],
       });
       const ratio = ms.gbuffer / ms.floor;
@@ -243,6 +266,7 @@ async function main(): Promise<void> {
       forward.dispose();
       disposeRenderTarget(color);
     }
+    scene.camera!.position[0] = 0;
   }
   console.log(
     `G-buffer, 6 outputs (${six.map((t) => GeometryTextureType[t]).join(', ')}) vs its floor on Dawn (ms, medians of ${rounds} interleaved frames, each ended by onSubmittedWorkDone)`,
