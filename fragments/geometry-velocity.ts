@@ -23,7 +23,7 @@ import slots::{ adjustWorldPosition, velocityPreviousPosition };
 struct VelocityUniforms {
   // The draw's world matrix and the camera's view-projection as of this task's previous frame
   // (both equal to the current ones when the draw has no history: first frame, re-included, excluded).
-  // Bound but unread by the still-draw variant (velocityStatic), so both variants share one layout.
+  // Bound but unread by the still-draw variant (velocityStatic): both variants share one layout.
   previousWorld: mat4x4f,
   previousViewProjection: mat4x4f,
 }
@@ -39,6 +39,9 @@ fn writeVelocityVaryings(input: VertexInput, output: ptr<function, VertexOutput>
     // The same world-adjust hook as the current position, so displaced surfaces move as drawn.
     let previousWorldPosition = vec4f(adjustWorldPosition(input, previousWorld, (previousWorld * vec4f(velocityPreviousPosition(input), 1.0)).xyz), 1.0);
     (*output).velocityPrevious = velocity.previousViewProjection * previousWorldPosition;
+  } @else {
+    // Unread, referenced so both variants declare (and lay out) the same bindings.
+    _ = velocity.previousWorld;
   }
 }
 
@@ -50,6 +53,7 @@ fn writeLinearVelocity(input: FragmentInput, output: ptr<function, FragmentOutpu
     // Same matrices as the current frame: the motion is exactly zero and the previous depth is the current one.
     @if(velocityPreviousDepth) let z = 1.0 / input.position.w;
     @else let z = 0.0;
+    _ = geometryScene.viewport;
     (*output).linearVelocity = vec4f(0.0, 0.0, z, 1.0);
   } @else {
     let current = vec2f(input.position.x * geometryScene.viewport.z - 1.0, 1.0 - input.position.y * geometryScene.viewport.w);

@@ -1,5 +1,5 @@
 // geometry-deform-vat4-velocity-thin-instances: geometry pass: linear velocity and world position of a thin-instanced VAT mesh
-// key a76d704f8135286d
+// key b0abfbba2078f5fd
 // fragments draw-uniforms, geometry-scene-uniforms, scene-uniforms, thin-instances, geometry-surface, standard-vertex, geometry-velocity, geometry-world-position, vertex-animation, vertex-animation-velocity
 // conditions {"deformVat":true,"thinInstances":true}
 // features none
@@ -234,7 +234,7 @@ fn velocityPreviousPosition(input: VertexInput) -> vec3f {
 struct VelocityUniforms {
   // The draw's world matrix and the camera's view-projection as of this task's previous frame
   // (both equal to the current ones when the draw has no history: first frame, re-included, excluded).
-  // Bound but unread by the still-draw variant (velocityStatic), so both variants share one layout.
+  // Bound but unread by the still-draw variant (velocityStatic): both variants share one layout.
   previousWorld: mat4x4f,
   previousViewProjection: mat4x4f,
 }

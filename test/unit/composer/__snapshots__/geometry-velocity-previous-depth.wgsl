@@ -1,5 +1,5 @@
 // geometry-velocity-previous-depth: geometry pass {"outputs":["linearVelocity"],"normals":false,"uvs":false,"colors":false,"thinInstances":false,"previousDepth":true}
-// key 4efc660aed776b16
+// key 4cc0c50e25bdd0a8
 // fragments draw-uniforms, geometry-scene-uniforms, scene-uniforms, thin-instances, geometry-surface, standard-vertex, geometry-velocity
 // conditions {"velocityPreviousDepth":true}
 // features none
@@ -143,7 +143,7 @@ fn velocityPreviousPosition(input: VertexInput) -> vec3f {
 struct VelocityUniforms {
   // The draw's world matrix and the camera's view-projection as of this task's previous frame
   // (both equal to the current ones when the draw has no history: first frame, re-included, excluded).
-  // Bound but unread by the still-draw variant (velocityStatic), so both variants share one layout.
+  // Bound but unread by the still-draw variant (velocityStatic): both variants share one layout.
   previousWorld: mat4x4f,
   previousViewProjection: mat4x4f,
 }

@@ -1,5 +1,5 @@
 // geometry-velocity-thin-instances-previous-depth-still: geometry pass {"outputs":["linearVelocity","worldPosition"],"normals":false,"uvs":false,"colors":false,"thinInstances":true,"previousDepth":true,"velocityStatic":true}
-// key f6b50920cee11f15
+// key 0be4eccaf76ff25f
 // fragments draw-uniforms, geometry-scene-uniforms, scene-uniforms, thin-instances, geometry-surface, standard-vertex, geometry-velocity, geometry-world-position
 // conditions {"thinInstances":true,"velocityPreviousDepth":true,"velocityStatic":true}
 // features none
@@ -137,7 +137,25 @@ struct SceneUniforms {
 
 
 // ── fragment geometry-velocity ──
-fn writeVelocityVaryings(input: VertexInput, output: ptr<function, VertexOutput>) { }
+fn writeVelocityVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
+  {
+    // Unread, referenced so both variants declare (and lay out) the same bindings.
+    _ = velocity.previousWorld;
+  }
+}
+
+// ── generated weft:bindings ──
+@group(1) @binding(1) var<uniform> velocity: VelocityUniforms;
+
+// ── fragment geometry-velocity ──
+struct VelocityUniforms {
+  // The draw's world matrix and the camera's view-projection as of this task's previous frame
+  // (both equal to the current ones when the draw has no history: first frame, re-included, excluded).
+  // Bound but unread by the still-draw variant (velocityStatic): both variants share one layout.
+  previousWorld: mat4x4f,
+  previousViewProjection: mat4x4f,
+}
+
 
 // ── fragment geometry-surface ──
 fn geometryFragment(input: FragmentInput) -> FragmentOutput {
@@ -177,6 +195,7 @@ fn writeLinearVelocity(input: FragmentInput, output: ptr<function, FragmentOutpu
   {
     // Same matrices as the current frame: the motion is exactly zero and the previous depth is the current one.
     let z = 1.0 / input.position.w;
+    _ = geometryScene.viewport;
     (*output).linearVelocity = vec4f(0.0, 0.0, z, 1.0);
   }
 }
@@ -184,4 +203,16 @@ fn writeLinearVelocity(input: FragmentInput, output: ptr<function, FragmentOutpu
 // ── fragment geometry-world-position ──
 fn writeWorldPosition(input: FragmentInput, output: ptr<function, FragmentOutput>) {
   (*output).worldPosition = vec4f(input.worldPosition, 1.0);
+}
+
+// ── generated weft:bindings ──
+@group(0) @binding(0) var<uniform> geometryScene: GeometrySceneUniforms;
+
+// ── fragment geometry-scene-uniforms ──
+struct GeometrySceneUniforms {
+  view: mat4x4f,
+  // x: near, y: far, z: 1 when far is infinite (then y is unused)
+  depthRange: vec4f,
+  // x, y: the target's size in pixels; z, w: 2 / x, 2 / y (pixel → NDC scale)
+  viewport: vec4f,
 }

@@ -1,5 +1,5 @@
 // geometry-velocity-thin-instances: geometry pass {"outputs":["linearVelocity","worldPosition"],"normals":false,"uvs":false,"colors":false,"thinInstances":true}
-// key 3e6de36cb2ec6bed
+// key 087065bb7aa14077
 // fragments draw-uniforms, geometry-scene-uniforms, scene-uniforms, thin-instances, geometry-surface, standard-vertex, geometry-velocity, geometry-world-position
 // conditions {"thinInstances":true}
 // features none
@@ -160,7 +160,7 @@ fn velocityPreviousPosition(input: VertexInput) -> vec3f {
 struct VelocityUniforms {
   // The draw's world matrix and the camera's view-projection as of this task's previous frame
   // (both equal to the current ones when the draw has no history: first frame, re-included, excluded).
-  // Bound but unread by the still-draw variant (velocityStatic), so both variants share one layout.
+  // Bound but unread by the still-draw variant (velocityStatic): both variants share one layout.
   previousWorld: mat4x4f,
   previousViewProjection: mat4x4f,
 }
