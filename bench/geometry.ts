@@ -176,11 +176,18 @@ function countCreates(device: GPUDevice, texture: GPUTexture, body: () => void):
 }
 
 /** Where a 6-output frame's time goes: 1..6 outputs, each output alone, the empty pass of each. */
-async function profileScene(engine: Engine, scene: Scene, width: number, height: number): Promise<void> {
+async function profileScene(
+  engine: Engine,
+  scene: Scene,
+  width: number,
+  height: number,
+  moving = false,
+): Promise<void> {
   resizeEngine(engine, { width, height });
   const color = createRenderTarget(engine, { width, height, format: 'rgba8unorm' });
   const forward = createForwardRenderTask(scene, { target: color });
-  const frames: Frames = { forward: [forward] };
+  const mover = moving ? [cameraMover(scene)] : [];
+  const frames: Frames = { forward: [...mover, forward] };
   const tasks: Task[] = [forward];
   for (let n = 1; n <= six.length; n++) {
     const g = createGeometryRendererTask(scene, { textureDescriptions: six.slice(0, n).map((type) => ({ type })) });
@@ -188,17 +195,18 @@ async function profileScene(engine: Engine, scene: Scene, width: number, height:
       meshes: [],
       textureDescriptions: six.slice(0, n).map((type) => ({ type })),
     });
-    frames[`first ${n}`] = [g];
+    frames[`first ${n}`] = [...mover, g];
     frames[`empty ${n}`] = [empty];
     tasks.push(g, empty);
   }
   for (const type of six) {
     const g = createGeometryRendererTask(scene, { textureDescriptions: [{ type }] });
-    frames[`only ${GeometryTextureType[type]}`] = [g];
+    frames[`only ${GeometryTextureType[type]}`] = [...mover, g];
     tasks.push(g);
   }
   const ms = await measure(engine, frames);
-  console.log(`\nprofile, ${scene.meshes.length} mesh(es), ${width}×${height} (ms, medians of ${rounds}):`);
+  const still = moving ? 'camera moving every frame' : 'still';
+  console.log(`\nprofile, ${scene.meshes.length} mesh(es), ${width}×${height}, ${still} (ms, medians of ${rounds}):`);
   const rows: string[][] = [['forward', ms.forward.toFixed(2), '', '']];
   for (let n = 1; n <= six.length; n++)
     rows.push([
@@ -212,6 +220,7 @@ async function profileScene(engine: Engine, scene: Scene, width: number, height:
   printTable(['frame', 'G-buffer', 'empty pass', 'G / (empty + fwd)'], rows);
   for (const task of tasks) task.dispose();
   disposeRenderTarget(color);
+  scene.camera!.position[0] = 0;
 }
 
 async function main(): Promise<void> {
@@ -280,8 +289,10 @@ async function main(): Promise<void> {
     rows,
   );
 
-  if (profile)
+  if (profile) {
     for (const [, scene] of [scenes[0], scenes[2]]) for (const [w, h] of sizes) await profileScene(engine, scene, w, h);
+    await profileScene(engine, scenes[2][1], ...sizes[1], true);
+  }
 
   // Re-recording, resizing and rebuilding compile nothing; a steady frame creates no GPU object.
   const scene = scenes[0][1];
