@@ -108,6 +108,23 @@ function emptyPassOf(gbuffer: GeometryRendererTask): Task {
   };
 }
 
+/**
+ * A task that moves the camera back and forth every frame (runs first in each frame): with it every draw's velocity
+ * is non-zero, so the G-buffer draws its moving variant (previous-frame transform), not the still one.
+ */
+function cameraMover(scene: Scene): Task {
+  let frame = 0;
+  return {
+    name: 'bench:camera-mover',
+    needsRecord: () => false,
+    record() {},
+    execute() {
+      scene.camera!.position[0] = ++frame % 2 ? 0.05 : -0.05;
+    },
+    dispose() {},
+  };
+}
+
 type Frames = Record<string, readonly Task[]>;
 
 /** Medians (ms) of interleaved rounds of every frame. */
@@ -159,11 +176,18 @@ function countCreates(device: GPUDevice, texture: GPUTexture, body: () => void):
 }
 
 /** Where a 6-output frame's time goes: 1..6 outputs, each output alone, the empty pass of each. */
-async function profileScene(engine: Engine, scene: Scene, width: number, height: number): Promise<void> {
+async function profileScene(
+  engine: Engine,
+  scene: Scene,
+  width: number,
+  height: number,
+  moving = false,
+): Promise<void> {
   resizeEngine(engine, { width, height });
   const color = createRenderTarget(engine, { width, height, format: 'rgba8unorm' });
   const forward = createForwardRenderTask(scene, { target: color });
-  const frames: Frames = { forward: [forward] };
+  const mover = moving ? [cameraMover(scene)] : [];
+  const frames: Frames = { forward: [...mover, forward] };
   const tasks: Task[] = [forward];
   for (let n = 1; n <= six.length; n++) {
     const g = createGeometryRendererTask(scene, { textureDescriptions: six.slice(0, n).map((type) => ({ type })) });
@@ -171,17 +195,18 @@ async function profileScene(engine: Engine, scene: Scene, width: number, height:
       meshes: [],
       textureDescriptions: six.slice(0, n).map((type) => ({ type })),
     });
-    frames[`first ${n}`] = [g];
+    frames[`first ${n}`] = [...mover, g];
     frames[`empty ${n}`] = [empty];
     tasks.push(g, empty);
   }
   for (const type of six) {
     const g = createGeometryRendererTask(scene, { textureDescriptions: [{ type }] });
-    frames[`only ${GeometryTextureType[type]}`] = [g];
+    frames[`only ${GeometryTextureType[type]}`] = [...mover, g];
     tasks.push(g);
   }
   const ms = await measure(engine, frames);
-  console.log(`\nprofile, ${scene.meshes.length} mesh(es), ${width}×${height} (ms, medians of ${rounds}):`);
+  const still = moving ? 'camera moving every frame' : 'still';
+  console.log(`\nprofile, ${scene.meshes.length} mesh(es), ${width}×${height}, ${still} (ms, medians of ${rounds}):`);
   const rows: string[][] = [['forward', ms.forward.toFixed(2), '', '']];
   for (let n = 1; n <= six.length; n++)
     rows.push([
@@ -195,6 +220,7 @@ async function profileScene(engine: Engine, scene: Scene, width: number, height:
   printTable(['frame', 'G-buffer', 'empty pass', 'G / (empty + fwd)'], rows);
   for (const task of tasks) task.dispose();
   disposeRenderTarget(color);
+  scene.camera!.position[0] = 0;
 }
 
 async function main(): Promise<void> {
@@ -211,9 +237,15 @@ async function main(): Promise<void> {
     ['1 000 meshes', makeGridScene(engine, 1000)],
     ['1 dense mesh', makeDenseScene(engine)],
   ];
+  // The still scenes draw every mesh with the still-velocity variant; the moving-camera row pays the full velocity.
+  const runs: [string, Scene, [number, number][], boolean][] = [
+    ...scenes.map(([label, scene]): [string, Scene, [number, number][], boolean] => [label, scene, sizes, false]),
+    ['dense, camera moving', scenes[2][1], [sizes[1]], true],
+  ];
   const rows: string[][] = [];
-  for (const [label, scene] of scenes) {
-    for (const [width, height] of sizes) {
+  for (const [label, scene, runSizes, moving] of runs) {
+    const mover = moving ? [cameraMover(scene)] : [];
+    for (const [width, height] of runSizes) {
       resizeEngine(engine, { width, height });
       const color = createRenderTarget(engine, { width, height, format: 'rgba8unorm' });
       const forward = createForwardRenderTask(scene, { target: color });
@@ -221,9 +253,9 @@ async function main(): Promise<void> {
       runTasks(engine, [gbuffer]);
       const empty = emptyPassOf(gbuffer);
       const ms = await measure(engine, {
-        gbuffer: [gbuffer],
-        floor: [empty, forward],
-        forward: [forward],
+        gbuffer: [...mover, gbuffer],
+        floor: [...mover, empty, forward],
+        forward: [...mover, forward],
         empty: [empty],
       });
       const ratio = ms.gbuffer / ms.floor;
@@ -243,6 +275,7 @@ async function main(): Promise<void> {
       forward.dispose();
       disposeRenderTarget(color);
     }
+    scene.camera!.position[0] = 0;
   }
   console.log(
     `G-buffer, 6 outputs (${six.map((t) => GeometryTextureType[t]).join(', ')}) vs its floor on Dawn (ms, medians of ${rounds} interleaved frames, each ended by onSubmittedWorkDone)`,
@@ -256,8 +289,10 @@ async function main(): Promise<void> {
     rows,
   );
 
-  if (profile)
+  if (profile) {
     for (const [, scene] of [scenes[0], scenes[2]]) for (const [w, h] of sizes) await profileScene(engine, scene, w, h);
+    await profileScene(engine, scenes[2][1], ...sizes[1], true);
+  }
 
   // Re-recording, resizing and rebuilding compile nothing; a steady frame creates no GPU object.
   const scene = scenes[0][1];

@@ -1,12 +1,14 @@
 import type { Fragment } from './fragment-types.js';
 
-/** Bytes of `GeometrySceneUniforms`: view 64 + depthRange 16. */
-export const geometrySceneUniformsByteSize = 80;
+/** Bytes of `GeometrySceneUniforms`: view 64 + depthRange 16 + viewport 16. */
+export const geometrySceneUniformsByteSize = 96;
 
 const source = `struct GeometrySceneUniforms {
   view: mat4x4f,
   // x: near, y: far, z: 1 when far is infinite (then y is unused)
   depthRange: vec4f,
+  // x, y: the target's size in pixels; z, w: 2 / x, 2 / y (pixel → NDC scale)
+  viewport: vec4f,
 }
 
 // Positive view-space depth of a world position (distance along the camera's -Z axis).
@@ -15,7 +17,7 @@ fn viewDepthOf(worldPosition: vec3f) -> f32 {
 }
 `;
 
-/** The geometry pass's camera data (view matrix, near/far) as binding `geometryScene` in the scene group. */
+/** The geometry pass's camera data (view matrix, near/far, target size) as binding `geometryScene` in the scene group. */
 export function makeGeometrySceneUniformsFragment(): Fragment {
   return {
     id: 'geometry-scene-uniforms',

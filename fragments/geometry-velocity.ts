@@ -6,10 +6,16 @@ export const velocityPreviousDepthCondition = 'velocityPreviousDepth';
 /** Bytes of `VelocityUniforms`: previousWorld 64 + previousViewProjection 64. */
 export const velocityUniformsByteSize = 128;
 
+/**
+ * Condition of the still-draw variant: the draw's previous world (× instance) matrices and camera equal the current
+ * ones and it has no deformation, so its motion is exactly zero and the previous-frame transform is skipped.
+ */
+export const velocityStaticCondition = 'velocityStatic';
+
 /** Name of the slot a deformation fragment fills to give the previous frame's local position (default: the rest position). */
 export const velocityPreviousPositionSlot = 'velocityPreviousPosition';
 
-const source = `import bindings::velocity;
+const source = `import bindings::{ geometryScene, velocity };
 import io::{ FragmentInput, FragmentOutput, VertexInput, VertexOutput };
 import package::thin_instances::instanceMatrix;
 import slots::{ adjustWorldPosition, velocityPreviousPosition };
@@ -17,6 +23,7 @@ import slots::{ adjustWorldPosition, velocityPreviousPosition };
 struct VelocityUniforms {
   // The draw's world matrix and the camera's view-projection as of this task's previous frame
   // (both equal to the current ones when the draw has no history: first frame, re-included, excluded).
+  // Bound but unread by the still-draw variant (velocityStatic): both variants share one layout.
   previousWorld: mat4x4f,
   previousViewProjection: mat4x4f,
 }
@@ -26,22 +33,36 @@ fn restPreviousPosition(input: VertexInput) -> vec3f {
 }
 
 fn writeVelocityVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
-  @if(thinInstances) let previousWorld = velocity.previousWorld * instanceMatrix(input.prevInstance0, input.prevInstance1, input.prevInstance2, input.prevInstance3);
-  @else let previousWorld = velocity.previousWorld;
-  // The same world-adjust hook as the current position, so displaced surfaces move as drawn.
-  let previousWorldPosition = vec4f(adjustWorldPosition(input, previousWorld, (previousWorld * vec4f(velocityPreviousPosition(input), 1.0)).xyz), 1.0);
-  (*output).velocityPrevious = velocity.previousViewProjection * previousWorldPosition;
-  (*output).velocityCurrent = (*output).position;
+  @if(!velocityStatic) {
+    @if(thinInstances) let previousWorld = velocity.previousWorld * instanceMatrix(input.prevInstance0, input.prevInstance1, input.prevInstance2, input.prevInstance3);
+    @else let previousWorld = velocity.previousWorld;
+    // The same world-adjust hook as the current position, so displaced surfaces move as drawn.
+    let previousWorldPosition = vec4f(adjustWorldPosition(input, previousWorld, (previousWorld * vec4f(velocityPreviousPosition(input), 1.0)).xyz), 1.0);
+    (*output).velocityPrevious = velocity.previousViewProjection * previousWorldPosition;
+  } @else {
+    // Unread, referenced so both variants declare (and lay out) the same bindings.
+    _ = velocity.previousWorld;
+  }
 }
 
-// Clip positions are interpolated perspective-correctly and divided per pixel, so the motion is exact at the pixel.
+// The previous clip position is interpolated perspective-correctly and divided per pixel; the current NDC is the
+// pixel centre itself (the pass covers the whole target), which is what the interpolated current clip position
+// divided by its w gives, without a second clip-position varying. Fragment position.w is 1 / clip w.
 fn writeLinearVelocity(input: FragmentInput, output: ptr<function, FragmentOutput>) {
-  let current = input.velocityCurrent.xy / input.velocityCurrent.w;
-  let previous = input.velocityPrevious.xy / input.velocityPrevious.w;
-  // For a perspective projection clip w is the positive view depth.
-  @if(velocityPreviousDepth) let z = input.velocityPrevious.w;
-  @else let z = 0.0;
-  (*output).linearVelocity = vec4f((previous - current) * 0.5, z, 1.0);
+  @if(velocityStatic) {
+    // Same matrices as the current frame: the motion is exactly zero and the previous depth is the current one.
+    @if(velocityPreviousDepth) let z = 1.0 / input.position.w;
+    @else let z = 0.0;
+    _ = geometryScene.viewport;
+    (*output).linearVelocity = vec4f(0.0, 0.0, z, 1.0);
+  } @else {
+    let current = vec2f(input.position.x * geometryScene.viewport.z - 1.0, 1.0 - input.position.y * geometryScene.viewport.w);
+    let previous = input.velocityPrevious.xy / input.velocityPrevious.w;
+    // For a perspective projection clip w is the positive view depth.
+    @if(velocityPreviousDepth) let z = input.velocityPrevious.w;
+    @else let z = 0.0;
+    (*output).linearVelocity = vec4f((previous - current) * 0.5, z, 1.0);
+  }
 }
 `;
 
@@ -61,7 +82,7 @@ export function makeGeometryVelocityFragment(): Fragment {
   return {
     id: 'geometry-velocity',
     source,
-    dependencies: ['geometry-surface', 'standard-vertex', 'thin-instances'],
+    dependencies: ['geometry-surface', 'geometry-scene-uniforms', 'standard-vertex', 'thin-instances'],
     bindings: [
       {
         name: 'velocity',
@@ -74,10 +95,7 @@ export function makeGeometryVelocityFragment(): Fragment {
       },
     ],
     vertexInputs: [column(0), column(1), column(2), column(3)],
-    varyings: [
-      { name: 'velocityCurrent', type: 'vec4f' },
-      { name: 'velocityPrevious', type: 'vec4f' },
-    ],
+    varyings: [{ name: 'velocityPrevious', type: 'vec4f', when: '!velocityStatic' }],
     outputs: [{ name: 'linearVelocity', type: 'vec4f', format: 'rgba16float' }],
     provides: [
       {

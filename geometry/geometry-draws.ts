@@ -40,6 +40,17 @@ export interface GeometryDraw {
   lease: PipelineLease;
   /** The same pipeline with the clockwise front face, for mirrored world (× instance) matrices; null until needed. */
   mirroredLease: PipelineLease | null;
+  /**
+   * The still-draw variant (LINEAR_VELOCITY without the previous-frame transform) and its clockwise twin, drawn on
+   * frames where the draw's previous matrices and deformation equal the current ones; null without velocity.
+   */
+  stillLease: PipelineLease | null;
+  stillMirroredLease: PipelineLease | null;
+  /** This frame draws the still variant (set by execute). */
+  still: boolean;
+  /** The transposed inverse of the world matrix as of `normalVersion` (the mesh's `worldVersion`; -1: none yet). */
+  normalMatrix: Float32Array;
+  normalVersion: number;
   slot: number;
   reflectivity: readonly [number, number, number, number];
   blendTag: number;
@@ -105,19 +116,25 @@ export function acquireGeometryDraw(
   transparent: boolean,
   perMesh: { reflectivity: readonly [number, number, number, number]; blendTag: number; firstId: number },
 ): GeometryDraw {
-  const composed = composeShader(
-    geometryShaderSpec(describeGeometryShader(mesh, context), {
-      fragmentLists: context.fragmentLists,
-      deviceFeatures: context.features,
-    }),
-    context.cache,
-  );
-  const acquire = (frontFace: GPUFrontFace) => {
+  const compose = (velocityStatic: boolean) =>
+    composeShader(
+      geometryShaderSpec(describeGeometryShader(mesh, context, velocityStatic), {
+        fragmentLists: context.fragmentLists,
+        deviceFeatures: context.features,
+      }),
+      context.cache,
+    );
+  const composed = compose(false);
+  const acquire = (shader: ComposedShader, frontFace: GPUFrontFace) => {
     const state = geometryPipelineState(context, mesh, transparent, frontFace);
-    return acquirePipelineLease(context.pipelines, renderPipelineKey(composed, state), () => composed, state).lease;
+    return acquirePipelineLease(context.pipelines, renderPipelineKey(shader, state), () => shader, state).lease;
   };
-  const lease = acquire('ccw');
-  const mirroredLease = meshUsesClockwise(mesh) ? acquire('cw') : null;
+  const mirrored = meshUsesClockwise(mesh);
+  const lease = acquire(composed, 'ccw');
+  const mirroredLease = mirrored ? acquire(composed, 'cw') : null;
+  const still = context.outputs.includes('linearVelocity') ? compose(true) : null;
+  const stillLease = still ? acquire(still, 'ccw') : null;
+  const stillMirroredLease = still && mirrored ? acquire(still, 'cw') : null;
   const alpha = mesh.material.baseColor[3];
   return {
     mesh,
@@ -126,6 +143,11 @@ export function acquireGeometryDraw(
     composed,
     lease,
     mirroredLease,
+    stillLease,
+    stillMirroredLease,
+    still: false,
+    normalMatrix: new Float32Array(16),
+    normalVersion: -1,
     slot,
     ...perMesh,
     vertexBuffers: [],

@@ -44,6 +44,12 @@ function writeSceneUniforms(state: GeometryTaskState): void {
   sceneData[depthRange] = camera.near;
   sceneData[depthRange + 1] = infinite ? 0 : camera.far;
   sceneData[depthRange + 2] = infinite ? 1 : 0;
+  const viewport = geometryScene + geometrySceneAt.viewport;
+  const { width, height } = state.recorded;
+  sceneData[viewport] = width;
+  sceneData[viewport + 1] = height;
+  sceneData[viewport + 2] = 2 / width;
+  sceneData[viewport + 3] = 2 / height;
   state.engine.device.queue.writeBuffer(state.uniforms.sceneBuffer!, 0, sceneData);
 }
 
@@ -63,15 +69,21 @@ function writeDrawUniforms(state: GeometryTaskState): void {
     const base = (draw.slot * geometryDrawStride) / 4;
     const { mesh } = draw;
     drawData.set(mesh.worldMatrix, base + drawAt.world);
-    mat4.transpose(mat4.inverse(mesh.worldMatrix, scratch), scratch);
-    drawData.set(scratch, base + drawAt.normalMatrix);
+    // setMeshWorldMatrix is the only way to move a mesh and bumps worldVersion: invert only what moved.
+    if (draw.normalVersion !== mesh.worldVersion) {
+      mat4.transpose(mat4.inverse(mesh.worldMatrix, scratch), draw.normalMatrix);
+      draw.normalVersion = mesh.worldVersion;
+    }
+    drawData.set(draw.normalMatrix, base + drawAt.normalMatrix);
     drawData.set(mesh.material.baseColor, base + drawAt.baseColor);
     drawWords[base + drawAt.flags] = mesh.material.unlit ? 1 : 0;
     drawData.set(draw.reflectivity, base + reflectivityAt);
     drawWords[base + idsAt] = draw.firstId;
     drawWords[base + idsAt + 1] = draw.blendTag;
-    if (draw.velocity)
-      writeMeshVelocity(queue, velocity, draw.velocity, mesh, viewProjection, drawData, base + velocityAt);
+    draw.still =
+      draw.velocity !== null &&
+      writeMeshVelocity(queue, velocity, draw.velocity, mesh, viewProjection, drawData, base + velocityAt) &&
+      draw.stillLease !== null;
     if (draw.transparent) {
       const alpha = mesh.material.baseColor[3];
       draw.blendConstant.r = draw.blendConstant.g = draw.blendConstant.b = draw.blendConstant.a = alpha;
@@ -101,13 +113,15 @@ export function executeGeometryTask(state: GeometryTaskState, encoder: GPUComman
   for (const draw of state.draws) {
     const { mesh } = draw;
     if (!mesh.visible) continue;
-    pass.setPipeline(draw.lease.pipeline);
+    const lease = draw.still ? draw.stillLease! : draw.lease;
+    const mirroredLease = draw.still ? draw.stillMirroredLease : draw.mirroredLease;
+    pass.setPipeline(lease.pipeline);
     pass.setBindGroup(1, state.uniforms.drawGroup!, draw.dynamicOffsets, 0, draw.dynamicOffsets.length);
     if (draw.textureGroup) pass.setBindGroup(2, draw.textureGroup);
     if (draw.deformGroup) pass.setBindGroup(3, draw.deformGroup);
     if (draw.transparent) pass.setBlendConstant(draw.blendConstant);
     for (let i = 0; i < draw.vertexBuffers.length; i++) pass.setVertexBuffer(i, draw.vertexBuffers[i]);
-    if (draw.mirroredLease) drawByWinding(pass, mesh, draw.lease.pipeline, draw.mirroredLease.pipeline);
+    if (mirroredLease) drawByWinding(pass, mesh, lease.pipeline, mirroredLease.pipeline);
     else drawMesh(pass, mesh);
     drawn++;
   }

@@ -6,7 +6,8 @@ import {
   geometryOutputsUsingNormals,
 } from '../fragments/geometry-fragments.js';
 import { objectPrimitiveCondition } from '../fragments/geometry-object-id.js';
-import { velocityPreviousDepthCondition } from '../fragments/geometry-velocity.js';
+import { materialUntexturedCondition } from '../fragments/geometry-material.js';
+import { velocityPreviousDepthCondition, velocityStaticCondition } from '../fragments/geometry-velocity.js';
 import { makeGeometryVelocityDeformationFragment } from '../fragments/geometry-velocity-deformation.js';
 import { type ComposedShader, type ComposeSpec, composeShader } from '../composer/compose-shader.js';
 import type { VertexBufferSpec, VertexLayoutSpec } from '../composer/vertex-layout.js';
@@ -32,6 +33,10 @@ export interface GeometryVariant {
   previousDepth?: boolean;
   /** The object-ID output's y holds `primitive_index` (needs the `primitive-index` feature). */
   objectPrimitive?: boolean;
+  /** The material has no base texture: the albedo skips the sample of a white texel. */
+  untextured?: boolean;
+  /** Still-draw variant: LINEAR_VELOCITY writes zero motion without the previous-frame transform. */
+  velocityStatic?: boolean;
 }
 
 /** The task's previous thin-instance matrices: one 64-byte matrix per instance, columns `prevInstance0…3`. */
@@ -51,7 +56,7 @@ export function previousInstanceVertexBuffer(): VertexBufferSpec {
 export function geometryVariantOf(
   outputs: readonly GeometryOutputName[],
   mesh: { normals: boolean; uvs: boolean; colors: boolean; thinInstances: boolean },
-): Omit<GeometryVariant, 'previousDepth' | 'objectPrimitive'> {
+): Omit<GeometryVariant, 'previousDepth' | 'objectPrimitive' | 'untextured' | 'velocityStatic'> {
   const material = outputs.some((o) => geometryOutputsUsingMaterial.includes(o));
   return {
     outputs,
@@ -71,6 +76,8 @@ export function geometryConditions(variant: GeometryVariant): Record<string, boo
     thinInstances: variant.thinInstances,
     [velocityPreviousDepthCondition]: variant.previousDepth === true,
     [objectPrimitiveCondition]: variant.objectPrimitive === true,
+    [materialUntexturedCondition]: variant.untextured === true,
+    [velocityStaticCondition]: variant.velocityStatic === true,
   };
 }
 
@@ -121,18 +128,25 @@ export interface GeometryShaderDescription {
   previousDepth: boolean;
   /** The object-ID output's y holds `primitive_index`. */
   objectPrimitive: boolean;
+  /** The mesh's material has no base texture. */
+  untextured?: boolean;
+  /** The still-draw variant (zero motion, no previous-frame transform); only for meshes without deformation. */
+  velocityStatic?: boolean;
 }
 
 /** Describes the geometry shader of a mesh in a task with these outputs and options. */
 export function describeGeometryShader(
   mesh: Mesh,
   task: { outputs: readonly GeometryOutputName[]; previousDepth: boolean; objectPrimitive: boolean },
+  velocityStatic = false,
 ): GeometryShaderDescription {
   return {
     mesh: describeMeshShader(mesh),
     outputs: task.outputs,
     previousDepth: task.previousDepth,
     objectPrimitive: task.objectPrimitive,
+    untextured: mesh.material.texture === null,
+    velocityStatic,
   };
 }
 
@@ -142,6 +156,8 @@ export function geometryVariantOfDescription(description: GeometryShaderDescript
     ...geometryVariantOf(description.outputs, standardVariantOfDescription(description.mesh)),
     previousDepth: description.previousDepth,
     objectPrimitive: description.objectPrimitive,
+    untextured: description.untextured === true,
+    velocityStatic: description.velocityStatic === true,
   };
 }
 

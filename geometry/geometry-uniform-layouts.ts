@@ -5,7 +5,7 @@ import { makeGeometrySceneUniformsFragment } from '../fragments/geometry-scene-u
 
 /** Word index of each `GeometrySceneUniforms` / `GeometryDrawUniforms` field the geometry task writes. */
 export interface GeometryUniformOffsets {
-  geometrySceneAt: Readonly<Record<'view' | 'depthRange', number>>;
+  geometrySceneAt: Readonly<Record<'view' | 'depthRange' | 'viewport', number>>;
   geometryDrawAt: Readonly<Record<'reflectivity' | 'ids', number>>;
 }
 
@@ -16,7 +16,7 @@ export function getGeometryUniformOffsets(): GeometryUniformOffsets {
   offsets ??= {
     geometrySceneAt: makeLayoutWordOffsets(
       makeWgslStructLayout(makeGeometrySceneUniformsFragment().source, 'GeometrySceneUniforms'),
-      ['view', 'depthRange'],
+      ['view', 'depthRange', 'viewport'],
     ),
     geometryDrawAt: makeLayoutWordOffsets(
       makeWgslStructLayout(makeGeometryDrawUniformsFragment().source, 'GeometryDrawUniforms'),

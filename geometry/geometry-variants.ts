@@ -12,6 +12,8 @@ export function geometryVariantName(label: string, variant: GeometryVariant): st
     variant.thinInstances && 'thin-instances',
     variant.previousDepth && 'previous-depth',
     variant.objectPrimitive && 'primitive',
+    variant.untextured && 'untextured',
+    variant.velocityStatic && 'still',
   ]
     .filter(Boolean)
     .join('-');
@@ -65,6 +67,29 @@ const registered: readonly [string, GeometryVariant][] = [
     },
   ],
   [
+    'material',
+    {
+      outputs: ['albedo', 'irradiance', 'reflectivity', 'meshBlendTag'],
+      normals: true,
+      uvs: true,
+      colors: false,
+      thinInstances: false,
+      untextured: true,
+    },
+  ],
+  [
+    'velocity',
+    {
+      outputs: ['linearVelocity', 'worldPosition'],
+      normals: false,
+      uvs: false,
+      colors: false,
+      thinInstances: true,
+      previousDepth: true,
+      velocityStatic: true,
+    },
+  ],
+  [
     'object-id',
     {
       outputs: ['objectId', 'albedo'],
@@ -84,6 +109,8 @@ function representativeGeometrySpec(variant: GeometryVariant): ComposeSpec {
     outputs: variant.outputs,
     previousDepth: variant.previousDepth ?? false,
     objectPrimitive: variant.objectPrimitive ?? false,
+    untextured: variant.untextured ?? false,
+    velocityStatic: variant.velocityStatic ?? false,
   });
 }
 

@@ -183,7 +183,9 @@ export function pruneVelocityHistory(history: VelocityHistory, drawn: ReadonlySe
 /**
  * Execute-time, per draw: writes previousWorld and previousViewProjection at `offset` (floats) of `out` and brings the
  * previous-instance buffer up to date. A mesh without history (first frame, re-included, excluded, hidden) gets the
- * current matrices, so its motion is exactly zero. Allocates nothing.
+ * current matrices, so its motion is exactly zero. Allocates nothing. Returns true when the draw's motion is exactly
+ * zero by construction (no history, or the same world and instance matrices, camera and deformation state as the
+ * previous frame), so the still variant may draw it.
  */
 export function writeMeshVelocity(
   queue: GPUQueue,
@@ -193,7 +195,7 @@ export function writeMeshVelocity(
   viewProjection: Float32Array,
   out: Float32Array,
   offset: number,
-): void {
+): boolean {
   const moving = entry.valid && history.hasCamera && !history.excluded.has(mesh);
   out.set(moving ? entry.previousWorld : mesh.worldMatrix, offset);
   out.set(moving ? history.previousViewProjection : viewProjection, offset + 16);
@@ -224,7 +226,13 @@ export function writeMeshVelocity(
     }
   }
   const previous = entry.instances;
-  if (!previous || !mesh.thinInstances) return;
+  const still =
+    !moving ||
+    (sameValues(entry.previousWorld, mesh.worldMatrix) &&
+      sameValues(history.previousViewProjection, viewProjection) &&
+      (!previous || previous.lastVersion === mesh.thinInstanceVersion) &&
+      (!deformation || sameDeformation(deformation, mesh)));
+  if (!previous || !mesh.thinInstances) return still;
   if (moving) {
     if (previous.bufferVersion !== previous.lastVersion) {
       queue.writeBuffer(previous.buffer, 0, previous.last);
@@ -234,6 +242,23 @@ export function writeMeshVelocity(
     queue.writeBuffer(previous.buffer, 0, mesh.thinInstances);
     previous.bufferVersion = mesh.thinInstanceVersion;
   }
+  return still;
+}
+
+function sameValues(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+/** The previous bones, morph weights and VAT playback / time equal the current ones. */
+function sameDeformation(previous: PreviousDeformation, mesh: Mesh): boolean {
+  return (
+    (!mesh.skeleton || sameValues(previous.lastBones, mesh.skeleton.matrices)) &&
+    sameValues(previous.lastWeights, mesh.morphWeights) &&
+    sameValues(previous.lastVatPlayback, mesh.vertexAnimationPlayback) &&
+    (!mesh.vertexAnimation || previous.lastVatTime[0] === mesh.vertexAnimationTime)
+  );
 }
 
 /** Execute-time, after the frame: what was drawn becomes the previous state of this mesh. */

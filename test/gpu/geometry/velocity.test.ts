@@ -298,6 +298,68 @@ describe('LINEAR_VELOCITY against the CPU-projected motion of the ray-cast hit p
   );
 
   gpuTest(
+    'still draws take the still variant (exact zero, previous depth = current depth) beside a moving one; stopped then moved again, the motion is since the still frame',
+    async ({ engine }) => {
+      const s = buildScene(engine);
+      const task = makeTask(s, 'rgba32float');
+      enableGeometryVelocity(task, { previousDepth: true });
+      const stillOf = () => new Map(task.state.draws.map((d) => [d.mesh.name, d.still]));
+      runTasks(engine, [task]);
+      expect(stillOf(), 'first frame: no history').toEqual(
+        new Map([
+          ['box', true],
+          ['spheres', true],
+          ['torus', true],
+        ]),
+      );
+      // Only the box moves; camera, instances and torus stay.
+      const boxMoved: Pose = { ...poses[0], box: poses[1].box };
+      setMeshWorldMatrix(s.box, boxMoved.box);
+      runTasks(engine, [task]);
+      expect(stillOf()).toEqual(
+        new Map([
+          ['box', false],
+          ['spheres', true],
+          ['torus', true],
+        ]),
+      );
+      const mixed = compareVelocity(
+        s,
+        await readPixels(task.geometryLinearVelocityTexture!),
+        poses[0],
+        boxMoved,
+        new Set([s.spheres, s.torus]),
+        true,
+      );
+      expect(mixed.failures).toEqual([]);
+      expect(mixed.moving).toBeGreaterThan(100);
+      runTasks(engine, [task]);
+      expect([...stillOf().values()], 'stopped').toEqual([true, true, true]);
+      expect(largestMotion(await readPixels(task.geometryLinearVelocityTexture!))).toBe(0);
+      applyPose(s, poses[1]);
+      runTasks(engine, [task]);
+      expect([...stillOf().values()], 'camera moved: every draw moves').toEqual([false, false, false]);
+      const again = compareVelocity(
+        s,
+        await readPixels(task.geometryLinearVelocityTexture!),
+        boxMoved,
+        poses[1],
+        new Set(),
+        true,
+      );
+      console.log('[velocity: still and moving draws]', {
+        mixedMoving: mixed.moving,
+        worst: again.worst.toExponential(2),
+        worstRelativeDepth: Math.max(mixed.worstDepth, again.worstDepth).toExponential(2),
+      });
+      expect(again.failures).toEqual([]);
+      expect(again.moving).toBeGreaterThan(1500);
+      task.dispose();
+    },
+    [96, 72],
+  );
+
+  gpuTest(
     'previousDepth puts the previous positive view depth in z (rgba32float)',
     async ({ engine }) => {
       const s = buildScene(engine);

@@ -1,10 +1,11 @@
 // geometry-deform-vat4-velocity-thin-instances: geometry pass: linear velocity and world position of a thin-instanced VAT mesh
-// key 9fa341e8ec22f9d9
-// fragments draw-uniforms, scene-uniforms, thin-instances, geometry-surface, standard-vertex, geometry-velocity, geometry-world-position, vertex-animation, vertex-animation-velocity
+// key b0abfbba2078f5fd
+// fragments draw-uniforms, geometry-scene-uniforms, scene-uniforms, thin-instances, geometry-surface, standard-vertex, geometry-velocity, geometry-world-position, vertex-animation, vertex-animation-velocity
 // conditions {"deformVat":true,"thinInstances":true}
 // features none
 // @group(0) scene
-//   @binding(0) scene: package::scene_uniforms::SceneUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform"}} from scene-uniforms
+//   @binding(0) geometryScene: package::geometry_scene_uniforms::GeometrySceneUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform"}} from geometry-scene-uniforms
+//   @binding(1) scene: package::scene_uniforms::SceneUniforms {"binding":1,"visibility":"vertex|fragment","buffer":{"type":"uniform"}} from scene-uniforms
 // @group(1) mesh
 //   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
 //   @binding(1) velocity: package::geometry_velocity::VelocityUniforms {"binding":1,"visibility":"vertex","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":128}} from geometry-velocity
@@ -22,10 +23,9 @@
 // vertex buffer 4 (caller buffer 4): stride 64 per instance: @location(7) prevInstance0 float32x4 +0, @location(8) prevInstance1 float32x4 +16, @location(9) prevInstance2 float32x4 +32, @location(10) prevInstance3 float32x4 +48
 // varying @location(0) color: vec4f
 // varying @location(1) uv: vec2f
-// varying @location(2) velocityCurrent: vec4f
-// varying @location(3) velocityPrevious: vec4f
-// varying @location(4) worldNormal: vec3f
-// varying @location(5) worldPosition: vec3f
+// varying @location(2) velocityPrevious: vec4f
+// varying @location(3) worldNormal: vec3f
+// varying @location(4) worldPosition: vec3f
 // target @location(0) linearVelocity: vec4f -> rgba16float
 // target @location(1) worldPosition: vec4f -> rgba32float
 // slot adjustWorldPosition <- default
@@ -91,7 +91,7 @@ fn adjustWorldPosition(input: VertexInput, world: mat4x4f, worldPosition: vec3f)
 }
 
 // ── generated weft:bindings ──
-@group(0) @binding(0) var<uniform> scene: SceneUniforms;
+@group(0) @binding(1) var<uniform> scene: SceneUniforms;
 
 // ── generated weft:slots ──
 fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
@@ -103,10 +103,9 @@ struct VertexOutput {
   @builtin(position) position: vec4f,
   @location(0) color: vec4f,
   @location(1) uv: vec2f,
-  @location(2) velocityCurrent: vec4f,
-  @location(3) velocityPrevious: vec4f,
-  @location(4) worldNormal: vec3f,
-  @location(5) worldPosition: vec3f,
+  @location(2) velocityPrevious: vec4f,
+  @location(3) worldNormal: vec3f,
+  @location(4) worldPosition: vec3f,
 }
 
 
@@ -215,11 +214,12 @@ struct SceneUniforms {
 
 // ── fragment geometry-velocity ──
 fn writeVelocityVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
-  let previousWorld = velocity.previousWorld * instanceMatrix(input.prevInstance0, input.prevInstance1, input.prevInstance2, input.prevInstance3);
-  // The same world-adjust hook as the current position, so displaced surfaces move as drawn.
-  let previousWorldPosition = vec4f(adjustWorldPosition(input, previousWorld, (previousWorld * vec4f(velocityPreviousPosition(input), 1.0)).xyz), 1.0);
-  (*output).velocityPrevious = velocity.previousViewProjection * previousWorldPosition;
-  (*output).velocityCurrent = (*output).position;
+  {
+    let previousWorld = velocity.previousWorld * instanceMatrix(input.prevInstance0, input.prevInstance1, input.prevInstance2, input.prevInstance3);
+    // The same world-adjust hook as the current position, so displaced surfaces move as drawn.
+    let previousWorldPosition = vec4f(adjustWorldPosition(input, previousWorld, (previousWorld * vec4f(velocityPreviousPosition(input), 1.0)).xyz), 1.0);
+    (*output).velocityPrevious = velocity.previousViewProjection * previousWorldPosition;
+  }
 }
 
 // ── generated weft:slots ──
@@ -234,6 +234,7 @@ fn velocityPreviousPosition(input: VertexInput) -> vec3f {
 struct VelocityUniforms {
   // The draw's world matrix and the camera's view-projection as of this task's previous frame
   // (both equal to the current ones when the draw has no history: first frame, re-included, excluded).
+  // Bound but unread by the still-draw variant (velocityStatic): both variants share one layout.
   previousWorld: mat4x4f,
   previousViewProjection: mat4x4f,
 }
@@ -273,10 +274,9 @@ struct FragmentInput {
   @builtin(position) position: vec4f,
   @location(0) color: vec4f,
   @location(1) uv: vec2f,
-  @location(2) velocityCurrent: vec4f,
-  @location(3) velocityPrevious: vec4f,
-  @location(4) worldNormal: vec3f,
-  @location(5) worldPosition: vec3f,
+  @location(2) velocityPrevious: vec4f,
+  @location(3) worldNormal: vec3f,
+  @location(4) worldPosition: vec3f,
 }
 
 
@@ -294,15 +294,31 @@ struct FragmentOutput {
 
 
 // ── fragment geometry-velocity ──
-// Clip positions are interpolated perspective-correctly and divided per pixel, so the motion is exact at the pixel.
+// The previous clip position is interpolated perspective-correctly and divided per pixel; the current NDC is the
+// pixel centre itself (the pass covers the whole target), which is what the interpolated current clip position
+// divided by its w gives, without a second clip-position varying. Fragment position.w is 1 / clip w.
 fn writeLinearVelocity(input: FragmentInput, output: ptr<function, FragmentOutput>) {
-  let current = input.velocityCurrent.xy / input.velocityCurrent.w;
-  let previous = input.velocityPrevious.xy / input.velocityPrevious.w;
-  let z = 0.0;
-  (*output).linearVelocity = vec4f((previous - current) * 0.5, z, 1.0);
+  {
+    let current = vec2f(input.position.x * geometryScene.viewport.z - 1.0, 1.0 - input.position.y * geometryScene.viewport.w);
+    let previous = input.velocityPrevious.xy / input.velocityPrevious.w;
+    let z = 0.0;
+    (*output).linearVelocity = vec4f((previous - current) * 0.5, z, 1.0);
+  }
 }
 
 // ── fragment geometry-world-position ──
 fn writeWorldPosition(input: FragmentInput, output: ptr<function, FragmentOutput>) {
   (*output).worldPosition = vec4f(input.worldPosition, 1.0);
+}
+
+// ── generated weft:bindings ──
+@group(0) @binding(0) var<uniform> geometryScene: GeometrySceneUniforms;
+
+// ── fragment geometry-scene-uniforms ──
+struct GeometrySceneUniforms {
+  view: mat4x4f,
+  // x: near, y: far, z: 1 when far is infinite (then y is unused)
+  depthRange: vec4f,
+  // x, y: the target's size in pixels; z, w: 2 / x, 2 / y (pixel → NDC scale)
+  viewport: vec4f,
 }

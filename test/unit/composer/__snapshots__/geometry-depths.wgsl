@@ -1,5 +1,5 @@
 // geometry-depths: geometry pass {"outputs":["viewDepth","normalizedViewDepth","screenspaceDepth","localPosition"],"normals":false,"uvs":false,"colors":false,"thinInstances":false}
-// key d954270785029377
+// key 85c305d353f5d637
 // fragments draw-uniforms, geometry-scene-uniforms, scene-uniforms, thin-instances, geometry-surface, standard-vertex, geometry-local-position, geometry-normalized-view-depth, geometry-screenspace-depth, geometry-view-depth
 // conditions {}
 // features none
@@ -207,4 +207,6 @@ struct GeometrySceneUniforms {
   view: mat4x4f,
   // x: near, y: far, z: 1 when far is infinite (then y is unused)
   depthRange: vec4f,
+  // x, y: the target's size in pixels; z, w: 2 / x, 2 / y (pixel → NDC scale)
+  viewport: vec4f,
 }

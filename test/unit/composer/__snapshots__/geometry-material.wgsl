@@ -1,5 +1,5 @@
 // geometry-material: geometry pass {"outputs":["albedo","irradiance","reflectivity","meshBlendTag"],"normals":true,"uvs":true,"colors":true,"thinInstances":false}
-// key d84277ed290ccb79
+// key 476dee46c76b1375
 // fragments base-texture, draw-uniforms, geometry-draw-uniforms, lambert-lighting, scene-uniforms, thin-instances, geometry-material, geometry-surface, standard-vertex, geometry-albedo, geometry-irradiance, geometry-mesh-blend-tag, geometry-reflectivity
 // conditions {"colors":true,"normals":true,"uvs":true}
 // features none
@@ -189,9 +189,14 @@ fn writeReflectivity(input: FragmentInput, output: ptr<function, FragmentOutput>
 }
 
 // ── fragment geometry-material ──
-// What the forward standard material shades: base colour × texture × vertex colour.
+// What the forward standard material shades: base colour × texture × vertex colour. Without a texture the forward
+// pass samples a white texel and without vertex colours multiplies by 1: both are exact identities, so skipped.
 fn geometryAlbedo(input: FragmentInput) -> vec4f {
-  return draw.baseColor * sampleBaseColor(input.uv) * input.color;
+  var albedo = draw.baseColor * sampleBaseColor(input.uv);
+  {
+    albedo *= input.color;
+  }
+  return albedo;
 }
 
 // ── fragment base-texture ──

@@ -1,5 +1,5 @@
 // geometry-object-id-thin-instances-primitive: geometry pass {"outputs":["objectId","albedo"],"normals":false,"uvs":false,"colors":false,"thinInstances":true,"objectPrimitive":true}
-// key a25e690049553f4b
+// key 60fd88fafb77e9e1
 // fragments base-texture, draw-uniforms, geometry-draw-uniforms, scene-uniforms, thin-instances, geometry-material, geometry-surface, standard-vertex, geometry-albedo, geometry-object-id
 // conditions {"objectPrimitive":true,"thinInstances":true}
 // features primitive-index (geometry-object-id)
@@ -184,9 +184,11 @@ fn writeObjectId(input: FragmentInput, output: ptr<function, FragmentOutput>) {
 }
 
 // ── fragment geometry-material ──
-// What the forward standard material shades: base colour × texture × vertex colour.
+// What the forward standard material shades: base colour × texture × vertex colour. Without a texture the forward
+// pass samples a white texel and without vertex colours multiplies by 1: both are exact identities, so skipped.
 fn geometryAlbedo(input: FragmentInput) -> vec4f {
-  return draw.baseColor * sampleBaseColor(input.uv) * input.color;
+  var albedo = draw.baseColor * sampleBaseColor(input.uv);
+  return albedo;
 }
 
 // ── fragment base-texture ──

@@ -1,5 +1,5 @@
 // geometry-positions-normals: geometry pass {"outputs":["worldPosition","worldNormal","viewNormal"],"normals":true,"uvs":false,"colors":false,"thinInstances":false}
-// key 1b9e8c3da9cb6598
+// key 5d83cdda25dc6cea
 // fragments draw-uniforms, geometry-scene-uniforms, scene-uniforms, thin-instances, geometry-surface, standard-vertex, geometry-view-normal, geometry-world-normal, geometry-world-position
 // conditions {"normals":true}
 // features none
@@ -190,4 +190,6 @@ struct GeometrySceneUniforms {
   view: mat4x4f,
   // x: near, y: far, z: 1 when far is infinite (then y is unused)
   depthRange: vec4f,
+  // x, y: the target's size in pixels; z, w: 2 / x, 2 / y (pixel → NDC scale)
+  viewport: vec4f,
 }
