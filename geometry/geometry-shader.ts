@@ -145,7 +145,8 @@ export function describeGeometryShader(
     outputs: task.outputs,
     previousDepth: task.previousDepth,
     objectPrimitive: task.objectPrimitive,
-    untextured: mesh.material.texture === null,
+    // Only outputs that read the material know about its texture: the others keep one shader for every material.
+    untextured: mesh.material.texture === null && task.outputs.some((o) => geometryOutputsUsingMaterial.includes(o)),
     velocityStatic,
   };
 }

@@ -8,7 +8,7 @@ import { geometryVertexBuffers, type MeshShaderDescription } from '../engine/mes
 import { forwardShaderSpec } from '../engine/render/forward-shader.js';
 import { geometrySpec, geometryShaderSpec } from '../geometry/geometry-shader.js';
 import { GEOMETRY_TEXTURE_DESCRIPTIONS, type GeometryTextureType } from '../geometry/geometry-types.js';
-import { makeGeometryFragments } from '../fragments/geometry-fragments.js';
+import { geometryOutputsUsingMaterial, makeGeometryFragments } from '../fragments/geometry-fragments.js';
 import { pickShaderSpec } from '../picking/pick-shader.js';
 import { WeftError } from '../core/errors.js';
 import { checkOptionKeys } from '../core/options.js';
@@ -58,7 +58,8 @@ function describeMeshData(
 
 /**
  * Registers the shaders the runtimes compose for a mesh of this shape: `<name>-forward`, `<name>-pick`,
- * `<name>-pick-detail` and `<name>-pick-detail-vertex-index`, `<name>-geometry` (plus `<name>-geometry-probe`, the shader a geometry task composes at
+ * `<name>-pick-detail` and `<name>-pick-detail-vertex-index`, `<name>-geometry` (with `-untextured` when an output reads the
+ * material, `-still` with LINEAR_VELOCITY; plus `<name>-geometry-probe`, the shader a geometry task composes at
  * creation to order its outputs). Returns the registry.
  * @throws {WeftError} when the name is not kebab-case or taken, or a pass is unknown
  * @throws {MeshDataError} when `data` is not valid mesh data
@@ -114,11 +115,17 @@ export function registerMeshVariants(
       return description.name as GeometryOutputName;
     });
     const objectPrimitive = declaration.geometryObjectPrimitive ?? false;
-    registerVariant(registry, {
-      name: `${name}-geometry`,
-      description: `geometry pass of mesh ${name}: ${outputs.join(', ')}`,
-      spec: () => geometryShaderSpec({ mesh, outputs, previousDepth: false, objectPrimitive }),
-    });
+    // The task draws a textured or untextured material shader (when an output reads the material) and, with
+    // LINEAR_VELOCITY, a still-draw shader beside the moving one: the page may meet each.
+    const material = outputs.some((o) => geometryOutputsUsingMaterial.includes(o));
+    for (const untextured of material ? [false, true] : [false])
+      for (const velocityStatic of outputs.includes('linearVelocity') ? [false, true] : [false])
+        registerVariant(registry, {
+          name: [`${name}-geometry`, untextured && 'untextured', velocityStatic && 'still'].filter(Boolean).join('-'),
+          description: `geometry pass of mesh ${name}: ${outputs.join(', ')}${untextured ? ', untextured material' : ''}${velocityStatic ? ', still draw' : ''}`,
+          spec: () =>
+            geometryShaderSpec({ mesh, outputs, previousDepth: false, objectPrimitive, untextured, velocityStatic }),
+        });
     registerVariant(registry, {
       name: `${name}-geometry-probe`,
       description: `the shader a geometry task with ${outputs.join(', ')} composes at creation`,
