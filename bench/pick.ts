@@ -202,6 +202,19 @@ async function measurePickJs(picker: GpuPicker, samples: number): Promise<{ js: 
   return { js: median(js), calls: median(calls) };
 }
 
+/** A GC, one untimed round trip and a short pause: what the previous round left behind is done with. */
+async function settle(bare: () => Promise<void>): Promise<void> {
+  collectGarbage();
+  await bare();
+  await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+/** Times `work` after one untimed call of it. */
+async function sample(work: () => Promise<unknown>): Promise<number> {
+  await work();
+  return time(work);
+}
+
 async function main(): Promise<void> {
   Object.assign(globalThis, globals);
   const gpu = create([]);
@@ -226,18 +239,15 @@ async function main(): Promise<void> {
     }
     const samples = { bare: [] as number[], floor: [] as number[], pick: [] as number[], full: [] as number[] };
     const fullRounds = meshes >= 10000 ? Math.max(3, rounds / 8) : meshes >= 1000 ? Math.max(5, rounds / 4) : rounds;
-    // Interleaved so machine noise hits every case alike; GC between samples so none pays another's garbage.
+    // Interleaved so machine noise hits every case alike. A GC and a pause start each round (so no sample pays for
+    // another's garbage or its finalisers), and each timed call follows an untimed one of the same case.
     for (let r = 0; r < rounds; r++) {
-      collectGarbage();
-      samples.bare.push(await time(bare));
-      collectGarbage();
-      samples.floor.push(await time(floor));
-      collectGarbage();
-      samples.pick.push(await time(() => pickAsync(picker, centre.x, centre.y)));
-      if (r < fullRounds) {
-        collectGarbage();
-        samples.full.push(await time(() => pickAsync(picker, centre.x, centre.y, { preFilter: false })));
-      }
+      await settle(bare);
+      samples.bare.push(await sample(bare));
+      samples.floor.push(await sample(floor));
+      samples.pick.push(await sample(() => pickAsync(picker, centre.x, centre.y)));
+      if (r < fullRounds)
+        samples.full.push(await sample(() => pickAsync(picker, centre.x, centre.y, { preFilter: false })));
     }
     const { js, calls } = await measurePickJs(picker, rounds * 2);
     // The tuned path: the scene's CPU picker in refit 'manual' mode (the app refits once per frame), its own floor.
@@ -245,19 +255,17 @@ async function main(): Promise<void> {
     refitCpuPicker(createCpuPicker(scene, { refit: 'manual' }));
     await pickAsync(picker, centre.x, centre.y);
     for (let r = 0; r < rounds; r++) {
-      collectGarbage();
-      manual.floor.push(await time(floor));
-      collectGarbage();
-      manual.pick.push(await time(() => pickAsync(picker, centre.x, centre.y)));
+      await settle(bare);
+      manual.floor.push(await sample(floor));
+      manual.pick.push(await sample(() => pickAsync(picker, centre.x, centre.y)));
     }
     const manualRatio = median(manual.pick) / median(manual.floor);
     // 64 points at once against 64 single picks, interleaved.
     const many: number[] = [];
     const singles: number[] = [];
     for (let r = 0; r < Math.max(5, rounds / 4); r++) {
-      collectGarbage();
-      many.push(await time(() => pickManyAsync(picker, points)));
-      collectGarbage();
+      await settle(bare);
+      many.push(await sample(() => pickManyAsync(picker, points)));
       singles.push(
         await time(async () => {
           for (const p of points) await pickAsync(picker, p.x, p.y);
