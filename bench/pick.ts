@@ -329,6 +329,7 @@ async function main(): Promise<void> {
       'weft JS µs',
       'calls',
       'target',
+      'manual/floor',
       'no pre-filter',
     ],
     rows,
