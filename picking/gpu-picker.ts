@@ -40,7 +40,7 @@ import {
   makeContributorViewData,
   pruneContributors,
 } from './pick-contributors.js';
-import { makeRectPick } from './pick-rect.js';
+import { makeRectPick, sourceIdentity } from './pick-rect.js';
 import { makePickingRay, type PickingRay, type PickViewport, toFramebufferPixel } from './picking-ray.js';
 
 /** Options of pickAsync / pickManyAsync: filtering plus the framebuffer the coordinates refer to. */
@@ -561,17 +561,7 @@ export async function pickRectByAsync(
             entity: null,
             entityDetail: null,
           });
-        else if (source)
-          seen.set(id, {
-            mesh: null,
-            thinInstanceIndex: -1,
-            entity: source.source.entity,
-            entityDetail: source.module.resolvePick(source.source.entity, source.captured, id - source.baseId, {
-              id: [0, 0, 0],
-              depth: 0,
-              detail: null,
-            }),
-          });
+        else if (source) seen.set(id, sourceIdentity(source, id));
         else continue;
         if (seen.size >= maxResults) break;
       }

@@ -631,7 +631,10 @@ function setPointState(
   if (r[0] !== x || r[1] !== y || r[2] !== width || r[3] !== height) {
     pass.setViewport(x, y, width, height, 0, 1);
     pass.setScissorRect(x, y, width, height);
-    state.rect = [x, y, width, height];
+    r[0] = x;
+    r[1] = y;
+    r[2] = width;
+    r[3] = height;
   }
   // The same group object means the same layout (groups are cached per layout), so it stays valid across pipelines.
   if (state.pointGroup !== group) {

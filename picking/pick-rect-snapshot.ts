@@ -19,6 +19,7 @@ import {
   type PickCandidate,
   type PickOptions,
   type PickSnapshot,
+  sceneHasDeformedMeshes,
 } from './pick-snapshot.js';
 import type { PixelRegion } from './pick-zoom.js';
 
@@ -76,18 +77,6 @@ function idOverflow(api: string): PickError {
   );
 }
 
-let deformedScenes: WeakMap<Scene, { version: number; deformed: boolean }> | undefined;
-
-/** Whether any mesh of the scene is deformed (cached per structure version; the cache appears on first use). */
-function hasDeformedMeshes(scene: Scene): boolean {
-  deformedScenes ??= new WeakMap();
-  const known = deformedScenes.get(scene);
-  if (known && known.version === scene.structureVersion) return known.deformed;
-  const deformed = scene.meshes.some(isMeshDeformed);
-  deformedScenes.set(scene, { version: scene.structureVersion, deformed });
-  return deformed;
-}
-
 /**
  * What a marquee draws: every mesh / thin instance that passes the options and whose world bounds reach into the
  * rectangle's frustum (`planes`; null draws everything that passes the options). IDs are 1-based in scene order.
@@ -101,7 +90,7 @@ export function makeRectSnapshot(
   planes: Float64Array | null,
 ): PickSnapshot {
   const pickFilter = makePickFilter(api, options, PickError);
-  if (planes && !hasDeformedMeshes(scene)) {
+  if (planes && !sceneHasDeformedMeshes(scene)) {
     const accept = makePickFilterTest(pickFilter);
     const picker = getCpuPicker(scene);
     syncCpuPicker(picker);

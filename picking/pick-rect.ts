@@ -78,18 +78,23 @@ export function makeRectPick(
         }
         const source = findCapturedSource(sources, id);
         if (!source) continue;
-        found.push({
-          mesh: null,
-          thinInstanceIndex: -1,
-          entity: source.source.entity,
-          entityDetail: source.module.resolvePick(source.source.entity, source.captured, id - source.baseId, {
-            id: [0, 0, 0],
-            depth: 0,
-            detail: null,
-          }),
-        });
+        found.push(sourceIdentity(source, id));
       }
       return found;
     },
+  };
+}
+
+/** The identity of pick-source ID `id` in a marquee: the source's entity and its detail for that ID. */
+export function sourceIdentity(source: CapturedSource, id: number): PickedIdentity {
+  return {
+    mesh: null,
+    thinInstanceIndex: -1,
+    entity: source.source.entity,
+    entityDetail: source.module.resolvePick(source.source.entity, source.captured, id - source.baseId, {
+      id: [0, 0, 0],
+      depth: 0,
+      detail: null,
+    }),
   };
 }

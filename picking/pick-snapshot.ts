@@ -223,7 +223,7 @@ export function makePickSnapshot(
 let deformedScenes: WeakMap<Scene, { version: number; deformed: boolean }> | undefined;
 
 /** Whether any mesh of the scene is deformed (cached per scene structure version; the cache appears on first use). */
-function sceneHasDeformedMeshes(scene: Scene): boolean {
+export function sceneHasDeformedMeshes(scene: Scene): boolean {
   deformedScenes ??= new WeakMap();
   const known = deformedScenes.get(scene);
   if (known && known.version === scene.structureVersion) return known.deformed;
