@@ -520,7 +520,7 @@ export async function pickRectByAsync(
   }).viewProjection;
   const region = { x: x0, y: y0, width: w, height: h };
   if (path === 'reduce') {
-    const rect = makeRectPick(api, picker, region, viewport, viewProjection, options ?? {}, rule, (snapshot) =>
+    const rect = makeRectPick(api, picker, region, viewport, viewProjection, options ?? {}, rule, culling, (snapshot) =>
       captureSceneSources(picker, api, snapshot, null, camera, options),
     );
     const view = rect.sources.length

@@ -41,6 +41,9 @@ import { makePickZoomMatrix, type PixelRegion } from './pick-zoom.js';
 import { getEngineUniformLayouts } from '../engine/uniform-layouts.js';
 import { getPickUniformOffsets } from './pick-uniform-layouts.js';
 import type { RectIdReducer } from './pick-rect-reduce.js';
+import { type BatchDraw, prepareBatchDraws } from './pick-rect-batches.js';
+
+const identityMatrix: readonly number[] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
 
 export { disposePickGpu, ensurePickGpu, type PickGpu } from './pick-resources.js';
 export type { PickReadback } from './pick-readback.js';
@@ -99,6 +102,10 @@ interface PickPassPlan {
   /** Per candidate: the points that draw it and the draw-uniform slot of each. */
   uses: { point: number; slot: number }[][];
   slots: number;
+  /** A marquee's batches drawn instanced, by first candidate (the others of a batch are not drawn alone). */
+  batchDraws: BatchDraw[] | null;
+  /** 1 for a batch's members after its first: they have no slot, pipeline or draw of their own. */
+  batchMembers: Uint8Array | null;
 }
 
 /**
@@ -406,12 +413,20 @@ function submitPickPass(
 }
 
 /** Pipelines and rule storage of the whole request; reads everything before anything is written. */
-function planPickShared(
-  gpu: PickGpu,
-  request: PickPassRequest,
-): Pick<PickPassPlan, 'pipelines' | 'rasterRuns' | 'storage'> {
+function planPickShared(gpu: PickGpu, request: PickPassRequest): SharedPlan {
   const { snapshot, detailed, rule } = request;
-  const rasterRuns = snapshot.candidates.map((c) => {
+  const batchDraws =
+    request.layout === 'rect' && !rule && !detailed
+      ? prepareBatchDraws(gpu, request.api, snapshot, (c) => rasterRunsOf(request, snapshot.candidates[c])[0]?.raster)
+      : null;
+  let batchMembers: Uint8Array | null = null;
+  if (batchDraws) {
+    batchMembers = new Uint8Array(snapshot.candidates.length);
+    for (const batch of batchDraws) batchMembers.fill(1, batch.first + 1, batch.first + batch.count);
+  }
+  const rasterRuns = snapshot.candidates.map((c, index) => {
+    // A batch's other members draw with its first one: nothing of theirs is needed.
+    if (batchMembers?.[index]) return [];
     const runs = rasterRunsOf(request, c);
     // Overlay items are the caller's handles, not scene geometry: the discard rule does not apply to them.
     const candidateRule = c.overlay ? null : rule;
@@ -422,8 +437,11 @@ function planPickShared(
   });
   const pipelines = rasterRuns.map((runs) => runs[0]?.pipeline ?? null);
   const storage = request.ruleStorage !== undefined ? request.ruleStorage : readPickRuleStorage(request);
-  return { pipelines, rasterRuns, storage };
+  return { pipelines, rasterRuns, storage, batchDraws, batchMembers };
 }
+
+/** What every pass of a request shares. */
+type SharedPlan = Pick<PickPassPlan, 'pipelines' | 'rasterRuns' | 'storage' | 'batchDraws' | 'batchMembers'>;
 
 /**
  * Copies of the rule's storage contents of each candidate as of now (null without rule storage): a pick reads them at
@@ -442,19 +460,16 @@ export function readPickRuleStorage(request: PickPassRequest): (ArrayBufferView 
 }
 
 /** Target size and uniform slots of one pass. */
-function planPickPass(
-  request: PickPassRequest,
-  shared: Pick<PickPassPlan, 'pipelines' | 'rasterRuns' | 'storage'>,
-): PickPassPlan {
+function planPickPass(request: PickPassRequest, shared: SharedPlan): PickPassPlan {
   const { snapshot, regions } = request;
-  const { pipelines, rasterRuns, storage } = shared;
+  const { pipelines, rasterRuns, storage, batchDraws, batchMembers } = shared;
   const row = request.layout === 'row';
   // Slots are numbered point by point; draws go candidate by candidate, so pipeline, buffers and storage are set
   // once for all the points that draw a candidate.
   let slots = 0;
   const uses: PickPassPlan['uses'] = snapshot.candidates.map(() => []);
   snapshot.drawLists.forEach((list, point) => {
-    for (const candidate of list) uses[candidate].push({ point, slot: slots++ });
+    for (const candidate of list) if (!batchMembers?.[candidate]) uses[candidate].push({ point, slot: slots++ });
   });
   const block = row ? (request.overlayBlock ?? 0) : 0;
   return {
@@ -466,6 +481,8 @@ function planPickPass(
     storage,
     uses,
     slots,
+    batchDraws,
+    batchMembers,
   };
 }
 
@@ -488,13 +505,15 @@ function preparePickTargets(
     Math.max(...plans.map((plan) => plan.slots)),
   );
   // The renderer may not have uploaded the latest instance matrices yet.
-  for (const c of request.snapshot.candidates) {
+  const members = plans[0]?.batchMembers;
+  request.snapshot.candidates.forEach((c, index) => {
+    if (members?.[index]) return;
     const mesh = c.drawMesh ?? c.mesh;
-    if (mesh.disposed) continue;
+    if (mesh.disposed) return;
     ensureMeshGpu(mesh, gpu.device);
     syncThinInstances(mesh);
     if (ensureMeshDeformation(mesh, gpu.device)) syncMeshDeformation(mesh);
-  }
+  });
   return targets;
 }
 
@@ -561,6 +580,17 @@ function writeDrawUniforms(gpu: PickGpu, request: PickPassRequest, plan: PickPas
       words[pick + pickAt.vertexDataComponents] = plan.pipelines[candidate]?.vertexDataComponents ?? 0;
     }
   });
+  // A batch draws with its first member's slot: identity world (the instances carry the matrices), and the ID of
+  // instance 0 so that instance firstInstance + k writes member k's ID.
+  for (const batch of plan.batchDraws ?? []) {
+    const slot = plan.uses[batch.first][0]?.slot;
+    if (slot === undefined) continue;
+    floats.set(identityMatrix, (slot * drawSlotBytes) / 4 + drawAt.world);
+    const pick = (slot * drawSlotBytes + pickUniformOffset) / 4;
+    words[pick + pickAt.id] = (request.snapshot.candidates[batch.first].baseId - batch.firstInstance) >>> 0;
+    words[pick + pickAt.hasThinInstance] = 1;
+    words[pick + pickAt.vertexDataComponents] = 0;
+  }
   if (plan.slots) gpu.device.queue.writeBuffer(gpu.drawBuffer!, 0, gpu.drawData, 0, plan.slots * drawSlotBytes);
 }
 
@@ -598,7 +628,19 @@ function drawMeshCandidates(
   // A pass starts with the viewport and scissor on the whole attachment (pooled: it may be larger than the plan's
   // target); state equal to the last set is not set again.
   const state: PassState = { rect: [0, 0, attachment.width, attachment.height], pointGroup: null };
+  const batches = plan.batchDraws;
+  let nextBatch = 0;
+  let skipUntil = -1;
   plan.uses.forEach((uses, index) => {
+    if (index < skipUntil) return;
+    if (batches && nextBatch < batches.length && batches[nextBatch].first === index) {
+      const batch = batches[nextBatch++];
+      if (uses.length > 0) {
+        drawBatch(gpu, pass, request, plan, batch, uses[0], state);
+        skipUntil = index + batch.count;
+        return;
+      }
+    }
     const pipeline = plan.pipelines[index];
     // Only a redraw after a device loss can meet a mesh disposed since the snapshot; it has no buffers left.
     if (!pipeline || uses.length === 0) return;
@@ -609,6 +651,33 @@ function drawMeshCandidates(
     setMeshBuffers(gpu, pass, pipeline, mesh);
     drawCandidateUses(gpu, pass, request, plan, index, pipeline, uses, state);
   });
+}
+
+/** One instanced draw of a marquee batch: the first member's buffers, the members' matrices as instances. */
+function drawBatch(
+  gpu: PickGpu,
+  pass: GPURenderPassEncoder,
+  request: PickPassRequest,
+  plan: PickPassPlan,
+  batch: BatchDraw,
+  use: { point: number; slot: number },
+  state: PassState,
+): void {
+  const { pipeline } = batch;
+  const { composed, lease } = pipeline;
+  const mesh = request.snapshot.candidates[batch.first].mesh;
+  const region = request.regions[use.point];
+  pass.setPipeline(lease.pipeline);
+  for (let g = 2; g < composed.bindGroups.length; g++)
+    pass.setBindGroup(g, emptyGroupFor(gpu, lease.bindGroupLayouts[g]));
+  const sources = [...mesh.gpu!.vertexBuffers, gpu.batchBuffer!];
+  pipeline.vertexBufferSources.forEach((source, i) => pass.setVertexBuffer(i, sources[source]));
+  setMeshIndexBuffer(pass, mesh);
+  const pointGroups = pointGroupsFor(gpu, lease.bindGroupLayouts[0], composed.bindGroups[0].bindings);
+  setPointState(pass, state, 0, 0, region.width, region.height, pointGroups[use.point]);
+  const drawGroup = drawGroupFor(gpu, lease.bindGroupLayouts[1], composed.bindGroups[1].bindings);
+  pass.setBindGroup(1, drawGroup, [use.slot * drawSlotBytes, use.slot * drawSlotBytes]);
+  drawMeshInstances(pass, mesh, batch.count, batch.firstInstance);
 }
 
 /** What a pick pass last set: viewport (= scissor) rectangle and bind group 0. */

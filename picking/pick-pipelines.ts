@@ -1,4 +1,5 @@
 import { type ComposedShader, composeShader } from '../composer/compose-shader.js';
+import { ComposeError } from '../composer/errors.js';
 import { stableStringify } from '../composer/hash.js';
 import type { PipelineLease, RenderPipelineState } from '../composer/pipeline-cache.js';
 import { acquirePipelineLease, acquirePipelineLeaseAsync, type HeldPipeline } from '../composer/pipeline-leases.js';
@@ -103,6 +104,7 @@ export function describePickShader(
   detailed: boolean,
   checked: CheckedRule | null,
   method: PickDetailMethod = 'primitive-index',
+  asInstances = false,
 ): { description: PickShaderDescription; vertexDataBuffer: number | null; vertexDataComponents: number } {
   const data = checked?.rule.vertexData ? vertexDataSpec(api, checked, mesh) : null;
   const rule = checked
@@ -115,7 +117,7 @@ export function describePickShader(
     : null;
   return {
     description: {
-      mesh: describeMeshShader(mesh),
+      mesh: asInstances ? { ...describeMeshShader(mesh), thinInstances: true } : describeMeshShader(mesh),
       detailed,
       rule,
       method,
@@ -138,6 +140,7 @@ function describeRequest(
   checked: CheckedRule | null,
   raster: PickRaster,
   method: PickDetailMethod,
+  asInstances = false,
 ): PipelineRequest {
   const { description, vertexDataBuffer, vertexDataComponents } = describePickShader(
     api,
@@ -145,6 +148,7 @@ function describeRequest(
     detailed,
     checked,
     method,
+    asInstances,
   );
   const buffers = pickShaderVertexBuffers(description);
   const key = `${modeOf(detailed, method)}|${description.indexFormat}|${checked?.digest ?? 'no-rule'}|${deformationVariantKey(description.mesh.deformation)}|${stableStringify(buffers)}|${rasterKey(raster)}`;
@@ -217,6 +221,39 @@ export function getPickPipeline(
 }
 
 /**
+ * The basic pick pipeline (no rule, no detail) of a mesh drawn as the instances of a marquee batch: its own vertex
+ * buffers plus the thin-instance buffer, which holds the members' world matrices. Null when the device cannot take
+ * the extra buffer and attributes, or the page's precomposed shaders lack the variant (`registerMeshVariants`
+ * registers it as `<name>-pick-batched`); the members are then drawn one by one.
+ */
+export function getBatchPickPipeline(gpu: PickGpu, api: string, mesh: Mesh, raster: PickRaster): PickPipeline | null {
+  const mode = `batch|${rasterKey(raster)}`;
+  let known = gpu.meshPipelines.get(mesh);
+  if (!known || known.thin !== false) gpu.meshPipelines.set(mesh, (known = { thin: false, byMode: new Map() }));
+  const cached = known.byMode.get(mode);
+  if (cached !== undefined) return cached;
+  const request = describeRequest(gpu, api, mesh, false, null, raster, 'primitive-index', true);
+  const { maxVertexBuffers, maxVertexAttributes } = gpu.device.limits;
+  const buffers = mesh.geometry.buffers.length + 1;
+  const attributes = mesh.geometry.buffers.reduce((n, b) => n + b.attributes.length, 0) + 4;
+  let pipeline = gpu.pipelines.get(request.key) ?? null;
+  if (!pipeline && buffers <= maxVertexBuffers && attributes <= maxVertexAttributes) {
+    try {
+      pipeline = remember(
+        gpu,
+        request.key,
+        acquirePipelineLease(gpu.leases, request.key, request.compose, pipelineStateFor(raster)),
+        request,
+      );
+    } catch (error) {
+      if (!(error instanceof ComposeError && error.code === 'not-precomposed')) throw error;
+    }
+  }
+  known.byMode.set(mode, pipeline);
+  return pipeline;
+}
+
+/**
  * Compiles (checked) the rule pipelines the meshes need and are missing; a rule that fails to compile
  * throws a PickError with its own line and column, and leaves nothing acquired or cached.
  */
@@ -268,7 +305,7 @@ interface RuleCache {
   /** Digest → its pipeline keys in `gpu.pipelines` and `gpu.leases`. */
   keys: Map<string, Set<string>>;
   /** Digest → the per-mesh mode maps that cache its pipelines. */
-  modes: Map<string, Set<Map<string, PickPipeline>>>;
+  modes: Map<string, Set<Map<string, PickPipeline | null>>>;
   /** Unused, non-current digests still compiled, oldest first (at most `retainedRuleTexts`). */
   retired: string[];
 }
@@ -303,7 +340,7 @@ function releaseDigest(gpu: PickGpu, cache: RuleCache, digest: string): void {
     }
   }
   for (const byMode of cache.modes.get(digest) ?? [])
-    for (const [mode, pipeline] of byMode) if (pipeline.released) byMode.delete(mode);
+    for (const [mode, pipeline] of byMode) if (pipeline?.released) byMode.delete(mode);
   cache.keys.delete(digest);
   cache.modes.delete(digest);
   cache.uses.delete(digest);

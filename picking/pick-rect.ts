@@ -3,8 +3,10 @@ import type { GpuPicker, PickedIdentity } from './gpu-picker.js';
 import { type CapturedSource, findCapturedSource } from './pick-contributors.js';
 import type { PickPassRequest } from './pick-pass.js';
 import { checkRectReduceLimits, makeRectIdReducer, setBitIds } from './pick-rect-reduce.js';
+import { batchRectCandidates } from './pick-rect-batches.js';
 import { makeRectPlanes, makeRectSnapshot } from './pick-rect-snapshot.js';
-import { findCandidate, type PickOptions, type PickSnapshot } from './pick-snapshot.js';
+import type { PickCulling } from '../engine/winding.js';
+import { findCandidateIndex, type PickOptions, type PickSnapshot } from './pick-snapshot.js';
 import type { PixelRegion } from './pick-zoom.js';
 
 /** A marquee ready to run: its pass request (without camera data for sources and culling) and its decoder. */
@@ -29,11 +31,15 @@ export function makeRectPick(
   viewProjection: Float32Array,
   options: PickOptions,
   rule: CheckedRule | null,
+  culling: PickCulling | undefined,
   captureSources: (snapshot: PickSnapshot) => CapturedSource[],
 ): RectPick {
   const cull = options.preFilter !== false && rule?.rule.worldAdjustWgsl === undefined;
   const planes = cull ? makeRectPlanes(viewProjection, region, viewport.width, viewport.height) : null;
   const snapshot = makeRectSnapshot(api, picker.scene, options, planes);
+  const limits = picker.scene.engine.device.limits;
+  // A rule may read per-mesh storage or vertex data, which one instanced draw cannot bind per mesh.
+  const sceneOrder = rule ? null : batchRectCandidates(snapshot, culling, Math.floor(limits.maxBufferSize / 64));
   const sources = captureSources(snapshot);
   const lastSource = sources[sources.length - 1];
   const lastMesh = snapshot.candidates[snapshot.candidates.length - 1];
@@ -42,7 +48,6 @@ export function makeRectPick(
     : lastMesh
       ? lastMesh.baseId + lastMesh.idCount - 1
       : 0;
-  const limits = picker.scene.engine.device.limits;
   checkRectReduceLimits(
     api,
     limits,
@@ -68,19 +73,26 @@ export function makeRectPick(
     },
     sources,
     decode(maxResults) {
+      const meshes: { order: number; identity: PickedIdentity }[] = [];
       const found: PickedIdentity[] = [];
       for (const id of setBitIds(reducer.bits!)) {
-        if (found.length >= maxResults) break;
-        const hit = findCandidate(snapshot, id);
-        if (hit) {
-          found.push({ mesh: hit.candidate.mesh, thinInstanceIndex: hit.instance, entity: null, entityDetail: null });
+        const index = findCandidateIndex(snapshot, id);
+        if (index >= 0) {
+          const candidate = snapshot.candidates[index];
+          const instance = candidate.runs ? id - candidate.baseId : -1;
+          // Batching renumbered the meshes: the scene order is the order before it (instances stay in ID order).
+          meshes.push({
+            order: sceneOrder ? sceneOrder[index] : index,
+            identity: { mesh: candidate.mesh, thinInstanceIndex: instance, entity: null, entityDetail: null },
+          });
           continue;
         }
+        if (meshes.length + found.length >= maxResults) break;
         const source = findCapturedSource(sources, id);
-        if (!source) continue;
-        found.push(sourceIdentity(source, id));
+        if (source) found.push(sourceIdentity(source, id));
       }
-      return found;
+      if (sceneOrder) meshes.sort((a, b) => a.order - b.order);
+      return [...meshes.map((m) => m.identity), ...found].slice(0, maxResults);
     },
   };
 }

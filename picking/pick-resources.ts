@@ -36,7 +36,7 @@ export interface PickGpu {
   readonly leases: PipelineLeaseSet;
   readonly pipelines: Map<string, PickPipeline>;
   /** Per mesh: its pipeline by mode, so a warm pick skips the layout key (a mesh's layout never changes). */
-  readonly meshPipelines: WeakMap<Mesh, { thin: boolean; byMode: Map<string, PickPipeline> }>;
+  readonly meshPipelines: WeakMap<Mesh, { thin: boolean; byMode: Map<string, PickPipeline | null> }>;
   readonly staging: StagingPool;
   targets: {
     width: number;
@@ -56,6 +56,9 @@ export interface PickGpu {
   emptyGroups: Map<GPUBindGroupLayout, GPUBindGroup>;
   pointData: Float32Array<ArrayBuffer>;
   drawData: ArrayBuffer;
+  /** A marquee's batch instances (world matrices, 64 B each), grown on demand. */
+  batchBuffer: GPUBuffer | null;
+  batchData: Float32Array<ArrayBuffer>;
   /** Rule storage per rule digest and mesh. */
   storage: Map<string, WeakMap<Mesh, StorageEntry>>;
   /** The storage buffers of each rule digest, so a released rule text frees them (`releaseRuleStorage`). */
@@ -93,6 +96,8 @@ export function ensurePickGpu(picker: { gpu: PickGpu | null }, device: GPUDevice
     emptyGroups: new Map(),
     pointData: new Float32Array(0),
     drawData: new ArrayBuffer(0),
+    batchBuffer: null,
+    batchData: new Float32Array(0),
     storage: new Map(),
     storageBuffers: new Map(),
     zeros,
@@ -193,6 +198,20 @@ export function ensureUniforms(gpu: PickGpu, points: number, draws: number): voi
     gpu.drawData = new ArrayBuffer(capacity * drawSlotBytes);
     gpu.drawGroups.clear();
   }
+}
+
+/**
+ * Grows the batch instance buffer to `instances` matrices (doubling, never past `maxBufferSize`: the batcher keeps
+ * the count within it).
+ */
+export function ensureBatchInstances(gpu: PickGpu, instances: number): GPUBuffer {
+  const bytes = instances * 64;
+  if (gpu.batchBuffer && gpu.batchBuffer.size >= bytes) return gpu.batchBuffer;
+  const size = Math.max(bytes, Math.min(2 * (gpu.batchBuffer?.size ?? 0), gpu.device.limits.maxBufferSize), 4096);
+  dropBuffer(gpu, gpu.batchBuffer);
+  gpu.batchBuffer = makeBuffer(gpu, 'weft:pick:batch-instances', size, GPUBufferUsage.VERTEX);
+  gpu.batchData = new Float32Array(size / 4);
+  return gpu.batchBuffer;
 }
 
 type Bindings = PickPipeline['composed']['bindGroups'][number]['bindings'];

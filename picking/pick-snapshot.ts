@@ -92,6 +92,8 @@ export function captureCandidate(
           vertexAnimationPlayback: mesh.vertexAnimationPlayback.slice(),
         }
       : null,
+    // Present from the start so bindSnapshotMeshes does not change every candidate's shape.
+    drawMesh: undefined,
   };
 }
 
@@ -100,6 +102,8 @@ export interface PickSnapshot {
   candidates: PickCandidate[];
   /** Candidate indices drawn for each pick point (pickMany/pickRect may differ from pickAsync). */
   drawLists: number[][];
+  /** A marquee's runs of candidates drawn as one instanced draw each (`batchRectCandidates`); none elsewhere. */
+  batches?: readonly { first: number; count: number }[];
 }
 
 /** Per-call state of the pre-filter, allocated once per pick (never per mesh or instance). */
@@ -309,6 +313,14 @@ export function findCandidate(
   snapshot: PickSnapshot,
   id: number,
 ): { candidate: PickCandidate; instance: number } | null {
+  const index = findCandidateIndex(snapshot, id);
+  if (index < 0) return null;
+  const c = snapshot.candidates[index];
+  return { candidate: c, instance: c.runs ? id - c.baseId : -1 };
+}
+
+/** The index of the candidate owning `id` in the snapshot (candidates are in ID order), or -1. */
+export function findCandidateIndex(snapshot: PickSnapshot, id: number): number {
   const list = snapshot.candidates;
   let low = 0;
   let high = list.length - 1;
@@ -317,9 +329,9 @@ export function findCandidate(
     const c = list[mid];
     if (id < c.baseId) high = mid - 1;
     else if (id >= c.baseId + c.idCount) low = mid + 1;
-    else return { candidate: c, instance: c.runs ? id - c.baseId : -1 };
+    else return mid;
   }
-  return null;
+  return -1;
 }
 
 /** The encode-time matrix of a thin instance drawn in this snapshot (payload lanes as stored). */

@@ -3,7 +3,7 @@
 import { registerVariant, type VariantRegistry } from '../composer/variant-registry.js';
 import type { GeometryOutputName } from '../fragments/geometry-fragments.js';
 import { type MeshData, makeMeshGeometry } from '../engine/mesh-data.js';
-import { deformationVariantOf } from '../engine/mesh-deformation.js';
+import { deformationVariantKey, deformationVariantOf } from '../engine/mesh-deformation.js';
 import { geometryVertexBuffers, type MeshShaderDescription } from '../engine/mesh-layout.js';
 import { forwardShaderSpec } from '../engine/render/forward-shader.js';
 import { geometrySpec, geometryShaderSpec } from '../geometry/geometry-shader.js';
@@ -57,7 +57,8 @@ function describeMeshData(
 }
 
 /**
- * Registers the shaders the runtimes compose for a mesh of this shape: `<name>-forward`, `<name>-pick`,
+ * Registers the shaders the runtimes compose for a mesh of this shape: `<name>-forward`, `<name>-pick` (with
+ * `<name>-pick-batched`, the marquee's instanced draw of equal meshes, when the mesh has no thin instances),
  * `<name>-pick-detail` and `<name>-pick-detail-vertex-index`, `<name>-geometry` (with `-untextured` when an output reads the
  * material, `-still` with LINEAR_VELOCITY; plus `<name>-geometry-probe`, the shader a geometry task composes at
  * creation to order its outputs). Returns the registry.
@@ -89,6 +90,13 @@ export function registerMeshVariants(
         description: `${detailed ? 'detailed ' : ''}pick pass of mesh ${name}`,
         spec: () => pickShaderSpec({ mesh, detailed, rule: null }),
       });
+      // A marquee draws meshes of equal geometry as the instances of one draw (picking/pick-rect-batches.ts).
+      if (!detailed && !mesh.thinInstances && deformationVariantKey(mesh.deformation) === 's0m0n0')
+        registerVariant(registry, {
+          name: `${name}-pick-batched`,
+          description: `pick pass of meshes ${name} drawn as the instances of one marquee draw`,
+          spec: () => pickShaderSpec({ mesh: { ...mesh, thinInstances: true }, detailed, rule: null }),
+        });
       // The page may run on an adapter without primitive-index, where detail pulls the vertices (method vertex-index).
       if (detailed)
         registerVariant(registry, {

@@ -25,7 +25,7 @@ const worlds = {
 };
 
 /** The table the plugin would emit for this page: both shapes, forward + pick + detailed pick + a world-normal G-buffer. */
-function pageTable() {
+function pageTable(without: readonly string[] = []) {
   const registry = makeVariantRegistry();
   for (const [name, data] of [
     ['box', box],
@@ -36,6 +36,7 @@ function pageTable() {
       passes: ['forward', 'pick', 'pick-detail'],
       geometry: [GeometryTextureType.WORLD_NORMAL],
     });
+  for (const name of without) registry.variants.delete(name);
   return makePrecomposedShaders([{ registry }]);
 }
 
@@ -138,6 +139,76 @@ describe('runtimes without the linker (the weft-gpu/vite build), on Dawn', () =>
       expect([...again]).toEqual([...frame]);
       expect(meshes.box.disposed).toBe(false);
       expect(uncaptured).toEqual([]);
+    } finally {
+      engineApi.disposeEngine(engine);
+      vi.doUnmock(linkModule);
+      vi.resetModules();
+    }
+  }, 120_000);
+});
+
+describe('a marquee over equal meshes without the linker, on Dawn', () => {
+  test('draws them as one batch from the table, or one by one when the table lacks the batch shader', async () => {
+    vi.resetModules();
+    vi.doMock(linkModule, () => import(standIn));
+    const engineApi = await import('../../engine/index.js');
+    const pickingApi = await import('../../picking/index.js');
+    const engine = await engineApi.createEngineAsync(getNodeGpu(), { width: size, height: size });
+    try {
+      // Six copies of the box data in a row, and the sphere: the boxes form one batch.
+      const placed = Array.from({ length: 6 }, (_, i) => mat4.translation([-1.5 + i * 0.6, -0.6, -1]));
+      const reference = createReferenceScene([
+        ...placed.map((worldMatrix, id) => ({
+          id,
+          positions: box.positions!,
+          indices: box.indices ?? null,
+          worldMatrix,
+        })),
+        { id: 6, positions: sphere.positions!, indices: sphere.indices ?? null, worldMatrix: worlds.sphere },
+      ]);
+      // Without first: once composed, a device's pipeline cache holds the batch pipeline for every later picker. The
+      // sphere's buffers have the box's layout, so its batch shader is the same table entry.
+      for (const without of [['box-pick-batched', 'sphere-pick-batched'], []]) {
+        const scene = engineApi.createScene(engine);
+        scene.camera = engineApi.makePerspectiveCamera({ position: [0, 0.5, 3.2], target: [0, 0, 0] });
+        engineApi.usePrecomposedShaders(engine, pageTable(without));
+        placed.forEach((worldMatrix, i) =>
+          engineApi.createMeshFromData(
+            scene,
+            `box${i}`,
+            { ...box, positions: box.positions!.slice() },
+            { worldMatrix },
+          ),
+        );
+        engineApi.createMeshFromData(scene, 'sphere', sphere, { worldMatrix: worlds.sphere });
+        const expected = new Set<number>();
+        for (let y = 0; y < size; y++)
+          for (let x = 0; x < size; x++) {
+            const ray = cameraPixelRay(scene.camera, x, y, size, size);
+            const hit = castReferenceRay(reference, ray.origin, ray.direction);
+            if (hit) expected.add(hit.meshId);
+          }
+        expect(expected.size, 'every mesh shows').toBe(7);
+        const picker = pickingApi.createGpuPicker(scene);
+        // Draw calls counted on the real pass encoder (plumbing only): one batch of boxes + the sphere, or 7 draws.
+        const proto = GPURenderPassEncoder.prototype;
+        const drawIndexed = proto.drawIndexed;
+        let draws = 0;
+        proto.drawIndexed = function (this: GPURenderPassEncoder, ...args: Parameters<typeof drawIndexed>) {
+          draws++;
+          return drawIndexed.apply(this, args);
+        };
+        const found = await pickingApi.pickRectAsync(picker, 0, 0, size, size).finally(() => {
+          proto.drawIndexed = drawIndexed;
+        });
+        expect(draws).toBe(without.length ? 7 : 2);
+        const names = [...expected].sort((a, b) => a - b).map((id) => (id === 6 ? 'sphere' : `box${id}`));
+        expect(
+          found.map((f) => f.mesh!.name),
+          `table without ${without.join(', ') || 'nothing'}`,
+        ).toEqual(names);
+        pickingApi.disposeGpuPicker(picker);
+      }
     } finally {
       engineApi.disposeEngine(engine);
       vi.doUnmock(linkModule);
