@@ -41,7 +41,7 @@ import { makePickZoomMatrix, type PixelRegion } from './pick-zoom.js';
 import { getEngineUniformLayouts } from '../engine/uniform-layouts.js';
 import { getPickUniformOffsets } from './pick-uniform-layouts.js';
 import type { RectIdReducer } from './pick-rect-reduce.js';
-import { type BatchDraw, prepareBatchDraws } from './pick-rect-batches.js';
+import { type BatchDraw, geometryClassOf, prepareBatchDraws } from './pick-rect-batches.js';
 
 const identityMatrix: readonly number[] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
 
@@ -87,6 +87,13 @@ interface RasterRun {
   pipeline: PickPipeline | null;
 }
 
+/** A point drawing a candidate: its draw-uniform slot and which thin instances (null: every run of the candidate). */
+interface PointUse {
+  point: number;
+  slot: number;
+  instances: readonly { first: number; count: number }[] | null;
+}
+
 /** What one pass draws, worked out before anything is written. */
 interface PickPassPlan {
   /** `row`: one 1×1 region per point, side by side in the target; otherwise one region at full size. */
@@ -99,8 +106,8 @@ interface PickPassPlan {
   rasterRuns: RasterRun[][];
   /** Per candidate: the rule's storage data in binding order (null without rule storage). */
   storage: (ArrayBufferView | null)[][] | null;
-  /** Per candidate: the points that draw it and the draw-uniform slot of each. */
-  uses: { point: number; slot: number }[][];
+  /** Per candidate: the points that draw it, the draw-uniform slot of each, the instances it draws (null: all). */
+  uses: PointUse[][];
   slots: number;
   /** A marquee's batches drawn instanced, by first candidate (the others of a batch are not drawn alone). */
   batchDraws: BatchDraw[] | null;
@@ -237,7 +244,11 @@ function splitPickRequest(request: PickPassRequest, limits: PickPassLimits): Pic
   if (batches.length === 1) return [request];
   return batches.map(({ first, count }) => ({
     ...request,
-    snapshot: { ...snapshot, drawLists: snapshot.drawLists.slice(first, first + count) },
+    snapshot: {
+      ...snapshot,
+      drawLists: snapshot.drawLists.slice(first, first + count),
+      pointInstances: snapshot.pointInstances?.slice(first, first + count),
+    },
     regions: regions.slice(first, first + count),
   }));
 }
@@ -469,7 +480,10 @@ function planPickPass(request: PickPassRequest, shared: SharedPlan): PickPassPla
   let slots = 0;
   const uses: PickPassPlan['uses'] = snapshot.candidates.map(() => []);
   snapshot.drawLists.forEach((list, point) => {
-    for (const candidate of list) if (!batchMembers?.[candidate]) uses[candidate].push({ point, slot: slots++ });
+    const instances = snapshot.pointInstances?.[point];
+    for (const candidate of list)
+      if (!batchMembers?.[candidate])
+        uses[candidate].push({ point, slot: slots++, instances: instances?.get(candidate) ?? null });
   });
   const block = row ? (request.overlayBlock ?? 0) : 0;
   return {
@@ -627,7 +641,12 @@ function drawMeshCandidates(
 ): void {
   // A pass starts with the viewport and scissor on the whole attachment (pooled: it may be larger than the plan's
   // target); state equal to the last set is not set again.
-  const state: PassState = { rect: [0, 0, attachment.width, attachment.height], pointGroup: null };
+  const state: PassState = {
+    rect: [0, 0, attachment.width, attachment.height],
+    pointGroup: null,
+    pipeline: null,
+    buffers: null,
+  };
   const batches = plan.batchDraws;
   let nextBatch = 0;
   let skipUntil = -1;
@@ -646,9 +665,22 @@ function drawMeshCandidates(
     if (!pipeline || uses.length === 0) return;
     const candidate = request.snapshot.candidates[index];
     const mesh = candidate.drawMesh ?? candidate.mesh;
-    pass.setPipeline(pipeline.lease.pipeline);
-    setExtraGroups(gpu, pass, request, pipeline, mesh, plan.storage?.[index] ?? null, candidate.mesh);
-    setMeshBuffers(gpu, pass, pipeline, mesh);
+    const storage = plan.storage?.[index] ?? null;
+    if (state.pipeline !== pipeline) pass.setPipeline((state.pipeline = pipeline).lease.pipeline);
+    // Meshes of one geometry class hold equal bytes: the next one draws from the buffers already bound. Their own
+    // instances, deformation data or rule storage would differ.
+    const shareable = !mesh.thinInstances && !mesh.deformationGpu && !storage;
+    const geometryClass = shareable ? geometryClassOf(mesh.geometry) : null;
+    const bound = state.buffers;
+    if (
+      !bound ||
+      bound.pipeline !== pipeline ||
+      !(bound.mesh === mesh ? shareable : geometryClass !== null && bound.geometryClass === geometryClass)
+    ) {
+      setExtraGroups(gpu, pass, request, pipeline, mesh, storage, candidate.mesh);
+      setMeshBuffers(gpu, pass, pipeline, mesh);
+      state.buffers = shareable ? { pipeline, mesh, geometryClass } : null;
+    }
     drawCandidateUses(gpu, pass, request, plan, index, pipeline, uses, state);
   });
 }
@@ -660,7 +692,7 @@ function drawBatch(
   request: PickPassRequest,
   plan: PickPassPlan,
   batch: BatchDraw,
-  use: { point: number; slot: number },
+  use: PointUse,
   state: PassState,
 ): void {
   const { pipeline } = batch;
@@ -668,6 +700,8 @@ function drawBatch(
   const mesh = request.snapshot.candidates[batch.first].mesh;
   const region = request.regions[use.point];
   pass.setPipeline(lease.pipeline);
+  state.pipeline = pipeline;
+  state.buffers = null;
   for (let g = 2; g < composed.bindGroups.length; g++)
     pass.setBindGroup(g, emptyGroupFor(gpu, lease.bindGroupLayouts[g]));
   const sources = [...mesh.gpu!.vertexBuffers, gpu.batchBuffer!];
@@ -680,10 +714,13 @@ function drawBatch(
   drawMeshInstances(pass, mesh, batch.count, batch.firstInstance);
 }
 
-/** What a pick pass last set: viewport (= scissor) rectangle and bind group 0. */
+/** What a pick pass last set: viewport (= scissor) rectangle, bind group 0, pipeline, shareable mesh buffers. */
 interface PassState {
   rect: [number, number, number, number];
   pointGroup: GPUBindGroup | null;
+  pipeline: PickPipeline | null;
+  /** The mesh whose buffers and groups 2+ are bound for `pipeline`, when a mesh of equal geometry may reuse them. */
+  buffers: { pipeline: PickPipeline; mesh: Mesh; geometryClass: object | null } | null;
 }
 
 /** Sets viewport and scissor to the rectangle unless they already are, then bind group 0 unless already bound. */
@@ -785,7 +822,7 @@ function drawCandidateUses(
   plan: PickPassPlan,
   index: number,
   pipeline: PickPipeline,
-  uses: readonly { point: number; slot: number }[],
+  uses: readonly PointUse[],
   state: PassState,
 ): void {
   const { composed, lease } = pipeline;
@@ -793,9 +830,8 @@ function drawCandidateUses(
   const mesh = candidate.drawMesh ?? candidate.mesh;
   const pointGroups = pointGroupsFor(gpu, lease.bindGroupLayouts[0], composed.bindGroups[0].bindings);
   const drawGroup = drawGroupFor(gpu, lease.bindGroupLayouts[1], composed.bindGroups[1].bindings);
-  let current = pipeline;
   const block = candidate.overlay === 'on-top' ? request.overlayBlock! : 0;
-  for (const { point, slot } of uses) {
+  for (const { point, slot, instances } of uses) {
     const region = request.regions[point];
     if (block) {
       // An on-top overlay item: its own neighbourhood texels, depth-tested only against other overlay items.
@@ -810,10 +846,16 @@ function drawCandidateUses(
     // Runs of one front face; a run whose pipeline differs (mirrored instances, culled faces) switches pipeline.
     for (const run of plan.rasterRuns[index]) {
       if (!run.pipeline) continue;
-      if (run.pipeline !== current) pass.setPipeline((current = run.pipeline).lease.pipeline);
-      // Pulled: corner k of triangle t is draw vertex 3t + k; the shader reads the index buffer itself.
-      if (run.pipeline.pulled) pass.draw(mesh.geometry.indices!.length, run.count, 0, run.first);
-      else drawMeshInstances(pass, mesh, run.count, run.first);
+      for (const range of instances ?? [run]) {
+        // Only the part of the run this point's ray crosses.
+        const first = Math.max(run.first, range.first);
+        const count = Math.min(run.first + run.count, range.first + range.count) - first;
+        if (count <= 0) continue;
+        if (run.pipeline !== state.pipeline) pass.setPipeline((state.pipeline = run.pipeline).lease.pipeline);
+        // Pulled: corner k of triangle t is draw vertex 3t + k; the shader reads the index buffer itself.
+        if (run.pipeline.pulled) pass.draw(mesh.geometry.indices!.length, count, 0, first);
+        else drawMeshInstances(pass, mesh, count, first);
+      }
     }
   }
 }

@@ -102,6 +102,11 @@ export interface PickSnapshot {
   candidates: PickCandidate[];
   /** Candidate indices drawn for each pick point (pickMany/pickRect may differ from pickAsync). */
   drawLists: number[][];
+  /**
+   * Per point, per thin-instanced candidate of its draw list: the instances its ray crosses (sorted ranges), so a
+   * point draws those and not every point's. A candidate without an entry draws all of its runs.
+   */
+  pointInstances?: Map<number, { first: number; count: number }[]>[];
   /** A marquee's runs of candidates drawn as one instanced draw each (`batchRectCandidates`); none elsewhere. */
   batches?: readonly { first: number; count: number }[];
 }
@@ -302,10 +307,24 @@ function snapshotFromSceneHierarchy(
       );
   }
   if (rays.length === 1) return { candidates, drawLists: [candidates.map((_, i) => i)] };
+  const { meshes, instances } = picker.entries;
   const drawLists = perRay.map((list) =>
-    [...new Set(list.map((e) => candidateOfMesh.get(picker.entries.meshes[e])!))].sort((a, b) => a - b),
+    [...new Set(list.map((e) => candidateOfMesh.get(meshes[e])!))].sort((a, b) => a - b),
   );
-  return { candidates, drawLists };
+  const pointInstances = perRay.map((list) => {
+    const byCandidate = new Map<number, { first: number; count: number }[]>();
+    for (const e of [...list].sort((a, b) => a - b)) {
+      if (instances[e] < 0) continue;
+      const candidate = candidateOfMesh.get(meshes[e])!;
+      let ranges = byCandidate.get(candidate);
+      if (!ranges) byCandidate.set(candidate, (ranges = []));
+      const last = ranges[ranges.length - 1];
+      if (last && last.first + last.count === instances[e]) last.count++;
+      else ranges.push({ first: instances[e], count: 1 });
+    }
+    return byCandidate;
+  });
+  return { candidates, drawLists, pointInstances };
 }
 
 /** The candidate owning `id` and the thin instance it names (-1 when the mesh has none). */
