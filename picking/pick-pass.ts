@@ -20,10 +20,12 @@ import {
   drawGroupFor,
   drawSlotBytes,
   emptyGroupFor,
+  ensureRectTargets,
   ensureTargets,
   ensureUniforms,
   pickFrameOffset,
   type PickGpu,
+  type PickTargets,
   pickTileTexelBudget,
   pickUniformOffset,
   pointGroupsFor,
@@ -397,7 +399,7 @@ function submitPickPass(
   gpu: PickGpu,
   request: PickPassRequest,
   plan: PickPassPlan,
-  targets: NonNullable<PickGpu['targets']>,
+  targets: PickTargets,
   index: number,
   count: number,
 ): PickTargetCopies | null {
@@ -413,7 +415,7 @@ function submitPickPass(
     gpu.device.queue.submit([encoder.finish()]);
     return null;
   }
-  const copies = encodePickTargetCopies(gpu, encoder, plan.targetWidth, plan.targetHeight, request.detailed);
+  const copies = encodePickTargetCopies(gpu, targets, encoder, plan.targetWidth, plan.targetHeight, request.detailed);
   try {
     gpu.device.queue.submit([encoder.finish()]);
   } catch (error) {
@@ -506,13 +508,13 @@ function preparePickTargets(
   request: PickPassRequest,
   passes: readonly PickPassRequest[],
   plans: readonly PickPassPlan[],
-): NonNullable<PickGpu['targets']> {
-  const targets = ensureTargets(
-    gpu,
-    Math.max(...plans.map((plan) => plan.targetWidth)),
-    Math.max(...plans.map((plan) => plan.targetHeight)),
-    request.detailed,
-  );
+): PickTargets {
+  const width = Math.max(...plans.map((plan) => plan.targetWidth));
+  const height = Math.max(...plans.map((plan) => plan.targetHeight));
+  const targets =
+    request.layout === 'rect' && !request.detailed
+      ? ensureRectTargets(gpu, width, height)
+      : ensureTargets(gpu, width, height, request.detailed);
   ensureUniforms(
     gpu,
     Math.max(...passes.map((pass) => pass.regions.length)) * (request.overlayBlock ? 2 : 1),
@@ -609,11 +611,7 @@ function writeDrawUniforms(gpu: PickGpu, request: PickPassRequest, plan: PickPas
 }
 
 /** Clears the ID, depth-value (and detail) attachments and the depth buffer (reverse-Z: cleared to 0). */
-function beginPickPass(
-  encoder: GPUCommandEncoder,
-  targets: NonNullable<PickGpu['targets']>,
-  detailed: boolean,
-): GPURenderPassEncoder {
+function beginPickPass(encoder: GPUCommandEncoder, targets: PickTargets, detailed: boolean): GPURenderPassEncoder {
   return encoder.beginRenderPass({
     label: 'weft:pick-pass',
     colorAttachments: targets.views.slice(0, detailed ? 3 : 2).map((view) => ({

@@ -7,7 +7,7 @@ import {
 import { acquireStagingBuffer } from '../engine/staging-pool.js';
 import type { PickTexel } from './pick-decode.js';
 import { decodePickId } from './pick-id.js';
-import type { PickGpu } from './pick-resources.js';
+import type { PickGpu, PickTargets } from './pick-resources.js';
 
 /** What a finished pass read back. */
 export interface PickReadback {
@@ -37,12 +37,13 @@ export const attachmentTexelBytes: readonly number[] = [4, 4, 16];
 /** Encodes the copies of the used width × height corner of the ID, depth-value (and detail) targets. */
 export function encodePickTargetCopies(
   gpu: PickGpu,
+  targets: PickTargets,
   encoder: GPUCommandEncoder,
   width: number,
   height: number,
   detailed: boolean,
 ): PickTargetCopies {
-  const textures = gpu.targets!.textures.slice(0, detailed ? 3 : 2);
+  const textures = targets.textures.slice(0, detailed ? 3 : 2);
   let byteLength = 0;
   const staged = textures.map((_, a) => {
     const region = makeStagedRegion(width, height, attachmentTexelBytes[a], byteLength);

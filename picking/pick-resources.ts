@@ -26,6 +26,17 @@ interface StorageEntry {
   layout: GPUBindGroupLayout | null;
 }
 
+/** A pick pass's attachments: ID, depth value (and detail) colour targets, the depth buffer. */
+export interface PickTargets {
+  width: number;
+  height: number;
+  detailed: boolean;
+  textures: GPUTexture[];
+  views: GPUTextureView[];
+  depth: GPUTexture;
+  depthView: GPUTextureView;
+}
+
 /** The picker's GPU objects on one device; grown on demand, reused by every later pick. */
 export interface PickGpu {
   readonly device: GPUDevice;
@@ -38,15 +49,10 @@ export interface PickGpu {
   /** Per mesh: its pipeline by mode, so a warm pick skips the layout key (a mesh's layout never changes). */
   readonly meshPipelines: WeakMap<Mesh, { thin: boolean; byMode: Map<string, PickPipeline | null> }>;
   readonly staging: StagingPool;
-  targets: {
-    width: number;
-    height: number;
-    detailed: boolean;
-    textures: GPUTexture[];
-    views: GPUTextureView[];
-    depth: GPUTexture;
-    depthView: GPUTextureView;
-  } | null;
+  /** The point passes' targets. */
+  targets: PickTargets | null;
+  /** The marquee tiles' target sets, most recently used first (`ensureRectTargets`). */
+  rectTargets: PickTargets[];
   pointBuffer: GPUBuffer | null;
   pointCapacity: number;
   /** Point bind groups per group-0 layout (with and without the rule's frame uniform). */
@@ -88,6 +94,7 @@ export function ensurePickGpu(picker: { gpu: PickGpu | null }, device: GPUDevice
     meshPipelines: new WeakMap(),
     staging: createStagingPool(device, 'weft:pick'),
     targets: null,
+    rectTargets: [],
     pointBuffer: null,
     pointCapacity: 0,
     pointGroups: new Map(),
@@ -113,20 +120,45 @@ export function ensurePickGpu(picker: { gpu: PickGpu | null }, device: GPUDevice
  */
 export const pickTileTexelBudget = 1 << 22;
 
-/** 1×1 (or K×1, or w×h) ID, depth-value, detail and depth targets, grown when a request needs more. */
-export function ensureTargets(
-  gpu: PickGpu,
-  width: number,
-  height: number,
-  detailed: boolean,
-): NonNullable<PickGpu['targets']> {
+/**
+ * ID, depth-value, detail and depth targets for point passes (1×1, K×1, or K × block + 1 with overlays), grown when
+ * a request needs more. Marquee tiles have their own (`ensureRectTargets`), so a pick after a marquee clears a texel
+ * per point, not the rectangle.
+ */
+export function ensureTargets(gpu: PickGpu, width: number, height: number, detailed: boolean): PickTargets {
   const current = gpu.targets;
   if (current && current.width >= width && current.height >= height && (current.detailed || !detailed)) return current;
   let w = Math.max(width, current?.width ?? 1);
   let h = Math.max(height, current?.height ?? 1);
   if (w * h > pickTileTexelBudget && w * h > width * height) [w, h] = [width, height];
   const wantDetail = detailed || (current?.detailed ?? false);
-  for (const texture of current ? [...current.textures, current.depth] : []) texture.destroy();
+  destroyTargets(current);
+  gpu.targets = makeTargets(gpu, w, h, wantDetail);
+  return gpu.targets;
+}
+
+/** Marquee target sets a picker keeps (most recently used first). */
+export const rectTargetSets = 2;
+
+/**
+ * Targets for a marquee tile: the smallest kept set that holds it with at most 4× its texels (a pass clears its
+ * whole attachment), else a new set of exactly its size; at most `rectTargetSets` are kept, so a big and a small
+ * marquee in turn create nothing once warm.
+ */
+export function ensureRectTargets(gpu: PickGpu, width: number, height: number): PickTargets {
+  const sets = gpu.rectTargets;
+  let best = -1;
+  sets.forEach((t, i) => {
+    const fits = t.width >= width && t.height >= height && t.width * t.height <= 4 * width * height;
+    if (fits && (best < 0 || t.width * t.height < sets[best].width * sets[best].height)) best = i;
+  });
+  const targets = best >= 0 ? sets.splice(best, 1)[0] : makeTargets(gpu, width, height, false);
+  sets.unshift(targets);
+  while (sets.length > rectTargetSets) destroyTargets(sets.pop()!);
+  return targets;
+}
+
+function makeTargets(gpu: PickGpu, w: number, h: number, detailed: boolean): PickTargets {
   const make = (format: GPUTextureFormat, label: string, extra = 0) =>
     gpu.device.createTexture({
       label: `weft:pick:${label}`,
@@ -138,19 +170,22 @@ export function ensureTargets(
     // The marquee's compute pass reads the IDs in place (pick-rect-reduce.ts).
     make('rgba8unorm', 'id', GPUTextureUsage.TEXTURE_BINDING),
     make('r32float', 'depth-value'),
-    ...(wantDetail ? [make('rgba32uint', 'detail')] : []),
+    ...(detailed ? [make('rgba32uint', 'detail')] : []),
   ];
   const depth = make('depth24plus', 'depth');
-  gpu.targets = {
+  return {
     width: w,
     height: h,
-    detailed: wantDetail,
+    detailed,
     textures,
     views: textures.map((t) => t.createView()),
     depth,
     depthView: depth.createView(),
   };
-  return gpu.targets;
+}
+
+function destroyTargets(targets: PickTargets | null): void {
+  for (const texture of targets ? [...targets.textures, targets.depth] : []) texture.destroy();
 }
 
 function makeBuffer(gpu: PickGpu, label: string, size: number, usage: GPUBufferUsageFlags): GPUBuffer {
@@ -322,8 +357,9 @@ export function storageGroupFor(
 export function disposePickGpu(gpu: PickGpu): void {
   disposePipelineLeaseSet(gpu.leases);
   gpu.pipelines.clear();
-  for (const texture of gpu.targets ? [...gpu.targets.textures, gpu.targets.depth] : []) texture.destroy();
+  for (const targets of [gpu.targets, ...gpu.rectTargets]) destroyTargets(targets);
   gpu.targets = null;
+  gpu.rectTargets = [];
   for (const buffer of gpu.allBuffers) buffer.destroy();
   gpu.allBuffers.clear();
   disposeStagingPool(gpu.staging);

@@ -12,9 +12,16 @@ import {
   type Scene,
   setMeshWorldMatrix,
 } from '../../../engine/index.js';
-import { createGpuPicker, type GpuPicker, type PickedIdentity, pickRectAsync } from '../../../picking/index.js';
+import {
+  createGpuPicker,
+  type GpuPicker,
+  type PickedIdentity,
+  pickAsync,
+  pickRectAsync,
+} from '../../../picking/index.js';
 import { pickRectByAsync } from '../../../picking/gpu-picker.js';
 import { type RefBox, type RefCamera, refRect } from '../../support/box-rays.js';
+import { countDeviceCreates } from '../../support/create-counter.js';
 import { gpuTest } from '../../support/gpu.js';
 
 const keyOf = (f: PickedIdentity) => f.mesh!.name;
@@ -170,6 +177,47 @@ describe('pickRectAsync batches meshes of equal geometry', () => {
       // Without culling every face draws and the nearest wins: still only the shells.
       const noCull = await pickRectAsync(picker, 0, 0, 160, 120, { culling: 'none' });
       expectReference(noCull, boxes, oblique, { x: 0, y: 0, width: 160, height: 120 });
+    },
+    [160, 120],
+  );
+
+  gpuTest(
+    'after a full-frame marquee, picks and small marquees create nothing and clear only their own texels',
+    async ({ engine }) => {
+      const boxes: PlacedBox[] = Array.from({ length: 12 }, (_, i) => ({
+        key: `b${i}`,
+        size: 0.5,
+        centre: [((i % 4) - 1.5) * 1.2, (Math.floor(i / 4) - 1) * 1.2, 0],
+      }));
+      const { picker } = makeScene(engine, oblique, boxes);
+      const full = { x: 0, y: 0, width: 160, height: 120 };
+      const small = { x: 40, y: 30, width: 60, height: 50 };
+      const warm = async () => {
+        expectReference(await pickRectAsync(picker, 0, 0, 160, 120), boxes, oblique, full);
+        expectReference(await pickRectAsync(picker, 40, 30, 60, 50), boxes, oblique, small);
+        await pickAsync(picker, 80, 60);
+      };
+      await warm();
+      // The point pass keeps its 1×1 targets: a pick does not clear the marquee's 160×120.
+      expect([picker.gpu!.targets!.width, picker.gpu!.targets!.height]).toEqual([1, 1]);
+      const counter = countDeviceCreates(engine.device);
+      try {
+        for (let i = 0; i < 3; i++) await warm();
+        expect(counter.count(), 'GPU objects created by warm marquees and picks').toBe(0);
+      } finally {
+        counter.restore();
+      }
+      // A tiny marquee gets targets of its own size (the kept sets are over 4× its texels), replacing the oldest set.
+      expectReference(await pickRectAsync(picker, 70, 50, 20, 20), boxes, oblique, {
+        x: 70,
+        y: 50,
+        width: 20,
+        height: 20,
+      });
+      expect(picker.gpu!.rectTargets.map((t) => [t.width, t.height])).toEqual([
+        [20, 20],
+        [60, 50],
+      ]);
     },
     [160, 120],
   );
