@@ -89,7 +89,6 @@ export function makePickOutputFragment(): Fragment {
         type: 'PickUniforms',
         role: 'mesh',
         visibility: ['vertex', 'fragment'],
-        hasDynamicOffset: true,
         minBindingSize: pickUniformsByteSize,
       },
     ],

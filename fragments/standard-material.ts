@@ -39,7 +39,15 @@ export function makeStandardMaterialFragments(): Fragment[] {
 
 /** The pick pass: the same vertex stage as the forward material plus the pick-ID outputs. */
 export function makePickFragments(): Fragment[] {
-  return [...makeStandardVertexFragments(), makePickDiscardTypesFragment(), makePickOutputFragment()];
+  // The pick pass binds a group per draw slot: no dynamic offsets (see makeDrawUniformsFragment).
+  return [
+    makeSceneUniformsFragment(),
+    makeDrawUniformsFragment({ dynamicOffset: false }),
+    makeThinInstancesFragment(),
+    makeStandardVertexFragment(),
+    makePickDiscardTypesFragment(),
+    makePickOutputFragment(),
+  ];
 }
 
 /** The compose conditions of a standard-material variant (condition names equal the field names). */

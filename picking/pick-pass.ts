@@ -707,8 +707,7 @@ function drawBatch(
   setMeshIndexBuffer(pass, mesh);
   const pointGroups = pointGroupsFor(gpu, lease.bindGroupLayouts[0], composed.bindGroups[0].bindings);
   setPointState(pass, state, 0, 0, region.width, region.height, pointGroups[use.point]);
-  const drawGroup = drawGroupFor(gpu, lease.bindGroupLayouts[1], composed.bindGroups[1].bindings);
-  pass.setBindGroup(1, drawGroup, [use.slot * drawSlotBytes, use.slot * drawSlotBytes]);
+  pass.setBindGroup(1, drawGroupFor(gpu, lease.bindGroupLayouts[1], composed.bindGroups[1].bindings, use.slot));
   drawMeshInstances(pass, mesh, batch.count, batch.firstInstance);
 }
 
@@ -827,7 +826,7 @@ function drawCandidateUses(
   const candidate = request.snapshot.candidates[index];
   const mesh = candidate.drawMesh ?? candidate.mesh;
   const pointGroups = pointGroupsFor(gpu, lease.bindGroupLayouts[0], composed.bindGroups[0].bindings);
-  const drawGroup = drawGroupFor(gpu, lease.bindGroupLayouts[1], composed.bindGroups[1].bindings);
+  const drawBindings = composed.bindGroups[1].bindings;
   const block = candidate.overlay === 'on-top' ? request.overlayBlock! : 0;
   for (const { point, slot, instances } of uses) {
     const region = request.regions[point];
@@ -840,7 +839,7 @@ function drawCandidateUses(
       const height = plan.row ? 1 : region.height;
       setPointState(pass, state, x, 0, width, height, pointGroups[point]);
     }
-    pass.setBindGroup(1, drawGroup, [slot * drawSlotBytes, slot * drawSlotBytes]);
+    pass.setBindGroup(1, drawGroupFor(gpu, lease.bindGroupLayouts[1], drawBindings, slot));
     // Runs of one front face; a run whose pipeline differs (mirrored instances, culled faces) switches pipeline.
     for (const run of plan.rasterRuns[index]) {
       if (!run.pipeline) continue;

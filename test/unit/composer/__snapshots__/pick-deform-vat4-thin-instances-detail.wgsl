@@ -1,13 +1,13 @@
 // pick-deform-vat4-thin-instances-detail: pick ids, primitive detail, deformed mesh {"vat":4,"thinInstances":true}
-// key 66766acd0ef93145
+// key 6d44d9c55edf1f89
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-output, standard-vertex, vertex-animation
 // conditions {"deformVat":true,"primitiveDetail":true,"thinInstances":true}
 // features primitive-index (pick-output)
 // @group(0) scene
 //   @binding(0) scene: package::scene_uniforms::SceneUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform"}} from scene-uniforms
 // @group(1) mesh
-//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
-//   @binding(1) pick: package::pick_output::PickUniforms {"binding":1,"visibility":"vertex|fragment","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":16}} from pick-output
+//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform","minBindingSize":160}} from draw-uniforms
+//   @binding(1) pick: package::pick_output::PickUniforms {"binding":1,"visibility":"vertex|fragment","buffer":{"type":"uniform","minBindingSize":16}} from pick-output
 // @group(2) material (empty)
 // @group(3) extra
 //   @binding(0) vatInfo: package::vertex_animation::VertexAnimationInfo {"binding":0,"visibility":"vertex","buffer":{"type":"uniform"}} from vertex-animation

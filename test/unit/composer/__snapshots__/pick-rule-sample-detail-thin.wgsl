@@ -1,5 +1,5 @@
 // pick-rule-sample-detail-thin: pick discard rule {"primitiveDetail":true,"thinInstances":true,"vertexData":false,"worldAdjust":false}
-// key c7b2b63e6ed9166f
+// key efa11604763da1eb
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-discard-rule, pick-output, standard-vertex
 // conditions {"pickDiscard":true,"primitiveDetail":true,"thinInstances":true}
 // features primitive-index (pick-output)
@@ -7,8 +7,8 @@
 //   @binding(0) pickFrame: package::pick_discard_types::PickFrameUniforms {"binding":0,"visibility":"fragment","buffer":{"type":"uniform"}} from pick-discard-types
 //   @binding(1) scene: package::scene_uniforms::SceneUniforms {"binding":1,"visibility":"vertex|fragment","buffer":{"type":"uniform"}} from scene-uniforms
 // @group(1) mesh
-//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
-//   @binding(1) pick: package::pick_output::PickUniforms {"binding":1,"visibility":"vertex|fragment","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":16}} from pick-output
+//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform","minBindingSize":160}} from draw-uniforms
+//   @binding(1) pick: package::pick_output::PickUniforms {"binding":1,"visibility":"vertex|fragment","buffer":{"type":"uniform","minBindingSize":16}} from pick-output
 // @group(2) material (empty)
 // @group(3) extra
 //   @binding(0) flags: array<f32> {"binding":0,"visibility":"fragment","buffer":{"type":"read-only-storage"}} from pick-discard-rule

@@ -1,5 +1,5 @@
 // pick-rule-sample-vertex-detail-vertex-data-world-adjust: sample discard rule, vertex-index detail, uint16 mesh, vertex data pulled from a float32x2 stream
-// key b49ce42de70977e4
+// key 52a5c1bca31607a0
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-discard-rule, pick-output, standard-vertex, pick-world-adjust-rule, vertex-pulling
 // conditions {"pickDiscard":true,"pickTriangleFromVertex":true,"pickVertexData":true,"pickWorldAdjust":true,"primitiveDetail":true,"vertexPulling":true}
 // features none
@@ -7,8 +7,8 @@
 //   @binding(0) pickFrame: package::pick_discard_types::PickFrameUniforms {"binding":0,"visibility":"fragment","buffer":{"type":"uniform"}} from pick-discard-types
 //   @binding(1) scene: package::scene_uniforms::SceneUniforms {"binding":1,"visibility":"vertex|fragment","buffer":{"type":"uniform"}} from scene-uniforms
 // @group(1) mesh
-//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
-//   @binding(1) pick: package::pick_output::PickUniforms {"binding":1,"visibility":"vertex|fragment","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":16}} from pick-output
+//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform","minBindingSize":160}} from draw-uniforms
+//   @binding(1) pick: package::pick_output::PickUniforms {"binding":1,"visibility":"vertex|fragment","buffer":{"type":"uniform","minBindingSize":16}} from pick-output
 // @group(2) material
 //   @binding(0) pulledIndices: array<u32> {"binding":0,"visibility":"vertex","buffer":{"type":"read-only-storage"}} from vertex-pulling
 //   @binding(1) pulledVertices0: array<u32> {"binding":1,"visibility":"vertex","buffer":{"type":"read-only-storage"}} from vertex-pulling

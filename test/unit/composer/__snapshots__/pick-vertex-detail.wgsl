@@ -1,13 +1,13 @@
 // pick-vertex-detail: pick ids, vertex-index detail, uint32 mesh {}
-// key d8dff50f9fe1b069
+// key 8f45ea28553577fd
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-output, standard-vertex, vertex-pulling
 // conditions {"pickTriangleFromVertex":true,"primitiveDetail":true,"vertexPulling":true}
 // features none
 // @group(0) scene
 //   @binding(0) scene: package::scene_uniforms::SceneUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform"}} from scene-uniforms
 // @group(1) mesh
-//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
-//   @binding(1) pick: package::pick_output::PickUniforms {"binding":1,"visibility":"vertex|fragment","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":16}} from pick-output
+//   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform","minBindingSize":160}} from draw-uniforms
+//   @binding(1) pick: package::pick_output::PickUniforms {"binding":1,"visibility":"vertex|fragment","buffer":{"type":"uniform","minBindingSize":16}} from pick-output
 // @group(2) material
 //   @binding(0) pulledIndices: array<u32> {"binding":0,"visibility":"vertex","buffer":{"type":"read-only-storage"}} from vertex-pulling
 //   @binding(1) pulledVertices0: array<u32> {"binding":1,"visibility":"vertex","buffer":{"type":"read-only-storage"}} from vertex-pulling
