@@ -158,6 +158,22 @@ function floorDraws(snapshot: ReturnType<typeof makeRectSnapshot>, viewProjectio
   });
 }
 
+/**
+ * The same boxes as one instanced draw (the physical floor of drawing them): the grid's world matrices are
+ * translations, so each candidate's (and each thin instance's) translation is an instance offset.
+ */
+function instancedFloorDraw(snapshot: ReturnType<typeof makeRectSnapshot>, viewProjection: Float32Array): FloorDraw {
+  const perCandidate = floorDraws(snapshot, viewProjection);
+  const cropped = mat4.multiply(perCandidate[0].matrix, mat4.inverse(snapshot.candidates[0].worldMatrix));
+  const offsets: number[] = [];
+  snapshot.candidates.forEach((c, i) => {
+    const t = c.worldMatrix.subarray(12, 15);
+    const o = perCandidate[i].offsets;
+    for (let k = 0; k < o.length; k += 3) offsets.push(o[k] + t[0], o[k + 1] + t[1], o[k + 2] + t[2]);
+  });
+  return { matrix: cropped as Float32Array, offsets: new Float32Array(offsets) };
+}
+
 const gc = (globalThis as { gc?: () => void }).gc;
 
 async function main(): Promise<void> {
@@ -177,6 +193,7 @@ async function main(): Promise<void> {
       ['reduce', () => pickRectAsync(picker, rect.x, rect.y, rect.width, rect.height)],
       ['readback', () => pickRectByAsync(picker, rect.x, rect.y, rect.width, rect.height, undefined, 'readback')],
       ['floor', makeDrawFloor(engine.device, draws)],
+      ['instanced floor', makeDrawFloor(engine.device, [instancedFloorDraw(snapshot, viewProjection)])],
     ];
     const reduced = await pickRectAsync(picker, rect.x, rect.y, rect.width, rect.height);
     const readBack = await pickRectByAsync(picker, rect.x, rect.y, rect.width, rect.height, undefined, 'readback');
@@ -203,7 +220,7 @@ async function main(): Promise<void> {
         await settle();
         samples[c].push(await time(cases[c][1]));
       }
-    const [single, reduce, readback, floor] = samples.map(median);
+    const [single, reduce, readback, floor, instancedFloor] = samples.map(median);
     const ratio = reduce / single;
     rows.push([
       instanced ? `${count} thin instances` : `${count} meshes`,
@@ -219,6 +236,9 @@ async function main(): Promise<void> {
       floor.toFixed(3),
       `${(floor / single).toFixed(2)}×`,
       `${(reduce / floor).toFixed(2)}×`,
+      instancedFloor.toFixed(3),
+      `${(instancedFloor / single).toFixed(2)}×`,
+      `${(reduce / instancedFloor).toFixed(2)}×`,
     ]);
   }
   console.log(
@@ -227,6 +247,9 @@ async function main(): Promise<void> {
   console.log('reduce = pickRectAsync (frustum cull + GPU ID reduce); readback = every mesh drawn, every texel read');
   console.log(
     'floor = the culled candidates drawn alone in one bare pass (own buffers per mesh, flat colour, no weft code) + a 256-byte readback',
+  );
+  console.log(
+    'inst. floor = the same boxes as one instanced draw in that bare pass (what drawing them costs at best; weft draws equal meshes so)',
   );
   const header = [
     'scene',
@@ -242,6 +265,9 @@ async function main(): Promise<void> {
     'floor',
     'floor/single',
     'reduce/floor',
+    'inst. floor',
+    'inst./single',
+    'reduce/inst.',
   ];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
   const line = (cells: string[]) => cells.map((c, i) => c.padStart(widths[i])).join('  ');
