@@ -43,7 +43,7 @@ import { makePickZoomMatrix, type PixelRegion } from './pick-zoom.js';
 import { getEngineUniformLayouts } from '../engine/uniform-layouts.js';
 import { getPickUniformOffsets } from './pick-uniform-layouts.js';
 import type { RectIdReducer } from './pick-rect-reduce.js';
-import { type BatchDraw, geometryClassOf, prepareBatchDraws } from './pick-rect-batches.js';
+import { type BatchDraw, batchMesh, geometryClassOf, prepareBatchDraws } from './pick-rect-batches.js';
 
 const identityMatrix: readonly number[] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
 
@@ -695,7 +695,7 @@ function drawBatch(
 ): void {
   const { pipeline } = batch;
   const { composed, lease } = pipeline;
-  const mesh = request.snapshot.candidates[batch.first].mesh;
+  const mesh = batchMesh(request.snapshot, batch);
   const region = request.regions[use.point];
   pass.setPipeline(lease.pipeline);
   state.pipeline = pipeline;

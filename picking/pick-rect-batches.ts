@@ -173,9 +173,13 @@ export function batchRectCandidates(
   return Int32Array.from(order);
 }
 
-/** The mesh a batch draws with (its first member's: every member's buffers hold the same bytes). */
+/**
+ * The mesh a batch draws with: its first member's (every member's buffers hold the same bytes), or the stand-in
+ * `bindSnapshotMeshes` made for it when it changed since the call (a redraw after a device loss).
+ */
 export function batchMesh(snapshot: PickSnapshot, batch: PickBatch): Mesh {
-  return snapshot.candidates[batch.first].mesh;
+  const first = snapshot.candidates[batch.first];
+  return first.drawMesh ?? first.mesh;
 }
 
 /** A batch ready to draw: its pipeline and where its members' matrices start in the batch instance buffer. */

@@ -11,6 +11,7 @@ import {
   makeStandardMaterial,
   type Scene,
   setMeshWorldMatrix,
+  whenEngineReadyAsync,
 } from '../../../engine/index.js';
 import {
   createGpuPicker,
@@ -218,6 +219,33 @@ describe('pickRectAsync batches meshes of equal geometry', () => {
         [20, 20],
         [60, 50],
       ]);
+    },
+    [160, 120],
+  );
+
+  gpuTest(
+    'a marquee redrawn after a device loss draws its batch as at the call, the first member disposed meanwhile',
+    async ({ engine }) => {
+      const boxes: PlacedBox[] = Array.from({ length: 20 }, (_, i) => ({
+        key: `b${i}`,
+        size: 0.4,
+        centre: [((i % 5) - 2) * 0.9, (Math.floor(i / 5) - 1.5) * 0.9, 0],
+      }));
+      const { scene, picker } = makeScene(engine, oblique, boxes);
+      const full = { x: 0, y: 0, width: 160, height: 120 };
+      expectReference(await pickRectAsync(picker, 0, 0, 160, 120), boxes, oblique, full);
+      const lost = engine.device;
+      const pending = pickRectAsync(picker, 0, 0, 160, 120);
+      lost.destroy();
+      // After the call: the batch's first member goes, another moves away. The answer is the scene at the call.
+      const [first, seventh] = [scene.meshes[0], scene.meshes[7]];
+      disposeMesh(first);
+      setMeshWorldMatrix(seventh, mat4.translation([0, 0, 100]));
+      expectReference(await pending, boxes, oblique, full);
+      await whenEngineReadyAsync(engine);
+      expect(engine.device).not.toBe(lost);
+      const now = boxes.filter((b) => b.key !== 'b0' && b.key !== 'b7');
+      expectReference(await pickRectAsync(picker, 0, 0, 160, 120), now, oblique, full);
     },
     [160, 120],
   );
