@@ -2,7 +2,7 @@ import type { Mesh } from '../../engine/mesh.js';
 import type { PickCulling } from '../../engine/winding.js';
 import { nodeWords } from './bvh-nodes.js';
 import { adoptBuiltMeshBvh, type CpuPicker } from './cpu-picker.js';
-import { getMeshBvh, peekMeshBvh } from './mesh-bvh-cache.js';
+import { getMeshBvh, meshBvhCacheEpoch, peekMeshBvh } from './mesh-bvh-cache.js';
 import { makeRayBox, type RayBox, rayBoxEntry, setRayBox } from './ray-box.js';
 import { makeTriangleHit, type TriangleHit } from './ray-triangle.js';
 import type { TriangleBvh } from './triangle-bvh.js';
@@ -130,11 +130,24 @@ function toLocal(q: Query, e: number): void {
 }
 
 function meshBvhFor(picker: CpuPicker, e: number): TriangleBvh {
-  const mesh = picker.entries.meshes[e];
-  const had = peekMeshBvh(mesh);
-  if (had) return had;
-  const bvh = getMeshBvh(mesh);
-  adoptBuiltMeshBvh(picker, picker.entries.meshIndex[e]);
+  const { entries } = picker;
+  const m = entries.meshIndex[e];
+  const epoch = meshBvhCacheEpoch();
+  if (entries.bvhEpoch === epoch) {
+    const known = entries.bvhs[m];
+    if (known) return known;
+  } else {
+    entries.bvhs.fill(null);
+    entries.bvhEpoch = epoch;
+  }
+  const mesh = entries.meshes[e];
+  let bvh = peekMeshBvh(mesh);
+  if (!bvh) {
+    bvh = getMeshBvh(mesh);
+    adoptBuiltMeshBvh(picker, m);
+    entries.bvhEpoch = meshBvhCacheEpoch(); // the build bumped it; the other meshes' BVHs did not change
+  }
+  entries.bvhs[m] = bvh;
   return bvh;
 }
 
