@@ -65,18 +65,43 @@ export function makeCpuPickingInfo(
   const indices = geometry.indices;
   const P = mesh.positions;
   const f = hit.faceId * 3;
-  const v0 = indices ? indices[f] : f;
-  const v1 = indices ? indices[f + 1] : f + 1;
-  const v2 = indices ? indices[f + 2] : f + 2;
-  const ax = P[v0 * 3];
-  const ay = P[v0 * 3 + 1];
-  const az = P[v0 * 3 + 2];
-  const e1x = P[v1 * 3] - ax;
-  const e1y = P[v1 * 3 + 1] - ay;
-  const e1z = P[v1 * 3 + 2] - az;
-  const e2x = P[v2 * 3] - ax;
-  const e2y = P[v2 * 3 + 1] - ay;
-  const e2z = P[v2 * 3 + 2] - az;
+  // The corners from the query's leaf copy when it kept one (the same float32 values, still in cache after the query;
+  // on a large mesh the index and position reads would miss it), else from the positions through the index.
+  const T = hit.leaf >= 0 ? hit.triangles : null;
+  let ax: number;
+  let ay: number;
+  let az: number;
+  let e1x: number;
+  let e1y: number;
+  let e1z: number;
+  let e2x: number;
+  let e2y: number;
+  let e2z: number;
+  if (T !== null) {
+    const c = hit.leaf * 9;
+    ax = T[c];
+    ay = T[c + 1];
+    az = T[c + 2];
+    e1x = T[c + 3] - ax;
+    e1y = T[c + 4] - ay;
+    e1z = T[c + 5] - az;
+    e2x = T[c + 6] - ax;
+    e2y = T[c + 7] - ay;
+    e2z = T[c + 8] - az;
+  } else {
+    const a = (indices ? indices[f] : f) * 3;
+    const b = (indices ? indices[f + 1] : f + 1) * 3;
+    const c = (indices ? indices[f + 2] : f + 2) * 3;
+    ax = P[a];
+    ay = P[a + 1];
+    az = P[a + 2];
+    e1x = P[b] - ax;
+    e1y = P[b + 1] - ay;
+    e1z = P[b + 2] - az;
+    e2x = P[c] - ax;
+    e2y = P[c + 1] - ay;
+    e2z = P[c + 2] - az;
+  }
   // World normals through the inverse-transpose: w[r] = Σ_c n[c] · inverse[r · 4 + c] (the inverse is column-major).
   const M = entries.inverse;
   const m = e * 16;
@@ -113,6 +138,9 @@ export function makeCpuPickingInfo(
   const normals = findNormals(geometry);
   if (normals) {
     const { floats: N, stride, offset } = normals;
+    const v0 = indices ? indices[f] : f;
+    const v1 = indices ? indices[f + 1] : f + 1;
+    const v2 = indices ? indices[f + 2] : f + 2;
     const u = hit.u;
     const v = hit.v;
     const w = 1 - u - v;

@@ -87,7 +87,13 @@ function acquireScratch(): PickScratch {
   scratches ??= [];
   let s = scratches[depth];
   if (!s) {
-    s = { origin: [0, 0, 0], direction: [0, 0, 0], near: 0, far: 0, hit: { entry: -1, t: 0, u: 0, v: 0, faceId: -1 } };
+    s = {
+      origin: [0, 0, 0],
+      direction: [0, 0, 0],
+      near: 0,
+      far: 0,
+      hit: { entry: -1, t: 0, u: 0, v: 0, faceId: -1, triangles: null, leaf: -1 },
+    };
     scratches[depth] = s;
   }
   depth++;
@@ -166,6 +172,7 @@ function nearest(
   hit.entry = -1;
   hit.t = Infinity;
   hit.faceId = -1;
+  hit.triangles = null;
   if (!raycastSceneFirst(picker, origin, direction, s.near, s.far, accept, hit, options.culling))
     return makeMissInfo(picking);
   return makeCpuPickingInfo(picker, hit, origin, direction, picking);

@@ -6,7 +6,12 @@ import { getMeshBvh, meshBvhCacheEpoch, peekMeshBvh } from './mesh-bvh-cache.js'
 import { makeRayBox, type RayBox, rayBoxEntry, setRayBox } from './ray-box.js';
 import { makeTriangleHit, type TriangleHit } from './ray-triangle.js';
 import type { TriangleBvh } from './triangle-bvh.js';
-import { makeTriangleHitList, raycastTriangleBvhAll, raycastTriangleBvhFirst } from './triangle-bvh-query.js';
+import {
+  lastFirstHitLeaf,
+  makeTriangleHitList,
+  raycastTriangleBvhAll,
+  raycastTriangleBvhFirst,
+} from './triangle-bvh-query.js';
 
 /** Decides whether an entry (mesh, thin instance or -1) may be hit by this query. */
 export type EntryAcceptor = (mesh: Mesh, thinInstance: number) => boolean;
@@ -18,6 +23,12 @@ export interface SceneHit {
   u: number;
   v: number;
   faceId: number;
+  /**
+   * The hit triangle's leaf-order copy (its 9 coordinates at `leaf · 9`, just read by the query, so still in cache),
+   * or null (leaf -1) when the BVH keeps no copy or the query does not say.
+   */
+  triangles: Float32Array | null;
+  leaf: number;
 }
 
 /** Per-query state handed to the candidate visitor (reused, so a query allocates nothing). */
@@ -174,7 +185,15 @@ function offer(q: Query, e: number, far: number): number {
     const list = makeTriangleHitList();
     raycastTriangleBvhAll(bvh, l[0], l[1], l[2], l[3], l[4], l[5], q.tMin, q.tMax, list, facing);
     for (let i = 0; i < list.count; i++)
-      q.all.push({ entry: e, t: list.t[i], u: list.u[i], v: list.v[i], faceId: list.faceId[i] });
+      q.all.push({
+        entry: e,
+        t: list.t[i],
+        u: list.u[i],
+        v: list.v[i],
+        faceId: list.faceId[i],
+        triangles: null,
+        leaf: -1,
+      });
     return far;
   }
   const hit = q.hit;
@@ -186,6 +205,8 @@ function offer(q: Query, e: number, far: number): number {
   out.u = hit.u;
   out.v = hit.v;
   out.faceId = hit.faceId;
+  out.triangles = bvh.triangles;
+  out.leaf = lastFirstHitLeaf();
   return hit.t;
 }
 

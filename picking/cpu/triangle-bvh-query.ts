@@ -62,6 +62,14 @@ function gatherCorners(bvh: TriangleBvh, face: number, out: Float64Array): Float
   return out;
 }
 
+/** Leaf position of the last `raycastTriangleBvhFirst` hit (read right after it, e.g. to find its triangle copy). */
+let lastLeaf = -1;
+
+/** The leaf position (index into `faceIds`, and / 9 into `triangles`) of the last successful first-hit query. */
+export function lastFirstHitLeaf(): number {
+  return lastLeaf;
+}
+
 /** Makes an empty hit list for `raycastTriangleBvhAll`. */
 export function makeTriangleHitList(): TriangleHitList {
   return { count: 0, t: [], u: [], v: [], faceId: [] };
@@ -251,6 +259,7 @@ export function raycastTriangleBvhFirst(
   out.u = bestU;
   out.v = bestV;
   out.faceId = faceIds[bestIndex];
+  lastLeaf = bestIndex;
   return true;
 }
 
