@@ -2,10 +2,11 @@
 // the independent reference caster (three.js + three-mesh-bvh), with culling, filters, mirrored and singular matrices.
 import { mat4 } from 'wgpu-matrix';
 import { describe, expect, test } from 'vitest';
+import { makePerspectiveCamera } from '../../../engine/camera.js';
 import { createMeshFromData, setMeshWorldMatrix } from '../../../engine/mesh.js';
 import { makeStandardMaterial } from '../../../engine/material.js';
 import { makeTorusData } from '../../../engine/primitives/index.js';
-import { getCpuPicker, pickWithRaySync, takeCpuPickCensus } from '../../../picking/cpu/index.js';
+import { getCpuPicker, pickSync, pickWithRaySync, takeCpuPickCensus } from '../../../picking/cpu/index.js';
 import { castReferenceRay, createReferenceScene } from '../../support/reference-raycast.js';
 import { makeCpuScene, mulberry32, randomTransform, toReferenceMesh } from './scene-fixtures.js';
 
@@ -70,5 +71,33 @@ describe('pick in a scene of one mesh', () => {
     expect(pickWithRaySync(scene, down).hit).toBe(false);
     setMeshWorldMatrix(mesh, mat4.identity());
     expect(pickWithRaySync(scene, down).distance).toBeCloseTo(5 - 0.3, 5);
+  });
+
+  test('a filter that picks again (same or another scene, ray or pixel) leaves the outer pick intact', () => {
+    for (const count of [1, 2]) {
+      const scene = makeCpuScene();
+      const mesh = createMeshFromData(scene, 'ring', data);
+      if (count === 2) createMeshFromData(scene, 'far', data, { worldMatrix: mat4.translation([500, 0, 0]) });
+      const other = makeCpuScene();
+      createMeshFromData(other, 'other', data, { worldMatrix: mat4.translation([0, 0, -2]) });
+      (other as { camera: unknown }).camera = makePerspectiveCamera({ position: [0, 0, 6], target: [0, 0, 0] });
+      const ray = { origin: [0.8, 5, 0.01], direction: [0, -1, 0] };
+      const plain = pickWithRaySync(scene, ray);
+      expect(plain.hit).toBe(true);
+      let nested = 0;
+      const filter = (m: unknown) => {
+        // Different rays, different answers: each would overwrite a shared scratch.
+        nested += pickWithRaySync(other, { origin: [0.8, -7, -2], direction: [0, 1, 0] }).hit ? 1 : 0;
+        nested += pickWithRaySync(scene, { origin: [5, 0, 0.01], direction: [-1, 0, 0] }, { filter: () => true }).hit
+          ? 1
+          : 0;
+        nested += pickSync(other, 80, 60).hit ? 1 : 0;
+        return m === mesh;
+      };
+      const outer = pickWithRaySync(scene, ray, { filter });
+      expect(nested).toBeGreaterThanOrEqual(3);
+      expect({ ...outer, pickedMesh: null }).toEqual({ ...plain, pickedMesh: null });
+      expect(outer.pickedMesh).toBe(mesh);
+    }
   });
 });
