@@ -104,6 +104,7 @@ export {
   raycastTriangleBvhFirst,
   refitCpuPicker,
   refitMeshBvh,
+  type RefitTriangleBvhOptions,
   refitTriangleBvh,
   type SceneBvhMode,
   serialiseMeshBvh,

@@ -1,77 +1,55 @@
-import { mat4d, vec3d } from 'wgpu-matrix';
-import { findVertexAttribute, type MeshGeometry, readVertexAttribute } from '../../engine/mesh-data.js';
-import { makeMissInfo, orientNormalsToRay, type PickingInfo } from '../picking-info.js';
+import type { MeshGeometry } from '../../engine/mesh-data.js';
+import type { PickingInfo } from '../picking-info.js';
 import type { PickingRay } from '../picking-ray.js';
 import type { CpuPicker } from './cpu-picker.js';
 import type { SceneHit } from './scene-query.js';
 
 type Vec3 = [number, number, number];
 
-interface InfoScratch {
-  corners: Float64Array[];
-  e1: Float64Array;
-  e2: Float64Array;
-  n: Float64Array;
-  normal: number[];
-  normalMatrix: Float64Array;
+/** Where a geometry's float32x3 normals are, as one float view: floats[vertex · stride + offset + axis]. */
+interface NormalAccess {
+  floats: Float32Array;
+  stride: number;
+  offset: number;
 }
 
-let scratch: InfoScratch | null = null;
+let normalAccess: WeakMap<Uint8Array, NormalAccess> | null = null;
 
-function getScratch(): InfoScratch {
-  if (scratch) return scratch;
-  const v = (): Float64Array => vec3d.create();
-  scratch = { corners: [v(), v(), v()], e1: v(), e2: v(), n: v(), normal: [0, 0, 0], normalMatrix: mat4d.create() };
-  return scratch;
-}
-
-/** normalise(normalMatrix · n), or null when it vanishes. */
-function toWorldNormal(s: InfoScratch, n: ArrayLike<number>, normalMatrix: Float64Array): Vec3 | null {
-  const w = vec3d.transformMat4Upper3x3(n, normalMatrix, s.e2);
-  const length = vec3d.length(w);
-  return length > 0 ? [w[0] / length, w[1] / length, w[2] / length] : null;
-}
-
-/** Accumulates Σ weights[k] · normal(vertices[k]) into n; false when the mesh has no normals. */
-function interpolateNormal(
-  geometry: MeshGeometry,
-  vertices: readonly number[],
-  weights: readonly number[],
-  n: Float64Array,
-  one: number[],
-): boolean {
-  const found = findVertexAttribute(geometry, 'normal');
-  if (!found) return false;
-  vec3d.zero(n);
-  const { bytes, arrayStride } = found.buffer;
-  if (bytes.byteOffset % 4 === 0) {
-    // Normals are float32x3 at 4-byte aligned offsets and strides: one view instead of three DataViews.
-    const floats = new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2);
-    for (let k = 0; k < 3; k++) {
-      const at = (vertices[k] * arrayStride + found.attribute.offset) >> 2;
-      for (let a = 0; a < 3; a++) n[a] += floats[at + a] * weights[k];
+/**
+ * The geometry's vertex normals as a float view (cached per vertex buffer, so a hit makes no view and no lookup
+ * object), or null when it has none. Normals are float32x3 at 4-byte aligned offsets and strides (mesh-data.ts packs
+ * them so); bytes that do not start 4-byte aligned are copied into an aligned view on every hit instead.
+ */
+function findNormals(geometry: MeshGeometry): NormalAccess | null {
+  const { buffers } = geometry;
+  for (let b = 0; b < buffers.length; b++) {
+    const buffer = buffers[b];
+    const { attributes } = buffer;
+    for (let a = 0; a < attributes.length; a++) {
+      if (attributes[a].semantic !== 'normal') continue;
+      const bytes = buffer.bytes;
+      const stride = buffer.arrayStride >> 2;
+      const offset = attributes[a].offset >> 2;
+      // Rare (a caller's unaligned view): a fresh aligned copy, so in-place edits of the normals are always seen.
+      if (bytes.byteOffset % 4 !== 0) return { floats: new Float32Array(bytes.slice().buffer), stride, offset };
+      normalAccess ??= new WeakMap();
+      let found = normalAccess.get(bytes);
+      if (!found) {
+        found = { floats: new Float32Array(bytes.buffer, bytes.byteOffset, bytes.byteLength >> 2), stride, offset };
+        normalAccess.set(bytes, found);
+      }
+      return found;
     }
-    return true;
   }
-  for (let k = 0; k < 3; k++) {
-    readVertexAttribute(geometry, 'normal', vertices[k], one);
-    for (let a = 0; a < 3; a++) n[a] += one[a] * weights[k];
-  }
-  return true;
-}
-
-/** Unit normal of the triangle a, b, c by CCW winding, or null when it is degenerate. */
-function faceNormal(s: InfoScratch, a: Float64Array, b: Float64Array, c: Float64Array): Vec3 | null {
-  const n = vec3d.cross(vec3d.subtract(b, a, s.e1), vec3d.subtract(c, a, s.e2), s.n);
-  const length = vec3d.length(n);
-  return length > 0 ? [n[0] / length, n[1] / length, n[2] / length] : null;
+  return null;
 }
 
 /**
  * The PickingInfo of a CPU hit, with the GPU picker's conventions (picking/detailed-picking.ts): world
  * point and distance from the ray origin, Babylon barycentrics, the local face normal by CCW winding,
  * and world normals (vertex and face) through the inverse-transpose, normalised, then turned to the side the ray came
- * from (`orientNormalsToRay`). Under a mirroring transform the world face normal is the local front's image.
+ * from (the rule of `orientNormalsToRay`). Under a mirroring transform the world face normal is the local front's image.
+ * Computed in scalars: the returned object and its vectors are all a hit allocates.
  */
 export function makeCpuPickingInfo(
   picker: CpuPicker,
@@ -80,44 +58,141 @@ export function makeCpuPickingInfo(
   direction: readonly number[],
   ray: PickingRay | null,
 ): PickingInfo {
-  const s = getScratch();
   const { entries } = picker;
-  const mesh = entries.meshes[hit.entry];
-  const b = hit.entry * 16;
-  const info = makeMissInfo(ray);
-  const indices = mesh.geometry.indices;
-  const positions = mesh.positions;
-  const w = 1 - hit.u - hit.v;
-  const weights = [hit.u, hit.v, w];
-  const vertices = [0, 0, 0];
-  for (let k = 0; k < 3; k++) {
-    const v = indices ? indices[hit.faceId * 3 + k] : hit.faceId * 3 + k;
-    vertices[k] = v;
-    vec3d.set(positions[v * 3], positions[v * 3 + 1], positions[v * 3 + 2], s.corners[k]);
+  const e = hit.entry;
+  const mesh = entries.meshes[e];
+  const { geometry } = mesh;
+  const indices = geometry.indices;
+  const P = mesh.positions;
+  const f = hit.faceId * 3;
+  // The corners from the query's leaf copy when it kept one (the same float32 values, still in cache after the query;
+  // on a large mesh the index and position reads would miss it), else from the positions through the index.
+  const T = hit.leaf >= 0 ? hit.triangles : null;
+  let ax: number;
+  let ay: number;
+  let az: number;
+  let e1x: number;
+  let e1y: number;
+  let e1z: number;
+  let e2x: number;
+  let e2y: number;
+  let e2z: number;
+  if (T !== null) {
+    const c = hit.leaf * 9;
+    ax = T[c];
+    ay = T[c + 1];
+    az = T[c + 2];
+    e1x = T[c + 3] - ax;
+    e1y = T[c + 4] - ay;
+    e1z = T[c + 5] - az;
+    e2x = T[c + 6] - ax;
+    e2y = T[c + 7] - ay;
+    e2z = T[c + 8] - az;
+  } else {
+    const a = (indices ? indices[f] : f) * 3;
+    const b = (indices ? indices[f + 1] : f + 1) * 3;
+    const c = (indices ? indices[f + 2] : f + 2) * 3;
+    ax = P[a];
+    ay = P[a + 1];
+    az = P[a + 2];
+    e1x = P[b] - ax;
+    e1y = P[b + 1] - ay;
+    e1z = P[b + 2] - az;
+    e2x = P[c] - ax;
+    e2y = P[c + 1] - ay;
+    e2z = P[c + 2] - az;
   }
-  info.hit = true;
-  info.pickedMesh = mesh;
-  info.faceId = hit.faceId;
-  info.bu = hit.u;
-  info.bv = hit.v;
-  info.thinInstanceIndex = entries.instances[hit.entry];
-  info.distance = hit.t;
-  info.pickedPoint = [
-    origin[0] + hit.t * direction[0],
-    origin[1] + hit.t * direction[1],
-    origin[2] + hit.t * direction[2],
-  ];
-  const normalMatrix = mat4d.transpose(entries.inverse.subarray(b, b + 16), s.normalMatrix);
-  info.pickedFaceNormal = faceNormal(s, s.corners[0], s.corners[1], s.corners[2]);
-  if (info.pickedFaceNormal) info.pickedFaceNormalWorld = toWorldNormal(s, info.pickedFaceNormal, normalMatrix);
-  const n = s.n;
-  if (interpolateNormal(mesh.geometry, vertices, weights, n, s.normal)) {
-    const length = vec3d.length(n);
+  // World normals through the inverse-transpose: w[r] = Σ_c n[c] · inverse[r · 4 + c] (the inverse is column-major).
+  const M = entries.inverse;
+  const m = e * 16;
+  const dx = direction[0];
+  const dy = direction[1];
+  const dz = direction[2];
+  // Face normal: the unit CCW normal (b − a) × (c − a), and its world image; the sign that faces the ray.
+  let fx = e1y * e2z - e1z * e2y;
+  let fy = e1z * e2x - e1x * e2z;
+  let fz = e1x * e2y - e1y * e2x;
+  const faceLength = Math.sqrt(fx * fx + fy * fy + fz * fz);
+  let face: Vec3 | null = null;
+  let faceWorld: Vec3 | null = null;
+  if (faceLength > 0) {
+    fx /= faceLength;
+    fy /= faceLength;
+    fz /= faceLength;
+    const wx = fx * M[m] + fy * M[m + 1] + fz * M[m + 2];
+    const wy = fx * M[m + 4] + fy * M[m + 5] + fz * M[m + 6];
+    const wz = fx * M[m + 8] + fy * M[m + 9] + fz * M[m + 10];
+    const worldLength = Math.sqrt(wx * wx + wy * wy + wz * wz);
+    const flip = worldLength > 0 && (wx / worldLength) * dx + (wy / worldLength) * dy + (wz / worldLength) * dz > 0;
+    face = flip ? [-fx, -fy, -fz] : [fx, fy, fz];
+    if (worldLength > 0)
+      faceWorld = flip
+        ? [-(wx / worldLength), -(wy / worldLength), -(wz / worldLength)]
+        : [wx / worldLength, wy / worldLength, wz / worldLength];
+  }
+
+  // Vertex normal: Σ weights · normals (u weights corner 0, v corner 1), unit, then its world image; turned to the
+  // face normal's side.
+  let vertex: Vec3 | null = null;
+  let vertexWorld: Vec3 | null = null;
+  const normals = findNormals(geometry);
+  if (normals) {
+    const { floats: N, stride, offset } = normals;
+    const v0 = indices ? indices[f] : f;
+    const v1 = indices ? indices[f + 1] : f + 1;
+    const v2 = indices ? indices[f + 2] : f + 2;
+    const u = hit.u;
+    const v = hit.v;
+    const w = 1 - u - v;
+    const a0 = v0 * stride + offset;
+    const a1 = v1 * stride + offset;
+    const a2 = v2 * stride + offset;
+    let nx = 0;
+    let ny = 0;
+    let nz = 0;
+    nx += N[a0] * u;
+    ny += N[a0 + 1] * u;
+    nz += N[a0 + 2] * u;
+    nx += N[a1] * v;
+    ny += N[a1 + 1] * v;
+    nz += N[a1 + 2] * v;
+    nx += N[a2] * w;
+    ny += N[a2 + 1] * w;
+    nz += N[a2 + 2] * w;
+    const length = Math.sqrt(nx * nx + ny * ny + nz * nz);
     if (length > 0) {
-      info.pickedNormal = [n[0] / length, n[1] / length, n[2] / length];
-      info.pickedNormalWorld = toWorldNormal(s, n, normalMatrix);
+      const wx = nx * M[m] + ny * M[m + 1] + nz * M[m + 2];
+      const wy = nx * M[m + 4] + ny * M[m + 5] + nz * M[m + 6];
+      const wz = nx * M[m + 8] + ny * M[m + 9] + nz * M[m + 10];
+      const worldLength = Math.sqrt(wx * wx + wy * wy + wz * wz);
+      const ux = wx / worldLength;
+      const uy = wy / worldLength;
+      const uz = wz / worldLength;
+      const flip =
+        worldLength > 0 && faceWorld !== null && ux * faceWorld[0] + uy * faceWorld[1] + uz * faceWorld[2] < 0;
+      vertex = flip ? [-(nx / length), -(ny / length), -(nz / length)] : [nx / length, ny / length, nz / length];
+      if (worldLength > 0) vertexWorld = flip ? [-ux, -uy, -uz] : [ux, uy, uz];
     }
   }
-  orientNormalsToRay(info, direction);
-  return info;
+  const t = hit.t;
+  // The keys in makeMissInfo's order: one object shape for every PickingInfo, GPU or CPU, hit or miss.
+  return {
+    hit: true,
+    distance: t,
+    pickedPoint: [origin[0] + t * dx, origin[1] + t * dy, origin[2] + t * dz],
+    pickedNormal: vertex,
+    pickedNormalWorld: vertexWorld,
+    pickedFaceNormal: face,
+    pickedFaceNormalWorld: faceWorld,
+    pickedMesh: mesh,
+    pickedEntity: null,
+    entityDetail: null,
+    faceId: hit.faceId,
+    bu: hit.u,
+    bv: hit.v,
+    subMeshId: 0,
+    thinInstanceIndex: entries.instances[e],
+    ray,
+    pickedOverlay: null,
+  };
 }

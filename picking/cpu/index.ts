@@ -12,10 +12,10 @@ export { type BvhNodes, bvhSahCost } from './bvh-nodes.js';
 export {
   buildTriangleBvh,
   defaultTriangleBvhOptions,
-  refitTriangleBvh,
   type TriangleBvh,
   type TriangleBvhOptions,
 } from './triangle-bvh.js';
+export { type RefitTriangleBvhOptions, refitTriangleBvh } from './triangle-bvh-refit.js';
 export {
   makeTriangleHitList,
   raycastTriangleBvhAll,

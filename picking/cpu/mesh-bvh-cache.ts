@@ -1,6 +1,7 @@
 import type { Mesh } from '../../engine/mesh.js';
 import { CpuPickError } from './cpu-pick-error.js';
-import { buildTriangleBvh, refitTriangleBvh, type TriangleBvh } from './triangle-bvh.js';
+import { buildTriangleBvh, type TriangleBvh } from './triangle-bvh.js';
+import { type RefitTriangleBvhOptions, refitTriangleBvh } from './triangle-bvh-refit.js';
 
 let meshBvhs: WeakMap<Mesh, TriangleBvh> | null = null;
 /** BVHs built by getMeshBvh, bucketed by a hash of the geometry they were built from, for meshes of equal data to share. */
@@ -169,8 +170,10 @@ export function disposeMeshBvh(mesh: Mesh): void {
 /**
  * After deforming `mesh.positions` in place (same topology): refits the cached BVH (a shared one is copied first,
  * so meshes of the same data keep theirs), or builds one when none exists (CPU pickers take the mesh's bounds from its BVH, `mesh.localBounds` being stale by then).
+ * `movedVertices` (see `refitTriangleBvh`) refits only the leaves over those vertices and their ancestors.
+ * @throws {CpuPickError} when a position is not finite or `options` is malformed
  */
-export function refitMeshBvh(mesh: Mesh): void {
+export function refitMeshBvh(mesh: Mesh, options: RefitTriangleBvhOptions = {}): void {
   const bvh = peekMeshBvh(mesh);
   if (!bvh) {
     getMeshBvh(mesh);
@@ -178,11 +181,11 @@ export function refitMeshBvh(mesh: Mesh): void {
   }
   const sharedBy = users?.get(bvh) ?? 0;
   if (sharedBy <= 1) {
-    refitTriangleBvh(bvh, mesh.positions, mesh.geometry.indices);
+    refitTriangleBvh(bvh, mesh.positions, mesh.geometry.indices, options);
     return;
   }
   const own = cloneTriangleBvh(bvh, mesh);
-  refitTriangleBvh(own, mesh.positions, mesh.geometry.indices); // throws before the cache changes on bad data
+  refitTriangleBvh(own, mesh.positions, mesh.geometry.indices, options); // throws before the cache changes on bad data
   users!.set(bvh, sharedBy - 1);
   leaveSharedBvh(bvh, mesh);
   cache().set(mesh, own);

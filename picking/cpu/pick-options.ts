@@ -41,9 +41,20 @@ export function cpuPickOptionError(api: string, message: string): CpuPickError {
   return new CpuPickError(api, 'bad-option', message);
 }
 
+/** True when `options` is a plain object whose enumerable keys are all CpuPickOptions keys (no key array is made). */
+function hasOnlyCpuPickKeys(options: object): boolean {
+  if (Array.isArray(options) || ArrayBuffer.isView(options)) return false;
+  for (const key in options) if (!Object.hasOwn(cpuPickOptionKeys, key)) return false;
+  return true;
+}
+
 /** Refuses a CPU pick's options that are not an object or hold a key `CpuPickOptions` does not have. */
 export function checkCpuPickOptions(api: string, options: CpuPickOptions | undefined): void {
-  checkOptionKeys(api, options, cpuPickOptionKeys, cpuPickOptionError);
+  if (options === undefined) return;
+  // A pick checks its options on every call: the common case is answered without allocating; anything else takes the
+  // full check, which throws the detailed error (or passes, e.g. for an inherited enumerable key).
+  if (options === null || typeof options !== 'object' || !hasOnlyCpuPickKeys(options))
+    checkOptionKeys(api, options, cpuPickOptionKeys, cpuPickOptionError);
   const culling = options?.culling;
   if (culling !== undefined && culling !== 'as-drawn' && culling !== 'none')
     throw new CpuPickError(api, 'bad-option', `culling ${describeValue(culling)} must be 'as-drawn' or 'none'`);
@@ -52,14 +63,14 @@ export function checkCpuPickOptions(api: string, options: CpuPickOptions | undef
     throw new CpuPickError(api, 'bad-option', `subpixel ${describeValue(subpixel)} must be true or false`);
 }
 
+/** The entry test of `options` (pickable, filter, ignore); without a filter or ignore list it allocates nothing. */
 export function makeEntryAcceptor(api: string, options: CpuPickOptions): EntryAcceptor {
-  return makePickFilterTest(makePickFilter(api, options, CpuPickError));
+  const plain = options.filter === undefined && options.ignore === undefined;
+  return makePickFilterTest(makePickFilter(api, plain ? undefined : options, CpuPickError));
 }
 
-/** Checks and returns (minDistance, maxDistance). */
-export function pickRange(api: string, options: CpuPickOptions): [number, number] {
-  const min = options.minDistance ?? 0;
-  const max = options.maxDistance ?? Infinity;
+/** Throws unless 0 <= minDistance < maxDistance (the values `pickRange` returns). */
+export function checkPickRange(api: string, options: CpuPickOptions, min: number, max: number): void {
   if (!(min >= 0) || !(max > min) || Number.isNaN(max)) {
     throw new CpuPickError(
       api,
@@ -67,5 +78,12 @@ export function pickRange(api: string, options: CpuPickOptions): [number, number
       `minDistance ${describeValue(options.minDistance)} and maxDistance ${describeValue(options.maxDistance)} must satisfy 0 <= minDistance < maxDistance (Infinity allowed)`,
     );
   }
+}
+
+/** Checks and returns (minDistance, maxDistance). */
+export function pickRange(api: string, options: CpuPickOptions): [number, number] {
+  const min = options.minDistance ?? 0;
+  const max = options.maxDistance ?? Infinity;
+  checkPickRange(api, options, min, max);
   return [min, max];
 }

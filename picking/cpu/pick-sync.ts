@@ -6,7 +6,13 @@ import { cameraAxisCosine, makePickingRay, type PickingRay } from '../picking-ra
 import { CpuPickError } from './cpu-pick-error.js';
 import { getCpuPicker, syncCpuPicker } from './cpu-picker.js';
 import { makeCpuPickingInfo } from './cpu-picking-info.js';
-import { checkCpuPickOptions, type CpuPickOptions, makeEntryAcceptor, pickRange } from './pick-options.js';
+import {
+  checkCpuPickOptions,
+  checkPickRange,
+  type CpuPickOptions,
+  makeEntryAcceptor,
+  pickRange,
+} from './pick-options.js';
 import { raycastSceneAll, raycastSceneFirst, type SceneHit } from './scene-query.js';
 
 /** A world-space ray: a PickingRay from `makePickingRay`, or any origin + non-zero direction. */
@@ -28,29 +34,105 @@ function describeVector(v: unknown): string {
   return a != null && a.length === 3 ? `(${a[0]}, ${a[1]}, ${a[2]})` : describeValue(v);
 }
 
-/** Validates a ray and normalises its direction (so distances are world units). */
-export function checkRay(api: string, ray: CpuRay): CheckedRay {
+/** Validates a ray and writes its origin and unit direction (so distances are world units) into `origin`, `direction`. */
+function writeCheckedRay(api: string, ray: CpuRay, origin: number[], direction: number[]): void {
   const o = ray?.origin;
   const d = ray?.direction;
   if (!isFinite3(o)) throw new CpuPickError(api, 'bad-ray', `ray origin ${describeVector(o)} must be 3 finite numbers`);
   if (!isFinite3(d))
     throw new CpuPickError(api, 'bad-ray', `ray direction ${describeVector(d)} must be 3 finite numbers`);
-  const length = Math.hypot(d[0], d[1], d[2]);
+  const x = d[0];
+  const y = d[1];
+  const z = d[2];
+  // √(x² + y² + z²) unless the squares could overflow or underflow, where Math.hypot's scaling is needed (it is ~5×
+  // slower, a tenth of a small mesh's pick).
+  const squares = x * x + y * y + z * z;
+  const length = squares > 1e-290 && squares < 1e290 ? Math.sqrt(squares) : Math.hypot(x, y, z);
   if (!(length > 0) || !Number.isFinite(length))
     throw new CpuPickError(
       api,
       'bad-ray',
       `ray direction ${describeVector(d)} has length ${length}; it must be non-zero and finite`,
     );
-  const picking = 'viewProjection' in ray ? ray : null;
-  return { origin: [o[0], o[1], o[2]], direction: [d[0] / length, d[1] / length, d[2] / length], picking };
+  origin[0] = o[0];
+  origin[1] = o[1];
+  origin[2] = o[2];
+  direction[0] = x / length;
+  direction[1] = y / length;
+  direction[2] = z / length;
 }
 
-/** A camera ray is unit and finite when its camera is: its own arrays are used, only a non-finite camera is refused. */
-function checkCameraRay(api: string, ray: PickingRay): CheckedRay {
-  if (isFinite3(ray.origin) && isFinite3(ray.direction))
-    return { origin: ray.origin, direction: ray.direction, picking: ray };
-  return checkRay(api, ray);
+/** Validates a ray and normalises its direction (so distances are world units). */
+export function checkRay(api: string, ray: CpuRay): CheckedRay {
+  const origin: [number, number, number] = [0, 0, 0];
+  const direction: [number, number, number] = [0, 0, 0];
+  writeCheckedRay(api, ray, origin, direction);
+  return { origin, direction, picking: 'viewProjection' in ray ? ray : null };
+}
+
+/** What one pick works in: the checked ray, its distance range and the scene hit (nothing of it is returned). */
+interface PickScratch {
+  origin: number[];
+  direction: number[];
+  near: number;
+  far: number;
+  hit: SceneHit;
+}
+
+/** One scratch per nesting level: a filter callback may pick again while a pick is running. */
+let scratches: PickScratch[] | null = null;
+let depth = 0;
+
+function acquireScratch(): PickScratch {
+  scratches ??= [];
+  let s = scratches[depth];
+  if (!s) {
+    s = {
+      origin: [0, 0, 0],
+      direction: [0, 0, 0],
+      near: 0,
+      far: 0,
+      hit: { entry: -1, t: 0, u: 0, v: 0, faceId: -1, triangles: null, leaf: -1 },
+    };
+    scratches[depth] = s;
+  }
+  depth++;
+  return s;
+}
+
+function releaseScratch(): void {
+  depth--;
+}
+
+let engineViewport: { width: number; height: number; devicePixelRatio: number | undefined } | null = null;
+
+/** The ray through pixel (x, y) of the scene's camera; the distance range its near/far planes allow goes to `range`. */
+function cameraPickingRay(
+  api: string,
+  scene: Scene,
+  x: number,
+  y: number,
+  options: CpuPickOptions,
+  range: { near: number; far: number },
+): PickingRay {
+  const camera = scene.camera;
+  if (!camera)
+    throw new CpuPickError(api, 'no-camera', 'the scene has no camera; set scene.camera or use pickWithRaySync');
+  let viewport = options.viewport;
+  if (!viewport) {
+    // Read at once by makePickingRay and not kept: one object serves every pick.
+    engineViewport ??= { width: 0, height: 0, devicePixelRatio: undefined };
+    engineViewport.width = scene.engine?.width;
+    engineViewport.height = scene.engine?.height;
+    engineViewport.devicePixelRatio = options.devicePixelRatio;
+    viewport = engineViewport;
+  }
+  const ray = makePickingRay(camera, x, y, viewport, api, undefined, options.subpixel);
+  // The pick pass clips at the near and far planes; along this ray they lie at near / cos θ and far / cos θ.
+  const cos = cameraAxisCosine(camera, ray.direction);
+  range.near = camera.near / cos;
+  range.far = Number.isFinite(camera.far) ? camera.far / cos : Infinity;
+  return ray;
 }
 
 /** The ray through pixel (x, y) of the scene's camera and the distance range its near/far planes allow. */
@@ -61,34 +143,39 @@ export function cameraRay(
   y: number,
   options: CpuPickOptions,
 ): { ray: PickingRay; range: [number, number] } {
-  const camera = scene.camera;
-  if (!camera)
-    throw new CpuPickError(api, 'no-camera', 'the scene has no camera; set scene.camera or use pickWithRaySync');
-  const viewport = options.viewport ?? {
-    width: scene.engine?.width,
-    height: scene.engine?.height,
-    devicePixelRatio: options.devicePixelRatio,
-  };
-  const ray = makePickingRay(camera, x, y, viewport, api, undefined, options.subpixel);
-  // The pick pass clips at the near and far planes; along this ray they lie at near / cos θ and far / cos θ.
-  const cos = cameraAxisCosine(camera, ray.direction);
-  return { ray, range: [camera.near / cos, Number.isFinite(camera.far) ? camera.far / cos : Infinity] };
+  const range = { near: 0, far: 0 };
+  const ray = cameraPickingRay(api, scene, x, y, options, range);
+  return { ray, range: [range.near, range.far] };
 }
 
+/** A camera ray is unit and finite when its camera is: its own arrays are used, only a non-finite camera is refused. */
+function checkCameraRay(api: string, ray: PickingRay): CheckedRay {
+  if (isFinite3(ray.origin) && isFinite3(ray.direction))
+    return { origin: ray.origin, direction: ray.direction, picking: ray };
+  return checkRay(api, ray);
+}
+
+/** The nearest hit of the checked ray (origin, unit direction) within (near, far); the PickingInfo is all it allocates. */
 function nearest(
   api: string,
   scene: Scene,
-  ray: CheckedRay,
-  range: [number, number],
+  origin: readonly number[],
+  direction: readonly number[],
+  picking: PickingRay | null,
+  s: PickScratch,
   options: CpuPickOptions,
 ): PickingInfo {
   const accept = makeEntryAcceptor(api, options);
   const picker = getCpuPicker(scene);
   syncCpuPicker(picker);
-  const hit: SceneHit = { entry: -1, t: Infinity, u: 0, v: 0, faceId: -1 };
-  if (!raycastSceneFirst(picker, ray.origin, ray.direction, range[0], range[1], accept, hit, options.culling))
-    return makeMissInfo(ray.picking);
-  return makeCpuPickingInfo(picker, hit, ray.origin, ray.direction, ray.picking);
+  const hit = s.hit;
+  hit.entry = -1;
+  hit.t = Infinity;
+  hit.faceId = -1;
+  hit.triangles = null;
+  if (!raycastSceneFirst(picker, origin, direction, s.near, s.far, accept, hit, options.culling))
+    return makeMissInfo(picking);
+  return makeCpuPickingInfo(picker, hit, origin, direction, picking);
 }
 
 function all(
@@ -116,8 +203,14 @@ function all(
 export function pickSync(scene: Scene, x: number, y: number, options: CpuPickOptions = {}): PickingInfo {
   const api = 'pickSync';
   checkCpuPickOptions(api, options);
-  const { ray, range } = cameraRay(api, scene, x, y, options);
-  return nearest(api, scene, checkCameraRay(api, ray), range, options);
+  const s = acquireScratch();
+  try {
+    const ray = cameraPickingRay(api, scene, x, y, options, s);
+    if (!isFinite3(ray.origin) || !isFinite3(ray.direction)) checkRay(api, ray); // throws: the camera is not finite
+    return nearest(api, scene, ray.origin, ray.direction, ray, s, options);
+  } finally {
+    releaseScratch();
+  }
 }
 
 /**
@@ -127,7 +220,16 @@ export function pickSync(scene: Scene, x: number, y: number, options: CpuPickOpt
 export function pickWithRaySync(scene: Scene, ray: CpuRay, options: CpuPickOptions = {}): PickingInfo {
   const api = 'pickWithRaySync';
   checkCpuPickOptions(api, options);
-  return nearest(api, scene, checkRay(api, ray), pickRange(api, options), options);
+  const s = acquireScratch();
+  try {
+    writeCheckedRay(api, ray, s.origin, s.direction);
+    s.near = options.minDistance ?? 0;
+    s.far = options.maxDistance ?? Infinity;
+    checkPickRange(api, options, s.near, s.far);
+    return nearest(api, scene, s.origin, s.direction, 'viewProjection' in ray ? ray : null, s, options);
+  } finally {
+    releaseScratch();
+  }
 }
 
 /**

@@ -60,3 +60,39 @@ export function rayBoxEntry(r: RayBox, b: ArrayLike<number>, o: number, tMin: nu
   if (t < tf) tf = t;
   return tn <= tf * exitPad ? tn : Infinity;
 }
+
+/**
+ * Whether the ray o + t·d enters the box at `b[o..o+6]` within [tMin, tMax]: the same test as `setRayBox` +
+ * `rayBoxEntry`, without a RayBox (a one-off test, e.g. before any per-query state is set up).
+ */
+export function rayEntersBox(
+  ox: number,
+  oy: number,
+  oz: number,
+  dx: number,
+  dy: number,
+  dz: number,
+  b: ArrayLike<number>,
+  o: number,
+  tMin: number,
+  tMax: number,
+): boolean {
+  const ix = 1 / dx;
+  const iy = 1 / dy;
+  const iz = 1 / dz;
+  let tn = tMin;
+  let tf = tMax;
+  let t = (b[o + (ix < 0 ? 1 : 0)] - ox) * ix;
+  if (t > tn) tn = t;
+  t = (b[o + (ix < 0 ? 0 : 1)] - ox) * ix;
+  if (t < tf) tf = t;
+  t = (b[o + (iy < 0 ? 3 : 2)] - oy) * iy;
+  if (t > tn) tn = t;
+  t = (b[o + (iy < 0 ? 2 : 3)] - oy) * iy;
+  if (t < tf) tf = t;
+  t = (b[o + (iz < 0 ? 5 : 4)] - oz) * iz;
+  if (t > tn) tn = t;
+  t = (b[o + (iz < 0 ? 4 : 5)] - oz) * iz;
+  if (t < tf) tf = t;
+  return tn <= tf * exitPad;
+}

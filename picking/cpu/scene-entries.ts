@@ -1,6 +1,7 @@
 import { mat4d } from 'wgpu-matrix';
 import { getThinInstanceMatrix, type Mesh } from '../../engine/mesh.js';
 import { getPickLocalBounds } from './mesh-bvh-cache.js';
+import type { TriangleBvh } from './triangle-bvh.js';
 
 /**
  * What the scene-level search iterates: one entry per mesh without thin instances, one per thin
@@ -24,6 +25,12 @@ export interface SceneEntries {
   bounds: Float32Array;
   /** 0 when the transform is singular or not finite (such an entry draws nothing and is never hit). */
   valid: Uint8Array;
+  /**
+   * Per source mesh: its triangle BVH as last looked up, valid while `meshBvhCacheEpoch()` equals `bvhEpoch` (every
+   * build, swap or drop of a cached BVH bumps it), so the narrow phase skips the cache's WeakMap per ray.
+   */
+  bvhs: Array<TriangleBvh | null>;
+  bvhEpoch: number;
 }
 
 /** Allocates entries for `meshes` (in order) and computes every transform and bound. */
@@ -47,6 +54,8 @@ export function makeSceneEntries(meshes: readonly Mesh[]): SceneEntries {
     inverse: new Float64Array(count * 16),
     bounds: new Float32Array(count * 6),
     valid: new Uint8Array(count),
+    bvhs: new Array<TriangleBvh | null>(meshes.length).fill(null),
+    bvhEpoch: -1,
   };
   meshes.forEach((mesh, m) => {
     for (let i = 0; i < meshEntryCount[m]; i++) {

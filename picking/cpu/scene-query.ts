@@ -2,11 +2,16 @@ import type { Mesh } from '../../engine/mesh.js';
 import type { PickCulling } from '../../engine/winding.js';
 import { nodeWords } from './bvh-nodes.js';
 import { adoptBuiltMeshBvh, type CpuPicker } from './cpu-picker.js';
-import { getMeshBvh, peekMeshBvh } from './mesh-bvh-cache.js';
-import { makeRayBox, type RayBox, rayBoxEntry, setRayBox } from './ray-box.js';
+import { getMeshBvh, meshBvhCacheEpoch, peekMeshBvh } from './mesh-bvh-cache.js';
+import { makeRayBox, type RayBox, rayBoxEntry, rayEntersBox, setRayBox } from './ray-box.js';
 import { makeTriangleHit, type TriangleHit } from './ray-triangle.js';
 import type { TriangleBvh } from './triangle-bvh.js';
-import { makeTriangleHitList, raycastTriangleBvhAll, raycastTriangleBvhFirst } from './triangle-bvh-query.js';
+import {
+  lastFirstHitLeaf,
+  makeTriangleHitList,
+  raycastTriangleBvhAll,
+  raycastTriangleBvhFirst,
+} from './triangle-bvh-query.js';
 
 /** Decides whether an entry (mesh, thin instance or -1) may be hit by this query. */
 export type EntryAcceptor = (mesh: Mesh, thinInstance: number) => boolean;
@@ -18,6 +23,12 @@ export interface SceneHit {
   u: number;
   v: number;
   faceId: number;
+  /**
+   * The hit triangle's leaf-order copy (its 9 coordinates at `leaf · 9`, just read by the query, so still in cache),
+   * or null (leaf -1) when the BVH keeps no copy or the query does not say.
+   */
+  triangles: Float32Array | null;
+  leaf: number;
 }
 
 /** Per-query state handed to the candidate visitor (reused, so a query allocates nothing). */
@@ -44,6 +55,7 @@ interface Query {
 }
 
 let shared: Query | null = null;
+let singleHit: TriangleHit | null = null;
 
 function makeQuery(): Query {
   return {
@@ -130,11 +142,24 @@ function toLocal(q: Query, e: number): void {
 }
 
 function meshBvhFor(picker: CpuPicker, e: number): TriangleBvh {
-  const mesh = picker.entries.meshes[e];
-  const had = peekMeshBvh(mesh);
-  if (had) return had;
-  const bvh = getMeshBvh(mesh);
-  adoptBuiltMeshBvh(picker, picker.entries.meshIndex[e]);
+  const { entries } = picker;
+  const m = entries.meshIndex[e];
+  const epoch = meshBvhCacheEpoch();
+  if (entries.bvhEpoch === epoch) {
+    const known = entries.bvhs[m];
+    if (known) return known;
+  } else {
+    entries.bvhs.fill(null);
+    entries.bvhEpoch = epoch;
+  }
+  const mesh = entries.meshes[e];
+  let bvh = peekMeshBvh(mesh);
+  if (!bvh) {
+    bvh = getMeshBvh(mesh);
+    adoptBuiltMeshBvh(picker, m);
+    entries.bvhEpoch = meshBvhCacheEpoch(); // the build bumped it; the other meshes' BVHs did not change
+  }
+  entries.bvhs[m] = bvh;
   return bvh;
 }
 
@@ -161,7 +186,15 @@ function offer(q: Query, e: number, far: number): number {
     const list = makeTriangleHitList();
     raycastTriangleBvhAll(bvh, l[0], l[1], l[2], l[3], l[4], l[5], q.tMin, q.tMax, list, facing);
     for (let i = 0; i < list.count; i++)
-      q.all.push({ entry: e, t: list.t[i], u: list.u[i], v: list.v[i], faceId: list.faceId[i] });
+      q.all.push({
+        entry: e,
+        t: list.t[i],
+        u: list.u[i],
+        v: list.v[i],
+        faceId: list.faceId[i],
+        triangles: null,
+        leaf: -1,
+      });
     return far;
   }
   const hit = q.hit;
@@ -173,6 +206,8 @@ function offer(q: Query, e: number, far: number): number {
   out.u = hit.u;
   out.v = hit.v;
   out.faceId = hit.faceId;
+  out.triangles = bvh.triangles;
+  out.leaf = lastFirstHitLeaf();
   return hit.t;
 }
 
@@ -226,6 +261,57 @@ function search(q: Query): void {
   }
 }
 
+/**
+ * `raycastSceneFirst` for a scene of one entry (e.g. one mesh), without the query state: the same box test, filter,
+ * local ray and narrow phase as `offer`, in locals (so a filter that picks again needs no fresh state), and the census
+ * counted as the full search counts it.
+ */
+function raycastSingleEntryFirst(
+  picker: CpuPicker,
+  o: readonly number[],
+  d: readonly number[],
+  tMin: number,
+  tMax: number,
+  accept: EntryAcceptor,
+  out: SceneHit,
+  culling: PickCulling,
+): boolean {
+  const { entries, census } = picker;
+  census.rays++;
+  census.offers++;
+  const ox = o[0];
+  const oy = o[1];
+  const oz = o[2];
+  const dx = d[0];
+  const dy = d[1];
+  const dz = d[2];
+  if (!entries.valid[0] || !rayEntersBox(ox, oy, oz, dx, dy, dz, entries.bounds, 0, tMin, tMax)) return false;
+  const mesh = entries.meshes[0];
+  if (!accept(mesh, entries.instances[0])) return false;
+  census.narrowPhase++;
+  const m = entries.inverse;
+  const lox = m[0] * ox + m[4] * oy + m[8] * oz + m[12];
+  const loy = m[1] * ox + m[5] * oy + m[9] * oz + m[13];
+  const loz = m[2] * ox + m[6] * oy + m[10] * oz + m[14];
+  const ldx = m[0] * dx + m[4] * dy + m[8] * dz;
+  const ldy = m[1] * dx + m[5] * dy + m[9] * dz;
+  const ldz = m[2] * dx + m[6] * dy + m[10] * dz;
+  const bvh = meshBvhFor(picker, 0);
+  const facing = culling === 'none' || mesh.material.doubleSided ? 0 : 1;
+  // Read right after the query: a pick re-entered from `accept` has already returned.
+  singleHit ??= makeTriangleHit();
+  const hit = singleHit;
+  if (!raycastTriangleBvhFirst(bvh, lox, loy, loz, ldx, ldy, ldz, tMin, tMax, hit, facing)) return false;
+  out.entry = 0;
+  out.t = hit.t;
+  out.u = hit.u;
+  out.v = hit.v;
+  out.faceId = hit.faceId;
+  out.triangles = bvh.triangles;
+  out.leaf = lastFirstHitLeaf();
+  return true;
+}
+
 /** Nearest accepted hit of the world ray o + t·d (d unit) with tMin < t < tMax into `out` (faces culled per `culling`); false on a miss. */
 export function raycastSceneFirst(
   picker: CpuPicker,
@@ -237,6 +323,8 @@ export function raycastSceneFirst(
   out: SceneHit,
   culling: PickCulling = 'as-drawn',
 ): boolean {
+  if (picker.bvh === null && picker.entries.count === 1)
+    return raycastSingleEntryFirst(picker, o, d, tMin, tMax, accept, out, culling);
   const q = acquireQuery(picker, o, d, tMin, tMax, accept);
   q.culling = culling;
   q.out = out;

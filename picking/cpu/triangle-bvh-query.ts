@@ -62,6 +62,14 @@ function gatherCorners(bvh: TriangleBvh, face: number, out: Float64Array): Float
   return out;
 }
 
+/** Leaf position of the last `raycastTriangleBvhFirst` hit (read right after it, e.g. to find its triangle copy). */
+let lastLeaf = -1;
+
+/** The leaf position (index into `faceIds`, and / 9 into `triangles`) of the last successful first-hit query. */
+export function lastFirstHitLeaf(): number {
+  return lastLeaf;
+}
+
 /** Makes an empty hit list for `raycastTriangleBvhAll`. */
 export function makeTriangleHitList(): TriangleHitList {
   return { count: 0, t: [], u: [], v: [], faceId: [] };
@@ -87,19 +95,6 @@ export function raycastTriangleBvhFirst(
 ): boolean {
   const { floats: F, ints: I, nodeCount, maxDepth } = bvh.nodes;
   if (nodeCount === 0) return false;
-  const s = getScratch(maxDepth);
-  const r = s.ray;
-  if (!setWatertightRay(r, ox, oy, oz, dx, dy, dz)) return false;
-  const { kx, ky, kz, sx, sy, sz } = r;
-  const rx = r.ox;
-  const ry = r.oy;
-  const rz = r.oz;
-  const P = bvh.positions;
-  const T = bvh.triangles;
-  const idx = bvh.indices;
-  const faceIds = bvh.faceIds;
-  const stackNodes = s.stackNodes;
-  const stackNear = s.stackNear;
   const ix = 1 / dx;
   const iy = 1 / dy;
   const iz = 1 / dz;
@@ -130,8 +125,23 @@ export function raycastTriangleBvhFirst(
     if (t > tn) tn = t;
     t = (F[hz] - oz) * iz;
     if (t < tf) tf = t;
+    // A miss of the root (most rays of a pick that misses the mesh) returns before the watertight set-up; a NaN or
+    // zero direction either misses here or is refused by setWatertightRay below.
     if (!(tn <= tf * exitPad)) return false;
   }
+  const s = getScratch(maxDepth);
+  const r = s.ray;
+  if (!setWatertightRay(r, ox, oy, oz, dx, dy, dz)) return false;
+  const { kx, ky, kz, sx, sy, sz } = r;
+  const rx = r.ox;
+  const ry = r.oy;
+  const rz = r.oz;
+  const P = bvh.positions;
+  const T = bvh.triangles;
+  const idx = bvh.indices;
+  const faceIds = bvh.faceIds;
+  const stackNodes = s.stackNodes;
+  const stackNear = s.stackNear;
   for (;;) {
     const o = node * nodeWords;
     const count = I[o + 7];
@@ -251,6 +261,7 @@ export function raycastTriangleBvhFirst(
   out.u = bestU;
   out.v = bestV;
   out.faceId = faceIds[bestIndex];
+  lastLeaf = bestIndex;
   return true;
 }
 

@@ -1,8 +1,7 @@
 import { describeValue } from '../../core/errors.js';
 import { type BvhBuildOptions, buildBvhNodes } from './bvh-build.js';
-import { type BvhNodes, nodeWords, unionChildBounds } from './bvh-nodes.js';
+import type { BvhNodes } from './bvh-nodes.js';
 import { CpuPickError } from './cpu-pick-error.js';
-import { noteTriangleBvhRefit } from './bvh-refit-epoch.js';
 
 /**
  * A triangle BVH over one mesh's local positions; `indirect`: the mesh's index buffer is never reordered.
@@ -49,7 +48,7 @@ export interface TriangleBvhOptions extends BvhBuildOptions {
   copyTriangles: boolean;
 }
 
-function checkGeometry(api: string, positions: Float32Array, indices: Uint16Array | Uint32Array | null): number {
+export function checkGeometry(api: string, positions: Float32Array, indices: Uint16Array | Uint32Array | null): number {
   if (!(positions instanceof Float32Array) || positions.length % 3 !== 0) {
     throw new CpuPickError(
       api,
@@ -181,125 +180,4 @@ export function buildTriangleBvh(
   const bvh: TriangleBvh = { nodes, triangles, faceIds: order, positions, indices, triangleCount, refitCount: 0 };
   copyLeafTriangles(bvh);
   return bvh;
-}
-
-function leafBoundsFromCopy(floats: Float32Array, o: number, T: Float32Array, first: number, count: number): void {
-  let x0 = Infinity;
-  let x1 = -Infinity;
-  let y0 = Infinity;
-  let y1 = -Infinity;
-  let z0 = Infinity;
-  let z1 = -Infinity;
-  for (let b = first * 9, end = b + count * 9; b < end; b += 3) {
-    const x = T[b];
-    const y = T[b + 1];
-    const z = T[b + 2];
-    if (x < x0) x0 = x;
-    if (x > x1) x1 = x;
-    if (y < y0) y0 = y;
-    if (y > y1) y1 = y;
-    if (z < z0) z0 = z;
-    if (z > z1) z1 = z;
-  }
-  floats[o] = x0;
-  floats[o + 1] = x1;
-  floats[o + 2] = y0;
-  floats[o + 3] = y1;
-  floats[o + 4] = z0;
-  floats[o + 5] = z1;
-}
-
-/** Recomputes every node's bounds from `bvh.triangles` (or `bvh.positions`; `recopy`: also refreshing the copy from them) in one reverse sweep, children before parents (topology unchanged). */
-export function refitTriangleBvhBounds(bvh: TriangleBvh, recopy = false): void {
-  const { floats, ints, nodeCount } = bvh.nodes;
-  const T = bvh.triangles;
-  const P = bvh.positions;
-  const idx = bvh.indices;
-  const faceIds = bvh.faceIds;
-  for (let n = nodeCount - 1; n >= 0; n--) {
-    const o = n * nodeWords;
-    const count = ints[o + 7];
-    if (count === 0) {
-      unionChildBounds(floats, ints, n);
-      continue;
-    }
-    if (T !== null && !recopy) {
-      leafBoundsFromCopy(floats, o, T, ints[o + 6], count);
-      continue;
-    }
-    let x0 = Infinity;
-    let x1 = -Infinity;
-    let y0 = Infinity;
-    let y1 = -Infinity;
-    let z0 = Infinity;
-    let z1 = -Infinity;
-    for (let i = ints[o + 6], end = i + count; i < end; i++) {
-      const f = faceIds[i] * 3;
-      for (let k = 0; k < 3; k++) {
-        const v = (idx === null ? f + k : idx[f + k]) * 3;
-        const x = P[v];
-        const y = P[v + 1];
-        const z = P[v + 2];
-        if (T !== null) {
-          // Re-copying while bounding: one pass over the leaf's triangles instead of two.
-          const b = (i * 3 + k) * 3;
-          T[b] = x;
-          T[b + 1] = y;
-          T[b + 2] = z;
-        }
-        if (x < x0) x0 = x;
-        if (x > x1) x1 = x;
-        if (y < y0) y0 = y;
-        if (y > y1) y1 = y;
-        if (z < z0) z0 = z;
-        if (z > z1) z1 = z;
-      }
-    }
-    floats[o] = x0;
-    floats[o + 1] = x1;
-    floats[o + 2] = y0;
-    floats[o + 3] = y1;
-    floats[o + 4] = z0;
-    floats[o + 5] = z1;
-  }
-  bvh.refitCount++;
-  noteTriangleBvhRefit();
-}
-
-/**
- * After CPU deformation: refits the bounds to `positions` (same topology; the BVH reads these arrays from now on).
- * @throws {CpuPickError} when the geometry's triangle count differs from the BVH's or a position is not finite
- */
-export function refitTriangleBvh(
-  bvh: TriangleBvh,
-  positions: Float32Array,
-  indices: Uint16Array | Uint32Array | null,
-): void {
-  const api = 'refitTriangleBvh';
-  // The index range check already ran at build for the same index array; a new one is checked in full.
-  const triangleCount =
-    indices !== null && indices === bvh.indices && positions.length === bvh.positions.length
-      ? indices.length / 3
-      : checkGeometry(api, positions, indices);
-  if (triangleCount !== bvh.triangleCount) {
-    throw new CpuPickError(
-      api,
-      'bvh-mismatch',
-      `the geometry has ${triangleCount} triangles but the BVH was built over ${bvh.triangleCount}; rebuild instead of refitting`,
-    );
-  }
-  if (!(positions instanceof Float32Array))
-    throw new CpuPickError(api, 'bad-geometry', `positions ${describeValue(positions)} must be a Float32Array`);
-  for (let i = 0; i < positions.length; i++) {
-    // Checked up front so a bad vertex leaves the BVH untouched rather than half refitted.
-    if (!Number.isFinite(positions[i]))
-      throw new CpuPickError(
-        api,
-        'non-finite-vertex',
-        `vertex ${Math.floor(i / 3)} is not finite (component ${i % 3} = ${positions[i]})`,
-      );
-  }
-  bvh.positions = positions;
-  bvh.indices = indices;
-  refitTriangleBvhBounds(bvh, true);
 }
