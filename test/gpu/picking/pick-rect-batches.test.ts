@@ -24,18 +24,10 @@ import { pickRectByAsync } from '../../../picking/gpu-picker.js';
 import { type RefBox, type RefCamera, refRect } from '../../support/box-rays.js';
 import { countDeviceCreates } from '../../support/create-counter.js';
 import { gpuTest } from '../../support/gpu.js';
+import { expectRectReference, rectKeyOf, seededRandom } from '../../support/rect-expect.js';
 
-const keyOf = (f: PickedIdentity) => f.mesh!.name;
-
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const keyOf = rectKeyOf;
+const random = seededRandom;
 
 /** A box mesh of `size` at `centre`; `mirror` flips x (same box in world, negative determinant). */
 interface PlacedBox {
@@ -98,20 +90,13 @@ async function countDraws<T>(work: () => Promise<T>): Promise<{ result: T; draws
 
 function expectReference(found: PickedIdentity[], boxes: readonly PlacedBox[], camera: RefCamera, rect: Rect): void {
   const ref = refRect(camera, 160, 120, boxes.map(refBoxOf), rect);
-  const keys = found.map(keyOf);
-  const where = JSON.stringify(rect);
-  expect(ref.certain.size, `${where}: something to find`).toBeGreaterThan(0);
-  expect(ref.ambiguous, `${where}: ambiguous pixels`).toBeLessThanOrEqual(Math.max(2, ref.pixels * 0.02));
-  expect(
-    [...ref.certain].filter((k) => !keys.includes(k)),
-    `${where}: missing`,
-  ).toEqual([]);
-  expect(
-    keys.filter((k) => !ref.possible.has(k)),
-    `${where}: not visible`,
-  ).toEqual([]);
-  const order = boxes.map((b) => b.key);
-  expect(keys, `${where}: scene order`).toEqual([...keys].sort((a, b) => order.indexOf(a) - order.indexOf(b)));
+  expect(ref.certain.size, `${JSON.stringify(rect)}: something to find`).toBeGreaterThan(0);
+  expectRectReference(
+    found,
+    ref,
+    boxes.map((b) => b.key),
+    JSON.stringify(rect),
+  );
 }
 
 type Rect = { x: number; y: number; width: number; height: number };

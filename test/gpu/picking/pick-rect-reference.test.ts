@@ -14,20 +14,12 @@ import { checkRectReduceLimits } from '../../../picking/pick-rect-reduce.js';
 import { pixelToPlane, type RefBox, type RefCamera, type RefRect, refRect } from '../../support/box-rays.js';
 import { countDeviceCreates } from '../../support/create-counter.js';
 import { gpuTest } from '../../support/gpu.js';
+import { expectRectReference, rectKeyOf, seededRandom } from '../../support/rect-expect.js';
 
 type Rect = { x: number; y: number; width: number; height: number };
 
-const keyOf = (f: PickedIdentity) => `${f.mesh!.name}${f.thinInstanceIndex >= 0 ? `#${f.thinInstanceIndex}` : ''}`;
-
-function random(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const keyOf = rectKeyOf;
+const random = seededRandom;
 
 /** One box mesh per reference box, in order (scene order = the boxes' order). */
 function addBoxes(scene: Scene, boxes: readonly RefBox[]): void {
@@ -64,23 +56,7 @@ function randomBoxes(count: number, seed: number, spread = [4, 3, 2]): RefBox[] 
   });
 }
 
-/** The result is the reference's union of first hits (ambiguous pixel centres may go either way), in scene order. */
-function expectReference(found: PickedIdentity[], ref: RefRect, order: readonly string[], where: string): void {
-  const keys = found.map(keyOf);
-  // The tolerance decides only a few pixels near an edge or a depth tie.
-  expect(ref.ambiguous, `${where}: ambiguous pixels`).toBeLessThanOrEqual(Math.max(2, ref.pixels * 0.02));
-  expect(new Set(keys).size, `${where}: deduplicated`).toBe(keys.length);
-  expect(
-    [...ref.certain].filter((k) => !keys.includes(k)),
-    `${where}: missing`,
-  ).toEqual([]);
-  expect(
-    keys.filter((k) => !ref.possible.has(k)),
-    `${where}: not visible`,
-  ).toEqual([]);
-  const rank = (k: string) => order.indexOf(k.split('#')[0]) * 1e6 + Number(k.split('#')[1] ?? -1);
-  expect(keys, `${where}: ID order`).toEqual([...keys].sort((a, b) => rank(a) - rank(b)));
-}
+const expectReference = expectRectReference;
 
 async function bothPaths(picker: GpuPicker, rect: Rect): Promise<PickedIdentity[]> {
   const reduced = await pickRectAsync(picker, rect.x, rect.y, rect.width, rect.height);
