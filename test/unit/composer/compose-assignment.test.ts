@@ -1,7 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import { composeShader } from '../../../index.js';
 import { composeStandardMaterial } from '../../../engine/render/forward-shader.js';
-import { makePickFragments, makeStandardVertexFragments, type Fragment } from '../../../fragments/index.js';
+import {
+  type Fragment,
+  makeDrawUniformsFragment,
+  makePickFragments,
+  makeStandardVertexFragments,
+} from '../../../fragments/index.js';
 
 const vertex = makeStandardVertexFragments;
 const surface = (extra: Partial<Fragment> = {}): Fragment => ({
@@ -76,6 +81,38 @@ describe('bindings', () => {
       ],
     ]);
     expect(composed.code).toContain('@group(2) @binding(1) var baseTexture: texture_2d<f32>;');
+  });
+
+  test('the pick fragments read draw and pick uniforms from a group per draw (no dynamic offsets)', () => {
+    const composed = composeShader({ fragments: makePickFragments(), conditions: { thinInstances: false } });
+    expect(composed.bindGroups[1].entries).toEqual([
+      { binding: 0, visibility: 3, buffer: { type: 'uniform', minBindingSize: 160 } },
+      { binding: 1, visibility: 3, buffer: { type: 'uniform', minBindingSize: 16 } },
+    ]);
+    const drawEntry = (options?: { dynamicOffset?: boolean }) =>
+      composeShader({
+        fragments: [...vertex().filter((f) => f.id !== 'draw-uniforms'), makeDrawUniformsFragment(options), surface()],
+      }).bindGroups[1].entries[0].buffer;
+    expect(drawEntry({ dynamicOffset: false })).toEqual({ type: 'uniform', minBindingSize: 160 });
+    expect(drawEntry()).toEqual({ type: 'uniform', hasDynamicOffset: true, minBindingSize: 160 });
+    expect(drawEntry({ dynamicOffset: true })).toEqual({
+      type: 'uniform',
+      hasDynamicOffset: true,
+      minBindingSize: 160,
+    });
+  });
+
+  test('makeDrawUniformsFragment refuses options it does not know, naming the value', () => {
+    const bad: [unknown, RegExp][] = [
+      [{ dynamicOffset: 'false' }, /dynamicOffset "false" must be true \(read at a dynamic offset\) or false/],
+      [{ dynamic: false }, /unknown option "dynamic"; allowed: dynamicOffset/],
+      [null, /options null must be an object with any of: dynamicOffset/],
+    ];
+    for (const [options, message] of bad) {
+      const call = () => makeDrawUniformsFragment(options as { dynamicOffset?: boolean });
+      expect(call).toThrow(message);
+      expect(call).toThrow(expect.objectContaining({ api: 'makeDrawUniformsFragment', code: 'bad-spec' }));
+    }
   });
 
   test('an identical binding declared by two fragments is shared, with the union of visibilities', () => {
