@@ -43,8 +43,11 @@ import { makePickZoomMatrix, type PixelRegion } from './pick-zoom.js';
 import { getEngineUniformLayouts } from '../engine/uniform-layouts.js';
 import { getPickUniformOffsets } from './pick-uniform-layouts.js';
 import type { RectIdReducer } from './pick-rect-reduce.js';
-import { type BatchDraw, batchMesh, geometryClassOf, prepareBatchDraws } from './pick-rect-batches.js';
+import { type BatchDraw, batchMesh, prepareBatchDraws } from './pick-rect-batches.js';
+import { geometryClassOf } from './geometry-class.js';
 
+const batchLeader = 1;
+const batchFollower = 2;
 const identityMatrix: readonly number[] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
 
 export { disposePickGpu, ensurePickGpu, type PickGpu } from './pick-resources.js';
@@ -113,7 +116,10 @@ interface PickPassPlan {
   slots: number;
   /** A marquee's batches drawn instanced, by first candidate (the others of a batch are not drawn alone). */
   batchDraws: BatchDraw[] | null;
-  /** 1 for a batch's members after its first: they have no slot, pipeline or draw of their own. */
+  /**
+   * Per candidate: `batchLeader` for a batch's first member (its slot and buffers draw the batch), `batchFollower`
+   * for the others (no slot, pipeline or draw of their own), 0 otherwise.
+   */
   batchMembers: Uint8Array | null;
 }
 
@@ -435,10 +441,13 @@ function planPickShared(gpu: PickGpu, request: PickPassRequest): SharedPlan {
   let batchMembers: Uint8Array | null = null;
   if (batchDraws) {
     batchMembers = new Uint8Array(snapshot.candidates.length);
-    for (const batch of batchDraws) batchMembers.fill(1, batch.first + 1, batch.first + batch.count);
+    for (const batch of batchDraws) {
+      batchMembers[batch.first] = batchLeader;
+      batchMembers.fill(batchFollower, batch.first + 1, batch.first + batch.count);
+    }
   }
   const rasterRuns = snapshot.candidates.map((c, index) => {
-    // A batch's other members draw with its first one: nothing of theirs is needed.
+    // A batch draws with its own pipeline, from its first member's buffers and draw slot: no member needs runs.
     if (batchMembers?.[index]) return [];
     const runs = rasterRunsOf(request, c);
     // Overlay items are the caller's handles, not scene geometry: the discard rule does not apply to them.
@@ -484,7 +493,7 @@ function planPickPass(request: PickPassRequest, shared: SharedPlan): PickPassPla
   snapshot.drawLists.forEach((list, point) => {
     const instances = snapshot.pointInstances?.[point];
     for (const candidate of list)
-      if (!batchMembers?.[candidate])
+      if (batchMembers?.[candidate] !== batchFollower)
         uses[candidate].push({ point, slot: slots++, instances: instances?.get(candidate) ?? null });
   });
   const block = row ? (request.overlayBlock ?? 0) : 0;
@@ -523,7 +532,7 @@ function preparePickTargets(
   // The renderer may not have uploaded the latest instance matrices yet.
   const members = plans[0]?.batchMembers;
   request.snapshot.candidates.forEach((c, index) => {
-    if (members?.[index]) return;
+    if (members?.[index] === batchFollower) return;
     const mesh = c.drawMesh ?? c.mesh;
     if (mesh.disposed) return;
     ensureMeshGpu(mesh, gpu.device);
@@ -653,7 +662,7 @@ function drawMeshCandidates(
     if (batches && nextBatch < batches.length && batches[nextBatch].first === index) {
       const batch = batches[nextBatch++];
       if (uses.length > 0) {
-        drawBatch(gpu, pass, request, plan, batch, uses[0], state);
+        drawBatch(gpu, pass, request, batch, uses[0], state);
         skipUntil = index + batch.count;
         return;
       }
@@ -688,7 +697,6 @@ function drawBatch(
   gpu: PickGpu,
   pass: GPURenderPassEncoder,
   request: PickPassRequest,
-  plan: PickPassPlan,
   batch: BatchDraw,
   use: PointUse,
   state: PassState,
@@ -700,8 +708,7 @@ function drawBatch(
   pass.setPipeline(lease.pipeline);
   state.pipeline = pipeline;
   state.buffers = null;
-  for (let g = 2; g < composed.bindGroups.length; g++)
-    pass.setBindGroup(g, emptyGroupFor(gpu, lease.bindGroupLayouts[g]));
+  setExtraGroups(gpu, pass, request, pipeline, mesh, null);
   const sources = [...mesh.gpu!.vertexBuffers, gpu.batchBuffer!];
   pipeline.vertexBufferSources.forEach((source, i) => pass.setVertexBuffer(i, sources[source]));
   setMeshIndexBuffer(pass, mesh);

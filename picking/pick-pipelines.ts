@@ -229,7 +229,7 @@ export function getPickPipeline(
 export function getBatchPickPipeline(gpu: PickGpu, api: string, mesh: Mesh, raster: PickRaster): PickPipeline | null {
   const mode = `batch|${rasterKey(raster)}`;
   let known = gpu.meshPipelines.get(mesh);
-  if (!known || known.thin !== false) gpu.meshPipelines.set(mesh, (known = { thin: false, byMode: new Map() }));
+  if (known?.thin !== false) gpu.meshPipelines.set(mesh, (known = { thin: false, byMode: new Map() }));
   const cached = known.byMode.get(mode);
   if (cached !== undefined) return cached;
   const request = describeRequest(gpu, api, mesh, false, null, raster, 'primitive-index', true);

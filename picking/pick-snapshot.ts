@@ -311,6 +311,7 @@ function snapshotFromSceneHierarchy(
   const drawLists = perRay.map((list) =>
     [...new Set(list.map((e) => candidateOfMesh.get(meshes[e])!))].sort((a, b) => a - b),
   );
+  if (!candidates.some((c) => c.runs)) return { candidates, drawLists };
   const pointInstances = perRay.map((list) => {
     const byCandidate = new Map<number, { first: number; count: number }[]>();
     for (const e of [...list].sort((a, b) => a - b)) {

@@ -11,7 +11,7 @@ import {
 } from '../../../picking/index.js';
 import { pickRectByAsync } from '../../../picking/gpu-picker.js';
 import { checkRectReduceLimits } from '../../../picking/pick-rect-reduce.js';
-import { pixelToPlane, type RefBox, type RefCamera, type RefRect, refRect } from '../../support/box-rays.js';
+import { pixelToPlane, type RefBox, type RefCamera, refRect } from '../../support/box-rays.js';
 import { countDeviceCreates } from '../../support/create-counter.js';
 import { gpuTest } from '../../support/gpu.js';
 import { expectRectReference, rectKeyOf, seededRandom } from '../../support/rect-expect.js';
