@@ -656,16 +656,12 @@ function drawMeshCandidates(
   };
   const batches = plan.batchDraws;
   let nextBatch = 0;
-  let skipUntil = -1;
   plan.uses.forEach((uses, index) => {
-    if (index < skipUntil) return;
+    // A batch is drawn at its first member; the others have no uses of their own.
     if (batches && nextBatch < batches.length && batches[nextBatch].first === index) {
       const batch = batches[nextBatch++];
-      if (uses.length > 0) {
-        drawBatch(gpu, pass, request, batch, uses[0], state);
-        skipUntil = index + batch.count;
-        return;
-      }
+      if (uses.length > 0) drawBatch(gpu, pass, request, batch, uses[0], state);
+      return;
     }
     const pipeline = plan.pipelines[index];
     // Only a redraw after a device loss can meet a mesh disposed since the snapshot; it has no buffers left.
