@@ -76,6 +76,8 @@ export function makeRectPick(
       const meshes: { order: number; identity: PickedIdentity }[] = [];
       const found: PickedIdentity[] = [];
       for (const id of setBitIds(reducer.bits!)) {
+        // Without batching, ID order is scene order: the first maxResults IDs are the answer.
+        if (!sceneOrder && meshes.length + found.length >= maxResults) break;
         const index = findCandidateIndex(snapshot, id);
         if (index >= 0) {
           const candidate = snapshot.candidates[index];
