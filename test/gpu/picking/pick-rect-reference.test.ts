@@ -86,6 +86,10 @@ describe('pickRectAsync against float64 rays through every pixel centre', () => 
         expect(ref.certain.size).toBeGreaterThan(0);
         expectReference(await bothPaths(picker, rect), ref, order, JSON.stringify(rect));
       }
+      // Boxes of random sizes: no two meshes batch, and maxResults keeps the first identities in scene order.
+      const all = (await pickRectAsync(picker, 0, 0, 160, 120)).map(keyOf);
+      expect(all.length).toBeGreaterThan(5);
+      expect((await pickRectAsync(picker, 0, 0, 160, 120, { maxResults: 5 })).map(keyOf)).toEqual(all.slice(0, 5));
     },
     [160, 120],
   );
