@@ -8,7 +8,8 @@ import package::base_texture::sampleBaseColor;
 // pass samples a white texel and without vertex colours multiplies by 1: both are exact identities, so skipped.
 fn geometryAlbedo(input: FragmentInput) -> vec4f {
   @if(untextured) var albedo = draw.baseColor;
-  @else var albedo = draw.baseColor * sampleBaseColor(input.uv);
+  @elif(uvs) var albedo = draw.baseColor * sampleBaseColor(input.uv);
+  @else var albedo = draw.baseColor * sampleBaseColor(vec2f(0.0));
   @if(colors) {
     albedo *= input.color;
   }

@@ -38,7 +38,8 @@ fn writeVelocityVaryings(input: VertexInput, output: ptr<function, VertexOutput>
     @else let previousWorld = velocity.previousWorld;
     // The same world-adjust hook as the current position, so displaced surfaces move as drawn.
     let previousWorldPosition = vec4f(adjustWorldPosition(input, previousWorld, (previousWorld * vec4f(velocityPreviousPosition(input), 1.0)).xyz), 1.0);
-    (*output).velocityPrevious = velocity.previousViewProjection * previousWorldPosition;
+    // Clip z is not needed: x, y and w, interpolated perspective-correctly like the clip position itself.
+    (*output).velocityPrevious = (velocity.previousViewProjection * previousWorldPosition).xyw;
   } @else {
     // Unread, referenced so both variants declare (and lay out) the same bindings.
     _ = velocity.previousWorld;
@@ -57,9 +58,9 @@ fn writeLinearVelocity(input: FragmentInput, output: ptr<function, FragmentOutpu
     (*output).linearVelocity = vec4f(0.0, 0.0, z, 1.0);
   } @else {
     let current = vec2f(input.position.x * geometryScene.viewport.z - 1.0, 1.0 - input.position.y * geometryScene.viewport.w);
-    let previous = input.velocityPrevious.xy / input.velocityPrevious.w;
+    let previous = input.velocityPrevious.xy / input.velocityPrevious.z;
     // For a perspective projection clip w is the positive view depth.
-    @if(velocityPreviousDepth) let z = input.velocityPrevious.w;
+    @if(velocityPreviousDepth) let z = input.velocityPrevious.z;
     @else let z = 0.0;
     (*output).linearVelocity = vec4f((previous - current) * 0.5, z, 1.0);
   }
@@ -95,7 +96,7 @@ export function makeGeometryVelocityFragment(): Fragment {
       },
     ],
     vertexInputs: [column(0), column(1), column(2), column(3)],
-    varyings: [{ name: 'velocityPrevious', type: 'vec4f', when: '!velocityStatic' }],
+    varyings: [{ name: 'velocityPrevious', type: 'vec3f', when: '!velocityStatic' }],
     outputs: [{ name: 'linearVelocity', type: 'vec4f', format: 'rgba16float' }],
     provides: [
       {

@@ -14,8 +14,10 @@ fn standardSurface(input: FragmentInput) -> FragmentOutput {
 }
 
 fn shadeStandard(input: FragmentInput) -> vec4f {
-  let texel = sampleBaseColor(input.uv);
-  let albedo = draw.baseColor * texel * input.color;
+  @if(uvs) let texel = sampleBaseColor(input.uv);
+  @else let texel = sampleBaseColor(vec2f(0.0));
+  var albedo = draw.baseColor * texel;
+  @if(colors) { albedo *= input.color; }
   if (draw.flags.x == 1u) {
     return albedo;
   }

@@ -44,9 +44,7 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   @elif(normals) output.worldNormal = (draw.normalMatrix * vec4f(local.normal, 0.0)).xyz;
   @else output.worldNormal = vec3f(0.0);
   @if(uvs) output.uv = input.uv;
-  @else output.uv = vec2f(0.0);
   @if(colors) output.color = input.color;
-  @else output.color = vec4f(1.0);
   vertexVaryings(input, &output);
   return output;
 }
@@ -54,7 +52,8 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
 
 /**
  * The standard vertex stage (fills `vertexStage`): world (× thin instance) transform, world normal (cofactor for
- * instances), uv and colour varyings. Conditions: `normals`, `uvs`, `colors`, `thinInstances`. Provides the
+ * instances), uv and colour varyings (declared only with `uvs` / `colors`: an interpolated constant still costs every
+ * fragment). Conditions: `normals`, `uvs`, `colors`, `thinInstances`. Provides the
  * `vertexVaryings` slot so other passes (pick, geometry) write extra varyings from the same transform, and the
  * `adjustWorldPosition` slot (world position after the affine transform, before projection) for displacement hooks.
  * Also holds the bone blend (`blendBones`) that skinning, VAT and the previous-frame deformation share.
@@ -73,8 +72,8 @@ export function makeStandardVertexFragment(): Fragment {
     varyings: [
       { name: 'worldPosition', type: 'vec3f' },
       { name: 'worldNormal', type: 'vec3f' },
-      { name: 'uv', type: 'vec2f' },
-      { name: 'color', type: 'vec4f' },
+      { name: 'uv', type: 'vec2f', when: 'uvs' },
+      { name: 'color', type: 'vec4f', when: 'colors' },
     ],
     provides: [
       {

@@ -277,12 +277,23 @@ describe('varyings, builtins, outputs', () => {
   test('varyings sort by name; integer ones are flat; builtins and outputs come in fragment order', () => {
     const composed = composeShader({ fragments: makePickFragments(), conditions: { primitiveDetail: true } });
     expect(composed.varyings.map((v) => `${v.location}:${v.name}:${v.interpolation ?? ''}`)).toEqual([
-      '0:color:',
-      '1:pickInstance:flat',
-      '2:pickLocal:',
-      '3:uv:',
-      '4:worldNormal:',
-      '5:worldPosition:',
+      '0:pickInstance:flat',
+      '1:pickLocal:',
+      '2:worldNormal:',
+      '3:worldPosition:',
+    ]);
+    // uv and colour are varyings only when the mesh has them: interpolating constants costs every fragment.
+    const withAttributes = composeShader({
+      fragments: makePickFragments(),
+      conditions: { primitiveDetail: true, uvs: true, colors: true },
+    });
+    expect(withAttributes.varyings.map((v) => `${v.location}:${v.name}`)).toEqual([
+      '0:color',
+      '1:pickInstance',
+      '2:pickLocal',
+      '3:uv',
+      '4:worldNormal',
+      '5:worldPosition',
     ]);
     expect(composed.targets.map((t) => `${t.location}:${t.name}:${t.format}`)).toEqual([
       '0:pickId:rgba8unorm',
@@ -292,7 +303,7 @@ describe('varyings, builtins, outputs', () => {
     expect(composed.features).toEqual([{ feature: 'primitive-index', fragments: ['pick-output'] }]);
     expect(composed.code).toMatch(/^\s*enable primitive_index;\n/);
     expect(composed.code).toContain('@builtin(primitive_index) primitiveIndex: u32,');
-    expect(composed.code).toContain('@location(1) @interpolate(flat) pickInstance: u32,');
+    expect(composed.code).toContain('@location(0) @interpolate(flat) pickInstance: u32,');
   });
 
   test('without primitiveDetail the pick variant has two targets and needs no feature', () => {

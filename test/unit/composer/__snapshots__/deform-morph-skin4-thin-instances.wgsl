@@ -1,5 +1,5 @@
 // deform-morph-skin4-thin-instances: deformation {"skin":4,"morph":true,"morphNormals":true,"thinInstances":true}
-// key a5462395c8c7ac1b
+// key 91d67e66fb7bf969
 // fragments base-texture, draw-uniforms, lambert-lighting, scene-uniforms, thin-instances, standard-surface, standard-vertex, morph-targets, skinning
 // conditions {"deformMorph":true,"deformSkin":true,"morphNormals":true,"normals":true,"thinInstances":true}
 // features none
@@ -20,10 +20,8 @@
 // vertex buffer 2 (caller buffer 2): stride 8 per vertex: @location(2) joints uint16x4 +0
 // vertex buffer 3 (caller buffer 3): stride 16 per vertex: @location(3) weights float32x4 +0
 // vertex buffer 4 (caller buffer 4): stride 64 per instance: @location(4) instance0 float32x4 +0, @location(5) instance1 float32x4 +16, @location(6) instance2 float32x4 +32, @location(7) instance3 float32x4 +48
-// varying @location(0) color: vec4f
-// varying @location(1) uv: vec2f
-// varying @location(2) worldNormal: vec3f
-// varying @location(3) worldPosition: vec3f
+// varying @location(0) worldNormal: vec3f
+// varying @location(1) worldPosition: vec3f
 // target @location(0) color: vec4f -> caller format
 // slot adjustWorldPosition <- default
 // slot deformVertex <- morph-targets, skinning
@@ -54,8 +52,6 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = (draw.normalMatrix * vec4f(instanceNormalMatrix(input.instance0, input.instance1, input.instance2) * local.normal, 0.0)).xyz;
-  output.uv = vec2f(0.0);
-  output.color = vec4f(1.0);
   vertexVaryings(input, &output);
   return output;
 }
@@ -94,10 +90,8 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) { }
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) uv: vec2f,
-  @location(2) worldNormal: vec3f,
-  @location(3) worldPosition: vec3f,
+  @location(0) worldNormal: vec3f,
+  @location(1) worldPosition: vec3f,
 }
 
 
@@ -215,18 +209,16 @@ fn standardSurface(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) uv: vec2f,
-  @location(2) worldNormal: vec3f,
-  @location(3) worldPosition: vec3f,
+  @location(0) worldNormal: vec3f,
+  @location(1) worldPosition: vec3f,
   @builtin(front_facing) frontFacing: bool,
 }
 
 
 // ── fragment standard-surface ──
 fn shadeStandard(input: FragmentInput) -> vec4f {
-  let texel = sampleBaseColor(input.uv);
-  let albedo = draw.baseColor * texel * input.color;
+  let texel = sampleBaseColor(vec2f(0.0));
+  var albedo = draw.baseColor * texel;
   if (draw.flags.x == 1u) {
     return albedo;
   }
@@ -248,15 +240,15 @@ fn surfaceOutputs(input: FragmentInput, output: ptr<function, FragmentOutput>) {
 struct FragmentOutput { @location(0) color: vec4f }
 
 
-// ── fragment base-texture ──
-fn sampleBaseColor(uv: vec2f) -> vec4f {
-  return textureSample(baseTexture, baseSampler, uv);
-}
-
 // ── fragment lambert-lighting ──
 fn lambert(albedo: vec3f, normal: vec3f, lightDirection: vec3f, lightColor: vec3f, ambientColor: vec3f) -> vec3f {
   let diffuse = max(dot(normal, lightDirection), 0.0);
   return albedo * (ambientColor + lightColor * diffuse);
+}
+
+// ── fragment base-texture ──
+fn sampleBaseColor(uv: vec2f) -> vec4f {
+  return textureSample(baseTexture, baseSampler, uv);
 }
 
 // ── generated weft:bindings ──

@@ -1,5 +1,5 @@
 // geometry-deform-vat4-velocity-thin-instances: geometry pass: linear velocity and world position of a thin-instanced VAT mesh
-// key b0abfbba2078f5fd
+// key 421d3a1284b3ae44
 // fragments draw-uniforms, geometry-scene-uniforms, scene-uniforms, thin-instances, geometry-surface, standard-vertex, geometry-velocity, geometry-world-position, vertex-animation, vertex-animation-velocity
 // conditions {"deformVat":true,"thinInstances":true}
 // features none
@@ -21,11 +21,9 @@
 // vertex buffer 2 (caller buffer 2): stride 16 per vertex: @location(2) weights float32x4 +0
 // vertex buffer 3 (caller buffer 3): stride 64 per instance: @location(3) instance0 float32x4 +0, @location(4) instance1 float32x4 +16, @location(5) instance2 float32x4 +32, @location(6) instance3 float32x4 +48
 // vertex buffer 4 (caller buffer 4): stride 64 per instance: @location(7) prevInstance0 float32x4 +0, @location(8) prevInstance1 float32x4 +16, @location(9) prevInstance2 float32x4 +32, @location(10) prevInstance3 float32x4 +48
-// varying @location(0) color: vec4f
-// varying @location(1) uv: vec2f
-// varying @location(2) velocityPrevious: vec4f
-// varying @location(3) worldNormal: vec3f
-// varying @location(4) worldPosition: vec3f
+// varying @location(0) velocityPrevious: vec3f
+// varying @location(1) worldNormal: vec3f
+// varying @location(2) worldPosition: vec3f
 // target @location(0) linearVelocity: vec4f -> rgba16float
 // target @location(1) worldPosition: vec4f -> rgba32float
 // slot adjustWorldPosition <- default
@@ -57,8 +55,6 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = vec3f(0.0);
-  output.uv = vec2f(0.0);
-  output.color = vec4f(1.0);
   vertexVaryings(input, &output);
   return output;
 }
@@ -101,11 +97,9 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) uv: vec2f,
-  @location(2) velocityPrevious: vec4f,
-  @location(3) worldNormal: vec3f,
-  @location(4) worldPosition: vec3f,
+  @location(0) velocityPrevious: vec3f,
+  @location(1) worldNormal: vec3f,
+  @location(2) worldPosition: vec3f,
 }
 
 
@@ -218,7 +212,8 @@ fn writeVelocityVaryings(input: VertexInput, output: ptr<function, VertexOutput>
     let previousWorld = velocity.previousWorld * instanceMatrix(input.prevInstance0, input.prevInstance1, input.prevInstance2, input.prevInstance3);
     // The same world-adjust hook as the current position, so displaced surfaces move as drawn.
     let previousWorldPosition = vec4f(adjustWorldPosition(input, previousWorld, (previousWorld * vec4f(velocityPreviousPosition(input), 1.0)).xyz), 1.0);
-    (*output).velocityPrevious = velocity.previousViewProjection * previousWorldPosition;
+    // Clip z is not needed: x, y and w, interpolated perspective-correctly like the clip position itself.
+    (*output).velocityPrevious = (velocity.previousViewProjection * previousWorldPosition).xyw;
   }
 }
 
@@ -272,11 +267,9 @@ fn geometryFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) uv: vec2f,
-  @location(2) velocityPrevious: vec4f,
-  @location(3) worldNormal: vec3f,
-  @location(4) worldPosition: vec3f,
+  @location(0) velocityPrevious: vec3f,
+  @location(1) worldNormal: vec3f,
+  @location(2) worldPosition: vec3f,
 }
 
 
@@ -300,7 +293,7 @@ struct FragmentOutput {
 fn writeLinearVelocity(input: FragmentInput, output: ptr<function, FragmentOutput>) {
   {
     let current = vec2f(input.position.x * geometryScene.viewport.z - 1.0, 1.0 - input.position.y * geometryScene.viewport.w);
-    let previous = input.velocityPrevious.xy / input.velocityPrevious.w;
+    let previous = input.velocityPrevious.xy / input.velocityPrevious.z;
     let z = 0.0;
     (*output).linearVelocity = vec4f((previous - current) * 0.5, z, 1.0);
   }

@@ -1,5 +1,5 @@
 // geometry-depths: geometry pass {"outputs":["viewDepth","normalizedViewDepth","screenspaceDepth","localPosition"],"normals":false,"uvs":false,"colors":false,"thinInstances":false}
-// key 85c305d353f5d637
+// key b072436417f0c82c
 // fragments draw-uniforms, geometry-scene-uniforms, scene-uniforms, thin-instances, geometry-surface, standard-vertex, geometry-local-position, geometry-normalized-view-depth, geometry-screenspace-depth, geometry-view-depth
 // conditions {}
 // features none
@@ -9,11 +9,9 @@
 // @group(1) mesh
 //   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
 // vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
-// varying @location(0) color: vec4f
-// varying @location(1) localPosition: vec3f
-// varying @location(2) uv: vec2f
-// varying @location(3) worldNormal: vec3f
-// varying @location(4) worldPosition: vec3f
+// varying @location(0) localPosition: vec3f
+// varying @location(1) worldNormal: vec3f
+// varying @location(2) worldPosition: vec3f
 // target @location(0) localPosition: vec4f -> rgba32float
 // target @location(1) normalizedViewDepth: vec4f -> r32float
 // target @location(2) screenspaceDepth: vec4f -> r32float
@@ -46,8 +44,6 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = vec3f(0.0);
-  output.uv = vec2f(0.0);
-  output.color = vec4f(1.0);
   vertexVaryings(input, &output);
   return output;
 }
@@ -78,11 +74,9 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) localPosition: vec3f,
-  @location(2) uv: vec2f,
-  @location(3) worldNormal: vec3f,
-  @location(4) worldPosition: vec3f,
+  @location(0) localPosition: vec3f,
+  @location(1) worldNormal: vec3f,
+  @location(2) worldPosition: vec3f,
 }
 
 
@@ -137,11 +131,9 @@ fn geometryFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) localPosition: vec3f,
-  @location(2) uv: vec2f,
-  @location(3) worldNormal: vec3f,
-  @location(4) worldPosition: vec3f,
+  @location(0) localPosition: vec3f,
+  @location(1) worldNormal: vec3f,
+  @location(2) worldPosition: vec3f,
 }
 
 

@@ -1,5 +1,5 @@
 // geometry-material-untextured: geometry pass {"outputs":["albedo","irradiance","reflectivity","meshBlendTag"],"normals":true,"uvs":true,"colors":false,"thinInstances":false,"untextured":true}
-// key 4c54f00ac5d9a450
+// key 0a410fc62bb088ec
 // fragments base-texture, draw-uniforms, geometry-draw-uniforms, lambert-lighting, scene-uniforms, thin-instances, geometry-material, geometry-surface, standard-vertex, geometry-albedo, geometry-irradiance, geometry-mesh-blend-tag, geometry-reflectivity
 // conditions {"normals":true,"untextured":true,"uvs":true}
 // features none
@@ -14,10 +14,9 @@
 // vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
 // vertex buffer 1 (caller buffer 1): stride 12 per vertex: @location(1) normal float32x3 +0
 // vertex buffer 2 (caller buffer 2): stride 8 per vertex: @location(2) uv float32x2 +0
-// varying @location(0) color: vec4f
-// varying @location(1) uv: vec2f
-// varying @location(2) worldNormal: vec3f
-// varying @location(3) worldPosition: vec3f
+// varying @location(0) uv: vec2f
+// varying @location(1) worldNormal: vec3f
+// varying @location(2) worldPosition: vec3f
 // target @location(0) albedo: vec4f -> rgba8unorm
 // target @location(1) irradiance: vec4f -> rgba16float
 // target @location(2) meshBlendTag: u32 -> r8uint
@@ -52,7 +51,6 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = (draw.normalMatrix * vec4f(local.normal, 0.0)).xyz;
   output.uv = input.uv;
-  output.color = vec4f(1.0);
   vertexVaryings(input, &output);
   return output;
 }
@@ -83,10 +81,9 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) { }
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) uv: vec2f,
-  @location(2) worldNormal: vec3f,
-  @location(3) worldPosition: vec3f,
+  @location(0) uv: vec2f,
+  @location(1) worldNormal: vec3f,
+  @location(2) worldPosition: vec3f,
 }
 
 
@@ -136,10 +133,9 @@ fn geometryFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) uv: vec2f,
-  @location(2) worldNormal: vec3f,
-  @location(3) worldPosition: vec3f,
+  @location(0) uv: vec2f,
+  @location(1) worldNormal: vec3f,
+  @location(2) worldPosition: vec3f,
 }
 
 

@@ -1,5 +1,5 @@
 // geometry-object-id-thin-instances-primitive: geometry pass {"outputs":["objectId","albedo"],"normals":false,"uvs":false,"colors":false,"thinInstances":true,"objectPrimitive":true}
-// key 60fd88fafb77e9e1
+// key 58a3af3785d9c982
 // fragments base-texture, draw-uniforms, geometry-draw-uniforms, scene-uniforms, thin-instances, geometry-material, geometry-surface, standard-vertex, geometry-albedo, geometry-object-id
 // conditions {"objectPrimitive":true,"thinInstances":true}
 // features primitive-index (geometry-object-id)
@@ -13,11 +13,9 @@
 //   @binding(1) baseTexture: texture_2d<f32> {"binding":1,"visibility":"fragment","texture":{"sampleType":"float","viewDimension":"2d","multisampled":false}} from base-texture
 // vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
 // vertex buffer 1 (caller buffer 1): stride 64 per instance: @location(1) instance0 float32x4 +0, @location(2) instance1 float32x4 +16, @location(3) instance2 float32x4 +32, @location(4) instance3 float32x4 +48
-// varying @location(0) color: vec4f
-// varying @location(1) @interpolate(flat) objectInstance: u32
-// varying @location(2) uv: vec2f
-// varying @location(3) worldNormal: vec3f
-// varying @location(4) worldPosition: vec3f
+// varying @location(0) @interpolate(flat) objectInstance: u32
+// varying @location(1) worldNormal: vec3f
+// varying @location(2) worldPosition: vec3f
 // target @location(0) albedo: vec4f -> rgba8unorm
 // target @location(1) objectId: vec4u -> rg32uint
 // slot adjustWorldPosition <- default
@@ -49,8 +47,6 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = vec3f(0.0);
-  output.uv = vec2f(0.0);
-  output.color = vec4f(1.0);
   vertexVaryings(input, &output);
   return output;
 }
@@ -85,11 +81,9 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) @interpolate(flat) objectInstance: u32,
-  @location(2) uv: vec2f,
-  @location(3) worldNormal: vec3f,
-  @location(4) worldPosition: vec3f,
+  @location(0) @interpolate(flat) objectInstance: u32,
+  @location(1) worldNormal: vec3f,
+  @location(2) worldPosition: vec3f,
 }
 
 
@@ -150,11 +144,9 @@ fn geometryFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) @interpolate(flat) objectInstance: u32,
-  @location(2) uv: vec2f,
-  @location(3) worldNormal: vec3f,
-  @location(4) worldPosition: vec3f,
+  @location(0) @interpolate(flat) objectInstance: u32,
+  @location(1) worldNormal: vec3f,
+  @location(2) worldPosition: vec3f,
   @builtin(primitive_index) primitiveIndex: u32,
 }
 
@@ -187,7 +179,7 @@ fn writeObjectId(input: FragmentInput, output: ptr<function, FragmentOutput>) {
 // What the forward standard material shades: base colour × texture × vertex colour. Without a texture the forward
 // pass samples a white texel and without vertex colours multiplies by 1: both are exact identities, so skipped.
 fn geometryAlbedo(input: FragmentInput) -> vec4f {
-  var albedo = draw.baseColor * sampleBaseColor(input.uv);
+  var albedo = draw.baseColor * sampleBaseColor(vec2f(0.0));
   return albedo;
 }
 

@@ -1,5 +1,5 @@
 // geometry-positions-normals: geometry pass {"outputs":["worldPosition","worldNormal","viewNormal"],"normals":true,"uvs":false,"colors":false,"thinInstances":false}
-// key 5d83cdda25dc6cea
+// key e0f9966cd7d1b943
 // fragments draw-uniforms, geometry-scene-uniforms, scene-uniforms, thin-instances, geometry-surface, standard-vertex, geometry-view-normal, geometry-world-normal, geometry-world-position
 // conditions {"normals":true}
 // features none
@@ -10,10 +10,8 @@
 //   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
 // vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
 // vertex buffer 1 (caller buffer 1): stride 12 per vertex: @location(1) normal float32x3 +0
-// varying @location(0) color: vec4f
-// varying @location(1) uv: vec2f
-// varying @location(2) worldNormal: vec3f
-// varying @location(3) worldPosition: vec3f
+// varying @location(0) worldNormal: vec3f
+// varying @location(1) worldPosition: vec3f
 // target @location(0) viewNormal: vec4f -> rgba16float
 // target @location(1) worldNormal: vec4f -> rgba16float
 // target @location(2) worldPosition: vec4f -> rgba32float
@@ -46,8 +44,6 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = (draw.normalMatrix * vec4f(local.normal, 0.0)).xyz;
-  output.uv = vec2f(0.0);
-  output.color = vec4f(1.0);
   vertexVaryings(input, &output);
   return output;
 }
@@ -77,10 +73,8 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) { }
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) uv: vec2f,
-  @location(2) worldNormal: vec3f,
-  @location(3) worldPosition: vec3f,
+  @location(0) worldNormal: vec3f,
+  @location(1) worldPosition: vec3f,
 }
 
 
@@ -130,10 +124,8 @@ fn geometryFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) uv: vec2f,
-  @location(2) worldNormal: vec3f,
-  @location(3) worldPosition: vec3f,
+  @location(0) worldNormal: vec3f,
+  @location(1) worldPosition: vec3f,
 }
 
 

@@ -1,5 +1,5 @@
 // geometry-velocity-previous-depth: geometry pass {"outputs":["linearVelocity"],"normals":false,"uvs":false,"colors":false,"thinInstances":false,"previousDepth":true}
-// key 4cc0c50e25bdd0a8
+// key 13159312a3138a6a
 // fragments draw-uniforms, geometry-scene-uniforms, scene-uniforms, thin-instances, geometry-surface, standard-vertex, geometry-velocity
 // conditions {"velocityPreviousDepth":true}
 // features none
@@ -10,11 +10,9 @@
 //   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
 //   @binding(1) velocity: package::geometry_velocity::VelocityUniforms {"binding":1,"visibility":"vertex","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":128}} from geometry-velocity
 // vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
-// varying @location(0) color: vec4f
-// varying @location(1) uv: vec2f
-// varying @location(2) velocityPrevious: vec4f
-// varying @location(3) worldNormal: vec3f
-// varying @location(4) worldPosition: vec3f
+// varying @location(0) velocityPrevious: vec3f
+// varying @location(1) worldNormal: vec3f
+// varying @location(2) worldPosition: vec3f
 // target @location(0) linearVelocity: vec4f -> rgba16float
 // slot adjustWorldPosition <- default
 // slot deformVertex <- nothing
@@ -45,8 +43,6 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = vec3f(0.0);
-  output.uv = vec2f(0.0);
-  output.color = vec4f(1.0);
   vertexVaryings(input, &output);
   return output;
 }
@@ -77,11 +73,9 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) uv: vec2f,
-  @location(2) velocityPrevious: vec4f,
-  @location(3) worldNormal: vec3f,
-  @location(4) worldPosition: vec3f,
+  @location(0) velocityPrevious: vec3f,
+  @location(1) worldNormal: vec3f,
+  @location(2) worldPosition: vec3f,
 }
 
 
@@ -127,7 +121,8 @@ fn writeVelocityVaryings(input: VertexInput, output: ptr<function, VertexOutput>
     let previousWorld = velocity.previousWorld;
     // The same world-adjust hook as the current position, so displaced surfaces move as drawn.
     let previousWorldPosition = vec4f(adjustWorldPosition(input, previousWorld, (previousWorld * vec4f(velocityPreviousPosition(input), 1.0)).xyz), 1.0);
-    (*output).velocityPrevious = velocity.previousViewProjection * previousWorldPosition;
+    // Clip z is not needed: x, y and w, interpolated perspective-correctly like the clip position itself.
+    (*output).velocityPrevious = (velocity.previousViewProjection * previousWorldPosition).xyw;
   }
 }
 
@@ -163,11 +158,9 @@ fn geometryFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) uv: vec2f,
-  @location(2) velocityPrevious: vec4f,
-  @location(3) worldNormal: vec3f,
-  @location(4) worldPosition: vec3f,
+  @location(0) velocityPrevious: vec3f,
+  @location(1) worldNormal: vec3f,
+  @location(2) worldPosition: vec3f,
 }
 
 
@@ -187,9 +180,9 @@ struct FragmentOutput { @location(0) linearVelocity: vec4f }
 fn writeLinearVelocity(input: FragmentInput, output: ptr<function, FragmentOutput>) {
   {
     let current = vec2f(input.position.x * geometryScene.viewport.z - 1.0, 1.0 - input.position.y * geometryScene.viewport.w);
-    let previous = input.velocityPrevious.xy / input.velocityPrevious.w;
+    let previous = input.velocityPrevious.xy / input.velocityPrevious.z;
     // For a perspective projection clip w is the positive view depth.
-    let z = input.velocityPrevious.w;
+    let z = input.velocityPrevious.z;
     (*output).linearVelocity = vec4f((previous - current) * 0.5, z, 1.0);
   }
 }

@@ -1,5 +1,5 @@
 // geometry-velocity-thin-instances-previous-depth-still: geometry pass {"outputs":["linearVelocity","worldPosition"],"normals":false,"uvs":false,"colors":false,"thinInstances":true,"previousDepth":true,"velocityStatic":true}
-// key 0be4eccaf76ff25f
+// key 2c49d5aee601a868
 // fragments draw-uniforms, geometry-scene-uniforms, scene-uniforms, thin-instances, geometry-surface, standard-vertex, geometry-velocity, geometry-world-position
 // conditions {"thinInstances":true,"velocityPreviousDepth":true,"velocityStatic":true}
 // features none
@@ -12,10 +12,8 @@
 // vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
 // vertex buffer 1 (caller buffer 1): stride 64 per instance: @location(1) instance0 float32x4 +0, @location(2) instance1 float32x4 +16, @location(3) instance2 float32x4 +32, @location(4) instance3 float32x4 +48
 // vertex buffer 2 (caller buffer 2): stride 64 per instance: @location(5) prevInstance0 float32x4 +0, @location(6) prevInstance1 float32x4 +16, @location(7) prevInstance2 float32x4 +32, @location(8) prevInstance3 float32x4 +48
-// varying @location(0) color: vec4f
-// varying @location(1) uv: vec2f
-// varying @location(2) worldNormal: vec3f
-// varying @location(3) worldPosition: vec3f
+// varying @location(0) worldNormal: vec3f
+// varying @location(1) worldPosition: vec3f
 // target @location(0) linearVelocity: vec4f -> rgba16float
 // target @location(1) worldPosition: vec4f -> rgba32float
 // slot adjustWorldPosition <- default
@@ -47,8 +45,6 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = vec3f(0.0);
-  output.uv = vec2f(0.0);
-  output.color = vec4f(1.0);
   vertexVaryings(input, &output);
   return output;
 }
@@ -87,10 +83,8 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) uv: vec2f,
-  @location(2) worldNormal: vec3f,
-  @location(3) worldPosition: vec3f,
+  @location(0) worldNormal: vec3f,
+  @location(1) worldPosition: vec3f,
 }
 
 
@@ -167,10 +161,8 @@ fn geometryFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) uv: vec2f,
-  @location(2) worldNormal: vec3f,
-  @location(3) worldPosition: vec3f,
+  @location(0) worldNormal: vec3f,
+  @location(1) worldPosition: vec3f,
 }
 
 

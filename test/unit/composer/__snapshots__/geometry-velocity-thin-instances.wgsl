@@ -1,5 +1,5 @@
 // geometry-velocity-thin-instances: geometry pass {"outputs":["linearVelocity","worldPosition"],"normals":false,"uvs":false,"colors":false,"thinInstances":true}
-// key 087065bb7aa14077
+// key 848093879751a2b0
 // fragments draw-uniforms, geometry-scene-uniforms, scene-uniforms, thin-instances, geometry-surface, standard-vertex, geometry-velocity, geometry-world-position
 // conditions {"thinInstances":true}
 // features none
@@ -12,11 +12,9 @@
 // vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
 // vertex buffer 1 (caller buffer 1): stride 64 per instance: @location(1) instance0 float32x4 +0, @location(2) instance1 float32x4 +16, @location(3) instance2 float32x4 +32, @location(4) instance3 float32x4 +48
 // vertex buffer 2 (caller buffer 2): stride 64 per instance: @location(5) prevInstance0 float32x4 +0, @location(6) prevInstance1 float32x4 +16, @location(7) prevInstance2 float32x4 +32, @location(8) prevInstance3 float32x4 +48
-// varying @location(0) color: vec4f
-// varying @location(1) uv: vec2f
-// varying @location(2) velocityPrevious: vec4f
-// varying @location(3) worldNormal: vec3f
-// varying @location(4) worldPosition: vec3f
+// varying @location(0) velocityPrevious: vec3f
+// varying @location(1) worldNormal: vec3f
+// varying @location(2) worldPosition: vec3f
 // target @location(0) linearVelocity: vec4f -> rgba16float
 // target @location(1) worldPosition: vec4f -> rgba32float
 // slot adjustWorldPosition <- default
@@ -48,8 +46,6 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = vec3f(0.0);
-  output.uv = vec2f(0.0);
-  output.color = vec4f(1.0);
   vertexVaryings(input, &output);
   return output;
 }
@@ -88,11 +84,9 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) uv: vec2f,
-  @location(2) velocityPrevious: vec4f,
-  @location(3) worldNormal: vec3f,
-  @location(4) worldPosition: vec3f,
+  @location(0) velocityPrevious: vec3f,
+  @location(1) worldNormal: vec3f,
+  @location(2) worldPosition: vec3f,
 }
 
 
@@ -144,7 +138,8 @@ fn writeVelocityVaryings(input: VertexInput, output: ptr<function, VertexOutput>
     let previousWorld = velocity.previousWorld * instanceMatrix(input.prevInstance0, input.prevInstance1, input.prevInstance2, input.prevInstance3);
     // The same world-adjust hook as the current position, so displaced surfaces move as drawn.
     let previousWorldPosition = vec4f(adjustWorldPosition(input, previousWorld, (previousWorld * vec4f(velocityPreviousPosition(input), 1.0)).xyz), 1.0);
-    (*output).velocityPrevious = velocity.previousViewProjection * previousWorldPosition;
+    // Clip z is not needed: x, y and w, interpolated perspective-correctly like the clip position itself.
+    (*output).velocityPrevious = (velocity.previousViewProjection * previousWorldPosition).xyw;
   }
 }
 
@@ -180,11 +175,9 @@ fn geometryFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) uv: vec2f,
-  @location(2) velocityPrevious: vec4f,
-  @location(3) worldNormal: vec3f,
-  @location(4) worldPosition: vec3f,
+  @location(0) velocityPrevious: vec3f,
+  @location(1) worldNormal: vec3f,
+  @location(2) worldPosition: vec3f,
 }
 
 
@@ -208,7 +201,7 @@ struct FragmentOutput {
 fn writeLinearVelocity(input: FragmentInput, output: ptr<function, FragmentOutput>) {
   {
     let current = vec2f(input.position.x * geometryScene.viewport.z - 1.0, 1.0 - input.position.y * geometryScene.viewport.w);
-    let previous = input.velocityPrevious.xy / input.velocityPrevious.w;
+    let previous = input.velocityPrevious.xy / input.velocityPrevious.z;
     let z = 0.0;
     (*output).linearVelocity = vec4f((previous - current) * 0.5, z, 1.0);
   }

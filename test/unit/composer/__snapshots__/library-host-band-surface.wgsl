@@ -1,5 +1,5 @@
 // library-host-band-surface: library output: standard vertex + Lambert + a host surface with its own uniform
-// key c7647a8b1254960f
+// key 6f809f31482da554
 // fragments draw-uniforms, lambert-lighting, scene-uniforms, thin-instances, host-band-surface, standard-vertex
 // conditions {"normals":true}
 // output library: weftVertex(input, scene, draw), weftFragment(input, scene, draw, bandParams)
@@ -12,10 +12,8 @@
 //   @binding(0) bandParams: package::host_band_surface::BandParams {"binding":0,"visibility":"fragment","buffer":{"type":"uniform"}} from host-band-surface
 // vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
 // vertex buffer 1 (caller buffer 1): stride 12 per vertex: @location(1) normal float32x3 +0
-// varying @location(0) color: vec4f
-// varying @location(1) uv: vec2f
-// varying @location(2) worldNormal: vec3f
-// varying @location(3) worldPosition: vec3f
+// varying @location(0) worldNormal: vec3f
+// varying @location(1) worldPosition: vec3f
 // target @location(0) color: vec4f -> caller format
 // slot adjustWorldPosition <- default
 // slot deformVertex <- nothing
@@ -55,8 +53,6 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = (draw.normalMatrix * vec4f(local.normal, 0.0)).xyz;
-  output.uv = vec2f(0.0);
-  output.color = vec4f(1.0);
   vertexVaryings(input, &output);
   return output;
 }
@@ -102,8 +98,6 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) { }
 // ── generated weft:io ──
 struct VertexOutput {
   position: vec4f,
-  color: vec4f,
-  uv: vec2f,
   worldNormal: vec3f,
   worldPosition: vec3f,
 }
@@ -138,8 +132,6 @@ fn bandSurface(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   position: vec4f,
-  color: vec4f,
-  uv: vec2f,
   worldNormal: vec3f,
   worldPosition: vec3f,
 }

@@ -1,5 +1,5 @@
 // library-standard-vertex-only: library output without a fragment stage (a depth-only host pass)
-// key 46ea11d1ee281161
+// key a1f01c0bbde2eb92
 // fragments draw-uniforms, scene-uniforms, thin-instances, standard-vertex
 // conditions {"normals":true}
 // output library: weftVertex(input, scene, draw)
@@ -10,10 +10,8 @@
 //   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform","hasDynamicOffset":true,"minBindingSize":160}} from draw-uniforms
 // vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
 // vertex buffer 1 (caller buffer 1): stride 12 per vertex: @location(1) normal float32x3 +0
-// varying @location(0) color: vec4f
-// varying @location(1) uv: vec2f
-// varying @location(2) worldNormal: vec3f
-// varying @location(3) worldPosition: vec3f
+// varying @location(0) worldNormal: vec3f
+// varying @location(1) worldPosition: vec3f
 // slot adjustWorldPosition <- default
 // slot deformVertex <- nothing
 // slot fragmentStage <- nothing
@@ -45,8 +43,6 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = (draw.normalMatrix * vec4f(local.normal, 0.0)).xyz;
-  output.uv = vec2f(0.0);
-  output.color = vec4f(1.0);
   vertexVaryings(input, &output);
   return output;
 }
@@ -92,8 +88,6 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) { }
 // ── generated weft:io ──
 struct VertexOutput {
   position: vec4f,
-  color: vec4f,
-  uv: vec2f,
   worldNormal: vec3f,
   worldPosition: vec3f,
 }

@@ -1,5 +1,5 @@
 // pick-deform-morph-skin4-detail: pick ids, primitive detail, deformed mesh {"skin":4,"morph":true}
-// key 2d20bc83edb710d2
+// key 30f1d2625b86019b
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-output, standard-vertex, morph-targets, skinning
 // conditions {"deformMorph":true,"deformSkin":true,"primitiveDetail":true}
 // features primitive-index (pick-output)
@@ -17,12 +17,10 @@
 // vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
 // vertex buffer 1 (caller buffer 1): stride 8 per vertex: @location(1) joints uint16x4 +0
 // vertex buffer 2 (caller buffer 2): stride 16 per vertex: @location(2) weights float32x4 +0
-// varying @location(0) color: vec4f
-// varying @location(1) @interpolate(flat) pickInstance: u32
-// varying @location(2) pickLocal: vec3f
-// varying @location(3) uv: vec2f
-// varying @location(4) worldNormal: vec3f
-// varying @location(5) worldPosition: vec3f
+// varying @location(0) @interpolate(flat) pickInstance: u32
+// varying @location(1) pickLocal: vec3f
+// varying @location(2) worldNormal: vec3f
+// varying @location(3) worldPosition: vec3f
 // target @location(0) pickId: vec4f -> rgba8unorm
 // target @location(1) pickDepth: f32 -> r32float
 // target @location(2) pickDetail: vec4u -> rgba32uint
@@ -55,8 +53,6 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = vec3f(0.0);
-  output.uv = vec2f(0.0);
-  output.color = vec4f(1.0);
   vertexVaryings(input, &output);
   return output;
 }
@@ -92,12 +88,10 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) @interpolate(flat) pickInstance: u32,
-  @location(2) pickLocal: vec3f,
-  @location(3) uv: vec2f,
-  @location(4) worldNormal: vec3f,
-  @location(5) worldPosition: vec3f,
+  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(1) pickLocal: vec3f,
+  @location(2) worldNormal: vec3f,
+  @location(3) worldPosition: vec3f,
 }
 
 
@@ -205,12 +199,10 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) @interpolate(flat) pickInstance: u32,
-  @location(2) pickLocal: vec3f,
-  @location(3) uv: vec2f,
-  @location(4) worldNormal: vec3f,
-  @location(5) worldPosition: vec3f,
+  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(1) pickLocal: vec3f,
+  @location(2) worldNormal: vec3f,
+  @location(3) worldPosition: vec3f,
   @builtin(primitive_index) primitiveIndex: u32,
 }
 

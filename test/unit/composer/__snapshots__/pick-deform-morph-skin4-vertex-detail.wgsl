@@ -1,5 +1,5 @@
 // pick-deform-morph-skin4-vertex-detail: pick ids, vertex-index detail, uint32 mesh {"skin":4,"morph":true}
-// key 45f5c5df22d5acd5
+// key 4226d4ace7013394
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-output, standard-vertex, morph-targets, skinning, vertex-pulling
 // conditions {"deformMorph":true,"deformSkin":true,"pickTriangleFromVertex":true,"primitiveDetail":true,"vertexPulling":true}
 // features none
@@ -18,13 +18,11 @@
 //   @binding(1) morphDeltas: array<vec4f> {"binding":1,"visibility":"vertex","buffer":{"type":"read-only-storage"}} from morph-targets
 //   @binding(2) morphInfo: package::morph_targets::MorphInfo {"binding":2,"visibility":"vertex","buffer":{"type":"uniform"}} from morph-targets
 //   @binding(3) morphWeights: array<f32> {"binding":3,"visibility":"vertex","buffer":{"type":"read-only-storage"}} from morph-targets
-// varying @location(0) color: vec4f
-// varying @location(1) @interpolate(flat) pickInstance: u32
-// varying @location(2) pickLocal: vec3f
-// varying @location(3) @interpolate(flat) pickTriangle: u32
-// varying @location(4) uv: vec2f
-// varying @location(5) worldNormal: vec3f
-// varying @location(6) worldPosition: vec3f
+// varying @location(0) @interpolate(flat) pickInstance: u32
+// varying @location(1) pickLocal: vec3f
+// varying @location(2) @interpolate(flat) pickTriangle: u32
+// varying @location(3) worldNormal: vec3f
+// varying @location(4) worldPosition: vec3f
 // target @location(0) pickId: vec4f -> rgba8unorm
 // target @location(1) pickDepth: f32 -> r32float
 // target @location(2) pickDetail: vec4u -> rgba32uint
@@ -56,8 +54,6 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = vec3f(0.0);
-  output.uv = vec2f(0.0);
-  output.color = vec4f(1.0);
   vertexVaryings(input, &output);
   return output;
 }
@@ -114,13 +110,11 @@ struct VertexInput {
 
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) @interpolate(flat) pickInstance: u32,
-  @location(2) pickLocal: vec3f,
-  @location(3) @interpolate(flat) pickTriangle: u32,
-  @location(4) uv: vec2f,
-  @location(5) worldNormal: vec3f,
-  @location(6) worldPosition: vec3f,
+  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(1) pickLocal: vec3f,
+  @location(2) @interpolate(flat) pickTriangle: u32,
+  @location(3) worldNormal: vec3f,
+  @location(4) worldPosition: vec3f,
 }
 
 
@@ -237,13 +231,11 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) @interpolate(flat) pickInstance: u32,
-  @location(2) pickLocal: vec3f,
-  @location(3) @interpolate(flat) pickTriangle: u32,
-  @location(4) uv: vec2f,
-  @location(5) worldNormal: vec3f,
-  @location(6) worldPosition: vec3f,
+  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(1) pickLocal: vec3f,
+  @location(2) @interpolate(flat) pickTriangle: u32,
+  @location(3) worldNormal: vec3f,
+  @location(4) worldPosition: vec3f,
 }
 
 

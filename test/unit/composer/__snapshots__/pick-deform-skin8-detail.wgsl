@@ -1,5 +1,5 @@
 // pick-deform-skin8-detail: pick ids, primitive detail, deformed mesh {"skin":8}
-// key d36d231a5400e0ff
+// key bfcd28a2bac2d448
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-output, standard-vertex, skinning
 // conditions {"deformSkin":true,"primitiveDetail":true,"skin8":true}
 // features primitive-index (pick-output)
@@ -16,12 +16,10 @@
 // vertex buffer 2 (caller buffer 2): stride 16 per vertex: @location(2) weights float32x4 +0
 // vertex buffer 3 (caller buffer 3): stride 8 per vertex: @location(3) joints2 uint16x4 +0
 // vertex buffer 4 (caller buffer 4): stride 16 per vertex: @location(4) weights2 float32x4 +0
-// varying @location(0) color: vec4f
-// varying @location(1) @interpolate(flat) pickInstance: u32
-// varying @location(2) pickLocal: vec3f
-// varying @location(3) uv: vec2f
-// varying @location(4) worldNormal: vec3f
-// varying @location(5) worldPosition: vec3f
+// varying @location(0) @interpolate(flat) pickInstance: u32
+// varying @location(1) pickLocal: vec3f
+// varying @location(2) worldNormal: vec3f
+// varying @location(3) worldPosition: vec3f
 // target @location(0) pickId: vec4f -> rgba8unorm
 // target @location(1) pickDepth: f32 -> r32float
 // target @location(2) pickDetail: vec4u -> rgba32uint
@@ -54,8 +52,6 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = vec3f(0.0);
-  output.uv = vec2f(0.0);
-  output.color = vec4f(1.0);
   vertexVaryings(input, &output);
   return output;
 }
@@ -92,12 +88,10 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) @interpolate(flat) pickInstance: u32,
-  @location(2) pickLocal: vec3f,
-  @location(3) uv: vec2f,
-  @location(4) worldNormal: vec3f,
-  @location(5) worldPosition: vec3f,
+  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(1) pickLocal: vec3f,
+  @location(2) worldNormal: vec3f,
+  @location(3) worldPosition: vec3f,
 }
 
 
@@ -183,12 +177,10 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) @interpolate(flat) pickInstance: u32,
-  @location(2) pickLocal: vec3f,
-  @location(3) uv: vec2f,
-  @location(4) worldNormal: vec3f,
-  @location(5) worldPosition: vec3f,
+  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(1) pickLocal: vec3f,
+  @location(2) worldNormal: vec3f,
+  @location(3) worldPosition: vec3f,
   @builtin(primitive_index) primitiveIndex: u32,
 }
 

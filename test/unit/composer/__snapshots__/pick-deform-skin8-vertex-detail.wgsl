@@ -1,5 +1,5 @@
 // pick-deform-skin8-vertex-detail: pick ids, vertex-index detail, uint16 mesh {"skin":8}
-// key 4c466b16c06b9279
+// key d9088e71b0d3dedc
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-output, standard-vertex, skinning, vertex-pulling
 // conditions {"deformSkin":true,"pickTriangleFromVertex":true,"primitiveDetail":true,"skin8":true,"vertexPulling":true}
 // features none
@@ -17,13 +17,11 @@
 //   @binding(5) pulledVertices4: array<u32> {"binding":5,"visibility":"vertex","buffer":{"type":"read-only-storage"}} from vertex-pulling
 // @group(3) extra
 //   @binding(0) boneTexture: texture_2d<f32> {"binding":0,"visibility":"vertex","texture":{"sampleType":"unfilterable-float","viewDimension":"2d","multisampled":false}} from skinning
-// varying @location(0) color: vec4f
-// varying @location(1) @interpolate(flat) pickInstance: u32
-// varying @location(2) pickLocal: vec3f
-// varying @location(3) @interpolate(flat) pickTriangle: u32
-// varying @location(4) uv: vec2f
-// varying @location(5) worldNormal: vec3f
-// varying @location(6) worldPosition: vec3f
+// varying @location(0) @interpolate(flat) pickInstance: u32
+// varying @location(1) pickLocal: vec3f
+// varying @location(2) @interpolate(flat) pickTriangle: u32
+// varying @location(3) worldNormal: vec3f
+// varying @location(4) worldPosition: vec3f
 // target @location(0) pickId: vec4f -> rgba8unorm
 // target @location(1) pickDepth: f32 -> r32float
 // target @location(2) pickDetail: vec4u -> rgba32uint
@@ -55,8 +53,6 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = vec3f(0.0);
-  output.uv = vec2f(0.0);
-  output.color = vec4f(1.0);
   vertexVaryings(input, &output);
   return output;
 }
@@ -116,13 +112,11 @@ struct VertexInput {
 
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) @interpolate(flat) pickInstance: u32,
-  @location(2) pickLocal: vec3f,
-  @location(3) @interpolate(flat) pickTriangle: u32,
-  @location(4) uv: vec2f,
-  @location(5) worldNormal: vec3f,
-  @location(6) worldPosition: vec3f,
+  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(1) pickLocal: vec3f,
+  @location(2) @interpolate(flat) pickTriangle: u32,
+  @location(3) worldNormal: vec3f,
+  @location(4) worldPosition: vec3f,
 }
 
 
@@ -221,13 +215,11 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) @interpolate(flat) pickInstance: u32,
-  @location(2) pickLocal: vec3f,
-  @location(3) @interpolate(flat) pickTriangle: u32,
-  @location(4) uv: vec2f,
-  @location(5) worldNormal: vec3f,
-  @location(6) worldPosition: vec3f,
+  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(1) pickLocal: vec3f,
+  @location(2) @interpolate(flat) pickTriangle: u32,
+  @location(3) worldNormal: vec3f,
+  @location(4) worldPosition: vec3f,
 }
 
 

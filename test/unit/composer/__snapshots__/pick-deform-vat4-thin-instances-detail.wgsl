@@ -1,5 +1,5 @@
 // pick-deform-vat4-thin-instances-detail: pick ids, primitive detail, deformed mesh {"vat":4,"thinInstances":true}
-// key 6d44d9c55edf1f89
+// key 1c62b40847c0c608
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-output, standard-vertex, vertex-animation
 // conditions {"deformVat":true,"primitiveDetail":true,"thinInstances":true}
 // features primitive-index (pick-output)
@@ -17,12 +17,10 @@
 // vertex buffer 1 (caller buffer 1): stride 8 per vertex: @location(1) joints uint16x4 +0
 // vertex buffer 2 (caller buffer 2): stride 16 per vertex: @location(2) weights float32x4 +0
 // vertex buffer 3 (caller buffer 3): stride 64 per instance: @location(3) instance0 float32x4 +0, @location(4) instance1 float32x4 +16, @location(5) instance2 float32x4 +32, @location(6) instance3 float32x4 +48
-// varying @location(0) color: vec4f
-// varying @location(1) @interpolate(flat) pickInstance: u32
-// varying @location(2) pickLocal: vec3f
-// varying @location(3) uv: vec2f
-// varying @location(4) worldNormal: vec3f
-// varying @location(5) worldPosition: vec3f
+// varying @location(0) @interpolate(flat) pickInstance: u32
+// varying @location(1) pickLocal: vec3f
+// varying @location(2) worldNormal: vec3f
+// varying @location(3) worldPosition: vec3f
 // target @location(0) pickId: vec4f -> rgba8unorm
 // target @location(1) pickDepth: f32 -> r32float
 // target @location(2) pickDetail: vec4u -> rgba32uint
@@ -55,8 +53,6 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = vec3f(0.0);
-  output.uv = vec2f(0.0);
-  output.color = vec4f(1.0);
   vertexVaryings(input, &output);
   return output;
 }
@@ -95,12 +91,10 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) @interpolate(flat) pickInstance: u32,
-  @location(2) pickLocal: vec3f,
-  @location(3) uv: vec2f,
-  @location(4) worldNormal: vec3f,
-  @location(5) worldPosition: vec3f,
+  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(1) pickLocal: vec3f,
+  @location(2) worldNormal: vec3f,
+  @location(3) worldPosition: vec3f,
 }
 
 
@@ -227,12 +221,10 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) @interpolate(flat) pickInstance: u32,
-  @location(2) pickLocal: vec3f,
-  @location(3) uv: vec2f,
-  @location(4) worldNormal: vec3f,
-  @location(5) worldPosition: vec3f,
+  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(1) pickLocal: vec3f,
+  @location(2) worldNormal: vec3f,
+  @location(3) worldPosition: vec3f,
   @builtin(primitive_index) primitiveIndex: u32,
 }
 

@@ -1,5 +1,5 @@
 // pick-deform-vat4-thin-instances-vertex-detail: pick ids, vertex-index detail, uint32 mesh {"vat":4,"thinInstances":true}
-// key c5ae542465abae6a
+// key 3f8d08b4945ddbf9
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-output, standard-vertex, vertex-animation, vertex-pulling
 // conditions {"deformVat":true,"pickTriangleFromVertex":true,"primitiveDetail":true,"thinInstances":true,"vertexPulling":true}
 // features none
@@ -18,13 +18,11 @@
 //   @binding(1) vatPlayback: array<vec4f> {"binding":1,"visibility":"vertex","buffer":{"type":"read-only-storage"}} from vertex-animation
 //   @binding(2) vatTexture: texture_2d<f32> {"binding":2,"visibility":"vertex","texture":{"sampleType":"unfilterable-float","viewDimension":"2d","multisampled":false}} from vertex-animation
 // vertex buffer 0 (caller buffer 3): stride 64 per instance: @location(0) instance0 float32x4 +0, @location(1) instance1 float32x4 +16, @location(2) instance2 float32x4 +32, @location(3) instance3 float32x4 +48
-// varying @location(0) color: vec4f
-// varying @location(1) @interpolate(flat) pickInstance: u32
-// varying @location(2) pickLocal: vec3f
-// varying @location(3) @interpolate(flat) pickTriangle: u32
-// varying @location(4) uv: vec2f
-// varying @location(5) worldNormal: vec3f
-// varying @location(6) worldPosition: vec3f
+// varying @location(0) @interpolate(flat) pickInstance: u32
+// varying @location(1) pickLocal: vec3f
+// varying @location(2) @interpolate(flat) pickTriangle: u32
+// varying @location(3) worldNormal: vec3f
+// varying @location(4) worldPosition: vec3f
 // target @location(0) pickId: vec4f -> rgba8unorm
 // target @location(1) pickDepth: f32 -> r32float
 // target @location(2) pickDetail: vec4u -> rgba32uint
@@ -56,8 +54,6 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = vec3f(0.0);
-  output.uv = vec2f(0.0);
-  output.color = vec4f(1.0);
   vertexVaryings(input, &output);
   return output;
 }
@@ -125,13 +121,11 @@ struct VertexInput {
 
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) @interpolate(flat) pickInstance: u32,
-  @location(2) pickLocal: vec3f,
-  @location(3) @interpolate(flat) pickTriangle: u32,
-  @location(4) uv: vec2f,
-  @location(5) worldNormal: vec3f,
-  @location(6) worldPosition: vec3f,
+  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(1) pickLocal: vec3f,
+  @location(2) @interpolate(flat) pickTriangle: u32,
+  @location(3) worldNormal: vec3f,
+  @location(4) worldPosition: vec3f,
 }
 
 
@@ -267,13 +261,11 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) @interpolate(flat) pickInstance: u32,
-  @location(2) pickLocal: vec3f,
-  @location(3) @interpolate(flat) pickTriangle: u32,
-  @location(4) uv: vec2f,
-  @location(5) worldNormal: vec3f,
-  @location(6) worldPosition: vec3f,
+  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(1) pickLocal: vec3f,
+  @location(2) @interpolate(flat) pickTriangle: u32,
+  @location(3) worldNormal: vec3f,
+  @location(4) worldPosition: vec3f,
 }
 
 

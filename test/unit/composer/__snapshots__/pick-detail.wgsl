@@ -1,5 +1,5 @@
 // pick-detail: pick ids {"thinInstances":false,"primitiveDetail":true}
-// key aed1c7174b55ea7b
+// key 54de2ad94cf93c00
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-output, standard-vertex
 // conditions {"primitiveDetail":true}
 // features primitive-index (pick-output)
@@ -9,12 +9,10 @@
 //   @binding(0) draw: package::draw_uniforms::DrawUniforms {"binding":0,"visibility":"vertex|fragment","buffer":{"type":"uniform","minBindingSize":160}} from draw-uniforms
 //   @binding(1) pick: package::pick_output::PickUniforms {"binding":1,"visibility":"vertex|fragment","buffer":{"type":"uniform","minBindingSize":16}} from pick-output
 // vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
-// varying @location(0) color: vec4f
-// varying @location(1) @interpolate(flat) pickInstance: u32
-// varying @location(2) pickLocal: vec3f
-// varying @location(3) uv: vec2f
-// varying @location(4) worldNormal: vec3f
-// varying @location(5) worldPosition: vec3f
+// varying @location(0) @interpolate(flat) pickInstance: u32
+// varying @location(1) pickLocal: vec3f
+// varying @location(2) worldNormal: vec3f
+// varying @location(3) worldPosition: vec3f
 // target @location(0) pickId: vec4f -> rgba8unorm
 // target @location(1) pickDepth: f32 -> r32float
 // target @location(2) pickDetail: vec4u -> rgba32uint
@@ -47,8 +45,6 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = vec3f(0.0);
-  output.uv = vec2f(0.0);
-  output.color = vec4f(1.0);
   vertexVaryings(input, &output);
   return output;
 }
@@ -79,12 +75,10 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) @interpolate(flat) pickInstance: u32,
-  @location(2) pickLocal: vec3f,
-  @location(3) uv: vec2f,
-  @location(4) worldNormal: vec3f,
-  @location(5) worldPosition: vec3f,
+  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(1) pickLocal: vec3f,
+  @location(2) worldNormal: vec3f,
+  @location(3) worldPosition: vec3f,
 }
 
 
@@ -144,12 +138,10 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) @interpolate(flat) pickInstance: u32,
-  @location(2) pickLocal: vec3f,
-  @location(3) uv: vec2f,
-  @location(4) worldNormal: vec3f,
-  @location(5) worldPosition: vec3f,
+  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(1) pickLocal: vec3f,
+  @location(2) worldNormal: vec3f,
+  @location(3) worldPosition: vec3f,
   @builtin(primitive_index) primitiveIndex: u32,
 }
 

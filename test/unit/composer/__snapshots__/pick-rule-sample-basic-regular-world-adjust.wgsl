@@ -1,5 +1,5 @@
 // pick-rule-sample-basic-regular-world-adjust: pick discard rule {"primitiveDetail":false,"thinInstances":false,"vertexData":false,"worldAdjust":true}
-// key 8f513281a948b48b
+// key 6249a71f9b24d2dc
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-discard-rule, pick-output, standard-vertex, pick-world-adjust-rule
 // conditions {"pickDiscard":true,"pickWorldAdjust":true}
 // features none
@@ -13,11 +13,9 @@
 // @group(3) extra
 //   @binding(0) flags: array<f32> {"binding":0,"visibility":"fragment","buffer":{"type":"read-only-storage"}} from pick-discard-rule, pick-world-adjust-rule
 // vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
-// varying @location(0) color: vec4f
-// varying @location(1) @interpolate(flat) pickInstance: u32
-// varying @location(2) uv: vec2f
-// varying @location(3) worldNormal: vec3f
-// varying @location(4) worldPosition: vec3f
+// varying @location(0) @interpolate(flat) pickInstance: u32
+// varying @location(1) worldNormal: vec3f
+// varying @location(2) worldPosition: vec3f
 // target @location(0) pickId: vec4f -> rgba8unorm
 // target @location(1) pickDepth: f32 -> r32float
 // slot adjustWorldPosition <- pick-world-adjust-rule
@@ -48,8 +46,6 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = vec3f(0.0);
-  output.uv = vec2f(0.0);
-  output.color = vec4f(1.0);
   vertexVaryings(input, &output);
   return output;
 }
@@ -80,11 +76,9 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) @interpolate(flat) pickInstance: u32,
-  @location(2) uv: vec2f,
-  @location(3) worldNormal: vec3f,
-  @location(4) worldPosition: vec3f,
+  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(1) worldNormal: vec3f,
+  @location(2) worldPosition: vec3f,
 }
 
 
@@ -181,11 +175,9 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) @interpolate(flat) pickInstance: u32,
-  @location(2) uv: vec2f,
-  @location(3) worldNormal: vec3f,
-  @location(4) worldPosition: vec3f,
+  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(1) worldNormal: vec3f,
+  @location(2) worldPosition: vec3f,
 }
 
 

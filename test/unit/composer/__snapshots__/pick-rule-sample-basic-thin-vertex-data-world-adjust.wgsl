@@ -1,5 +1,5 @@
 // pick-rule-sample-basic-thin-vertex-data-world-adjust: pick discard rule {"primitiveDetail":false,"thinInstances":true,"vertexData":true,"worldAdjust":true}
-// key b661d3bb58d54671
+// key b597c59ed17478f4
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-discard-rule, pick-output, standard-vertex, pick-world-adjust-rule
 // conditions {"pickDiscard":true,"pickVertexData":true,"pickWorldAdjust":true,"thinInstances":true}
 // features none
@@ -18,13 +18,11 @@
 // vertex buffer 3 (caller buffer 3): stride 16 per instance: @location(3) instance1 float32x4 +0
 // vertex buffer 4 (caller buffer 4): stride 16 per instance: @location(4) instance2 float32x4 +0
 // vertex buffer 5 (caller buffer 5): stride 16 per instance: @location(5) instance3 float32x4 +0
-// varying @location(0) color: vec4f
-// varying @location(1) @interpolate(flat) pickExtras: vec4f
-// varying @location(2) @interpolate(flat) pickInstance: u32
-// varying @location(3) @interpolate(flat) pickVertexData: vec4f
-// varying @location(4) uv: vec2f
-// varying @location(5) worldNormal: vec3f
-// varying @location(6) worldPosition: vec3f
+// varying @location(0) @interpolate(flat) pickExtras: vec4f
+// varying @location(1) @interpolate(flat) pickInstance: u32
+// varying @location(2) @interpolate(flat) pickVertexData: vec4f
+// varying @location(3) worldNormal: vec3f
+// varying @location(4) worldPosition: vec3f
 // target @location(0) pickId: vec4f -> rgba8unorm
 // target @location(1) pickDepth: f32 -> r32float
 // slot adjustWorldPosition <- pick-world-adjust-rule
@@ -55,8 +53,6 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = vec3f(0.0);
-  output.uv = vec2f(0.0);
-  output.color = vec4f(1.0);
   vertexVaryings(input, &output);
   return output;
 }
@@ -92,13 +88,11 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) @interpolate(flat) pickExtras: vec4f,
-  @location(2) @interpolate(flat) pickInstance: u32,
-  @location(3) @interpolate(flat) pickVertexData: vec4f,
-  @location(4) uv: vec2f,
-  @location(5) worldNormal: vec3f,
-  @location(6) worldPosition: vec3f,
+  @location(0) @interpolate(flat) pickExtras: vec4f,
+  @location(1) @interpolate(flat) pickInstance: u32,
+  @location(2) @interpolate(flat) pickVertexData: vec4f,
+  @location(3) worldNormal: vec3f,
+  @location(4) worldPosition: vec3f,
 }
 
 
@@ -231,13 +225,11 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) @interpolate(flat) pickExtras: vec4f,
-  @location(2) @interpolate(flat) pickInstance: u32,
-  @location(3) @interpolate(flat) pickVertexData: vec4f,
-  @location(4) uv: vec2f,
-  @location(5) worldNormal: vec3f,
-  @location(6) worldPosition: vec3f,
+  @location(0) @interpolate(flat) pickExtras: vec4f,
+  @location(1) @interpolate(flat) pickInstance: u32,
+  @location(2) @interpolate(flat) pickVertexData: vec4f,
+  @location(3) worldNormal: vec3f,
+  @location(4) worldPosition: vec3f,
 }
 
 

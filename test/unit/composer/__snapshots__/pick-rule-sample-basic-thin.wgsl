@@ -1,5 +1,5 @@
 // pick-rule-sample-basic-thin: pick discard rule {"primitiveDetail":false,"thinInstances":true,"vertexData":false,"worldAdjust":false}
-// key a758821e82557e5a
+// key 3b47fc722746041f
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-discard-rule, pick-output, standard-vertex
 // conditions {"pickDiscard":true,"thinInstances":true}
 // features none
@@ -17,12 +17,10 @@
 // vertex buffer 2 (caller buffer 2): stride 16 per instance: @location(2) instance1 float32x4 +0
 // vertex buffer 3 (caller buffer 3): stride 16 per instance: @location(3) instance2 float32x4 +0
 // vertex buffer 4 (caller buffer 4): stride 16 per instance: @location(4) instance3 float32x4 +0
-// varying @location(0) color: vec4f
-// varying @location(1) @interpolate(flat) pickExtras: vec4f
-// varying @location(2) @interpolate(flat) pickInstance: u32
-// varying @location(3) uv: vec2f
-// varying @location(4) worldNormal: vec3f
-// varying @location(5) worldPosition: vec3f
+// varying @location(0) @interpolate(flat) pickExtras: vec4f
+// varying @location(1) @interpolate(flat) pickInstance: u32
+// varying @location(2) worldNormal: vec3f
+// varying @location(3) worldPosition: vec3f
 // target @location(0) pickId: vec4f -> rgba8unorm
 // target @location(1) pickDepth: f32 -> r32float
 // slot adjustWorldPosition <- default
@@ -53,8 +51,6 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = vec3f(0.0);
-  output.uv = vec2f(0.0);
-  output.color = vec4f(1.0);
   vertexVaryings(input, &output);
   return output;
 }
@@ -89,12 +85,10 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) @interpolate(flat) pickExtras: vec4f,
-  @location(2) @interpolate(flat) pickInstance: u32,
-  @location(3) uv: vec2f,
-  @location(4) worldNormal: vec3f,
-  @location(5) worldPosition: vec3f,
+  @location(0) @interpolate(flat) pickExtras: vec4f,
+  @location(1) @interpolate(flat) pickInstance: u32,
+  @location(2) worldNormal: vec3f,
+  @location(3) worldPosition: vec3f,
 }
 
 
@@ -169,12 +163,10 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) @interpolate(flat) pickExtras: vec4f,
-  @location(2) @interpolate(flat) pickInstance: u32,
-  @location(3) uv: vec2f,
-  @location(4) worldNormal: vec3f,
-  @location(5) worldPosition: vec3f,
+  @location(0) @interpolate(flat) pickExtras: vec4f,
+  @location(1) @interpolate(flat) pickInstance: u32,
+  @location(2) worldNormal: vec3f,
+  @location(3) worldPosition: vec3f,
 }
 
 

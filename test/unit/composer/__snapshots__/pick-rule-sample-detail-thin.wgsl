@@ -1,5 +1,5 @@
 // pick-rule-sample-detail-thin: pick discard rule {"primitiveDetail":true,"thinInstances":true,"vertexData":false,"worldAdjust":false}
-// key efa11604763da1eb
+// key ace4fd50e9a32fde
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-discard-rule, pick-output, standard-vertex
 // conditions {"pickDiscard":true,"primitiveDetail":true,"thinInstances":true}
 // features primitive-index (pick-output)
@@ -17,13 +17,11 @@
 // vertex buffer 2 (caller buffer 2): stride 16 per instance: @location(2) instance1 float32x4 +0
 // vertex buffer 3 (caller buffer 3): stride 16 per instance: @location(3) instance2 float32x4 +0
 // vertex buffer 4 (caller buffer 4): stride 16 per instance: @location(4) instance3 float32x4 +0
-// varying @location(0) color: vec4f
-// varying @location(1) @interpolate(flat) pickExtras: vec4f
-// varying @location(2) @interpolate(flat) pickInstance: u32
-// varying @location(3) pickLocal: vec3f
-// varying @location(4) uv: vec2f
-// varying @location(5) worldNormal: vec3f
-// varying @location(6) worldPosition: vec3f
+// varying @location(0) @interpolate(flat) pickExtras: vec4f
+// varying @location(1) @interpolate(flat) pickInstance: u32
+// varying @location(2) pickLocal: vec3f
+// varying @location(3) worldNormal: vec3f
+// varying @location(4) worldPosition: vec3f
 // target @location(0) pickId: vec4f -> rgba8unorm
 // target @location(1) pickDepth: f32 -> r32float
 // target @location(2) pickDetail: vec4u -> rgba32uint
@@ -56,8 +54,6 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = vec3f(0.0);
-  output.uv = vec2f(0.0);
-  output.color = vec4f(1.0);
   vertexVaryings(input, &output);
   return output;
 }
@@ -92,13 +88,11 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) @interpolate(flat) pickExtras: vec4f,
-  @location(2) @interpolate(flat) pickInstance: u32,
-  @location(3) pickLocal: vec3f,
-  @location(4) uv: vec2f,
-  @location(5) worldNormal: vec3f,
-  @location(6) worldPosition: vec3f,
+  @location(0) @interpolate(flat) pickExtras: vec4f,
+  @location(1) @interpolate(flat) pickInstance: u32,
+  @location(2) pickLocal: vec3f,
+  @location(3) worldNormal: vec3f,
+  @location(4) worldPosition: vec3f,
 }
 
 
@@ -177,13 +171,11 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) @interpolate(flat) pickExtras: vec4f,
-  @location(2) @interpolate(flat) pickInstance: u32,
-  @location(3) pickLocal: vec3f,
-  @location(4) uv: vec2f,
-  @location(5) worldNormal: vec3f,
-  @location(6) worldPosition: vec3f,
+  @location(0) @interpolate(flat) pickExtras: vec4f,
+  @location(1) @interpolate(flat) pickInstance: u32,
+  @location(2) pickLocal: vec3f,
+  @location(3) worldNormal: vec3f,
+  @location(4) worldPosition: vec3f,
   @builtin(primitive_index) primitiveIndex: u32,
 }
 

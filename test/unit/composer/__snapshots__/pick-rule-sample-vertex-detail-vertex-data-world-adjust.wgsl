@@ -1,5 +1,5 @@
 // pick-rule-sample-vertex-detail-vertex-data-world-adjust: sample discard rule, vertex-index detail, uint16 mesh, vertex data pulled from a float32x2 stream
-// key 52a5c1bca31607a0
+// key c19c943a2daef13d
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-discard-rule, pick-output, standard-vertex, pick-world-adjust-rule, vertex-pulling
 // conditions {"pickDiscard":true,"pickTriangleFromVertex":true,"pickVertexData":true,"pickWorldAdjust":true,"primitiveDetail":true,"vertexPulling":true}
 // features none
@@ -15,14 +15,12 @@
 //   @binding(2) pulledVertices1: array<u32> {"binding":2,"visibility":"vertex","buffer":{"type":"read-only-storage"}} from vertex-pulling
 // @group(3) extra
 //   @binding(0) flags: array<f32> {"binding":0,"visibility":"fragment","buffer":{"type":"read-only-storage"}} from pick-discard-rule, pick-world-adjust-rule
-// varying @location(0) color: vec4f
-// varying @location(1) @interpolate(flat) pickInstance: u32
-// varying @location(2) pickLocal: vec3f
-// varying @location(3) @interpolate(flat) pickTriangle: u32
-// varying @location(4) @interpolate(flat) pickVertexData: vec4f
-// varying @location(5) uv: vec2f
-// varying @location(6) worldNormal: vec3f
-// varying @location(7) worldPosition: vec3f
+// varying @location(0) @interpolate(flat) pickInstance: u32
+// varying @location(1) pickLocal: vec3f
+// varying @location(2) @interpolate(flat) pickTriangle: u32
+// varying @location(3) @interpolate(flat) pickVertexData: vec4f
+// varying @location(4) worldNormal: vec3f
+// varying @location(5) worldPosition: vec3f
 // target @location(0) pickId: vec4f -> rgba8unorm
 // target @location(1) pickDepth: f32 -> r32float
 // target @location(2) pickDetail: vec4u -> rgba32uint
@@ -54,8 +52,6 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = vec3f(0.0);
-  output.uv = vec2f(0.0);
-  output.color = vec4f(1.0);
   vertexVaryings(input, &output);
   return output;
 }
@@ -107,14 +103,12 @@ struct VertexInput {
 
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) @interpolate(flat) pickInstance: u32,
-  @location(2) pickLocal: vec3f,
-  @location(3) @interpolate(flat) pickTriangle: u32,
-  @location(4) @interpolate(flat) pickVertexData: vec4f,
-  @location(5) uv: vec2f,
-  @location(6) worldNormal: vec3f,
-  @location(7) worldPosition: vec3f,
+  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(1) pickLocal: vec3f,
+  @location(2) @interpolate(flat) pickTriangle: u32,
+  @location(3) @interpolate(flat) pickVertexData: vec4f,
+  @location(4) worldNormal: vec3f,
+  @location(5) worldPosition: vec3f,
 }
 
 
@@ -245,14 +239,12 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) @interpolate(flat) pickInstance: u32,
-  @location(2) pickLocal: vec3f,
-  @location(3) @interpolate(flat) pickTriangle: u32,
-  @location(4) @interpolate(flat) pickVertexData: vec4f,
-  @location(5) uv: vec2f,
-  @location(6) worldNormal: vec3f,
-  @location(7) worldPosition: vec3f,
+  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(1) pickLocal: vec3f,
+  @location(2) @interpolate(flat) pickTriangle: u32,
+  @location(3) @interpolate(flat) pickVertexData: vec4f,
+  @location(4) worldNormal: vec3f,
+  @location(5) worldPosition: vec3f,
 }
 
 

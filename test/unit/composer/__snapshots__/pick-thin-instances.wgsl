@@ -1,5 +1,5 @@
 // pick-thin-instances: pick ids {"thinInstances":true,"primitiveDetail":false}
-// key 26296756a7c7e1aa
+// key 1ab02ed0911f1fbf
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-output, standard-vertex
 // conditions {"thinInstances":true}
 // features none
@@ -10,11 +10,9 @@
 //   @binding(1) pick: package::pick_output::PickUniforms {"binding":1,"visibility":"vertex|fragment","buffer":{"type":"uniform","minBindingSize":16}} from pick-output
 // vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
 // vertex buffer 1 (caller buffer 1): stride 64 per instance: @location(1) instance0 float32x4 +0, @location(2) instance1 float32x4 +16, @location(3) instance2 float32x4 +32, @location(4) instance3 float32x4 +48
-// varying @location(0) color: vec4f
-// varying @location(1) @interpolate(flat) pickInstance: u32
-// varying @location(2) uv: vec2f
-// varying @location(3) worldNormal: vec3f
-// varying @location(4) worldPosition: vec3f
+// varying @location(0) @interpolate(flat) pickInstance: u32
+// varying @location(1) worldNormal: vec3f
+// varying @location(2) worldPosition: vec3f
 // target @location(0) pickId: vec4f -> rgba8unorm
 // target @location(1) pickDepth: f32 -> r32float
 // slot adjustWorldPosition <- default
@@ -45,8 +43,6 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = vec3f(0.0);
-  output.uv = vec2f(0.0);
-  output.color = vec4f(1.0);
   vertexVaryings(input, &output);
   return output;
 }
@@ -81,11 +77,9 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) @interpolate(flat) pickInstance: u32,
-  @location(2) uv: vec2f,
-  @location(3) worldNormal: vec3f,
-  @location(4) worldPosition: vec3f,
+  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(1) worldNormal: vec3f,
+  @location(2) worldPosition: vec3f,
 }
 
 
@@ -147,11 +141,9 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) @interpolate(flat) pickInstance: u32,
-  @location(2) uv: vec2f,
-  @location(3) worldNormal: vec3f,
-  @location(4) worldPosition: vec3f,
+  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(1) worldNormal: vec3f,
+  @location(2) worldPosition: vec3f,
 }
 
 

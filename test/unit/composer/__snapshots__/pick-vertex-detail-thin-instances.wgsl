@@ -1,5 +1,5 @@
 // pick-vertex-detail-thin-instances: pick ids, vertex-index detail, uint32 mesh {"thinInstances":true}
-// key b148b79dc3afd7c9
+// key 39c7172e2b0811f4
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-output, standard-vertex, vertex-pulling
 // conditions {"pickTriangleFromVertex":true,"primitiveDetail":true,"thinInstances":true,"vertexPulling":true}
 // features none
@@ -12,13 +12,11 @@
 //   @binding(0) pulledIndices: array<u32> {"binding":0,"visibility":"vertex","buffer":{"type":"read-only-storage"}} from vertex-pulling
 //   @binding(1) pulledVertices0: array<u32> {"binding":1,"visibility":"vertex","buffer":{"type":"read-only-storage"}} from vertex-pulling
 // vertex buffer 0 (caller buffer 1): stride 64 per instance: @location(0) instance0 float32x4 +0, @location(1) instance1 float32x4 +16, @location(2) instance2 float32x4 +32, @location(3) instance3 float32x4 +48
-// varying @location(0) color: vec4f
-// varying @location(1) @interpolate(flat) pickInstance: u32
-// varying @location(2) pickLocal: vec3f
-// varying @location(3) @interpolate(flat) pickTriangle: u32
-// varying @location(4) uv: vec2f
-// varying @location(5) worldNormal: vec3f
-// varying @location(6) worldPosition: vec3f
+// varying @location(0) @interpolate(flat) pickInstance: u32
+// varying @location(1) pickLocal: vec3f
+// varying @location(2) @interpolate(flat) pickTriangle: u32
+// varying @location(3) worldNormal: vec3f
+// varying @location(4) worldPosition: vec3f
 // target @location(0) pickId: vec4f -> rgba8unorm
 // target @location(1) pickDepth: f32 -> r32float
 // target @location(2) pickDetail: vec4u -> rgba32uint
@@ -50,8 +48,6 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = vec3f(0.0);
-  output.uv = vec2f(0.0);
-  output.color = vec4f(1.0);
   vertexVaryings(input, &output);
   return output;
 }
@@ -113,13 +109,11 @@ struct VertexInput {
 
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) @interpolate(flat) pickInstance: u32,
-  @location(2) pickLocal: vec3f,
-  @location(3) @interpolate(flat) pickTriangle: u32,
-  @location(4) uv: vec2f,
-  @location(5) worldNormal: vec3f,
-  @location(6) worldPosition: vec3f,
+  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(1) pickLocal: vec3f,
+  @location(2) @interpolate(flat) pickTriangle: u32,
+  @location(3) worldNormal: vec3f,
+  @location(4) worldPosition: vec3f,
 }
 
 
@@ -190,13 +184,11 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) @interpolate(flat) pickInstance: u32,
-  @location(2) pickLocal: vec3f,
-  @location(3) @interpolate(flat) pickTriangle: u32,
-  @location(4) uv: vec2f,
-  @location(5) worldNormal: vec3f,
-  @location(6) worldPosition: vec3f,
+  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(1) pickLocal: vec3f,
+  @location(2) @interpolate(flat) pickTriangle: u32,
+  @location(3) worldNormal: vec3f,
+  @location(4) worldPosition: vec3f,
 }
 
 

@@ -1,5 +1,5 @@
 // standard-colors: forward standard material {"normals":false,"uvs":false,"colors":true,"thinInstances":false}
-// key b518ab33710e5c3e
+// key 131afc3f940adf70
 // fragments base-texture, draw-uniforms, lambert-lighting, scene-uniforms, thin-instances, standard-surface, standard-vertex
 // conditions {"colors":true}
 // features none
@@ -13,9 +13,8 @@
 // vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
 // vertex buffer 1 (caller buffer 1): stride 16 per vertex: @location(1) color float32x4 +0
 // varying @location(0) color: vec4f
-// varying @location(1) uv: vec2f
-// varying @location(2) worldNormal: vec3f
-// varying @location(3) worldPosition: vec3f
+// varying @location(1) worldNormal: vec3f
+// varying @location(2) worldPosition: vec3f
 // target @location(0) color: vec4f -> caller format
 // slot adjustWorldPosition <- default
 // slot deformVertex <- nothing
@@ -45,7 +44,6 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = vec3f(0.0);
-  output.uv = vec2f(0.0);
   output.color = input.color;
   vertexVaryings(input, &output);
   return output;
@@ -77,9 +75,8 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) { }
 struct VertexOutput {
   @builtin(position) position: vec4f,
   @location(0) color: vec4f,
-  @location(1) uv: vec2f,
-  @location(2) worldNormal: vec3f,
-  @location(3) worldPosition: vec3f,
+  @location(1) worldNormal: vec3f,
+  @location(2) worldPosition: vec3f,
 }
 
 
@@ -131,16 +128,18 @@ fn standardSurface(input: FragmentInput) -> FragmentOutput {
 struct FragmentInput {
   @builtin(position) position: vec4f,
   @location(0) color: vec4f,
-  @location(1) uv: vec2f,
-  @location(2) worldNormal: vec3f,
-  @location(3) worldPosition: vec3f,
+  @location(1) worldNormal: vec3f,
+  @location(2) worldPosition: vec3f,
 }
 
 
 // ── fragment standard-surface ──
 fn shadeStandard(input: FragmentInput) -> vec4f {
-  let texel = sampleBaseColor(input.uv);
-  let albedo = draw.baseColor * texel * input.color;
+  let texel = sampleBaseColor(vec2f(0.0));
+  var albedo = draw.baseColor * texel;
+  {
+    albedo *= input.color;
+  }
   if (draw.flags.x == 1u) {
     return albedo;
   }
@@ -163,15 +162,15 @@ fn surfaceOutputs(input: FragmentInput, output: ptr<function, FragmentOutput>) {
 struct FragmentOutput { @location(0) color: vec4f }
 
 
-// ── fragment base-texture ──
-fn sampleBaseColor(uv: vec2f) -> vec4f {
-  return textureSample(baseTexture, baseSampler, uv);
-}
-
 // ── fragment lambert-lighting ──
 fn lambert(albedo: vec3f, normal: vec3f, lightDirection: vec3f, lightColor: vec3f, ambientColor: vec3f) -> vec3f {
   let diffuse = max(dot(normal, lightDirection), 0.0);
   return albedo * (ambientColor + lightColor * diffuse);
+}
+
+// ── fragment base-texture ──
+fn sampleBaseColor(uv: vec2f) -> vec4f {
+  return textureSample(baseTexture, baseSampler, uv);
 }
 
 // ── generated weft:bindings ──

@@ -1,5 +1,5 @@
 // standard-normals-colors: forward standard material {"normals":true,"uvs":false,"colors":true,"thinInstances":false}
-// key 143bb5630d43a5ab
+// key f14dee4703784015
 // fragments base-texture, draw-uniforms, lambert-lighting, scene-uniforms, thin-instances, standard-surface, standard-vertex
 // conditions {"colors":true,"normals":true}
 // features none
@@ -14,9 +14,8 @@
 // vertex buffer 1 (caller buffer 1): stride 12 per vertex: @location(1) normal float32x3 +0
 // vertex buffer 2 (caller buffer 2): stride 16 per vertex: @location(2) color float32x4 +0
 // varying @location(0) color: vec4f
-// varying @location(1) uv: vec2f
-// varying @location(2) worldNormal: vec3f
-// varying @location(3) worldPosition: vec3f
+// varying @location(1) worldNormal: vec3f
+// varying @location(2) worldPosition: vec3f
 // target @location(0) color: vec4f -> caller format
 // slot adjustWorldPosition <- default
 // slot deformVertex <- nothing
@@ -47,7 +46,6 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   output.position = scene.viewProjection * worldPosition;
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = (draw.normalMatrix * vec4f(local.normal, 0.0)).xyz;
-  output.uv = vec2f(0.0);
   output.color = input.color;
   vertexVaryings(input, &output);
   return output;
@@ -80,9 +78,8 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) { }
 struct VertexOutput {
   @builtin(position) position: vec4f,
   @location(0) color: vec4f,
-  @location(1) uv: vec2f,
-  @location(2) worldNormal: vec3f,
-  @location(3) worldPosition: vec3f,
+  @location(1) worldNormal: vec3f,
+  @location(2) worldPosition: vec3f,
 }
 
 
@@ -134,17 +131,19 @@ fn standardSurface(input: FragmentInput) -> FragmentOutput {
 struct FragmentInput {
   @builtin(position) position: vec4f,
   @location(0) color: vec4f,
-  @location(1) uv: vec2f,
-  @location(2) worldNormal: vec3f,
-  @location(3) worldPosition: vec3f,
+  @location(1) worldNormal: vec3f,
+  @location(2) worldPosition: vec3f,
   @builtin(front_facing) frontFacing: bool,
 }
 
 
 // ── fragment standard-surface ──
 fn shadeStandard(input: FragmentInput) -> vec4f {
-  let texel = sampleBaseColor(input.uv);
-  let albedo = draw.baseColor * texel * input.color;
+  let texel = sampleBaseColor(vec2f(0.0));
+  var albedo = draw.baseColor * texel;
+  {
+    albedo *= input.color;
+  }
   if (draw.flags.x == 1u) {
     return albedo;
   }
@@ -166,15 +165,15 @@ fn surfaceOutputs(input: FragmentInput, output: ptr<function, FragmentOutput>) {
 struct FragmentOutput { @location(0) color: vec4f }
 
 
-// ── fragment base-texture ──
-fn sampleBaseColor(uv: vec2f) -> vec4f {
-  return textureSample(baseTexture, baseSampler, uv);
-}
-
 // ── fragment lambert-lighting ──
 fn lambert(albedo: vec3f, normal: vec3f, lightDirection: vec3f, lightColor: vec3f, ambientColor: vec3f) -> vec3f {
   let diffuse = max(dot(normal, lightDirection), 0.0);
   return albedo * (ambientColor + lightColor * diffuse);
+}
+
+// ── fragment base-texture ──
+fn sampleBaseColor(uv: vec2f) -> vec4f {
+  return textureSample(baseTexture, baseSampler, uv);
 }
 
 // ── generated weft:bindings ──

@@ -1,5 +1,5 @@
 // standard-normals-uvs-colors-thin-instances: forward standard material {"normals":true,"uvs":true,"colors":true,"thinInstances":true}
-// key f48fdec8d0e87bb3
+// key e2308043a877828a
 // fragments base-texture, draw-uniforms, lambert-lighting, scene-uniforms, thin-instances, standard-surface, standard-vertex
 // conditions {"colors":true,"normals":true,"thinInstances":true,"uvs":true}
 // features none
@@ -167,7 +167,10 @@ struct FragmentInput {
 // ── fragment standard-surface ──
 fn shadeStandard(input: FragmentInput) -> vec4f {
   let texel = sampleBaseColor(input.uv);
-  let albedo = draw.baseColor * texel * input.color;
+  var albedo = draw.baseColor * texel;
+  {
+    albedo *= input.color;
+  }
   if (draw.flags.x == 1u) {
     return albedo;
   }
@@ -189,15 +192,15 @@ fn surfaceOutputs(input: FragmentInput, output: ptr<function, FragmentOutput>) {
 struct FragmentOutput { @location(0) color: vec4f }
 
 
-// ── fragment base-texture ──
-fn sampleBaseColor(uv: vec2f) -> vec4f {
-  return textureSample(baseTexture, baseSampler, uv);
-}
-
 // ── fragment lambert-lighting ──
 fn lambert(albedo: vec3f, normal: vec3f, lightDirection: vec3f, lightColor: vec3f, ambientColor: vec3f) -> vec3f {
   let diffuse = max(dot(normal, lightDirection), 0.0);
   return albedo * (ambientColor + lightColor * diffuse);
+}
+
+// ── fragment base-texture ──
+fn sampleBaseColor(uv: vec2f) -> vec4f {
+  return textureSample(baseTexture, baseSampler, uv);
 }
 
 // ── generated weft:bindings ──

@@ -1,5 +1,5 @@
 // standard-normals-uvs-thin-instances: forward standard material {"normals":true,"uvs":true,"colors":false,"thinInstances":true}
-// key 293baaa2112620af
+// key 5f039b964f516b3e
 // fragments base-texture, draw-uniforms, lambert-lighting, scene-uniforms, thin-instances, standard-surface, standard-vertex
 // conditions {"normals":true,"thinInstances":true,"uvs":true}
 // features none
@@ -14,10 +14,9 @@
 // vertex buffer 1 (caller buffer 1): stride 12 per vertex: @location(1) normal float32x3 +0
 // vertex buffer 2 (caller buffer 2): stride 8 per vertex: @location(2) uv float32x2 +0
 // vertex buffer 3 (caller buffer 3): stride 64 per instance: @location(3) instance0 float32x4 +0, @location(4) instance1 float32x4 +16, @location(5) instance2 float32x4 +32, @location(6) instance3 float32x4 +48
-// varying @location(0) color: vec4f
-// varying @location(1) uv: vec2f
-// varying @location(2) worldNormal: vec3f
-// varying @location(3) worldPosition: vec3f
+// varying @location(0) uv: vec2f
+// varying @location(1) worldNormal: vec3f
+// varying @location(2) worldPosition: vec3f
 // target @location(0) color: vec4f -> caller format
 // slot adjustWorldPosition <- default
 // slot deformVertex <- nothing
@@ -49,7 +48,6 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = (draw.normalMatrix * vec4f(instanceNormalMatrix(input.instance0, input.instance1, input.instance2) * local.normal, 0.0)).xyz;
   output.uv = input.uv;
-  output.color = vec4f(1.0);
   vertexVaryings(input, &output);
   return output;
 }
@@ -84,10 +82,9 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) { }
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) uv: vec2f,
-  @location(2) worldNormal: vec3f,
-  @location(3) worldPosition: vec3f,
+  @location(0) uv: vec2f,
+  @location(1) worldNormal: vec3f,
+  @location(2) worldPosition: vec3f,
 }
 
 
@@ -154,10 +151,9 @@ fn standardSurface(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) uv: vec2f,
-  @location(2) worldNormal: vec3f,
-  @location(3) worldPosition: vec3f,
+  @location(0) uv: vec2f,
+  @location(1) worldNormal: vec3f,
+  @location(2) worldPosition: vec3f,
   @builtin(front_facing) frontFacing: bool,
 }
 
@@ -165,7 +161,7 @@ struct FragmentInput {
 // ── fragment standard-surface ──
 fn shadeStandard(input: FragmentInput) -> vec4f {
   let texel = sampleBaseColor(input.uv);
-  let albedo = draw.baseColor * texel * input.color;
+  var albedo = draw.baseColor * texel;
   if (draw.flags.x == 1u) {
     return albedo;
   }
@@ -187,15 +183,15 @@ fn surfaceOutputs(input: FragmentInput, output: ptr<function, FragmentOutput>) {
 struct FragmentOutput { @location(0) color: vec4f }
 
 
-// ── fragment base-texture ──
-fn sampleBaseColor(uv: vec2f) -> vec4f {
-  return textureSample(baseTexture, baseSampler, uv);
-}
-
 // ── fragment lambert-lighting ──
 fn lambert(albedo: vec3f, normal: vec3f, lightDirection: vec3f, lightColor: vec3f, ambientColor: vec3f) -> vec3f {
   let diffuse = max(dot(normal, lightDirection), 0.0);
   return albedo * (ambientColor + lightColor * diffuse);
+}
+
+// ── fragment base-texture ──
+fn sampleBaseColor(uv: vec2f) -> vec4f {
+  return textureSample(baseTexture, baseSampler, uv);
 }
 
 // ── generated weft:bindings ──

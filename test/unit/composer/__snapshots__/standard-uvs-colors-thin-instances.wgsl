@@ -1,5 +1,5 @@
 // standard-uvs-colors-thin-instances: forward standard material {"normals":false,"uvs":true,"colors":true,"thinInstances":true}
-// key cff18653f1ef26b2
+// key cbba51467a9e7051
 // fragments base-texture, draw-uniforms, lambert-lighting, scene-uniforms, thin-instances, standard-surface, standard-vertex
 // conditions {"colors":true,"thinInstances":true,"uvs":true}
 // features none
@@ -153,7 +153,10 @@ struct FragmentInput {
 // ── fragment standard-surface ──
 fn shadeStandard(input: FragmentInput) -> vec4f {
   let texel = sampleBaseColor(input.uv);
-  let albedo = draw.baseColor * texel * input.color;
+  var albedo = draw.baseColor * texel;
+  {
+    albedo *= input.color;
+  }
   if (draw.flags.x == 1u) {
     return albedo;
   }
@@ -176,15 +179,15 @@ fn surfaceOutputs(input: FragmentInput, output: ptr<function, FragmentOutput>) {
 struct FragmentOutput { @location(0) color: vec4f }
 
 
-// ── fragment base-texture ──
-fn sampleBaseColor(uv: vec2f) -> vec4f {
-  return textureSample(baseTexture, baseSampler, uv);
-}
-
 // ── fragment lambert-lighting ──
 fn lambert(albedo: vec3f, normal: vec3f, lightDirection: vec3f, lightColor: vec3f, ambientColor: vec3f) -> vec3f {
   let diffuse = max(dot(normal, lightDirection), 0.0);
   return albedo * (ambientColor + lightColor * diffuse);
+}
+
+// ── fragment base-texture ──
+fn sampleBaseColor(uv: vec2f) -> vec4f {
+  return textureSample(baseTexture, baseSampler, uv);
 }
 
 // ── generated weft:bindings ──

@@ -1,5 +1,5 @@
 // standard-uvs-thin-instances: forward standard material {"normals":false,"uvs":true,"colors":false,"thinInstances":true}
-// key e2e11fc908b3f5fc
+// key b2800bc6259867cf
 // fragments base-texture, draw-uniforms, lambert-lighting, scene-uniforms, thin-instances, standard-surface, standard-vertex
 // conditions {"thinInstances":true,"uvs":true}
 // features none
@@ -13,10 +13,9 @@
 // vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
 // vertex buffer 1 (caller buffer 1): stride 8 per vertex: @location(1) uv float32x2 +0
 // vertex buffer 2 (caller buffer 2): stride 64 per instance: @location(2) instance0 float32x4 +0, @location(3) instance1 float32x4 +16, @location(4) instance2 float32x4 +32, @location(5) instance3 float32x4 +48
-// varying @location(0) color: vec4f
-// varying @location(1) uv: vec2f
-// varying @location(2) worldNormal: vec3f
-// varying @location(3) worldPosition: vec3f
+// varying @location(0) uv: vec2f
+// varying @location(1) worldNormal: vec3f
+// varying @location(2) worldPosition: vec3f
 // target @location(0) color: vec4f -> caller format
 // slot adjustWorldPosition <- default
 // slot deformVertex <- nothing
@@ -47,7 +46,6 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = vec3f(0.0);
   output.uv = input.uv;
-  output.color = vec4f(1.0);
   vertexVaryings(input, &output);
   return output;
 }
@@ -81,10 +79,9 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) { }
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) uv: vec2f,
-  @location(2) worldNormal: vec3f,
-  @location(3) worldPosition: vec3f,
+  @location(0) uv: vec2f,
+  @location(1) worldNormal: vec3f,
+  @location(2) worldPosition: vec3f,
 }
 
 
@@ -141,17 +138,16 @@ fn standardSurface(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) uv: vec2f,
-  @location(2) worldNormal: vec3f,
-  @location(3) worldPosition: vec3f,
+  @location(0) uv: vec2f,
+  @location(1) worldNormal: vec3f,
+  @location(2) worldPosition: vec3f,
 }
 
 
 // ── fragment standard-surface ──
 fn shadeStandard(input: FragmentInput) -> vec4f {
   let texel = sampleBaseColor(input.uv);
-  let albedo = draw.baseColor * texel * input.color;
+  var albedo = draw.baseColor * texel;
   if (draw.flags.x == 1u) {
     return albedo;
   }
@@ -174,15 +170,15 @@ fn surfaceOutputs(input: FragmentInput, output: ptr<function, FragmentOutput>) {
 struct FragmentOutput { @location(0) color: vec4f }
 
 
-// ── fragment base-texture ──
-fn sampleBaseColor(uv: vec2f) -> vec4f {
-  return textureSample(baseTexture, baseSampler, uv);
-}
-
 // ── fragment lambert-lighting ──
 fn lambert(albedo: vec3f, normal: vec3f, lightDirection: vec3f, lightColor: vec3f, ambientColor: vec3f) -> vec3f {
   let diffuse = max(dot(normal, lightDirection), 0.0);
   return albedo * (ambientColor + lightColor * diffuse);
+}
+
+// ── fragment base-texture ──
+fn sampleBaseColor(uv: vec2f) -> vec4f {
+  return textureSample(baseTexture, baseSampler, uv);
 }
 
 // ── generated weft:bindings ──

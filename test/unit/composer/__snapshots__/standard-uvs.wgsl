@@ -1,5 +1,5 @@
 // standard-uvs: forward standard material {"normals":false,"uvs":true,"colors":false,"thinInstances":false}
-// key 133cea560d404358
+// key 59207b3c17be9595
 // fragments base-texture, draw-uniforms, lambert-lighting, scene-uniforms, thin-instances, standard-surface, standard-vertex
 // conditions {"uvs":true}
 // features none
@@ -12,10 +12,9 @@
 //   @binding(1) baseTexture: texture_2d<f32> {"binding":1,"visibility":"fragment","texture":{"sampleType":"float","viewDimension":"2d","multisampled":false}} from base-texture
 // vertex buffer 0 (caller buffer 0): stride 12 per vertex: @location(0) position float32x3 +0
 // vertex buffer 1 (caller buffer 1): stride 8 per vertex: @location(1) uv float32x2 +0
-// varying @location(0) color: vec4f
-// varying @location(1) uv: vec2f
-// varying @location(2) worldNormal: vec3f
-// varying @location(3) worldPosition: vec3f
+// varying @location(0) uv: vec2f
+// varying @location(1) worldNormal: vec3f
+// varying @location(2) worldPosition: vec3f
 // target @location(0) color: vec4f -> caller format
 // slot adjustWorldPosition <- default
 // slot deformVertex <- nothing
@@ -46,7 +45,6 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
   output.worldPosition = worldPosition.xyz;
   output.worldNormal = vec3f(0.0);
   output.uv = input.uv;
-  output.color = vec4f(1.0);
   vertexVaryings(input, &output);
   return output;
 }
@@ -76,10 +74,9 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) { }
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) uv: vec2f,
-  @location(2) worldNormal: vec3f,
-  @location(3) worldPosition: vec3f,
+  @location(0) uv: vec2f,
+  @location(1) worldNormal: vec3f,
+  @location(2) worldPosition: vec3f,
 }
 
 
@@ -130,17 +127,16 @@ fn standardSurface(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) color: vec4f,
-  @location(1) uv: vec2f,
-  @location(2) worldNormal: vec3f,
-  @location(3) worldPosition: vec3f,
+  @location(0) uv: vec2f,
+  @location(1) worldNormal: vec3f,
+  @location(2) worldPosition: vec3f,
 }
 
 
 // ── fragment standard-surface ──
 fn shadeStandard(input: FragmentInput) -> vec4f {
   let texel = sampleBaseColor(input.uv);
-  let albedo = draw.baseColor * texel * input.color;
+  var albedo = draw.baseColor * texel;
   if (draw.flags.x == 1u) {
     return albedo;
   }
@@ -163,15 +159,15 @@ fn surfaceOutputs(input: FragmentInput, output: ptr<function, FragmentOutput>) {
 struct FragmentOutput { @location(0) color: vec4f }
 
 
-// ── fragment base-texture ──
-fn sampleBaseColor(uv: vec2f) -> vec4f {
-  return textureSample(baseTexture, baseSampler, uv);
-}
-
 // ── fragment lambert-lighting ──
 fn lambert(albedo: vec3f, normal: vec3f, lightDirection: vec3f, lightColor: vec3f, ambientColor: vec3f) -> vec3f {
   let diffuse = max(dot(normal, lightDirection), 0.0);
   return albedo * (ambientColor + lightColor * diffuse);
+}
+
+// ── fragment base-texture ──
+fn sampleBaseColor(uv: vec2f) -> vec4f {
+  return textureSample(baseTexture, baseSampler, uv);
 }
 
 // ── generated weft:bindings ──
