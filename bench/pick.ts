@@ -24,6 +24,7 @@ import {
   refitCpuPicker,
 } from '../picking/index.js';
 import { collectGarbage, median, printTable, time, verdict } from './bench-timing.js';
+import { makeBareRoundTrip, makePickDrawFloor, makePickShapedPass } from './pick-floors.js';
 import { createWebGpuCallTimer } from './webgpu-call-timer.js';
 
 const rounds = Number(process.argv[2] ?? 40);
@@ -62,43 +63,6 @@ function makeInstancedGridScene(engine: Engine, count: number): Scene {
   createBoxMesh(scene, 'boxes', { width: 0.4, height: 0.4, depth: 0.4 });
   setThinInstances(scene.meshes[0], matrices);
   return scene;
-}
-
-/** The bare cost a pick cannot avoid: one submit and a mapAsync of a 256-byte buffer. */
-function makeBareRoundTrip(device: GPUDevice): () => Promise<void> {
-  const source = device.createBuffer({ size: 256, usage: GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
-  const staging = device.createBuffer({ size: 256, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
-  return async () => {
-    const encoder = device.createCommandEncoder();
-    encoder.copyBufferToBuffer(source, 0, staging, 0, 256);
-    device.queue.submit([encoder.finish()]);
-    await staging.mapAsync(GPUMapMode.READ);
-    staging.unmap();
-  };
-}
-
-/** The GPU floor of a pick on this device: the same attachments, clears and copies, no draw, no weft code. */
-function makePickShapedPass(device: GPUDevice): () => Promise<void> {
-  const make = (format: GPUTextureFormat) =>
-    device.createTexture({ size: [1, 1], format, usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
-  const colors = [make('rgba8unorm'), make('r32float')];
-  const views = colors.map((t) => t.createView());
-  const depthView = make('depth24plus').createView();
-  const staging = device.createBuffer({ size: 1024, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
-  return async () => {
-    const encoder = device.createCommandEncoder();
-    const pass = encoder.beginRenderPass({
-      colorAttachments: views.map((view) => ({ view, loadOp: 'clear' as const, storeOp: 'store' as const })),
-      depthStencilAttachment: { view: depthView, depthLoadOp: 'clear', depthClearValue: 0, depthStoreOp: 'discard' },
-    });
-    pass.end();
-    colors.forEach((texture, i) =>
-      encoder.copyTextureToBuffer({ texture }, { buffer: staging, offset: i * 256 }, [1, 1]),
-    );
-    device.queue.submit([encoder.finish()]);
-    await staging.mapAsync(GPUMapMode.READ);
-    staging.unmap();
-  };
 }
 
 /**
@@ -226,6 +190,7 @@ async function main(): Promise<void> {
   }
   const bare = makeBareRoundTrip(engine.device);
   const floor = makePickShapedPass(engine.device);
+  const drawFloor = makePickDrawFloor(engine.device);
   const rows: string[][] = [];
   const manyRows: string[][] = [];
   for (const { label, meshes, make } of scenes) {
@@ -236,8 +201,15 @@ async function main(): Promise<void> {
       await pickManyAsync(picker, points);
       await bare();
       await floor();
+      await drawFloor();
     }
-    const samples = { bare: [] as number[], floor: [] as number[], pick: [] as number[], full: [] as number[] };
+    const samples = {
+      bare: [] as number[],
+      floor: [] as number[],
+      draw: [] as number[],
+      pick: [] as number[],
+      full: [] as number[],
+    };
     const fullRounds = meshes >= 10000 ? Math.max(3, rounds / 8) : meshes >= 1000 ? Math.max(5, rounds / 4) : rounds;
     // Interleaved so machine noise hits every case alike. A GC and a pause start each round (so no sample pays for
     // another's garbage or its finalisers), and each timed call follows an untimed one of the same case.
@@ -245,6 +217,7 @@ async function main(): Promise<void> {
       await settle(bare);
       samples.bare.push(await sample(bare));
       samples.floor.push(await sample(floor));
+      samples.draw.push(await sample(drawFloor));
       samples.pick.push(await sample(() => pickAsync(picker, centre.x, centre.y)));
       if (r < fullRounds)
         samples.full.push(await sample(() => pickAsync(picker, centre.x, centre.y, { preFilter: false })));
@@ -284,7 +257,7 @@ async function main(): Promise<void> {
     const name = hit.hit
       ? `${hit.pickedMesh!.name}${hit.pickedMesh!.thinInstanceCount ? `#${hit.thinInstanceIndex}` : ''}`
       : 'miss';
-    const [b, f, pick, full] = [samples.bare, samples.floor, samples.pick, samples.full].map(median);
+    const [b, f, d, pick, full] = [samples.bare, samples.floor, samples.draw, samples.pick, samples.full].map(median);
     const jsMicros = js * 1000;
     rows.push([
       label,
@@ -295,6 +268,9 @@ async function main(): Promise<void> {
       `${(pick / f).toFixed(2)}×`,
       '≤ 1.5×',
       verdict(pick / f, 1.5, 'atMost'),
+      d.toFixed(3),
+      `${(d / f).toFixed(2)}×`,
+      `${(pick / d).toFixed(2)}×`,
       jsMicros.toFixed(0),
       String(calls),
       meshes >= 10000 ? `≤ 50 (${verdict(jsMicros, 50, 'atMost')})` : '-',
@@ -320,6 +296,9 @@ async function main(): Promise<void> {
     'bare = one submit + mapAsync of a 256-byte buffer; floor = a pass with the pick attachments, clears and copies, no draw and no weft code',
   );
   console.log(
+    'draw floor = the floor plus one raw draw of the hit box (minimal pipeline, one uniform write): the cheapest pass that draws what is under the pixel',
+  );
+  console.log(
     'weft JS = synchronous time of a pick minus the time inside WebGPU calls (µs, median); calls = WebGPU calls until the submit',
   );
   console.log(
@@ -336,6 +315,9 @@ async function main(): Promise<void> {
       'pick/floor',
       'target',
       '',
+      'draw floor',
+      'draw/floor',
+      'pick/draw',
       'weft JS µs',
       'calls',
       'target',
