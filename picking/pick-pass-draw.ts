@@ -1,0 +1,286 @@
+// Recording a planned pick pass: pass state kept between draws, mesh candidates, batches, contributors.
+import { drawMeshInstances, setMeshIndexBuffer } from '../engine/render/mesh-draw.js';
+import type { Mesh } from '../engine/mesh.js';
+import { meshDeformationGroup } from '../engine/mesh-deformation.js';
+import { PickError } from './pick-errors.js';
+import type { PickPipeline } from './pick-pipelines.js';
+import { isPulledGroup, pulledBufferGroup } from './vertex-pull-binding.js';
+import {
+  drawGroupFor,
+  emptyGroupFor,
+  type PickGpu,
+  type PickTargets,
+  pointGroupsFor,
+  storageGroupFor,
+} from './pick-resources.js';
+import { type ContributorPoint, encodeCapturedSources } from './pick-contributors.js';
+import { type BatchDraw, batchMesh } from './pick-rect-batches.js';
+import { geometryClassOf } from './geometry-class.js';
+import type { PickPassRequest, PointUse, PickPassPlan } from './pick-pass-types.js';
+
+/** Clears the ID, depth-value (and detail) attachments and the depth buffer (reverse-Z: cleared to 0). */
+export function beginPickPass(
+  encoder: GPUCommandEncoder,
+  targets: PickTargets,
+  detailed: boolean,
+): GPURenderPassEncoder {
+  return encoder.beginRenderPass({
+    label: 'weft:pick-pass',
+    colorAttachments: targets.views.slice(0, detailed ? 3 : 2).map((view) => ({
+      view,
+      loadOp: 'clear' as const,
+      storeOp: 'store' as const,
+      clearValue: { r: 0, g: 0, b: 0, a: 0 },
+    })),
+    depthStencilAttachment: {
+      view: targets.depthView,
+      depthLoadOp: 'clear',
+      depthClearValue: 0,
+      depthStoreOp: 'discard',
+    },
+  });
+}
+
+/** Draws each mesh candidate for the points that draw it. */
+export function drawMeshCandidates(
+  gpu: PickGpu,
+  pass: GPURenderPassEncoder,
+  request: PickPassRequest,
+  plan: PickPassPlan,
+  attachment: { width: number; height: number },
+): void {
+  // A pass starts with the viewport and scissor on the whole attachment (pooled: it may be larger than the plan's
+  // target); state equal to the last set is not set again.
+  const state: PassState = {
+    rect: [0, 0, attachment.width, attachment.height],
+    pointGroup: null,
+    pipeline: null,
+    buffers: null,
+  };
+  const batches = plan.batchDraws;
+  let nextBatch = 0;
+  plan.uses.forEach((uses, index) => {
+    // A batch is drawn at its first member; the others have no uses of their own.
+    if (batches && nextBatch < batches.length && batches[nextBatch].first === index) {
+      const batch = batches[nextBatch++];
+      if (uses.length > 0) drawBatch(gpu, pass, request, batch, uses[0], state);
+      return;
+    }
+    const pipeline = plan.pipelines[index];
+    // Only a redraw after a device loss can meet a mesh disposed since the snapshot; it has no buffers left.
+    if (!pipeline || uses.length === 0) return;
+    const candidate = request.snapshot.candidates[index];
+    const mesh = candidate.drawMesh ?? candidate.mesh;
+    const storage = plan.storage?.[index] ?? null;
+    if (state.pipeline !== pipeline) pass.setPipeline((state.pipeline = pipeline).lease.pipeline);
+    // Meshes of one geometry class hold equal bytes: the next one draws from the buffers already bound. Their own
+    // instances, deformation data or rule storage would differ.
+    const shareable = !mesh.thinInstances && !mesh.deformationGpu && !storage;
+    const geometryClass = shareable ? geometryClassOf(mesh.geometry) : null;
+    const bound = state.buffers;
+    if (
+      !bound ||
+      bound.pipeline !== pipeline ||
+      !(bound.mesh === mesh ? shareable : geometryClass !== null && bound.geometryClass === geometryClass)
+    ) {
+      setExtraGroups(gpu, pass, request, pipeline, mesh, storage, candidate.mesh);
+      setMeshBuffers(gpu, pass, pipeline, mesh);
+      state.buffers = shareable ? { pipeline, mesh, geometryClass } : null;
+    }
+    drawCandidateUses(gpu, pass, request, plan, index, pipeline, uses, state);
+  });
+}
+
+/** One instanced draw of a marquee batch: the first member's buffers, the members' matrices as instances. */
+function drawBatch(
+  gpu: PickGpu,
+  pass: GPURenderPassEncoder,
+  request: PickPassRequest,
+  batch: BatchDraw,
+  use: PointUse,
+  state: PassState,
+): void {
+  const { pipeline } = batch;
+  const { composed, lease } = pipeline;
+  const mesh = batchMesh(request.snapshot, batch);
+  const region = request.regions[use.point];
+  pass.setPipeline(lease.pipeline);
+  state.pipeline = pipeline;
+  state.buffers = null;
+  setExtraGroups(gpu, pass, request, pipeline, mesh, null);
+  const sources = [...mesh.gpu!.vertexBuffers, gpu.batchBuffer!];
+  pipeline.vertexBufferSources.forEach((source, i) => pass.setVertexBuffer(i, sources[source]));
+  setMeshIndexBuffer(pass, mesh);
+  const pointGroups = pointGroupsFor(gpu, lease.bindGroupLayouts[0], composed.bindGroups[0].bindings);
+  setPointState(pass, state, 0, 0, region.width, region.height, pointGroups[use.point]);
+  pass.setBindGroup(1, drawGroupFor(gpu, lease.bindGroupLayouts[1], composed.bindGroups[1].bindings, use.slot));
+  drawMeshInstances(pass, mesh, batch.count, batch.firstInstance);
+}
+
+/** What a pick pass last set: viewport (= scissor) rectangle, bind group 0, pipeline, shareable mesh buffers. */
+interface PassState {
+  rect: [number, number, number, number];
+  pointGroup: GPUBindGroup | null;
+  pipeline: PickPipeline | null;
+  /** The mesh whose buffers and groups 2+ are bound for `pipeline`, when a mesh of equal geometry may reuse them. */
+  buffers: { pipeline: PickPipeline; mesh: Mesh; geometryClass: object | null } | null;
+}
+
+/** Sets viewport and scissor to the rectangle unless they already are, then bind group 0 unless already bound. */
+function setPointState(
+  pass: GPURenderPassEncoder,
+  state: PassState,
+  x: number,
+  y: number,
+  width: number,
+  height: number,
+  group: GPUBindGroup,
+): void {
+  const r = state.rect;
+  if (r[0] !== x || r[1] !== y || r[2] !== width || r[3] !== height) {
+    pass.setViewport(x, y, width, height, 0, 1);
+    pass.setScissorRect(x, y, width, height);
+    r[0] = x;
+    r[1] = y;
+    r[2] = width;
+    r[3] = height;
+  }
+  // The same group object means the same layout (groups are cached per layout), so it stays valid across pipelines.
+  if (state.pointGroup !== group) {
+    pass.setBindGroup(0, group);
+    state.pointGroup = group;
+  }
+}
+
+/** Binds groups 2 and up: the mesh's deformation data, the rule's storage, or an empty group. */
+function setExtraGroups(
+  gpu: PickGpu,
+  pass: GPURenderPassEncoder,
+  request: PickPassRequest,
+  pipeline: PickPipeline,
+  mesh: Mesh,
+  storage: (ArrayBufferView | null)[] | null,
+  owner: Mesh = mesh,
+): void {
+  const { composed, lease } = pipeline;
+  const rule = request.rule;
+  for (let g = 2; g < composed.bindGroups.length; g++) {
+    const group = composed.bindGroups[g];
+    if (pipeline.pulled && isPulledGroup(group.bindings)) {
+      const sources = [...mesh.gpu!.vertexBuffers, ...(mesh.gpu!.instanceBuffer ? [mesh.gpu!.instanceBuffer] : [])];
+      const data = pipeline.vertexDataBuffer === null ? [] : [vertexDataSource(gpu, pipeline, mesh)];
+      pass.setBindGroup(
+        g,
+        pulledBufferGroup(gpu, gpu.device, mesh, lease.bindGroupLayouts[g], group.bindings, [...sources, ...data]),
+      );
+      continue;
+    }
+    if (group.role === 'extra' && mesh.deformationGpu) {
+      if (storage)
+        throw new PickError(
+          request.api,
+          'unsupported',
+          `mesh "${mesh.name}" is deformed and discard rule "${rule!.rule.key}" binds storage: the two cannot share the extra bind group yet`,
+        );
+      pass.setBindGroup(g, meshDeformationGroup(mesh.deformationGpu, lease.bindGroupLayouts[g], group.bindings));
+      continue;
+    }
+    pass.setBindGroup(
+      g,
+      group.role === 'extra' && storage
+        ? storageGroupFor(
+            gpu,
+            rule!.digest,
+            owner,
+            lease.bindGroupLayouts[g],
+            group.bindings,
+            group.bindings.map((b) => storage[rule!.bindings.findIndex((r) => r.name === b.name)]),
+          )
+        : emptyGroupFor(gpu, lease.bindGroupLayouts[g]),
+    );
+  }
+}
+
+/** Sets the vertex buffers in the pipeline's slot order (mesh, instances, rule vertex data) and the index buffer. */
+function setMeshBuffers(gpu: PickGpu, pass: GPURenderPassEncoder, pipeline: PickPipeline, mesh: Mesh): void {
+  const meshGpu = mesh.gpu!;
+  const sources = [...meshGpu.vertexBuffers, ...(meshGpu.instanceBuffer ? [meshGpu.instanceBuffer] : [])];
+  const vertexData = pipeline.vertexDataBuffer === null ? [] : [vertexDataSource(gpu, pipeline, mesh)];
+  const all = [...sources, ...vertexData];
+  pipeline.vertexBufferSources.forEach((source, i) => pass.setVertexBuffer(i, all[source]));
+  if (!pipeline.pulled) setMeshIndexBuffer(pass, mesh);
+}
+
+/** The buffer behind a rule's vertex-data stream: the attribute's own vertex buffer, or the zero buffer. */
+function vertexDataSource(gpu: PickGpu, pipeline: PickPipeline, mesh: Mesh): GPUBuffer {
+  const index = pipeline.vertexDataBuffer!;
+  return index < 0 ? gpu.zeros : mesh.gpu!.vertexBuffers[index];
+}
+
+/** Per point drawing the candidate: its viewport, its uniforms, then one draw per run of thin instances. */
+function drawCandidateUses(
+  gpu: PickGpu,
+  pass: GPURenderPassEncoder,
+  request: PickPassRequest,
+  plan: PickPassPlan,
+  index: number,
+  pipeline: PickPipeline,
+  uses: readonly PointUse[],
+  state: PassState,
+): void {
+  const { composed, lease } = pipeline;
+  const candidate = request.snapshot.candidates[index];
+  const mesh = candidate.drawMesh ?? candidate.mesh;
+  const pointGroups = pointGroupsFor(gpu, lease.bindGroupLayouts[0], composed.bindGroups[0].bindings);
+  const drawBindings = composed.bindGroups[1].bindings;
+  const block = candidate.overlay === 'on-top' ? request.overlayBlock! : 0;
+  for (const { point, slot, instances } of uses) {
+    const region = request.regions[point];
+    if (block) {
+      // An on-top overlay item: its own neighbourhood texels, depth-tested only against other overlay items.
+      setPointState(pass, state, point * block, 1, block, block, pointGroups[request.regions.length + point]);
+    } else {
+      const x = plan.row ? point : 0;
+      const width = plan.row ? 1 : region.width;
+      const height = plan.row ? 1 : region.height;
+      setPointState(pass, state, x, 0, width, height, pointGroups[point]);
+    }
+    pass.setBindGroup(1, drawGroupFor(gpu, lease.bindGroupLayouts[1], drawBindings, slot));
+    // Runs of one front face; a run whose pipeline differs (mirrored instances, culled faces) switches pipeline.
+    for (const run of plan.rasterRuns[index]) {
+      if (!run.pipeline) continue;
+      for (const range of instances ?? [run]) {
+        // Only the part of the run this point's ray crosses.
+        const first = Math.max(run.first, range.first);
+        const count = Math.min(run.first + run.count, range.first + range.count) - first;
+        if (count <= 0) continue;
+        if (run.pipeline !== state.pipeline) pass.setPipeline((state.pipeline = run.pipeline).lease.pipeline);
+        // Pulled: corner k of triangle t is draw vertex 3t + k; the shader reads the index buffer itself.
+        if (run.pipeline.pulled) pass.draw(mesh.geometry.indices!.length, count, 0, first);
+        else drawMeshInstances(pass, mesh, count, first);
+      }
+    }
+  }
+}
+
+/** Pick sources draw into the same targets against the same depth, so they depth-sort with the meshes. */
+export function drawContributors(
+  gpu: PickGpu,
+  pass: GPURenderPassEncoder,
+  request: PickPassRequest,
+  points: ContributorPoint[],
+): void {
+  if (!request.sources.length || !request.view) return;
+  encodeCapturedSources(
+    gpu.contributors,
+    request.sources,
+    {
+      device: gpu.device,
+      pass,
+      detailed: request.detailed,
+      points,
+      view: request.view,
+    },
+    gpu.composeCache.precomposed,
+  );
+}

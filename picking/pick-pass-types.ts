@@ -1,0 +1,93 @@
+import type { CheckedRule } from './discard-rules.js';
+import type { PickPipeline, PickRaster } from './pick-pipelines.js';
+import type { PickCulling } from '../engine/winding.js';
+import type { PickDetailMethod } from './pick-shader.js';
+import type { PickSnapshot } from './pick-snapshot.js';
+import type { CapturedSource, ContributorViewData } from './pick-contributors.js';
+import type { PixelRegion } from './pick-zoom.js';
+import type { RectIdReducer } from './pick-rect-reduce.js';
+import type { BatchDraw } from './pick-rect-batches.js';
+
+export const batchLeader = 1;
+export const batchFollower = 2;
+export const identityMatrix: readonly number[] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+/** One pick pass to draw: the snapshot, the camera matrix and where each point lands in the target. */
+export interface PickPassRequest {
+  api: string;
+  snapshot: PickSnapshot;
+  viewProjection: Float32Array;
+  width: number;
+  height: number;
+  /** `row`: one 1×1 region per point, side by side; `rect`: one region drawn at full size. */
+  regions: PixelRegion[];
+  layout: 'row' | 'rect';
+  detailed: boolean;
+  /** How a detailed pass learns the triangle (default 'primitive-index'). */
+  detailMethod?: PickDetailMethod;
+  rule: CheckedRule | null;
+  /** Non-mesh pick sources captured with the snapshot, after the meshes' IDs. */
+  sources: readonly CapturedSource[];
+  /** Camera data the sources draw with (null without sources). */
+  view: ContributorViewData | null;
+  /** The rule's storage contents per candidate, copied at the call (`readPickRuleStorage`); undefined: read now. */
+  ruleStorage?: (ArrayBufferView | null)[][] | null;
+  /** Back faces: culled as the renderers cull them (default), or all picked. */
+  culling?: PickCulling;
+  /**
+   * Side of each point's overlay neighbourhood (2 · tolerance + 1; 0 or undefined: none). A `row` target then holds
+   * the points' texels in row 0 and point p's neighbourhood at x = p · block, rows 1 .. block.
+   */
+  overlayBlock?: number;
+  /** A `rect` request's GPU reduction of the ID target (pick-rect-reduce.ts): replaces the texel copies. */
+  reducer?: RectIdReducer;
+}
+
+/** One draw of a candidate's instances that share a front face, with the raster state (and pipeline) it needs. */
+export interface RasterRun {
+  first: number;
+  count: number;
+  raster: PickRaster;
+  pipeline: PickPipeline | null;
+}
+
+/** A point drawing a candidate: its draw-uniform slot and which thin instances (null: every run of the candidate). */
+export interface PointUse {
+  point: number;
+  slot: number;
+  instances: readonly { first: number; count: number }[] | null;
+}
+
+/** What one pass draws, worked out before anything is written. */
+export interface PickPassPlan {
+  /** `row`: one 1×1 region per point, side by side in the target; otherwise one region at full size. */
+  row: boolean;
+  targetWidth: number;
+  targetHeight: number;
+  /** Per candidate: its pipeline (null for a mesh disposed since the snapshot). */
+  pipelines: (PickPipeline | null)[];
+  /** Per candidate: its instance runs split by front face, each with its pipeline (empty when disposed). */
+  rasterRuns: RasterRun[][];
+  /** Per candidate: the rule's storage data in binding order (null without rule storage). */
+  storage: (ArrayBufferView | null)[][] | null;
+  /** Per candidate: the points that draw it, the draw-uniform slot of each, the instances it draws (null: all). */
+  uses: PointUse[][];
+  slots: number;
+  /** A marquee's batches drawn instanced, by first candidate (the others of a batch are not drawn alone). */
+  batchDraws: BatchDraw[] | null;
+  /**
+   * Per candidate: `batchLeader` for a batch's first member (its slot and buffers draw the batch), `batchFollower`
+   * for the others (no slot, pipeline or draw of their own), 0 otherwise.
+   */
+  batchMembers: Uint8Array | null;
+}
+
+/**
+ * The device limits a pick pass must fit (the values of `device.limits`). The uniform bindings are fixed-size
+ * (256 B each, at dynamic offsets), so `maxUniformBufferBindingSize` never binds; the buffers' size does.
+ */
+export interface PickPassLimits {
+  /** Bounds the per-point and per-draw uniform buffers (512 B a slot) and the staging buffer of the copies. */
+  maxBufferSize: number;
+  /** Bounds the pick targets: a `row` pass is one texel per point, a `rect` pass the rectangle. */
+  maxTextureDimension2D: number;
+}
