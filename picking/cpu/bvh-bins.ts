@@ -268,35 +268,55 @@ export function partitionAndBin(st: BuildState, slot: number, start: number, end
     // without its type feedback, and then deoptimise every call.
     for (let budget = 256; budget > 0 && i < j; budget--) {
       let q = i;
+      const p = i * 6;
       const left = binOf[i] <= split;
-      if (left) i++;
-      else {
+      let a0: number, a1: number, a2: number, a3: number, a4: number, a5: number;
+      if (left) {
+        i++;
+        a0 = prims[p];
+        a1 = prims[p + 1];
+        a2 = prims[p + 2];
+        a3 = prims[p + 3];
+        a4 = prims[p + 4];
+        a5 = prims[p + 5];
+      } else {
         q = --j;
+        const pq = q * 6;
         if (binOf[q] <= split) {
+          // i's primitive (right) moves to q, q's (left) to i, where the next step places it
+          a0 = prims[p];
+          a1 = prims[p + 1];
+          a2 = prims[p + 2];
+          a3 = prims[p + 3];
+          a4 = prims[p + 4];
+          a5 = prims[p + 5];
+          prims[p] = prims[pq];
+          prims[p + 1] = prims[pq + 1];
+          prims[p + 2] = prims[pq + 2];
+          prims[p + 3] = prims[pq + 3];
+          prims[p + 4] = prims[pq + 4];
+          prims[p + 5] = prims[pq + 5];
+          prims[pq] = a0;
+          prims[pq + 1] = a1;
+          prims[pq + 2] = a2;
+          prims[pq + 3] = a3;
+          prims[pq + 4] = a4;
+          prims[pq + 5] = a5;
           const oi = order[i];
           order[i] = order[q];
           order[q] = oi;
-          const bi = binOf[i];
           binOf[i] = binOf[q];
-          binOf[q] = bi;
-          const pi = i * 6;
-          const pq = q * 6;
-          for (let k = 0; k < 6; k++) {
-            const v = prims[pi + k];
-            prims[pi + k] = prims[pq + k];
-            prims[pq + k] = v;
-          }
+        } else {
+          a0 = prims[pq];
+          a1 = prims[pq + 1];
+          a2 = prims[pq + 2];
+          a3 = prims[pq + 3];
+          a4 = prims[pq + 4];
+          a5 = prims[pq + 5];
         }
       }
-      const p = q * 6;
-      const a0 = prims[p];
-      const a1 = prims[p + 1];
-      const a2 = prims[p + 2];
-      const a3 = prims[p + 3];
-      const a4 = prims[p + 4];
-      const a5 = prims[p + 5];
       if (left) {
-        let b = ((prims[p + la] + prims[p + la + 1] - llo) * lscale) | 0;
+        let b = (((la === 0 ? a0 + a1 : la === 2 ? a2 + a3 : a4 + a5) - llo) * lscale) | 0;
         if (b > llast) b = llast;
         binOf[q] = b;
         if (b === lcur) {
@@ -319,7 +339,7 @@ export function partitionAndBin(st: BuildState, slot: number, start: number, end
         }
         ln++;
       } else {
-        let b = ((prims[p + ra] + prims[p + ra + 1] - rlo) * rscale) | 0;
+        let b = (((ra === 0 ? a0 + a1 : ra === 2 ? a2 + a3 : a4 + a5) - rlo) * rscale) | 0;
         if (b > rlast) b = rlast;
         binOf[q] = b;
         if (b === rcur) {
