@@ -14,6 +14,8 @@ export interface BuildState {
   bins: number;
   traversalCost: number;
   intersectCost: number;
+  /** Nodes of at most this many primitives are leaves whatever their bins say (see buildBvhNodes): never binned. */
+  sureLeafSize: number;
   binBoxes: Float64Array;
   binCounts: Int32Array;
   slotAxis: Int32Array;
@@ -45,7 +47,8 @@ export function resetBox(b: Float64Array, o: number): void {
 
 /**
  * Sets slot `slot`'s grid from centroid bounds `c[o..o+6]` (2 × centroid) for `n` primitives and empties its bins:
- * bins on the longest axis, axis -1 when all centroids coincide on it (then every primitive lands in bin 0).
+ * bins on the longest axis; axis -1 when all centroids coincide on it or the node is a sure leaf (then every primitive
+ * lands in bin 0, not emptied: nothing reads it).
  */
 export function setGrid(st: BuildState, slot: number, c: Float64Array, o: number, n: number): void {
   const ex = c[o + 1] - c[o];
@@ -54,11 +57,12 @@ export function setGrid(st: BuildState, slot: number, c: Float64Array, o: number
   const axis = ex >= ey ? (ex >= ez ? 0 : 2) : ey >= ez ? 1 : 2;
   const extent = axis === 0 ? ex : axis === 1 ? ey : ez;
   const bins = n < st.bins ? n : st.bins; // a small node gains nothing from more bins than primitives
-  const ok = extent > 0 && n > 1;
+  const ok = extent > 0 && n > st.sureLeafSize;
   st.slotAxis[slot] = ok ? axis : -1;
   st.slotBins[slot] = bins;
   st.slotLo[slot] = ok ? c[o + 2 * axis] : 0;
   st.slotScale[slot] = ok ? (bins * (1 - 1e-7)) / extent : 0;
+  if (!ok) return; // its primitives all land in bin 0, which nothing reads before the slot's next setGrid
   const B = st.binBoxes;
   const counts = st.binCounts;
   for (let b = 0, k = slot * st.bins; b < bins; b++, k++) {

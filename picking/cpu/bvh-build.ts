@@ -68,6 +68,16 @@ function growSlots(st: BuildState, slots: number): void {
 }
 
 /**
+ * Any split costs at least traversalCost, so a node of n <= maxLeafSize primitives with intersectCost × n <= that is a
+ * leaf without looking at its bins (same test, same rounding as the leaf rule in buildBvhNodes).
+ */
+function sureLeafSize(options: BvhBuildOptions): number {
+  let n = 1;
+  while (n < options.maxLeafSize && options.intersectCost * (n + 1) <= options.traversalCost) n++;
+  return n;
+}
+
+/**
  * Binned SAH build (Wald 2007 style: bins on the longest centroid axis) over primitive boxes `prims` (6 floats each, interleaved per axis).
  * Reorders `prims` and `order` in place into leaf order; `order` must enter as the identity.
  */
@@ -86,6 +96,7 @@ export function buildBvhNodes(prims: Float32Array, order: Uint32Array, options: 
     bins,
     traversalCost: options.traversalCost,
     intersectCost: options.intersectCost,
+    sureLeafSize: sureLeafSize(options),
     binBoxes: new Float64Array(slots * bins * 6),
     binCounts: new Int32Array(slots * bins),
     slotAxis: new Int32Array(slots),
