@@ -246,133 +246,74 @@ export function partitionAndBin(st: BuildState, slot: number, start: number, end
   const rscale = st.slotScale[slot];
   const rlast = st.slotBins[slot] - 1;
   const rbase = slot * st.bins;
-  // Per side, the run of consecutive primitives in one child bin, grown in locals (see binRange).
-  let lcur = 0;
-  let ln = 0;
-  let lx0 = Infinity,
-    lx1 = -Infinity,
-    ly0 = Infinity,
-    ly1 = -Infinity,
-    lz0 = Infinity,
-    lz1 = -Infinity;
-  let rcur = 0;
-  let rn = 0;
-  let rx0 = Infinity,
-    rx1 = -Infinity,
-    ry0 = Infinity,
-    ry1 = -Infinity,
-    rz0 = Infinity,
-    rz1 = -Infinity;
   let i = start;
   let j = end;
   // Every step places one primitive: i's when it belongs left, else the last unplaced one (j - 1), swapped with i's
   // when that one belongs left (i's then belongs right, placed at j - 1; the newcomer at i is placed next step).
   while (i < j) {
-    // Runs are stored every 256 placements: code after the loop would first run once the loop is compiled (on-stack)
-    // without its type feedback, and then deoptimise every call.
-    for (let budget = 256; budget > 0 && i < j; budget--) {
-      let q = i;
-      const p = i * 6;
-      const left = binOf[i] <= split;
-      let a0: number, a1: number, a2: number, a3: number, a4: number, a5: number;
-      if (left) {
-        i++;
+    let q = i;
+    const p = i * 6;
+    const left = binOf[i] <= split;
+    let a0: number, a1: number, a2: number, a3: number, a4: number, a5: number;
+    if (left) {
+      i++;
+      a0 = prims[p];
+      a1 = prims[p + 1];
+      a2 = prims[p + 2];
+      a3 = prims[p + 3];
+      a4 = prims[p + 4];
+      a5 = prims[p + 5];
+    } else {
+      q = --j;
+      const pq = q * 6;
+      if (binOf[q] <= split) {
+        // i's primitive (right) moves to q, q's (left) to i, where the next step places it
         a0 = prims[p];
         a1 = prims[p + 1];
         a2 = prims[p + 2];
         a3 = prims[p + 3];
         a4 = prims[p + 4];
         a5 = prims[p + 5];
+        prims[p] = prims[pq];
+        prims[p + 1] = prims[pq + 1];
+        prims[p + 2] = prims[pq + 2];
+        prims[p + 3] = prims[pq + 3];
+        prims[p + 4] = prims[pq + 4];
+        prims[p + 5] = prims[pq + 5];
+        prims[pq] = a0;
+        prims[pq + 1] = a1;
+        prims[pq + 2] = a2;
+        prims[pq + 3] = a3;
+        prims[pq + 4] = a4;
+        prims[pq + 5] = a5;
+        const oi = order[i];
+        order[i] = order[q];
+        order[q] = oi;
+        binOf[i] = binOf[q];
       } else {
-        q = --j;
-        const pq = q * 6;
-        if (binOf[q] <= split) {
-          // i's primitive (right) moves to q, q's (left) to i, where the next step places it
-          a0 = prims[p];
-          a1 = prims[p + 1];
-          a2 = prims[p + 2];
-          a3 = prims[p + 3];
-          a4 = prims[p + 4];
-          a5 = prims[p + 5];
-          prims[p] = prims[pq];
-          prims[p + 1] = prims[pq + 1];
-          prims[p + 2] = prims[pq + 2];
-          prims[p + 3] = prims[pq + 3];
-          prims[p + 4] = prims[pq + 4];
-          prims[p + 5] = prims[pq + 5];
-          prims[pq] = a0;
-          prims[pq + 1] = a1;
-          prims[pq + 2] = a2;
-          prims[pq + 3] = a3;
-          prims[pq + 4] = a4;
-          prims[pq + 5] = a5;
-          const oi = order[i];
-          order[i] = order[q];
-          order[q] = oi;
-          binOf[i] = binOf[q];
-        } else {
-          a0 = prims[pq];
-          a1 = prims[pq + 1];
-          a2 = prims[pq + 2];
-          a3 = prims[pq + 3];
-          a4 = prims[pq + 4];
-          a5 = prims[pq + 5];
-        }
-      }
-      if (left) {
-        let b = (((la === 0 ? a0 + a1 : la === 2 ? a2 + a3 : a4 + a5) - llo) * lscale) | 0;
-        if (b > llast) b = llast;
-        binOf[q] = b;
-        if (b === lcur) {
-          lx0 = a0 < lx0 ? a0 : lx0;
-          lx1 = a1 > lx1 ? a1 : lx1;
-          ly0 = a2 < ly0 ? a2 : ly0;
-          ly1 = a3 > ly1 ? a3 : ly1;
-          lz0 = a4 < lz0 ? a4 : lz0;
-          lz1 = a5 > lz1 ? a5 : lz1;
-        } else {
-          flushBin(B, binCounts, lbase + lcur, ln, lx0, lx1, ly0, ly1, lz0, lz1);
-          lcur = b;
-          ln = 0;
-          lx0 = a0;
-          lx1 = a1;
-          ly0 = a2;
-          ly1 = a3;
-          lz0 = a4;
-          lz1 = a5;
-        }
-        ln++;
-      } else {
-        let b = (((ra === 0 ? a0 + a1 : ra === 2 ? a2 + a3 : a4 + a5) - rlo) * rscale) | 0;
-        if (b > rlast) b = rlast;
-        binOf[q] = b;
-        if (b === rcur) {
-          rx0 = a0 < rx0 ? a0 : rx0;
-          rx1 = a1 > rx1 ? a1 : rx1;
-          ry0 = a2 < ry0 ? a2 : ry0;
-          ry1 = a3 > ry1 ? a3 : ry1;
-          rz0 = a4 < rz0 ? a4 : rz0;
-          rz1 = a5 > rz1 ? a5 : rz1;
-        } else {
-          flushBin(B, binCounts, rbase + rcur, rn, rx0, rx1, ry0, ry1, rz0, rz1);
-          rcur = b;
-          rn = 0;
-          rx0 = a0;
-          rx1 = a1;
-          ry0 = a2;
-          ry1 = a3;
-          rz0 = a4;
-          rz1 = a5;
-        }
-        rn++;
+        a0 = prims[pq];
+        a1 = prims[pq + 1];
+        a2 = prims[pq + 2];
+        a3 = prims[pq + 3];
+        a4 = prims[pq + 4];
+        a5 = prims[pq + 5];
       }
     }
-    flushBin(B, binCounts, lbase + lcur, ln, lx0, lx1, ly0, ly1, lz0, lz1);
-    flushBin(B, binCounts, rbase + rcur, rn, rx0, rx1, ry0, ry1, rz0, rz1);
-    ln = 0;
-    rn = 0;
-    lx0 = rx0 = ly0 = ry0 = lz0 = rz0 = Infinity;
-    lx1 = rx1 = ly1 = ry1 = lz1 = rz1 = -Infinity;
+    // Its bin in its child's grid.
+    const ax = left ? la : ra;
+    const last = left ? llast : rlast;
+    let b = (((ax === 0 ? a0 + a1 : ax === 2 ? a2 + a3 : a4 + a5) - (left ? llo : rlo)) * (left ? lscale : rscale)) | 0;
+    if (b > last) b = last;
+    binOf[q] = b;
+    const k = (left ? lbase : rbase) + b;
+    binCounts[k]++;
+    const o = k * 6;
+    if (a0 < B[o]) B[o] = a0;
+    if (a1 > B[o + 1]) B[o + 1] = a1;
+    if (a2 < B[o + 2]) B[o + 2] = a2;
+    if (a3 > B[o + 3]) B[o + 3] = a3;
+    if (a4 < B[o + 4]) B[o + 4] = a4;
+    if (a5 > B[o + 5]) B[o + 5] = a5;
   }
   return i;
 }
