@@ -139,7 +139,7 @@ function triangleBoxes(
 
 /** Face ids in 16 bits when they all fit (a copy), else the array itself. */
 export function compactFaceIds(faceIds: Uint32Array): Uint16Array | Uint32Array {
-  return faceIds.length <= 65536 ? Uint16Array.from(faceIds) : faceIds;
+  return faceIds.length <= 65536 ? new Uint16Array(faceIds) : faceIds;
 }
 
 /** Fills `bvh.triangles` (when kept) from its positions and indices in leaf order. */
