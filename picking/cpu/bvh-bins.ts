@@ -79,71 +79,21 @@ export function binRange(st: BuildState, slot: number, start: number, end: numbe
   const scale = st.slotScale[slot];
   const last = st.slotBins[slot] - 1;
   const base = slot * st.bins;
-  // Consecutive primitives mostly share a bin: grow that bin's box in locals, store it when the bin changes. The run
-  // starts as an empty one in bin 0, so no test guards the stores (a test only seen after the loop deopts it).
-  let cur = 0;
-  let n = 0;
-  let x0 = Infinity,
-    x1 = -Infinity,
-    y0 = Infinity,
-    y1 = -Infinity,
-    z0 = Infinity,
-    z1 = -Infinity;
   for (let i = start; i < end; i++) {
     const p = i * 6;
     let b = ((prims[p + ca] + prims[p + ca + 1] - lo) * scale) | 0;
     if (b > last) b = last;
     binOf[i] = b;
-    if (b !== cur) {
-      flushBin(B, binCounts, base + cur, n, x0, x1, y0, y1, z0, z1);
-      cur = b;
-      n = 0;
-      x0 = prims[p];
-      x1 = prims[p + 1];
-      y0 = prims[p + 2];
-      y1 = prims[p + 3];
-      z0 = prims[p + 4];
-      z1 = prims[p + 5];
-    } else {
-      const a0 = prims[p];
-      const a1 = prims[p + 1];
-      const a2 = prims[p + 2];
-      const a3 = prims[p + 3];
-      const a4 = prims[p + 4];
-      const a5 = prims[p + 5];
-      x0 = a0 < x0 ? a0 : x0;
-      x1 = a1 > x1 ? a1 : x1;
-      y0 = a2 < y0 ? a2 : y0;
-      y1 = a3 > y1 ? a3 : y1;
-      z0 = a4 < z0 ? a4 : z0;
-      z1 = a5 > z1 ? a5 : z1;
-    }
-    n++;
+    const k = base + b;
+    binCounts[k]++;
+    const o = k * 6;
+    if (prims[p] < B[o]) B[o] = prims[p];
+    if (prims[p + 1] > B[o + 1]) B[o + 1] = prims[p + 1];
+    if (prims[p + 2] < B[o + 2]) B[o + 2] = prims[p + 2];
+    if (prims[p + 3] > B[o + 3]) B[o + 3] = prims[p + 3];
+    if (prims[p + 4] < B[o + 4]) B[o + 4] = prims[p + 4];
+    if (prims[p + 5] > B[o + 5]) B[o + 5] = prims[p + 5];
   }
-  flushBin(B, binCounts, base + cur, n, x0, x1, y0, y1, z0, z1);
-}
-
-/** Adds a run of `n` primitives with box (x0, x1, y0, y1, z0, z1) to bin `k`. */
-function flushBin(
-  B: Float64Array,
-  counts: Int32Array,
-  k: number,
-  n: number,
-  x0: number,
-  x1: number,
-  y0: number,
-  y1: number,
-  z0: number,
-  z1: number,
-): void {
-  counts[k] += n;
-  const o = k * 6;
-  if (x0 < B[o]) B[o] = x0;
-  if (x1 > B[o + 1]) B[o + 1] = x1;
-  if (y0 < B[o + 2]) B[o + 2] = y0;
-  if (y1 > B[o + 3]) B[o + 3] = y1;
-  if (z0 < B[o + 4]) B[o + 4] = z0;
-  if (z1 > B[o + 5]) B[o + 5] = z1;
 }
 
 /**
