@@ -1,3 +1,4 @@
+import { type BuildState, binRange, findBestSplit, partitionAndBin, resetBox, setGrid } from './bvh-bins.js';
 import { allocateBvhNodes, type BvhNodes, halfArea32, nodeWords } from './bvh-nodes.js';
 
 /** Build parameters of the binned SAH builder. */
@@ -7,15 +8,6 @@ export interface BvhBuildOptions {
   /** SAH cost of visiting an inner node, relative to `intersectCost` per primitive. */
   traversalCost: number;
   intersectCost: number;
-}
-
-function resetBox(b: Float64Array, o: number): void {
-  b[o] = Infinity;
-  b[o + 1] = -Infinity;
-  b[o + 2] = Infinity;
-  b[o + 3] = -Infinity;
-  b[o + 4] = Infinity;
-  b[o + 5] = -Infinity;
 }
 
 // Two monomorphic copies (Float32 source, Float64 source): a polymorphic typed-array read is several times slower.
@@ -28,208 +20,61 @@ function growByPrim(b: Float64Array, o: number, src: Float32Array, s: number): v
   if (src[s + 5] > b[o + 5]) b[o + 5] = src[s + 5];
 }
 
-function growByBox(b: Float64Array, o: number, src: Float64Array, s: number): void {
-  if (src[s] < b[o]) b[o] = src[s];
-  if (src[s + 1] > b[o + 1]) b[o + 1] = src[s + 1];
-  if (src[s + 2] < b[o + 2]) b[o + 2] = src[s + 2];
-  if (src[s + 3] > b[o + 3]) b[o + 3] = src[s + 3];
-  if (src[s + 4] < b[o + 4]) b[o + 4] = src[s + 4];
-  if (src[s + 5] > b[o + 5]) b[o + 5] = src[s + 5];
-}
-
 /** Grows centroid bounds (stored as min + max per axis, i.e. twice the centroid) by primitive p. */
-function growCentroid(b: Float64Array, prims: Float32Array, p: number): void {
+function growCentroid(b: Float64Array, o: number, prims: Float32Array, p: number): void {
   let c = prims[p] + prims[p + 1];
-  if (c < b[0]) b[0] = c;
-  if (c > b[1]) b[1] = c;
+  if (c < b[o]) b[o] = c;
+  if (c > b[o + 1]) b[o + 1] = c;
   c = prims[p + 2] + prims[p + 3];
-  if (c < b[2]) b[2] = c;
-  if (c > b[3]) b[3] = c;
+  if (c < b[o + 2]) b[o + 2] = c;
+  if (c > b[o + 3]) b[o + 3] = c;
   c = prims[p + 4] + prims[p + 5];
-  if (c < b[4]) b[4] = c;
-  if (c > b[5]) b[5] = c;
+  if (c < b[o + 4]) b[o + 4] = c;
+  if (c > b[o + 5]) b[o + 5] = c;
 }
 
-function swapPrims(prims: Float32Array, order: Uint32Array, i: number, j: number): void {
-  const oi = order[i];
-  order[i] = order[j];
-  order[j] = oi;
-  const pi = i * 6;
-  const pj = j * 6;
-  for (let k = 0; k < 6; k++) {
-    const v = prims[pi + k];
-    prims[pi + k] = prims[pj + k];
-    prims[pj + k] = v;
-  }
-}
-
-interface BuildState {
-  prims: Float32Array;
-  order: Uint32Array;
-  /** Bins used for the node being split: the configured count, or fewer for a small node. */
-  bins: number;
-  traversalCost: number;
-  intersectCost: number;
-  binBoxes: Float64Array;
-  binCounts: Int32Array;
-  rightAreas: Float64Array;
-  rightCounts: Int32Array;
-  /** 0: scratch box, 6: best left box, 12: best right box. */
-  boxes: Float64Array;
-  /** Centroid bounds (2 × centroid) of the node being split, then of its left and right halves. */
-  centroid: Float64Array;
-  leftCentroid: Float64Array;
-  rightCentroid: Float64Array;
-  bestAxis: number;
-  bestBin: number;
-}
-
-/** Bins [start, end) along the longest centroid axis; returns that axis, or -1 when all centroids coincide. */
-function binPrims(st: BuildState, start: number, end: number): number {
-  const { prims, bins, binBoxes, binCounts, centroid } = st;
-  const ex = centroid[1] - centroid[0];
-  const ey = centroid[3] - centroid[2];
-  const ez = centroid[5] - centroid[4];
-  const axis = ex >= ey ? (ex >= ez ? 0 : 2) : ey >= ez ? 1 : 2;
-  const extent = axis === 0 ? ex : axis === 1 ? ey : ez;
-  if (!(extent > 0)) return -1;
-  binCounts.fill(0);
-  for (let b = 0; b < bins; b++) resetBox(binBoxes, b * 6);
-  const lo = centroid[2 * axis];
-  const scale = (bins * (1 - 1e-7)) / extent;
-  const last = bins - 1;
-  const ca = 2 * axis;
-  for (let i = start; i < end; i++) {
-    const p = i * 6;
-    let b = ((prims[p + ca] + prims[p + ca + 1] - lo) * scale) | 0;
-    if (b > last) b = last;
-    binCounts[b]++;
-    growByPrim(binBoxes, b * 6, prims, p);
-  }
-  return axis;
-}
-
-/** Sweeps the bins; leaves the cheapest split in st.bestAxis/bestBin and its child boxes in st.boxes[6..18]. */
-function findBestSplit(st: BuildState, axis: number, parentArea: number): number {
-  const { bins, binBoxes: B, binCounts, rightAreas, rightCounts, boxes, traversalCost, intersectCost } = st;
-  const invArea = parentArea > 0 ? 1 / parentArea : 0;
-  let x0 = Infinity,
-    x1 = -Infinity,
-    y0 = Infinity,
-    y1 = -Infinity,
-    z0 = Infinity,
-    z1 = -Infinity;
-  let count = 0;
-  for (let b = bins - 1; b > 0; b--) {
-    const o = b * 6;
-    if (B[o] < x0) x0 = B[o];
-    if (B[o + 1] > x1) x1 = B[o + 1];
-    if (B[o + 2] < y0) y0 = B[o + 2];
-    if (B[o + 3] > y1) y1 = B[o + 3];
-    if (B[o + 4] < z0) z0 = B[o + 4];
-    if (B[o + 5] > z1) z1 = B[o + 5];
-    count += binCounts[b];
-    rightCounts[b] = count;
-    rightAreas[b] = count === 0 ? 0 : (x1 - x0) * (y1 - y0) + (y1 - y0) * (z1 - z0) + (z1 - z0) * (x1 - x0);
-  }
-  x0 = Infinity;
-  x1 = -Infinity;
-  y0 = Infinity;
-  y1 = -Infinity;
-  z0 = Infinity;
-  z1 = -Infinity;
-  count = 0;
-  let bestCost = Infinity;
-  st.bestAxis = -1;
-  st.bestBin = -1;
-  for (let b = 0; b < bins - 1; b++) {
-    const o = b * 6;
-    if (B[o] < x0) x0 = B[o];
-    if (B[o + 1] > x1) x1 = B[o + 1];
-    if (B[o + 2] < y0) y0 = B[o + 2];
-    if (B[o + 3] > y1) y1 = B[o + 3];
-    if (B[o + 4] < z0) z0 = B[o + 4];
-    if (B[o + 5] > z1) z1 = B[o + 5];
-    count += binCounts[b];
-    const right = rightCounts[b + 1];
-    if (count === 0 || right === 0) continue;
-    const leftArea = (x1 - x0) * (y1 - y0) + (y1 - y0) * (z1 - z0) + (z1 - z0) * (x1 - x0);
-    const cost = traversalCost + intersectCost * invArea * (leftArea * count + rightAreas[b + 1] * right);
-    if (cost < bestCost) {
-      bestCost = cost;
-      st.bestAxis = axis;
-      st.bestBin = b;
-    }
-  }
-  if (st.bestAxis >= 0) {
-    resetBox(boxes, 6);
-    resetBox(boxes, 12);
-    for (let b = 0; b < bins; b++) growByBox(boxes, b <= st.bestBin ? 6 : 12, B, b * 6);
-  }
-  return bestCost;
-}
-
-/**
- * Partitions [start, end) by the chosen bin (Hoare style: only misplaced pairs move); returns the first index of the
- * right half. The children's centroid bounds are taken as their boxes (a centroid lies in its primitive's box): no
- * per-primitive centroid tracking here, which was the larger half of the build's time, for slightly wider bins below.
- */
-function partitionPrims(st: BuildState, start: number, end: number): number {
-  const { prims, order, bins, centroid, leftCentroid, rightCentroid, boxes } = st;
-  const ca = 2 * st.bestAxis;
-  const split = st.bestBin;
-  const lo = centroid[ca];
-  const scale = (bins * (1 - 1e-7)) / (centroid[ca + 1] - lo);
-  // Same bin rule as binPrims, as a threshold on 2 × centroid: bin b <= split  <=>  ((c - lo) * scale) | 0 <= split.
-  const last = bins - 1;
-  let i = start;
-  let j = end - 1;
-  for (;;) {
-    while (i <= j) {
-      const p = i * 6;
-      let b = ((prims[p + ca] + prims[p + ca + 1] - lo) * scale) | 0;
-      if (b > last) b = last;
-      if (b > split) break;
-      i++;
-    }
-    while (i < j) {
-      const p = j * 6;
-      let b = ((prims[p + ca] + prims[p + ca + 1] - lo) * scale) | 0;
-      if (b > last) b = last;
-      if (b <= split) break;
-      j--;
-    }
-    if (i >= j) break;
-    swapPrims(prims, order, i, j); // prims[i] belongs right and prims[j] left
-    i++;
-    j--;
-  }
-  if (i === j) {
-    const p = i * 6;
-    let b = ((prims[p + ca] + prims[p + ca + 1] - lo) * scale) | 0;
-    if (b > last) b = last;
-    if (b <= split) i++;
-  }
-  for (let k = 0; k < 6; k++) {
-    leftCentroid[k] = 2 * boxes[6 + k];
-    rightCentroid[k] = 2 * boxes[12 + k];
-  }
-  return i;
-}
-
-/** No SAH split exists (all centroids coincide) yet the node is too big: halve the range. */
-function splitInHalf(st: BuildState, start: number, end: number): number {
-  const { prims, boxes, leftCentroid, rightCentroid } = st;
+/** No SAH split exists (all centroids coincide) yet the node is too big: halve the range; the halves bin from scratch. */
+function splitInHalf(st: BuildState, slot: number, start: number, end: number): number {
+  const { prims, boxes, centroid } = st;
   const mid = start + ((end - start) >> 1);
   resetBox(boxes, 6);
   resetBox(boxes, 12);
-  resetBox(leftCentroid, 0);
-  resetBox(rightCentroid, 0);
+  resetBox(centroid, 0);
+  resetBox(centroid, 6);
   for (let i = start; i < end; i++) {
     growByPrim(boxes, i < mid ? 6 : 12, prims, i * 6);
-    growCentroid(i < mid ? leftCentroid : rightCentroid, prims, i * 6);
+    growCentroid(centroid, i < mid ? 0 : 6, prims, i * 6);
   }
+  setGrid(st, slot + 1, centroid, 0, mid - start);
+  binRange(st, slot + 1, start, mid);
+  setGrid(st, slot, centroid, 6, end - mid);
+  binRange(st, slot, mid, end);
   return mid;
+}
+
+/** Grows the per-slot arrays to `slots` slots. */
+function growSlots(st: BuildState, slots: number): void {
+  const grow = <T extends Float64Array | Int32Array>(a: T, per: number): T => {
+    const b = new (a.constructor as { new (n: number): T })(slots * per);
+    b.set(a);
+    return b;
+  };
+  st.binBoxes = grow(st.binBoxes, st.bins * 6);
+  st.binCounts = grow(st.binCounts, st.bins);
+  st.slotAxis = grow(st.slotAxis, 1);
+  st.slotBins = grow(st.slotBins, 1);
+  st.slotLo = grow(st.slotLo, 1);
+  st.slotScale = grow(st.slotScale, 1);
+}
+
+/**
+ * Any split costs at least traversalCost, so a node of n <= maxLeafSize primitives with intersectCost × n <= that is a
+ * leaf without looking at its bins (same test, same rounding as the leaf rule in buildBvhNodes).
+ */
+function sureLeafSize(options: BvhBuildOptions): number {
+  let n = 1;
+  while (n < options.maxLeafSize && options.intersectCost * (n + 1) <= options.traversalCost) n++;
+  return n;
 }
 
 /**
@@ -240,63 +85,79 @@ export function buildBvhNodes(prims: Float32Array, order: Uint32Array, options: 
   const count = order.length;
   if (count === 0) return { ...allocateBvhNodes(0), nodeCount: 0, maxDepth: 0 };
   const bins = options.binCount;
-  const capacity = 2 * count - 1;
-  const { floats, ints } = allocateBvhNodes(capacity);
+  // At most 2 × count - 1 nodes, but leaves of several primitives make far fewer: start at count / 2, grow by doubling.
+  let capacity = Math.min(2 * count - 1, Math.max(64, count >> 1));
+  let { floats, ints } = allocateBvhNodes(capacity);
+  const slots = 64;
   const st: BuildState = {
     prims,
     order,
+    binOf: new Uint8Array(count),
     bins,
     traversalCost: options.traversalCost,
     intersectCost: options.intersectCost,
-    binBoxes: new Float64Array(bins * 6),
-    binCounts: new Int32Array(bins),
+    sureLeafSize: sureLeafSize(options),
+    binBoxes: new Float64Array(slots * bins * 6),
+    binCounts: new Int32Array(slots * bins),
+    slotAxis: new Int32Array(slots),
+    slotBins: new Int32Array(slots),
+    slotLo: new Float64Array(slots),
+    slotScale: new Float64Array(slots),
     rightAreas: new Float64Array(bins),
     rightCounts: new Int32Array(bins),
+    rightBoxes: new Float64Array(bins * 6),
     boxes: new Float64Array(18),
-    centroid: new Float64Array(6),
-    leftCentroid: new Float64Array(6),
-    rightCentroid: new Float64Array(6),
+    centroid: new Float64Array(12),
     bestAxis: -1,
     bestBin: -1,
+    bestLeftCount: 0,
   };
   resetBox(st.boxes, 0);
   resetBox(st.centroid, 0);
   for (let i = 0; i < count; i++) {
     growByPrim(st.boxes, 0, prims, i * 6);
-    growCentroid(st.centroid, prims, i * 6);
+    growCentroid(st.centroid, 0, prims, i * 6);
   }
   for (let k = 0; k < 6; k++) floats[k] = st.boxes[k];
-  // Pending nodes (node, start, end, depth) and their 6 centroid bounds; depth-first, so at most depth + 1 wait.
-  let tasks = new Int32Array(4 * 64);
-  let centroids = new Float64Array(6 * 64);
+  setGrid(st, 0, st.centroid, 0, count);
+  binRange(st, 0, 0, count);
+  // Pending nodes (node, start, end, depth), depth-first: at most depth + 1 wait; a node's bins are in its slot.
+  let tasks = new Int32Array(4 * slots);
   let pending = 1;
-  tasks.set([0, 0, count, 0]);
-  centroids.set(st.centroid);
+  tasks[2] = count;
   let nodeCount = 1;
   let maxDepth = 0;
   while (pending > 0) {
     pending--;
-    const node = tasks[pending * 4];
-    const start = tasks[pending * 4 + 1];
-    const end = tasks[pending * 4 + 2];
-    const depth = tasks[pending * 4 + 3];
-    for (let k = 0; k < 6; k++) st.centroid[k] = centroids[pending * 6 + k];
+    const slot = pending;
+    const node = tasks[slot * 4];
+    const start = tasks[slot * 4 + 1];
+    const end = tasks[slot * 4 + 2];
+    const depth = tasks[slot * 4 + 3];
     if (depth > maxDepth) maxDepth = depth;
     const n = end - start;
     const nb = node * nodeWords;
     let bestCost = Infinity;
     st.bestAxis = -1;
-    if (n > 1) {
-      st.bins = Math.min(bins, n); // a small node gains nothing from more bins than primitives
-      const axis = binPrims(st, start, end);
-      if (axis >= 0) bestCost = findBestSplit(st, axis, halfArea32(floats, nb));
-    }
+    if (n > 1 && st.slotAxis[slot] >= 0) bestCost = findBestSplit(st, slot, halfArea32(floats, nb));
     if (n <= 1 || (n <= options.maxLeafSize && (st.bestAxis < 0 || bestCost >= options.intersectCost * n))) {
       ints[nb + 6] = start;
       ints[nb + 7] = n;
       continue;
     }
-    const mid = st.bestAxis >= 0 ? partitionPrims(st, start, end) : splitInHalf(st, start, end);
+    if ((slot + 2) * 4 > tasks.length) {
+      const grownTasks = new Int32Array(tasks.length * 2);
+      grownTasks.set(tasks);
+      tasks = grownTasks;
+      growSlots(st, tasks.length / 4);
+    }
+    if (nodeCount + 2 > capacity) {
+      capacity = Math.min(2 * count - 1, capacity * 2);
+      const grown = allocateBvhNodes(capacity);
+      grown.ints.set(ints);
+      ({ floats, ints } = grown);
+    }
+    const mid = st.bestAxis >= 0 ? partitionAndBin(st, slot, start, end) : splitInHalf(st, slot, start, end);
     const child = nodeCount;
     nodeCount += 2;
     const cb = child * nodeWords;
@@ -306,26 +167,16 @@ export function buildBvhNodes(prims: Float32Array, order: Uint32Array, options: 
     }
     ints[nb + 6] = child;
     ints[nb + 7] = 0;
-    if ((pending + 2) * 4 > tasks.length) {
-      const grownTasks = new Int32Array(tasks.length * 2);
-      grownTasks.set(tasks);
-      tasks = grownTasks;
-      const grownCentroids = new Float64Array(centroids.length * 2);
-      grownCentroids.set(centroids);
-      centroids = grownCentroids;
-    }
-    tasks[pending * 4] = child + 1;
-    tasks[pending * 4 + 1] = mid;
-    tasks[pending * 4 + 2] = end;
-    tasks[pending * 4 + 3] = depth + 1;
-    centroids.set(st.rightCentroid, pending * 6);
-    pending++;
-    tasks[pending * 4] = child;
-    tasks[pending * 4 + 1] = start;
-    tasks[pending * 4 + 2] = mid;
-    tasks[pending * 4 + 3] = depth + 1;
-    centroids.set(st.leftCentroid, pending * 6);
-    pending++;
+    // The right child takes the parent's slot (its bins are already there), the left child the next.
+    tasks[slot * 4] = child + 1;
+    tasks[slot * 4 + 1] = mid;
+    tasks[slot * 4 + 2] = end;
+    tasks[slot * 4 + 3] = depth + 1;
+    tasks[slot * 4 + 4] = child;
+    tasks[slot * 4 + 5] = start;
+    tasks[slot * 4 + 6] = mid;
+    tasks[slot * 4 + 7] = depth + 1;
+    pending += 2;
   }
   const trimmed = nodeCount === capacity ? { floats, ints } : allocateBvhNodes(nodeCount);
   if (nodeCount !== capacity) trimmed.ints.set(ints.subarray(0, nodeCount * nodeWords));

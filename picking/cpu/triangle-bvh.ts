@@ -107,21 +107,39 @@ function gatherTriangle(
   }
 }
 
-/** Writes the bounds of triangle `i` of `tris` into `out[o..o+6]` (interleaved per axis). */
-function triangleBounds(tris: Float32Array, i: number, out: Float32Array, o: number): void {
-  const b = i * 9;
-  for (let a = 0; a < 3; a++) {
-    const p = tris[b + a];
-    const q = tris[b + 3 + a];
-    const r = tris[b + 6 + a];
-    out[o + 2 * a] = p < q ? (p < r ? p : r) : q < r ? q : r;
-    out[o + 2 * a + 1] = p > q ? (p > r ? p : r) : q > r ? q : r;
+/**
+ * Writes every face's box into `prims` (6 floats each, interleaved per axis) in one pass over the index; a face with a
+ * non-finite coordinate is found again by gatherTriangle, which throws naming it.
+ */
+function triangleBoxes(
+  api: string,
+  positions: Float32Array,
+  indices: Uint16Array | Uint32Array | null,
+  prims: Float32Array,
+): void {
+  const P = positions;
+  const count = prims.length / 6;
+  for (let f = 0, o = 0; f < count; f++, o += 6) {
+    const c = f * 3;
+    const u = (indices === null ? c : indices[c]) * 3;
+    const v = (indices === null ? c + 1 : indices[c + 1]) * 3;
+    const w = (indices === null ? c + 2 : indices[c + 2]) * 3;
+    let check = 0;
+    for (let a = 0; a < 3; a++) {
+      const p = P[u + a];
+      const q = P[v + a];
+      const r = P[w + a];
+      check += p + q + r;
+      prims[o + 2 * a] = p < q ? (p < r ? p : r) : q < r ? q : r;
+      prims[o + 2 * a + 1] = p > q ? (p > r ? p : r) : q > r ? q : r;
+    }
+    if (!Number.isFinite(check)) gatherTriangle(api, positions, indices, f, new Float32Array(9), 0);
   }
 }
 
 /** Face ids in 16 bits when they all fit (a copy), else the array itself. */
 export function compactFaceIds(faceIds: Uint32Array): Uint16Array | Uint32Array {
-  return faceIds.length <= 65536 ? Uint16Array.from(faceIds) : faceIds;
+  return faceIds.length <= 65536 ? new Uint16Array(faceIds) : faceIds;
 }
 
 /** Fills `bvh.triangles` (when kept) from its positions and indices in leaf order. */
@@ -166,14 +184,10 @@ export function buildTriangleBvh(
       `binCount ${describeValue(settings.binCount)} must be an integer in 2..256 and maxLeafSize ${describeValue(settings.maxLeafSize)} in 1..255`,
     );
   }
-  const tri = new Float32Array(9);
   const prims = new Float32Array(triangleCount * 6);
+  triangleBoxes(api, positions, indices, prims);
   const faceIds = new Uint32Array(triangleCount);
-  for (let f = 0; f < triangleCount; f++) {
-    gatherTriangle(api, positions, indices, f, tri, 0);
-    triangleBounds(tri, 0, prims, f * 6);
-    faceIds[f] = f;
-  }
+  for (let f = 0; f < triangleCount; f++) faceIds[f] = f;
   const nodes = buildBvhNodes(prims, faceIds, settings);
   const order = compactFaceIds(faceIds);
   const triangles = settings.copyTriangles === false ? null : new Float32Array(triangleCount * 9);
