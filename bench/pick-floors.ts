@@ -12,8 +12,19 @@ export function makeBareRoundTrip(device: GPUDevice): () => Promise<void> {
   };
 }
 
-/** The GPU floor of a pick on this device: the same attachments, clears and copies, no draw, no weft code. */
-export function makePickShapedPass(device: GPUDevice): () => Promise<void> {
+/** A draw recorded into a floor pass: what it writes before the pass, records in it, and checks in the readback. */
+interface FloorDraw {
+  prepare(): void;
+  record(pass: GPURenderPassEncoder): void;
+  /** Given the first byte of the ID texel (its red channel). */
+  check(red: number): void;
+}
+
+/**
+ * The GPU floor of a pick on this device: the same attachments, clears and copies, no weft code; with `draw`, that
+ * draw is the only thing recorded in the pass (without it, nothing is drawn).
+ */
+export function makePickShapedPass(device: GPUDevice, draw?: FloorDraw): () => Promise<void> {
   const make = (format: GPUTextureFormat) =>
     device.createTexture({ size: [1, 1], format, usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
   const colors = [make('rgba8unorm'), make('r32float')];
@@ -21,17 +32,20 @@ export function makePickShapedPass(device: GPUDevice): () => Promise<void> {
   const depthView = make('depth24plus').createView();
   const staging = device.createBuffer({ size: 1024, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
   return async () => {
+    draw?.prepare();
     const encoder = device.createCommandEncoder();
     const pass = encoder.beginRenderPass({
       colorAttachments: views.map((view) => ({ view, loadOp: 'clear' as const, storeOp: 'store' as const })),
       depthStencilAttachment: { view: depthView, depthLoadOp: 'clear', depthClearValue: 0, depthStoreOp: 'discard' },
     });
+    draw?.record(pass);
     pass.end();
     colors.forEach((texture, i) =>
       encoder.copyTextureToBuffer({ texture }, { buffer: staging, offset: i * 256 }, [1, 1]),
     );
     device.queue.submit([encoder.finish()]);
     await staging.mapAsync(GPUMapMode.READ);
+    if (draw) draw.check(new Uint8Array(staging.getMappedRange(0, 4))[0]);
     staging.unmap();
   };
 }
@@ -51,12 +65,6 @@ const boxTriangles = [
  * group, vertex and index buffer). What any picker drawing the mesh under the pixel pays on this device.
  */
 export function makePickDrawFloor(device: GPUDevice): () => Promise<void> {
-  const make = (format: GPUTextureFormat) =>
-    device.createTexture({ size: [1, 1], format, usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC });
-  const colors = [make('rgba8unorm'), make('r32float')];
-  const views = colors.map((t) => t.createView());
-  const depthView = make('depth24plus').createView();
-  const staging = device.createBuffer({ size: 1024, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
   const module = device.createShaderModule({
     code: `@group(0) @binding(0) var<uniform> clipFromLocal: mat4x4f;
 @vertex fn vs(@location(0) p: vec3f) -> @builtin(position) vec4f { return clipFromLocal * vec4f(p, 1.0); }
@@ -87,26 +95,17 @@ struct Out { @location(0) id: vec4f, @location(1) depth: f32 }
   const indices = upload(new Uint16Array(boxTriangles), GPUBufferUsage.INDEX);
   // Looking down -y with reversed depth: x → x, z → -y (screen up), depth from height; the box covers the centre.
   const clipFromLocal = new Float32Array([1, 0, 0, 0, 0, 0, 0.5, 0, 0, -1, 0, 0, 0, 0, 0.5, 1]);
-  return async () => {
-    device.queue.writeBuffer(uniform, 0, clipFromLocal);
-    const encoder = device.createCommandEncoder();
-    const pass = encoder.beginRenderPass({
-      colorAttachments: views.map((view) => ({ view, loadOp: 'clear' as const, storeOp: 'store' as const })),
-      depthStencilAttachment: { view: depthView, depthLoadOp: 'clear', depthClearValue: 0, depthStoreOp: 'discard' },
-    });
-    pass.setPipeline(pipeline);
-    pass.setBindGroup(0, group);
-    pass.setVertexBuffer(0, vertices);
-    pass.setIndexBuffer(indices, 'uint16');
-    pass.drawIndexed(boxTriangles.length);
-    pass.end();
-    colors.forEach((texture, i) =>
-      encoder.copyTextureToBuffer({ texture }, { buffer: staging, offset: i * 256 }, [1, 1]),
-    );
-    device.queue.submit([encoder.finish()]);
-    await staging.mapAsync(GPUMapMode.READ);
-    const texel = new Uint8Array(staging.getMappedRange(0, 4))[0];
-    staging.unmap();
-    if (texel !== 255) throw new Error(`the draw floor's box does not cover the pixel (red ${texel})`);
-  };
+  return makePickShapedPass(device, {
+    prepare: () => device.queue.writeBuffer(uniform, 0, clipFromLocal),
+    record: (pass) => {
+      pass.setPipeline(pipeline);
+      pass.setBindGroup(0, group);
+      pass.setVertexBuffer(0, vertices);
+      pass.setIndexBuffer(indices, 'uint16');
+      pass.drawIndexed(boxTriangles.length);
+    },
+    check: (red) => {
+      if (red !== 255) throw new Error(`the draw floor's box does not cover the pixel (red ${red})`);
+    },
+  });
 }
