@@ -203,11 +203,21 @@ function setExtraGroups(
 
 /** Sets the vertex buffers in the pipeline's slot order (mesh, instances, rule vertex data) and the index buffer. */
 function setMeshBuffers(gpu: PickGpu, pass: GPURenderPassEncoder, pipeline: PickPipeline, mesh: Mesh): void {
-  const meshGpu = mesh.gpu!;
-  const sources = [...meshGpu.vertexBuffers, ...(meshGpu.instanceBuffer ? [meshGpu.instanceBuffer] : [])];
-  const vertexData = pipeline.vertexDataBuffer === null ? [] : [vertexDataSource(gpu, pipeline, mesh)];
-  const all = [...sources, ...vertexData];
-  pipeline.vertexBufferSources.forEach((source, i) => pass.setVertexBuffer(i, all[source]));
+  const { vertexBuffers, instanceBuffer } = mesh.gpu!;
+  // Source indices count the mesh's vertex buffers, then its instance buffer (if any), then the rule's vertex data.
+  const instanceAt = instanceBuffer ? vertexBuffers.length : -1;
+  const sources = pipeline.vertexBufferSources;
+  for (let i = 0; i < sources.length; i++) {
+    const source = sources[i];
+    pass.setVertexBuffer(
+      i,
+      source < vertexBuffers.length
+        ? vertexBuffers[source]
+        : source === instanceAt
+          ? instanceBuffer!
+          : vertexDataSource(gpu, pipeline, mesh),
+    );
+  }
   if (!pipeline.pulled) setMeshIndexBuffer(pass, mesh);
 }
 

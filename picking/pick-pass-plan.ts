@@ -56,8 +56,17 @@ export function planPickShared(gpu: PickGpu, request: PickPassRequest): SharedPl
     // Overlay items are the caller's handles, not scene geometry: the discard rule does not apply to them.
     const candidateRule = c.overlay ? null : rule;
     const mesh = c.drawMesh ?? c.mesh;
-    for (const run of runs)
-      run.pipeline = getPickPipeline(gpu, request.api, mesh, detailed, candidateRule, run.raster, request.detailMethod);
+    // A thin-instanced candidate has a run per crossed instance range, nearly all with the raster state of the last.
+    let previous: RasterRun | null = null;
+    for (const run of runs) {
+      run.pipeline =
+        previous &&
+        previous.raster.cullMode === run.raster.cullMode &&
+        previous.raster.frontFace === run.raster.frontFace
+          ? previous.pipeline
+          : getPickPipeline(gpu, request.api, mesh, detailed, candidateRule, run.raster, request.detailMethod);
+      previous = run;
+    }
     return runs;
   });
   const pipelines = rasterRuns.map((runs) => runs[0]?.pipeline ?? null);

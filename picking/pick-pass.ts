@@ -124,26 +124,34 @@ function writePointUniforms(gpu: PickGpu, request: PickPassRequest, row: boolean
   const { sceneAt } = getEngineUniformLayouts();
   const { pickFrameAt } = getPickUniformOffsets();
   const zoom = new Float32Array(16);
+  // Only the contributors keep each point's matrix; without them one scratch matrix serves every point.
+  const scratch = request.sources.length ? null : new Float32Array(16);
   const points: ContributorPoint[] = [];
   regions.forEach((region, p) => {
     makePickZoomMatrix(region, request.width, request.height, zoom);
     // A point's 1×1 target samples NDC (0, 0) only: magnifying about it keeps the sample where it is but puts every
     // vertex pickPointMagnification× farther in target texels, so rasterisers that snap vertices to a coarse sub-pixel
     // grid (SwiftShader) interpolate the detail varyings 1/pickPointMagnification as far off the pixel centre.
-    if (row) for (const i of [0, 5, 12, 13]) zoom[i] *= pickPointMagnification;
-    const zoomed = mat4.multiply(zoom, request.viewProjection) as Float32Array;
+    if (row) {
+      zoom[0] *= pickPointMagnification;
+      zoom[5] *= pickPointMagnification;
+      zoom[12] *= pickPointMagnification;
+      zoom[13] *= pickPointMagnification;
+    }
+    const zoomed = mat4.multiply(zoom, request.viewProjection, scratch ?? undefined) as Float32Array;
     gpu.pointData.set(zoomed, (p * pointSlotBytes) / 4 + sceneAt.viewProjection);
-    if (request.sources.length)
+    if (!scratch)
       points.push({
         viewProjection: zoomed,
         viewport: row ? [p, 0, 1, 1] : [0, 0, region.width, region.height],
         pixelOffset: [region.x - (row ? p : 0), region.y],
       });
     // Fragment coordinates in the pick target plus this offset give the original framebuffer's.
-    gpu.pointData.set(
-      [region.x - (row ? p : 0), region.y, 0, 0],
-      (p * pointSlotBytes + pickFrameOffset) / 4 + pickFrameAt.pixelOffset,
-    );
+    const offset = (p * pointSlotBytes + pickFrameOffset) / 4 + pickFrameAt.pixelOffset;
+    gpu.pointData[offset] = region.x - (row ? p : 0);
+    gpu.pointData[offset + 1] = region.y;
+    gpu.pointData[offset + 2] = 0;
+    gpu.pointData[offset + 3] = 0;
   });
   const block = row ? (request.overlayBlock ?? 0) : 0;
   if (block) {

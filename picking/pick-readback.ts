@@ -51,8 +51,13 @@ export function encodePickTargetCopies(
     return region;
   });
   const buffer = acquireStagingBuffer(gpu.staging, byteLength);
-  for (const [a, texture] of textures.entries())
-    encodeTextureRegionCopy(encoder, { texture, x: 0, y: 0, width, height, mipLevel: 0 }, buffer, staged[a]);
+  for (let a = 0; a < textures.length; a++)
+    encodeTextureRegionCopy(
+      encoder,
+      { texture: textures[a], x: 0, y: 0, width, height, mipLevel: 0 },
+      buffer,
+      staged[a],
+    );
   return { buffer, staged, byteLength, width, detailed };
 }
 
