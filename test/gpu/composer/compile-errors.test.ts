@@ -34,7 +34,11 @@ const leaf = (source = leafSource): Fragment => ({
 });
 
 async function compileError(device: GPUDevice, fragments: Fragment[]): Promise<ShaderCompileError> {
-  const composed = composeShader({ fragments: [...makeStandardVertexFragments(), ...fragments] });
+  // The leaf reads the vertex colour, a varying under the colors condition: only the injected error may fail.
+  const composed = composeShader({
+    fragments: [...makeStandardVertexFragments(), ...fragments],
+    conditions: { colors: true },
+  });
   const before = getComposerCounters(device);
   try {
     await acquireCheckedShaderModuleAsync(device, composed, 'tinted');
