@@ -8,9 +8,10 @@ import type { PixelRegion } from './pick-zoom.js';
 import type { RectIdReducer } from './pick-rect-reduce.js';
 import type { BatchDraw } from './pick-rect-batches.js';
 
+/** `PickPassPlan.batchMembers` values: a batch's first member (it draws the batch) and the others (no draw of their own). */
 export const batchLeader = 1;
 export const batchFollower = 2;
-export const identityMatrix: readonly number[] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
+
 /** One pick pass to draw: the snapshot, the camera matrix and where each point lands in the target. */
 export interface PickPassRequest {
   api: string;

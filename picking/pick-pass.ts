@@ -19,7 +19,7 @@ import type { ContributorPoint } from './pick-contributors.js';
 import { makePickZoomMatrix } from './pick-zoom.js';
 import { getEngineUniformLayouts } from '../engine/uniform-layouts.js';
 import { getPickUniformOffsets } from './pick-uniform-layouts.js';
-import { type PickPassRequest, type PickPassPlan, identityMatrix } from './pick-pass-types.js';
+import type { PickPassPlan, PickPassRequest } from './pick-pass-types.js';
 import { splitPickRequest, joinPickReadbacks } from './pick-pass-split.js';
 import { rasterRunsOf, planPickShared, planPickPass, preparePickTargets } from './pick-pass-plan.js';
 import { beginPickPass, drawMeshCandidates, drawContributors } from './pick-pass-draw.js';
@@ -114,6 +114,8 @@ function submitPickPass(
   }
   return copies;
 }
+
+const identityMatrix: readonly number[] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
 
 /** Extra magnification of a 1×1 point pick about its sample (see `writePointUniforms`). */
 export const pickPointMagnification = 4096;
