@@ -3,7 +3,10 @@ import type { Mesh } from '../engine/mesh.js';
 import { deformedLocalBounds, isMeshDeformed } from '../engine/mesh-deformation.js';
 import type { Scene } from '../engine/scene.js';
 import { multiplyByThinInstance } from '../engine/thin-instance-matrix.js';
+import { nodeWords } from './cpu/bvh-nodes.js';
 import { getCpuPicker, syncCpuPicker } from './cpu/cpu-picker.js';
+import type { SceneBvh } from './cpu/scene-bvh.js';
+import type { SceneEntries } from './cpu/scene-entries.js';
 import { PickError } from './pick-errors.js';
 import {
   ignoredInstanceRanges,
@@ -69,6 +72,39 @@ export function isBoxOutsideRect(planes: Float64Array, b: ArrayLike<number>, o: 
   return false;
 }
 
+/**
+ * The valid entries whose world bounds reach into the planes' frustum, in entry (scene) order. With a scene BVH only
+ * the subtrees whose node box reaches in are visited, so the cost follows what the rectangle holds, not the scene.
+ */
+export function entriesInRect(entries: SceneEntries, bvh: SceneBvh | null, planes: Float64Array): Int32Array {
+  const { valid, bounds } = entries;
+  const found = new Int32Array(entries.count);
+  let count = 0;
+  const offer = (e: number) => {
+    if (valid[e] && !isBoxOutsideRect(planes, bounds, e * 6)) found[count++] = e;
+  };
+  if (!bvh || bvh.nodes.nodeCount === 0) {
+    for (let e = 0; e < entries.count; e++) offer(e);
+    return found.subarray(0, count);
+  }
+  const { floats, ints, maxDepth } = bvh.nodes;
+  const stack = new Int32Array(maxDepth + 2);
+  let sp = 0;
+  stack[sp++] = 0;
+  while (sp > 0) {
+    const o = stack[--sp] * nodeWords;
+    if (isBoxOutsideRect(planes, floats, o)) continue;
+    const leafCount = ints[o + 7];
+    if (leafCount > 0) {
+      for (let i = ints[o + 6], end = i + leafCount; i < end; i++) offer(bvh.order[i]);
+    } else {
+      stack[sp++] = ints[o + 6] + 1;
+      stack[sp++] = ints[o + 6];
+    }
+  }
+  return found.subarray(0, count).sort();
+}
+
 function idOverflow(api: string): PickError {
   return new PickError(
     api,
@@ -95,7 +131,7 @@ export function makeRectSnapshot(
     const picker = getCpuPicker(scene);
     syncCpuPicker(picker);
     const { entries } = picker;
-    const { meshes, instances, valid, bounds } = entries;
+    const { meshes, instances } = entries;
     const candidates: PickCandidate[] = [];
     let nextId = 1;
     let runs: InstanceRun[] = [];
@@ -110,8 +146,7 @@ export function makeRectSnapshot(
       current = null;
     };
     // Entries are in scene order and a mesh's instances are consecutive: gather each mesh's, as runs.
-    for (let e = 0; e < entries.count; e++) {
-      if (!valid[e] || isBoxOutsideRect(planes, bounds, e * 6)) continue;
+    for (const e of entriesInRect(entries, picker.bvh, planes)) {
       const mesh = meshes[e];
       const instance = instances[e];
       if (mesh.disposed || !accept(mesh, instance)) continue;
