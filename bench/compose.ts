@@ -7,7 +7,7 @@
  * Run: npx tsx bench/compose.ts [iterations]
  */
 import { composeShader, getComposeCounters, makeComposeCache, makeWgslBufferLayouts } from '../index.js';
-import { type PickVariant, pickSpec } from '../picking/pick-shader.js';
+import { type PickVariant, pickSpec } from '../picking/gpu/pick-shader.js';
 import { makePickFragments } from '../fragments/index.js';
 
 const iterations = Number(process.argv[2] ?? 300);

@@ -13,8 +13,8 @@ import {
   type Scene,
 } from '../engine/index.js';
 import { createGpuPicker, type GpuPicker, pickAsync, pickRectAsync } from '../picking/index.js';
-import { pickRectByAsync } from '../picking/gpu-picker.js';
-import { makeRectPlanes, makeRectSnapshot } from '../picking/pick-rect-snapshot.js';
+import { pickRectByReadbackAsync } from '../picking/rect/pick-rect-readback.js';
+import { makeRectPlanes, makeRectSnapshot } from '../picking/rect/pick-rect-snapshot.js';
 import { getCameraViewProjectionMatrix } from '../engine/index.js';
 import { median, time } from './bench-timing.js';
 
@@ -191,12 +191,12 @@ async function main(): Promise<void> {
     const cases: [string, () => Promise<unknown>][] = [
       ['single', () => pickAsync(picker, centre.x, centre.y)],
       ['reduce', () => pickRectAsync(picker, rect.x, rect.y, rect.width, rect.height)],
-      ['readback', () => pickRectByAsync(picker, rect.x, rect.y, rect.width, rect.height, undefined, 'readback')],
+      ['readback', () => pickRectByReadbackAsync(picker, rect.x, rect.y, rect.width, rect.height)],
       ['floor', makeDrawFloor(engine.device, draws)],
       ['instanced floor', makeDrawFloor(engine.device, [instancedFloorDraw(snapshot, viewProjection)])],
     ];
     const reduced = await pickRectAsync(picker, rect.x, rect.y, rect.width, rect.height);
-    const readBack = await pickRectByAsync(picker, rect.x, rect.y, rect.width, rect.height, undefined, 'readback');
+    const readBack = await pickRectByReadbackAsync(picker, rect.x, rect.y, rect.width, rect.height);
     const key = (found: typeof reduced) =>
       found
         .map((f) => `${f.mesh!.name}#${f.thinInstanceIndex}`)

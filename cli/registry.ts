@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { listVariants, type VariantRegistry } from '../composer/variant-registry.js';
-import { type PickRuleSource, registerPickRuleVariants } from '../picking/pick-rule-variants.js';
+import { type PickRuleSource, registerPickRuleVariants } from '../picking/gpu/pick-rule-variants.js';
 import { makeWeftVariantRegistry } from '../variants/weft-variants.js';
 import type { CommandLine } from './args.js';
 import { CliError } from './cli-error.js';

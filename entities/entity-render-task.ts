@@ -6,8 +6,8 @@ import {
   disposeContributorGpu,
   drawContributorItems,
   prepareContributorGpu,
-} from '../picking/contributor-gpu.js';
-import { type ContributorViewData, makeContributorViewData } from '../picking/pick-contributors.js';
+} from '../picking/sources/contributor-gpu.js';
+import { type ContributorViewData, makeContributorViewData } from '../picking/sources/pick-contributors.js';
 import { type Camera, getCameraViewProjectionMatrix } from '../engine/camera.js';
 import { EngineError, engineOptionError } from '../engine/engine-errors.js';
 import { precomposedSourceOf } from '../engine/precomposed-shaders.js';

@@ -4,44 +4,37 @@ import { checkOptionKeys, checkOptionTypes, type OptionKeys } from '../core/opti
 import type { Camera } from '../engine/camera.js';
 import { assertEngineDevice, throwIfHostDeviceLostAsync, whenEngineReadyAsync } from '../engine/engine.js';
 import type { Scene } from '../engine/scene.js';
-import { decodeOverlayHit, decodePickTexel } from './pick-decode.js';
+import { decodeOverlayHit, decodePickTexel } from './gpu/pick-decode.js';
 import {
   captureOverlays,
   checkOverlayTolerance,
   type CapturedOverlays,
   disposePickOverlay,
   type PickOverlay,
-} from './pick-overlays.js';
+} from './sources/pick-overlays.js';
 import { PickError } from './pick-errors.js';
 import { checkDiscardRule, type PickDiscardRule } from './discard-rules.js';
-import {
-  disposePickGpu,
-  encodePickPass,
-  ensurePickGpu,
-  type PickGpu,
-  type PickPassRequest,
-  type PickReadback,
-  preparePickPass,
-  readPickRuleStorage,
-} from './pick-pass.js';
+import { encodePickPass, preparePickPass } from './gpu/pick-pass.js';
+import { readPickRuleStorage } from './gpu/pick-pass-plan.js';
+import type { PickPassRequest } from './gpu/pick-pass-types.js';
+import type { PickReadback } from './gpu/pick-readback.js';
+import { disposePickGpu, ensurePickGpu, type PickGpu } from './gpu/pick-resources.js';
 import type { PickCulling } from '../engine/winding.js';
 import { bindSnapshotMeshes, makePickSnapshot, type PickOptions } from './pick-snapshot.js';
-import { useRulePipelines } from './pick-pipelines.js';
+import { useRulePipelines } from './gpu/pick-pipelines.js';
 import type { PixelRegion } from './pick-zoom.js';
-import type { PickDetailMethod } from './pick-shader.js';
+import type { PickDetailMethod } from './gpu/pick-shader.js';
 import type { PickingInfo } from './picking-info.js';
 import {
   captureSources,
   type CapturedSource,
-  findCapturedSource,
   type ContributorState,
   loadContributorModulesAsync,
   makeContributorState,
   makeContributorViewData,
   pruneContributors,
-} from './pick-contributors.js';
-import { makeRectPick, sourceIdentity } from './pick-rect.js';
-import { makePickingRay, type PickingRay, type PickViewport, toFramebufferPixel } from './picking-ray.js';
+} from './sources/pick-contributors.js';
+import { makePickingRay, type PickingRay, type PickViewport } from './picking-ray.js';
 
 /** Options of pickAsync / pickManyAsync: filtering plus the framebuffer the coordinates refer to. */
 export interface GpuPickOptions extends PickOptions {
@@ -152,12 +145,14 @@ export function enableDetailedPicking(picker: GpuPicker, options?: DetailedPicki
   return true;
 }
 
-function assertAlive(picker: GpuPicker, api: string): void {
+/** @internal Throws `disposed` when the picker was disposed. */
+export function assertAlive(picker: GpuPicker, api: string): void {
   if (picker.disposed)
     throw new PickError(api, 'disposed', 'the picker was disposed; create a new one with createGpuPicker(scene)');
 }
 
-function viewportOf(picker: GpuPicker, options: GpuPickOptions | undefined, api: string): PickViewport {
+/** @internal The framebuffer a call refers to: its `viewport` option or the engine's size. */
+export function viewportOf(picker: GpuPicker, options: GpuPickOptions | undefined, api: string): PickViewport {
   const engine = picker.scene.engine;
   const given = options?.viewport;
   if (given !== undefined && (given === null || typeof given !== 'object'))
@@ -173,24 +168,25 @@ function viewportOf(picker: GpuPicker, options: GpuPickOptions | undefined, api:
   };
 }
 
-function cameraOf(picker: GpuPicker, api: string) {
+/** @internal The scene's camera, or a typed `no-camera` error. */
+export function cameraOf(picker: GpuPicker, api: string) {
   const camera = picker.scene.camera;
   if (!camera) throw new PickError(api, 'no-camera', 'the scene has no camera; set scene.camera before picking');
   return camera;
 }
 
 /**
- * Loads the contributor modules of newly registered pick sources. Null when they are all loaded: the caller then
+ * @internal Loads the contributor modules of newly registered pick sources. Null when they are all loaded: the caller then
  * goes on without an await, so the pick still captures the scene as it is at the call.
  */
-function loadSources(picker: GpuPicker, api: string): Promise<void> | null {
+export function loadSources(picker: GpuPicker, api: string): Promise<void> | null {
   const loading = loadContributorModulesAsync(api, picker.contributors, picker.scene);
   if (picker.gpu) pruneContributors(picker.gpu.contributors, picker.scene);
   return loading?.then(() => assertAlive(picker, api)) ?? null;
 }
 
-/** Captures the sources after the snapshot's mesh IDs. */
-function captureSceneSources(
+/** @internal Captures the sources after the snapshot's mesh IDs. */
+export function captureSceneSources(
   picker: GpuPicker,
   api: string,
   snapshot: { candidates: readonly { baseId: number; idCount: number }[] },
@@ -223,10 +219,10 @@ function captureSceneSources(
 }
 
 /**
- * Encodes and submits one request now (so it draws the scene as it is at the call), then reads it back.
+ * @internal Encodes and submits one request now (so it draws the scene as it is at the call), then reads it back.
  * If the device is lost before the readback, the same snapshot is drawn again on the new device.
  */
-async function runRequest<T>(
+export async function runRequest<T>(
   picker: GpuPicker,
   api: string,
   request: PickPassRequest,
@@ -292,7 +288,8 @@ async function runRequest<T>(
   }
 }
 
-const gpuPickOptionKeys: OptionKeys<GpuPickOptions> = {
+/** @internal The keys every GPU pick call accepts. */
+export const gpuPickOptionKeys: OptionKeys<GpuPickOptions> = {
   filter: true,
   ignore: true,
   preFilter: true,
@@ -306,18 +303,21 @@ const gpuPickOptionKeys: OptionKeys<GpuPickOptions> = {
   overlayTolerance: true,
 };
 
-const gpuPickOptionTypes = {
+/** @internal The types of the GPU pick options checked by `checkOptionTypes`. */
+export const gpuPickOptionTypes = {
   preFilter: 'boolean',
   subpixel: 'boolean',
   devicePixelRatio: 'finite-number',
   overlays: 'boolean',
 } as const;
 
-function pickOptionError(api: string, message: string): PickError {
+/** @internal A `bad-option` PickError. */
+export function pickOptionError(api: string, message: string): PickError {
   return new PickError(api, 'bad-option', message);
 }
 
-function cullingOf(api: string, options: GpuPickOptions | undefined): PickCulling {
+/** @internal The `culling` option, checked. */
+export function cullingOf(api: string, options: GpuPickOptions | undefined): PickCulling {
   const culling = options?.culling ?? 'as-drawn';
   if (culling !== 'as-drawn' && culling !== 'none')
     throw new PickError(api, 'bad-option', `culling ${describeValue(culling)} must be 'as-drawn' or 'none'`);
@@ -433,141 +433,6 @@ function lastCapturedId(
   if (source) return source.baseId + source.idCount - 1;
   const last = snapshot.candidates[snapshot.candidates.length - 1];
   return last ? last.baseId + last.idCount - 1 : 0;
-}
-
-/** An identity visible in a marquee rectangle: a mesh (and thin instance), or a pick source's entity (and its detail). */
-export interface PickedIdentity {
-  /** null for a pick source's entity. */
-  mesh: PickingInfo['pickedMesh'];
-  thinInstanceIndex: number;
-  /** The pick source's entity (null for meshes). */
-  entity: object | null;
-  /** The source's detail for this ID (e.g. `{ spriteIndex }`), null for meshes. */
-  entityDetail: Record<string, unknown> | null;
-}
-
-/**
- * Marquee selection: the deduplicated identities (mesh + thin instance) visible in the rectangle.
- *
- * The rectangle is `x .. x + width` × `y .. y + height` in the same units as `pickAsync` (CSS pixels times
- * `devicePixelRatio` when given) and reads every framebuffer pixel it touches: columns `floor(x)` to
- * `ceil(x + width) − 1` and rows likewise (7.4..12.1 reads columns 7–12; 7..12 reads 7–11). A rectangle larger than
- * the device's texture or buffer limits is read in tiles.
- * @throws {PickError} when the origin is not a finite pixel inside the framebuffer (`bad-coordinates`, `out-of-range`), the size is not a finite number > 0 or the rectangle leaves the framebuffer (`out-of-range`), an option is invalid (`bad-option`, `bad-rule`), the picker is disposed, or (`limit-exceeded`) more meshes are drawn than one pass can hold
- */
-export function pickRectAsync(
-  picker: GpuPicker,
-  x: number,
-  y: number,
-  width: number,
-  height: number,
-  options?: GpuPickOptions & { maxResults?: number },
-): Promise<PickedIdentity[]> {
-  return pickRectByAsync(picker, x, y, width, height, options, 'reduce');
-}
-
-/**
- * pickRectAsync by either path: 'reduce' (culled draw list, GPU bitset of the IDs seen) or 'readback' (every mesh
- * drawn, every texel read back: the path before 0.x, kept for bench/marquee.ts). Not public.
- */
-export async function pickRectByAsync(
-  picker: GpuPicker,
-  x: number,
-  y: number,
-  width: number,
-  height: number,
-  options: (GpuPickOptions & { maxResults?: number }) | undefined,
-  path: 'reduce' | 'readback',
-): Promise<PickedIdentity[]> {
-  const api = 'pickRectAsync';
-  assertAlive(picker, api);
-  const rectKeys = Object.keys(gpuPickOptionKeys).filter((k) => k !== 'overlays' && k !== 'overlayTolerance');
-  checkOptionKeys(api, options, [...rectKeys, 'maxResults'], pickOptionError);
-  checkOptionTypes(api, options, gpuPickOptionTypes, pickOptionError);
-  const culling = cullingOf(api, options);
-  const loading = loadSources(picker, api);
-  if (loading) await loading;
-  const viewport = viewportOf(picker, options, api);
-  const [x0, y0] = toFramebufferPixel(api, x, y, viewport);
-  const ratio = viewport.devicePixelRatio ?? 1;
-  const size = (name: string, value: unknown) => {
-    if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0)
-      throw new PickError(api, 'out-of-range', `${name} ${describeValue(value)} must be a finite number > 0`);
-    return value;
-  };
-  // Every pixel the rectangle touches: columns floor(x) .. ceil(x + width) − 1, rows likewise.
-  const w = Math.ceil((x + size('width', width)) * ratio) - x0;
-  const h = Math.ceil((y + size('height', height)) * ratio) - y0;
-  if (x0 + w > viewport.width || y0 + h > viewport.height) {
-    throw new PickError(
-      api,
-      'out-of-range',
-      `rectangle ${describeValue(width)}×${describeValue(height)} at (${describeValue(x)}, ${describeValue(y)})${ratio !== 1 ? ` × ratio ${ratio}` : ''} covers pixels ${x0}..${x0 + w - 1} × ${y0}..${y0 + h - 1}: it must be at least 1×1 and inside the ${viewport.width}×${viewport.height} framebuffer`,
-    );
-  }
-  const maxResults = options?.maxResults ?? Infinity;
-  if (
-    typeof maxResults !== 'number' ||
-    !(maxResults >= 1) ||
-    (maxResults !== Infinity && !Number.isInteger(maxResults))
-  )
-    throw new PickError(api, 'bad-option', `maxResults ${describeValue(maxResults)} must be an integer >= 1`);
-  const camera = cameraOf(picker, api);
-  const rule = options?.discard !== undefined ? checkDiscardRule(api, options.discard) : null;
-  const viewProjection = makePickingRay(camera, x0, y0, {
-    width: viewport.width,
-    height: viewport.height,
-  }).viewProjection;
-  const region = { x: x0, y: y0, width: w, height: h };
-  if (path === 'reduce') {
-    const rect = makeRectPick(api, picker, region, viewport, viewProjection, options ?? {}, rule, culling, (snapshot) =>
-      captureSceneSources(picker, api, snapshot, null, camera, options),
-    );
-    const view = rect.sources.length
-      ? makeContributorViewData(camera, viewProjection, viewport.width, viewport.height)
-      : null;
-    return runRequest(picker, api, { ...rect.request, view, culling }, () => rect.decode(maxResults));
-  }
-  const snapshot = makePickSnapshot(api, picker.scene.meshes, options ?? {}, null, 1);
-  const sources = captureSceneSources(picker, api, snapshot, null, camera, options);
-  const view = sources.length ? makeContributorViewData(camera, viewProjection, viewport.width, viewport.height) : null;
-  return runRequest(
-    picker,
-    api,
-    {
-      api,
-      snapshot,
-      viewProjection,
-      width: viewport.width,
-      height: viewport.height,
-      regions: [{ x: x0, y: y0, width: w, height: h }],
-      layout: 'rect',
-      detailed: false,
-      rule,
-      sources,
-      view,
-      culling,
-    },
-    (readback) => {
-      const seen = new Map<number, PickedIdentity>();
-      for (const id of readback.ids()) {
-        if (id === 0 || seen.has(id)) continue;
-        const candidate = snapshot.candidates.find((c) => id >= c.baseId && id < c.baseId + c.idCount);
-        const source = candidate ? null : findCapturedSource(sources, id);
-        if (candidate)
-          seen.set(id, {
-            mesh: candidate.mesh,
-            thinInstanceIndex: candidate.runs ? id - candidate.baseId : -1,
-            entity: null,
-            entityDetail: null,
-          });
-        else if (source) seen.set(id, sourceIdentity(source, id));
-        else continue;
-        if (seen.size >= maxResults) break;
-      }
-      return [...seen.values()];
-    },
-  );
 }
 
 /** Frees the picker's GPU objects; picks in flight reject, later calls throw. */

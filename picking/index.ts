@@ -8,11 +8,12 @@ export {
   enableDetailedPicking,
   type GpuPicker,
   type GpuPickOptions,
-  type PickedIdentity,
   pickAsync,
   pickManyAsync,
-  pickRectAsync,
 } from './gpu-picker.js';
+// Marquee: the identities visible in a rectangle, culled to its frustum and reduced on the GPU.
+export { pickRectAsync, type PickRectOptions } from './rect/pick-rect-async.js';
+export type { PickedIdentity } from './rect/pick-rect.js';
 export type { PickOptions } from './pick-snapshot.js';
 
 // Overlays: gizmo handles drawn in the same pick pass with reserved IDs, winning within a pixel tolerance.
@@ -26,14 +27,15 @@ export {
   type PickOverlayHit,
   type PickOverlayItem,
   type PickOverlayItemInput,
+  type PickOverlayOwner,
   setPickOverlayItems,
-} from './pick-overlays.js';
+} from './sources/pick-overlays.js';
 export type { PickFilterOptions, PickIgnore, ThinInstanceIgnore } from './pick-filter.js';
 // The face rule's option: picks cull as drawn, or pick every face on purpose.
 export type { PickCulling } from '../engine/winding.js';
 export { PickError, type PickErrorCode, type PickRuleMessage } from './pick-errors.js';
 // Which path gives triangle detail (`picker.detailMethod`, `enableDetailedPicking`'s `method`).
-export type { PickDetailMethod } from './pick-shader.js';
+export type { PickDetailMethod } from './gpu/pick-shader.js';
 
 // Results and rays, shared by the GPU and CPU pickers.
 export { getPickedNormal, getPickedUV, type PickingInfo } from './picking-info.js';
@@ -55,7 +57,7 @@ export {
   type PickContributor,
   type PickContributorModule,
   raysNearSphere,
-} from './pick-contributors.js';
+} from './sources/pick-contributors.js';
 export {
   type ContributorGpu,
   type ContributorGpuOptions,
@@ -63,8 +65,8 @@ export {
   disposeContributorGpu,
   drawContributorItems,
   prepareContributorGpu,
-} from './contributor-gpu.js';
-export type { PickTexel } from './pick-decode.js';
+} from './sources/contributor-gpu.js';
+export type { PickTexel } from './pick-id.js';
 
 // CPU picking: synchronous ray casts against per-mesh triangle BVHs and a scene hierarchy.
 export {

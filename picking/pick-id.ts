@@ -29,3 +29,13 @@ export function pickIdToColor(id: number): [number, number, number, number] {
   const [r, g, b] = encodePickId(id);
   return [r / 255, g / 255, b / 255, 1];
 }
+
+/** One texel of each pick attachment, as read back. */
+export interface PickTexel {
+  /** r, g, b bytes of the rgba8unorm ID attachment. */
+  id: [number, number, number];
+  /** NDC depth (reverse-Z) from the r32float attachment. */
+  depth: number;
+  /** (primitive_index, local x, y, z bits) from the rgba32uint attachment, or null in basic mode. */
+  detail: Uint32Array | null;
+}

@@ -18,8 +18,6 @@ import {
 } from './pick-filter.js';
 import type { PickingRay } from './picking-ray.js';
 
-export type { PickIgnore } from './pick-filter.js';
-
 /** Options every pick call accepts. */
 export interface PickOptions extends PickFilterOptions {
   /** Draw only meshes / instances whose world bounds the pick ray crosses (default true). */

@@ -1,6 +1,6 @@
 import { findVertexAttribute, readVertexAttribute } from '../engine/mesh-data.js';
 import type { Mesh } from '../engine/mesh.js';
-import type { PickOverlayHit } from './pick-overlays.js';
+import type { PickOverlayHit } from './sources/pick-overlays.js';
 import type { PickingRay } from './picking-ray.js';
 
 type Vec3 = [number, number, number];

@@ -9,7 +9,7 @@ import { forwardShaderSpec } from '../engine/render/forward-shader.js';
 import { geometrySpec, geometryShaderSpec } from '../geometry/geometry-shader.js';
 import { GEOMETRY_TEXTURE_DESCRIPTIONS, type GeometryTextureType } from '../geometry/geometry-types.js';
 import { geometryOutputsUsingMaterial, makeGeometryFragments } from '../fragments/geometry-fragments.js';
-import { pickShaderSpec } from '../picking/pick-shader.js';
+import { pickShaderSpec } from '../picking/gpu/pick-shader.js';
 import { WeftError } from '../core/errors.js';
 import { checkOptionKeys } from '../core/options.js';
 
@@ -90,7 +90,7 @@ export function registerMeshVariants(
         description: `${detailed ? 'detailed ' : ''}pick pass of mesh ${name}`,
         spec: () => pickShaderSpec({ mesh, detailed, rule: null }),
       });
-      // A marquee draws meshes of equal geometry as the instances of one draw (picking/pick-rect-batches.ts).
+      // A marquee draws meshes of equal geometry as the instances of one draw (picking/gpu/pick-batches.ts).
       if (!detailed && !mesh.thinInstances && deformationVariantKey(mesh.deformation) === 's0m0n0')
         registerVariant(registry, {
           name: `${name}-pick-batched`,

@@ -4,8 +4,8 @@ import { registerDeformationVariants } from '../engine/deformation-variants.js';
 import { registerStandardVariants } from '../engine/render/standard-variants.js';
 import { registerEntityVariants } from '../entities/entity-variants.js';
 import { registerGeometryVariants } from '../geometry/geometry-variants.js';
-import { registerPickRuleVariants } from '../picking/pick-rule-variants.js';
-import { registerPickVariants } from '../picking/pick-variants.js';
+import { registerPickRuleVariants } from '../picking/gpu/pick-rule-variants.js';
+import { registerPickVariants } from '../picking/gpu/pick-variants.js';
 
 /** Registers weft's own variants: standard material, pick, pick rules, geometry, deformation, billboard and splat shaders. */
 export function registerWeftVariants(registry: VariantRegistry): VariantRegistry {

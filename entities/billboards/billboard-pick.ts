@@ -1,11 +1,15 @@
 import { billboardParamsBytes, billboardSpriteBytes } from '../../fragments/billboard-pick.js';
 import type { PrecomposedSource } from '../../composer/precomposed.js';
-import { createContributorGpu, disposeContributorGpu, drawContributorItems } from '../../picking/contributor-gpu.js';
+import {
+  createContributorGpu,
+  disposeContributorGpu,
+  drawContributorItems,
+} from '../../picking/sources/contributor-gpu.js';
 import {
   type ContributorCaptureRequest,
   type PickContributor,
   raysNearSphere,
-} from '../../picking/pick-contributors.js';
+} from '../../picking/sources/pick-contributors.js';
 import { billboardParams, packBillboardSprite } from './billboard-items.js';
 import { billboardPickSpec } from './billboard-shaders.js';
 import type { BillboardSystem } from './billboard-system.js';

@@ -5,7 +5,7 @@ import {
   makeBillboardQuadFragment,
 } from '../../fragments/billboard-pick.js';
 import { makeContributorViewFragment } from '../../fragments/contributor-view.js';
-import { contributorPickSpec } from '../../picking/pick-contributors.js';
+import { contributorPickSpec } from '../../picking/sources/pick-contributors.js';
 
 /** The billboard pick contributor's shader (with the detail attachment when `detailed`). */
 export function billboardPickSpec(detailed: boolean): ComposeSpec {

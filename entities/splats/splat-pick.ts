@@ -1,12 +1,16 @@
 import { splatItemBytes, splatParamsBytes } from '../../fragments/splat-pick.js';
 import type { PrecomposedSource } from '../../composer/precomposed.js';
-import { createContributorGpu, disposeContributorGpu, drawContributorItems } from '../../picking/contributor-gpu.js';
-import type { PickTexel } from '../../picking/pick-decode.js';
+import {
+  createContributorGpu,
+  disposeContributorGpu,
+  drawContributorItems,
+} from '../../picking/sources/contributor-gpu.js';
+import type { PickTexel } from '../../picking/pick-id.js';
 import {
   type ContributorCaptureRequest,
   type PickContributor,
   raysNearSphere,
-} from '../../picking/pick-contributors.js';
+} from '../../picking/sources/pick-contributors.js';
 import { packSplat, splatParams, splatReach, splatWorldScale } from './splat-items.js';
 import type { SplatMesh } from './splat-mesh.js';
 import { splatPickSpec } from './splat-shaders.js';

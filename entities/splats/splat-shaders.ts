@@ -1,7 +1,7 @@
 import type { ComposeSpec } from '../../composer/compose-shader.js';
 import { makeContributorViewFragment } from '../../fragments/contributor-view.js';
 import { makeSplatColorFragment, makeSplatPickFragment, makeSplatQuadFragment } from '../../fragments/splat-pick.js';
-import { contributorPickSpec } from '../../picking/pick-contributors.js';
+import { contributorPickSpec } from '../../picking/sources/pick-contributors.js';
 
 /** The Gaussian splat pick contributor's shader (with the detail attachment, the opacity met, when `detailed`). */
 export function splatPickSpec(detailed: boolean): ComposeSpec {

@@ -12,8 +12,8 @@ import {
   proxyContainsPoint,
   raycastEntity,
 } from './analytic-twins.js';
-import { CpuPickError } from './cpu-pick-error.js';
-import { checkCpuPickOptions, type CpuPickOptions, cpuPickOptionError } from './pick-options.js';
+import { CpuPickError, cpuPickOptionError } from './cpu-pick-error.js';
+import { checkCpuPickOptions, type CpuPickOptions } from './pick-options.js';
 import { cameraRay, checkRay, type CpuRay, pickWithRaySync } from './pick-sync.js';
 
 /** A minimal transform-node stand-in: a named group of meshes, entities and groups. Never a pick candidate itself. */

@@ -21,3 +21,8 @@ export class CpuPickError extends WeftError<CpuPickErrorCode> {
     this.name = 'CpuPickError';
   }
 }
+
+/** Builds the `bad-option` CpuPickError that `checkOptionKeys` throws for a CPU picking API. */
+export function cpuPickOptionError(api: string, message: string): CpuPickError {
+  return new CpuPickError(api, 'bad-option', message);
+}

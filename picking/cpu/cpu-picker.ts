@@ -3,12 +3,11 @@ import type { Scene } from '../../engine/scene.js';
 import { meshesChangedSince } from '../../engine/scene-changes.js';
 import { describeValue } from '../../core/errors.js';
 import { checkOptionKeys, type OptionKeys } from '../../core/options.js';
-import { CpuPickError } from './cpu-pick-error.js';
-import { cpuPickOptionError } from './pick-options.js';
-import { triangleBvhRefitEpoch } from './bvh-refit-epoch.js';
-import { meshBvhCacheEpoch, peekMeshBvh } from './mesh-bvh-cache.js';
-import type { TriangleBvh } from './triangle-bvh.js';
-import { bvhSahCost } from './bvh-nodes.js';
+import { CpuPickError, cpuPickOptionError } from './cpu-pick-error.js';
+import { triangleBvhRefitEpoch } from './bvh/bvh-refit-epoch.js';
+import { meshBvhCacheEpoch, peekMeshBvh } from './bvh/mesh-bvh-cache.js';
+import type { TriangleBvh } from './bvh/triangle-bvh.js';
+import { bvhSahCost } from './bvh/bvh-nodes.js';
 import {
   buildSceneBvh,
   type CpuPickDiagnostic,

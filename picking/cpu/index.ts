@@ -6,23 +6,23 @@ export {
   setWatertightRay,
   type TriangleHit,
   type WatertightRay,
-} from './ray-triangle.js';
-export type { BvhBuildOptions } from './bvh-build.js';
-export { type BvhNodes, bvhSahCost } from './bvh-nodes.js';
+} from './bvh/ray-triangle.js';
+export type { BvhBuildOptions } from './bvh/bvh-build.js';
+export { type BvhNodes, bvhSahCost } from './bvh/bvh-nodes.js';
 export {
   buildTriangleBvh,
   defaultTriangleBvhOptions,
   type TriangleBvh,
   type TriangleBvhOptions,
-} from './triangle-bvh.js';
-export { type RefitTriangleBvhOptions, refitTriangleBvh } from './triangle-bvh-refit.js';
+} from './bvh/triangle-bvh.js';
+export { type RefitTriangleBvhOptions, refitTriangleBvh } from './bvh/triangle-bvh-refit.js';
 export {
   makeTriangleHitList,
   raycastTriangleBvhAll,
   raycastTriangleBvhFirst,
   type TriangleHitList,
-} from './triangle-bvh-query.js';
-export { disposeMeshBvh, getMeshBvh, peekMeshBvh, refitMeshBvh, setMeshBvh } from './mesh-bvh-cache.js';
+} from './bvh/triangle-bvh-query.js';
+export { disposeMeshBvh, getMeshBvh, peekMeshBvh, refitMeshBvh, setMeshBvh } from './bvh/mesh-bvh-cache.js';
 export {
   buildSceneBvh,
   type CpuPickDiagnostic,
@@ -45,7 +45,7 @@ export {
 } from './cpu-picker.js';
 export type { CpuPickIgnore, CpuPickOptions } from './pick-options.js';
 export { type CpuRay, pickManySync, pickManyWithRaysSync, pickSync, pickWithRaySync } from './pick-sync.js';
-export { deserialiseTriangleBvh, loadMeshBvh, serialiseMeshBvh, serialiseTriangleBvh } from './bvh-serialise.js';
+export { deserialiseTriangleBvh, loadMeshBvh, serialiseMeshBvh, serialiseTriangleBvh } from './bvh/bvh-serialise.js';
 export {
   type AnalyticTwin,
   type BoundingProxy,

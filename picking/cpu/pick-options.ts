@@ -3,7 +3,7 @@ import { checkOptionKeys, type OptionKeys } from '../../core/options.js';
 import { makePickFilter, makePickFilterTest, type PickFilterOptions, type ThinInstanceIgnore } from '../pick-filter.js';
 import type { PickViewport } from '../picking-ray.js';
 import type { PickCulling } from '../../engine/winding.js';
-import { CpuPickError } from './cpu-pick-error.js';
+import { CpuPickError, cpuPickOptionError } from './cpu-pick-error.js';
 import type { EntryAcceptor } from './scene-query.js';
 
 /** Ignores a mesh's thin instances: one index, or the half-open range [start, end). */
@@ -35,11 +35,6 @@ const cpuPickOptionKeys: OptionKeys<CpuPickOptions> = {
   culling: true,
   subpixel: true,
 };
-
-/** Builds the `bad-option` CpuPickError that `checkOptionKeys` throws for a CPU picking API. */
-export function cpuPickOptionError(api: string, message: string): CpuPickError {
-  return new CpuPickError(api, 'bad-option', message);
-}
 
 /** True when `options` is a plain object whose enumerable keys are all CpuPickOptions keys (no key array is made). */
 function hasOnlyCpuPickKeys(options: object): boolean {

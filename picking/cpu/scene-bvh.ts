@@ -1,5 +1,5 @@
-import { buildBvhNodes } from './bvh-build.js';
-import { type BvhNodes, bvhSahCost, nodeWords, unionChildBounds } from './bvh-nodes.js';
+import { buildBvhNodes } from './bvh/bvh-build.js';
+import { type BvhNodes, bvhSahCost, nodeWords, unionChildBounds } from './bvh/bvh-nodes.js';
 import type { SceneEntries } from './scene-entries.js';
 
 /** A BVH over scene entries (world bounds); its topology is fixed until the next structural change. */

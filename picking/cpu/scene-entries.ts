@@ -1,7 +1,7 @@
 import { mat4d } from 'wgpu-matrix';
 import { getThinInstanceMatrix, type Mesh } from '../../engine/mesh.js';
-import { getPickLocalBounds } from './mesh-bvh-cache.js';
-import type { TriangleBvh } from './triangle-bvh.js';
+import { getPickLocalBounds } from './bvh/mesh-bvh-cache.js';
+import type { TriangleBvh } from './bvh/triangle-bvh.js';
 
 /**
  * What the scene-level search iterates: one entry per mesh without thin instances, one per thin

@@ -1,17 +1,17 @@
 import type { Mesh } from '../../engine/mesh.js';
 import type { PickCulling } from '../../engine/winding.js';
-import { nodeWords } from './bvh-nodes.js';
+import { nodeWords } from './bvh/bvh-nodes.js';
 import { adoptBuiltMeshBvh, type CpuPicker } from './cpu-picker.js';
-import { getMeshBvh, meshBvhCacheEpoch, peekMeshBvh } from './mesh-bvh-cache.js';
-import { makeRayBox, type RayBox, rayBoxEntry, rayEntersBox, setRayBox } from './ray-box.js';
-import { makeTriangleHit, type TriangleHit } from './ray-triangle.js';
-import type { TriangleBvh } from './triangle-bvh.js';
+import { getMeshBvh, meshBvhCacheEpoch, peekMeshBvh } from './bvh/mesh-bvh-cache.js';
+import { makeRayBox, type RayBox, rayBoxEntry, rayEntersBox, setRayBox } from './bvh/ray-box.js';
+import { makeTriangleHit, type TriangleHit } from './bvh/ray-triangle.js';
+import type { TriangleBvh } from './bvh/triangle-bvh.js';
 import {
   lastFirstHitLeaf,
   makeTriangleHitList,
   raycastTriangleBvhAll,
   raycastTriangleBvhFirst,
-} from './triangle-bvh-query.js';
+} from './bvh/triangle-bvh-query.js';
 
 /** Decides whether an entry (mesh, thin instance or -1) may be hit by this query. */
 export type EntryAcceptor = (mesh: Mesh, thinInstance: number) => boolean;

@@ -104,7 +104,7 @@ describe('the published bundle', () => {
     const maps = [
       'engine/camera.js.map',
       'composer/compose-shader.js.map',
-      'picking/pick-pass.js.map',
+      'picking/gpu/pick-pass.js.map',
       'cli/weft.js.map',
     ];
     const nested = readdirSync(join(out, 'entities/billboards')).find((f) => f.endsWith('.js.map'));

@@ -1,5 +1,6 @@
 // The rules the architecture test checks on an import graph: layers, import cycles, module-level side effects.
 // Each check returns readable lines (empty when the rule holds) so a failure names every offender.
+import ts from 'typescript';
 import type { ImportEdge, ImportGraph, ImportKind } from './import-graph.js';
 
 /** Which layer each top-level folder is, and which folders are apps that library code never imports. */
@@ -155,4 +156,87 @@ export function findModuleSideEffects(graph: ImportGraph): string[] {
   return [...graph.modules.values()].flatMap((module) =>
     module.sideEffects.map((effect) => `${module.path}:${effect.line}  ${effect.reason}: ${effect.text}`),
   );
+}
+
+/**
+ * A room inside a layer (a sub-folder, or one file) and what its modules may not import of that layer: `never` lists
+ * path prefixes they must not import; `only`, when given, is the whole list of that layer's prefixes they may import.
+ */
+export interface RoomRule {
+  room: string;
+  layer: string;
+  never?: readonly string[];
+  only?: readonly string[];
+  why: string;
+}
+
+/** The rooms of `picking/` (docs/architecture.md describes them). Every import kind counts, `import type` too. */
+export const WEFT_PICKING_ROOMS: readonly RoomRule[] = [
+  {
+    room: 'picking/cpu/bvh/',
+    layer: 'picking/',
+    only: ['picking/cpu/bvh/', 'picking/cpu/cpu-pick-error.ts'],
+    why: 'the BVHs know rays and triangles, not the picker that holds them',
+  },
+  {
+    room: 'picking/cpu/',
+    layer: 'picking/',
+    never: ['picking/gpu/', 'picking/rect/', 'picking/sources/', 'picking/gpu-picker.ts', 'picking/index.ts'],
+    why: 'the CPU picker runs without a device',
+  },
+  {
+    room: 'picking/sources/',
+    layer: 'picking/',
+    never: ['picking/gpu/', 'picking/rect/', 'picking/gpu-picker.ts', 'picking/index.ts', 'picking/cpu/index.ts'],
+    why: 'pick sources are drawn by the pass, they do not drive it',
+  },
+  {
+    room: 'picking/gpu/',
+    layer: 'picking/',
+    never: ['picking/rect/', 'picking/gpu-picker.ts', 'picking/index.ts', 'picking/cpu/index.ts'],
+    why: 'the pass serves the pickers above it; the marquee may use the pass, not the reverse',
+  },
+  {
+    room: 'picking/rect/',
+    layer: 'picking/',
+    never: ['picking/index.ts', 'picking/cpu/index.ts'],
+    why: 'entry files are for users; library code imports the defining file',
+  },
+];
+
+/** Every import from a room into a part of its layer the room's rule forbids, as `file:line → target  (why)`. */
+export function findRoomViolations(graph: ImportGraph, rules: readonly RoomRule[]): string[] {
+  const lines: string[] = [];
+  for (const module of graph.modules.values()) {
+    // The most specific room holds the module (picking/cpu/bvh/ before picking/cpu/).
+    const rule = rules.filter((r) => module.path.startsWith(r.room)).sort((a, b) => b.room.length - a.room.length)[0];
+    if (!rule) continue;
+    for (const edge of module.imports) {
+      if (!edge.resolved || edge.to === null || !edge.to.startsWith(rule.layer)) continue;
+      const banned = rule.never?.find((prefix) => edge.to!.startsWith(prefix));
+      const outside = rule.only && !rule.only.some((prefix) => edge.to!.startsWith(prefix));
+      if (banned) lines.push(`${describeEdge(edge)}  (${rule.room} never imports ${banned}: ${rule.why})`);
+      else if (outside)
+        lines.push(`${describeEdge(edge)}  (${rule.room} imports only ${rule.only!.join(', ')}: ${rule.why})`);
+    }
+  }
+  return lines;
+}
+
+/**
+ * Library modules other than entry files (`index.ts`) that re-export another module's bindings
+ * (`export … from`): an import should name the file that defines what it imports.
+ */
+export function findReexportHubs(sources: Readonly<Record<string, string>>): string[] {
+  const lines: string[] = [];
+  for (const [path, text] of Object.entries(sources)) {
+    if (path === 'index.ts' || path.endsWith('/index.ts')) continue;
+    const file = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
+    for (const statement of file.statements) {
+      if (!ts.isExportDeclaration(statement) || !statement.moduleSpecifier) continue;
+      const line = file.getLineAndCharacterOfPosition(statement.getStart(file)).line + 1;
+      lines.push(`${path}:${line}  ${statement.getText(file).replace(/\s+/g, ' ')}`);
+    }
+  }
+  return lines.sort();
 }

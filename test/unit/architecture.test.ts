@@ -7,8 +7,11 @@ import {
   findLayer,
   findLayerViolations,
   findModuleSideEffects,
+  findReexportHubs,
+  findRoomViolations,
   listLibraryEntries,
   WEFT_LAYER_PLAN,
+  WEFT_PICKING_ROOMS,
 } from '../support/architecture-rules.js';
 import { type ImportGraph, type ImportKind, makeImportGraph, readModuleSources } from '../support/import-graph.js';
 
@@ -18,7 +21,8 @@ import { type ImportGraph, type ImportKind, makeImportGraph, readModuleSources }
 const CYCLE_EDGE_KINDS: readonly ImportKind[] = ['static', 'dynamic'];
 
 const root = process.env.WEFT_ARCH_ROOT ?? fileURLToPath(new URL('../..', import.meta.url));
-const graph = makeImportGraph(readModuleSources(root, listLibraryEntries(WEFT_LAYER_PLAN)));
+const sources = readModuleSources(root, listLibraryEntries(WEFT_LAYER_PLAN));
+const graph = makeImportGraph(sources);
 
 function expectNone(rule: string, offenders: readonly string[]): void {
   if (offenders.length > 0) {
@@ -45,6 +49,24 @@ describe(`architecture of ${root}`, () => {
   test('no module-level side effect in library code', () => {
     expectNone('module-level side effects', findModuleSideEffects(graph));
   });
+
+  test('picking rooms: cpu/ never imports gpu/, rect/ or sources/; gpu/ never imports rect/; cpu/bvh/ only itself', () => {
+    expectNone('imports that break a picking room rule', findRoomViolations(graph, WEFT_PICKING_ROOMS));
+  });
+
+  test('no import cycle inside picking/, not even one closed by `import type`', () => {
+    const picking = findImportCycles(graph, ['static', 'dynamic', 'type']).filter((cycle) =>
+      cycle.includes('picking/'),
+    );
+    expectNone('import cycles inside picking/', picking);
+  });
+
+  test('picking/ imports from the defining file: no `export … from` outside its index.ts files', () => {
+    expectNone(
+      're-export hubs in picking/',
+      findReexportHubs(sources).filter((line) => line.startsWith('picking/')),
+    );
+  });
 });
 
 describe('the architecture checks report what they should', () => {
@@ -68,6 +90,36 @@ describe('the architecture checks report what they should', () => {
       'export const answer = await Promise.resolve(42);',
       'export const table = Object.freeze([/* @__PURE__ */ describe(1), describe(2)]);',
     ].join('\n'),
+  });
+
+  test('a planted room violation is reported: cpu/ importing gpu/, cpu/bvh/ importing the CPU picker, gpu/ importing rect/', () => {
+    const rooms = makeImportGraph({
+      'picking/cpu/scene-query.ts':
+        "import type { PickGpu } from '../gpu/pick-resources.js';\nexport type Q = PickGpu;",
+      'picking/cpu/cpu-picker.ts': "import { q } from './bvh/query.js';\nexport const picker = q;",
+      'picking/cpu/bvh/query.ts':
+        "import type { CpuPicker } from '../cpu-picker.js';\nimport { e } from '../cpu-pick-error.js';\nexport const q = e;",
+      'picking/cpu/cpu-pick-error.ts': 'export const e = 1;',
+      'picking/gpu/pick-resources.ts': "import { r } from '../rect/pick-rect.js';\nexport type PickGpu = typeof r;",
+      'picking/rect/pick-rect.ts': "import type { PickGpu } from '../gpu/pick-resources.js';\nexport const r = 1;",
+    });
+    expect(findRoomViolations(rooms, WEFT_PICKING_ROOMS)).toEqual([
+      'picking/cpu/bvh/query.ts:1 → picking/cpu/cpu-picker.ts [import type]  (picking/cpu/bvh/ imports only picking/cpu/bvh/, picking/cpu/cpu-pick-error.ts: the BVHs know rays and triangles, not the picker that holds them)',
+      'picking/cpu/scene-query.ts:1 → picking/gpu/pick-resources.ts [import type]  (picking/cpu/ never imports picking/gpu/: the CPU picker runs without a device)',
+      'picking/gpu/pick-resources.ts:1 → picking/rect/pick-rect.ts  (picking/gpu/ never imports picking/rect/: the pass serves the pickers above it; the marquee may use the pass, not the reverse)',
+    ]);
+  });
+
+  test('a re-export outside an index.ts is reported; an entry file may re-export', () => {
+    expect(
+      findReexportHubs({
+        'picking/index.ts': "export { a } from './a.js';",
+        'picking/gpu/pass.ts': "export type { B } from './b.js';\nexport const c = 1;\nexport * from './d.js';",
+      }),
+    ).toEqual([
+      "picking/gpu/pass.ts:1  export type { B } from './b.js';",
+      "picking/gpu/pass.ts:3  export * from './d.js';",
+    ]);
   });
 
   test('an upward import, a sideways runtime import and an app import are layer violations', () => {

@@ -1,12 +1,12 @@
 import { describe, expect, test } from 'vitest';
 import { PickError } from '../../picking/index.js';
 import {
-  type PickPassLimits,
   pickPassDrawBudget,
   pickTileTexelBudget,
   splitPickPoints,
   splitPickRect,
-} from '../../picking/pick-pass.js';
+} from '../../picking/gpu/pick-pass-split.js';
+import type { PickPassLimits } from '../../picking/gpu/pick-pass-types.js';
 
 /** WebGPU's default limits (what the engine's device has on lavapipe). */
 const defaults: PickPassLimits = { maxBufferSize: 268_435_456, maxTextureDimension2D: 8192 };

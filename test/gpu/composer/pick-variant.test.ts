@@ -1,6 +1,6 @@
 import { describe, expect } from 'vitest';
 import { acquireRenderPipelineAsync, releaseRenderPipeline } from '../../../index.js';
-import { composePickShader } from '../../../picking/pick-shader.js';
+import { composePickShader } from '../../../picking/gpu/pick-shader.js';
 import { gpuTest } from '../../support/gpu.js';
 
 const size = 16;

@@ -6,7 +6,7 @@ import {
   releaseRenderPipeline,
   WeftError,
 } from '../../../index.js';
-import { composePickShader } from '../../../picking/pick-shader.js';
+import { composePickShader } from '../../../picking/gpu/pick-shader.js';
 import { composeStandardMaterial } from '../../../engine/render/forward-shader.js';
 import { getBindGroupLayouts, renderPipelineKey } from '../../../composer/pipeline-cache.js';
 import { gpuTest } from '../../support/gpu.js';

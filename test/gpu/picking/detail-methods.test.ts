@@ -26,7 +26,7 @@ import {
   pickManyAsync,
   type PickingInfo,
 } from '../../../picking/index.js';
-import { checkPulledBufferSizes } from '../../../picking/vertex-pull-binding.js';
+import { checkPulledBufferSizes } from '../../../picking/gpu/vertex-pull-binding.js';
 import { gpuTest } from '../../support/gpu.js';
 import { cameraBasis, pixelRay } from '../../support/camera-rays.js';
 import {

@@ -10,7 +10,7 @@ import {
   pickRectAsync,
   type PickingInfo,
 } from '../../../picking/index.js';
-import { pickPassDrawBudget } from '../../../picking/pick-pass.js';
+import { pickPassDrawBudget } from '../../../picking/gpu/pick-pass-split.js';
 import { gpuTest } from '../../support/gpu.js';
 
 const who = (info: PickingInfo) =>

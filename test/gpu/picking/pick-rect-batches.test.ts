@@ -20,7 +20,7 @@ import {
   pickAsync,
   pickRectAsync,
 } from '../../../picking/index.js';
-import { pickRectByAsync } from '../../../picking/gpu-picker.js';
+import { pickRectByReadbackAsync } from '../../../picking/rect/pick-rect-readback.js';
 import { type RefBox, type RefCamera, refRect } from '../../support/box-rays.js';
 import { countDeviceCreates } from '../../support/create-counter.js';
 import { gpuTest } from '../../support/gpu.js';
@@ -126,7 +126,7 @@ describe('pickRectAsync batches meshes of equal geometry', () => {
         expectReference(result, boxes, oblique, rect);
         // Two geometry classes, one raster state each: at most two draws, whatever the number of meshes in view.
         expect(draws, JSON.stringify(rect)).toBeLessThanOrEqual(2);
-        const readBack = await pickRectByAsync(picker, rect.x, rect.y, rect.width, rect.height, undefined, 'readback');
+        const readBack = await pickRectByReadbackAsync(picker, rect.x, rect.y, rect.width, rect.height);
         expect(result.map(keyOf).sort()).toEqual(readBack.map(keyOf).sort());
       }
       // maxResults keeps the first results in scene order.

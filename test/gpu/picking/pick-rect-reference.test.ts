@@ -9,8 +9,8 @@ import {
   pickAsync,
   pickRectAsync,
 } from '../../../picking/index.js';
-import { pickRectByAsync } from '../../../picking/gpu-picker.js';
-import { checkRectReduceLimits } from '../../../picking/pick-rect-reduce.js';
+import { pickRectByReadbackAsync } from '../../../picking/rect/pick-rect-readback.js';
+import { checkRectReduceLimits } from '../../../picking/gpu/id-bitset-reduce.js';
 import { pixelToPlane, type RefBox, type RefCamera, refRect } from '../../support/box-rays.js';
 import { countDeviceCreates } from '../../support/create-counter.js';
 import { gpuTest } from '../../support/gpu.js';
@@ -60,7 +60,7 @@ const expectReference = expectRectReference;
 
 async function bothPaths(picker: GpuPicker, rect: Rect): Promise<PickedIdentity[]> {
   const reduced = await pickRectAsync(picker, rect.x, rect.y, rect.width, rect.height);
-  const readBack = await pickRectByAsync(picker, rect.x, rect.y, rect.width, rect.height, undefined, 'readback');
+  const readBack = await pickRectByReadbackAsync(picker, rect.x, rect.y, rect.width, rect.height);
   expect(reduced.map(keyOf).sort()).toEqual(readBack.map(keyOf).sort());
   return reduced;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest';
 import { composeShader, getComposeCounters, makeComposeCache } from '../../../index.js';
-import { composePickShader } from '../../../picking/pick-shader.js';
+import { composePickShader } from '../../../picking/gpu/pick-shader.js';
 import { composeStandardMaterial } from '../../../engine/render/forward-shader.js';
 import { makePickFragments, makeStandardMaterialFragments } from '../../../fragments/index.js';
 

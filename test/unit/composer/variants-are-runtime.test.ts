@@ -17,8 +17,8 @@ import {
 import { describeForwardShader, forwardShaderSpec } from '../../../engine/render/forward-shader.js';
 import type { GeometryOutputName } from '../../../fragments/geometry-fragments.js';
 import { describeGeometryShader, geometryShaderSpec } from '../../../geometry/geometry-shader.js';
-import { describePickShader } from '../../../picking/pick-pipelines.js';
-import { pickShaderSpec } from '../../../picking/pick-shader.js';
+import { describePickShader } from '../../../picking/gpu/pick-pipelines.js';
+import { pickShaderSpec } from '../../../picking/gpu/pick-shader.js';
 import { makeWeftVariantRegistry } from '../../../variants/index.js';
 import { crowdFrames, crowdInstances, twoBoneBox } from '../../support/vat-reference.js';
 

@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest';
 import { setMeshWorldMatrix } from '../../../engine/mesh.js';
 import { createCpuPicker, syncCpuPicker } from '../../../picking/cpu/cpu-picker.js';
-import { entriesInRect, makeRectPlanes } from '../../../picking/pick-rect-snapshot.js';
+import { entriesInRect, makeRectPlanes } from '../../../picking/rect/pick-rect-snapshot.js';
 import { addRandomMeshes, makeCpuScene, mulberry32, randomTransform } from './scene-fixtures.js';
 
 type V3 = [number, number, number];

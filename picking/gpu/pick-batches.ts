@@ -1,13 +1,13 @@
 // A marquee over many separate meshes of equal geometry (10 000 boxes, a forest of one tree) is bound by draw calls,
 // not pixels: one draw per mesh costs ~75 µs on lavapipe, ~30× a single pick at 851 meshes. Meshes whose vertex
 // and index data are equal byte for byte draw as one instanced draw instead, their world matrices as the instances.
-import type { Mesh } from '../engine/mesh.js';
-import { isMeshDeformed } from '../engine/mesh-deformation.js';
-import { determinantSign, materialCullMode, type PickCulling } from '../engine/winding.js';
+import type { Mesh } from '../../engine/mesh.js';
+import { isMeshDeformed } from '../../engine/mesh-deformation.js';
+import { determinantSign, materialCullMode, type PickCulling } from '../../engine/winding.js';
 import { geometryClassOf } from './geometry-class.js';
-import { getBatchPickPipeline, type PickPipeline, type PickRaster } from './pick-pipelines.js';
-import { ensureBatchInstances, type PickGpu } from './pick-resources.js';
-import type { PickCandidate, PickSnapshot } from './pick-snapshot.js';
+import { getBatchPickPipeline, type PickRaster } from './pick-pipelines.js';
+import { ensureBatchInstances, type PickGpu, type PickPipeline } from './pick-resources.js';
+import type { PickCandidate, PickSnapshot } from '../pick-snapshot.js';
 
 /** Candidates `first .. first + count` of a snapshot: one geometry, cull mode and front face, consecutive IDs. */
 export interface PickBatch {

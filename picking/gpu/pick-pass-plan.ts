@@ -1,11 +1,11 @@
-import { ensureMeshGpu, syncThinInstances } from '../engine/mesh.js';
-import { ensureMeshDeformation, syncMeshDeformation } from '../engine/mesh-deformation.js';
-import { readRuleStorage } from './discard-rules.js';
+import { ensureMeshGpu, syncThinInstances } from '../../engine/mesh.js';
+import { ensureMeshDeformation, syncMeshDeformation } from '../../engine/mesh-deformation.js';
+import { readRuleStorage } from '../discard-rules.js';
 import { getPickPipeline } from './pick-pipelines.js';
-import { materialCullMode, splitByWinding } from '../engine/winding.js';
+import { materialCullMode, splitByWinding } from '../../engine/winding.js';
 import { ensureRectTargets, ensureTargets, ensureUniforms, type PickGpu, type PickTargets } from './pick-resources.js';
-import type { PickSnapshot } from './pick-snapshot.js';
-import { prepareBatchDraws } from './pick-rect-batches.js';
+import type { PickSnapshot } from '../pick-snapshot.js';
+import { prepareBatchDraws } from './pick-batches.js';
 import {
   type PickPassRequest,
   type RasterRun,

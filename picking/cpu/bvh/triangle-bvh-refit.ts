@@ -1,7 +1,7 @@
-import { describeValue } from '../../core/errors.js';
+import { describeValue } from '../../../core/errors.js';
 import { nodeWords } from './bvh-nodes.js';
 import { noteTriangleBvhRefit } from './bvh-refit-epoch.js';
-import { CpuPickError } from './cpu-pick-error.js';
+import { CpuPickError } from '../cpu-pick-error.js';
 import { checkGeometry, type TriangleBvh } from './triangle-bvh.js';
 
 /** Options of `refitTriangleBvh`. */

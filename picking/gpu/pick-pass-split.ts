@@ -1,7 +1,7 @@
-import { PickError } from './pick-errors.js';
+import { PickError } from '../pick-errors.js';
 import { attachmentTexelBytes, type PickReadback } from './pick-readback.js';
 import { drawSlotBytes, pickTileTexelBudget, pointSlotBytes } from './pick-resources.js';
-import type { PixelRegion } from './pick-zoom.js';
+import type { PixelRegion } from '../pick-zoom.js';
 import type { PickPassRequest, PickPassLimits } from './pick-pass-types.js';
 
 /** Texels a rectangle tile holds at most. */

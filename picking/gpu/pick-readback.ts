@@ -3,10 +3,10 @@ import {
   makeStagedRegion,
   readStagingBufferAsync,
   type StagedRegion,
-} from '../engine/readback.js';
-import { acquireStagingBuffer } from '../engine/staging-pool.js';
-import type { PickTexel } from './pick-decode.js';
-import { decodePickId } from './pick-id.js';
+} from '../../engine/readback.js';
+import { acquireStagingBuffer } from '../../engine/staging-pool.js';
+import type { PickTexel } from '../pick-id.js';
+import { decodePickId } from '../pick-id.js';
 import type { PickGpu, PickTargets } from './pick-resources.js';
 
 /** What a finished pass read back. */

@@ -1,7 +1,7 @@
-import { describeValue } from '../../core/errors.js';
+import { describeValue } from '../../../core/errors.js';
 import { type BvhBuildOptions, buildBvhNodes } from './bvh-build.js';
 import type { BvhNodes } from './bvh-nodes.js';
-import { CpuPickError } from './cpu-pick-error.js';
+import { CpuPickError } from '../cpu-pick-error.js';
 
 /**
  * A triangle BVH over one mesh's local positions; `indirect`: the mesh's index buffer is never reordered.

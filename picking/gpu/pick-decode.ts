@@ -1,25 +1,15 @@
 import { vec4 } from 'wgpu-matrix';
-import { computeTriangleDetail, composeInstanceWorld } from './detailed-picking.js';
-import { decodePickId } from './pick-id.js';
-import { type CapturedSource, findCapturedSource } from './pick-contributors.js';
-import { type CapturedOverlays, findOverlayItem } from './pick-overlays.js';
+import { computeTriangleDetail, composeInstanceWorld } from '../detailed-picking.js';
+import { decodePickId, type PickTexel } from '../pick-id.js';
+import { type CapturedSource, findCapturedSource } from '../sources/pick-contributors.js';
+import { type CapturedOverlays, findOverlayItem } from '../sources/pick-overlays.js';
 import type { PickReadback } from './pick-readback.js';
-import { findCandidate, meshAsCaptured, type PickSnapshot, snapshotInstanceMatrix } from './pick-snapshot.js';
-import { makeMissInfo, orientNormalsToRay, type PickingInfo } from './picking-info.js';
-import type { PickingRay } from './picking-ray.js';
+import { findCandidate, meshAsCaptured, type PickSnapshot, snapshotInstanceMatrix } from '../pick-snapshot.js';
+import { makeMissInfo, orientNormalsToRay, type PickingInfo } from '../picking-info.js';
+import type { PickingRay } from '../picking-ray.js';
 
 /** The primitive index contributors write: "no triangle detail here". */
 export const noPrimitiveSentinel = 0xffffffff;
-
-/** One texel of each pick attachment, as read back. */
-export interface PickTexel {
-  /** r, g, b bytes of the rgba8unorm ID attachment. */
-  id: [number, number, number];
-  /** NDC depth (reverse-Z) from the r32float attachment. */
-  depth: number;
-  /** (primitive_index, local x, y, z bits) from the rgba32uint attachment, or null in basic mode. */
-  detail: Uint32Array | null;
-}
 
 /** Turns one read-back texel into a PickingInfo using the snapshot taken at encode time. */
 export function decodePickTexel(

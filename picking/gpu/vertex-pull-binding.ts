@@ -1,8 +1,8 @@
 // The vertex-index detail path's GPU side: the limits a pulled pick shader needs, checked before the GPU sees them, and
 // the bind group that exposes a mesh's own index and vertex buffers as read-only storage (no copies).
-import type { ComposedShader } from '../composer/compose-shader.js';
-import type { Mesh, MeshGpu } from '../engine/mesh.js';
-import { PickError } from './pick-errors.js';
+import type { ComposedShader } from '../../composer/compose-shader.js';
+import type { Mesh, MeshGpu } from '../../engine/mesh.js';
+import { PickError } from '../pick-errors.js';
 
 const pulledPrefix = 'pulledVertices';
 

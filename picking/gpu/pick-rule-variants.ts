@@ -2,10 +2,10 @@ import {
   makePickDiscardRuleFragment,
   makePickWorldAdjustFragment,
   type PickRuleStorageBinding,
-} from '../fragments/pick-discard.js';
-import { makePickFragments } from '../fragments/standard-material.js';
-import type { ComposeSpec } from '../composer/compose-shader.js';
-import { registerVariant, type VariantRegistry } from '../composer/variant-registry.js';
+} from '../../fragments/pick-discard.js';
+import { makePickFragments } from '../../fragments/standard-material.js';
+import type { ComposeSpec } from '../../composer/compose-shader.js';
+import { registerVariant, type VariantRegistry } from '../../composer/variant-registry.js';
 
 /** A pick discard rule as shader source only (what `weft compose/validate --rule` and the snapshots need). */
 export interface PickRuleSource {

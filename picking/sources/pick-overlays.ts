@@ -1,12 +1,11 @@
-import { describeValue } from '../core/errors.js';
-import { checkOptionKeys } from '../core/options.js';
-import { createMeshFromData, disposeMesh, type Mesh } from '../engine/mesh.js';
-import type { MeshData } from '../engine/mesh-data.js';
-import { createScene, disposeScene, type Scene } from '../engine/scene.js';
-import type { GpuPicker } from './gpu-picker.js';
-import { PickError } from './pick-errors.js';
-import { maxPickId } from './pick-id.js';
-import { captureCandidate, type PickSnapshot } from './pick-snapshot.js';
+import { describeValue } from '../../core/errors.js';
+import { checkOptionKeys } from '../../core/options.js';
+import { createMeshFromData, disposeMesh, type Mesh } from '../../engine/mesh.js';
+import type { MeshData } from '../../engine/mesh-data.js';
+import { createScene, disposeScene, type Scene } from '../../engine/scene.js';
+import { PickError } from '../pick-errors.js';
+import { maxPickId } from '../pick-id.js';
+import { captureCandidate, type PickSnapshot } from '../pick-snapshot.js';
 
 /**
  * One overlay item as the caller gives it: a mesh it already has (in another scene on the picker's engine; the
@@ -49,9 +48,20 @@ export interface PickOverlayItem {
   readonly owned: boolean;
 }
 
+/**
+ * What an overlay reads and keeps of its picker: a `GpuPicker` is one. Named here so the overlays, which the picker
+ * draws, need not import the picker's module.
+ */
+export interface PickOverlayOwner {
+  readonly scene: Scene;
+  readonly disposed: boolean;
+  /** The owner's overlays, in creation order. */
+  readonly overlays: PickOverlay[];
+}
+
 /** Items a picker draws over the scene in the same pick pass, with priority (see `createPickOverlay`). */
 export interface PickOverlay {
-  readonly picker: GpuPicker;
+  readonly picker: PickOverlayOwner;
   /** The current items, in priority order for ties (earlier wins). */
   items: readonly PickOverlayItem[];
   disposed: boolean;
@@ -177,7 +187,7 @@ function assertOverlayAlive(overlay: PickOverlay, api: string): void {
  * @throws {PickError} `bad-option` / `unsupported` naming the item and what is allowed; `disposed` for a disposed picker
  * @throws {MeshDataError} when a `geometry` item's data is malformed (nothing is made then)
  */
-export function createPickOverlay(picker: GpuPicker, items: readonly PickOverlayItemInput[]): PickOverlay {
+export function createPickOverlay(picker: PickOverlayOwner, items: readonly PickOverlayItemInput[]): PickOverlay {
   const api = 'createPickOverlay';
   if (!picker || typeof picker !== 'object' || !('overlays' in picker))
     throw new PickError(api, 'bad-option', `picker ${describeValue(picker)} is not a GpuPicker (see createGpuPicker)`);
@@ -255,7 +265,7 @@ export function checkOverlayTolerance(api: string, value: unknown): number {
  */
 export function captureOverlays(
   api: string,
-  picker: GpuPicker,
+  picker: PickOverlayOwner,
   snapshot: PickSnapshot,
   lastId: number,
   tolerance: number,

@@ -1,6 +1,6 @@
 import { mat4 } from 'wgpu-matrix';
 import { getPickPipeline, preparePickPipelines } from './pick-pipelines.js';
-import { releaseStagingBuffer } from '../engine/staging-pool.js';
+import { releaseStagingBuffer } from '../../engine/staging-pool.js';
 import {
   encodePickTargetCopies,
   type PickReadback,
@@ -15,20 +15,14 @@ import {
   pickUniformOffset,
   pointSlotBytes,
 } from './pick-resources.js';
-import type { ContributorPoint } from './pick-contributors.js';
-import { makePickZoomMatrix } from './pick-zoom.js';
-import { getEngineUniformLayouts } from '../engine/uniform-layouts.js';
+import type { ContributorPoint } from '../sources/pick-contributors.js';
+import { makePickZoomMatrix } from '../pick-zoom.js';
+import { getEngineUniformLayouts } from '../../engine/uniform-layouts.js';
 import { getPickUniformOffsets } from './pick-uniform-layouts.js';
 import type { PickPassPlan, PickPassRequest } from './pick-pass-types.js';
 import { splitPickRequest, joinPickReadbacks } from './pick-pass-split.js';
 import { rasterRunsOf, planPickShared, planPickPass, preparePickTargets } from './pick-pass-plan.js';
 import { beginPickPass, drawMeshCandidates, drawContributors } from './pick-pass-draw.js';
-
-export { disposePickGpu, ensurePickGpu, type PickGpu } from './pick-resources.js';
-export type { PickReadback } from './pick-readback.js';
-export type { PickPassLimits, PickPassRequest } from './pick-pass-types.js';
-export { pickPassDrawBudget, pickTileTexelBudget, splitPickPoints, splitPickRect } from './pick-pass-split.js';
-export { readPickRuleStorage } from './pick-pass-plan.js';
 
 /** Compiles the rule pipelines the request lacks (null when everything is ready and encoding can start now). */
 export function preparePickPass(gpu: PickGpu, request: PickPassRequest): Promise<void> | null {

@@ -1,20 +1,20 @@
 // Recording a planned pick pass: pass state kept between draws, mesh candidates, batches, contributors.
-import { drawMeshInstances, setMeshIndexBuffer } from '../engine/render/mesh-draw.js';
-import type { Mesh } from '../engine/mesh.js';
-import { meshDeformationGroup } from '../engine/mesh-deformation.js';
-import { PickError } from './pick-errors.js';
-import type { PickPipeline } from './pick-pipelines.js';
+import { drawMeshInstances, setMeshIndexBuffer } from '../../engine/render/mesh-draw.js';
+import type { Mesh } from '../../engine/mesh.js';
+import { meshDeformationGroup } from '../../engine/mesh-deformation.js';
+import { PickError } from '../pick-errors.js';
 import { isPulledGroup, pulledBufferGroup } from './vertex-pull-binding.js';
 import {
   drawGroupFor,
   emptyGroupFor,
   type PickGpu,
+  type PickPipeline,
   type PickTargets,
   pointGroupsFor,
   storageGroupFor,
 } from './pick-resources.js';
-import { type ContributorPoint, encodeCapturedSources } from './pick-contributors.js';
-import { type BatchDraw, batchMesh } from './pick-rect-batches.js';
+import { type ContributorPoint, encodeCapturedSources } from '../sources/pick-contributors.js';
+import { type BatchDraw, batchMesh } from './pick-batches.js';
 import { geometryClassOf } from './geometry-class.js';
 import type { PickPassRequest, PointUse, PickPassPlan } from './pick-pass-types.js';
 

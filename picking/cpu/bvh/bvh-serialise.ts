@@ -1,7 +1,7 @@
-import { describeValue } from '../../core/errors.js';
-import type { Mesh } from '../../engine/mesh.js';
+import { describeValue } from '../../../core/errors.js';
+import type { Mesh } from '../../../engine/mesh.js';
 import { allocateBvhNodes, nodeWords } from './bvh-nodes.js';
-import { CpuPickError } from './cpu-pick-error.js';
+import { CpuPickError } from '../cpu-pick-error.js';
 import { getMeshBvh, setMeshBvh } from './mesh-bvh-cache.js';
 import { compactFaceIds, copyLeafTriangles, type TriangleBvh } from './triangle-bvh.js';
 

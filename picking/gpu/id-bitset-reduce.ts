@@ -1,6 +1,6 @@
-import { acquireStagingBuffer } from '../engine/staging-pool.js';
-import { readStagingBufferAsync } from '../engine/readback.js';
-import { PickError } from './pick-errors.js';
+import { acquireStagingBuffer } from '../../engine/staging-pool.js';
+import { readStagingBufferAsync } from '../../engine/readback.js';
+import { PickError } from '../pick-errors.js';
 import type { PickGpu } from './pick-resources.js';
 
 /** Side of the reduce pass's square workgroup (8 × 8 = 64 invocations, within every device's minimum limits). */

@@ -1,7 +1,7 @@
-import { makeLayoutWordOffsets } from '../composer/uniform-layout-fields.js';
-import { makeWgslStructLayout } from '../composer/uniform-layout.js';
-import { makePickDiscardTypesFragment } from '../fragments/pick-discard.js';
-import { makePickOutputFragment } from '../fragments/pick-output.js';
+import { makeLayoutWordOffsets } from '../../composer/uniform-layout-fields.js';
+import { makeWgslStructLayout } from '../../composer/uniform-layout.js';
+import { makePickDiscardTypesFragment } from '../../fragments/pick-discard.js';
+import { makePickOutputFragment } from '../../fragments/pick-output.js';
 
 /** Word index of each `PickUniforms` / `PickFrameUniforms` field the pick pass writes (inside its binding). */
 export interface PickUniformOffsets {

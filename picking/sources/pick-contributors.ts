@@ -1,20 +1,20 @@
-import type { ComposedShader, ComposeSpec } from '../composer/compose-shader.js';
-import type { RenderPipelineState } from '../composer/pipeline-cache.js';
+import type { ComposedShader, ComposeSpec } from '../../composer/compose-shader.js';
+import type { RenderPipelineState } from '../../composer/pipeline-cache.js';
 import { mat4 } from 'wgpu-matrix';
-import type { PrecomposedSource } from '../composer/precomposed.js';
-import { type Camera, getCameraViewMatrix } from '../engine/camera.js';
-import type { PickSource } from '../engine/pick-sources.js';
-import type { Scene } from '../engine/scene.js';
-import type { Fragment } from '../fragments/fragment-types.js';
+import type { PrecomposedSource } from '../../composer/precomposed.js';
+import { type Camera, getCameraViewMatrix } from '../../engine/camera.js';
+import type { PickSource } from '../../engine/pick-sources.js';
+import type { Scene } from '../../engine/scene.js';
+import type { Fragment } from '../../fragments/fragment-types.js';
 import {
   contributorViewByteSize,
   makeContributorViewFragment,
   makePickContributorOutputFragment,
-} from '../fragments/contributor-view.js';
-import { maxPickId } from './pick-id.js';
-import { PickError } from './pick-errors.js';
-import type { PickTexel } from './pick-decode.js';
-import type { PickingRay } from './picking-ray.js';
+} from '../../fragments/contributor-view.js';
+import { maxPickId } from '../pick-id.js';
+import { PickError } from '../pick-errors.js';
+import type { PickTexel } from '../pick-id.js';
+import type { PickingRay } from '../picking-ray.js';
 
 /** What a contributor sees when a pick is encoded: the camera and the rays (null for a marquee). */
 export interface ContributorCaptureRequest {

@@ -1,13 +1,25 @@
-import type { CheckedRule } from './discard-rules.js';
-import type { GpuPicker, PickedIdentity } from './gpu-picker.js';
-import { type CapturedSource, findCapturedSource } from './pick-contributors.js';
-import type { PickPassRequest } from './pick-pass.js';
-import { checkRectReduceLimits, makeRectIdReducer, setBitIds } from './pick-rect-reduce.js';
-import { batchRectCandidates } from './pick-rect-batches.js';
+import type { CheckedRule } from '../discard-rules.js';
+import type { GpuPicker } from '../gpu-picker.js';
+import type { PickingInfo } from '../picking-info.js';
+import { type CapturedSource, findCapturedSource } from '../sources/pick-contributors.js';
+import type { PickPassRequest } from '../gpu/pick-pass-types.js';
+import { checkRectReduceLimits, makeRectIdReducer, setBitIds } from '../gpu/id-bitset-reduce.js';
+import { batchRectCandidates } from '../gpu/pick-batches.js';
 import { makeRectPlanes, makeRectSnapshot } from './pick-rect-snapshot.js';
-import type { PickCulling } from '../engine/winding.js';
-import { findCandidateIndex, type PickOptions, type PickSnapshot } from './pick-snapshot.js';
-import type { PixelRegion } from './pick-zoom.js';
+import type { PickCulling } from '../../engine/winding.js';
+import { findCandidateIndex, type PickOptions, type PickSnapshot } from '../pick-snapshot.js';
+import type { PixelRegion } from '../pick-zoom.js';
+
+/** An identity visible in a marquee rectangle: a mesh (and thin instance), or a pick source's entity (and its detail). */
+export interface PickedIdentity {
+  /** null for a pick source's entity. */
+  mesh: PickingInfo['pickedMesh'];
+  thinInstanceIndex: number;
+  /** The pick source's entity (null for meshes). */
+  entity: object | null;
+  /** The source's detail for this ID (e.g. `{ spriteIndex }`), null for meshes. */
+  entityDetail: Record<string, unknown> | null;
+}
 
 /** A marquee ready to run: its pass request (without camera data for sources and culling) and its decoder. */
 export interface RectPick {

@@ -1,9 +1,9 @@
-import { type ComposedShader, composeShader } from '../composer/compose-shader.js';
-import { ComposeError } from '../composer/errors.js';
-import { stableStringify } from '../composer/hash.js';
-import type { PipelineLease, RenderPipelineState } from '../composer/pipeline-cache.js';
-import { acquirePipelineLease, acquirePipelineLeaseAsync, type HeldPipeline } from '../composer/pipeline-leases.js';
-import { releaseRenderPipeline } from '../composer/pipeline-cache.js';
+import { type ComposedShader, composeShader } from '../../composer/compose-shader.js';
+import { ComposeError } from '../../composer/errors.js';
+import { stableStringify } from '../../composer/hash.js';
+import type { RenderPipelineState } from '../../composer/pipeline-cache.js';
+import { acquirePipelineLease, acquirePipelineLeaseAsync, type HeldPipeline } from '../../composer/pipeline-leases.js';
+import { releaseRenderPipeline } from '../../composer/pipeline-cache.js';
 import {
   type PickDetailMethod,
   type PickShaderDescription,
@@ -11,30 +11,14 @@ import {
   pickShaderVertexBuffers,
 } from './pick-shader.js';
 import { checkPulledBufferSizes, checkVertexPullLimits } from './vertex-pull-binding.js';
-import { vertexPullingFragmentId } from '../composer/vertex-pulling.js';
-import type { VertexBufferSpec } from '../composer/vertex-layout.js';
-import { findVertexAttribute } from '../engine/mesh-data.js';
-import type { Mesh } from '../engine/mesh.js';
-import { describeMeshShader } from '../engine/mesh-layout.js';
-import { deformationVariantKey } from '../engine/mesh-deformation.js';
-import { type CheckedRule, checkVertexDataFormat, toRuleError, vertexDataSemantic } from './discard-rules.js';
-import { type PickGpu, releaseRuleStorage } from './pick-resources.js';
-
-/** A pick pipeline and how the mesh's buffers feed its vertex slots. */
-export interface PickPipeline {
-  lease: PipelineLease;
-  composed: ComposedShader;
-  /** Index into [...mesh vertex buffers, instance buffer, vertex-data buffer] per vertex slot. */
-  vertexBufferSources: readonly number[];
-  /** Which mesh buffer feeds `vertexData` (-1: the zero buffer), when the rule asks for it. */
-  vertexDataBuffer: number | null;
-  /** Components of that attribute's format (0 for the zero buffer). */
-  vertexDataComponents: number;
-  /** Vertex-index detail of an indexed mesh: draw non-indexed, the mesh's buffers bound as storage. */
-  pulled: boolean;
-  /** Set when its rule text was released (`useRulePipelines`): a cached reference must not be drawn. */
-  released?: boolean;
-}
+import { vertexPullingFragmentId } from '../../composer/vertex-pulling.js';
+import type { VertexBufferSpec } from '../../composer/vertex-layout.js';
+import { findVertexAttribute } from '../../engine/mesh-data.js';
+import type { Mesh } from '../../engine/mesh.js';
+import { describeMeshShader } from '../../engine/mesh-layout.js';
+import { deformationVariantKey } from '../../engine/mesh-deformation.js';
+import { type CheckedRule, checkVertexDataFormat, toRuleError, vertexDataSemantic } from '../discard-rules.js';
+import { type PickGpu, type PickPipeline, releaseRuleStorage } from './pick-resources.js';
 
 const depthFormat: GPUTextureFormat = 'depth24plus';
 

@@ -1,16 +1,20 @@
-import { type ComposeCache, makeComposeCache } from '../composer/compose-shader.js';
-import { createPipelineLeaseSet, disposePipelineLeaseSet, type PipelineLeaseSet } from '../composer/pipeline-leases.js';
-import type { Engine } from '../engine/engine.js';
-import type { Mesh } from '../engine/mesh.js';
-import { precomposedSourceOf } from '../engine/precomposed-shaders.js';
-import { createStagingPool, disposeStagingPool, type StagingPool } from '../engine/staging-pool.js';
-import type { FragmentLists } from '../engine/shader-spec-options.js';
-import { drawUniformsByteSize } from '../fragments/draw-uniforms.js';
-import { pickFrameUniformsByteSize } from '../fragments/pick-discard.js';
-import { pickUniformsByteSize } from '../fragments/pick-output.js';
-import { sceneUniformsByteSize } from '../fragments/scene-uniforms.js';
-import type { PickPipeline } from './pick-pipelines.js';
-import { type DeviceContributors, pruneContributors } from './pick-contributors.js';
+import { type ComposeCache, type ComposedShader, makeComposeCache } from '../../composer/compose-shader.js';
+import {
+  createPipelineLeaseSet,
+  disposePipelineLeaseSet,
+  type PipelineLeaseSet,
+} from '../../composer/pipeline-leases.js';
+import type { PipelineLease } from '../../composer/pipeline-cache.js';
+import type { Engine } from '../../engine/engine.js';
+import type { Mesh } from '../../engine/mesh.js';
+import { precomposedSourceOf } from '../../engine/precomposed-shaders.js';
+import { createStagingPool, disposeStagingPool, type StagingPool } from '../../engine/staging-pool.js';
+import type { FragmentLists } from '../../engine/shader-spec-options.js';
+import { drawUniformsByteSize } from '../../fragments/draw-uniforms.js';
+import { pickFrameUniformsByteSize } from '../../fragments/pick-discard.js';
+import { pickUniformsByteSize } from '../../fragments/pick-output.js';
+import { sceneUniformsByteSize } from '../../fragments/scene-uniforms.js';
+import { type DeviceContributors, pruneContributors } from '../sources/pick-contributors.js';
 
 /** Per point: SceneUniforms at 0, PickFrameUniforms at 256 (binding offsets must be 256-aligned). */
 export const pointSlotBytes = 512;
@@ -18,6 +22,22 @@ export const pickFrameOffset = 256;
 /** Per draw: DrawUniforms at 0, PickUniforms at 256. */
 export const drawSlotBytes = 512;
 export const pickUniformOffset = 256;
+
+/** A pick pipeline and how the mesh's buffers feed its vertex slots. */
+export interface PickPipeline {
+  lease: PipelineLease;
+  composed: ComposedShader;
+  /** Index into [...mesh vertex buffers, instance buffer, vertex-data buffer] per vertex slot. */
+  vertexBufferSources: readonly number[];
+  /** Which mesh buffer feeds `vertexData` (-1: the zero buffer), when the rule asks for it. */
+  vertexDataBuffer: number | null;
+  /** Components of that attribute's format (0 for the zero buffer). */
+  vertexDataComponents: number;
+  /** Vertex-index detail of an indexed mesh: draw non-indexed, the mesh's buffers bound as storage. */
+  pulled: boolean;
+  /** Set when its rule text was released (`useRulePipelines`): a cached reference must not be drawn. */
+  released?: boolean;
+}
 
 /** A rule storage buffer of one mesh, and the bind group holding all of that mesh's. */
 interface StorageEntry {
@@ -171,7 +191,7 @@ function makeTargets(gpu: PickGpu, w: number, h: number, detailed: boolean): Pic
       usage: GPUTextureUsage.RENDER_ATTACHMENT | GPUTextureUsage.COPY_SRC | extra,
     });
   const textures = [
-    // The marquee's compute pass reads the IDs in place (pick-rect-reduce.ts).
+    // The marquee's compute pass reads the IDs in place (id-bitset-reduce.ts).
     make('rgba8unorm', 'id', GPUTextureUsage.TEXTURE_BINDING),
     make('r32float', 'depth-value'),
     ...(detailed ? [make('rgba32uint', 'detail')] : []),

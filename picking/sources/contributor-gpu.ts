@@ -1,24 +1,24 @@
-import type { ComposeCache, ComposeSpec } from '../composer/compose-shader.js';
-import { checkOptionKeys, type OptionKeys } from '../core/options.js';
-import { composeShader, makeComposeCache } from '../composer/compose-shader.js';
-import { ComposeError } from '../composer/errors.js';
-import type { PrecomposedSource } from '../composer/precomposed.js';
-import type { RenderPipelineState } from '../composer/pipeline-cache.js';
+import type { ComposeCache, ComposeSpec } from '../../composer/compose-shader.js';
+import { checkOptionKeys, type OptionKeys } from '../../core/options.js';
+import { composeShader, makeComposeCache } from '../../composer/compose-shader.js';
+import { ComposeError } from '../../composer/errors.js';
+import type { PrecomposedSource } from '../../composer/precomposed.js';
+import type { RenderPipelineState } from '../../composer/pipeline-cache.js';
 import {
   acquirePipelineLease,
   createPipelineLeaseSet,
   disposePipelineLeaseSet,
   type HeldPipeline,
   type PipelineLeaseSet,
-} from '../composer/pipeline-leases.js';
-import { contributorViewByteSize } from '../fragments/contributor-view.js';
+} from '../../composer/pipeline-leases.js';
+import { contributorViewByteSize } from '../../fragments/contributor-view.js';
 import {
   type ContributorEncodeContext,
   contributorPickPipelineState,
   contributorViewSlotBytes,
   writeContributorView,
 } from './pick-contributors.js';
-import { PickError } from './pick-errors.js';
+import { PickError } from '../pick-errors.js';
 
 /**
  * The GPU side pick contributors and entity renderers share: one pipeline per mode, the per-point view uniform,

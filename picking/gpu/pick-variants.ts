@@ -1,5 +1,5 @@
-import { registerVariant, type VariantRegistry } from '../composer/variant-registry.js';
-import { describeRepresentativeMesh, type RepresentativeMeshShape } from '../engine/representative-mesh.js';
+import { registerVariant, type VariantRegistry } from '../../composer/variant-registry.js';
+import { describeRepresentativeMesh, type RepresentativeMeshShape } from '../../engine/representative-mesh.js';
 import { type PickShaderDescription, type PickVariant, pickShaderSpec } from './pick-shader.js';
 import { samplePickRule } from './pick-rule-variants.js';
 

@@ -1,5 +1,5 @@
-import type { Mesh } from '../../engine/mesh.js';
-import { CpuPickError } from './cpu-pick-error.js';
+import type { Mesh } from '../../../engine/mesh.js';
+import { CpuPickError } from '../cpu-pick-error.js';
 import { buildTriangleBvh, type TriangleBvh } from './triangle-bvh.js';
 import { type RefitTriangleBvhOptions, refitTriangleBvh } from './triangle-bvh-refit.js';
 

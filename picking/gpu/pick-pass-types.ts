@@ -1,12 +1,13 @@
-import type { CheckedRule } from './discard-rules.js';
-import type { PickPipeline, PickRaster } from './pick-pipelines.js';
-import type { PickCulling } from '../engine/winding.js';
+import type { CheckedRule } from '../discard-rules.js';
+import type { PickRaster } from './pick-pipelines.js';
+import type { PickPipeline } from './pick-resources.js';
+import type { PickCulling } from '../../engine/winding.js';
 import type { PickDetailMethod } from './pick-shader.js';
-import type { PickSnapshot } from './pick-snapshot.js';
-import type { CapturedSource, ContributorViewData } from './pick-contributors.js';
-import type { PixelRegion } from './pick-zoom.js';
-import type { RectIdReducer } from './pick-rect-reduce.js';
-import type { BatchDraw } from './pick-rect-batches.js';
+import type { PickSnapshot } from '../pick-snapshot.js';
+import type { CapturedSource, ContributorViewData } from '../sources/pick-contributors.js';
+import type { PixelRegion } from '../pick-zoom.js';
+import type { RectIdReducer } from './id-bitset-reduce.js';
+import type { BatchDraw } from './pick-batches.js';
 
 /** `PickPassPlan.batchMembers` values: a batch's first member (it draws the batch) and the others (no draw of their own). */
 export const batchLeader = 1;
@@ -39,7 +40,7 @@ export interface PickPassRequest {
    * the points' texels in row 0 and point p's neighbourhood at x = p · block, rows 1 .. block.
    */
   overlayBlock?: number;
-  /** A `rect` request's GPU reduction of the ID target (pick-rect-reduce.ts): replaces the texel copies. */
+  /** A `rect` request's GPU reduction of the ID target (id-bitset-reduce.ts): replaces the texel copies. */
   reducer?: RectIdReducer;
 }
 

@@ -1,16 +1,16 @@
-import { type ComposedShader, type ComposeSpec, composeShader } from '../composer/compose-shader.js';
-import type { VertexBufferSpec } from '../composer/vertex-layout.js';
-import type { VertexPullingSpec } from '../composer/vertex-pulling.js';
-import { deformationComposeParts } from '../engine/mesh-deformation.js';
-import { type MeshShaderDescription, vertexBuffersOfDescription } from '../engine/mesh-layout.js';
-import { type StandardComposeOptions, standardVertexLayout } from '../engine/render/forward-shader.js';
-import { reuseFragmentList, type ShaderSpecOptions } from '../engine/shader-spec-options.js';
+import { type ComposedShader, type ComposeSpec, composeShader } from '../../composer/compose-shader.js';
+import type { VertexBufferSpec } from '../../composer/vertex-layout.js';
+import type { VertexPullingSpec } from '../../composer/vertex-pulling.js';
+import { deformationComposeParts } from '../../engine/mesh-deformation.js';
+import { type MeshShaderDescription, vertexBuffersOfDescription } from '../../engine/mesh-layout.js';
+import { type StandardComposeOptions, standardVertexLayout } from '../../engine/render/forward-shader.js';
+import { reuseFragmentList, type ShaderSpecOptions } from '../../engine/shader-spec-options.js';
 import {
   makePickDiscardRuleFragment,
   makePickWorldAdjustFragment,
   type PickRuleStorageBinding,
-} from '../fragments/pick-discard.js';
-import { makePickFragments } from '../fragments/standard-material.js';
+} from '../../fragments/pick-discard.js';
+import { makePickFragments } from '../../fragments/standard-material.js';
 
 /** How the detailed pick pass learns the triangle: the `primitive_index` builtin, or `vertex_index / 3` (no feature). */
 export type PickDetailMethod = 'primitive-index' | 'vertex-index';

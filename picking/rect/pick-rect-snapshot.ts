@@ -1,21 +1,21 @@
-import { makeEmptyAabb, transformAabb } from '../engine/bounds.js';
-import type { Mesh } from '../engine/mesh.js';
-import { deformedLocalBounds, isMeshDeformed } from '../engine/mesh-deformation.js';
-import type { Scene } from '../engine/scene.js';
-import { multiplyByThinInstance } from '../engine/thin-instance-matrix.js';
-import { nodeWords } from './cpu/bvh-nodes.js';
-import { getCpuPicker, syncCpuPicker } from './cpu/cpu-picker.js';
-import type { SceneBvh } from './cpu/scene-bvh.js';
-import type { SceneEntries } from './cpu/scene-entries.js';
-import { PickError } from './pick-errors.js';
+import { makeEmptyAabb, transformAabb } from '../../engine/bounds.js';
+import type { Mesh } from '../../engine/mesh.js';
+import { deformedLocalBounds, isMeshDeformed } from '../../engine/mesh-deformation.js';
+import type { Scene } from '../../engine/scene.js';
+import { multiplyByThinInstance } from '../../engine/thin-instance-matrix.js';
+import { nodeWords } from '../cpu/bvh/bvh-nodes.js';
+import { getCpuPicker, syncCpuPicker } from '../cpu/cpu-picker.js';
+import type { SceneBvh } from '../cpu/scene-bvh.js';
+import type { SceneEntries } from '../cpu/scene-entries.js';
+import { PickError } from '../pick-errors.js';
 import {
   ignoredInstanceRanges,
   isInstanceInRanges,
   makePickFilter,
   makePickFilterTest,
   pickFilterKeepsMesh,
-} from './pick-filter.js';
-import { maxPickId } from './pick-id.js';
+} from '../pick-filter.js';
+import { maxPickId } from '../pick-id.js';
 import {
   captureCandidate,
   type InstanceRun,
@@ -23,8 +23,8 @@ import {
   type PickOptions,
   type PickSnapshot,
   sceneHasDeformedMeshes,
-} from './pick-snapshot.js';
-import type { PixelRegion } from './pick-zoom.js';
+} from '../pick-snapshot.js';
+import type { PixelRegion } from '../pick-zoom.js';
 
 /**
  * The five half-spaces (x ≥ left, x ≤ right, y ≥ bottom, y ≤ top, z ≤ w) of the rectangle's frustum in world space,
