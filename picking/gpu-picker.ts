@@ -1,7 +1,7 @@
 import { mat4 } from 'wgpu-matrix';
 import { describeValue } from '../core/errors.js';
 import { checkOptionKeys, checkOptionTypes, type OptionKeys } from '../core/options.js';
-import type { Camera } from '../engine/camera.js';
+import { type Camera, getCameraViewerPosition, isCamera } from '../engine/camera.js';
 import { assertEngineDevice, throwIfHostDeviceLostAsync, whenEngineReadyAsync } from '../engine/engine.js';
 import type { Scene } from '../engine/scene.js';
 import { decodeOverlayHit, decodePickTexel } from './pick-decode.js';
@@ -70,6 +70,11 @@ export interface GpuPickOptions extends PickOptions {
    * default 4 (9 × 9 pixels). Not an option of pickRectAsync.
    */
   overlayTolerance?: number;
+  /**
+   * The camera to pick through instead of `scene.camera` (pickAsync, pickManyAsync, pickRectAsync): weft's own or a
+   * host's as matrices (`makeMatrixCamera`), drawn as the host draws it.
+   */
+  camera?: Camera;
 }
 
 /** A GPU picker bound to a scene: plain state; GPU objects appear on the first pick. */
@@ -173,9 +178,17 @@ function viewportOf(picker: GpuPicker, options: GpuPickOptions | undefined, api:
   };
 }
 
-function cameraOf(picker: GpuPicker, api: string) {
-  const camera = picker.scene.camera;
-  if (!camera) throw new PickError(api, 'no-camera', 'the scene has no camera; set scene.camera before picking');
+function cameraOf(picker: GpuPicker, api: string, options: GpuPickOptions | undefined): Camera {
+  const given = options?.camera;
+  if (given !== undefined && !isCamera(given))
+    throw new PickError(
+      api,
+      'bad-option',
+      `camera ${describeValue(given)} must be a camera (makePerspectiveCamera, makeOrthographicCamera or makeMatrixCamera)`,
+    );
+  const camera = given ?? picker.scene.camera;
+  if (!camera)
+    throw new PickError(api, 'no-camera', 'the scene has no camera; set scene.camera or pass options.camera');
   return camera;
 }
 
@@ -210,7 +223,7 @@ function captureSceneSources(
   const request = {
     rays,
     preFilter: options?.preFilter !== false,
-    cameraPosition: [camera.position[0], camera.position[1], camera.position[2]] as const,
+    cameraPosition: getCameraViewerPosition(camera, [0, 0, 0] as [number, number, number]),
   };
   return captureSources(
     api,
@@ -304,6 +317,7 @@ const gpuPickOptionKeys: OptionKeys<GpuPickOptions> = {
   subpixel: true,
   overlays: true,
   overlayTolerance: true,
+  camera: true,
 };
 
 const gpuPickOptionTypes = {
@@ -362,7 +376,7 @@ export async function pickManyAsync(
     );
   const loading = loadSources(picker, api);
   if (loading) await loading;
-  const camera = cameraOf(picker, api);
+  const camera = cameraOf(picker, api, options);
   const viewport = viewportOf(picker, options, api);
   const rays: PickingRay[] = points.map((p, i) => {
     if (!p || typeof p !== 'object')
@@ -512,7 +526,7 @@ export async function pickRectByAsync(
     (maxResults !== Infinity && !Number.isInteger(maxResults))
   )
     throw new PickError(api, 'bad-option', `maxResults ${describeValue(maxResults)} must be an integer >= 1`);
-  const camera = cameraOf(picker, api);
+  const camera = cameraOf(picker, api, options);
   const rule = options?.discard !== undefined ? checkDiscardRule(api, options.discard) : null;
   const viewProjection = makePickingRay(camera, x0, y0, {
     width: viewport.width,
