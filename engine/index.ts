@@ -50,6 +50,8 @@ export { makeOrthographicCamera, type OrthographicCamera, type OrthographicCamer
 export { makeMatrixCamera, type MatrixCamera, type MatrixCameraOptions } from './camera.js';
 // Narrowing helpers: which cameras weft's controls move; whether a value is a camera (option checks).
 export { isCamera, type PlacedCamera } from './camera.js';
+// What a host writes as SceneUniforms.cameraPosition for any camera kind (faces and sprites turn towards it).
+export { getCameraViewerPosition } from './camera.js';
 export type { Aabb } from './bounds.js';
 
 // Meshes: data in (tight or interleaved, 16/32-bit indices), world matrices and thin instances through setters.
