@@ -30,6 +30,7 @@ import {
   runTasks,
   type Scene,
   type Task,
+  type PerspectiveCamera,
 } from '../engine/index.js';
 import { createGeometryRendererTask, type GeometryRendererTask, GeometryTextureType } from '../geometry/index.js';
 import { median } from './bench-timing.js';
@@ -119,7 +120,7 @@ function cameraMover(scene: Scene): Task {
     needsRecord: () => false,
     record() {},
     execute() {
-      scene.camera!.position[0] = ++frame % 2 ? 0.05 : -0.05;
+      (scene.camera as PerspectiveCamera).position[0] = ++frame % 2 ? 0.05 : -0.05;
     },
     dispose() {},
   };
@@ -220,7 +221,7 @@ async function profileScene(
   printTable(['frame', 'G-buffer', 'empty pass', 'G / (empty + fwd)'], rows);
   for (const task of tasks) task.dispose();
   disposeRenderTarget(color);
-  scene.camera!.position[0] = 0;
+  (scene.camera as PerspectiveCamera).position[0] = 0;
 }
 
 async function main(): Promise<void> {
@@ -275,7 +276,7 @@ async function main(): Promise<void> {
       forward.dispose();
       disposeRenderTarget(color);
     }
-    scene.camera!.position[0] = 0;
+    (scene.camera as PerspectiveCamera).position[0] = 0;
   }
   console.log(
     `G-buffer, 6 outputs (${six.map((t) => GeometryTextureType[t]).join(', ')}) vs its floor on Dawn (ms, medians of ${rounds} interleaved frames, each ended by onSubmittedWorkDone)`,

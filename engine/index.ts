@@ -24,7 +24,7 @@ export { EngineError, type EngineErrorCode, MeshDataError, type MeshDataErrorCod
 
 // Build-time composition: every runtime of the engine takes its shaders from a precomposed table first.
 export { usePrecomposedShaders } from './precomposed-shaders.js';
-// Scene and camera (right-handed, reverse-Z perspective).
+// Scene and camera (right-handed, reverse-Z): weft's perspective and orthographic cameras, or the host's as matrices.
 export { createScene, disposeScene, type Scene, type SceneOptions } from './scene.js';
 // What moved since a version: pickers refit only those meshes.
 export type { SceneChangeLog } from './scene-changes.js';
@@ -44,6 +44,14 @@ export {
   type PerspectiveCameraOptions,
   setCameraOrbit,
 } from './camera.js';
+// Orthographic views (CAD, editors' side views) for every pass: forward, G-buffer, GPU and CPU pick.
+export { makeOrthographicCamera, type OrthographicCamera, type OrthographicCameraOptions } from './camera.js';
+// A host engine's camera as its view/projection matrices (either depth convention), drawn and picked as the host draws it.
+export { makeMatrixCamera, type MatrixCamera, type MatrixCameraOptions } from './camera.js';
+// Narrowing helpers: which cameras weft's controls move; whether a value is a camera (option checks).
+export { isCamera, type PlacedCamera } from './camera.js';
+// What a host writes as SceneUniforms.cameraPosition for any camera kind (faces and sprites turn towards it).
+export { getCameraViewerPosition } from './camera.js';
 export type { Aabb } from './bounds.js';
 
 // Meshes: data in (tight or interleaved, 16/32-bit indices), world matrices and thin instances through setters.

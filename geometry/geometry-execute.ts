@@ -1,6 +1,11 @@
 import { drawByWinding, drawMesh } from '../engine/render/mesh-draw.js';
 import { mat4 } from 'wgpu-matrix';
-import { getCameraProjectionMatrix, getCameraViewMatrix } from '../engine/camera.js';
+import {
+  getCameraDepthRange,
+  getCameraProjectionMatrix,
+  getCameraViewerPosition,
+  getCameraViewMatrix,
+} from '../engine/camera.js';
 import { syncThinInstances } from '../engine/mesh.js';
 import { syncMeshDeformation } from '../engine/mesh-deformation.js';
 import { encodeBlitPass } from './blit-pass.js';
@@ -32,7 +37,7 @@ function writeSceneUniforms(state: GeometryTaskState): void {
   const at = getEngineUniformLayouts().sceneAt;
   const { geometrySceneAt } = getGeometryUniformOffsets();
   sceneData.set(viewProjection, at.viewProjection);
-  sceneData.set(camera.position, at.cameraPosition);
+  getCameraViewerPosition(camera, sceneData.subarray(at.cameraPosition, at.cameraPosition + 3));
   sceneData.set(scene.lightDirection, at.lightDirection);
   sceneData.set(scene.lightColor, at.lightColor);
   sceneData.set(scene.ambientColor, at.ambientColor);
@@ -40,9 +45,10 @@ function writeSceneUniforms(state: GeometryTaskState): void {
   sceneData.set(view, geometryScene + geometrySceneAt.view);
   // depthRange: near, far, 1 when far is infinite.
   const depthRange = geometryScene + geometrySceneAt.depthRange;
-  const infinite = !Number.isFinite(camera.far);
-  sceneData[depthRange] = camera.near;
-  sceneData[depthRange + 1] = infinite ? 0 : camera.far;
+  const { near, far } = getCameraDepthRange(camera);
+  const infinite = !Number.isFinite(far);
+  sceneData[depthRange] = near;
+  sceneData[depthRange + 1] = infinite ? 0 : far;
   sceneData[depthRange + 2] = infinite ? 1 : 0;
   const viewport = geometryScene + geometrySceneAt.viewport;
   const { width, height } = state.recorded;

@@ -1,7 +1,7 @@
 import { mat4 } from 'wgpu-matrix';
 import { describeValue } from '../core/errors.js';
 import { checkOptionKeys, checkOptionTypes, type OptionKeys } from '../core/options.js';
-import type { Camera } from '../engine/camera.js';
+import { type Camera, getCameraViewerPosition, isCamera } from '../engine/camera.js';
 import { assertEngineDevice, throwIfHostDeviceLostAsync, whenEngineReadyAsync } from '../engine/engine.js';
 import type { Scene } from '../engine/scene.js';
 import { decodeOverlayHit, decodePickTexel } from './gpu/pick-decode.js';
@@ -63,6 +63,11 @@ export interface GpuPickOptions extends PickOptions {
    * default 4 (9 × 9 pixels). Not an option of pickRectAsync.
    */
   overlayTolerance?: number;
+  /**
+   * The camera to pick through instead of `scene.camera` (pickAsync, pickManyAsync, pickRectAsync): weft's own or a
+   * host's as matrices (`makeMatrixCamera`), drawn as the host draws it.
+   */
+  camera?: Camera;
 }
 
 /** A GPU picker bound to a scene: plain state; GPU objects appear on the first pick. */
@@ -168,10 +173,18 @@ export function viewportOf(picker: GpuPicker, options: GpuPickOptions | undefine
   };
 }
 
-/** @internal The scene's camera, or a typed `no-camera` error. */
-export function cameraOf(picker: GpuPicker, api: string) {
-  const camera = picker.scene.camera;
-  if (!camera) throw new PickError(api, 'no-camera', 'the scene has no camera; set scene.camera before picking');
+/** @internal The call's `camera` option, else the scene's camera; typed errors for a bad or missing one. */
+export function cameraOf(picker: GpuPicker, api: string, options: GpuPickOptions | undefined): Camera {
+  const given = options?.camera;
+  if (given !== undefined && !isCamera(given))
+    throw new PickError(
+      api,
+      'bad-option',
+      `camera ${describeValue(given)} must be a camera (makePerspectiveCamera, makeOrthographicCamera or makeMatrixCamera)`,
+    );
+  const camera = given ?? picker.scene.camera;
+  if (!camera)
+    throw new PickError(api, 'no-camera', 'the scene has no camera; set scene.camera or pass options.camera');
   return camera;
 }
 
@@ -206,7 +219,7 @@ export function captureSceneSources(
   const request = {
     rays,
     preFilter: options?.preFilter !== false,
-    cameraPosition: [camera.position[0], camera.position[1], camera.position[2]] as const,
+    cameraPosition: getCameraViewerPosition(camera, [0, 0, 0] as [number, number, number]),
   };
   return captureSources(
     api,
@@ -301,6 +314,7 @@ export const gpuPickOptionKeys: OptionKeys<GpuPickOptions> = {
   subpixel: true,
   overlays: true,
   overlayTolerance: true,
+  camera: true,
 };
 
 /** @internal The types of the GPU pick options checked by `checkOptionTypes`. */
@@ -362,7 +376,7 @@ export async function pickManyAsync(
     );
   const loading = loadSources(picker, api);
   if (loading) await loading;
-  const camera = cameraOf(picker, api);
+  const camera = cameraOf(picker, api, options);
   const viewport = viewportOf(picker, options, api);
   const rays: PickingRay[] = points.map((p, i) => {
     if (!p || typeof p !== 'object')

@@ -1,6 +1,7 @@
 import { describeValue } from '../core/errors.js';
-import { type Camera, getCameraViewProjectionMatrix } from '../engine/camera.js';
+import { type Camera, getCameraViewProjectionMatrix, type PlacedCamera } from '../engine/camera.js';
 import { PickError } from './pick-errors.js';
+import { makeMatrixCameraRay } from './projected-rays.js';
 
 type Vec3 = [number, number, number];
 
@@ -101,8 +102,9 @@ export function toFramebufferPixel(
 }
 
 /**
- * What a ray needs of a camera, in float64: eye, the view basis (right, up, forward), tan(fovY / 2), and the float32
- * view-projection the renderer uploads for the last aspect. Rebuilt when a parameter changes (compared by value).
+ * What a ray needs of a camera, in float64: eye, the view basis (right, up, forward), tan(fovY / 2) (perspective), and
+ * the float32 view-projection the renderer uploads for the last aspect. Rebuilt when a parameter changes (compared by
+ * value; key[9] is fovY or an orthographic camera's height).
  */
 interface CameraBasis {
   key: Float64Array;
@@ -116,9 +118,9 @@ interface CameraBasis {
   viewProjection: Float32Array | null;
 }
 
-let bases: WeakMap<Camera, CameraBasis> | undefined;
+let bases: WeakMap<PlacedCamera, CameraBasis> | undefined;
 /** The last camera asked for and its basis: a burst of rays from one camera skips the WeakMap. */
-let lastCamera: Camera | null = null;
+let lastCamera: PlacedCamera | null = null;
 let lastBasis: CameraBasis | null = null;
 
 function normalised(v: Vec3): Vec3 {
@@ -130,7 +132,7 @@ function crossed(a: Vec3, b: Vec3): Vec3 {
   return [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
 }
 
-function basisMatches(key: Float64Array, camera: Camera): boolean {
+function basisMatches(key: Float64Array, camera: PlacedCamera): boolean {
   const { position: p, target: t, up: u } = camera;
   return (
     key[0] === p[0] &&
@@ -142,14 +144,14 @@ function basisMatches(key: Float64Array, camera: Camera): boolean {
     key[6] === u[0] &&
     key[7] === u[1] &&
     key[8] === u[2] &&
-    key[9] === camera.fovY &&
+    key[9] === (camera.kind === 'perspective' ? camera.fovY : camera.height) &&
     key[10] === camera.near &&
     key[11] === camera.far
   );
 }
 
 /** The camera's view basis in float64, the same frame `mat4.lookAt` builds (right = up × back, up = back × right). */
-function cameraBasis(camera: Camera): CameraBasis {
+function cameraBasis(camera: PlacedCamera): CameraBasis {
   if (camera === lastCamera && basisMatches(lastBasis!.key, camera)) return lastBasis!;
   bases ??= new WeakMap();
   const known = bases.get(camera);
@@ -163,12 +165,25 @@ function cameraBasis(camera: Camera): CameraBasis {
   const forward = normalised([t[0] - p[0], t[1] - p[1], t[2] - p[2]]);
   const right = normalised(crossed(forward, [u[0], u[1], u[2]]));
   const basis: CameraBasis = {
-    key: Float64Array.of(p[0], p[1], p[2], t[0], t[1], t[2], u[0], u[1], u[2], camera.fovY, camera.near, camera.far),
+    key: Float64Array.of(
+      p[0],
+      p[1],
+      p[2],
+      t[0],
+      t[1],
+      t[2],
+      u[0],
+      u[1],
+      u[2],
+      camera.kind === 'perspective' ? camera.fovY : camera.height,
+      camera.near,
+      camera.far,
+    ),
     eye,
     right,
     up: crossed(right, forward),
     forward,
-    tanHalfFovY: Math.tan(camera.fovY / 2),
+    tanHalfFovY: camera.kind === 'perspective' ? Math.tan(camera.fovY / 2) : 0,
     width: 0,
     height: 0,
     viewProjection: null,
@@ -179,16 +194,48 @@ function cameraBasis(camera: Camera): CameraBasis {
   return basis;
 }
 
-/** Cosine between a ray of `camera` and its view axis: near/far planes lie at near / cos, far / cos along the ray. */
-export function cameraAxisCosine(camera: Camera, direction: readonly number[]): number {
+/** Cosine between a ray of a perspective `camera` and its view axis: near/far planes lie at near / cos, far / cos along the ray. */
+export function cameraAxisCosine(camera: PlacedCamera, direction: readonly number[]): number {
   const f = cameraBasis(camera).forward;
   return direction[0] * f[0] + direction[1] * f[1] + direction[2] * f[2];
 }
 
 /**
+ * Writes the distances along `ray` (a ray of `camera` from `makePickingRay`) where the near and far planes lie: what
+ * the pick pass's depth clipping keeps. Perspective: near / cos θ, far / cos θ; orthographic: near, far (its rays are
+ * parallel to the view axis and start on the eye plane); matrix camera: from the ray's unprojected near/far points.
+ */
+export function cameraRayRange(
+  camera: Camera,
+  ray: PickingRay,
+  range: { near: number; far: number },
+  api = 'cameraRayRange',
+): void {
+  if (camera.kind === 'perspective') {
+    const cos = cameraAxisCosine(camera, ray.direction);
+    range.near = camera.near / cos;
+    range.far = Number.isFinite(camera.far) ? camera.far / cos : Infinity;
+  } else if (camera.kind === 'orthographic') {
+    range.near = camera.near;
+    range.far = camera.far;
+  } else {
+    const { near, far } = makeMatrixCameraRay(
+      camera,
+      (2 * ray.sampleX) / ray.width - 1,
+      1 - (2 * ray.sampleY) / ray.height,
+      api,
+    );
+    range.near = near;
+    range.far = far;
+  }
+}
+
+/**
  * The ray from the camera through a framebuffer point, built in float64 from the camera's own parameters (eye,
  * target, up, fovY and the viewport's aspect) — no matrix inverse: direction = forward + ndcX·aspect·tan(fovY/2)·right
- * + ndcY·tan(fovY/2)·up, normalised, with NDC y up. The point is the centre of pixel (x, y) by default, or exactly
+ * + ndcY·tan(fovY/2)·up, normalised, with NDC y up. Orthographic: direction = forward, origin = eye +
+ * ndcX·(height·aspect/2)·right + ndcY·(height/2)·up. Matrix camera: the NDC point unprojected at depth 1 and 0 through
+ * the float64 inverse of its reverse-Z projection × view (see `makeMatrixCameraRay`). The point is the centre of pixel (x, y) by default, or exactly
  * (x, y) with `subpixel` (see `toFramebufferSample`). Bad input throws a PickError naming the calling `api` (and
  * `points[pointIndex]` for a multi-point call).
  */
@@ -233,12 +280,27 @@ export function makePickingRay(
     sampleX = x + 0.5;
     sampleY = y + 0.5;
   } else [sampleX, sampleY] = toFramebufferSample(api, x, y, viewport, pointIndex, subpixel);
+  if (camera.kind === 'matrices') {
+    const ray = makeMatrixCameraRay(camera, (2 * sampleX) / width - 1, 1 - (2 * sampleY) / height, api);
+    return {
+      origin: ray.origin,
+      direction: ray.direction,
+      pixelX: Math.floor(sampleX),
+      pixelY: Math.floor(sampleY),
+      sampleX,
+      sampleY,
+      viewProjection: ray.viewProjection,
+      width,
+      height,
+    };
+  }
   const basis = cameraBasis(camera);
   if (!basis.viewProjection || basis.width !== width || basis.height !== height) {
     basis.viewProjection = getCameraViewProjectionMatrix(camera, width / height);
     basis.width = width;
     basis.height = height;
   }
+  if (camera.kind === 'orthographic') return orthographicRay(camera, basis, sampleX, sampleY, width, height);
   const vy = (1 - (2 * sampleY) / height) * basis.tanHalfFovY;
   const vx = ((2 * sampleX) / width - 1) * basis.tanHalfFovY * (width / height);
   const { right: r, up: u, forward: f } = basis;
@@ -254,6 +316,31 @@ export function makePickingRay(
     sampleX,
     sampleY,
     viewProjection: basis.viewProjection,
+    width,
+    height,
+  };
+}
+
+/** An orthographic camera's ray: parallel to the view axis, from the eye plane point under the sample. */
+function orthographicRay(
+  camera: PlacedCamera & { kind: 'orthographic' },
+  basis: CameraBasis,
+  sampleX: number,
+  sampleY: number,
+  width: number,
+  height: number,
+): PickingRay {
+  const sy = (1 - (2 * sampleY) / height) * (camera.height / 2);
+  const sx = ((2 * sampleX) / width - 1) * (camera.height / 2) * (width / height);
+  const { eye: e, right: r, up: u, forward: f } = basis;
+  return {
+    origin: [e[0] + sx * r[0] + sy * u[0], e[1] + sx * r[1] + sy * u[1], e[2] + sx * r[2] + sy * u[2]],
+    direction: [f[0], f[1], f[2]],
+    pixelX: Math.floor(sampleX),
+    pixelY: Math.floor(sampleY),
+    sampleX,
+    sampleY,
+    viewProjection: basis.viewProjection!,
     width,
     height,
   };

@@ -1,6 +1,6 @@
 // The weft editor page: a DCC-style scene with click / Ctrl+click / marquee selection, a translate / rotate / scale
 // gizmo picked before the scene, a selection wireframe overlay and camera navigation.
-import { createEngineAsync, resizeEngine } from '../../engine/index.js';
+import { createEngineAsync, type PerspectiveCamera, resizeEngine } from '../../engine/index.js';
 import { createGpuPicker, enableDetailedPicking } from '../../picking/index.js';
 import { setMode } from './editor/actions.js';
 import type { EditorState } from './editor/editor-state.js';
@@ -34,7 +34,7 @@ async function start(): Promise<void> {
   watch(engine.device);
   let watched = engine.device;
   const world = await buildEditorScene(engine);
-  const camera = world.scene.camera!;
+  const camera = world.scene.camera as PerspectiveCamera;
   const picker = createGpuPicker(world.scene);
   const state: EditorState = {
     engine,

@@ -1,6 +1,6 @@
 import { drawByWinding, drawMesh } from './mesh-draw.js';
 import { mat4 } from 'wgpu-matrix';
-import { type Camera, getCameraViewProjectionMatrix } from '../camera.js';
+import { type Camera, getCameraViewerPosition, getCameraViewProjectionMatrix } from '../camera.js';
 import { getEngineColorTexture } from '../engine.js';
 import { EngineError } from '../engine-errors.js';
 import { syncThinInstances } from '../mesh.js';
@@ -23,7 +23,7 @@ function writeForwardUniforms(state: ForwardTaskState, camera: Camera, aspect: n
   const queue = state.engine.device.queue;
   const { sceneAt: at, drawAt } = getEngineUniformLayouts();
   getCameraViewProjectionMatrix(camera, aspect, sceneData.subarray(at.viewProjection, at.viewProjection + 16));
-  sceneData.set(camera.position, at.cameraPosition);
+  getCameraViewerPosition(camera, sceneData.subarray(at.cameraPosition, at.cameraPosition + 3));
   sceneData.set(scene.lightDirection, at.lightDirection);
   sceneData.set(scene.lightColor, at.lightColor);
   sceneData.set(scene.ambientColor, at.ambientColor);

@@ -2,6 +2,7 @@ import { describeValue } from '../../core/errors.js';
 import { checkOptionKeys, type OptionKeys } from '../../core/options.js';
 import { makePickFilter, makePickFilterTest, type PickFilterOptions, type ThinInstanceIgnore } from '../pick-filter.js';
 import type { PickViewport } from '../picking-ray.js';
+import { type Camera, isCamera } from '../../engine/camera.js';
 import type { PickCulling } from '../../engine/winding.js';
 import { CpuPickError, cpuPickOptionError } from './cpu-pick-error.js';
 import type { EntryAcceptor } from './scene-query.js';
@@ -22,6 +23,8 @@ export interface CpuPickOptions extends PickFilterOptions {
   culling?: PickCulling;
   /** pickSync / pickManySync: x, y are exact framebuffer coordinates (pixel i spans i .. i + 1); see `pickAsync`. */
   subpixel?: boolean;
+  /** pickSync / pickManySync: the camera to pick through instead of `scene.camera` (weft's own or `makeMatrixCamera`'s). */
+  camera?: Camera;
 }
 
 /** Checks `options` and compiles pickable/filter/ignore into one entry test. */
@@ -34,6 +37,7 @@ const cpuPickOptionKeys: OptionKeys<CpuPickOptions> = {
   maxDistance: true,
   culling: true,
   subpixel: true,
+  camera: true,
 };
 
 /** True when `options` is a plain object whose enumerable keys are all CpuPickOptions keys (no key array is made). */
@@ -56,6 +60,13 @@ export function checkCpuPickOptions(api: string, options: CpuPickOptions | undef
   const subpixel = options?.subpixel;
   if (subpixel !== undefined && typeof subpixel !== 'boolean')
     throw new CpuPickError(api, 'bad-option', `subpixel ${describeValue(subpixel)} must be true or false`);
+  const camera = options?.camera;
+  if (camera !== undefined && !isCamera(camera))
+    throw new CpuPickError(
+      api,
+      'bad-option',
+      `camera ${describeValue(camera)} must be a camera (makePerspectiveCamera, makeOrthographicCamera or makeMatrixCamera)`,
+    );
 }
 
 /** The entry test of `options` (pickable, filter, ignore); without a filter or ignore list it allocates nothing. */

@@ -2,7 +2,7 @@ import { describeValue } from '../../core/errors.js';
 import type { Scene } from '../../engine/scene.js';
 import type { PickingInfo } from '../picking-info.js';
 import { makeMissInfo } from '../picking-info.js';
-import { cameraAxisCosine, makePickingRay, type PickingRay } from '../picking-ray.js';
+import { cameraRayRange, makePickingRay, type PickingRay } from '../picking-ray.js';
 import { CpuPickError } from './cpu-pick-error.js';
 import { getCpuPicker, syncCpuPicker } from './cpu-picker.js';
 import { makeCpuPickingInfo } from './cpu-picking-info.js';
@@ -115,9 +115,13 @@ function cameraPickingRay(
   options: CpuPickOptions,
   range: { near: number; far: number },
 ): PickingRay {
-  const camera = scene.camera;
+  const camera = options.camera ?? scene.camera;
   if (!camera)
-    throw new CpuPickError(api, 'no-camera', 'the scene has no camera; set scene.camera or use pickWithRaySync');
+    throw new CpuPickError(
+      api,
+      'no-camera',
+      'the scene has no camera; set scene.camera, pass options.camera or use pickWithRaySync',
+    );
   let viewport = options.viewport;
   if (!viewport) {
     // Read at once by makePickingRay and not kept: one object serves every pick.
@@ -128,10 +132,8 @@ function cameraPickingRay(
     viewport = engineViewport;
   }
   const ray = makePickingRay(camera, x, y, viewport, api, undefined, options.subpixel);
-  // The pick pass clips at the near and far planes; along this ray they lie at near / cos θ and far / cos θ.
-  const cos = cameraAxisCosine(camera, ray.direction);
-  range.near = camera.near / cos;
-  range.far = Number.isFinite(camera.far) ? camera.far / cos : Infinity;
+  // The pick pass clips at the near and far planes: the distances along this ray where they lie.
+  cameraRayRange(camera, ray, range, api);
   return ray;
 }
 

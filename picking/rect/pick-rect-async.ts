@@ -93,7 +93,7 @@ export function checkRectCall(
     (maxResults !== Infinity && !Number.isInteger(maxResults))
   )
     throw new PickError(api, 'bad-option', `maxResults ${describeValue(maxResults)} must be an integer >= 1`);
-  const camera = cameraOf(picker, api);
+  const camera = cameraOf(picker, api, options);
   const rule = options?.discard !== undefined ? checkDiscardRule(api, options.discard) : null;
   const viewProjection = makePickingRay(camera, x0, y0, {
     width: viewport.width,

@@ -2,7 +2,7 @@ import type { ComposedShader, ComposeSpec } from '../../composer/compose-shader.
 import type { RenderPipelineState } from '../../composer/pipeline-cache.js';
 import { mat4 } from 'wgpu-matrix';
 import type { PrecomposedSource } from '../../composer/precomposed.js';
-import { type Camera, getCameraViewMatrix } from '../../engine/camera.js';
+import { type Camera, getCameraViewerPosition, getCameraViewMatrix } from '../../engine/camera.js';
 import type { PickSource } from '../../engine/pick-sources.js';
 import type { Scene } from '../../engine/scene.js';
 import type { Fragment } from '../../fragments/fragment-types.js';
@@ -72,8 +72,8 @@ export function makeContributorViewData(
   };
   const v = getCameraViewMatrix(camera);
   mat4.inverse(viewProjection, data.inverseViewProjection);
+  getCameraViewerPosition(camera, data.cameraPosition);
   for (let k = 0; k < 3; k++) {
-    data.cameraPosition[k] = camera.position[k];
     data.cameraRight[k] = v[k * 4];
     data.cameraUp[k] = v[k * 4 + 1];
   }

@@ -10,6 +10,7 @@ import {
   readEngineFrameAsync,
   renderFrame,
   type Scene,
+  type PerspectiveCamera,
 } from '../../engine/index.js';
 import { makeBoxData } from '../../engine/primitives/box.js';
 import { makeSphereData } from '../../engine/primitives/sphere.js';
@@ -63,7 +64,7 @@ async function renderAndCompare(engine: Engine, placed: Placed[], smoothNormals:
   return compareFrameToReference(pixels, {
     width: engine.width,
     height: engine.height,
-    camera: scene.camera!,
+    camera: scene.camera as PerspectiveCamera,
     scene: createReferenceScene(references),
     hitColor: (hit) =>
       lambert(

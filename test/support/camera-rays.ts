@@ -25,6 +25,19 @@ export interface CameraParameters {
   far?: number;
 }
 
+/**
+ * A scene's camera as the tests hold it: perspective parameters, or another kind these helpers refuse at run time
+ * (orthographic and matrix cameras have their own references in the tests that use them).
+ */
+export type SceneCameraParameters = CameraParameters | { kind: 'orthographic' | 'matrices' };
+
+function perspectiveParameters(camera: SceneCameraParameters): CameraParameters {
+  const kind = (camera as { kind?: string }).kind;
+  if (kind !== undefined && kind !== 'perspective')
+    throw new Error(`camera-rays: a ${kind} camera has no perspective parameters`);
+  return camera as CameraParameters;
+}
+
 /** A look-at perspective camera's orthonormal basis in float64, for one viewport. */
 export interface CameraBasis {
   position: Vec3;
@@ -42,7 +55,8 @@ export interface CameraBasis {
 const vec = (a: ArrayLike<number>): Vec3 => [a[0], a[1], a[2]];
 
 /** The float64 basis of a camera for a width × height framebuffer (look-at: right = forward × up). */
-export function makeFloat64Camera(camera: CameraParameters, width: number, height: number): CameraBasis {
+export function makeFloat64Camera(sceneCamera: SceneCameraParameters, width: number, height: number): CameraBasis {
+  const camera = perspectiveParameters(sceneCamera);
   if (!(width > 0 && height > 0)) throw new Error(`makeFloat64Camera: viewport ${width}x${height} must be positive`);
   const position = vec(camera.position);
   const forward = normalize(sub(vec(camera.target), position));
@@ -90,7 +104,7 @@ export function pixelRay(
 
 /** The ray through the centre of pixel (x, y) of a camera given by its parameters. */
 export function cameraPixelRay(
-  camera: CameraParameters,
+  camera: SceneCameraParameters,
   x: number,
   y: number,
   width: number,

@@ -1,4 +1,4 @@
-import { type CameraParameters, makeFloat64Camera, pixelRay } from './camera-rays.js';
+import { makeFloat64Camera, pixelRay, type SceneCameraParameters } from './camera-rays.js';
 import { castReferenceRay, type ReferenceHit, type ReferenceScene } from './reference-raycast.js';
 
 type Rgb = [number, number, number];
@@ -8,7 +8,7 @@ export interface FrameReference {
   width: number;
   height: number;
   /** The camera's parameters: rays are built from them in float64 (camera-rays.ts). */
-  camera: CameraParameters;
+  camera: SceneCameraParameters;
   scene: ReferenceScene;
   /** Expected linear colour (0..1) of a hit. */
   hitColor: (hit: ReferenceHit) => Rgb;

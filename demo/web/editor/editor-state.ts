@@ -1,6 +1,6 @@
 // The editor's state object: scene, camera, gizmo, mode, selection, hover, the drag in progress and work in flight.
 import { mat4 } from 'wgpu-matrix';
-import { type Camera, type Engine, getCameraViewProjectionMatrix } from '../../../engine/index.js';
+import { type PerspectiveCamera, type Engine, getCameraViewProjectionMatrix } from '../../../engine/index.js';
 import type { GpuPicker } from '../../../picking/index.js';
 import type { DragState } from '../gizmo/gizmo-drag.js';
 import type { EditorMode, Gizmo } from '../gizmo/gizmo.js';
@@ -14,7 +14,7 @@ import type { TransformSnapshot } from './transforms.js';
 export interface EditorState {
   engine: Engine;
   world: EditorScene;
-  camera: Camera;
+  camera: PerspectiveCamera;
   picker: GpuPicker;
   /** True when picks carry triangle detail (every adapter: `picker.detailMethod` says which path). */
   detailed: boolean;

@@ -2,7 +2,7 @@
 // registered as pick overlays of the scene's picker: one pick pass answers handle (within the tolerance) or object.
 import { mat4, vec3 } from 'wgpu-matrix';
 import {
-  type Camera,
+  type PerspectiveCamera,
   createMeshFromData,
   createScene,
   type Engine,
@@ -58,7 +58,7 @@ const axisNames = ['x', 'y', 'z'];
 const axisTurns = [mat4.rotationZ(-Math.PI / 2), mat4.identity(), mat4.rotationX(Math.PI / 2)];
 
 /** Creates the gizmo scene on the engine, drawn with `camera`; its handles are overlays of the scene's `picker`. */
-export function createGizmo(engine: Engine, camera: Camera, picker: GpuPicker): Gizmo {
+export function createGizmo(engine: Engine, camera: PerspectiveCamera, picker: GpuPicker): Gizmo {
   const scene = createScene(engine);
   scene.camera = camera;
   const handles: GizmoHandle[] = [];
@@ -110,7 +110,7 @@ export function createGizmo(engine: Engine, camera: Camera, picker: GpuPicker): 
 }
 
 /** Depth of `point` along the camera's viewing direction. */
-function viewDepth(camera: Camera, point: Float32Array): number {
+function viewDepth(camera: PerspectiveCamera, point: Float32Array): number {
   const { position: p, target: t } = camera;
   const length = Math.hypot(t[0] - p[0], t[1] - p[1], t[2] - p[2]);
   return (
@@ -124,7 +124,7 @@ function viewDepth(camera: Camera, point: Float32Array): number {
  */
 export function layoutGizmo(
   gizmo: Gizmo,
-  camera: Camera,
+  camera: PerspectiveCamera,
   cssHeight: number,
   mode: EditorMode,
   pivot: Float32Array | null,

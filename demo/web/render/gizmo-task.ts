@@ -1,6 +1,12 @@
 // Gizmo task: the visible handles of the gizmo scene on top of everything (depth cleared, colour loaded).
 import { composeShader, makeComposeCache } from '../../../composer/index.js';
-import { ensureMeshGpu, meshVertexLayout, type RenderTarget, type Task } from '../../../engine/index.js';
+import {
+  ensureMeshGpu,
+  meshVertexLayout,
+  type PerspectiveCamera,
+  type RenderTarget,
+  type Task,
+} from '../../../engine/index.js';
 import { makeStandardVertexFragments } from '../../../fragments/index.js';
 import type { Gizmo, GizmoHandle } from '../gizmo/gizmo.js';
 import { createHandleSurfaceFragment } from './editor-fragments.js';
@@ -94,7 +100,7 @@ export function createGizmoTask(gizmo: Gizmo, target: RenderTarget): Task {
     },
     execute(encoder) {
       if (!gizmo.visible) return;
-      writeSceneUniforms(uniforms!, gizmo.scene, gizmo.scene.camera!, target.width / target.height);
+      writeSceneUniforms(uniforms!, gizmo.scene, gizmo.scene.camera as PerspectiveCamera, target.width / target.height);
       for (let slot = 0; slot < draws.length; slot++)
         setDrawUniforms(uniforms!, slot, draws[slot].handle.mesh.worldMatrix, draws[slot].handle.color);
       uploadDraws(uniforms!, draws.length);

@@ -1,7 +1,7 @@
 // Ground grid task: one large quad on y = 0, drawn after the scene with its depth (test, no write) and blended.
 import { mat4 } from 'wgpu-matrix';
 import { composeShader, makeComposeCache } from '../../../composer/index.js';
-import type { Camera, RenderTarget, Scene, Task } from '../../../engine/index.js';
+import type { PerspectiveCamera, RenderTarget, Scene, Task } from '../../../engine/index.js';
 import { makeStandardVertexFragments } from '../../../fragments/index.js';
 import { createGridFragment } from './editor-fragments.js';
 import {
@@ -29,7 +29,7 @@ export const overlayBlend: GPUBlendState = {
 };
 
 /** Creates the grid task drawing into `target` (colour and depth loaded). */
-export function createGridTask(scene: Scene, camera: Camera, target: RenderTarget): Task {
+export function createGridTask(scene: Scene, camera: PerspectiveCamera, target: RenderTarget): Task {
   const engine = scene.engine;
   const pipelines: PipelineSet = { device: null, cache: makeComposeCache(), leases: new Map() };
   const fragments = [...makeStandardVertexFragments(), createGridFragment()];

@@ -10,7 +10,7 @@ import {
   releaseRenderPipeline,
 } from '../../../composer/index.js';
 import {
-  type Camera,
+  type PerspectiveCamera,
   getCameraViewProjectionMatrix,
   getRenderTargetTextures,
   type RenderTarget,
@@ -68,7 +68,12 @@ export function destroyOverlayUniforms(uniforms: OverlayUniforms | null): void {
 }
 
 /** Writes the scene uniforms (view-projection, camera, light) for a viewport aspect ratio. */
-export function writeSceneUniforms(uniforms: OverlayUniforms, scene: Scene, camera: Camera, aspect: number): void {
+export function writeSceneUniforms(
+  uniforms: OverlayUniforms,
+  scene: Scene,
+  camera: PerspectiveCamera,
+  aspect: number,
+): void {
   const data = uniforms.sceneData;
   getCameraViewProjectionMatrix(camera, aspect, data.subarray(0, 16));
   data.set(camera.position, 16);

@@ -2,7 +2,7 @@
 // with the selection fragment on weft's standard vertex stage; depth-tested against the scene, blended on top.
 import { composeShader, makeComposeCache, thinInstanceVertexBuffer } from '../../../index.js';
 import {
-  type Camera,
+  type PerspectiveCamera,
   ensureMeshGpu,
   type Mesh,
   type RenderTarget,
@@ -74,7 +74,7 @@ function deindexedPositions(mesh: Mesh): Float32Array<ArrayBuffer> {
 /** Creates the selection overlay task drawing into `target` (colour and depth loaded, depth not written). */
 export function createSelectionTask(
   scene: Scene,
-  camera: Camera,
+  camera: PerspectiveCamera,
   target: RenderTarget,
   source: () => HighlightSource,
 ): Task {

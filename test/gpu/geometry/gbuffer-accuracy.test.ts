@@ -1,6 +1,12 @@
 import { mat4, vec3, vec4 } from 'wgpu-matrix';
 import { describe, expect } from 'vitest';
-import { type Engine, makeStandardMaterial, type RenderTarget, runTasks } from '../../../engine/index.js';
+import {
+  type Engine,
+  makeStandardMaterial,
+  type PerspectiveCamera,
+  type RenderTarget,
+  runTasks,
+} from '../../../engine/index.js';
 import {
   createGeometryRendererTask,
   GEOMETRY_TEXTURE_DESCRIPTIONS,
@@ -57,7 +63,7 @@ async function measure(engine: Engine, seed: number, far: number, figures: Recor
     await Promise.all(all.map(async (type) => [type, await read(type)] as const)),
   ) as Record<GeometryTextureType, Pixels>;
   const { width, height } = engine;
-  const camera = scene.camera!;
+  const camera = scene.camera as PerspectiveCamera;
   const eye = Array.from(camera.position) as [number, number, number];
   const { view, viewProjection } = cameraMatrices(scene, width / height);
   const cast = (x: number, y: number) => {
@@ -239,7 +245,7 @@ describe('G-buffer against three.js + three-mesh-bvh', () => {
         readPixels(task.geometryMeshBlendTagTexture!),
       ]);
       const { width, height } = engine;
-      const eye = Array.from(scene.camera!.position) as [number, number, number];
+      const eye = Array.from((scene.camera as PerspectiveCamera).position) as [number, number, number];
       const cast = (x: number, y: number) => {
         const ray = cameraPixelRay(scene.camera!, x, y, width, height);
         return castReferenceRay(reference, ray.origin, ray.direction);

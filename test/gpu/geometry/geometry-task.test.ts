@@ -21,6 +21,7 @@ import {
   type Scene,
   whenEngineReadyAsync,
   setMeshWorldMatrix,
+  type PerspectiveCamera,
 } from '../../../engine/index.js';
 import { readTexturePixelsAsync } from '../../../engine/readback.js';
 import {
@@ -375,7 +376,7 @@ describe('geometry renderer task: record / execute', () => {
       await lost.lost;
       await whenEngineReadyAsync(engine);
       expect(engine.deviceGeneration).toBe(1);
-      scene.camera!.position[0] += 0.2; // motion across the loss is not reported: history restarts on the new device
+      (scene.camera as PerspectiveCamera).position[0] += 0.2; // motion across the loss is not reported: history restarts on the new device
       expect(runTasks(engine, [task, copy])).toBe(true);
       expect(task.state.recorded.device).toBe(engine.device);
       const velocity = await readPixels(task.geometryLinearVelocityTexture!);
@@ -387,7 +388,7 @@ describe('geometry renderer task: record / execute', () => {
           ),
         ),
       ).toBe(0);
-      scene.camera!.position[0] -= 0.2;
+      (scene.camera as PerspectiveCamera).position[0] -= 0.2;
       runTasks(engine, [task, copy]);
       expect(Buffer.from(await readRenderTargetPixelsAsync(copy.outputTexture)).equals(Buffer.from(before))).toBe(true);
       const hoverAfter = await readGeometryFrameIdAsync(task, 32, 24);

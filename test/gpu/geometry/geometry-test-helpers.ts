@@ -15,6 +15,7 @@ import {
   type RenderTarget,
   type Scene,
   setCameraOrbit,
+  type PerspectiveCamera,
 } from '../../../engine/index.js';
 import { createReferenceScene, type ReferenceMesh, type ReferenceScene } from '../../support/reference-raycast.js';
 import { makeRandom as seededRandom } from '../../support/random.js';
@@ -216,7 +217,7 @@ export async function countCreates<T>(
 
 /** World → view and view-projection matrices of a scene camera at an aspect ratio. */
 export function cameraMatrices(scene: Scene, aspect: number): { view: Float32Array; viewProjection: Float32Array } {
-  const camera = scene.camera!;
+  const camera = scene.camera as PerspectiveCamera;
   const view = mat4.lookAt(camera.position, camera.target, camera.up);
   const projection = mat4.perspectiveReverseZ(camera.fovY, aspect, camera.near, camera.far);
   return { view, viewProjection: mat4.multiply(projection, view) };

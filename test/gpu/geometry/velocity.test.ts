@@ -13,6 +13,7 @@ import {
   type Scene,
   setMeshWorldMatrix,
   setThinInstances,
+  type PerspectiveCamera,
 } from '../../../engine/index.js';
 import {
   createGeometryRendererTask,
@@ -85,7 +86,7 @@ function buildScene(engine: Engine): MotionScene {
 }
 
 function applyPose(s: MotionScene, pose: Pose): void {
-  s.scene.camera!.position.set(pose.camera);
+  (s.scene.camera as PerspectiveCamera).position.set(pose.camera);
   setMeshWorldMatrix(s.box, pose.box);
   setThinInstances(s.spheres, pose.instances);
 }
@@ -137,7 +138,7 @@ function compareVelocity(
       doubleSided: false,
     })),
   );
-  const camera = s.scene.camera!;
+  const camera = s.scene.camera as PerspectiveCamera;
   const at = (pose: Pose) => {
     camera.position.set(pose.camera);
     return cameraMatrices(s.scene, width / height);
