@@ -66,10 +66,13 @@ export {
   type Mesh,
   type MeshGpu,
   type MeshOptions,
+  setMeshHostBuffers,
   setMeshWorldMatrix,
   type ReadonlyFloat32Array,
   setThinInstances,
 } from './mesh.js';
+// Meshes drawn from buffers a host engine owns (no second upload).
+export type { MeshHostBuffers } from './mesh-host-buffers.js';
 export {
   allowedVertexFormats,
   type InterleavedAttribute,

@@ -27,7 +27,10 @@ export interface InterleavedVertexData {
   attributes: Partial<Record<VertexSemantic, InterleavedAttribute>>;
 }
 
-/** What `createMeshFromData` accepts: tight arrays per attribute, or one interleaved buffer. */
+/**
+ * What `createMeshFromData` accepts: tight arrays per attribute, or interleaved buffers (one, or a list: the mesh's
+ * vertex buffers in that order, each with its own stride and attributes, as a host engine lays them out).
+ */
 export interface MeshData {
   positions?: Float32Array;
   normals?: Float32Array;
@@ -42,7 +45,7 @@ export interface MeshData {
   weights?: Float32Array;
   joints2?: Uint8Array | Uint16Array | Uint32Array;
   weights2?: Float32Array;
-  interleaved?: InterleavedVertexData;
+  interleaved?: InterleavedVertexData | readonly InterleavedVertexData[];
   indices?: Uint16Array | Uint32Array;
 }
 
@@ -218,13 +221,20 @@ function checkSkinWeights(api: string, name: string, geometry: MeshGeometry): vo
   }
 }
 
-function interleavedBuffer(api: string, name: string, data: InterleavedVertexData): VertexBufferSource {
+function interleavedBuffer(
+  api: string,
+  name: string,
+  data: InterleavedVertexData,
+  field = 'interleaved',
+): VertexBufferSource {
+  if (data == null || typeof data !== 'object')
+    throw new MeshDataError(api, name, field, `expected { data, arrayStride, attributes }, got ${describeValue(data)}`);
   const { arrayStride } = data;
   if (!Number.isInteger(arrayStride) || arrayStride <= 0 || arrayStride % 4 !== 0 || arrayStride > 2048) {
     throw new MeshDataError(
       api,
       name,
-      'interleaved.arrayStride',
+      `${field}.arrayStride`,
       `${describeValue(arrayStride)} is not allowed; use a positive multiple of 4 up to 2048 bytes`,
     );
   }
@@ -233,7 +243,7 @@ function interleavedBuffer(api: string, name: string, data: InterleavedVertexDat
     throw new MeshDataError(
       api,
       name,
-      'interleaved.data',
+      `${field}.data`,
       `expected an ArrayBuffer or typed array, got ${describeValue(source)}`,
     );
   }
@@ -245,23 +255,23 @@ function interleavedBuffer(api: string, name: string, data: InterleavedVertexDat
     throw new MeshDataError(
       api,
       name,
-      'interleaved.data',
+      `${field}.data`,
       `byte length ${bytes.byteLength} is not a multiple of arrayStride ${arrayStride}`,
     );
   }
   const attributes: VertexAttributeLayout[] = [];
   for (const semantic of Object.keys(data.attributes).sort() as VertexSemantic[]) {
     const attribute = data.attributes[semantic]!;
-    const field = `interleaved.attributes.${semantic}`;
+    const attributeField = `${field}.attributes.${semantic}`;
     if (!(semantic in allowedVertexFormats)) {
       throw new MeshDataError(
         api,
         name,
-        field,
+        attributeField,
         `unknown semantic; allowed: ${Object.keys(allowedVertexFormats).join(', ')}`,
       );
     }
-    checkFormat(api, name, field, semantic, attribute.format);
+    checkFormat(api, name, attributeField, semantic, attribute.format);
     const size = formatByteSize[attribute.format]!;
     if (
       !Number.isInteger(attribute.offset) ||
@@ -272,7 +282,7 @@ function interleavedBuffer(api: string, name: string, data: InterleavedVertexDat
       throw new MeshDataError(
         api,
         name,
-        field,
+        attributeField,
         `offset ${describeValue(attribute.offset)} does not fit a ${attribute.format} inside arrayStride ${arrayStride} (needs a multiple of 4, offset + ${size} <= stride)`,
       );
     }
@@ -375,11 +385,34 @@ export function makeMeshGeometry(name: string, data: MeshData, api = 'createMesh
         'give either tight attribute arrays or `interleaved`, not both',
       );
     }
-    buffers = [interleavedBuffer(api, name, data.interleaved)];
+    const list = Array.isArray(data.interleaved) ? data.interleaved : [data.interleaved as InterleavedVertexData];
+    if (list.length === 0)
+      throw new MeshDataError(api, name, 'interleaved', 'is an empty list; give at least the buffer with positions');
+    buffers = list.map((b, i) =>
+      interleavedBuffer(api, name, b, Array.isArray(data.interleaved) ? `interleaved[${i}]` : 'interleaved'),
+    );
+    const seen = new Set<string>();
+    buffers.forEach((b, i) => {
+      for (const a of b.attributes) {
+        if (seen.has(a.semantic))
+          throw new MeshDataError(
+            api,
+            name,
+            `interleaved[${i}].attributes.${a.semantic}`,
+            'appears in two buffers; each semantic lives in one vertex buffer',
+          );
+        seen.add(a.semantic);
+      }
+    });
   } else {
     buffers = tightPresent.map(([field, semantic]) => tightBuffer(api, name, data, field, semantic));
   }
-  const positionsField = data.interleaved ? 'interleaved.attributes.position' : 'positions';
+  const positionBuffer = buffers.findIndex((b) => b.attributes.some((a) => a.semantic === 'position'));
+  const positionsField = !data.interleaved
+    ? 'positions'
+    : Array.isArray(data.interleaved) && positionBuffer >= 0
+      ? `interleaved[${positionBuffer}].attributes.position`
+      : 'interleaved.attributes.position';
   const position = buffers.find((b) => b.attributes.some((a) => a.semantic === 'position'));
   if (!position) throw new MeshDataError(api, name, positionsField, 'is missing; every mesh needs float32x3 positions');
   const vertexCount = position.bytes.byteLength / position.arrayStride;

@@ -15,6 +15,7 @@ import type { Engine } from './engine.js';
 import type { Scene } from './scene.js';
 import { recordMeshChange } from './scene-changes.js';
 import { copyThinInstanceMatrix } from './thin-instance-matrix.js';
+import { checkMeshHostBuffers, type MeshHostBuffers } from './mesh-host-buffers.js';
 
 /** GPU copies of a mesh's data on one device (rebuilt lazily after device loss). */
 export interface MeshGpu {
@@ -24,6 +25,8 @@ export interface MeshGpu {
   instanceBuffer: GPUBuffer | null;
   instanceCapacity: number;
   uploadedInstanceVersion: number;
+  /** True when the vertex and index buffers are the host's (`mesh.hostBuffers`): weft never destroys them. */
+  hostOwned?: boolean;
 }
 
 /**
@@ -81,6 +84,8 @@ export interface Mesh {
   vertexAnimationTime: number;
   /** GPU bones, morph and VAT data (see mesh-deformation.ts). */
   deformationGpu: MeshDeformationGpu | null;
+  /** The host's GPU buffers this mesh is drawn from (null: weft uploads its own copies); see `setMeshHostBuffers`. */
+  readonly hostBuffers: Readonly<MeshHostBuffers> | null;
   disposed: boolean;
 }
 
@@ -104,6 +109,12 @@ export interface MeshOptions {
    * clip B (same), (weightB, 0, 0, 0). Default: every instance plays all frames, speed 1, no blend.
    */
   vertexAnimationPlayback?: ArrayLike<number>;
+  /**
+   * Draw from buffers the host engine already holds instead of uploading `data` (no second copy on the GPU): one per
+   * vertex buffer of the data, the index buffer, optionally the thin-instance matrices. weft never writes or destroys
+   * them. The CPU data stays what bounds, CPU picks and pick detail read, so it must equal the buffers' contents.
+   */
+  hostBuffers?: MeshHostBuffers;
 }
 
 const meshOptionKeys: OptionKeys<MeshOptions> = {
@@ -117,6 +128,7 @@ const meshOptionKeys: OptionKeys<MeshOptions> = {
   morphWeights: true,
   vertexAnimation: true,
   vertexAnimationPlayback: true,
+  hostBuffers: true,
 };
 
 /**
@@ -252,6 +264,10 @@ export function createMeshFromData(scene: Scene, name: string, data: MeshData, o
     options,
     thinInstances ? thinInstances.length / 16 : 1,
   );
+  const hostBuffers =
+    options.hostBuffers !== undefined
+      ? checkMeshHostBuffers(api, name, geometry, thinInstances ? thinInstances.length / 16 : 0, options.hostBuffers)
+      : null;
   const positions = extractPositions(geometry);
   const mesh: Mesh = {
     uniqueId: scene.nextMeshId++,
@@ -276,6 +292,7 @@ export function createMeshFromData(scene: Scene, name: string, data: MeshData, o
     vertexAnimationPlayback: playback,
     vertexAnimationTime: 0,
     deformationGpu: null,
+    hostBuffers,
     disposed: false,
   };
   scene.meshes.push(mesh);
@@ -393,6 +410,11 @@ export function disposeMesh(mesh: Mesh): void {
 export function disposeMeshGpu(mesh: Mesh): void {
   disposeMeshDeformation(mesh);
   if (!mesh.gpu) return;
+  if (mesh.gpu.hostOwned) {
+    if (mesh.gpu.instanceBuffer !== (mesh.hostBuffers?.instanceBuffer ?? null)) mesh.gpu.instanceBuffer?.destroy();
+    mesh.gpu = null;
+    return;
+  }
   for (const buffer of mesh.gpu.vertexBuffers) buffer.destroy();
   mesh.gpu.indexBuffer?.destroy();
   mesh.gpu.instanceBuffer?.destroy();
@@ -421,6 +443,7 @@ export function ensureMeshGpu(mesh: Mesh, device: GPUDevice): MeshGpu {
   disposeMeshGpu(mesh);
   const label = `weft:mesh:${mesh.name}`;
   const { geometry } = mesh;
+  if (mesh.hostBuffers) return ensureHostMeshGpu(mesh, device, label);
   const usage = GPUBufferUsage.VERTEX | GPUBufferUsage.STORAGE;
   mesh.gpu = {
     device,
@@ -447,10 +470,57 @@ export function ensureMeshGpu(mesh: Mesh, device: GPUDevice): MeshGpu {
   return mesh.gpu;
 }
 
+/** The GPU side of a mesh drawn from its host's buffers: bound as they are; weft uploads only instances it must. */
+function ensureHostMeshGpu(mesh: Mesh, device: GPUDevice, label: string): MeshGpu {
+  const host = mesh.hostBuffers!;
+  const hostInstances = host.instanceBuffer ?? null;
+  if (hostInstances && hostInstances.size < mesh.thinInstanceCount * instanceBytes)
+    throw new MeshDataError(
+      'ensureMeshGpu',
+      mesh.name,
+      'hostBuffers.instanceBuffer',
+      `holds ${hostInstances.size} bytes; the mesh's ${mesh.thinInstanceCount} thin instances need ${mesh.thinInstanceCount * instanceBytes} (give the larger buffer with setMeshHostBuffers)`,
+    );
+  mesh.gpu = {
+    device,
+    vertexBuffers: [...host.vertexBuffers],
+    indexBuffer: host.indexBuffer ?? null,
+    instanceBuffer:
+      hostInstances ??
+      (mesh.thinInstances
+        ? uploadBuffer(
+            device,
+            `${label}:instances`,
+            new Uint8Array(mesh.thinInstances.buffer),
+            GPUBufferUsage.VERTEX | GPUBufferUsage.STORAGE,
+          )
+        : null),
+    instanceCapacity: mesh.thinInstanceCount,
+    uploadedInstanceVersion: mesh.thinInstanceVersion,
+    hostOwned: true,
+  };
+  return mesh.gpu;
+}
+
+/**
+ * Points the mesh at (other) host buffers, or back at weft's own copies (null), checked as `createMeshFromData`
+ * checks them; the next draw or pick binds them.
+ * @throws {MeshDataError} naming the buffer that does not fit the mesh's data (the mesh is left as it was)
+ */
+export function setMeshHostBuffers(mesh: Mesh, buffers: MeshHostBuffers | null): void {
+  const api = 'setMeshHostBuffers';
+  const checked =
+    buffers === null ? null : checkMeshHostBuffers(api, mesh.name, mesh.geometry, mesh.thinInstanceCount, buffers);
+  disposeMeshGpu(mesh);
+  (mesh as { hostBuffers: Readonly<MeshHostBuffers> | null }).hostBuffers = checked;
+}
+
 /** Writes changed thin-instance matrices into the existing instance buffer (no allocation). */
 export function syncThinInstances(mesh: Mesh): void {
   const gpu = mesh.gpu;
   if (!gpu?.instanceBuffer || !mesh.thinInstances || gpu.uploadedInstanceVersion === mesh.thinInstanceVersion) return;
+  // The host keeps its own instance buffer current.
+  if (gpu.instanceBuffer === mesh.hostBuffers?.instanceBuffer) return;
   gpu.device.queue.writeBuffer(gpu.instanceBuffer, 0, mesh.thinInstances);
   gpu.uploadedInstanceVersion = mesh.thinInstanceVersion;
 }

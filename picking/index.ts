@@ -16,6 +16,18 @@ export { pickRectAsync, type PickRectOptions } from './rect/pick-rect-async.js';
 export type { PickedIdentity } from './rect/pick-rect.js';
 export type { PickOptions } from './pick-snapshot.js';
 
+// The pick-source seam: a host engine's drawables (its own GPU buffers, matrices, instances, skin) picked where they
+// live, each pick handing back the host's object.
+export {
+  createDrawableScene,
+  type DrawableScene,
+  disposeDrawableScene,
+  type PickDrawable,
+  type PickVertexBuffer,
+  pickedObjectOf,
+  syncDrawableScene,
+} from './sources/drawable-scene.js';
+
 // Overlays: gizmo handles drawn in the same pick pass with reserved IDs, winning within a pixel tolerance.
 export {
   createPickOverlay,

@@ -3,6 +3,7 @@
 import type { ComposedShader } from '../../composer/compose-shader.js';
 import type { Mesh, MeshGpu } from '../../engine/mesh.js';
 import { PickError } from '../pick-errors.js';
+import { hostStorageUsage } from '../../engine/mesh-host-buffers.js';
 
 const pulledPrefix = 'pulledVertices';
 
@@ -58,6 +59,18 @@ export function checkPulledBufferSizes(api: string, device: GPUDevice, mesh: Mes
     ...(geometry.indices ? [['index buffer', geometry.indices.byteLength] as const] : []),
     ...geometry.buffers.map((b, i) => [`vertex buffer ${i}`, b.bytes.byteLength] as const),
   ];
+  const host = mesh.hostBuffers;
+  if (host) {
+    const buffers: [string, GPUBuffer][] = host.indexBuffer ? [['index buffer', host.indexBuffer]] : [];
+    host.vertexBuffers.forEach((buffer, i) => buffers.push([`vertex buffer ${i}`, buffer]));
+    for (const [what, buffer] of buffers)
+      if ((buffer.usage & hostStorageUsage) === 0 || buffer.size % 4 !== 0)
+        throw new PickError(
+          api,
+          'unsupported',
+          `mesh "${mesh.name}": the host's ${what} (${buffer.label || 'no label'}, ${buffer.size} bytes) ${buffer.size % 4 !== 0 ? 'is not a multiple of 4 bytes' : 'was made without GPUBufferUsage.STORAGE'}, so vertex-index detail cannot read it as storage; give the host's buffers STORAGE usage and a size that is a multiple of 4, or use method 'primitive-index' where the device has it`,
+        );
+  }
   for (const [what, bytes] of sizes) {
     const padded = Math.ceil(bytes / 4) * 4;
     if (padded > limit)

@@ -1,0 +1,285 @@
+// The pick-source seam: a host engine describes what it draws — its own GPU buffers, layouts, matrices, instances and
+// skin — and the pickers pick that, drawing the host's buffers where they live. A drawable scene keeps one weft mesh
+// per described object, bound to the host's buffers (no second upload), and syncs it by versions on each call.
+import { describeValue } from '../../core/errors.js';
+import type { Camera } from '../../engine/camera.js';
+import type { Engine } from '../../engine/engine.js';
+import { makeStandardMaterial, type StandardMaterial } from '../../engine/material.js';
+import {
+  createMeshFromData,
+  disposeMesh,
+  type Mesh,
+  setMeshHostBuffers,
+  setMeshWorldMatrix,
+  setThinInstances,
+} from '../../engine/mesh.js';
+import type { InterleavedAttribute, VertexSemantic } from '../../engine/mesh-data.js';
+import { createScene, disposeScene, type Scene } from '../../engine/scene.js';
+import { makeSkeleton, type Skeleton } from '../../engine/skeleton.js';
+import { PickError } from '../pick-errors.js';
+
+/** One vertex buffer of a drawable: the host's GPU buffer, the CPU bytes it holds, and how its attributes lie. */
+export interface PickVertexBuffer {
+  buffer: GPUBuffer;
+  /** The bytes the GPU buffer holds (bounds, CPU picks and pick detail read them). */
+  data: ArrayBuffer | ArrayBufferView;
+  arrayStride: number;
+  attributes: Partial<Record<VertexSemantic, InterleavedAttribute>>;
+}
+
+/**
+ * What a picker needs of one thing a host draws: the seam between a host engine's scene and weft's pickers. Buffers
+ * are drawn where they live; `object` comes back with each pick (`pickedObjectOf`).
+ */
+export interface PickDrawable<T = unknown> {
+  /** The host's own object (a three.js Mesh, a Babylon AbstractMesh, your record): picks hand it back. */
+  object: T;
+  /** Shown in error messages (default `drawable <index>`). */
+  name?: string;
+  /** The vertex buffers as the host binds them; joints/weights (uint16x4 / float32x4) here make a skinned drawable. */
+  vertexBuffers: readonly PickVertexBuffer[];
+  index?: { buffer: GPUBuffer; data: Uint16Array | Uint32Array } | null;
+  /** Bump when the buffers or their bytes change: the drawable is made again from them. Default 0. */
+  geometryVersion?: number;
+  /** Column-major local → world, as drawn (compared by value on each sync). */
+  worldMatrix: ArrayLike<number>;
+  /**
+   * Instances drawn from one geometry: 16 float32 per instance (column-major, as three.js `InstancedMesh` and
+   * Babylon thin instances store them). `buffer`: the host's GPU copy, bound as it is (omit it and weft uploads its
+   * own). Bump `version` when the matrices change.
+   */
+  instances?: { matrices: Float32Array; version: number; buffer?: GPUBuffer | null } | null;
+  /** Skinning matrices (mesh space: joint transform × inverse bind), 16 floats per bone; bump `version` on change. */
+  skin?: { boneMatrices: Float32Array; version: number } | null;
+  /** Culling as drawn: one-sided (`false`, back faces culled, counter-clockwise front) or double-sided. Default false. */
+  doubleSided?: boolean;
+  /** Whether it is drawn (default true); a hidden drawable is never picked. */
+  visible?: boolean;
+  /** Whether picks see it (default true). */
+  pickable?: boolean;
+}
+
+interface DrawableEntry<T> {
+  object: T;
+  mesh: Mesh;
+  geometryVersion: number;
+  instanceVersion: number;
+  skinVersion: number;
+  material: StandardMaterial;
+  /** Sync pass that last saw it (entries not seen are disposed). */
+  seen: number;
+}
+
+/** A weft scene that mirrors a host's drawables (see `syncDrawableScene`); pick it with any weft picker. */
+export interface DrawableScene<T = unknown> {
+  readonly scene: Scene;
+  readonly entries: Map<T, DrawableEntry<T>>;
+  readonly objectOfMesh: WeakMap<Mesh, T>;
+  syncs: number;
+  disposed: boolean;
+}
+
+/**
+ * Creates an empty drawable scene on the engine's device (the host's device: see `createEngineFromDeviceAsync`).
+ * `camera` becomes the scene's camera; pickers also take a camera per call.
+ */
+export function createDrawableScene<T = unknown>(engine: Engine, camera: Camera | null = null): DrawableScene<T> {
+  const scene = createScene(engine);
+  scene.camera = camera;
+  return { scene, entries: new Map(), objectOfMesh: new WeakMap(), syncs: 0, disposed: false };
+}
+
+const drawableKeys: readonly string[] = [
+  'object',
+  'name',
+  'vertexBuffers',
+  'index',
+  'geometryVersion',
+  'worldMatrix',
+  'instances',
+  'skin',
+  'doubleSided',
+  'visible',
+  'pickable',
+];
+
+function checkDrawable<T>(api: string, drawable: PickDrawable<T>, at: number): void {
+  if (drawable === null || typeof drawable !== 'object')
+    throw new PickError(api, 'bad-option', `drawables[${at}] ${describeValue(drawable)} must be a PickDrawable object`);
+  for (const key of Object.keys(drawable))
+    if (!drawableKeys.includes(key))
+      throw new PickError(
+        api,
+        'bad-option',
+        `drawables[${at}].${key} is not a PickDrawable key; allowed: ${drawableKeys.join(', ')}`,
+      );
+  const d = drawable;
+  if (!Array.isArray(d.vertexBuffers) || d.vertexBuffers.length === 0)
+    throw new PickError(
+      api,
+      'bad-option',
+      `drawables[${at}].vertexBuffers ${describeValue(d.vertexBuffers)} must list the drawable's vertex buffers`,
+    );
+  if (d.instances != null && (!(d.instances.matrices instanceof Float32Array) || !Number.isFinite(d.instances.version)))
+    throw new PickError(
+      api,
+      'bad-option',
+      `drawables[${at}].instances must be { matrices: Float32Array, version: number, buffer? }`,
+    );
+  if (d.skin != null && (!(d.skin.boneMatrices instanceof Float32Array) || d.skin.boneMatrices.length % 16 !== 0))
+    throw new PickError(
+      api,
+      'bad-option',
+      `drawables[${at}].skin.boneMatrices must be a Float32Array of 16 floats per bone`,
+    );
+}
+
+function makeDrawableMesh<T>(target: DrawableScene<T>, drawable: PickDrawable<T>, at: number): Mesh {
+  const name = drawable.name ?? `drawable ${at}`;
+  let skeleton: Skeleton | undefined;
+  if (drawable.skin) {
+    skeleton = makeSkeleton(drawable.skin.boneMatrices.length / 16, `${name}:skin`);
+    skeleton.matrices.set(drawable.skin.boneMatrices);
+  }
+  const material = makeStandardMaterial({ doubleSided: drawable.doubleSided === true });
+  const mesh = createMeshFromData(
+    target.scene,
+    name,
+    {
+      interleaved: drawable.vertexBuffers.map((b) => ({
+        data: b.data,
+        arrayStride: b.arrayStride,
+        attributes: b.attributes,
+      })),
+      ...(drawable.index ? { indices: drawable.index.data } : {}),
+    },
+    {
+      material,
+      worldMatrix: drawable.worldMatrix,
+      visible: drawable.visible ?? true,
+      pickable: drawable.pickable ?? true,
+      ...(drawable.instances ? { thinInstances: drawable.instances.matrices } : {}),
+      ...(skeleton ? { skeleton } : {}),
+      hostBuffers: {
+        vertexBuffers: drawable.vertexBuffers.map((b) => b.buffer),
+        indexBuffer: drawable.index?.buffer ?? null,
+        instanceBuffer: drawable.instances?.buffer ?? null,
+      },
+    },
+  );
+  target.objectOfMesh.set(mesh, drawable.object);
+  return mesh;
+}
+
+function sameMatrix(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
+  for (let i = 0; i < 16; i++) if (!Object.is(a[i], b[i])) return false;
+  return true;
+}
+
+/**
+ * Makes the drawable scene mirror `drawables` as they are now: new objects get a mesh bound to their buffers, objects
+ * no longer listed are dropped, and the rest follow their world matrix (by value), instances, skin and geometry (by
+ * version), visibility and culling. The list's order is the pick ID order. Call it before each pick (it costs one
+ * pass over the list and uploads only changed skin matrices).
+ * @throws {PickError} `bad-option` naming the drawable and the key; {MeshDataError} naming the buffer that does not
+ * fit its data. The drawables before the bad one are synced, the rest are left as they were.
+ */
+export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readonly PickDrawable<T>[]): void {
+  const api = 'syncDrawableScene';
+  if (target.disposed) throw new PickError(api, 'disposed', 'the drawable scene was disposed');
+  if (!Array.isArray(drawables))
+    throw new PickError(api, 'bad-option', `drawables ${describeValue(drawables)} must be an array of PickDrawable`);
+  const pass = ++target.syncs;
+  const order: Mesh[] = [];
+  drawables.forEach((drawable, at) => {
+    checkDrawable(api, drawable, at);
+    let entry = target.entries.get(drawable.object);
+    const geometryVersion = drawable.geometryVersion ?? 0;
+    if (entry?.seen === pass)
+      throw new PickError(api, 'bad-option', `drawables[${at}].object is listed twice; each object is one drawable`);
+    if (entry && (entry.geometryVersion !== geometryVersion || !!entry.mesh.skeleton !== !!drawable.skin)) {
+      disposeMesh(entry.mesh);
+      entry = undefined;
+    }
+    if (!entry) {
+      const mesh = makeDrawableMesh(target, drawable, at);
+      entry = {
+        object: drawable.object,
+        mesh,
+        geometryVersion,
+        instanceVersion: drawable.instances?.version ?? -1,
+        skinVersion: drawable.skin?.version ?? -1,
+        material: mesh.material,
+        seen: pass,
+      };
+      target.entries.set(drawable.object, entry);
+    } else updateEntry(entry, drawable);
+    entry.seen = pass;
+    order.push(entry.mesh);
+  });
+  for (const [object, entry] of target.entries)
+    if (entry.seen !== pass) {
+      disposeMesh(entry.mesh);
+      target.entries.delete(object);
+    }
+  const meshes = target.scene.meshes;
+  if (meshes.length !== order.length || meshes.some((m, i) => m !== order[i])) {
+    meshes.length = 0;
+    meshes.push(...order);
+    target.scene.structureVersion++;
+  }
+}
+
+function updateEntry<T>(entry: DrawableEntry<T>, drawable: PickDrawable<T>): void {
+  const mesh = entry.mesh;
+  if (!sameMatrix(mesh.worldMatrix, drawable.worldMatrix)) setMeshWorldMatrix(mesh, drawable.worldMatrix);
+  const instanceVersion = drawable.instances?.version ?? -1;
+  const hostInstances = drawable.instances?.buffer ?? null;
+  if (instanceVersion !== entry.instanceVersion || hostInstances !== (mesh.hostBuffers?.instanceBuffer ?? null)) {
+    // The instance buffer and count go together: drop the old binding first so the count check sees the new buffer.
+    setMeshHostBuffers(mesh, { ...mesh.hostBuffers!, instanceBuffer: null });
+    setThinInstances(mesh, drawable.instances ? drawable.instances.matrices.slice() : null);
+    if (hostInstances) setMeshHostBuffers(mesh, { ...mesh.hostBuffers!, instanceBuffer: hostInstances });
+    entry.instanceVersion = instanceVersion;
+  }
+  const skin = drawable.skin;
+  if (skin && mesh.skeleton && skin.version !== entry.skinVersion) {
+    if (skin.boneMatrices.length !== mesh.skeleton.matrices.length)
+      throw new PickError(
+        'syncDrawableScene',
+        'bad-option',
+        `${mesh.name}: skin.boneMatrices holds ${skin.boneMatrices.length / 16} bones, the drawable was made with ${mesh.skeleton.boneCount}; bump geometryVersion to change the bone count`,
+      );
+    mesh.skeleton.matrices.set(skin.boneMatrices);
+    mesh.skeleton.version++;
+    entry.skinVersion = skin.version;
+  }
+  const doubleSided = drawable.doubleSided === true;
+  if (entry.material.doubleSided !== doubleSided) {
+    entry.material = makeStandardMaterial({ doubleSided });
+    mesh.material = entry.material;
+  }
+  mesh.visible = drawable.visible ?? true;
+  mesh.pickable = drawable.pickable ?? true;
+}
+
+/**
+ * The host object a pick landed on, and its instance (-1 when the drawable has no instances); null for a miss or a
+ * mesh that is not this scene's.
+ */
+export function pickedObjectOf<T>(
+  target: DrawableScene<T>,
+  picked: { pickedMesh?: Mesh | null; mesh?: Mesh | null; thinInstanceIndex: number },
+): { object: T; instance: number } | null {
+  const mesh = picked.pickedMesh ?? picked.mesh ?? null;
+  if (!mesh || !target.objectOfMesh.has(mesh)) return null;
+  return { object: target.objectOfMesh.get(mesh) as T, instance: picked.thinInstanceIndex };
+}
+
+/** Drops the scene's meshes (the host's buffers are left as they are); later syncs throw. */
+export function disposeDrawableScene(target: DrawableScene): void {
+  if (target.disposed) return;
+  target.disposed = true;
+  target.entries.clear();
+  disposeScene(target.scene);
+}
