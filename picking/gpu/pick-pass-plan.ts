@@ -6,13 +6,16 @@ import { materialCullMode, splitByWinding } from '../../engine/winding.js';
 import { ensureRectTargets, ensureTargets, ensureUniforms, type PickGpu, type PickTargets } from './pick-resources.js';
 import type { PickSnapshot } from '../pick-snapshot.js';
 import { prepareBatchDraws } from './pick-batches.js';
-import type { CandidatePlan, PickPassRequest, RasterRun, PickPassPlan } from './pick-pass-types.js';
+import type { CandidatePlan, PickPassRequest, PointUse, RasterRun, PickPassPlan } from './pick-pass-types.js';
 
 /** The instances of a candidate without thin instances: the mesh itself, once (shared, never written). */
 const wholeMesh: readonly { first: number; count: number }[] = [{ first: 0, count: 1 }];
 
 /** The raster runs of a candidate that draws none (disposed, or drawn by its batch); shared, never written. */
 const noRasterRuns: readonly RasterRun[] = [];
+
+/** The uses of a candidate no point of the pass draws (a batch follower never has any); shared, never written. */
+const noUses: readonly PointUse[] = [];
 
 /**
  * The candidate's drawn instances in runs of one front face (the sign of world × instance determinant) and the
@@ -55,7 +58,7 @@ export function planPickShared(gpu: PickGpu, request: PickPassRequest): SharedPl
       ? prepareBatchDraws(gpu, request.api, snapshot, (c) => rasterRunsOf(request, snapshot.candidates[c])[0]?.raster)
       : null;
   const candidates = snapshot.candidates.map(
-    (): CandidatePlan => ({ pipeline: null, rasterRuns: noRasterRuns, storage: null, role: 'alone', uses: [] }),
+    (): CandidatePlan => ({ pipeline: null, rasterRuns: noRasterRuns, storage: null, role: 'alone', uses: noUses }),
   );
   for (const batch of batchDraws ?? []) {
     candidates[batch.first].role = 'batch-leader';
@@ -111,7 +114,7 @@ export function readPickRuleStorage(request: PickPassRequest): (ArrayBufferView 
  */
 export function planPickPass(request: PickPassRequest, shared: SharedPlan, first = true): PickPassPlan {
   const { snapshot, regions } = request;
-  const candidates = first ? shared.candidates : shared.candidates.map((plan) => ({ ...plan, uses: [] }));
+  const candidates = first ? shared.candidates : shared.candidates.map((plan) => ({ ...plan, uses: noUses }));
   const row = request.layout === 'row';
   // Slots are numbered point by point; draws go candidate by candidate, so pipeline, buffers and storage are set
   // once for all the points that draw a candidate.
@@ -120,8 +123,11 @@ export function planPickPass(request: PickPassRequest, shared: SharedPlan, first
     const instances = snapshot.pointInstances?.[point];
     for (const candidate of list) {
       const plan = candidates[candidate];
-      if (plan.role !== 'batch-follower')
-        plan.uses.push({ point, slot: slots++, instances: instances?.get(candidate) ?? null });
+      if (plan.role === 'batch-follower') continue;
+      const use = { point, slot: slots++, instances: instances?.get(candidate) ?? null };
+      // The record's own array from its first use on.
+      if (plan.uses === noUses) plan.uses = [use];
+      else (plan.uses as PointUse[]).push(use);
     }
   });
   const block = row ? (request.overlayBlock ?? 0) : 0;

@@ -71,7 +71,7 @@ export interface CandidatePlan {
   storage: (ArrayBufferView | null)[] | null;
   role: BatchRole;
   /** The points of this pass that draw it, the draw-uniform slot of each, the instances it draws (null: all). */
-  uses: PointUse[];
+  uses: readonly PointUse[];
 }
 
 /** What one pass draws, worked out before anything is written. */
