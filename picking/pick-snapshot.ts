@@ -153,17 +153,8 @@ export function makePickSnapshot(
   scene?: Scene,
 ): PickSnapshot {
   const pickFilter = makePickFilter(api, options, PickError);
-  if (
-    scene &&
-    rays &&
-    rays.length === points &&
-    options.preFilter !== false &&
-    meshes === scene.meshes &&
-    countDrawables(meshes) >= hierarchyThreshold &&
-    !sceneHasDeformedMeshes(scene)
-  ) {
-    return snapshotFromSceneHierarchy(api, scene, pickFilter, rays);
-  }
+  if (usesSceneHierarchy(meshes, options, rays, points, scene))
+    return snapshotFromSceneHierarchy(api, scene!, pickFilter, rays!);
   const filter: Filter | null =
     rays !== null && options.preFilter !== false
       ? {
@@ -244,7 +235,30 @@ export function sceneHasDeformedMeshes(scene: Scene): boolean {
  * scene hierarchy which bounds each ray crosses: its entries hold every thin instance, so one mesh with many
  * instances is split like as many meshes (refit only when `setThinInstances` bumps the version).
  */
-const hierarchyThreshold = 64;
+export const hierarchyThreshold = 64;
+
+/**
+ * Whether a pick asks the CPU picker's scene hierarchy for its candidates instead of scanning the meshes: where it
+ * answers as the scan does (a ray per point, pre-filter on, the scene's own mesh list, no deformed mesh, whose pose
+ * only the scan bounds) and from `hierarchyThreshold` drawables on, where one query per ray beats the O(meshes) scan.
+ */
+export function usesSceneHierarchy(
+  meshes: readonly Mesh[],
+  options: PickOptions,
+  rays: readonly PickingRay[] | null,
+  points: number,
+  scene: Scene | undefined,
+): boolean {
+  return (
+    scene !== undefined &&
+    rays !== null &&
+    rays.length === points &&
+    options.preFilter !== false &&
+    meshes === scene.meshes &&
+    countDrawables(meshes) >= hierarchyThreshold &&
+    !sceneHasDeformedMeshes(scene)
+  );
+}
 
 /** Meshes without thin instances plus thin instances, counted until the threshold is reached (O(meshes) at most). */
 function countDrawables(meshes: readonly Mesh[]): number {

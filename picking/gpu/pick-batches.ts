@@ -15,8 +15,11 @@ export interface PickBatch {
   count: number;
 }
 
-/** Whether a candidate can be drawn as one instance of a batch: a plain, undeformed, live mesh as captured. */
-function batchable(candidate: PickCandidate): boolean {
+/**
+ * Whether a candidate can be drawn as one instance of a batch: a plain, undeformed, live mesh as captured, because a
+ * batch draws every member from its first member's buffers with only the member's world matrix as the instance.
+ */
+export function batchable(candidate: PickCandidate): boolean {
   const mesh = candidate.mesh;
   return (
     candidate.runs === null &&

@@ -16,7 +16,7 @@ import {
 import { type ContributorPoint, encodeCapturedSources } from '../sources/pick-contributors.js';
 import { type BatchDraw, batchMesh } from './pick-batches.js';
 import { geometryClassOf } from './geometry-class.js';
-import type { PickPassRequest, PointUse, PickPassPlan } from './pick-pass-types.js';
+import type { CandidatePlan, PickPassRequest, PointUse, PickPassPlan } from './pick-pass-types.js';
 
 /** Clears the ID, depth-value (and detail) attachments and the depth buffer (reverse-Z: cleared to 0). */
 export function beginPickPass(
@@ -59,36 +59,62 @@ export function drawMeshCandidates(
   };
   const batches = plan.batchDraws;
   let nextBatch = 0;
-  plan.uses.forEach((uses, index) => {
-    // A batch is drawn at its first member; the others have no uses of their own.
-    if (batches && nextBatch < batches.length && batches[nextBatch].first === index) {
-      const batch = batches[nextBatch++];
+  plan.candidates.forEach((candidatePlan, index) => {
+    const { role, pipeline, storage, uses } = candidatePlan;
+    if (role === 'batch-follower') return;
+    // Batches are in candidate order: the next one is this leader's.
+    if (role === 'batch-leader') {
+      const batch = batches![nextBatch++];
       if (uses.length > 0) drawBatch(gpu, pass, request, batch, uses[0], state);
       return;
     }
-    const pipeline = plan.pipelines[index];
     // Only a redraw after a device loss can meet a mesh disposed since the snapshot; it has no buffers left.
     if (!pipeline || uses.length === 0) return;
     const candidate = request.snapshot.candidates[index];
     const mesh = candidate.drawMesh ?? candidate.mesh;
-    const storage = plan.storage?.[index] ?? null;
     if (state.pipeline !== pipeline) pass.setPipeline((state.pipeline = pipeline).lease.pipeline);
-    // Meshes of one geometry class hold equal bytes: the next one draws from the buffers already bound. Their own
-    // instances, deformation data or rule storage would differ.
-    const shareable = !mesh.thinInstances && !mesh.deformationGpu && !storage;
+    const shareable = hasOnlyGeometryBuffers(mesh, storage);
     const geometryClass = shareable ? geometryClassOf(mesh.geometry) : null;
-    const bound = state.buffers;
-    if (
-      !bound ||
-      bound.pipeline !== pipeline ||
-      !(bound.mesh === mesh ? shareable : geometryClass !== null && bound.geometryClass === geometryClass)
-    ) {
+    if (!canDrawFromBoundBuffers(state.buffers, pipeline, mesh, shareable, geometryClass)) {
       setExtraGroups(gpu, pass, request, pipeline, mesh, storage, candidate.mesh);
       setMeshBuffers(gpu, pass, pipeline, mesh);
       state.buffers = shareable ? { pipeline, mesh, geometryClass } : null;
     }
-    drawCandidateUses(gpu, pass, request, plan, index, pipeline, uses, state);
+    drawCandidateUses(gpu, pass, request, plan, index, pipeline, candidatePlan, state);
   });
+}
+
+/**
+ * Whether all a candidate binds besides its pipeline (buffers, groups 2+) follows from its geometry, so that bound it
+ * may serve another candidate: its own thin instances, deformation data or rule storage would differ.
+ */
+export function hasOnlyGeometryBuffers(mesh: Mesh, storage: readonly (ArrayBufferView | null)[] | null): boolean {
+  return !mesh.thinInstances && !mesh.deformationGpu && !storage;
+}
+
+/**
+ * Whether a candidate may draw from the vertex/index buffers and groups 2+ already bound, skipping its own binds:
+ * same pipeline, and the same mesh or one of its geometry class (equal bytes draw the same), both `shareable`.
+ */
+export function canDrawFromBoundBuffers(
+  bound: BoundBuffers | null,
+  pipeline: PickPipeline,
+  mesh: Mesh,
+  shareable: boolean,
+  geometryClass: object | null,
+): boolean {
+  return (
+    bound !== null &&
+    bound.pipeline === pipeline &&
+    (bound.mesh === mesh ? shareable : geometryClass !== null && bound.geometryClass === geometryClass)
+  );
+}
+
+/** A shareable mesh whose buffers and groups 2+ are bound for `pipeline` (see `canDrawFromBoundBuffers`). */
+export interface BoundBuffers {
+  pipeline: PickPipeline;
+  mesh: Mesh;
+  geometryClass: object | null;
 }
 
 /** One instanced draw of a marquee batch: the first member's buffers, the members' matrices as instances. */
@@ -123,7 +149,7 @@ interface PassState {
   pointGroup: GPUBindGroup | null;
   pipeline: PickPipeline | null;
   /** The mesh whose buffers and groups 2+ are bound for `pipeline`, when a mesh of equal geometry may reuse them. */
-  buffers: { pipeline: PickPipeline; mesh: Mesh; geometryClass: object | null } | null;
+  buffers: BoundBuffers | null;
 }
 
 /** Sets viewport and scissor to the rectangle unless they already are, then bind group 0 unless already bound. */
@@ -235,7 +261,7 @@ function drawCandidateUses(
   plan: PickPassPlan,
   index: number,
   pipeline: PickPipeline,
-  uses: readonly PointUse[],
+  { rasterRuns, uses }: CandidatePlan,
   state: PassState,
 ): void {
   const { composed, lease } = pipeline;
@@ -257,7 +283,7 @@ function drawCandidateUses(
     }
     pass.setBindGroup(1, drawGroupFor(gpu, lease.bindGroupLayouts[1], drawBindings, slot));
     // Runs of one front face; a run whose pipeline differs (mirrored instances, culled faces) switches pipeline.
-    for (const run of plan.rasterRuns[index]) {
+    for (const run of rasterRuns) {
       if (!run.pipeline) continue;
       for (const range of instances ?? [run]) {
         // Only the part of the run this point's ray crosses.

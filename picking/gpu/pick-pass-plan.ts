@@ -6,13 +6,16 @@ import { materialCullMode, splitByWinding } from '../../engine/winding.js';
 import { ensureRectTargets, ensureTargets, ensureUniforms, type PickGpu, type PickTargets } from './pick-resources.js';
 import type { PickSnapshot } from '../pick-snapshot.js';
 import { prepareBatchDraws } from './pick-batches.js';
-import {
-  type PickPassRequest,
-  type RasterRun,
-  type PickPassPlan,
-  batchLeader,
-  batchFollower,
-} from './pick-pass-types.js';
+import type { CandidatePlan, PickPassRequest, PointUse, RasterRun, PickPassPlan } from './pick-pass-types.js';
+
+/** The instances of a candidate without thin instances: the mesh itself, once (shared, never written). */
+const wholeMesh: readonly { first: number; count: number }[] = [{ first: 0, count: 1 }];
+
+/** The raster runs of a candidate that draws none (disposed, or drawn by its batch); shared, never written. */
+const noRasterRuns: readonly RasterRun[] = [];
+
+/** The uses of a candidate no point of the pass draws (a batch follower never has any); shared, never written. */
+const noUses: readonly PointUse[] = [];
 
 /**
  * The candidate's drawn instances in runs of one front face (the sign of world × instance determinant) and the
@@ -23,7 +26,7 @@ export function rasterRunsOf(request: PickPassRequest, candidate: PickSnapshot['
   if (mesh.disposed) return [];
   const cullMode = request.culling === 'none' ? 'none' : materialCullMode(mesh.material);
   const runs: RasterRun[] = [];
-  for (const run of candidate.runs ?? [{ first: 0, count: 1 }])
+  for (const run of candidate.runs ?? wholeMesh)
     for (const split of splitByWinding(mesh, candidate.worldMatrix, run.first, run.count))
       runs.push({
         first: split.first,
@@ -34,48 +37,60 @@ export function rasterRunsOf(request: PickPassRequest, candidate: PickSnapshot['
   return runs;
 }
 
-/** Pipelines and rule storage of the whole request; reads everything before anything is written. */
+/**
+ * Whether a run may take the previous run's pipeline without a cache lookup: a candidate's pipeline depends on its
+ * mesh, the rule and the raster state, and only the raster state differs between the runs of one candidate (a
+ * thin-instanced candidate has a run per crossed instance range, nearly all with the raster state of the one before).
+ */
+export function reusesPreviousRunPipeline(previous: RasterRun | null, run: RasterRun): previous is RasterRun {
+  return (
+    previous !== null &&
+    previous.raster.cullMode === run.raster.cullMode &&
+    previous.raster.frontFace === run.raster.frontFace
+  );
+}
+
+/** Each candidate's plan but its uses (pipelines, runs, rule storage, batch role); reads all before any write. */
 export function planPickShared(gpu: PickGpu, request: PickPassRequest): SharedPlan {
   const { snapshot, detailed, rule } = request;
   const batchDraws =
     request.layout === 'rect' && !rule && !detailed
       ? prepareBatchDraws(gpu, request.api, snapshot, (c) => rasterRunsOf(request, snapshot.candidates[c])[0]?.raster)
       : null;
-  let batchMembers: Uint8Array | null = null;
-  if (batchDraws) {
-    batchMembers = new Uint8Array(snapshot.candidates.length);
-    for (const batch of batchDraws) {
-      batchMembers[batch.first] = batchLeader;
-      batchMembers.fill(batchFollower, batch.first + 1, batch.first + batch.count);
-    }
+  const candidates = snapshot.candidates.map(
+    (): CandidatePlan => ({ pipeline: null, rasterRuns: noRasterRuns, storage: null, role: 'alone', uses: noUses }),
+  );
+  for (const batch of batchDraws ?? []) {
+    candidates[batch.first].role = 'batch-leader';
+    for (let k = 1; k < batch.count; k++) candidates[batch.first + k].role = 'batch-follower';
   }
-  const rasterRuns = snapshot.candidates.map((c, index) => {
-    // A batch draws with its own pipeline, from its first member's buffers and draw slot: no member needs runs.
-    if (batchMembers?.[index]) return [];
+  snapshot.candidates.forEach((c, index) => {
+    const plan = candidates[index];
+    // A batch draws with its own pipeline, from its leader's buffers and draw slot: no member needs runs.
+    if (plan.role !== 'alone') return;
     const runs = rasterRunsOf(request, c);
     // Overlay items are the caller's handles, not scene geometry: the discard rule does not apply to them.
     const candidateRule = c.overlay ? null : rule;
     const mesh = c.drawMesh ?? c.mesh;
-    // A thin-instanced candidate has a run per crossed instance range, nearly all with the raster state of the last.
     let previous: RasterRun | null = null;
     for (const run of runs) {
-      run.pipeline =
-        previous &&
-        previous.raster.cullMode === run.raster.cullMode &&
-        previous.raster.frontFace === run.raster.frontFace
-          ? previous.pipeline
-          : getPickPipeline(gpu, request.api, mesh, detailed, candidateRule, run.raster, request.detailMethod);
+      run.pipeline = reusesPreviousRunPipeline(previous, run)
+        ? previous.pipeline
+        : getPickPipeline(gpu, request.api, mesh, detailed, candidateRule, run.raster, request.detailMethod);
       previous = run;
     }
-    return runs;
+    if (runs.length) {
+      plan.rasterRuns = runs;
+      plan.pipeline = runs[0].pipeline;
+    }
   });
-  const pipelines = rasterRuns.map((runs) => runs[0]?.pipeline ?? null);
   const storage = request.ruleStorage !== undefined ? request.ruleStorage : readPickRuleStorage(request);
-  return { pipelines, rasterRuns, storage, batchDraws, batchMembers };
+  if (storage) candidates.forEach((plan, index) => (plan.storage = storage[index] ?? null));
+  return { candidates, batchDraws };
 }
 
-/** What every pass of a request shares. */
-type SharedPlan = Pick<PickPassPlan, 'pipelines' | 'rasterRuns' | 'storage' | 'batchDraws' | 'batchMembers'>;
+/** What every pass of a request shares: the candidates' plans (their uses still empty) and the batches. */
+type SharedPlan = Pick<PickPassPlan, 'candidates' | 'batchDraws'>;
 
 /**
  * Copies of the rule's storage contents of each candidate as of now (null without rule storage): a pick reads them at
@@ -93,33 +108,36 @@ export function readPickRuleStorage(request: PickPassRequest): (ArrayBufferView 
   );
 }
 
-/** Target size and uniform slots of one pass. */
-export function planPickPass(request: PickPassRequest, shared: SharedPlan): PickPassPlan {
+/**
+ * Target size and uniform slots of one pass. The first pass of a request (`first`) fills the shared candidate plans'
+ * uses; a later pass copies them, so each pass has uses of its own and the rest stays shared.
+ */
+export function planPickPass(request: PickPassRequest, shared: SharedPlan, first = true): PickPassPlan {
   const { snapshot, regions } = request;
-  const { pipelines, rasterRuns, storage, batchDraws, batchMembers } = shared;
+  const candidates = first ? shared.candidates : shared.candidates.map((plan) => ({ ...plan, uses: noUses }));
   const row = request.layout === 'row';
   // Slots are numbered point by point; draws go candidate by candidate, so pipeline, buffers and storage are set
   // once for all the points that draw a candidate.
   let slots = 0;
-  const uses: PickPassPlan['uses'] = snapshot.candidates.map(() => []);
   snapshot.drawLists.forEach((list, point) => {
     const instances = snapshot.pointInstances?.[point];
-    for (const candidate of list)
-      if (batchMembers?.[candidate] !== batchFollower)
-        uses[candidate].push({ point, slot: slots++, instances: instances?.get(candidate) ?? null });
+    for (const candidate of list) {
+      const plan = candidates[candidate];
+      if (plan.role === 'batch-follower') continue;
+      const use = { point, slot: slots++, instances: instances?.get(candidate) ?? null };
+      // The record's own array from its first use on.
+      if (plan.uses === noUses) plan.uses = [use];
+      else (plan.uses as PointUse[]).push(use);
+    }
   });
   const block = row ? (request.overlayBlock ?? 0) : 0;
   return {
     row,
     targetWidth: row ? regions.length * Math.max(1, block) : regions[0].width,
     targetHeight: row ? 1 + block : regions[0].height,
-    pipelines,
-    rasterRuns,
-    storage,
-    uses,
+    candidates,
     slots,
-    batchDraws,
-    batchMembers,
+    batchDraws: shared.batchDraws,
   };
 }
 
@@ -142,9 +160,9 @@ export function preparePickTargets(
     Math.max(...plans.map((plan) => plan.slots)),
   );
   // The renderer may not have uploaded the latest instance matrices yet.
-  const members = plans[0]?.batchMembers;
+  const candidatePlans = plans[0]?.candidates;
   request.snapshot.candidates.forEach((c, index) => {
-    if (members?.[index] === batchFollower) return;
+    if (candidatePlans?.[index].role === 'batch-follower') return;
     const mesh = c.drawMesh ?? c.mesh;
     if (mesh.disposed) return;
     ensureMeshGpu(mesh, gpu.device);

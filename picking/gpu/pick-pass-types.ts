@@ -9,10 +9,6 @@ import type { PixelRegion } from '../pick-zoom.js';
 import type { RectIdReducer } from './id-bitset-reduce.js';
 import type { BatchDraw } from './pick-batches.js';
 
-/** `PickPassPlan.batchMembers` values: a batch's first member (it draws the batch) and the others (no draw of their own). */
-export const batchLeader = 1;
-export const batchFollower = 2;
-
 /** One pick pass to draw: the snapshot, the camera matrix and where each point lands in the target. */
 export interface PickPassRequest {
   api: string;
@@ -59,28 +55,39 @@ export interface PointUse {
   instances: readonly { first: number; count: number }[] | null;
 }
 
+/**
+ * A candidate's part in a marquee batch: `alone` draws itself; a `batch-leader` (a batch's first member) draws the
+ * whole batch with its slot and buffers; a `batch-follower` has no slot, pipeline or draw of its own.
+ */
+export type BatchRole = 'alone' | 'batch-leader' | 'batch-follower';
+
+/** How one pass draws one snapshot candidate. */
+export interface CandidatePlan {
+  /** The pipeline of its first run (null for a mesh disposed since the snapshot, and for batch members). */
+  pipeline: PickPipeline | null;
+  /** Its instance runs split by front face, each with its pipeline (empty when disposed or batched). */
+  rasterRuns: readonly RasterRun[];
+  /** The rule's storage data in binding order (null without rule storage). */
+  storage: (ArrayBufferView | null)[] | null;
+  role: BatchRole;
+  /** The points of this pass that draw it, the draw-uniform slot of each, the instances it draws (null: all). */
+  uses: readonly PointUse[];
+}
+
 /** What one pass draws, worked out before anything is written. */
 export interface PickPassPlan {
   /** `row`: one 1×1 region per point, side by side in the target; otherwise one region at full size. */
   row: boolean;
   targetWidth: number;
   targetHeight: number;
-  /** Per candidate: its pipeline (null for a mesh disposed since the snapshot). */
-  pipelines: (PickPipeline | null)[];
-  /** Per candidate: its instance runs split by front face, each with its pipeline (empty when disposed). */
-  rasterRuns: RasterRun[][];
-  /** Per candidate: the rule's storage data in binding order (null without rule storage). */
-  storage: (ArrayBufferView | null)[][] | null;
-  /** Per candidate: the points that draw it, the draw-uniform slot of each, the instances it draws (null: all). */
-  uses: PointUse[][];
-  slots: number;
-  /** A marquee's batches drawn instanced, by first candidate (the others of a batch are not drawn alone). */
-  batchDraws: BatchDraw[] | null;
   /**
-   * Per candidate: `batchLeader` for a batch's first member (its slot and buffers draw the batch), `batchFollower`
-   * for the others (no slot, pipeline or draw of their own), 0 otherwise.
+   * Per snapshot candidate, in order. All but `uses` is the same for every pass of a split request: the first pass
+   * holds the records `planPickShared` made, a later pass copies them with uses of its own.
    */
-  batchMembers: Uint8Array | null;
+  candidates: CandidatePlan[];
+  slots: number;
+  /** A marquee's batches drawn instanced, by first candidate (each drawn at its `batch-leader`). */
+  batchDraws: BatchDraw[] | null;
 }
 
 /**

@@ -45,7 +45,7 @@ export function preparePickPass(gpu: PickGpu, request: PickPassRequest): Promise
 export async function encodePickPass(gpu: PickGpu, request: PickPassRequest): Promise<PickReadback> {
   const passes = splitPickRequest(request, gpu.device.limits);
   const shared = planPickShared(gpu, request);
-  const plans = passes.map((pass) => planPickPass(pass, shared));
+  const plans = passes.map((pass, i) => planPickPass(pass, shared, i === 0));
   const targets = preparePickTargets(gpu, request, passes, plans);
   const copies: PickTargetCopies[] = [];
   try {
@@ -172,20 +172,20 @@ function writeDrawUniforms(gpu: PickGpu, request: PickPassRequest, plan: PickPas
   const words = new Uint32Array(gpu.drawData);
   const { drawAt } = getEngineUniformLayouts();
   const { pickAt } = getPickUniformOffsets();
-  plan.uses.forEach((uses, candidate) => {
+  plan.candidates.forEach(({ uses, pipeline }, candidate) => {
     const c = request.snapshot.candidates[candidate];
     for (const { slot } of uses) {
       floats.set(c.worldMatrix, (slot * drawSlotBytes) / 4 + drawAt.world);
       const pick = (slot * drawSlotBytes + pickUniformOffset) / 4;
       words[pick + pickAt.id] = c.baseId;
       words[pick + pickAt.hasThinInstance] = c.runs ? 1 : 0;
-      words[pick + pickAt.vertexDataComponents] = plan.pipelines[candidate]?.vertexDataComponents ?? 0;
+      words[pick + pickAt.vertexDataComponents] = pipeline?.vertexDataComponents ?? 0;
     }
   });
   // A batch draws with its first member's slot: identity world (the instances carry the matrices), and the ID of
   // instance 0 so that instance firstInstance + k writes member k's ID.
   for (const batch of plan.batchDraws ?? []) {
-    const slot = plan.uses[batch.first][0]?.slot;
+    const slot = plan.candidates[batch.first].uses[0]?.slot;
     if (slot === undefined) continue;
     floats.set(identityMatrix, (slot * drawSlotBytes) / 4 + drawAt.world);
     const pick = (slot * drawSlotBytes + pickUniformOffset) / 4;
