@@ -1,4 +1,4 @@
-import { nodeWords } from './bvh-nodes.js';
+import { nodeCountWord, nodeFirstWord, nodeWords } from './bvh-nodes.js';
 import { exitPad } from './ray-box.js';
 import {
   intersectTriangleWatertight,
@@ -144,9 +144,9 @@ export function raycastTriangleBvhFirst(
   const stackNear = s.stackNear;
   for (;;) {
     const o = node * nodeWords;
-    const count = I[o + 7];
+    const count = I[o + nodeCountWord];
     if (count > 0) {
-      const first = I[o + 6];
+      const first = I[o + nodeFirstWord];
       for (let i = first, end = first + count; i < end; i++) {
         let a: number;
         let b: number;
@@ -192,7 +192,8 @@ export function raycastTriangleBvhFirst(
         bestV = v / det;
       }
     } else {
-      const a = I[o + 6] * nodeWords;
+      const left = I[o + nodeFirstWord];
+      const a = left * nodeWords;
       const c = a + nodeWords;
       let an = tMin;
       let af = best;
@@ -227,21 +228,21 @@ export function raycastTriangleBvhFirst(
       if (hitA) {
         if (hitC) {
           if (an <= cn) {
-            stackNodes[sp] = I[o + 6] + 1;
+            stackNodes[sp] = left + 1;
             stackNear[sp++] = cn;
-            node = I[o + 6];
+            node = left;
           } else {
-            stackNodes[sp] = I[o + 6];
+            stackNodes[sp] = left;
             stackNear[sp++] = an;
-            node = I[o + 6] + 1;
+            node = left + 1;
           }
         } else {
-          node = I[o + 6];
+          node = left;
         }
         continue;
       }
       if (hitC) {
-        node = I[o + 6] + 1;
+        node = left + 1;
         continue;
       }
     }
@@ -292,13 +293,14 @@ export function raycastTriangleBvhAll(
   while (sp > 0) {
     const o = stack[--sp] * nodeWords;
     if (!(rayBoxEntry(box, floats, o, tMin, tMax) < Infinity)) continue;
-    const count = ints[o + 7];
+    const count = ints[o + nodeCountWord];
+    const first = ints[o + nodeFirstWord];
     if (count === 0) {
-      stack[sp++] = ints[o + 6];
-      stack[sp++] = ints[o + 6] + 1;
+      stack[sp++] = first;
+      stack[sp++] = first + 1;
       continue;
     }
-    for (let i = ints[o + 6], end = ints[o + 6] + count; i < end; i++) {
+    for (let i = first, end = first + count; i < end; i++) {
       const hit =
         bvh.triangles !== null
           ? intersectTriangleWatertight(s.ray, bvh.triangles, i * 9, tMin, tMax, s.hit, facing)
