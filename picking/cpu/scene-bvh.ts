@@ -156,6 +156,7 @@ function linksOf(bvh: SceneBvh): NonNullable<SceneBvh['links']> {
 }
 
 function refitLeaf(bvh: SceneBvh, bounds: Float32Array, leaf: number): void {
+  // Twin of picking/cpu/scene-bvh.ts:refitSceneBvh (kept equal by test/unit/cpu-picking/twins.test.ts: partial scene refit equals a full one)
   const { floats, ints } = bvh.nodes;
   const o = leaf * nodeWords;
   for (let k = 0; k < 6; k += 2) {

@@ -276,6 +276,7 @@ function raycastSingleEntryFirst(
   out: SceneHit,
   culling: PickCulling,
 ): boolean {
+  // Twin of picking/cpu/scene-query.ts:offer (kept equal by test/unit/cpu-picking/single-entry-pick.test.ts: same answers as the general scene walk and the reference, one-sided and mirrored, with a filter)
   const { entries, census } = picker;
   census.rays++;
   census.offers++;
@@ -289,6 +290,7 @@ function raycastSingleEntryFirst(
   const mesh = entries.meshes[0];
   if (!accept(mesh, entries.instances[0])) return false;
   census.narrowPhase++;
+  // Twin of picking/cpu/scene-query.ts:toLocal (kept equal by test/unit/cpu-picking/single-entry-pick.test.ts: same answers as the general scene walk and the reference, one-sided and mirrored, with a filter)
   const m = entries.inverse;
   const lox = m[0] * ox + m[4] * oy + m[8] * oz + m[12];
   const loy = m[1] * ox + m[5] * oy + m[9] * oz + m[13];

@@ -95,6 +95,7 @@ export function raycastTriangleBvhFirst(
 ): boolean {
   const { floats: F, ints: I, nodeCount, maxDepth } = bvh.nodes;
   if (nodeCount === 0) return false;
+  // Twin of picking/cpu/bvh/ray-box.ts:setRayBox (kept equal by test/unit/cpu-picking/twins.test.ts: raycastTriangleBvhFirst is a walk of rayBoxEntry and intersectTriangleWatertight)
   const ix = 1 / dx;
   const iy = 1 / dy;
   const iz = 1 / dz;
@@ -111,6 +112,7 @@ export function raycastTriangleBvhFirst(
   let sp = 0;
   let node = 0;
   {
+    // Twin of picking/cpu/bvh/ray-box.ts:rayEntersBox (kept equal by test/unit/cpu-picking/twins.test.ts: raycastTriangleBvhFirst is a walk of rayBoxEntry and intersectTriangleWatertight)
     let tn = tMin;
     let tf = tMax;
     let t = (F[lx] - ox) * ix;
@@ -167,6 +169,7 @@ export function raycastTriangleBvhFirst(
             c = idx[f + 2] * 3;
           }
         }
+        // Twin of picking/cpu/bvh/ray-triangle.ts:intersectTriangleWatertight (kept equal by test/unit/cpu-picking/twins.test.ts: raycastTriangleBvhFirst is a walk of rayBoxEntry and intersectTriangleWatertight)
         const Q = T !== null ? T : P;
         const az = Q[a + kz] - rz;
         const ax = Q[a + kx] - rx - sx * az;
@@ -195,6 +198,7 @@ export function raycastTriangleBvhFirst(
       const left = I[o + nodeFirstWord];
       const a = left * nodeWords;
       const c = a + nodeWords;
+      // Twin of picking/cpu/bvh/ray-box.ts:rayBoxEntry (kept equal by test/unit/cpu-picking/twins.test.ts: raycastTriangleBvhFirst is a walk of rayBoxEntry and intersectTriangleWatertight)
       let an = tMin;
       let af = best;
       let t = (F[a + lx] - ox) * ix;

@@ -142,6 +142,7 @@ function refitLeaf(bvh: TriangleBvh, n: number): boolean {
 
 /** Sets inner node `n`'s bounds to the union of its two children (its first child and the next). */
 function unionChildren(floats: Float32Array, ints: Int32Array, n: number): void {
+  // Twin of picking/cpu/bvh/bvh-nodes.ts:unionChildBounds (kept equal by test/unit/cpu-picking/twins.test.ts: refit unionChildren is unionChildBounds up to a zero sign)
   const o = n * nodeWords;
   const a = ints[o + nodeFirstWord] * nodeWords;
   const b = a + nodeWords;
@@ -160,6 +161,7 @@ function unionChildren(floats: Float32Array, ints: Int32Array, n: number): void 
 function refitIndexedLeavesWithCopy(bvh: TriangleBvh, T: Float32Array, idx: Uint16Array | Uint32Array): void {
   const { floats, ints, nodeCount } = bvh.nodes;
   const { positions: P, faceIds } = bvh;
+  // Twin of picking/cpu/bvh/triangle-bvh-refit.ts:refitLeaf (kept equal by test/unit/cpu-picking/partial-refit.test.ts: equal to a whole refit, node for node; non-indexed geometry too)
   for (let n = 0; n < nodeCount; n++) {
     const o = n * nodeWords;
     const count = ints[o + nodeCountWord];
