@@ -252,6 +252,7 @@ export function makePickingRay(
   let sampleX = x;
   let sampleY = y;
   // The common case checked inline (no tuple allocated); anything else goes through the full check and its errors.
+  // Twin of picking/picking-ray.ts:toFramebufferSample (kept equal by test/unit/cpu-picking/twins.test.ts: makePickingRay samples where toFramebufferSample says)
   if (
     subpixel &&
     viewport.devicePixelRatio === undefined &&

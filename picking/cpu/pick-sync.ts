@@ -208,6 +208,7 @@ export function pickSync(scene: Scene, x: number, y: number, options: CpuPickOpt
   const s = acquireScratch();
   try {
     const ray = cameraPickingRay(api, scene, x, y, options, s);
+    // Twin of picking/cpu/pick-sync.ts:checkCameraRay (kept equal by test/unit/cpu-picking/twins.test.ts: pickSync checks its camera ray as checkCameraRay does)
     if (!isFinite3(ray.origin) || !isFinite3(ray.direction)) checkRay(api, ray); // throws: the camera is not finite
     return nearest(api, scene, ray.origin, ray.direction, ray, s, options);
   } finally {

@@ -1,5 +1,14 @@
 import { buildBvhNodes } from './bvh/bvh-build.js';
-import { type BvhNodes, bvhSahCost, nodeWords, unionChildBounds } from './bvh/bvh-nodes.js';
+import {
+  type BvhNodes,
+  bvhSahCost,
+  nodeCountWord,
+  nodeFirst,
+  nodeFirstWord,
+  nodeLeafCount,
+  nodeWords,
+  unionChildBounds,
+} from './bvh/bvh-nodes.js';
 import type { SceneEntries } from './scene-entries.js';
 
 /** A BVH over scene entries (world bounds); its topology is fixed until the next structural change. */
@@ -106,7 +115,7 @@ export function refitSceneBvh(bvh: SceneBvh, entries: SceneEntries): void {
   const bounds = entries.bounds;
   for (let n = nodeCount - 1; n >= 0; n--) {
     const o = n * nodeWords;
-    const count = ints[o + 7];
+    const count = ints[o + nodeCountWord];
     if (count === 0) {
       unionChildBounds(floats, ints, n);
       continue;
@@ -115,7 +124,7 @@ export function refitSceneBvh(bvh: SceneBvh, entries: SceneEntries): void {
       floats[o + k] = Infinity;
       floats[o + k + 1] = -Infinity;
     }
-    for (let i = ints[o + 6]; i < ints[o + 6] + count; i++) {
+    for (let i = ints[o + nodeFirstWord]; i < ints[o + nodeFirstWord] + count; i++) {
       const b = bvh.order[i] * 6;
       for (let k = 0; k < 6; k += 2) {
         if (bounds[b + k] < floats[o + k]) floats[o + k] = bounds[b + k];
@@ -135,24 +144,26 @@ function linksOf(bvh: SceneBvh): NonNullable<SceneBvh['links']> {
   const leafOf = new Int32Array(bvh.order.length).fill(-1);
   for (let n = 0; n < nodeCount; n++) {
     const o = n * nodeWords;
-    const count = ints[o + 7];
+    const count = nodeLeafCount(ints, o);
+    const first = nodeFirst(ints, o);
     if (count === 0) {
-      parents[ints[o + 6]] = n;
-      parents[ints[o + 6] + 1] = n;
-    } else for (let i = ints[o + 6]; i < ints[o + 6] + count; i++) leafOf[bvh.order[i]] = n;
+      parents[first] = n;
+      parents[first + 1] = n;
+    } else for (let i = first; i < first + count; i++) leafOf[bvh.order[i]] = n;
   }
   bvh.links = { parents, leafOf };
   return bvh.links;
 }
 
 function refitLeaf(bvh: SceneBvh, bounds: Float32Array, leaf: number): void {
+  // Twin of picking/cpu/scene-bvh.ts:refitSceneBvh (kept equal by test/unit/cpu-picking/twins.test.ts: partial scene refit equals a full one)
   const { floats, ints } = bvh.nodes;
   const o = leaf * nodeWords;
   for (let k = 0; k < 6; k += 2) {
     floats[o + k] = Infinity;
     floats[o + k + 1] = -Infinity;
   }
-  for (let i = ints[o + 6]; i < ints[o + 6] + ints[o + 7]; i++) {
+  for (let i = ints[o + nodeFirstWord]; i < ints[o + nodeFirstWord] + ints[o + nodeCountWord]; i++) {
     const b = bvh.order[i] * 6;
     for (let k = 0; k < 6; k += 2) {
       if (bounds[b + k] < floats[o + k]) floats[o + k] = bounds[b + k];

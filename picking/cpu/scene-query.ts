@@ -1,6 +1,6 @@
 import type { Mesh } from '../../engine/mesh.js';
 import type { PickCulling } from '../../engine/winding.js';
-import { nodeWords } from './bvh/bvh-nodes.js';
+import { nodeCountWord, nodeFirstWord, nodeWords } from './bvh/bvh-nodes.js';
 import { adoptBuiltMeshBvh, type CpuPicker } from './cpu-picker.js';
 import { getMeshBvh, meshBvhCacheEpoch, peekMeshBvh } from './bvh/mesh-bvh-cache.js';
 import { makeRayBox, type RayBox, rayBoxEntry, rayEntersBox, setRayBox } from './bvh/ray-box.js';
@@ -228,11 +228,11 @@ function search(q: Query): void {
   let node = 0;
   for (;;) {
     const o = node * nodeWords;
-    const count = ints[o + 7];
+    const count = ints[o + nodeCountWord];
     if (count > 0) {
-      for (let i = ints[o + 6], end = i + count; i < end; i++) far = offer(q, bvh.order[i], far);
+      for (let i = ints[o + nodeFirstWord], end = i + count; i < end; i++) far = offer(q, bvh.order[i], far);
     } else {
-      const a = ints[o + 6];
+      const a = ints[o + nodeFirstWord];
       census.nodeVisits += 2;
       const ta = rayBoxEntry(box, floats, a * nodeWords, tMin, far);
       const tb = rayBoxEntry(box, floats, (a + 1) * nodeWords, tMin, far);
@@ -276,6 +276,7 @@ function raycastSingleEntryFirst(
   out: SceneHit,
   culling: PickCulling,
 ): boolean {
+  // Twin of picking/cpu/scene-query.ts:offer (kept equal by test/unit/cpu-picking/single-entry-pick.test.ts: same answers as the general scene walk and the reference, one-sided and mirrored, with a filter)
   const { entries, census } = picker;
   census.rays++;
   census.offers++;
@@ -289,6 +290,7 @@ function raycastSingleEntryFirst(
   const mesh = entries.meshes[0];
   if (!accept(mesh, entries.instances[0])) return false;
   census.narrowPhase++;
+  // Twin of picking/cpu/scene-query.ts:toLocal (kept equal by test/unit/cpu-picking/single-entry-pick.test.ts: same answers as the general scene walk and the reference, one-sided and mirrored, with a filter)
   const m = entries.inverse;
   const lox = m[0] * ox + m[4] * oy + m[8] * oz + m[12];
   const loy = m[1] * ox + m[5] * oy + m[9] * oz + m[13];

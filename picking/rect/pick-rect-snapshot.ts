@@ -3,7 +3,7 @@ import type { Mesh } from '../../engine/mesh.js';
 import { deformedLocalBounds, isMeshDeformed } from '../../engine/mesh-deformation.js';
 import type { Scene } from '../../engine/scene.js';
 import { multiplyByThinInstance } from '../../engine/thin-instance-matrix.js';
-import { nodeWords } from '../cpu/bvh/bvh-nodes.js';
+import { nodeCountWord, nodeFirstWord, nodeWords } from '../cpu/bvh/bvh-nodes.js';
 import { getCpuPicker, syncCpuPicker } from '../cpu/cpu-picker.js';
 import type { SceneBvh } from '../cpu/scene-bvh.js';
 import type { SceneEntries } from '../cpu/scene-entries.js';
@@ -94,12 +94,13 @@ export function entriesInRect(entries: SceneEntries, bvh: SceneBvh | null, plane
   while (sp > 0) {
     const o = stack[--sp] * nodeWords;
     if (isBoxOutsideRect(planes, floats, o)) continue;
-    const leafCount = ints[o + 7];
+    const leafCount = ints[o + nodeCountWord];
+    const first = ints[o + nodeFirstWord];
     if (leafCount > 0) {
-      for (let i = ints[o + 6], end = i + leafCount; i < end; i++) offer(bvh.order[i]);
+      for (let i = first, end = i + leafCount; i < end; i++) offer(bvh.order[i]);
     } else {
-      stack[sp++] = ints[o + 6] + 1;
-      stack[sp++] = ints[o + 6];
+      stack[sp++] = first + 1;
+      stack[sp++] = first;
     }
   }
   return found.subarray(0, count).sort();

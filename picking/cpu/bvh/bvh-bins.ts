@@ -122,6 +122,7 @@ export function findBestSplit(st: BuildState, slot: number, parentArea: number):
     if (B[o + 5] > z1) z1 = B[o + 5];
     count += binCounts[base + b];
     rightCounts[b] = count;
+    // Twin of picking/cpu/bvh/bvh-nodes.ts:halfArea32 (kept equal by test/unit/cpu-picking/twins.test.ts: findBestSplit areas are halfArea32)
     rightAreas[b] = count === 0 ? 0 : (x1 - x0) * (y1 - y0) + (y1 - y0) * (z1 - z0) + (z1 - z0) * (x1 - x0);
     const r = b * 6;
     R[r] = x0;
@@ -151,6 +152,7 @@ export function findBestSplit(st: BuildState, slot: number, parentArea: number):
     count += binCounts[base + b];
     const right = rightCounts[b + 1];
     if (count === 0 || right === 0) continue;
+    // Twin of picking/cpu/bvh/bvh-nodes.ts:halfArea32 (kept equal by test/unit/cpu-picking/twins.test.ts: findBestSplit areas are halfArea32)
     const leftArea = (x1 - x0) * (y1 - y0) + (y1 - y0) * (z1 - z0) + (z1 - z0) * (x1 - x0);
     const cost = traversalCost + intersectCost * invArea * (leftArea * count + rightAreas[b + 1] * right);
     if (cost < bestCost) {
@@ -250,6 +252,7 @@ export function partitionAndBin(st: BuildState, slot: number, start: number, end
       }
     }
     // Its bin in its child's grid.
+    // Twin of picking/cpu/bvh/bvh-bins.ts:binRange (kept equal by test/unit/cpu-picking/twins.test.ts: partitionAndBin bins as setGrid + binRange)
     const ax = left ? la : ra;
     const last = left ? llast : rlast;
     let b = (((ax === 0 ? a0 + a1 : ax === 2 ? a2 + a3 : a4 + a5) - (left ? llo : rlo)) * (left ? lscale : rscale)) | 0;

@@ -1,5 +1,5 @@
 import { type BuildState, binRange, findBestSplit, partitionAndBin, resetBox, setGrid } from './bvh-bins.js';
-import { allocateBvhNodes, type BvhNodes, halfArea32, nodeWords } from './bvh-nodes.js';
+import { allocateBvhNodes, type BvhNodes, halfArea32, nodeWords, setInnerNode, setLeafNode } from './bvh-nodes.js';
 
 /** Build parameters of the binned SAH builder. */
 export interface BvhBuildOptions {
@@ -141,8 +141,7 @@ export function buildBvhNodes(prims: Float32Array, order: Uint32Array, options: 
     st.bestAxis = -1;
     if (n > 1 && st.slotAxis[slot] >= 0) bestCost = findBestSplit(st, slot, halfArea32(floats, nb));
     if (n <= 1 || (n <= options.maxLeafSize && (st.bestAxis < 0 || bestCost >= options.intersectCost * n))) {
-      ints[nb + 6] = start;
-      ints[nb + 7] = n;
+      setLeafNode(ints, nb, start, n);
       continue;
     }
     if ((slot + 2) * 4 > tasks.length) {
@@ -165,8 +164,7 @@ export function buildBvhNodes(prims: Float32Array, order: Uint32Array, options: 
       floats[cb + k] = st.boxes[6 + k];
       floats[cb + nodeWords + k] = st.boxes[12 + k];
     }
-    ints[nb + 6] = child;
-    ints[nb + 7] = 0;
+    setInnerNode(ints, nb, child);
     // The right child takes the parent's slot (its bins are already there), the left child the next.
     tasks[slot * 4] = child + 1;
     tasks[slot * 4 + 1] = mid;

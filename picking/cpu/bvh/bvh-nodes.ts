@@ -1,6 +1,12 @@
 /** Words (4 bytes each) per node: 6 float32 bounds, then two int32 links. */
 export const nodeWords = 8;
 
+/** Word of a node's link: its first child (inner node; the sibling is first + 1) or its first primitive (leaf). */
+export const nodeFirstWord = 6;
+
+/** Word of a node's primitive count: ≥ 1 for a leaf, 0 for an inner node. */
+export const nodeCountWord = 7;
+
 /**
  * Flat BVH nodes, 32 bytes each. Words 0..5: float32 bounds interleaved per axis
  * (minX, maxX, minY, maxY, minZ, maxZ). Word 6: first child (inner node; its sibling is first + 1)
@@ -13,6 +19,36 @@ export interface BvhNodes {
   nodeCount: number;
   /** Edges on the longest root-to-leaf path (sizes traversal stacks). */
   maxDepth: number;
+}
+
+// Node `o` below is a word offset (node index × nodeWords). The hot loops (queries, refits, scene walks) read
+// `ints[o + nodeFirstWord]` / `ints[o + nodeCountWord]` directly; the rest read through these.
+
+/** Node `o`'s first child (inner node) or first primitive in leaf order (leaf). */
+export function nodeFirst(ints: Int32Array, o: number): number {
+  return ints[o + nodeFirstWord];
+}
+
+/** Node `o`'s primitive count: 0 for an inner node. */
+export function nodeLeafCount(ints: Int32Array, o: number): number {
+  return ints[o + nodeCountWord];
+}
+
+/** Whether node `o` is a leaf (holds primitives rather than two children). */
+export function isLeafNode(ints: Int32Array, o: number): boolean {
+  return ints[o + nodeCountWord] !== 0;
+}
+
+/** Makes node `o` a leaf of primitives first .. first + count - 1 (count ≥ 1) in leaf order. */
+export function setLeafNode(ints: Int32Array, o: number, first: number, count: number): void {
+  ints[o + nodeFirstWord] = first;
+  ints[o + nodeCountWord] = count;
+}
+
+/** Makes node `o` an inner node whose children are `firstChild` and `firstChild + 1`. */
+export function setInnerNode(ints: Int32Array, o: number, firstChild: number): void {
+  ints[o + nodeFirstWord] = firstChild;
+  ints[o + nodeCountWord] = 0;
 }
 
 /** Allocates `count` zeroed nodes. */
@@ -32,7 +68,7 @@ export function halfArea32(b: Float32Array, o: number): number {
 /** Sets inner node `node`'s bounds to the union of its two children. */
 export function unionChildBounds(floats: Float32Array, ints: Int32Array, node: number): void {
   const o = node * nodeWords;
-  const a = ints[o + 6] * nodeWords;
+  const a = nodeFirst(ints, o) * nodeWords;
   const b = a + nodeWords;
   for (let k = 0; k < 6; k += 2) {
     floats[o + k] = Math.min(floats[a + k], floats[b + k]);
@@ -54,7 +90,8 @@ export function bvhSahCost(nodes: BvhNodes): number {
     const o = n * nodeWords;
     const area = halfArea32(floats, o);
     const weight = area > 0 ? area / rootArea : 0; // an empty box (all entries invalid) is never entered
-    cost += weight * (ints[o + 7] === 0 ? 2 : ints[o + 7]);
+    const count = nodeLeafCount(ints, o);
+    cost += weight * (count === 0 ? 2 : count);
   }
   return cost;
 }

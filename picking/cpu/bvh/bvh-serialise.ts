@@ -1,6 +1,6 @@
 import { describeValue } from '../../../core/errors.js';
 import type { Mesh } from '../../../engine/mesh.js';
-import { allocateBvhNodes, nodeWords } from './bvh-nodes.js';
+import { allocateBvhNodes, isLeafNode, nodeFirst, nodeLeafCount, nodeWords } from './bvh-nodes.js';
 import { CpuPickError } from '../cpu-pick-error.js';
 import { getMeshBvh, setMeshBvh } from './mesh-bvh-cache.js';
 import { compactFaceIds, copyLeafTriangles, type TriangleBvh } from './triangle-bvh.js';
@@ -39,8 +39,8 @@ function checkTopology(ints: Int32Array, nodeCount: number, triangleCount: numbe
     const o = n * nodeWords;
     if (n > 0 && referenced[n] !== 1)
       fail(`node ${n} is referenced ${referenced[n]} times (a tree references each node once)`);
-    const count = ints[o + 7];
-    const link = ints[o + 6];
+    const count = nodeLeafCount(ints, o);
+    const link = nodeFirst(ints, o);
     if (count < 0) fail(`node ${n} has a negative primitive count ${count}`);
     if (count === 0) {
       if (!(link > n && link + 1 < nodeCount))
@@ -138,8 +138,9 @@ function checkBounds(bvh: TriangleBvh): void {
   for (let n = 0; n < nodeCount; n++) {
     const o = n * nodeWords;
     const inside = (x: number, a: number): boolean => floats[o + 2 * a] <= x && x <= floats[o + 2 * a + 1];
-    if (ints[o + 7] === 0) {
-      for (const c of [ints[o + 6], ints[o + 6] + 1]) {
+    const first = nodeFirst(ints, o);
+    if (!isLeafNode(ints, o)) {
+      for (const c of [first, first + 1]) {
         for (let k = 0; k < 6; k++) {
           if (!inside(floats[c * nodeWords + k], k >> 1)) {
             throw new CpuPickError(
@@ -152,7 +153,7 @@ function checkBounds(bvh: TriangleBvh): void {
       }
       continue;
     }
-    for (let i = ints[o + 6]; i < ints[o + 6] + ints[o + 7]; i++) {
+    for (let i = first, end = first + nodeLeafCount(ints, o); i < end; i++) {
       for (let k = 0; k < 9; k++) {
         const corner = faceIds[i] * 3 + Math.floor(k / 3);
         if (!inside(positions[(indices ? indices[corner] : corner) * 3 + (k % 3)], k % 3)) {

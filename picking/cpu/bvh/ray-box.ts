@@ -63,7 +63,9 @@ export function rayBoxEntry(r: RayBox, b: ArrayLike<number>, o: number, tMin: nu
 
 /**
  * Whether the ray o + t·d enters the box at `b[o..o+6]` within [tMin, tMax]: the same test as `setRayBox` +
- * `rayBoxEntry`, without a RayBox (a one-off test, e.g. before any per-query state is set up).
+ * `rayBoxEntry`, without a RayBox (a one-off test, e.g. before any per-query state is set up). One difference: an
+ * entry at t = +Infinity (no finite exit, e.g. a zero direction) counts as entered here, where rayBoxEntry's Infinity
+ * reads as a miss.
  */
 export function rayEntersBox(
   ox: number,
@@ -77,6 +79,7 @@ export function rayEntersBox(
   tMin: number,
   tMax: number,
 ): boolean {
+  // Twin of picking/cpu/bvh/ray-box.ts:rayBoxEntry (kept equal by test/unit/cpu-picking/twins.test.ts: rayEntersBox is setRayBox + rayBoxEntry but for an entry at t = Infinity)
   const ix = 1 / dx;
   const iy = 1 / dy;
   const iz = 1 / dz;

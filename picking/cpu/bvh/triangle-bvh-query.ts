@@ -1,4 +1,4 @@
-import { nodeWords } from './bvh-nodes.js';
+import { nodeCountWord, nodeFirstWord, nodeWords } from './bvh-nodes.js';
 import { exitPad } from './ray-box.js';
 import {
   intersectTriangleWatertight,
@@ -95,6 +95,7 @@ export function raycastTriangleBvhFirst(
 ): boolean {
   const { floats: F, ints: I, nodeCount, maxDepth } = bvh.nodes;
   if (nodeCount === 0) return false;
+  // Twin of picking/cpu/bvh/ray-box.ts:setRayBox (kept equal by test/unit/cpu-picking/twins.test.ts: raycastTriangleBvhFirst is a walk of rayBoxEntry and intersectTriangleWatertight)
   const ix = 1 / dx;
   const iy = 1 / dy;
   const iz = 1 / dz;
@@ -111,6 +112,7 @@ export function raycastTriangleBvhFirst(
   let sp = 0;
   let node = 0;
   {
+    // Twin of picking/cpu/bvh/ray-box.ts:rayEntersBox (kept equal by test/unit/cpu-picking/twins.test.ts: raycastTriangleBvhFirst is a walk of rayBoxEntry and intersectTriangleWatertight)
     let tn = tMin;
     let tf = tMax;
     let t = (F[lx] - ox) * ix;
@@ -144,9 +146,9 @@ export function raycastTriangleBvhFirst(
   const stackNear = s.stackNear;
   for (;;) {
     const o = node * nodeWords;
-    const count = I[o + 7];
+    const count = I[o + nodeCountWord];
     if (count > 0) {
-      const first = I[o + 6];
+      const first = I[o + nodeFirstWord];
       for (let i = first, end = first + count; i < end; i++) {
         let a: number;
         let b: number;
@@ -167,6 +169,7 @@ export function raycastTriangleBvhFirst(
             c = idx[f + 2] * 3;
           }
         }
+        // Twin of picking/cpu/bvh/ray-triangle.ts:intersectTriangleWatertight (kept equal by test/unit/cpu-picking/twins.test.ts: raycastTriangleBvhFirst is a walk of rayBoxEntry and intersectTriangleWatertight)
         const Q = T !== null ? T : P;
         const az = Q[a + kz] - rz;
         const ax = Q[a + kx] - rx - sx * az;
@@ -192,8 +195,10 @@ export function raycastTriangleBvhFirst(
         bestV = v / det;
       }
     } else {
-      const a = I[o + 6] * nodeWords;
+      const left = I[o + nodeFirstWord];
+      const a = left * nodeWords;
       const c = a + nodeWords;
+      // Twin of picking/cpu/bvh/ray-box.ts:rayBoxEntry (kept equal by test/unit/cpu-picking/twins.test.ts: raycastTriangleBvhFirst is a walk of rayBoxEntry and intersectTriangleWatertight)
       let an = tMin;
       let af = best;
       let t = (F[a + lx] - ox) * ix;
@@ -227,21 +232,21 @@ export function raycastTriangleBvhFirst(
       if (hitA) {
         if (hitC) {
           if (an <= cn) {
-            stackNodes[sp] = I[o + 6] + 1;
+            stackNodes[sp] = left + 1;
             stackNear[sp++] = cn;
-            node = I[o + 6];
+            node = left;
           } else {
-            stackNodes[sp] = I[o + 6];
+            stackNodes[sp] = left;
             stackNear[sp++] = an;
-            node = I[o + 6] + 1;
+            node = left + 1;
           }
         } else {
-          node = I[o + 6];
+          node = left;
         }
         continue;
       }
       if (hitC) {
-        node = I[o + 6] + 1;
+        node = left + 1;
         continue;
       }
     }
@@ -292,13 +297,14 @@ export function raycastTriangleBvhAll(
   while (sp > 0) {
     const o = stack[--sp] * nodeWords;
     if (!(rayBoxEntry(box, floats, o, tMin, tMax) < Infinity)) continue;
-    const count = ints[o + 7];
+    const count = ints[o + nodeCountWord];
+    const first = ints[o + nodeFirstWord];
     if (count === 0) {
-      stack[sp++] = ints[o + 6];
-      stack[sp++] = ints[o + 6] + 1;
+      stack[sp++] = first;
+      stack[sp++] = first + 1;
       continue;
     }
-    for (let i = ints[o + 6], end = ints[o + 6] + count; i < end; i++) {
+    for (let i = first, end = first + count; i < end; i++) {
       const hit =
         bvh.triangles !== null
           ? intersectTriangleWatertight(s.ray, bvh.triangles, i * 9, tMin, tMax, s.hit, facing)

@@ -1,5 +1,5 @@
 import { describeValue } from '../../../core/errors.js';
-import { nodeWords } from './bvh-nodes.js';
+import { nodeCountWord, nodeFirst, nodeFirstWord, nodeLeafCount, nodeWords } from './bvh-nodes.js';
 import { noteTriangleBvhRefit } from './bvh-refit-epoch.js';
 import { CpuPickError } from '../cpu-pick-error.js';
 import { checkGeometry, type TriangleBvh } from './triangle-bvh.js';
@@ -40,8 +40,8 @@ function nodeParentsAndLeaves(bvh: TriangleBvh): { parents: Int32Array; leafOf: 
   const leafOf = new Int32Array(bvh.triangleCount);
   for (let n = 0; n < nodeCount; n++) {
     const o = n * nodeWords;
-    const count = ints[o + 7];
-    const first = ints[o + 6];
+    const count = nodeLeafCount(ints, o);
+    const first = nodeFirst(ints, o);
     if (count === 0) {
       parents[first] = n;
       parents[first + 1] = n;
@@ -103,7 +103,7 @@ function refitLeaf(bvh: TriangleBvh, n: number): boolean {
   let y1 = -Infinity;
   let z0 = Infinity;
   let z1 = -Infinity;
-  for (let i = ints[o + 6], end = i + ints[o + 7]; i < end; i++) {
+  for (let i = ints[o + nodeFirstWord], end = i + ints[o + nodeCountWord]; i < end; i++) {
     const f = faceIds[i] * 3;
     for (let k = 0; k < 3; k++) {
       const v = (idx === null ? f + k : idx[f + k]) * 3;
@@ -140,10 +140,11 @@ function refitLeaf(bvh: TriangleBvh, n: number): boolean {
   return changed;
 }
 
-/** Sets inner node `n`'s bounds to the union of its two children (at ints[6] and ints[6] + 1). */
+/** Sets inner node `n`'s bounds to the union of its two children (its first child and the next). */
 function unionChildren(floats: Float32Array, ints: Int32Array, n: number): void {
+  // Twin of picking/cpu/bvh/bvh-nodes.ts:unionChildBounds (kept equal by test/unit/cpu-picking/twins.test.ts: refit unionChildren is unionChildBounds up to a zero sign)
   const o = n * nodeWords;
-  const a = ints[o + 6] * nodeWords;
+  const a = ints[o + nodeFirstWord] * nodeWords;
   const b = a + nodeWords;
   floats[o] = floats[a] < floats[b] ? floats[a] : floats[b];
   floats[o + 1] = floats[a + 1] > floats[b + 1] ? floats[a + 1] : floats[b + 1];
@@ -160,9 +161,10 @@ function unionChildren(floats: Float32Array, ints: Int32Array, n: number): void 
 function refitIndexedLeavesWithCopy(bvh: TriangleBvh, T: Float32Array, idx: Uint16Array | Uint32Array): void {
   const { floats, ints, nodeCount } = bvh.nodes;
   const { positions: P, faceIds } = bvh;
+  // Twin of picking/cpu/bvh/triangle-bvh-refit.ts:refitLeaf (kept equal by test/unit/cpu-picking/partial-refit.test.ts: equal to a whole refit, node for node; non-indexed geometry too)
   for (let n = 0; n < nodeCount; n++) {
     const o = n * nodeWords;
-    const count = ints[o + 7];
+    const count = ints[o + nodeCountWord];
     if (count === 0) continue;
     let x0 = Infinity;
     let x1 = -Infinity;
@@ -170,7 +172,7 @@ function refitIndexedLeavesWithCopy(bvh: TriangleBvh, T: Float32Array, idx: Uint
     let y1 = -Infinity;
     let z0 = Infinity;
     let z1 = -Infinity;
-    for (let i = ints[o + 6], end = i + count, b = i * 9; i < end; i++) {
+    for (let i = ints[o + nodeFirstWord], end = i + count, b = i * 9; i < end; i++) {
       const f = faceIds[i] * 3;
       for (let k = 0; k < 3; k++, b += 3) {
         const v = idx[f + k] * 3;
@@ -206,8 +208,9 @@ export function refitTriangleBvhBounds(bvh: TriangleBvh): void {
   const T = bvh.triangles;
   const idx = bvh.indices;
   if (T !== null && idx !== null) refitIndexedLeavesWithCopy(bvh, T, idx);
-  else for (let n = 0; n < nodeCount; n++) if (ints[n * nodeWords + 7] > 0) refitLeaf(bvh, n);
-  for (let n = nodeCount - 1; n >= 0; n--) if (ints[n * nodeWords + 7] === 0) unionChildren(floats, ints, n);
+  else for (let n = 0; n < nodeCount; n++) if (ints[n * nodeWords + nodeCountWord] > 0) refitLeaf(bvh, n);
+  for (let n = nodeCount - 1; n >= 0; n--)
+    if (ints[n * nodeWords + nodeCountWord] === 0) unionChildren(floats, ints, n);
   bvh.refitCount++;
   noteTriangleBvhRefit();
 }
