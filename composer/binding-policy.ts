@@ -32,7 +32,7 @@ export interface ResolvedBindingPolicy {
 export const bindingRoles: readonly BindingRole[] = ['scene', 'mesh', 'material', 'extra'];
 
 /** Group index of each role by default. Groups are not compacted: a role keeps its index in every variant. */
-export const bindGroupOfRole: Readonly<Record<BindingRole, number>> = { scene: 0, mesh: 1, material: 2, extra: 3 };
+const bindGroupOfRole: Readonly<Record<BindingRole, number>> = { scene: 0, mesh: 1, material: 2, extra: 3 };
 
 const defaultMaxBindGroups = 4;
 

@@ -5,10 +5,10 @@ import { ComposeError } from './errors.js';
 import { locate, sourceMessage } from './link.js';
 
 /** Module names the composer generates; fragment ids may not map to them. */
-export const generatedModuleNames: readonly string[] = ['bindings', 'constants', 'io', 'slots', 'weft_main'];
+const generatedModuleNames: readonly string[] = ['bindings', 'constants', 'io', 'slots', 'weft_main'];
 
 /** Fragments in dependency order (dependencies first, ties by id): the order every assignment uses. */
-export interface FragmentGraph {
+interface FragmentGraph {
   ordered: readonly Fragment[];
   byId: ReadonlyMap<string, Fragment>;
 }

@@ -40,7 +40,7 @@ function stencilFace(face: GPUStencilFaceState | undefined): GPUStencilFaceState
 }
 
 /** The pipeline state with WebGPU's defaults filled in, so equal pipelines serialise equally. */
-export function canonicalPipelineState(state: RenderPipelineState): unknown {
+function canonicalPipelineState(state: RenderPipelineState): unknown {
   const p = state.primitive ?? {};
   const m = state.multisample ?? {};
   const d = state.depthStencil;

@@ -26,7 +26,7 @@ export interface PipelineLeaseOwner {
 }
 
 /** A fixed pipeline state, or one derived from the composed shader (e.g. one target per composed output). */
-export type PipelineStateFor = RenderPipelineState | ((composed: ComposedShader) => RenderPipelineState);
+type PipelineStateFor = RenderPipelineState | ((composed: ComposedShader) => RenderPipelineState);
 
 /** Creates an empty set on `device` (it acquires nothing until asked). */
 export function createPipelineLeaseSet(device: GPUDevice): PipelineLeaseSet {

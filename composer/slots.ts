@@ -5,7 +5,7 @@ import { type GeneratedModule, makeModuleWriter } from './generated-module.js';
 import { isWgslIdentifier, qualifyWgslType } from './wgsl-names.js';
 
 /** Slots the composer itself provides: the stage functions the generated entry points call. */
-export const stageSlots = { vertex: 'vertexStage', fragment: 'fragmentStage' } as const;
+const stageSlots = { vertex: 'vertexStage', fragment: 'fragmentStage' } as const;
 
 const ioStructs = ['VertexInput', 'VertexOutput', 'FragmentInput', 'FragmentOutput'];
 

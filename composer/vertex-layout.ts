@@ -6,7 +6,7 @@ import { activeItems } from './fragment-graph.js';
 import { isWgslIdentifier, wgslScalarKind } from './wgsl-names.js';
 
 /** Per-vertex semantics in location order; other per-vertex semantics follow, sorted by name. */
-export const vertexSemanticOrder: readonly string[] = [
+const vertexSemanticOrder: readonly string[] = [
   'position',
   'normal',
   'uv',
@@ -19,7 +19,7 @@ export const vertexSemanticOrder: readonly string[] = [
   'weights2',
 ];
 /** Per-instance semantics in location order (after every per-vertex one); others follow, sorted by name. */
-export const instanceSemanticOrder: readonly string[] = ['instance0', 'instance1', 'instance2', 'instance3'];
+const instanceSemanticOrder: readonly string[] = ['instance0', 'instance1', 'instance2', 'instance3'];
 
 /** One caller vertex buffer: which semantics it holds, where, and in which format. */
 export interface VertexBufferSpec {

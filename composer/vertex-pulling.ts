@@ -20,7 +20,7 @@ export interface VertexPullingSpec {
 export const vertexPullingFragmentId = 'vertex-pulling';
 
 /** Name of the storage binding that holds caller vertex buffer `source`. */
-export function pulledVertexBindingName(source: number): string {
+function pulledVertexBindingName(source: number): string {
   return `pulledVertices${source}`;
 }
 

@@ -7,7 +7,7 @@ export interface WgslTypeExpr {
 }
 
 /** A struct member as written: its `@align` / `@size` expressions when present. */
-export interface WgslStructMember {
+interface WgslStructMember {
   name: string;
   type: WgslTypeExpr;
   align?: string;
@@ -15,7 +15,7 @@ export interface WgslStructMember {
 }
 
 /** A module-scope `var` with its address space, access mode and `@group` / `@binding` (null when absent). */
-export interface WgslModuleVar {
+interface WgslModuleVar {
   name: string;
   addressSpace: string | null;
   access: string | null;
@@ -25,7 +25,7 @@ export interface WgslModuleVar {
 }
 
 /** The module-scope declarations a buffer layout needs. */
-export interface WgslDeclarations {
+interface WgslDeclarations {
   structs: Map<string, WgslStructMember[]>;
   aliases: Map<string, WgslTypeExpr>;
   /** `const` declarations whose initialiser is a single token (a literal or a name), by name. */

@@ -25,7 +25,7 @@ const predeclared: readonly string[] = [
 ];
 
 /** True for WGSL's predeclared type names, address spaces, access modes and texel formats. */
-export function isPredeclaredWgslName(name: string): boolean {
+function isPredeclaredWgslName(name: string): boolean {
   return (
     predeclared.includes(name) ||
     /^(vec[234][fihu]?|mat[234]x[234][fh]?|texture_\w+|(r|rg|rgba|bgra)(8|16|32)(unorm|snorm|uint|sint|float))$/.test(

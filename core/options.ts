@@ -4,7 +4,7 @@ import { describeValue } from './errors.js';
  * Builds the API's own typed error with code `bad-option` (e.g. `(api, m) => new EngineError(api, 'bad-option', m)`);
  * `checkOptionKeys` throws what it returns.
  */
-export type OptionErrorFactory = (api: string, message: string) => Error;
+type OptionErrorFactory = (api: string, message: string) => Error;
 
 /**
  * Every key of an options type, as a record: `const keys: OptionKeys<EngineOptions> = { label: true, … }` fails to
@@ -92,7 +92,7 @@ export function checkOptionKeys<T>(
 }
 
 /** What an option's value must be, for the options `checkOptionTypes` checks. */
-export type OptionType = 'boolean' | 'function' | 'finite-number' | 'string';
+type OptionType = 'boolean' | 'function' | 'finite-number' | 'string';
 
 function hasOptionType(value: unknown, type: OptionType): boolean {
   if (type === 'finite-number') return typeof value === 'number' && Number.isFinite(value);

@@ -4,7 +4,7 @@ import { forwardShaderSpec } from './render/forward-shader.js';
 import { describeRepresentativeMesh } from './representative-mesh.js';
 
 /** Which deformations a forward variant composes into the shared vertex stage (the mesh has normals, no UVs). */
-export interface DeformationVariant {
+interface DeformationVariant {
   skin: 0 | 4 | 8;
   morph: boolean;
   morphNormals?: boolean;

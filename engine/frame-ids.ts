@@ -32,7 +32,7 @@ export function makeFrameIdRanges(draws: readonly { mesh: Mesh }[]): readonly Fr
 }
 
 /** Resolves an id against a frame's ranges (binary search); unknown ids are a miss. */
-export function resolveFrameId(ranges: readonly FrameIdRange[], id: number, primitive: number): FrameIdHit {
+function resolveFrameId(ranges: readonly FrameIdRange[], id: number, primitive: number): FrameIdHit {
   let low = 0;
   let high = ranges.length - 1;
   while (id > 0 && low <= high) {

@@ -110,7 +110,7 @@ const formatByteSize: Partial<Record<GPUVertexFormat, number>> = {
 };
 
 /** Number of components a vertex format holds (only the formats weft reads). */
-export function vertexFormatComponents(format: GPUVertexFormat): number {
+function vertexFormatComponents(format: GPUVertexFormat): number {
   return format === 'float32x2' ? 2 : format === 'float32x3' ? 3 : 4;
 }
 

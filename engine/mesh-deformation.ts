@@ -9,7 +9,7 @@ import type { Mesh } from './mesh.js';
 import type { VertexAnimation } from './vertex-animation-types.js';
 
 /** What a pass's shader takes from a VAT: its current and previous-frame (velocity) `deformVertex` fragments. */
-export type VertexAnimationShaders = Pick<VertexAnimation, 'fragment' | 'velocityFragment'>;
+type VertexAnimationShaders = Pick<VertexAnimation, 'fragment' | 'velocityFragment'>;
 
 /** Which deformations a mesh's shaders compose. */
 export interface MeshDeformationVariant {
@@ -23,7 +23,7 @@ export interface MeshDeformationVariant {
 }
 
 /** What decides a deformation variant besides the geometry's influence attributes. */
-export interface DeformationSources {
+interface DeformationSources {
   skinned: boolean;
   morphTargets: { hasNormals: boolean } | null;
   vertexAnimation: VertexAnimationShaders | null;

@@ -59,11 +59,6 @@ export function vertexBuffersOfDescription(description: MeshShaderDescription): 
   return description.thinInstances ? [...description.buffers, thinInstanceVertexBuffer()] : [...description.buffers];
 }
 
-/** The standard-material variant a mesh needs: which attributes it has, whether it is thin-instanced. */
-export function standardVariantOf(mesh: Mesh): StandardMaterialVariant {
-  return standardVariantOfDescription(describeMeshShader(mesh));
-}
-
 /** The mesh's own vertex buffers (tight or interleaved) plus the thin-instance buffer, as the composer reads them. */
 export function meshVertexLayout(mesh: Mesh): VertexBufferSpec[] {
   return vertexBuffersOfDescription(describeMeshShader(mesh));

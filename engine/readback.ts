@@ -21,7 +21,7 @@ export interface TextureRegion {
 }
 
 /** A rectangle of texels of one mip level, to be copied into a staging buffer. */
-export interface TextureCopySource {
+interface TextureCopySource {
   texture: GPUTexture;
   x: number;
   y: number;

@@ -29,9 +29,9 @@ export interface StagingPool {
 }
 
 /** Free buffers a pool always may keep. */
-export const stagingFreeMin = 4;
+const stagingFreeMin = 4;
 /** Finished epochs whose peak use the pool keeps buffers for. */
-export const stagingPeakEpochs = 8;
+const stagingPeakEpochs = 8;
 
 /** Creates an empty pool for a device; buffers appear on the first acquire. */
 export function createStagingPool(device: GPUDevice, label: string): StagingPool {
@@ -67,7 +67,7 @@ function endUse(pool: StagingPool): void {
 }
 
 /** Sizes are rounded up to a power of two (≥ 256 bytes) so buffers are reused across similar reads. */
-export function stagingSizeClass(bytes: number): number {
+function stagingSizeClass(bytes: number): number {
   let size = 256;
   while (size < bytes) size *= 2;
   return size;

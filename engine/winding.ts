@@ -33,12 +33,12 @@ export function determinantSign(m: ArrayLike<number>, offset = 0): 1 | -1 {
 }
 
 /** Front face of a draw whose world (× instance) matrix has this determinant sign. */
-export function frontFaceOf(sign: number): GPUFrontFace {
+function frontFaceOf(sign: number): GPUFrontFace {
   return sign < 0 ? 'cw' : 'ccw';
 }
 
 /** A run of consecutive instances drawn with one front face. */
-export interface WindingRun {
+interface WindingRun {
   first: number;
   count: number;
   frontFace: GPUFrontFace;
@@ -119,13 +119,4 @@ export function meshUsesClockwise(mesh: Mesh): boolean {
   if (mesh.thinInstanceCount === 0) return false;
   const { mirrored, all } = mirrorsOf(mesh);
   return worldSign > 0 ? mirrored !== null : !(all && mirrored !== null);
-}
-
-/** True when some instance of the mesh (or the mesh itself) is drawn with the counter-clockwise front face now. */
-export function meshUsesCounterClockwise(mesh: Mesh): boolean {
-  const worldSign = determinantSign(mesh.worldMatrix);
-  if (!mesh.thinInstances) return worldSign > 0;
-  if (mesh.thinInstanceCount === 0) return false;
-  const { mirrored, all } = mirrorsOf(mesh);
-  return worldSign > 0 ? !(all && mirrored !== null) : mirrored !== null;
 }

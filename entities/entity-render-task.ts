@@ -26,7 +26,7 @@ export interface EntityRenderTaskOptions {
 }
 
 /** What a kind of entity tells the shared renderer. */
-export interface EntityRenderSpec {
+interface EntityRenderSpec {
   label: string;
   /** The entity's colour shader (its own builder, also used for its registered variant). */
   shaderSpec: () => ComposeSpec;
@@ -46,7 +46,7 @@ export interface EntityRenderSpec {
 }
 
 /** An entity render task's internal state (plain data, read by its record and execute). */
-export interface EntityTaskState {
+interface EntityTaskState {
   readonly name: string;
   readonly scene: Scene;
   readonly options: EntityRenderTaskOptions;

@@ -3,9 +3,6 @@ import type { Fragment } from './fragment-types.js';
 /** Condition that fills the object-ID output's y with `primitive_index` (needs the `primitive-index` feature). */
 export const objectPrimitiveCondition = 'objectPrimitive';
 
-/** What the object-ID output's y holds when the primitive index is not available. */
-export const unknownPrimitiveIndex = 0xffffffff;
-
 const source = `import bindings::geometryDraw;
 import io::{ FragmentInput, FragmentOutput, VertexInput, VertexOutput };
 

@@ -1,7 +1,7 @@
 import type { Fragment } from './fragment-types.js';
 
 /** Name of the slot every geometry output fills: `fn(input: FragmentInput, output: ptr<function, FragmentOutput>)`. */
-export const geometryOutputsSlot = 'geometryOutputs';
+const geometryOutputsSlot = 'geometryOutputs';
 
 const source = `import bindings::scene;
 import io::{ FragmentInput, FragmentOutput };

@@ -12,7 +12,7 @@ import type { Fragment } from '../fragments/fragment-types.js';
 import { setUniforms } from '../composer/uniform-layout-writer.js';
 
 /** Per-channel remap of a float blit: `out = (texel, red replicated?) * scale + bias`, rgb × source alpha when `maskByAlpha`. */
-export interface BlitRemapValues {
+interface BlitRemapValues {
   scale: readonly [number, number, number, number];
   bias: readonly [number, number, number, number];
   replicateRed?: boolean;
@@ -31,7 +31,7 @@ export function resolveBlitRemap(remap: BlitRemap | undefined): BlitRemapValues 
 }
 
 /** Everything a blit pass needs; built in record(), encoded by execute() without creating anything. */
-export interface BlitPassOptions {
+interface BlitPassOptions {
   label: string;
   cache: ComposeCache;
   fragments: readonly Fragment[];

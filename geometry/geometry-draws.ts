@@ -90,7 +90,7 @@ const constantBlend: GPUBlendState = {
 };
 
 /** The pipeline state of a draw: MRT targets (constant-alpha blending for transparent participants), culling, reverse-Z depth. */
-export function geometryPipelineState(
+function geometryPipelineState(
   context: GeometryDrawContext,
   mesh: Mesh,
   transparent: boolean,

@@ -27,7 +27,7 @@ const api = 'GeometryRendererTask.record';
 const defaultReflectivity = [0.04, 0.04, 0.04, 0] as const;
 
 /** The task's frame size now (`size` or the engine's). */
-export function geometryTaskSize(state: GeometryTaskState): [number, number] {
+function geometryTaskSize(state: GeometryTaskState): [number, number] {
   const size = state.config.size;
   return !size || size === 'canvas' ? [state.engine.width, state.engine.height] : [size.width, size.height];
 }

@@ -40,7 +40,7 @@ export interface GeometryVariant {
 }
 
 /** The task's previous thin-instance matrices: one 64-byte matrix per instance, columns `prevInstance0…3`. */
-export function previousInstanceVertexBuffer(): VertexBufferSpec {
+function previousInstanceVertexBuffer(): VertexBufferSpec {
   return {
     arrayStride: 64,
     stepMode: 'instance',
@@ -53,7 +53,7 @@ export function previousInstanceVertexBuffer(): VertexBufferSpec {
 }
 
 /** Mesh inputs a geometry variant actually reads: normals only for normal/lit outputs, uv and colour only for material outputs. */
-export function geometryVariantOf(
+function geometryVariantOf(
   outputs: readonly GeometryOutputName[],
   mesh: { normals: boolean; uvs: boolean; colors: boolean; thinInstances: boolean },
 ): Omit<GeometryVariant, 'previousDepth' | 'objectPrimitive' | 'untextured' | 'velocityStatic'> {
@@ -68,7 +68,7 @@ export function geometryVariantOf(
 }
 
 /** The compose conditions of a geometry variant. */
-export function geometryConditions(variant: GeometryVariant): Record<string, boolean> {
+function geometryConditions(variant: GeometryVariant): Record<string, boolean> {
   return {
     normals: variant.normals,
     uvs: variant.uvs,
@@ -82,7 +82,7 @@ export function geometryConditions(variant: GeometryVariant): Record<string, boo
 }
 
 /** The default buffers of a geometry variant: the standard tight layout plus the previous-instance buffer when velocity reads it. */
-export function geometryVertexLayout(variant: GeometryVariant): VertexLayoutSpec {
+function geometryVertexLayout(variant: GeometryVariant): VertexLayoutSpec {
   const layout = standardVertexLayout(variant) as Extract<VertexLayoutSpec, { kind: 'buffers' }>;
   const previous = variant.thinInstances && variant.outputs.includes('linearVelocity');
   return previous ? { kind: 'buffers', buffers: [...layout.buffers, previousInstanceVertexBuffer()] } : layout;
@@ -104,7 +104,7 @@ export function composeGeometryShader(variant: GeometryVariant, options: Standar
 }
 
 /** Options of the copy-to-texture blit shader. */
-export interface BlitVariant {
+interface BlitVariant {
   multisampled: boolean;
   /** Unsigned-integer source and target. */
   uint: boolean;
@@ -120,7 +120,7 @@ export function blitSpec(variant: BlitVariant, options: Pick<StandardComposeOpti
 }
 
 /** What the geometry pass's shader for one mesh depends on. */
-export interface GeometryShaderDescription {
+interface GeometryShaderDescription {
   mesh: MeshShaderDescription;
   /** The task's outputs. */
   outputs: readonly GeometryOutputName[];
@@ -152,7 +152,7 @@ export function describeGeometryShader(
 }
 
 /** The geometry variant of a described mesh: the inputs its outputs read, instances, previous depth, primitive IDs. */
-export function geometryVariantOfDescription(description: GeometryShaderDescription): GeometryVariant {
+function geometryVariantOfDescription(description: GeometryShaderDescription): GeometryVariant {
   return {
     ...geometryVariantOf(description.outputs, standardVariantOfDescription(description.mesh)),
     previousDepth: description.previousDepth,

@@ -4,7 +4,7 @@ import { makeGeometryDrawUniformsFragment } from '../fragments/geometry-draw-uni
 import { makeGeometrySceneUniformsFragment } from '../fragments/geometry-scene-uniforms.js';
 
 /** Word index of each `GeometrySceneUniforms` / `GeometryDrawUniforms` field the geometry task writes. */
-export interface GeometryUniformOffsets {
+interface GeometryUniformOffsets {
   geometrySceneAt: Readonly<Record<'view' | 'depthRange' | 'viewport', number>>;
   geometryDrawAt: Readonly<Record<'reflectivity' | 'ids', number>>;
 }

@@ -5,7 +5,7 @@ import type { GeometryOutputName } from '../fragments/geometry-fragments.js';
 import { blitSpec, type GeometryVariant, geometryShaderSpec } from './geometry-shader.js';
 
 /** Name of a geometry variant in the registry: `geometry-` plus the outputs and the mesh inputs. */
-export function geometryVariantName(label: string, variant: GeometryVariant): string {
+function geometryVariantName(label: string, variant: GeometryVariant): string {
   return [
     'geometry',
     label,
@@ -142,7 +142,7 @@ export function registerGeometryVariants(registry: VariantRegistry): VariantRegi
 }
 
 /** The G-buffer's velocity variant of a thin-instanced VAT mesh (4 influences): current and previous animated positions. */
-export function vertexAnimationVelocitySpec(): ComposeSpec {
+function vertexAnimationVelocitySpec(): ComposeSpec {
   const outputs: GeometryOutputName[] = ['linearVelocity', 'worldPosition'];
   const mesh = describeRepresentativeMesh({ vat: 4, thinInstances: true });
   return geometryShaderSpec({ mesh, outputs, previousDepth: false, objectPrimitive: false });

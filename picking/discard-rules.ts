@@ -199,7 +199,7 @@ export function readRuleStorage(
 }
 
 /** The texts of a rule that compile messages point into. */
-export interface PickRuleTexts {
+interface PickRuleTexts {
   wgsl: string;
   worldAdjustWgsl?: string;
 }

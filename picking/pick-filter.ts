@@ -19,10 +19,10 @@ export interface PickFilterOptions {
 }
 
 /** The class a picker throws bad options as: `PickError` for the GPU API, `CpuPickError` for the CPU API. */
-export type PickOptionErrorClass = new (api: string, code: 'bad-option' | 'bad-ignore', message: string) => Error;
+type PickOptionErrorClass = new (api: string, code: 'bad-option' | 'bad-ignore', message: string) => Error;
 
 /** Thin-instance ranges [start, end) left out of one mesh. */
-export type InstanceRanges = readonly (readonly [number, number])[];
+type InstanceRanges = readonly (readonly [number, number])[];
 
 /** Filtering options checked once and compiled: the filter, and what is ignored per mesh. */
 export interface PickFilter {

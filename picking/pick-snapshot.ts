@@ -57,7 +57,7 @@ export interface PickCandidate {
 }
 
 /** The deformation state of a mesh at the call: bone matrices, morph weights, VAT time and playback. */
-export interface CapturedPose {
+interface CapturedPose {
   boneVersion: number;
   bones: Float32Array<ArrayBuffer> | null;
   morphWeights: Float32Array;

@@ -31,8 +31,3 @@ export function makePickZoomMatrix(
   dst[15] = 1;
   return dst;
 }
-
-/** NDC x, y of the centre of framebuffer pixel (px, py). */
-export function pixelCentreNdc(px: number, py: number, width: number, height: number): [number, number] {
-  return [((px + 0.5) / width) * 2 - 1, 1 - ((py + 0.5) / height) * 2];
-}

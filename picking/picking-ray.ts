@@ -57,7 +57,7 @@ function checkViewport(api: string, viewport: PickViewport): number {
  * - `subpixel`: exactly (x·ratio, y·ratio), so pixel i spans i .. i + 1 and its centre is i + 0.5.
  * Bad input throws a PickError naming `api`, and `points[pointIndex]` when a multi-point call gives the point's index.
  */
-export function toFramebufferSample(
+function toFramebufferSample(
   api: string,
   x: number,
   y: number,
@@ -195,7 +195,7 @@ function cameraBasis(camera: PlacedCamera): CameraBasis {
 }
 
 /** Cosine between a ray of a perspective `camera` and its view axis: near/far planes lie at near / cos, far / cos along the ray. */
-export function cameraAxisCosine(camera: PlacedCamera, direction: readonly number[]): number {
+function cameraAxisCosine(camera: PlacedCamera, direction: readonly number[]): number {
   const f = cameraBasis(camera).forward;
   return direction[0] * f[0] + direction[1] * f[1] + direction[2] * f[2];
 }

@@ -5,7 +5,7 @@ import { transformPoint64 } from '../engine/matrix64.js';
 type Vec3 = [number, number, number];
 
 /** A ray of a matrix camera in float64, and the distances along it where the near and far planes lie. */
-export interface MatrixCameraRay {
+interface MatrixCameraRay {
   origin: Vec3;
   direction: Vec3;
   near: number;

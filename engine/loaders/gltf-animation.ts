@@ -44,7 +44,7 @@ function readOutput(output: Accessor): Float64Array {
  * lerps (rotations slerp), CUBICSPLINE is the Hermite spline through the values with the in/out tangents scaled by
  * the keyframe interval. Before the first and after the last keyframe the end values hold. Rotations come out unit.
  */
-export function sampleGltfChannel(
+function sampleGltfChannel(
   times: ArrayLike<number>,
   values: ArrayLike<number>,
   size: number,

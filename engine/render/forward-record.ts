@@ -24,7 +24,7 @@ import {
 import { getEngineUniformLayouts } from '../uniform-layouts.js';
 
 /** Gives back the leases and destroys the buffers, depth and material textures the task holds on its recorded device. */
-export function releaseForwardDeviceObjects(state: ForwardTaskState): void {
+function releaseForwardDeviceObjects(state: ForwardTaskState): void {
   disposePipelineLeaseSet(state.pipelines);
   state.pipelines = null;
   state.draws = [];

@@ -50,10 +50,7 @@ export function standardVertexLayout(variant: Partial<StandardMaterialVariant>):
 }
 
 /** The compose spec of a standard-material variant (for a host engine; weft's renderer uses `forwardShaderSpec`). */
-export function standardMaterialSpec(
-  variant: StandardMaterialVariant,
-  options: StandardComposeOptions = {},
-): ComposeSpec {
+function standardMaterialSpec(variant: StandardMaterialVariant, options: StandardComposeOptions = {}): ComposeSpec {
   return {
     fragments: options.fragments ?? makeStandardMaterialFragments(),
     conditions: { ...options.conditions, ...standardMaterialConditions(variant) },
@@ -71,7 +68,7 @@ export function composeStandardMaterial(
 }
 
 /** What the forward renderer's shader for one mesh depends on. */
-export interface ForwardShaderDescription {
+interface ForwardShaderDescription {
   mesh: MeshShaderDescription;
   /** The task also writes object IDs (frame id, and the primitive index with `objectPrimitive`). */
   objectIds: boolean;

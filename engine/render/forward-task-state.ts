@@ -43,7 +43,7 @@ export const forwardDrawUniformStride = 256;
 export const forwardDefaultDepthFormat: GPUTextureFormat = 'depth24plus';
 
 /** The scene and per-draw uniforms: buffers, their bind groups and the CPU copies execute() writes. */
-export interface ForwardUniforms {
+interface ForwardUniforms {
   sceneBuffer: GPUBuffer | null;
   drawBuffer: GPUBuffer | null;
   sceneGroup: GPUBindGroup | null;
@@ -56,7 +56,7 @@ export interface ForwardUniforms {
 }
 
 /** A material's base texture uploaded once, and its bind group for one layout. */
-export interface ForwardTextureEntry {
+interface ForwardTextureEntry {
   texture: GPUTexture;
   layout: GPUBindGroupLayout;
   group: GPUBindGroup;

@@ -4,7 +4,7 @@ import { describeRepresentativeMesh } from '../representative-mesh.js';
 import { forwardShaderSpec } from './forward-shader.js';
 
 /** Name of a standard-material variant in the registry: `standard` plus `-normals`, `-uvs`, `-colors`, `-thin-instances`. */
-export function standardVariantName(v: StandardMaterialVariant): string {
+function standardVariantName(v: StandardMaterialVariant): string {
   return ['standard', v.normals && 'normals', v.uvs && 'uvs', v.colors && 'colors', v.thinInstances && 'thin-instances']
     .filter(Boolean)
     .join('-');

@@ -1,7 +1,7 @@
 import type { Mesh } from '../../engine/mesh.js';
 
 /** The task's copy of a thin-instanced mesh's previous matrices: a second instance buffer owned by the task. */
-export interface PreviousInstances {
+interface PreviousInstances {
   buffer: GPUBuffer;
   count: number;
   /** The mesh's matrices as of this task's last frame, and their version. */
@@ -12,7 +12,7 @@ export interface PreviousInstances {
 }
 
 /** The task's previous bones and morph weights (or VAT playback and time) of a deformed mesh (task-owned GPU copies + CPU copies). */
-export interface PreviousDeformation {
+interface PreviousDeformation {
   bones: GPUTexture | null;
   weights: GPUBuffer | null;
   lastBones: Float32Array<ArrayBuffer>;

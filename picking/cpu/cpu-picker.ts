@@ -223,7 +223,7 @@ function unchangedSinceSync(picker: CpuPicker): boolean {
 }
 
 /** Diagnostics kept per picker (the oldest are dropped; `onDiagnostic` sees every one). */
-export const maxKeptDiagnostics = 32;
+const maxKeptDiagnostics = 32;
 
 function report(picker: CpuPicker, diagnostic: CpuPickDiagnostic): void {
   picker.diagnostics.push(diagnostic);

@@ -6,7 +6,7 @@ import type { MeshGeometry } from '../../engine/mesh-data.js';
  * Geometries larger than this are never compared: duplicates of big meshes are few, so batching them saves little
  * and the byte comparison would cost more than the draws it saves.
  */
-export const geometryClassMaxBytes = 1 << 20;
+const geometryClassMaxBytes = 1 << 20;
 
 /** A geometry's class: geometries of equal bytes, layout and indices share one object. */
 interface GeometryClass {

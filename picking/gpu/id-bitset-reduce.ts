@@ -4,7 +4,7 @@ import { PickError } from '../pick-errors.js';
 import type { PickGpu } from './pick-resources.js';
 
 /** Side of the reduce pass's square workgroup (8 × 8 = 64 invocations, within every device's minimum limits). */
-export const rectReduceWorkgroupSide = 8;
+const rectReduceWorkgroupSide = 8;
 
 const reduceWgsl = /* wgsl */ `
 @group(0) @binding(0) var ids: texture_2d<f32>;
@@ -72,7 +72,7 @@ function getReduceGpu(gpu: PickGpu): RectReduceGpu {
 }
 
 /** Bytes of the bitset of IDs 0 .. lastId (one bit each, whole 4-byte words). */
-export function rectBitsetBytes(lastId: number): number {
+function rectBitsetBytes(lastId: number): number {
   return Math.ceil((lastId + 1) / 32) * 4;
 }
 

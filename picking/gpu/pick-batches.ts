@@ -10,7 +10,7 @@ import { ensureBatchInstances, type PickGpu, type PickPipeline } from './pick-re
 import type { PickCandidate, PickSnapshot } from '../pick-snapshot.js';
 
 /** Candidates `first .. first + count` of a snapshot: one geometry, cull mode and front face, consecutive IDs. */
-export interface PickBatch {
+interface PickBatch {
   first: number;
   count: number;
 }

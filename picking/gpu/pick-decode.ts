@@ -9,7 +9,7 @@ import { makeMissInfo, orientNormalsToRay, type PickingInfo } from '../picking-i
 import type { PickingRay } from '../picking-ray.js';
 
 /** The primitive index contributors write: "no triangle detail here". */
-export const noPrimitiveSentinel = 0xffffffff;
+const noPrimitiveSentinel = 0xffffffff;
 
 /** Turns one read-back texel into a PickingInfo using the snapshot taken at encode time. */
 export function decodePickTexel(

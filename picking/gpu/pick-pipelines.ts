@@ -29,7 +29,7 @@ export interface PickRaster {
 }
 
 /** The raster state of a pick without culling (the default of callers that do not draw a mesh). */
-export const pickRasterNone: PickRaster = { cullMode: 'none', frontFace: 'ccw' };
+const pickRasterNone: PickRaster = { cullMode: 'none', frontFace: 'ccw' };
 
 function rasterKey(raster: PickRaster): string {
   // Without culling the front face changes nothing the pick shader reads: one pipeline serves both.

@@ -162,7 +162,7 @@ export function ensureTargets(gpu: PickGpu, width: number, height: number, detai
 }
 
 /** Marquee target sets a picker keeps (most recently used first). */
-export const rectTargetSets = 2;
+const rectTargetSets = 2;
 
 /**
  * Targets for a marquee tile: the smallest kept set that holds it with at most 4× its texels (a pass clears its

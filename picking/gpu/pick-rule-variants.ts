@@ -17,7 +17,7 @@ export interface PickRuleSource {
 }
 
 /** One combination of the pick pass a rule can be composed into. */
-export interface PickRuleVariant {
+interface PickRuleVariant {
   thinInstances: boolean;
   primitiveDetail: boolean;
   vertexData: boolean;
@@ -39,7 +39,7 @@ export const samplePickRule: PickRuleSource = {
 };
 
 /** The compose spec of a rule in one pick variant (tight vertex layout: position, instance columns, vertex data). */
-export function pickRuleSpec(rule: PickRuleSource, variant: PickRuleVariant): ComposeSpec {
+function pickRuleSpec(rule: PickRuleSource, variant: PickRuleVariant): ComposeSpec {
   const storage = rule.storage ?? [];
   const adjust = variant.worldAdjust && rule.worldAdjustWgsl !== undefined;
   return {

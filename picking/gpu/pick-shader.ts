@@ -49,7 +49,7 @@ export function composePickShader(variant: PickVariant, options: StandardCompose
 }
 
 /** A pick discard rule as the pick shader composes it. */
-export interface PickShaderRule {
+interface PickShaderRule {
   wgsl: string;
   worldAdjustWgsl?: string;
   storage: readonly PickRuleStorageBinding[];

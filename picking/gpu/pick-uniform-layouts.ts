@@ -4,7 +4,7 @@ import { makePickDiscardTypesFragment } from '../../fragments/pick-discard.js';
 import { makePickOutputFragment } from '../../fragments/pick-output.js';
 
 /** Word index of each `PickUniforms` / `PickFrameUniforms` field the pick pass writes (inside its binding). */
-export interface PickUniformOffsets {
+interface PickUniformOffsets {
   pickAt: Readonly<Record<'id' | 'hasThinInstance' | 'vertexDataComponents', number>>;
   pickFrameAt: Readonly<Record<'pixelOffset', number>>;
 }

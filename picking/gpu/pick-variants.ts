@@ -4,7 +4,7 @@ import { type PickShaderDescription, type PickVariant, pickShaderSpec } from './
 import { samplePickRule } from './pick-rule-variants.js';
 
 /** Name of a pick variant in the registry: `pick` plus `-detail`, `-thin-instances`. */
-export function pickVariantName(v: PickVariant): string {
+function pickVariantName(v: PickVariant): string {
   return ['pick', v.primitiveDetail && 'detail', v.thinInstances && 'thin-instances'].filter(Boolean).join('-');
 }
 

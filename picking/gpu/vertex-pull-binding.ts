@@ -12,7 +12,7 @@ function isPulled(name: string): boolean {
 }
 
 /** Storage bindings the vertex stage of `composed` reads (pulled buffers, morph targets, VAT playback, rule storage). */
-export function vertexStorageBindingCount(composed: ComposedShader): number {
+function vertexStorageBindingCount(composed: ComposedShader): number {
   let count = 0;
   for (const group of composed.bindGroups)
     for (const entry of group.entries)

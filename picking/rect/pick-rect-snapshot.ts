@@ -57,7 +57,7 @@ export function makeRectPlanes(
 }
 
 /** Whether the box (interleaved min/max per axis at `b[o..o+6]`) lies wholly outside one of the planes. */
-export function isBoxOutsideRect(planes: Float64Array, b: ArrayLike<number>, o: number): boolean {
+function isBoxOutsideRect(planes: Float64Array, b: ArrayLike<number>, o: number): boolean {
   for (let p = 0; p < 20; p += 4) {
     const a = planes[p];
     const c = planes[p + 1];

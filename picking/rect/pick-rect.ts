@@ -22,7 +22,7 @@ export interface PickedIdentity {
 }
 
 /** A marquee ready to run: its pass request (without camera data for sources and culling) and its decoder. */
-export interface RectPick {
+interface RectPick {
   request: Omit<PickPassRequest, 'view' | 'culling'> & { view: null };
   sources: readonly CapturedSource[];
   /** After the pass: the identities whose IDs the rectangle shows, in ID order (scene order, then sources). */

@@ -225,7 +225,7 @@ export function disposePickOverlay(overlay: PickOverlay): void {
 }
 
 /** One overlay item drawn by a pick: the snapshot candidate that draws it. */
-export interface CapturedOverlayItem {
+interface CapturedOverlayItem {
   overlay: PickOverlay;
   item: PickOverlayItem;
   itemIndex: number;
