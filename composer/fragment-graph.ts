@@ -15,7 +15,7 @@ interface FragmentGraph {
 
 const idPattern = /^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$/;
 
-/** Checks ids and dependencies and sorts the fragments; throws ComposeError naming the fragments at fault. */
+/** @internal Checks ids and dependencies and sorts the fragments; throws ComposeError naming the fragments at fault. */
 export function orderFragments(api: string, fragments: readonly Fragment[]): FragmentGraph {
   if (!Array.isArray(fragments) || fragments.length === 0) {
     throw new ComposeError(
@@ -171,7 +171,7 @@ function cycleError(api: string, remaining: Map<string, Set<string>>): ComposeEr
   }
 }
 
-/** The items of a fragment list whose `when` holds under the conditions. */
+/** @internal The items of a fragment list whose `when` holds under the conditions. */
 export function activeItems<T extends { when?: string }>(
   api: string,
   fragment: Fragment,

@@ -73,12 +73,15 @@ function canonicalPipelineState(state: RenderPipelineState): unknown {
   };
 }
 
-/** Key of a pipeline: the shader's key (its code, entry points and layouts) plus the canonical pipeline state. */
+/**
+ * Key of a pipeline: the shader's key (its code, entry points and layouts) plus the canonical pipeline state.
+ * @internal
+ */
 export function renderPipelineKey(composed: ComposedShader, state: RenderPipelineState): string {
   return fnv1a64(stableStringify({ shader: composed.key, state: canonicalPipelineState(state) }));
 }
 
-/** The device's bind group layouts for a composed shader (memoised by canonical entries; index = @group). */
+/** @internal The device's bind group layouts for a composed shader (memoised by canonical entries; index = @group). */
 export function getBindGroupLayouts(device: GPUDevice, composed: ComposedShader): GPUBindGroupLayout[] {
   const caches = getDeviceCaches(device);
   return composed.bindGroups.map((group) => {

@@ -19,7 +19,7 @@ export interface ComposedSlot {
   usesDefault: boolean;
 }
 
-/** A fragment function a generated module calls. */
+/** @internal A fragment function a generated module calls. */
 export interface StageFunction {
   fragment: string;
   fn: string;
@@ -70,6 +70,7 @@ function checkDecl(api: string, fragment: Fragment, decl: SlotDecl): void {
 /**
  * Resolves slots: checks providers and fillers, and writes the `slots` module, where each slot is a function that
  * forwards to its filler (or calls every filler for `all`, or the provider's default). Returns the stage functions.
+ * @internal
  */
 export function resolveSlots(
   api: string,

@@ -130,6 +130,7 @@ function interpolate(v: { interpolation?: string; sampling?: string }): string {
 /**
  * Collects varyings, fragment builtins and outputs; assigns varying locations by name and output locations in
  * fragment order then declaration order; writes the `io` module (VertexInput, VertexOutput, FragmentInput, FragmentOutput).
+ * @internal
  */
 export function assignStageIo(
   api: string,

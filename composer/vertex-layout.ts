@@ -37,7 +37,10 @@ export type VertexLayoutSpec =
   | { kind: 'tight'; formats?: Readonly<Record<string, GPUVertexFormat>> }
   | { kind: 'buffers'; buffers: readonly VertexBufferSpec[] };
 
-/** Only what shapes the shader's buffers (extra fields such as a mesh's CPU bytes are left out): the layout's cache-key form. */
+/**
+ * Only what shapes the shader's buffers (extra fields such as a mesh's CPU bytes are left out): the layout's cache-key form.
+ * @internal
+ */
 export function canonicalVertexLayout(layout: VertexLayoutSpec | undefined): unknown {
   if (!layout || layout.kind === 'tight') return { kind: 'tight', formats: layout?.formats ?? {} };
   if (layout.kind !== 'buffers' || !Array.isArray(layout.buffers)) return layout;
@@ -68,7 +71,7 @@ export interface ComposedVertexInput {
   fragments: string[];
 }
 
-/** Byte size, component count and scalar kind of a vertex format. */
+/** @internal Byte size, component count and scalar kind of a vertex format. */
 export function vertexFormatInfo(
   format: string,
 ): { size: number; components: number; kind: 'float' | 'uint' | 'sint' } | null {
@@ -147,7 +150,10 @@ function checkFormat(api: string, input: CollectedInput, format: unknown, where:
     throw formatError(api, input.fragments, input.semantic, input.wgslType, format, where);
 }
 
-/** Collects the active vertex inputs, assigns locations by semantic order and builds `GPUVertexBufferLayout`s for the layout spec. */
+/**
+ * Collects the active vertex inputs, assigns locations by semantic order and builds `GPUVertexBufferLayout`s for the layout spec.
+ * @internal
+ */
 export function assignVertexInputs(
   api: string,
   ordered: readonly Fragment[],

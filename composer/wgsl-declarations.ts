@@ -1,6 +1,9 @@
 import { LayoutError } from './layout-errors.js';
 
-/** A WGSL type as written: a name and its template arguments (types, or expression text such as an array length). */
+/**
+ * A WGSL type as written: a name and its template arguments (types, or expression text such as an array length).
+ * @internal
+ */
 export interface WgslTypeExpr {
   name: string;
   args: readonly (WgslTypeExpr | string)[];
@@ -80,7 +83,10 @@ function tokenize(code: string): string[] {
   );
 }
 
-/** Reads WGSL's module-scope struct, alias, const and var declarations; function bodies and other text are skipped. */
+/**
+ * Reads WGSL's module-scope struct, alias, const and var declarations; function bodies and other text are skipped.
+ * @internal
+ */
 export function parseWgslDeclarations(code: string): WgslDeclarations {
   const tokens = tokenize(code);
   const out: WgslDeclarations = { structs: new Map(), aliases: new Map(), constants: new Map(), vars: [] };

@@ -160,13 +160,17 @@ function disposeEntityTask(state: EntityTaskState): void {
  */
 const entityTaskOptionKeys: OptionKeys<EntityRenderTaskOptions> = { name: true, target: true, camera: true };
 
-/** Refuses an entity render task's options that are not an object or hold an unknown key (EngineError `bad-option`). */
+/**
+ * Refuses an entity render task's options that are not an object or hold an unknown key (EngineError `bad-option`).
+ * @internal
+ */
 export function checkEntityRenderTaskOptions(api: string, options: EntityRenderTaskOptions): void {
   checkOptionKeys(api, options, entityTaskOptionKeys, engineOptionError);
   if (options === undefined)
     throw new EngineError(api, 'bad-option', 'options { target, name?, camera? } are required');
 }
 
+/** @internal */
 export function createEntityRenderTask(scene: Scene, options: EntityRenderTaskOptions, spec: EntityRenderSpec): Task {
   const name = options.name ?? spec.label;
   if (!options.target?.depthFormat)

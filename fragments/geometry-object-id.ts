@@ -1,6 +1,9 @@
 import type { Fragment } from './fragment-types.js';
 
-/** Condition that fills the object-ID output's y with `primitive_index` (needs the `primitive-index` feature). */
+/**
+ * Condition that fills the object-ID output's y with `primitive_index` (needs the `primitive-index` feature).
+ * @internal
+ */
 export const objectPrimitiveCondition = 'objectPrimitive';
 
 const source = `import bindings::geometryDraw;
@@ -20,6 +23,7 @@ fn writeObjectId(input: FragmentInput, output: ptr<function, FragmentOutput>) {
 /**
  * Object-ID output `objectId` (rg32uint): x = frame id (the draw's first id + thin instance index; 0 = background),
  * y = `primitive_index` when `objectPrimitive`, otherwise 0xffffffff. Never blended.
+ * @internal
  */
 export function makeGeometryObjectIdFragment(): Fragment {
   return {

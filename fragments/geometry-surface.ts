@@ -32,6 +32,7 @@ fn geometryFragment(input: FragmentInput) -> FragmentOutput {
 /**
  * The geometry pass surface (fills `fragmentStage`): provides the `geometryOutputs` slot (combine "all") that each
  * requested output fragment fills, so the composed shader writes exactly the requested attachments.
+ * @internal
  */
 export function makeGeometrySurfaceFragment(): Fragment {
   return {

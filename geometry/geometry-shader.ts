@@ -22,7 +22,7 @@ import {
 import { type StandardComposeOptions, standardVertexLayout } from '../engine/render/forward-shader.js';
 import { reuseFragmentList, type ShaderSpecOptions } from '../engine/shader-spec-options.js';
 
-/** One geometry-pass shader: which outputs it writes and which mesh inputs it reads. */
+/** @internal One geometry-pass shader: which outputs it writes and which mesh inputs it reads. */
 export interface GeometryVariant {
   outputs: readonly GeometryOutputName[];
   normals: boolean;
@@ -88,7 +88,10 @@ function geometryVertexLayout(variant: GeometryVariant): VertexLayoutSpec {
   return previous ? { kind: 'buffers', buffers: [...layout.buffers, previousInstanceVertexBuffer()] } : layout;
 }
 
-/** The compose spec of a geometry variant (`options.fragments` should be `makeGeometryFragments(variant.outputs)`). */
+/**
+ * The compose spec of a geometry variant (`options.fragments` should be `makeGeometryFragments(variant.outputs)`).
+ * @internal
+ */
 export function geometrySpec(variant: GeometryVariant, options: StandardComposeOptions = {}): ComposeSpec {
   return {
     fragments: options.fragments ?? makeGeometryFragments(variant.outputs),
@@ -98,7 +101,10 @@ export function geometrySpec(variant: GeometryVariant, options: StandardComposeO
   };
 }
 
-/** Composes a geometry-pass shader: the standard vertex stage plus one output fragment per requested output. */
+/**
+ * Composes a geometry-pass shader: the standard vertex stage plus one output fragment per requested output.
+ * @internal
+ */
 export function composeGeometryShader(variant: GeometryVariant, options: StandardComposeOptions = {}): ComposedShader {
   return composeShader(geometrySpec(variant, options), options.cache);
 }
@@ -110,7 +116,7 @@ interface BlitVariant {
   uint: boolean;
 }
 
-/** The compose spec of a blit variant (no vertex buffers: the triangle comes from the vertex index). */
+/** @internal The compose spec of a blit variant (no vertex buffers: the triangle comes from the vertex index). */
 export function blitSpec(variant: BlitVariant, options: Pick<StandardComposeOptions, 'fragments'> = {}): ComposeSpec {
   return {
     fragments: options.fragments ?? [makeGeometryBlitFragment()],
@@ -134,7 +140,7 @@ interface GeometryShaderDescription {
   velocityStatic?: boolean;
 }
 
-/** Describes the geometry shader of a mesh in a task with these outputs and options. */
+/** @internal Describes the geometry shader of a mesh in a task with these outputs and options. */
 export function describeGeometryShader(
   mesh: Mesh,
   task: { outputs: readonly GeometryOutputName[]; previousDepth: boolean; objectPrimitive: boolean },
@@ -166,6 +172,7 @@ function geometryVariantOfDescription(description: GeometryShaderDescription): G
  * The geometry pass's shader: the standard vertex stage over the mesh's own buffers (plus the previous instance
  * matrices for velocity), its deformation fragments (plus their previous-frame twin for velocity) and one output
  * fragment per output. Weft's geometry-* variants of meshes are composed with it.
+ * @internal
  */
 export function geometryShaderSpec(
   description: GeometryShaderDescription,

@@ -103,7 +103,7 @@ interface GeometryTaskUniforms {
   };
 }
 
-/** The task's internal state (plain data, read by the geometry module's functions and tests). */
+/** @internal The task's internal state (plain data, read by the geometry module's functions and tests). */
 export interface GeometryTaskState {
   readonly name: string;
   readonly scene: Scene;

@@ -11,7 +11,10 @@ interface GeometryUniformOffsets {
 
 let offsets: GeometryUniformOffsets | undefined;
 
-/** The geometry pass's own uniform offsets, from its fragments' structs laid out by the WGSL rules (made on first use). */
+/**
+ * The geometry pass's own uniform offsets, from its fragments' structs laid out by the WGSL rules (made on first use).
+ * @internal
+ */
 export function getGeometryUniformOffsets(): GeometryUniformOffsets {
   offsets ??= {
     geometrySceneAt: makeLayoutWordOffsets(

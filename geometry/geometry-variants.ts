@@ -114,7 +114,10 @@ function representativeGeometrySpec(variant: GeometryVariant): ComposeSpec {
   });
 }
 
-/** Registers the geometry variants (representative output sets within the default 32 bytes per sample) and the four blit variants. */
+/**
+ * Registers the geometry variants (representative output sets within the default 32 bytes per sample) and the four blit variants.
+ * @internal
+ */
 export function registerGeometryVariants(registry: VariantRegistry): VariantRegistry {
   for (const [label, variant] of registered) {
     registerVariant(registry, {

@@ -70,7 +70,10 @@ function transformNormal(normalMatrix: Float32Array, n: Vec3): Vec3 {
   ]);
 }
 
-/** bu/bv and local/world normals of triangle `faceId` at the local hit point (normals null for a VAT mesh). */
+/**
+ * bu/bv and local/world normals of triangle `faceId` at the local hit point (normals null for a VAT mesh).
+ * @internal
+ */
 export function computeTriangleDetail(
   mesh: Mesh,
   faceId: number,
@@ -119,7 +122,7 @@ export function computeTriangleDetail(
   };
 }
 
-/** World matrix of a candidate: mesh world × instance (payload lanes read as 0, 0, 0, 1). */
+/** @internal World matrix of a candidate: mesh world × instance (payload lanes read as 0, 0, 0, 1). */
 export function composeInstanceWorld(world: Float32Array, instance: Float32Array | null): Float32Array {
   return instance ? multiplyByThinInstance(world, instance, 0, new Float32Array(16)) : world;
 }

@@ -1,4 +1,4 @@
-/** A rectangle of framebuffer pixels (origin top-left). */
+/** @internal A rectangle of framebuffer pixels (origin top-left). */
 export interface PixelRegion {
   x: number;
   y: number;
@@ -11,6 +11,7 @@ export interface PixelRegion {
  * of region.width × region.height texels: texel (i, j) of the target then samples exactly the
  * centre of framebuffer pixel (x + i, y + j). Depth and w are untouched, so depth values match
  * the full-size render.
+ * @internal
  */
 export function makePickZoomMatrix(
   region: PixelRegion,

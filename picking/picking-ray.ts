@@ -89,6 +89,7 @@ function toFramebufferSample(
 /**
  * Converts caller coordinates to the framebuffer pixel they fall in; bad input throws a PickError naming `api`, and
  * `points[pointIndex]` when a multi-point call gives the point's index.
+ * @internal
  */
 export function toFramebufferPixel(
   api: string,
@@ -204,6 +205,7 @@ function cameraAxisCosine(camera: PlacedCamera, direction: readonly number[]): n
  * Writes the distances along `ray` (a ray of `camera` from `makePickingRay`) where the near and far planes lie: what
  * the pick pass's depth clipping keeps. Perspective: near / cos θ, far / cos θ; orthographic: near, far (its rays are
  * parallel to the view axis and start on the eye plane); matrix camera: from the ray's unprojected near/far points.
+ * @internal
  */
 export function cameraRayRange(
   camera: Camera,

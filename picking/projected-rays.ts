@@ -25,6 +25,7 @@ function divided(p: readonly number[]): Vec3 {
  * through the float64 inverse of reverse-Z projection × view. Perspective: from the centre of projection through the
  * near point (far is Infinity when the projection's is); orthographic: from the near point towards the far point.
  * @throws {EngineError} naming `api` when the camera's matrices are not usable
+ * @internal
  */
 export function makeMatrixCameraRay(camera: MatrixCamera, ndcX: number, ndcY: number, api: string): MatrixCameraRay {
   const frame = getMatrixCameraFrame(camera, api);

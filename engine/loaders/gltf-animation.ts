@@ -5,7 +5,10 @@ import { EngineError } from '../engine-errors.js';
 import { setMeshWorldMatrix } from '../mesh.js';
 import type { GltfLoadResult, GltfSkinBinding } from './gltf-loader.js';
 
-/** Bone j = joint j's world matrix × its inverse bind matrix (glTF ignores the skinned node's own transform). */
+/**
+ * Bone j = joint j's world matrix × its inverse bind matrix (glTF ignores the skinned node's own transform).
+ * @internal
+ */
 export function updateSkinBones(binding: GltfSkinBinding): void {
   binding.joints.forEach((joint, j) => {
     binding.skeleton.matrices.set(

@@ -23,7 +23,7 @@ import {
 } from '../mesh-layout.js';
 import { reuseFragmentList, type ShaderSpecOptions } from '../shader-spec-options.js';
 
-/** Options shared by the standard compose helpers. */
+/** @internal Options shared by the standard compose helpers. */
 export interface StandardComposeOptions {
   /** Default: `standardVertexLayout(variant)`. */
   vertexLayout?: VertexLayoutSpec;
@@ -35,7 +35,10 @@ export interface StandardComposeOptions {
   conditions?: Readonly<Record<string, boolean>>;
 }
 
-/** One tight buffer per present attribute, and one 64-byte per-instance buffer for the thin-instance matrix. */
+/**
+ * One tight buffer per present attribute, and one 64-byte per-instance buffer for the thin-instance matrix.
+ * @internal
+ */
 export function standardVertexLayout(variant: Partial<StandardMaterialVariant>): VertexLayoutSpec {
   const tight = (semantic: string, format: GPUVertexFormat, size: number): VertexBufferSpec => ({
     arrayStride: size,
@@ -59,7 +62,7 @@ function standardMaterialSpec(variant: StandardMaterialVariant, options: Standar
   };
 }
 
-/** Composes a standard-material variant. */
+/** @internal Composes a standard-material variant. */
 export function composeStandardMaterial(
   variant: StandardMaterialVariant,
   options: StandardComposeOptions = {},
@@ -75,7 +78,7 @@ interface ForwardShaderDescription {
   objectPrimitive: boolean;
 }
 
-/** Describes the forward shader of a mesh in a task with these object-ID options. */
+/** @internal Describes the forward shader of a mesh in a task with these object-ID options. */
 export function describeForwardShader(
   mesh: Mesh,
   task: { objectIds: boolean; objectPrimitive: boolean },
@@ -86,6 +89,7 @@ export function describeForwardShader(
 /**
  * The forward renderer's shader: the standard material over the mesh's own buffers, its deformation fragments and,
  * in a task with object IDs, the object-ID output. Weft's standard-* and deform-* variants are composed with it.
+ * @internal
  */
 export function forwardShaderSpec(description: ForwardShaderDescription, options: ShaderSpecOptions = {}): ComposeSpec {
   const { objectIds } = description;

@@ -10,7 +10,10 @@ function standardVariantName(v: StandardMaterialVariant): string {
     .join('-');
 }
 
-/** Registers the forward renderer's shaders of undeformed meshes: normals × UVs (textured) × colours × thin instances. */
+/**
+ * Registers the forward renderer's shaders of undeformed meshes: normals × UVs (textured) × colours × thin instances.
+ * @internal
+ */
 export function registerStandardVariants(registry: VariantRegistry): VariantRegistry {
   for (let bits = 0; bits < 16; bits++) {
     const variant: StandardMaterialVariant = {

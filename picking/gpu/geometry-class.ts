@@ -56,6 +56,7 @@ function sameGeometry(a: MeshGeometry, b: MeshGeometry): boolean {
 /**
  * The class of geometries equal to this one (bytes, layout, indices), or null when it is too big to compare. Meshes
  * upload their geometry once and never rewrite it, so equal classes mean equal GPU buffers.
+ * @internal
  */
 export function geometryClassOf(geometry: MeshGeometry): object | null {
   classOf ??= new WeakMap();

@@ -34,6 +34,7 @@ function batchable(candidate: PickCandidate): boolean {
  * renumbers their IDs in that order, and records each group of two or more as a batch. At most `maxInstances`
  * meshes join batches (the per-pass instance buffer's bound). Returns each candidate's index before the reordering
  * (null when nothing was batched and nothing moved), so results can still be reported in scene order.
+ * @internal
  */
 export function batchRectCandidates(
   snapshot: PickSnapshot,
@@ -97,13 +98,14 @@ export function batchRectCandidates(
 /**
  * The mesh a batch draws with: its first member's (every member's buffers hold the same bytes), or the stand-in
  * `bindSnapshotMeshes` made for it when it changed since the call (a redraw after a device loss).
+ * @internal
  */
 export function batchMesh(snapshot: PickSnapshot, batch: PickBatch): Mesh {
   const first = snapshot.candidates[batch.first];
   return first.drawMesh ?? first.mesh;
 }
 
-/** A batch ready to draw: its pipeline and where its members' matrices start in the batch instance buffer. */
+/** @internal A batch ready to draw: its pipeline and where its members' matrices start in the batch instance buffer. */
 export interface BatchDraw {
   first: number;
   count: number;
@@ -114,6 +116,7 @@ export interface BatchDraw {
 /**
  * The batches of a request that can draw instanced (a pipeline exists for them; see `getBatchPickPipeline`), with
  * their members' world matrices written to the batch instance buffer now. Null when nothing draws batched.
+ * @internal
  */
 export function prepareBatchDraws(
   gpu: PickGpu,

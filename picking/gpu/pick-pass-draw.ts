@@ -18,7 +18,7 @@ import { type BatchDraw, batchMesh } from './pick-batches.js';
 import { geometryClassOf } from './geometry-class.js';
 import type { PickPassRequest, PointUse, PickPassPlan } from './pick-pass-types.js';
 
-/** Clears the ID, depth-value (and detail) attachments and the depth buffer (reverse-Z: cleared to 0). */
+/** @internal Clears the ID, depth-value (and detail) attachments and the depth buffer (reverse-Z: cleared to 0). */
 export function beginPickPass(
   encoder: GPUCommandEncoder,
   targets: PickTargets,
@@ -41,7 +41,7 @@ export function beginPickPass(
   });
 }
 
-/** Draws each mesh candidate for the points that draw it. */
+/** @internal Draws each mesh candidate for the points that draw it. */
 export function drawMeshCandidates(
   gpu: PickGpu,
   pass: GPURenderPassEncoder,
@@ -273,7 +273,7 @@ function drawCandidateUses(
   }
 }
 
-/** Pick sources draw into the same targets against the same depth, so they depth-sort with the meshes. */
+/** @internal Pick sources draw into the same targets against the same depth, so they depth-sort with the meshes. */
 export function drawContributors(
   gpu: PickGpu,
   pass: GPURenderPassEncoder,

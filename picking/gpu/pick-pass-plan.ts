@@ -17,6 +17,7 @@ import {
 /**
  * The candidate's drawn instances in runs of one front face (the sign of world × instance determinant) and the
  * raster state each needs: the material's cull mode, or none when the pick asks for every face.
+ * @internal
  */
 export function rasterRunsOf(request: PickPassRequest, candidate: PickSnapshot['candidates'][number]): RasterRun[] {
   const mesh = candidate.drawMesh ?? candidate.mesh;
@@ -34,7 +35,7 @@ export function rasterRunsOf(request: PickPassRequest, candidate: PickSnapshot['
   return runs;
 }
 
-/** Pipelines and rule storage of the whole request; reads everything before anything is written. */
+/** @internal Pipelines and rule storage of the whole request; reads everything before anything is written. */
 export function planPickShared(gpu: PickGpu, request: PickPassRequest): SharedPlan {
   const { snapshot, detailed, rule } = request;
   const batchDraws =
@@ -80,6 +81,7 @@ type SharedPlan = Pick<PickPassPlan, 'pipelines' | 'rasterRuns' | 'storage' | 'b
 /**
  * Copies of the rule's storage contents of each candidate as of now (null without rule storage): a pick reads them at
  * the call, before anything is written, so a bad `data` leaves the GPU untouched and a later edit does not leak in.
+ * @internal
  */
 export function readPickRuleStorage(request: PickPassRequest): (ArrayBufferView | null)[][] | null {
   const rule = request.rule;
@@ -93,7 +95,7 @@ export function readPickRuleStorage(request: PickPassRequest): (ArrayBufferView 
   );
 }
 
-/** Target size and uniform slots of one pass. */
+/** @internal Target size and uniform slots of one pass. */
 export function planPickPass(request: PickPassRequest, shared: SharedPlan): PickPassPlan {
   const { snapshot, regions } = request;
   const { pipelines, rasterRuns, storage, batchDraws, batchMembers } = shared;
@@ -123,7 +125,10 @@ export function planPickPass(request: PickPassRequest, shared: SharedPlan): Pick
   };
 }
 
-/** Grows targets and uniform buffers to the largest pass; uploads mesh, instance and deformation data as of now. */
+/**
+ * Grows targets and uniform buffers to the largest pass; uploads mesh, instance and deformation data as of now.
+ * @internal
+ */
 export function preparePickTargets(
   gpu: PickGpu,
   request: PickPassRequest,

@@ -9,11 +9,15 @@ import type { PixelRegion } from '../pick-zoom.js';
 import type { RectIdReducer } from './id-bitset-reduce.js';
 import type { BatchDraw } from './pick-batches.js';
 
-/** `PickPassPlan.batchMembers` values: a batch's first member (it draws the batch) and the others (no draw of their own). */
+/**
+ * `PickPassPlan.batchMembers` values: a batch's first member (it draws the batch) and the others (no draw of their own).
+ * @internal
+ */
 export const batchLeader = 1;
+/** @internal */
 export const batchFollower = 2;
 
-/** One pick pass to draw: the snapshot, the camera matrix and where each point lands in the target. */
+/** @internal One pick pass to draw: the snapshot, the camera matrix and where each point lands in the target. */
 export interface PickPassRequest {
   api: string;
   snapshot: PickSnapshot;
@@ -44,7 +48,10 @@ export interface PickPassRequest {
   reducer?: RectIdReducer;
 }
 
-/** One draw of a candidate's instances that share a front face, with the raster state (and pipeline) it needs. */
+/**
+ * One draw of a candidate's instances that share a front face, with the raster state (and pipeline) it needs.
+ * @internal
+ */
 export interface RasterRun {
   first: number;
   count: number;
@@ -52,14 +59,17 @@ export interface RasterRun {
   pipeline: PickPipeline | null;
 }
 
-/** A point drawing a candidate: its draw-uniform slot and which thin instances (null: every run of the candidate). */
+/**
+ * A point drawing a candidate: its draw-uniform slot and which thin instances (null: every run of the candidate).
+ * @internal
+ */
 export interface PointUse {
   point: number;
   slot: number;
   instances: readonly { first: number; count: number }[] | null;
 }
 
-/** What one pass draws, worked out before anything is written. */
+/** @internal What one pass draws, worked out before anything is written. */
 export interface PickPassPlan {
   /** `row`: one 1×1 region per point, side by side in the target; otherwise one region at full size. */
   row: boolean;
@@ -86,6 +96,7 @@ export interface PickPassPlan {
 /**
  * The device limits a pick pass must fit (the values of `device.limits`). The uniform bindings are fixed-size
  * (256 B each, at dynamic offsets), so `maxUniformBufferBindingSize` never binds; the buffers' size does.
+ * @internal
  */
 export interface PickPassLimits {
   /** Bounds the per-point and per-draw uniform buffers (512 B a slot) and the staging buffer of the copies. */

@@ -7,7 +7,7 @@ import { makePickFragments } from '../../fragments/standard-material.js';
 import type { ComposeSpec } from '../../composer/compose-shader.js';
 import { registerVariant, type VariantRegistry } from '../../composer/variant-registry.js';
 
-/** A pick discard rule as shader source only (what `weft compose/validate --rule` and the snapshots need). */
+/** @internal A pick discard rule as shader source only (what `weft compose/validate --rule` and the snapshots need). */
 export interface PickRuleSource {
   /** Variant name prefix. */
   name: string;
@@ -24,7 +24,10 @@ interface PickRuleVariant {
   worldAdjust: boolean;
 }
 
-/** A sample rule used for weft's own snapshots: a clip plane, a per-instance hidden flag and a displacement. */
+/**
+ * A sample rule used for weft's own snapshots: a clip plane, a per-instance hidden flag and a displacement.
+ * @internal
+ */
 export const samplePickRule: PickRuleSource = {
   name: 'pick-rule-sample',
   wgsl: `fn pickDiscard(input: PickDiscardInput) -> bool {
@@ -58,7 +61,10 @@ function pickRuleSpec(rule: PickRuleSource, variant: PickRuleVariant): ComposeSp
   };
 }
 
-/** Registers the 16 pick variants of a rule: basic/detail × regular/thin × with/without vertex data × with/without world adjust. */
+/**
+ * Registers the 16 pick variants of a rule: basic/detail × regular/thin × with/without vertex data × with/without world adjust.
+ * @internal
+ */
 export function registerPickRuleVariants(
   registry: VariantRegistry,
   rule: PickRuleSource = samplePickRule,

@@ -11,7 +11,10 @@ interface PickUniformOffsets {
 
 let offsets: PickUniformOffsets | undefined;
 
-/** The pick pass's uniform offsets, from its fragments' structs laid out by the WGSL rules (made on first use). */
+/**
+ * The pick pass's uniform offsets, from its fragments' structs laid out by the WGSL rules (made on first use).
+ * @internal
+ */
 export function getPickUniformOffsets(): PickUniformOffsets {
   offsets ??= {
     pickAt: makeLayoutWordOffsets(makeWgslStructLayout(makePickOutputFragment().source, 'PickUniforms'), [

@@ -8,7 +8,10 @@ function pickVariantName(v: PickVariant): string {
   return ['pick', v.primitiveDetail && 'detail', v.thinInstances && 'thin-instances'].filter(Boolean).join('-');
 }
 
-/** Registers the pick pass's variants: with and without primitive detail and thin instances, and of deformed meshes. */
+/**
+ * Registers the pick pass's variants: with and without primitive detail and thin instances, and of deformed meshes.
+ * @internal
+ */
 export function registerPickVariants(registry: VariantRegistry): VariantRegistry {
   for (const primitiveDetail of [false, true]) {
     for (const thinInstances of [false, true]) {

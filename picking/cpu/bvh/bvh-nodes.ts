@@ -1,4 +1,4 @@
-/** Words (4 bytes each) per node: 6 float32 bounds, then two int32 links. */
+/** @internal Words (4 bytes each) per node: 6 float32 bounds, then two int32 links. */
 export const nodeWords = 8;
 
 /**
@@ -6,6 +6,7 @@ export const nodeWords = 8;
  * (minX, maxX, minY, maxY, minZ, maxZ). Word 6: first child (inner node; its sibling is first + 1)
  * or first primitive in leaf order (leaf). Word 7: primitive count (leaf, ≥ 1) or 0 (inner node).
  * Children always have larger indices than their parent, so a reverse sweep refits bottom-up.
+ * @internal
  */
 export interface BvhNodes {
   floats: Float32Array;
@@ -15,13 +16,13 @@ export interface BvhNodes {
   maxDepth: number;
 }
 
-/** Allocates `count` zeroed nodes. */
+/** @internal Allocates `count` zeroed nodes. */
 export function allocateBvhNodes(count: number): Pick<BvhNodes, 'floats' | 'ints'> {
   const buffer = new ArrayBuffer(count * nodeWords * 4);
   return { floats: new Float32Array(buffer), ints: new Int32Array(buffer) };
 }
 
-/** Half the surface area of the box at `b[o..o+6]`. */
+/** @internal Half the surface area of the box at `b[o..o+6]`. */
 export function halfArea32(b: Float32Array, o: number): number {
   const x = b[o + 1] - b[o];
   const y = b[o + 3] - b[o + 2];
@@ -29,7 +30,7 @@ export function halfArea32(b: Float32Array, o: number): number {
   return x * y + y * z + z * x;
 }
 
-/** Sets inner node `node`'s bounds to the union of its two children. */
+/** @internal Sets inner node `node`'s bounds to the union of its two children. */
 export function unionChildBounds(floats: Float32Array, ints: Int32Array, node: number): void {
   const o = node * nodeWords;
   const a = ints[o + 6] * nodeWords;
@@ -43,6 +44,7 @@ export function unionChildBounds(floats: Float32Array, ints: Int32Array, node: n
 /**
  * Expected cost of a ray that hits the root box: every inner node visited costs two child box tests,
  * every leaf visited costs one test per primitive, each weighted by its area relative to the root.
+ * @internal
  */
 export function bvhSahCost(nodes: BvhNodes): number {
   const { floats, ints, nodeCount } = nodes;
