@@ -3,8 +3,21 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, test } from 'vitest';
 import { describeInternalExport, findInternalExports, tagInternalExports } from '../../scripts/internal-exports.js';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const HOW_TO_FIX = 'run `npx tsx scripts/internal-exports.ts --fix` and commit the tags';
+
+test('every internal export of the library carries @internal', () => {
+  const untagged = findInternalExports(root).filter((found) => !found.tagged);
+  const lines = untagged.map(describeInternalExport);
+  expect(
+    lines,
+    `${lines.length} exports of library modules that no package entry exports lack @internal (${HOW_TO_FIX}):\n  ${lines.join('\n  ')}`,
+  ).toEqual([]);
+}, 120_000);
 
 describe('the finder on a synthetic tree', () => {
   const tree = mkdtempSync(join(tmpdir(), 'weft-internal-exports-'));
