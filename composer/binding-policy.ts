@@ -19,7 +19,7 @@ export interface BindingPolicy {
   maxBindGroups?: number;
 }
 
-/** A checked policy: a group (or null) and a first binding for every role. */
+/** @internal A checked policy: a group (or null) and a first binding for every role. */
 export interface ResolvedBindingPolicy {
   groups: Readonly<Record<BindingRole, number | null>>;
   firstBinding: Readonly<Record<BindingRole, number>>;
@@ -28,11 +28,11 @@ export interface ResolvedBindingPolicy {
   isDefault: boolean;
 }
 
-/** The roles in their default group order. */
+/** @internal The roles in their default group order. */
 export const bindingRoles: readonly BindingRole[] = ['scene', 'mesh', 'material', 'extra'];
 
 /** Group index of each role by default. Groups are not compacted: a role keeps its index in every variant. */
-export const bindGroupOfRole: Readonly<Record<BindingRole, number>> = { scene: 0, mesh: 1, material: 2, extra: 3 };
+const bindGroupOfRole: Readonly<Record<BindingRole, number>> = { scene: 0, mesh: 1, material: 2, extra: 3 };
 
 const defaultMaxBindGroups = 4;
 
@@ -54,6 +54,7 @@ function isIndex(value: unknown): value is number {
  * Checks a binding policy and fills in the defaults.
  * @throws {ComposeError} `binding-policy` on an unknown key or role, a negative or non-integer index, a group at or
  * above `maxBindGroups`, or two roles in one group
+ * @internal
  */
 export function resolveBindingPolicy(api: string, policy: BindingPolicy | undefined): ResolvedBindingPolicy {
   checkOptionKeys(
@@ -116,7 +117,7 @@ export function resolveBindingPolicy(api: string, policy: BindingPolicy | undefi
   return { groups, firstBinding, maxBindGroups, isDefault };
 }
 
-/** The policy as data for a key (roles without a group are left out). */
+/** @internal The policy as data for a key (roles without a group are left out). */
 export function canonicalBindingPolicy(policy: ResolvedBindingPolicy): Record<string, unknown> {
   const groups: Record<string, number> = {};
   for (const role of bindingRoles) if (policy.groups[role] !== null) groups[role] = policy.groups[role]!;

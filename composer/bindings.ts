@@ -204,6 +204,7 @@ function describeBinding(c: { decl: FragmentBinding; wgslType: string }): string
  * and assigns `@group` by role (through the policy) and `@binding` by name within the group, from the policy's first
  * binding. Returns the groups and the `bindings` module; in a library (`declare: 'private'`) the module declares each
  * resource as a `var<private>` without `@group/@binding`, which the library's stage functions fill from parameters.
+ * @internal
  */
 export function assignBindings(
   api: string,

@@ -26,7 +26,7 @@ export function mapCompilationInfo(
   });
 }
 
-/** Creates a shader module inside its own validation scope, so a bad shader leaves no device error behind. */
+/** @internal Creates a shader module inside its own validation scope, so a bad shader leaves no device error behind. */
 export function createShaderModuleScoped(
   device: GPUDevice,
   code: string,

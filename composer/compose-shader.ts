@@ -206,7 +206,7 @@ const i64Max = 2n ** 63n - 1n;
  * `enable f16`; an abstract float converts to f16), no expressions, calls or names: those belong in a fragment, where
  * the device reports them at their line.
  */
-export function isWgslLiteralText(text: string): boolean {
+function isWgslLiteralText(text: string): boolean {
   if (text === 'true' || text === 'false') return true;
   const negative = text.startsWith('-');
   const body = negative ? text.slice(1) : text;

@@ -4,6 +4,7 @@ export type Conditions = Readonly<Record<string, boolean>>;
 /**
  * Evaluates a `when` expression (`a`, `!a`, `a && b`, `a || (b && !c)`, `true`, `false`) against the conditions.
  * Throws a plain Error describing the syntax problem; callers wrap it with the fragment's id.
+ * @internal
  */
 export function evaluateCondition(expression: string, conditions: Conditions): boolean {
   const tokens = expression.match(/\s*(&&|\|\||!|\(|\)|[A-Za-z_][A-Za-z0-9_]*|\S)/g)?.map((t) => t.trim()) ?? [];
@@ -46,7 +47,7 @@ export function evaluateCondition(expression: string, conditions: Conditions): b
   return value;
 }
 
-/** The true conditions, sorted by name: the canonical form used in keys and outputs. */
+/** @internal The true conditions, sorted by name: the canonical form used in keys and outputs. */
 export function canonicalConditions(conditions: Conditions | undefined): Record<string, boolean> {
   const out: Record<string, boolean> = {};
   for (const name of Object.keys(conditions ?? {}).sort()) if (conditions![name] === true) out[name] = true;

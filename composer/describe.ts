@@ -8,7 +8,7 @@ const stageBits: readonly (readonly [number, string])[] = [
 ];
 
 /** Names the stages of a `GPUShaderStageFlags` mask: `3` → `vertex|fragment`, `0` → `none`. */
-export function shaderStageNames(visibility: number): string {
+function shaderStageNames(visibility: number): string {
   return stageBits.flatMap(([bit, name]) => ((visibility & bit) !== 0 ? [name] : [])).join('|') || 'none';
 }
 

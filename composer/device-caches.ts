@@ -2,7 +2,7 @@ import type { ComposedSourceMap } from './compose-shader.js';
 import type { MappedShaderMessage } from './errors.js';
 import type { ShaderModuleLease } from './shader-module-memo.js';
 
-/** A memoised shader module: one per exact code per device. */
+/** @internal A memoised shader module: one per exact code per device. */
 export interface ModuleEntry {
   code: string;
   key: string;
@@ -13,7 +13,7 @@ export interface ModuleEntry {
   sourceMap: ComposedSourceMap | undefined;
 }
 
-/** A cached render pipeline with the module lease it holds. */
+/** @internal A cached render pipeline with the module lease it holds. */
 export interface PipelineEntry {
   key: string;
   pipeline: GPURenderPipeline;
@@ -39,7 +39,7 @@ export interface ComposerCounters {
   livePipelines: number;
 }
 
-/** The composer's caches of one device. */
+/** @internal The composer's caches of one device. */
 export interface DeviceCaches {
   modules: Map<string, ModuleEntry>;
   pipelines: Map<string, PipelineEntry>;
@@ -55,7 +55,7 @@ export interface DeviceCaches {
 
 let cachesByDevice: WeakMap<GPUDevice, DeviceCaches> | undefined;
 
-/** The composer's caches for a device, created on first use (nothing is allocated at import). */
+/** @internal The composer's caches for a device, created on first use (nothing is allocated at import). */
 export function getDeviceCaches(device: GPUDevice): DeviceCaches {
   cachesByDevice ??= new WeakMap();
   let caches = cachesByDevice.get(device);

@@ -4,7 +4,7 @@ import { describeValue } from '../core/errors.js';
 import { ComposeError } from './errors.js';
 import { activeItems } from './fragment-graph.js';
 
-/** WGSL `enable` extension of each device feature that needs one. */
+/** @internal WGSL `enable` extension of each device feature that needs one. */
 export const enableOfFeature: Readonly<Record<string, string>> = {
   'clip-distances': 'clip_distances',
   'dual-source-blending': 'dual_source_blending',
@@ -23,7 +23,10 @@ export interface ComposedFeature {
   fragments: string[];
 }
 
-/** Collects the active `requires` (plus features implied by builtins, e.g. primitive_index), sorted by name. */
+/**
+ * Collects the active `requires` (plus features implied by builtins, e.g. primitive_index), sorted by name.
+ * @internal
+ */
 export function collectFeatures(
   api: string,
   ordered: readonly Fragment[],
@@ -58,7 +61,7 @@ export function collectFeatures(
     .map(([feature, fragments]) => ({ feature: feature as GPUFeatureName, fragments }));
 }
 
-/** Throws ComposeError `missing-feature` naming the fragments when the device lacks a required feature. */
+/** @internal Throws ComposeError `missing-feature` naming the fragments when the device lacks a required feature. */
 export function checkDeviceFeatures(
   api: string,
   required: readonly ComposedFeature[],

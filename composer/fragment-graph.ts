@@ -5,17 +5,17 @@ import { ComposeError } from './errors.js';
 import { locate, sourceMessage } from './link.js';
 
 /** Module names the composer generates; fragment ids may not map to them. */
-export const generatedModuleNames: readonly string[] = ['bindings', 'constants', 'io', 'slots', 'weft_main'];
+const generatedModuleNames: readonly string[] = ['bindings', 'constants', 'io', 'slots', 'weft_main'];
 
 /** Fragments in dependency order (dependencies first, ties by id): the order every assignment uses. */
-export interface FragmentGraph {
+interface FragmentGraph {
   ordered: readonly Fragment[];
   byId: ReadonlyMap<string, Fragment>;
 }
 
 const idPattern = /^[a-z][a-z0-9]*(?:[-_][a-z0-9]+)*$/;
 
-/** Checks ids and dependencies and sorts the fragments; throws ComposeError naming the fragments at fault. */
+/** @internal Checks ids and dependencies and sorts the fragments; throws ComposeError naming the fragments at fault. */
 export function orderFragments(api: string, fragments: readonly Fragment[]): FragmentGraph {
   if (!Array.isArray(fragments) || fragments.length === 0) {
     throw new ComposeError(
@@ -171,7 +171,7 @@ function cycleError(api: string, remaining: Map<string, Set<string>>): ComposeEr
   }
 }
 
-/** The items of a fragment list whose `when` holds under the conditions. */
+/** @internal The items of a fragment list whose `when` holds under the conditions. */
 export function activeItems<T extends { when?: string }>(
   api: string,
   fragment: Fragment,

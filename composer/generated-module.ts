@@ -1,4 +1,4 @@
-/** A WESL module the composer writes per variant, with the fragment each line came from. */
+/** @internal A WESL module the composer writes per variant, with the fragment each line came from. */
 export interface GeneratedModule {
   /** wesl module name (`bindings`, `io`, `slots`, `constants`, `weft_main`). */
   name: string;
@@ -7,7 +7,7 @@ export interface GeneratedModule {
   origins: readonly (string | null)[];
 }
 
-/** Builds a generated module line by line. */
+/** @internal Builds a generated module line by line. */
 export function makeModuleWriter(name: string): {
   line(text: string, origin?: string | null): void;
   done(): GeneratedModule;

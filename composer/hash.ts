@@ -1,4 +1,7 @@
-/** FNV-1a 64-bit hash of a string's UTF-16 code units (low byte, then high byte when non-zero), as 16 hex digits. Synchronous and browser-safe. */
+/**
+ * FNV-1a 64-bit hash of a string's UTF-16 code units (low byte, then high byte when non-zero), as 16 hex digits. Synchronous and browser-safe.
+ * @internal
+ */
 export function fnv1a64(text: string): string {
   // Four 16-bit limbs, low first: 0xcbf29ce484222325.
   let h0 = 0x2325;
@@ -30,7 +33,7 @@ export function fnv1a64(text: string): string {
   return hex(h3) + hex(h2) + hex(h1) + hex(h0);
 }
 
-/** JSON with object keys sorted and `undefined` members dropped: equal data always gives an equal string. */
+/** @internal JSON with object keys sorted and `undefined` members dropped: equal data always gives an equal string. */
 export function stableStringify(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : stableStringify(v))).join(',')}]`;

@@ -3,38 +3,41 @@
 import type { LinkedWesl, WeslAST } from 'wesl';
 import type { MappedShaderMessage } from './errors.js';
 
-/** Parsed wesl modules kept across links (keyed by exact source), so a warm re-link parses nothing. */
+/** @internal Parsed wesl modules kept across links (keyed by exact source), so a warm re-link parses nothing. */
 export interface LinkRegistry {
   readonly asts: Map<string, WeslAST>;
   readonly maxModules: number;
   readonly counters: { parses: number; links: number };
 }
 
-/** Makes an empty registry; beyond `maxModules` parsed modules the least recently used is dropped. */
+/** @internal Makes an empty registry; beyond `maxModules` parsed modules the least recently used is dropped. */
 export function makeLinkRegistry(maxModules = 512): LinkRegistry {
   return { asts: new Map(), maxModules, counters: { parses: 0, links: 0 } };
 }
 
-/** Where a source text in the link came from: a fragment (`path` = its id) or a generated module (`weft:<name>`). */
+/**
+ * Where a source text in the link came from: a fragment (`path` = its id) or a generated module (`weft:<name>`).
+ * @internal
+ */
 export interface LinkSource {
   path: string;
   text: string;
   origins?: readonly (string | null)[];
 }
 
-/** The output of one link: WGSL plus what maps device diagnostics back to sources. */
+/** @internal The output of one link: WGSL plus what maps device diagnostics back to sources. */
 export interface LinkResult {
   code: string;
   linked: LinkedWesl;
   sources: ReadonlyMap<string, LinkSource>;
 }
 
-/** Debug path of a generated module (`weft:bindings`); it is also the fragmentId reported for its lines. */
+/** @internal Debug path of a generated module (`weft:bindings`); it is also the fragmentId reported for its lines. */
 export function generatedPath(name: string): string {
   return `weft:${name}`;
 }
 
-/** Maps an offset of a source to a 1-based line and column plus the line's text. */
+/** @internal Maps an offset of a source to a 1-based line and column plus the line's text. */
 export function locate(text: string, offset: number): { line: number; column: number; lineText: string } {
   const before = text.slice(0, Math.max(0, offset));
   const line = before.split('\n').length;
@@ -43,7 +46,7 @@ export function locate(text: string, offset: number): { line: number; column: nu
   return { line, column: offset - lineStart + 1, lineText: text.slice(lineStart, lineEnd < 0 ? text.length : lineEnd) };
 }
 
-/** The message for one position in a linked source (fragment or generated module). */
+/** @internal The message for one position in a linked source (fragment or generated module). */
 export function sourceMessage(
   source: LinkSource,
   line: number,

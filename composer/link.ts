@@ -27,10 +27,13 @@ import {
 // The wesl-free half of the linker's API lives in link-sources.ts (a build without the linker keeps it): re-exported.
 export { generatedPath, type LinkRegistry, type LinkResult, type LinkSource, locate, makeLinkRegistry, sourceMessage };
 
-/** True: this build links at run time (the precomposed build's stand-in, precomposed-link.ts, says false). */
+/** @internal True: this build links at run time (the precomposed build's stand-in, precomposed-link.ts, says false). */
 export const linkerAvailable = true;
 
-/** wesl's mapping of a device's compilation info back to the linked sources (compile-errors.ts reads it from here). */
+/**
+ * wesl's mapping of a device's compilation info back to the linked sources (compile-errors.ts reads it from here).
+ * @internal
+ */
 export function mapLinkedCompilationInfo(linked: LinkedWesl, info: GPUCompilationInfo): WeslGPUCompilationInfo {
   return mapGPUCompilationInfo(linked, info);
 }
@@ -109,6 +112,7 @@ function linkError(api: string, error: unknown, sources: ReadonlyMap<string, Lin
 /**
  * Links the fragments and generated modules from `root` with wesl's `linkRegistry` (synchronous), reusing parsed
  * modules from the registry. wesl errors become ComposeError `link-error` located in the fragment's own source.
+ * @internal
  */
 export function linkFragments(
   api: string,

@@ -40,7 +40,7 @@ function stencilFace(face: GPUStencilFaceState | undefined): GPUStencilFaceState
 }
 
 /** The pipeline state with WebGPU's defaults filled in, so equal pipelines serialise equally. */
-export function canonicalPipelineState(state: RenderPipelineState): unknown {
+function canonicalPipelineState(state: RenderPipelineState): unknown {
   const p = state.primitive ?? {};
   const m = state.multisample ?? {};
   const d = state.depthStencil;
@@ -73,12 +73,15 @@ export function canonicalPipelineState(state: RenderPipelineState): unknown {
   };
 }
 
-/** Key of a pipeline: the shader's key (its code, entry points and layouts) plus the canonical pipeline state. */
+/**
+ * Key of a pipeline: the shader's key (its code, entry points and layouts) plus the canonical pipeline state.
+ * @internal
+ */
 export function renderPipelineKey(composed: ComposedShader, state: RenderPipelineState): string {
   return fnv1a64(stableStringify({ shader: composed.key, state: canonicalPipelineState(state) }));
 }
 
-/** The device's bind group layouts for a composed shader (memoised by canonical entries; index = @group). */
+/** @internal The device's bind group layouts for a composed shader (memoised by canonical entries; index = @group). */
 export function getBindGroupLayouts(device: GPUDevice, composed: ComposedShader): GPUBindGroupLayout[] {
   const caches = getDeviceCaches(device);
   return composed.bindGroups.map((group) => {

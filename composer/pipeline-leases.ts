@@ -7,28 +7,31 @@ import {
   releaseRenderPipeline,
 } from './pipeline-cache.js';
 
-/** A composed shader and the lease its owner holds on the shader's pipeline. */
+/** @internal A composed shader and the lease its owner holds on the shader's pipeline. */
 export interface HeldPipeline {
   readonly composed: ComposedShader;
   readonly lease: PipelineLease;
 }
 
-/** The pipelines one owner holds on one device: one lease per owner key, all given back by `disposePipelineLeaseSet`. */
+/**
+ * The pipelines one owner holds on one device: one lease per owner key, all given back by `disposePipelineLeaseSet`.
+ * @internal
+ */
 export interface PipelineLeaseSet {
   readonly device: GPUDevice;
   readonly held: Map<string, HeldPipeline>;
   disposed: boolean;
 }
 
-/** Something that holds one lease set at a time and swaps it on record (a task's draw list). */
+/** @internal Something that holds one lease set at a time and swaps it on record (a task's draw list). */
 export interface PipelineLeaseOwner {
   pipelines: PipelineLeaseSet | null;
 }
 
 /** A fixed pipeline state, or one derived from the composed shader (e.g. one target per composed output). */
-export type PipelineStateFor = RenderPipelineState | ((composed: ComposedShader) => RenderPipelineState);
+type PipelineStateFor = RenderPipelineState | ((composed: ComposedShader) => RenderPipelineState);
 
-/** Creates an empty set on `device` (it acquires nothing until asked). */
+/** @internal Creates an empty set on `device` (it acquires nothing until asked). */
 export function createPipelineLeaseSet(device: GPUDevice): PipelineLeaseSet {
   return { device, held: new Map(), disposed: false };
 }
@@ -41,6 +44,7 @@ function stateOf(state: PipelineStateFor, composed: ComposedShader): RenderPipel
  * The set's pipeline for `key`. On first use composes and acquires it; a compose or acquire that throws leaves the
  * set and the device caches as they were. Later calls with the same key return the same pipeline without composing.
  * The set must not be disposed (an owner acquires into its live set only).
+ * @internal
  */
 export function acquirePipelineLease(
   set: PipelineLeaseSet,
@@ -60,6 +64,7 @@ export function acquirePipelineLease(
  * Like `acquirePipelineLease`, with a checked module (ShaderCompileError) and `createRenderPipelineAsync`. When
  * another caller filled the key during the wait, this lease is given back and theirs returned; when the owner disposed
  * the set during the wait, the lease is given back and the result is null.
+ * @internal
  */
 export async function acquirePipelineLeaseAsync(
   set: PipelineLeaseSet,
@@ -81,7 +86,7 @@ export async function acquirePipelineLeaseAsync(
   return held;
 }
 
-/** Gives back every lease of the set, once; the set then refuses new acquires. Null is a no-op. */
+/** @internal Gives back every lease of the set, once; the set then refuses new acquires. Null is a no-op. */
 export function disposePipelineLeaseSet(set: PipelineLeaseSet | null): void {
   if (!set || set.disposed) return;
   set.disposed = true;
@@ -93,6 +98,7 @@ export function disposePipelineLeaseSet(set: PipelineLeaseSet | null): void {
  * Record-time swap: `fill` acquires into a new set on `device`; only when it succeeds is the owner's previous set given
  * back, so pipelines and modules both lists use stay alive and nothing recompiles. When `fill` throws, the new set
  * gives back exactly what it acquired and the owner keeps its previous set. Returns what `fill` returned.
+ * @internal
  */
 export function swapPipelineLeaseSet<T>(
   owner: PipelineLeaseOwner,

@@ -18,18 +18,18 @@ export {
   sourceMessage,
 } from './link-sources.js';
 
-/** False: this build has no run-time linker. */
+/** @internal False: this build has no run-time linker. */
 export const linkerAvailable = false;
 
 const reason =
   "this page was built by weft-gpu/vite without the run-time linker: declare the shader's variant in weftVariants({ variants }) or set weftVariants({ linker: 'keep' })";
 
-/** Never maps: a precomposed shader has no source map (messages stay in the linked code). */
+/** @internal Never maps: a precomposed shader has no source map (messages stay in the linked code). */
 export function mapLinkedCompilationInfo(_linked: LinkedWesl, _info: GPUCompilationInfo): never {
   throw new ComposeError('mapCompilationInfo', 'not-precomposed', [], `no source map to map with: ${reason}`);
 }
 
-/** Refuses to link (composeShader reports a miss itself; this is reached only by a spec it could not key). */
+/** @internal Refuses to link (composeShader reports a miss itself; this is reached only by a spec it could not key). */
 export function linkFragments(
   api: string,
   _registry: LinkRegistry,

@@ -5,7 +5,7 @@ import type { ComposedShader, ComposeSpec } from './compose-shader.js';
 import { ComposeError } from './errors.js';
 import { fnv1a64 } from './hash.js';
 
-/** The format tag of a precomposed table; a table of another format is refused. */
+/** @internal The format tag of a precomposed table; a table of another format is refused. */
 export const precomposedFormat = 'weft-precomposed/1';
 
 /** A composed shader as plain data: every field of `ComposedShader` but the source map (which is not data). */
@@ -66,6 +66,7 @@ export function makePrecomposedShaderData(composed: ComposedShader): Precomposed
 /**
  * Checks that `table` is a precomposed table (format tag and entry shape) and returns it.
  * @throws {ComposeError} `bad-precomposed-table` naming what is wrong
+ * @internal
  */
 export function checkPrecomposedShaders(api: string, table: unknown): PrecomposedShaders {
   const bad = (what: string) =>
@@ -106,6 +107,7 @@ function describeSpec(spec: ComposeSpec): string {
  * The table's shader for this cache key (frozen, without a source map), or undefined when the table has none and the
  * linker can compose it. Without the linker a miss is an error that names the key, the spec and how to add it.
  * @throws {ComposeError} `not-precomposed` on a miss in a build without the linker
+ * @internal
  */
 export function findPrecomposedShader(
   api: string,

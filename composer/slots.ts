@@ -5,7 +5,7 @@ import { type GeneratedModule, makeModuleWriter } from './generated-module.js';
 import { isWgslIdentifier, qualifyWgslType } from './wgsl-names.js';
 
 /** Slots the composer itself provides: the stage functions the generated entry points call. */
-export const stageSlots = { vertex: 'vertexStage', fragment: 'fragmentStage' } as const;
+const stageSlots = { vertex: 'vertexStage', fragment: 'fragmentStage' } as const;
 
 const ioStructs = ['VertexInput', 'VertexOutput', 'FragmentInput', 'FragmentOutput'];
 
@@ -19,7 +19,7 @@ export interface ComposedSlot {
   usesDefault: boolean;
 }
 
-/** A fragment function a generated module calls. */
+/** @internal A fragment function a generated module calls. */
 export interface StageFunction {
   fragment: string;
   fn: string;
@@ -70,6 +70,7 @@ function checkDecl(api: string, fragment: Fragment, decl: SlotDecl): void {
 /**
  * Resolves slots: checks providers and fillers, and writes the `slots` module, where each slot is a function that
  * forwards to its filler (or calls every filler for `all`, or the provider's default). Returns the stage functions.
+ * @internal
  */
 export function resolveSlots(
   api: string,

@@ -34,7 +34,7 @@ export interface ComposedTarget {
 }
 
 /** Fragment-input builtins and their `io::FragmentInput` member names and types. */
-export const fragmentBuiltinMembers: Readonly<Record<FragmentBuiltin['builtin'], { member: string; type: string }>> = {
+const fragmentBuiltinMembers: Readonly<Record<FragmentBuiltin['builtin'], { member: string; type: string }>> = {
   front_facing: { member: 'frontFacing', type: 'bool' },
   primitive_index: { member: 'primitiveIndex', type: 'u32' },
   sample_index: { member: 'sampleIndex', type: 'u32' },
@@ -130,6 +130,7 @@ function interpolate(v: { interpolation?: string; sampling?: string }): string {
 /**
  * Collects varyings, fragment builtins and outputs; assigns varying locations by name and output locations in
  * fragment order then declaration order; writes the `io` module (VertexInput, VertexOutput, FragmentInput, FragmentOutput).
+ * @internal
  */
 export function assignStageIo(
   api: string,

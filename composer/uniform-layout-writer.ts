@@ -15,12 +15,12 @@ export type LayoutValue =
 
 const scalarBytes = (scalar: LayoutScalar): number => (scalar === 'f16' ? 2 : 4);
 
-/** The type of a buffer layout, or the type itself. */
+/** @internal The type of a buffer layout, or the type itself. */
 export function typeOf(layout: BufferLayout | TypeLayout): TypeLayout {
   return 'minBindingSize' in layout ? layout.type : layout;
 }
 
-/** A struct's field names for an error message (`(none)` for other types). */
+/** @internal A struct's field names for an error message (`(none)` for other types). */
 export function fieldNames(type: TypeLayout): string {
   return type.kind === 'struct' ? type.fields.map((f) => f.name).join(', ') : '(none)';
 }

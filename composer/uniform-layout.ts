@@ -231,6 +231,7 @@ export function makeWgslBufferLayouts(
  * (library resources are uniform buffers only), in the order given (the bindings' group, binding order). The module
  * declares no `@group/@binding`, so both are null; `ComposedShader.bindGroups` says where the compose would put them.
  * Not public: `makeWgslBufferLayouts` is the user's entry.
+ * @internal
  */
 export function makeLibraryResourceLayouts(
   code: string,

@@ -6,7 +6,7 @@ import { activeItems } from './fragment-graph.js';
 import { isWgslIdentifier, wgslScalarKind } from './wgsl-names.js';
 
 /** Per-vertex semantics in location order; other per-vertex semantics follow, sorted by name. */
-export const vertexSemanticOrder: readonly string[] = [
+const vertexSemanticOrder: readonly string[] = [
   'position',
   'normal',
   'uv',
@@ -19,7 +19,7 @@ export const vertexSemanticOrder: readonly string[] = [
   'weights2',
 ];
 /** Per-instance semantics in location order (after every per-vertex one); others follow, sorted by name. */
-export const instanceSemanticOrder: readonly string[] = ['instance0', 'instance1', 'instance2', 'instance3'];
+const instanceSemanticOrder: readonly string[] = ['instance0', 'instance1', 'instance2', 'instance3'];
 
 /** One caller vertex buffer: which semantics it holds, where, and in which format. */
 export interface VertexBufferSpec {
@@ -37,7 +37,10 @@ export type VertexLayoutSpec =
   | { kind: 'tight'; formats?: Readonly<Record<string, GPUVertexFormat>> }
   | { kind: 'buffers'; buffers: readonly VertexBufferSpec[] };
 
-/** Only what shapes the shader's buffers (extra fields such as a mesh's CPU bytes are left out): the layout's cache-key form. */
+/**
+ * Only what shapes the shader's buffers (extra fields such as a mesh's CPU bytes are left out): the layout's cache-key form.
+ * @internal
+ */
 export function canonicalVertexLayout(layout: VertexLayoutSpec | undefined): unknown {
   if (!layout || layout.kind === 'tight') return { kind: 'tight', formats: layout?.formats ?? {} };
   if (layout.kind !== 'buffers' || !Array.isArray(layout.buffers)) return layout;
@@ -68,7 +71,7 @@ export interface ComposedVertexInput {
   fragments: string[];
 }
 
-/** Byte size, component count and scalar kind of a vertex format. */
+/** @internal Byte size, component count and scalar kind of a vertex format. */
 export function vertexFormatInfo(
   format: string,
 ): { size: number; components: number; kind: 'float' | 'uint' | 'sint' } | null {
@@ -147,7 +150,10 @@ function checkFormat(api: string, input: CollectedInput, format: unknown, where:
     throw formatError(api, input.fragments, input.semantic, input.wgslType, format, where);
 }
 
-/** Collects the active vertex inputs, assigns locations by semantic order and builds `GPUVertexBufferLayout`s for the layout spec. */
+/**
+ * Collects the active vertex inputs, assigns locations by semantic order and builds `GPUVertexBufferLayout`s for the layout spec.
+ * @internal
+ */
 export function assignVertexInputs(
   api: string,
   ordered: readonly Fragment[],

@@ -16,11 +16,11 @@ export interface VertexPullingSpec {
   role: BindingRole;
 }
 
-/** Id of the fragment the composer adds for a pulled variant. */
+/** @internal Id of the fragment the composer adds for a pulled variant. */
 export const vertexPullingFragmentId = 'vertex-pulling';
 
 /** Name of the storage binding that holds caller vertex buffer `source`. */
-export function pulledVertexBindingName(source: number): string {
+function pulledVertexBindingName(source: number): string {
   return `pulledVertices${source}`;
 }
 
@@ -72,6 +72,7 @@ function inputExpression(input: ComposedVertexInput, name: string, offset: numbe
  * Splits a composed layout into pulled per-vertex inputs (location -1, buffer -1) and the instance-step inputs that stay
  * vertex buffers (renumbered from location 0), and makes the fragment that declares the pulled storage bindings and
  * `pullVertexInput`, which the root's vertex entry calls.
+ * @internal
  */
 export function applyVertexPulling(
   api: string,

@@ -1,13 +1,16 @@
 import { LayoutError } from './layout-errors.js';
 
-/** A WGSL type as written: a name and its template arguments (types, or expression text such as an array length). */
+/**
+ * A WGSL type as written: a name and its template arguments (types, or expression text such as an array length).
+ * @internal
+ */
 export interface WgslTypeExpr {
   name: string;
   args: readonly (WgslTypeExpr | string)[];
 }
 
 /** A struct member as written: its `@align` / `@size` expressions when present. */
-export interface WgslStructMember {
+interface WgslStructMember {
   name: string;
   type: WgslTypeExpr;
   align?: string;
@@ -15,7 +18,7 @@ export interface WgslStructMember {
 }
 
 /** A module-scope `var` with its address space, access mode and `@group` / `@binding` (null when absent). */
-export interface WgslModuleVar {
+interface WgslModuleVar {
   name: string;
   addressSpace: string | null;
   access: string | null;
@@ -25,7 +28,7 @@ export interface WgslModuleVar {
 }
 
 /** The module-scope declarations a buffer layout needs. */
-export interface WgslDeclarations {
+interface WgslDeclarations {
   structs: Map<string, WgslStructMember[]>;
   aliases: Map<string, WgslTypeExpr>;
   /** `const` declarations whose initialiser is a single token (a literal or a name), by name. */
@@ -80,7 +83,10 @@ function tokenize(code: string): string[] {
   );
 }
 
-/** Reads WGSL's module-scope struct, alias, const and var declarations; function bodies and other text are skipped. */
+/**
+ * Reads WGSL's module-scope struct, alias, const and var declarations; function bodies and other text are skipped.
+ * @internal
+ */
 export function parseWgslDeclarations(code: string): WgslDeclarations {
   const tokens = tokenize(code);
   const out: WgslDeclarations = { structs: new Map(), aliases: new Map(), constants: new Map(), vars: [] };

@@ -25,7 +25,7 @@ const predeclared: readonly string[] = [
 ];
 
 /** True for WGSL's predeclared type names, address spaces, access modes and texel formats. */
-export function isPredeclaredWgslName(name: string): boolean {
+function isPredeclaredWgslName(name: string): boolean {
   return (
     predeclared.includes(name) ||
     /^(vec[234][fihu]?|mat[234]x[234][fh]?|texture_\w+|(r|rg|rgba|bgra)(8|16|32)(unorm|snorm|uint|sint|float))$/.test(
@@ -34,7 +34,7 @@ export function isPredeclaredWgslName(name: string): boolean {
   );
 }
 
-/** True when `name` is a plain WGSL identifier. */
+/** @internal True when `name` is a plain WGSL identifier. */
 export function isWgslIdentifier(name: string): boolean {
   return /^[A-Za-z_][A-Za-z0-9_]*$/.test(name) && name !== '_' && !name.startsWith('__');
 }
@@ -42,6 +42,7 @@ export function isWgslIdentifier(name: string): boolean {
 /**
  * Rewrites the user-defined names of a WGSL type expression to fully qualified wesl paths
  * (`array<Light, 4>` → `array<package::lights::Light, 4>`), so generated modules need no imports.
+ * @internal
  */
 export function qualifyWgslType(type: string, qualify: (name: string) => string): string {
   return type.replace(/[0-9][0-9A-Za-z_.]*|[A-Za-z_][A-Za-z0-9_]*(?:::[A-Za-z_][A-Za-z0-9_]*)*/g, (token) => {
@@ -50,7 +51,7 @@ export function qualifyWgslType(type: string, qualify: (name: string) => string)
   });
 }
 
-/** Scalar kind of a WGSL numeric scalar or vector type, or null for anything else. */
+/** @internal Scalar kind of a WGSL numeric scalar or vector type, or null for anything else. */
 export function wgslScalarKind(type: string): 'float' | 'uint' | 'sint' | null {
   const t = type.replace(/\s+/g, '');
   const m = /^(?:vec[234](?:<(f32|f16|u32|i32)>|([fhui])))$|^(f32|f16|u32|i32)$/.exec(t);

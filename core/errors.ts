@@ -34,7 +34,7 @@ export class WeftError<Code extends string = WeftErrorCode> extends Error {
   }
 }
 
-/** Formats a value for an error message: strings quoted, arrays and objects shortened. */
+/** @internal Formats a value for an error message: strings quoted, arrays and objects shortened. */
 export function describeValue(value: unknown): string {
   if (typeof value === 'string') return JSON.stringify(value);
   if (typeof value === 'number' || typeof value === 'boolean' || value == null) return String(value);

@@ -4,17 +4,19 @@ import { describeValue } from './errors.js';
  * Builds the API's own typed error with code `bad-option` (e.g. `(api, m) => new EngineError(api, 'bad-option', m)`);
  * `checkOptionKeys` throws what it returns.
  */
-export type OptionErrorFactory = (api: string, message: string) => Error;
+type OptionErrorFactory = (api: string, message: string) => Error;
 
 /**
  * Every key of an options type, as a record: `const keys: OptionKeys<EngineOptions> = { label: true, … }` fails to
  * compile when a key is missing or unknown, so the checked list stays in step with the interface.
+ * @internal
  */
 export type OptionKeys<T> = { readonly [K in keyof Required<T>]: true };
 
 /**
  * Describes an argument for a message like `describeValue`, but a plain object lists its keys (`an object { width }`)
  * instead of `[object Object]`: the usual mistake is an options object passed where a name belongs.
+ * @internal
  */
 export function describeArgument(value: unknown): string {
   if (value !== null && typeof value === 'object' && !Array.isArray(value) && !ArrayBuffer.isView(value))
@@ -64,6 +66,7 @@ function allowedList(allowedKeys: readonly string[] | { readonly [key: string]: 
  *
  * `allowedKeys` is a list or an `OptionKeys<T>` record. `what` names the object in the message when it is not the
  * call's `options` (`config`, `meshOptions`, `policy`).
+ * @internal
  */
 export function checkOptionKeys<T>(
   api: string,
@@ -92,7 +95,7 @@ export function checkOptionKeys<T>(
 }
 
 /** What an option's value must be, for the options `checkOptionTypes` checks. */
-export type OptionType = 'boolean' | 'function' | 'finite-number' | 'string';
+type OptionType = 'boolean' | 'function' | 'finite-number' | 'string';
 
 function hasOptionType(value: unknown, type: OptionType): boolean {
   if (type === 'finite-number') return typeof value === 'number' && Number.isFinite(value);
@@ -102,6 +105,7 @@ function hasOptionType(value: unknown, type: OptionType): boolean {
 /**
  * Checks the type of each listed option that is present (`undefined` means "not given" and passes).
  * @throws the error `makeError` builds, naming the option, its value and the type it must have.
+ * @internal
  */
 export function checkOptionTypes(
   api: string,

@@ -4,12 +4,12 @@ export interface Aabb {
   max: [number, number, number];
 }
 
-/** A box that contains nothing (the identity of `unionAabb`). */
+/** @internal A box that contains nothing (the identity of `unionAabb`). */
 export function makeEmptyAabb(): Aabb {
   return { min: [Infinity, Infinity, Infinity], max: [-Infinity, -Infinity, -Infinity] };
 }
 
-/** Bounds of xyz triples in a tight Float32Array. */
+/** @internal Bounds of xyz triples in a tight Float32Array. */
 export function computePositionsAabb(positions: Float32Array): Aabb {
   const box = makeEmptyAabb();
   for (let i = 0; i < positions.length; i += 3) {
@@ -22,7 +22,7 @@ export function computePositionsAabb(positions: Float32Array): Aabb {
   return box;
 }
 
-/** Grows `target` to contain `other`; returns `target`. */
+/** @internal Grows `target` to contain `other`; returns `target`. */
 export function unionAabb(target: Aabb, other: Aabb): Aabb {
   for (let c = 0; c < 3; c++) {
     target.min[c] = Math.min(target.min[c], other.min[c]);
@@ -31,7 +31,10 @@ export function unionAabb(target: Aabb, other: Aabb): Aabb {
   return target;
 }
 
-/** Bounds of `box` after an affine transform: centre transformed, extents through |M| (same as all eight corners). */
+/**
+ * Bounds of `box` after an affine transform: centre transformed, extents through |M| (same as all eight corners).
+ * @internal
+ */
 export function transformAabb(box: Aabb, matrix: ArrayLike<number>, out: Aabb = makeEmptyAabb()): Aabb {
   if (box.min[0] > box.max[0]) {
     out.min.fill(Infinity);
@@ -53,7 +56,7 @@ export function transformAabb(box: Aabb, matrix: ArrayLike<number>, out: Aabb = 
   return out;
 }
 
-/** Distance along a ray (unit or not) to where it enters the box, or -1 when it misses (slab test). */
+/** @internal Distance along a ray (unit or not) to where it enters the box, or -1 when it misses (slab test). */
 export function intersectRayAabb(origin: ArrayLike<number>, inverseDirection: ArrayLike<number>, box: Aabb): number {
   let near = 0;
   let far = Infinity;
@@ -73,7 +76,7 @@ export function intersectRayAabb(origin: ArrayLike<number>, inverseDirection: Ar
   return near;
 }
 
-/** Centre point of a box. */
+/** @internal Centre point of a box. */
 export function aabbCenter(box: Aabb): [number, number, number] {
   return [(box.min[0] + box.max[0]) / 2, (box.min[1] + box.max[1]) / 2, (box.min[2] + box.max[2]) / 2];
 }

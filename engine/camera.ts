@@ -247,7 +247,10 @@ export function getCameraViewerPosition<T extends Float32Array | number[] = Floa
   return dst;
 }
 
-/** The near and far plane distances along the view axis (far is Infinity for an infinite perspective projection). */
+/**
+ * The near and far plane distances along the view axis (far is Infinity for an infinite perspective projection).
+ * @internal
+ */
 export function getCameraDepthRange(camera: Camera): { near: number; far: number } {
   if (camera.kind !== 'matrices') return { near: camera.near, far: camera.far };
   const { near, far } = getMatrixCameraFrame(camera, 'getCameraDepthRange');

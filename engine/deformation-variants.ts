@@ -4,7 +4,7 @@ import { forwardShaderSpec } from './render/forward-shader.js';
 import { describeRepresentativeMesh } from './representative-mesh.js';
 
 /** Which deformations a forward variant composes into the shared vertex stage (the mesh has normals, no UVs). */
-export interface DeformationVariant {
+interface DeformationVariant {
   skin: 0 | 4 | 8;
   morph: boolean;
   morphNormals?: boolean;
@@ -13,13 +13,19 @@ export interface DeformationVariant {
   thinInstances?: boolean;
 }
 
-/** The forward renderer's shader of a deformed mesh with normals (tight arrays, as `createMeshFromData` stores them). */
+/**
+ * The forward renderer's shader of a deformed mesh with normals (tight arrays, as `createMeshFromData` stores them).
+ * @internal
+ */
 export function deformationSpec(variant: DeformationVariant): ComposeSpec {
   const mesh = describeRepresentativeMesh({ normals: true, ...variant });
   return forwardShaderSpec({ mesh, objectIds: false, objectPrimitive: false });
 }
 
-/** Registers the forward renderer's deformation variants: skinning (4/8 influences), morph targets, both, VAT, thin-instanced. */
+/**
+ * Registers the forward renderer's deformation variants: skinning (4/8 influences), morph targets, both, VAT, thin-instanced.
+ * @internal
+ */
 export function registerDeformationVariants(registry: VariantRegistry): VariantRegistry {
   const variants: [string, DeformationVariant][] = [
     ['deform-skin4', { skin: 4, morph: false }],

@@ -63,7 +63,7 @@ export class EngineError extends WeftError<EngineErrorCode> {
   }
 }
 
-/** Builds the `bad-option` EngineError that `checkOptionKeys` throws for an engine API's options object. */
+/** @internal Builds the `bad-option` EngineError that `checkOptionKeys` throws for an engine API's options object. */
 export function engineOptionError(api: string, message: string): EngineError {
   return new EngineError(api, 'bad-option', message);
 }

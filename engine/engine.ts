@@ -113,7 +113,7 @@ function checkSize(api: string, what: string, value: unknown): number {
   return value;
 }
 
-/** Refuses a draw-target size the device cannot allocate (its `maxTextureDimension2D`, 8192 by default). */
+/** @internal Refuses a draw-target size the device cannot allocate (its `maxTextureDimension2D`, 8192 by default). */
 export function checkDeviceSize(api: string, device: GPUDevice, sizes: Record<string, number>): void {
   const max = device.limits.maxTextureDimension2D;
   for (const [what, value] of Object.entries(sizes)) {
@@ -178,7 +178,7 @@ async function requestDeviceFor(
   return { adapter, device };
 }
 
-/** Configures the canvas context for the engine's device, or (re)creates the offscreen colour texture. */
+/** @internal Configures the canvas context for the engine's device, or (re)creates the offscreen colour texture. */
 export function configureTarget(engine: Engine): void {
   if (engine.context) {
     engine.context.configure({
@@ -199,7 +199,10 @@ export function configureTarget(engine: Engine): void {
   });
 }
 
-/** Watches `device` for its loss: an engine-owned device is replaced; a host-owned one leaves the engine `deviceLost`. */
+/**
+ * Watches `device` for its loss: an engine-owned device is replaced; a host-owned one leaves the engine `deviceLost`.
+ * @internal
+ */
 export function watchDevice(engine: Engine, device: GPUDevice): void {
   device.lost.then((info) => {
     if (engine.disposed || engine.device !== device) return;
@@ -273,6 +276,7 @@ export async function createEngineAsync(gpu: GPU, target: EngineTarget, options:
 /**
  * A started engine's plain state around a live device, configured and watched: shared by `createEngineAsync` (the
  * engine's own device) and `createEngineFromDeviceAsync` (the host's).
+ * @internal
  */
 export function makeEngineState(
   owner: Pick<Engine, 'gpu' | 'adapter' | 'device' | 'deviceOwner' | 'options' | 'label'>,
@@ -297,7 +301,10 @@ export function makeEngineState(
   return engine;
 }
 
-/** Checks the pixel ratio and the target: a canvas (sized from its CSS size × ratio) or an offscreen `{ width, height }`. */
+/**
+ * Checks the pixel ratio and the target: a canvas (sized from its CSS size × ratio) or an offscreen `{ width, height }`.
+ * @internal
+ */
 export function resolveEngineTarget(
   api: string,
   target: EngineTarget,
@@ -399,6 +406,7 @@ export async function whenEngineReadyAsync(engine: Engine): Promise<void> {
 /**
  * Whether `device` is lost: true when it reported its loss, else waits one queue round trip for a loss not yet
  * reported (a readback whose map was aborted asks this to tell a device loss from another failure).
+ * @internal
  */
 export async function isDeviceLostAsync(device: GPUDevice): Promise<boolean> {
   // A loss already reported settles `lost` within a microtask, before any queue round trip can.
@@ -411,12 +419,12 @@ export async function isDeviceLostAsync(device: GPUDevice): Promise<boolean> {
   ]);
 }
 
-/** Throws when the engine was disposed. */
+/** @internal Throws when the engine was disposed. */
 export function assertEngineAlive(engine: Engine, api: string): void {
   if (engine.disposed) throw new EngineError(api, 'disposed', `engine "${engine.label}" was disposed`);
 }
 
-/** The `device-lost` EngineError of a host-owned engine whose device is lost (it names the way out). */
+/** @internal The `device-lost` EngineError of a host-owned engine whose device is lost (it names the way out). */
 export function hostDeviceLostError(engine: Engine, api: string): EngineError {
   return new EngineError(
     api,
@@ -425,7 +433,10 @@ export function hostDeviceLostError(engine: Engine, api: string): EngineError {
   );
 }
 
-/** Throws when the engine was disposed, or its host-owned device was lost and no replacement was handed over. */
+/**
+ * Throws when the engine was disposed, or its host-owned device was lost and no replacement was handed over.
+ * @internal
+ */
 export function assertEngineDevice(engine: Engine, api: string): void {
   assertEngineAlive(engine, api);
   if (engine.deviceLost) throw hostDeviceLostError(engine, api);
@@ -434,6 +445,7 @@ export function assertEngineDevice(engine: Engine, api: string): void {
 /**
  * Throws the typed `device-lost` error when a GPU call of a host-owned engine failed because its device is lost (a
  * loss the device may not have reported yet); returns otherwise, so the caller handles its own error.
+ * @internal
  */
 export async function throwIfHostDeviceLostAsync(engine: Engine, device: GPUDevice, api: string): Promise<void> {
   if (engine.deviceOwner !== 'host' || engine.device !== device) return;

@@ -5,7 +5,10 @@ import { readTextureRegionAsync } from './readback.js';
 import { createStagingPool, disposeStagingPool, type StagingPool } from './staging-pool.js';
 import { getTexelByteSize } from './texture-formats.js';
 
-/** Ids `first … first + count - 1` belong to `mesh` (its thin instances in order; count 1 without instances). */
+/**
+ * Ids `first … first + count - 1` belong to `mesh` (its thin instances in order; count 1 without instances).
+ * @internal
+ */
 export interface FrameIdRange {
   readonly first: number;
   readonly count: number;
@@ -18,7 +21,10 @@ export type FrameIdHit =
   | { hit: false; id: 0 }
   | { hit: true; id: number; mesh: Mesh; thinInstanceIndex: number; primitiveIndex: number };
 
-/** The ID ranges of a recorded draw list, sorted by first id; immutable, so a frame can keep a reference to it. */
+/**
+ * The ID ranges of a recorded draw list, sorted by first id; immutable, so a frame can keep a reference to it.
+ * @internal
+ */
 export function makeFrameIdRanges(draws: readonly { mesh: Mesh }[]): readonly FrameIdRange[] {
   let next = 1;
   return Object.freeze(
@@ -32,7 +38,7 @@ export function makeFrameIdRanges(draws: readonly { mesh: Mesh }[]): readonly Fr
 }
 
 /** Resolves an id against a frame's ranges (binary search); unknown ids are a miss. */
-export function resolveFrameId(ranges: readonly FrameIdRange[], id: number, primitive: number): FrameIdHit {
+function resolveFrameId(ranges: readonly FrameIdRange[], id: number, primitive: number): FrameIdHit {
   let low = 0;
   let high = ranges.length - 1;
   while (id > 0 && low <= high) {
@@ -52,18 +58,18 @@ export function resolveFrameId(ranges: readonly FrameIdRange[], id: number, prim
   return { hit: false, id: 0 };
 }
 
-/** Staging buffers reused by frame-ID reads: a pool on the device of the last read. */
+/** @internal Staging buffers reused by frame-ID reads: a pool on the device of the last read. */
 export interface FrameIdReader {
   pool: StagingPool | null;
   label: string;
 }
 
-/** Makes an empty reader (buffers appear on the first read). */
+/** @internal Makes an empty reader (buffers appear on the first read). */
 export function createFrameIdReader(label: string): FrameIdReader {
   return { pool: null, label };
 }
 
-/** Destroys the reader's staging buffers (a read in flight destroys its own when it completes). */
+/** @internal Destroys the reader's staging buffers (a read in flight destroys its own when it completes). */
 export function disposeFrameIdReader(reader: FrameIdReader): void {
   if (reader.pool) disposeStagingPool(reader.pool);
   reader.pool = null;
@@ -72,6 +78,7 @@ export function disposeFrameIdReader(reader: FrameIdReader): void {
 /**
  * Copies texel (x, y) of the ID texture as it is after every submitted frame and resolves it with that frame's
  * ranges (captured by the caller synchronously, with the copy). No render pass; one staging buffer from the pool.
+ * @internal
  */
 export async function readFrameIdTexelAsync(
   reader: FrameIdReader,

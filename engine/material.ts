@@ -84,6 +84,7 @@ export function makeStandardMaterial(options: StandardMaterialOptions = {}): Sta
 /**
  * True when `value` has a StandardMaterial's shape (name, 4-number baseColor, texture or null, doubleSided, unlit),
  * as `makeStandardMaterial` returns: what the renderers read from `mesh.material`.
+ * @internal
  */
 export function isStandardMaterial(value: unknown): value is StandardMaterial {
   if (value == null || typeof value !== 'object' || Array.isArray(value)) return false;

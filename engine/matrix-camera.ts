@@ -28,7 +28,10 @@ const matrixCameraOptionKeys: OptionKeys<MatrixCameraOptions> = { view: true, pr
 
 type Vec3 = [number, number, number];
 
-/** What weft derives from a matrix camera, in float64; rebuilt when a matrix value or the depth convention changes. */
+/**
+ * What weft derives from a matrix camera, in float64; rebuilt when a matrix value or the depth convention changes.
+ * @internal
+ */
 export interface MatrixCameraFrame {
   projectionType: 'perspective' | 'orthographic';
   /** The projection in weft's reverse-Z convention (the host's, z-flipped when `depth` is `standard`). */
@@ -158,6 +161,7 @@ function frameMatches(key: Float64Array, camera: MatrixCamera): boolean {
 /**
  * The float64 frame of a matrix camera (cached per camera, rebuilt when a matrix value changes).
  * @throws {EngineError} naming `api` when the camera's current matrices are not usable
+ * @internal
  */
 export function getMatrixCameraFrame(camera: MatrixCamera, api = 'getMatrixCameraFrame'): MatrixCameraFrame {
   frames ??= new WeakMap();

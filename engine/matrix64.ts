@@ -1,7 +1,7 @@
 // Column-major 4×4 matrices in float64, for the few places (host cameras, picking rays) where wgpu-matrix's float32
 // would round what the host gave: products, inverses and point transforms only.
 
-/** a × b (column-major, float64). */
+/** @internal a × b (column-major, float64). */
 export function multiplyMatrices64(a: ArrayLike<number>, b: ArrayLike<number>): Float64Array {
   const out = new Float64Array(16);
   for (let c = 0; c < 4; c++)
@@ -10,7 +10,10 @@ export function multiplyMatrices64(a: ArrayLike<number>, b: ArrayLike<number>): 
   return out;
 }
 
-/** The inverse of a column-major 4×4 matrix in float64 (cofactors); null when it is singular or not finite. */
+/**
+ * The inverse of a column-major 4×4 matrix in float64 (cofactors); null when it is singular or not finite.
+ * @internal
+ */
 export function invertMatrix64(m: ArrayLike<number>): Float64Array | null {
   const [a00, a01, a02, a03, a10, a11, a12, a13, a20, a21, a22, a23, a30, a31, a32, a33] = Array.from(m);
   const b00 = a00 * a11 - a01 * a10;
@@ -49,7 +52,7 @@ export function invertMatrix64(m: ArrayLike<number>): Float64Array | null {
   return out.every(Number.isFinite) ? out : null;
 }
 
-/** m × (x, y, z, 1) as homogeneous (x, y, z, w), not divided. */
+/** @internal m × (x, y, z, 1) as homogeneous (x, y, z, w), not divided. */
 export function transformPoint64(
   m: ArrayLike<number>,
   x: number,

@@ -110,7 +110,7 @@ const formatByteSize: Partial<Record<GPUVertexFormat, number>> = {
 };
 
 /** Number of components a vertex format holds (only the formats weft reads). */
-export function vertexFormatComponents(format: GPUVertexFormat): number {
+function vertexFormatComponents(format: GPUVertexFormat): number {
   return format === 'float32x2' ? 2 : format === 'float32x3' ? 3 : 4;
 }
 
@@ -315,7 +315,7 @@ function checkFiniteAttributes(api: string, name: string, geometry: MeshGeometry
   }
 }
 
-/** Finds where a semantic lives, or null when the mesh lacks it. */
+/** @internal Finds where a semantic lives, or null when the mesh lacks it. */
 export function findVertexAttribute(
   geometry: MeshGeometry,
   semantic: VertexSemantic,
@@ -350,7 +350,7 @@ export function readVertexAttribute(
   return true;
 }
 
-/** Copies every vertex's position into a tight Float32Array (xyz per vertex). */
+/** @internal Copies every vertex's position into a tight Float32Array (xyz per vertex). */
 export function extractPositions(geometry: MeshGeometry): Float32Array {
   const out = new Float32Array(geometry.vertexCount * 3);
   const scratch = [0, 0, 0];
@@ -363,7 +363,7 @@ export function extractPositions(geometry: MeshGeometry): Float32Array {
   return out;
 }
 
-/** Validates mesh data and returns its canonical geometry; throws MeshDataError naming the field. */
+/** @internal Validates mesh data and returns its canonical geometry; throws MeshDataError naming the field. */
 export function makeMeshGeometry(name: string, data: MeshData, api = 'createMeshFromData'): MeshGeometry {
   if (data == null || typeof data !== 'object')
     throw new MeshDataError(api, name, 'data', `expected a MeshData object, got ${describeValue(data)}`);

@@ -13,7 +13,7 @@ export interface MeshMorphTargets {
   deltas: Float32Array<ArrayBuffer>;
 }
 
-/** Validates a mesh's VAT options (returns the playback to keep; empty without VAT). */
+/** @internal Validates a mesh's VAT options (returns the playback to keep; empty without VAT). */
 export function checkVertexAnimation(
   api: string,
   scene: Scene,
@@ -54,7 +54,7 @@ export function checkVertexAnimation(
   return vat.checkMesh(api, name, geometry, options.vertexAnimationPlayback, records, maxTexture);
 }
 
-/** Validates a mesh's skeleton and morph targets and packs the morph deltas. */
+/** @internal Validates a mesh's skeleton and morph targets and packs the morph deltas. */
 export function checkDeformation(
   api: string,
   name: string,

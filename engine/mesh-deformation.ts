@@ -9,9 +9,9 @@ import type { Mesh } from './mesh.js';
 import type { VertexAnimation } from './vertex-animation-types.js';
 
 /** What a pass's shader takes from a VAT: its current and previous-frame (velocity) `deformVertex` fragments. */
-export type VertexAnimationShaders = Pick<VertexAnimation, 'fragment' | 'velocityFragment'>;
+type VertexAnimationShaders = Pick<VertexAnimation, 'fragment' | 'velocityFragment'>;
 
-/** Which deformations a mesh's shaders compose. */
+/** @internal Which deformations a mesh's shaders compose. */
 export interface MeshDeformationVariant {
   skin: 0 | 4 | 8;
   morph: boolean;
@@ -23,13 +23,13 @@ export interface MeshDeformationVariant {
 }
 
 /** What decides a deformation variant besides the geometry's influence attributes. */
-export interface DeformationSources {
+interface DeformationSources {
   skinned: boolean;
   morphTargets: { hasNormals: boolean } | null;
   vertexAnimation: VertexAnimationShaders | null;
 }
 
-/** GPU copies of a mesh's bones and morph data on one device (owned by the mesh, like its buffers). */
+/** @internal GPU copies of a mesh's bones and morph data on one device (owned by the mesh, like its buffers). */
 export interface MeshDeformationGpu {
   device: GPUDevice;
   boneTexture: GPUTexture | null;
@@ -50,7 +50,10 @@ export interface MeshDeformationGpu {
   groups: Map<GPUBindGroupLayout, GPUBindGroup>;
 }
 
-/** The mesh's deformation: skinning with 4 or 8 influences, morph targets (with normals), VAT with 4 or 8 influences. */
+/**
+ * The mesh's deformation: skinning with 4 or 8 influences, morph targets (with normals), VAT with 4 or 8 influences.
+ * @internal
+ */
 export function meshDeformationVariant(mesh: Mesh): MeshDeformationVariant {
   return deformationVariantOf(mesh.geometry, {
     skinned: mesh.skeleton !== null,
@@ -59,7 +62,10 @@ export function meshDeformationVariant(mesh: Mesh): MeshDeformationVariant {
   });
 }
 
-/** The deformation variant of a geometry (8 influences when it has joints2) with these skeleton, morph and VAT sources. */
+/**
+ * The deformation variant of a geometry (8 influences when it has joints2) with these skeleton, morph and VAT sources.
+ * @internal
+ */
 export function deformationVariantOf(geometry: MeshGeometry, sources: DeformationSources): MeshDeformationVariant {
   const influences = findVertexAttribute(geometry, 'joints2') ? 8 : 4;
   return {
@@ -71,18 +77,21 @@ export function deformationVariantOf(geometry: MeshGeometry, sources: Deformatio
   };
 }
 
-/** A short key naming what `deformationComposeParts` composes for the variant (equal keys, equal fragments). */
+/**
+ * A short key naming what `deformationComposeParts` composes for the variant (equal keys, equal fragments).
+ * @internal
+ */
 export function deformationVariantKey(variant: MeshDeformationVariant): string {
   const vat = variant.vat && variant.vertexAnimation ? `v${variant.vat}` : '';
   return `s${variant.skin}m${+variant.morph}n${+variant.morphNormals}${vat}`;
 }
 
-/** True when the mesh is deformed on the GPU (its drawn surface may leave its rest bounds). */
+/** @internal True when the mesh is deformed on the GPU (its drawn surface may leave its rest bounds). */
 export function isMeshDeformed(mesh: Mesh): boolean {
   return mesh.skeleton !== null || mesh.morphTargets !== null || mesh.vertexAnimation !== null;
 }
 
-/** Fragments and conditions a deformed mesh adds to a pass's vertex stage. */
+/** @internal Fragments and conditions a deformed mesh adds to a pass's vertex stage. */
 export function deformationComposeParts(variant: MeshDeformationVariant): {
   fragments: Fragment[];
   conditions: Record<string, boolean>;
@@ -123,7 +132,10 @@ function ensureVatPlayback(state: MeshDeformationGpu, mesh: Mesh, label: string)
   state.groups.clear();
 }
 
-/** Creates (once per device) the mesh's bone texture, morph buffers or VAT texture and buffers (playback grown with the instances). */
+/**
+ * Creates (once per device) the mesh's bone texture, morph buffers or VAT texture and buffers (playback grown with the instances).
+ * @internal
+ */
 export function ensureMeshDeformation(mesh: Mesh, device: GPUDevice): MeshDeformationGpu | null {
   if (!isMeshDeformed(mesh)) return null;
   const known = mesh.deformationGpu;
@@ -202,7 +214,10 @@ export function ensureMeshDeformation(mesh: Mesh, device: GPUDevice): MeshDeform
   return state;
 }
 
-/** Uploads changed bones, the current morph weights and the VAT time and playback (writes only: safe in a task's execute). */
+/**
+ * Uploads changed bones, the current morph weights and the VAT time and playback (writes only: safe in a task's execute).
+ * @internal
+ */
 export function syncMeshDeformation(mesh: Mesh): void {
   const state = mesh.deformationGpu;
   if (!state) return;
@@ -223,7 +238,10 @@ export function syncMeshDeformation(mesh: Mesh): void {
   }
 }
 
-/** The bind group of the mesh's deformation data for a pipeline's extra-group layout (made once per layout). */
+/**
+ * The bind group of the mesh's deformation data for a pipeline's extra-group layout (made once per layout).
+ * @internal
+ */
 export function meshDeformationGroup(
   state: MeshDeformationGpu,
   layout: GPUBindGroupLayout,
@@ -241,7 +259,7 @@ export function meshDeformationGroup(
   return group;
 }
 
-/** Destroys the mesh's deformation textures and buffers. */
+/** @internal Destroys the mesh's deformation textures and buffers. */
 export function disposeMeshDeformation(mesh: Mesh): void {
   const state = mesh.deformationGpu;
   if (!state) return;
@@ -326,6 +344,7 @@ export function deformVertexOnCpu(
 /**
  * One vertex's deformed local normal (not normalised) as the vertex stage computes it: morph normal deltas when the
  * mesh has them, then the blend of the bones' upper 3×3. Null without normals or on a VAT mesh.
+ * @internal
  */
 export function deformNormalOnCpu(mesh: Mesh, vertex: number): [number, number, number] | null {
   const out: [number, number, number] = [0, 0, 0];
@@ -354,6 +373,7 @@ export function deformNormalOnCpu(mesh: Mesh, vertex: number): [number, number, 
 /**
  * Conservative local bounds of the mesh as deformed now: rest bounds grown by the weighted morph deltas,
  * then the union of those bounds under every bone (a skinned point is a convex blend of bone-transformed points).
+ * @internal
  */
 export function deformedLocalBounds(mesh: Mesh, out: Aabb = makeEmptyAabb()): Aabb {
   if (mesh.vertexAnimation) {

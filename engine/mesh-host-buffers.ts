@@ -21,7 +21,7 @@ export interface MeshHostBuffers {
 
 const vertexUsage = 0x20; // GPUBufferUsage.VERTEX (the globals may be absent where the checks run)
 const indexUsage = 0x10; // GPUBufferUsage.INDEX
-/** GPUBufferUsage.STORAGE: the vertex-index pick detail path reads a mesh's buffers as storage. */
+/** @internal GPUBufferUsage.STORAGE: the vertex-index pick detail path reads a mesh's buffers as storage. */
 export const hostStorageUsage = 0x80;
 
 function isGpuBuffer(value: unknown): value is GPUBuffer {
@@ -65,6 +65,7 @@ function checkBuffer(
 /**
  * Checks host buffers against the mesh's geometry and thin-instance count; returns a frozen copy.
  * @throws {MeshDataError} naming the buffer: not a GPUBuffer, a missing usage, too small, or a count that differs
+ * @internal
  */
 export function checkMeshHostBuffers(
   api: string,

@@ -6,7 +6,7 @@ import type { Mesh } from './mesh.js';
 import type { MeshGeometry } from './mesh-data.js';
 import { type MeshDeformationVariant, meshDeformationVariant } from './mesh-deformation.js';
 
-/** What every pass's shader reads of a mesh, as plain data (no live mesh, no device). */
+/** @internal What every pass's shader reads of a mesh, as plain data (no live mesh, no device). */
 export interface MeshShaderDescription {
   /** The mesh's own vertex buffers (tight or interleaved), without the thin-instance buffer. */
   buffers: readonly VertexBufferSpec[];
@@ -25,7 +25,7 @@ export function thinInstanceVertexBuffer(): VertexBufferSpec {
   };
 }
 
-/** A geometry's vertex buffers as the composer reads them: strides and attributes, no bytes. */
+/** @internal A geometry's vertex buffers as the composer reads them: strides and attributes, no bytes. */
 export function geometryVertexBuffers(geometry: MeshGeometry): VertexBufferSpec[] {
   return geometry.buffers.map((b) => ({
     arrayStride: b.arrayStride,
@@ -33,7 +33,7 @@ export function geometryVertexBuffers(geometry: MeshGeometry): VertexBufferSpec[
   }));
 }
 
-/** What the shaders of every pass read of this mesh. */
+/** @internal What the shaders of every pass read of this mesh. */
 export function describeMeshShader(mesh: Mesh): MeshShaderDescription {
   return {
     buffers: geometryVertexBuffers(mesh.geometry),
@@ -43,7 +43,10 @@ export function describeMeshShader(mesh: Mesh): MeshShaderDescription {
   };
 }
 
-/** The standard-material variant of a described mesh: which attributes it has, whether it is thin-instanced. */
+/**
+ * The standard-material variant of a described mesh: which attributes it has, whether it is thin-instanced.
+ * @internal
+ */
 export function standardVariantOfDescription(description: MeshShaderDescription): StandardMaterialVariant {
   const has = (semantic: string) => description.buffers.some((b) => b.attributes.some((a) => a.semantic === semantic));
   return {
@@ -54,14 +57,9 @@ export function standardVariantOfDescription(description: MeshShaderDescription)
   };
 }
 
-/** A described mesh's own vertex buffers plus the thin-instance buffer, as the composer reads them. */
+/** @internal A described mesh's own vertex buffers plus the thin-instance buffer, as the composer reads them. */
 export function vertexBuffersOfDescription(description: MeshShaderDescription): VertexBufferSpec[] {
   return description.thinInstances ? [...description.buffers, thinInstanceVertexBuffer()] : [...description.buffers];
-}
-
-/** The standard-material variant a mesh needs: which attributes it has, whether it is thin-instanced. */
-export function standardVariantOf(mesh: Mesh): StandardMaterialVariant {
-  return standardVariantOfDescription(describeMeshShader(mesh));
 }
 
 /** The mesh's own vertex buffers (tight or interleaved) plus the thin-instance buffer, as the composer reads them. */

@@ -135,6 +135,7 @@ const meshOptionKeys: OptionKeys<MeshOptions> = {
  * The arguments every `create*Mesh(scene, name, options?, meshOptions?)` shares: `name` a non-empty string (an
  * options object passed in its place is named as such) and `meshOptions` with `MeshOptions` keys only. EngineError
  * `bad-option` naming `api`.
+ * @internal
  */
 export function checkMeshArguments(api: string, name: unknown, meshOptions: MeshOptions | undefined): void {
   if (typeof name !== 'string' || name.length === 0)
@@ -406,7 +407,7 @@ export function disposeMesh(mesh: Mesh): void {
   mesh.disposed = true;
 }
 
-/** Destroys the mesh's GPU copies (they are rebuilt by the next `ensureMeshGpu`). */
+/** @internal Destroys the mesh's GPU copies (they are rebuilt by the next `ensureMeshGpu`). */
 export function disposeMeshGpu(mesh: Mesh): void {
   disposeMeshDeformation(mesh);
   if (!mesh.gpu) return;
@@ -515,7 +516,7 @@ export function setMeshHostBuffers(mesh: Mesh, buffers: MeshHostBuffers | null):
   (mesh as { hostBuffers: Readonly<MeshHostBuffers> | null }).hostBuffers = checked;
 }
 
-/** Writes changed thin-instance matrices into the existing instance buffer (no allocation). */
+/** @internal Writes changed thin-instance matrices into the existing instance buffer (no allocation). */
 export function syncThinInstances(mesh: Mesh): void {
   const gpu = mesh.gpu;
   if (!gpu?.instanceBuffer || !mesh.thinInstances || gpu.uploadedInstanceVersion === mesh.thinInstanceVersion) return;

@@ -5,7 +5,7 @@ import type { Engine } from './engine.js';
 
 let sources: WeakMap<Engine, PrecomposedSource> | undefined;
 
-/** The engine's table holder (one per engine); runtimes hand it to `makeComposeCache({ precomposed })`. */
+/** @internal The engine's table holder (one per engine); runtimes hand it to `makeComposeCache({ precomposed })`. */
 export function precomposedSourceOf(engine: Engine): PrecomposedSource {
   sources ??= new WeakMap();
   let source = sources.get(engine);

@@ -21,7 +21,7 @@ export interface TextureRegion {
 }
 
 /** A rectangle of texels of one mip level, to be copied into a staging buffer. */
-export interface TextureCopySource {
+interface TextureCopySource {
   texture: GPUTexture;
   x: number;
   y: number;
@@ -30,7 +30,10 @@ export interface TextureCopySource {
   mipLevel: number;
 }
 
-/** Where a copied rectangle lands in a staging buffer: `height` rows of `rowBytes` texel bytes, `bytesPerRow` apart. */
+/**
+ * Where a copied rectangle lands in a staging buffer: `height` rows of `rowBytes` texel bytes, `bytesPerRow` apart.
+ * @internal
+ */
 export interface StagedRegion {
   offset: number;
   rowBytes: number;
@@ -41,14 +44,14 @@ export interface StagedRegion {
   byteLength: number;
 }
 
-/** Where a width × height copy of `bytesPerTexel`-byte texels lands when it starts at byte `offset`. */
+/** @internal Where a width × height copy of `bytesPerTexel`-byte texels lands when it starts at byte `offset`. */
 export function makeStagedRegion(width: number, height: number, bytesPerTexel: number, offset = 0): StagedRegion {
   const rowBytes = width * bytesPerTexel;
   const bytesPerRow = Math.ceil(rowBytes / 256) * 256;
   return { offset, rowBytes, bytesPerRow, height, byteLength: bytesPerRow * height };
 }
 
-/** Encodes the copy of `source` into `buffer` at the place `staged` describes. */
+/** @internal Encodes the copy of `source` into `buffer` at the place `staged` describes. */
 export function encodeTextureRegionCopy(
   encoder: GPUCommandEncoder,
   source: TextureCopySource,
@@ -66,6 +69,7 @@ export function encodeTextureRegionCopy(
  * Maps the first `byteLength` bytes of a staging buffer whose copies were submitted, returns what `copyOut` makes of
  * them (the mapping is valid during the call only), then unmaps and releases the buffer to its pool. A buffer
  * whose map failed is destroyed.
+ * @internal
  */
 export async function readStagingBufferAsync<T>(
   pool: StagingPool,
@@ -90,6 +94,7 @@ export async function readStagingBufferAsync<T>(
 /**
  * Copies one texture region into a buffer of `pool` and submits now (so it reads the texture as the queue has it at
  * the call), then maps it and returns what `copyOut` makes of the mapped bytes. No render pass.
+ * @internal
  */
 export async function readTextureRegionAsync<T>(
   pool: StagingPool,
@@ -110,7 +115,7 @@ export async function readTextureRegionAsync<T>(
   return readStagingBufferAsync(pool, buffer, staged.byteLength, (mapped) => copyOut(mapped, staged));
 }
 
-/** Reads texels from a COPY_SRC texture into tightly packed bytes (row padding removed). */
+/** @internal Reads texels from a COPY_SRC texture into tightly packed bytes (row padding removed). */
 export async function readTexturePixelsAsync(
   device: GPUDevice,
   texture: GPUTexture,
@@ -165,6 +170,7 @@ export async function readTexturePixelsAsync(
  * Settles as `read` does, except that a failure caused by the loss of `device` (a bare `AbortError` from the map)
  * becomes `lostError(message)`: the texture the read copied is gone with the device, so it is not retried on the new
  * one (that would return a frame never drawn). Typed weft errors pass through unchanged.
+ * @internal
  */
 export async function rejectOnDeviceLossAsync<T>(
   device: GPUDevice,

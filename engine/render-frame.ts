@@ -13,7 +13,7 @@ export function getDefaultForwardTask(scene: Scene): ForwardRenderTask | undefin
   return scene.defaultForwardTask ?? undefined;
 }
 
-/** Frees the GPU objects of the scene's default forward task. */
+/** @internal Frees the GPU objects of the scene's default forward task. */
 export function disposeDefaultForwardTask(scene: Scene): void {
   scene.defaultForwardTask?.dispose();
   scene.defaultForwardTask = null;

@@ -6,7 +6,7 @@ import { makeMeshGeometry, type MeshData } from './mesh-data.js';
 import { deformationVariantOf } from './mesh-deformation.js';
 import { geometryVertexBuffers, type MeshShaderDescription } from './mesh-layout.js';
 
-/** Which attributes, instances and deformation a representative mesh has (all off by default). */
+/** @internal Which attributes, instances and deformation a representative mesh has (all off by default). */
 export interface RepresentativeMeshShape {
   normals?: boolean;
   /** UVs and a base texture (uv is read only with a texture). */
@@ -26,6 +26,7 @@ export interface RepresentativeMeshShape {
 /**
  * Describes a one-triangle mesh of that shape as `createMeshFromData` would make it from tight arrays: one buffer per
  * attribute in its order and formats (joints uint16x4, colours float32x4), plus the thin-instance buffer.
+ * @internal
  */
 export function describeRepresentativeMesh(shape: RepresentativeMeshShape): MeshShaderDescription {
   const data: MeshData = { positions: new Float32Array(9) };

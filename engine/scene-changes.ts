@@ -14,7 +14,7 @@ export interface SceneChangeLog {
 /** Past this many entries (or the scene's mesh count, if larger) the log is dropped: a full check is as cheap. */
 const minLogCapacity = 256;
 
-/** Records that a setter changed `mesh` (its world matrix or thin instances): bumps `scene.changeVersion`. */
+/** @internal Records that a setter changed `mesh` (its world matrix or thin instances): bumps `scene.changeVersion`. */
 export function recordMeshChange(scene: Scene, mesh: Mesh): void {
   const log = scene.changeLog;
   if (log.meshes.length >= Math.max(minLogCapacity, scene.meshes.length)) {
@@ -28,6 +28,7 @@ export function recordMeshChange(scene: Scene, mesh: Mesh): void {
 /**
  * The meshes changed since a reader saw `version` (duplicates possible), or null when the log no longer reaches
  * back that far (the reader must check every mesh).
+ * @internal
  */
 export function meshesChangedSince(scene: Scene, version: number): readonly Mesh[] | null {
   const log = scene.changeLog;

@@ -3,10 +3,11 @@ import type { Fragment } from '../fragments/fragment-types.js';
 /**
  * Fragment lists by a key naming their content. A runtime keeps one for as long as its compose cache, so a re-record
  * hands the cache the same fragment objects again and nothing is re-hashed.
+ * @internal
  */
 export type FragmentLists = Map<string, readonly Fragment[]>;
 
-/** What a pass's shader builder takes besides the description: neither changes the composed shader. */
+/** @internal What a pass's shader builder takes besides the description: neither changes the composed shader. */
 export interface ShaderSpecOptions {
   /** e.g. `device.features`: a required feature the device lacks is a `missing-feature` error. */
   deviceFeatures?: { has(feature: string): boolean };
@@ -14,7 +15,7 @@ export interface ShaderSpecOptions {
   fragmentLists?: FragmentLists;
 }
 
-/** The list kept under `key`, made by `make` the first time; made every time without `lists`. */
+/** @internal The list kept under `key`, made by `make` the first time; made every time without `lists`. */
 export function reuseFragmentList(
   lists: FragmentLists | undefined,
   key: string,

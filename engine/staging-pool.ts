@@ -5,6 +5,7 @@
  * time one ends, the free buffers past `max(stagingFreeMin, the most buffers in use at once in the last
  * stagingPeakEpochs epochs)` are destroyed, least recently used first. A steady load of K concurrent reads keeps K
  * buffers and creates none; after a burst of 1 000, a few single reads bring the pool back to a few buffers.
+ * @internal
  */
 export interface StagingPool {
   readonly device: GPUDevice;
@@ -29,11 +30,11 @@ export interface StagingPool {
 }
 
 /** Free buffers a pool always may keep. */
-export const stagingFreeMin = 4;
+const stagingFreeMin = 4;
 /** Finished epochs whose peak use the pool keeps buffers for. */
-export const stagingPeakEpochs = 8;
+const stagingPeakEpochs = 8;
 
-/** Creates an empty pool for a device; buffers appear on the first acquire. */
+/** @internal Creates an empty pool for a device; buffers appear on the first acquire. */
 export function createStagingPool(device: GPUDevice, label: string): StagingPool {
   return {
     device,
@@ -67,13 +68,13 @@ function endUse(pool: StagingPool): void {
 }
 
 /** Sizes are rounded up to a power of two (≥ 256 bytes) so buffers are reused across similar reads. */
-export function stagingSizeClass(bytes: number): number {
+function stagingSizeClass(bytes: number): number {
   let size = 256;
   while (size < bytes) size *= 2;
   return size;
 }
 
-/** Takes a free buffer of at least `bytes`, creating one only when none is free. */
+/** @internal Takes a free buffer of at least `bytes`, creating one only when none is free. */
 export function acquireStagingBuffer(pool: StagingPool, bytes: number): GPUBuffer {
   // Rounding up never takes a read that fits the device's buffer limit over it.
   const size = Math.min(stagingSizeClass(bytes), Math.max(bytes, pool.device.limits.maxBufferSize));
@@ -94,7 +95,7 @@ export function acquireStagingBuffer(pool: StagingPool, bytes: number): GPUBuffe
   return made;
 }
 
-/** Gives back an unmapped buffer: kept for reuse, or destroyed when the pool was disposed meanwhile. */
+/** @internal Gives back an unmapped buffer: kept for reuse, or destroyed when the pool was disposed meanwhile. */
 export function releaseStagingBuffer(pool: StagingPool, buffer: GPUBuffer): void {
   if (!pool.all.has(buffer)) return;
   if (pool.disposed) {
@@ -108,7 +109,7 @@ export function releaseStagingBuffer(pool: StagingPool, buffer: GPUBuffer): void
   endUse(pool);
 }
 
-/** Destroys a buffer that cannot be reused (its map failed) and forgets it. */
+/** @internal Destroys a buffer that cannot be reused (its map failed) and forgets it. */
 export function discardStagingBuffer(pool: StagingPool, buffer: GPUBuffer): void {
   if (!pool.all.delete(buffer)) return;
   buffer.destroy();
@@ -116,7 +117,7 @@ export function discardStagingBuffer(pool: StagingPool, buffer: GPUBuffer): void
   if (!pool.idle.delete(buffer)) endUse(pool);
 }
 
-/** Destroys the free buffers now; buffers in use are destroyed when their read releases them. */
+/** @internal Destroys the free buffers now; buffers in use are destroyed when their read releases them. */
 export function disposeStagingPool(pool: StagingPool): void {
   pool.disposed = true;
   for (const list of pool.free.values()) for (const buffer of list) discardStagingBuffer(pool, buffer);

@@ -27,17 +27,17 @@ const texelBytes: Readonly<Record<string, number>> = {
   rgba32sint: 16,
 };
 
-/** Bytes per texel of `format`, or undefined when weft does not know it. */
+/** @internal Bytes per texel of `format`, or undefined when weft does not know it. */
 export function getTexelByteSize(format: GPUTextureFormat): number | undefined {
   return texelBytes[format];
 }
 
-/** True for integer colour formats (no blending, no filtering, no MSAA resolve). */
+/** @internal True for integer colour formats (no blending, no filtering, no MSAA resolve). */
 export function isIntegerFormat(format: GPUTextureFormat): boolean {
   return /int$/.test(format);
 }
 
-/** True for depth or depth-stencil formats. */
+/** @internal True for depth or depth-stencil formats. */
 export function isDepthFormat(format: GPUTextureFormat): boolean {
   return format.startsWith('depth');
 }

@@ -3,6 +3,7 @@ import { mat4 } from 'wgpu-matrix';
 /**
  * Thin instance `index` of `instances` (16 floats each) as the shaders draw it: its w lanes (3, 7, 11, 15) are a
  * free payload, read as 0, 0, 0, 1. Allocation-free when `dst` is given.
+ * @internal
  */
 export function copyThinInstanceMatrix(
   instances: ArrayLike<number>,
@@ -18,7 +19,10 @@ export function copyThinInstanceMatrix(
   return dst;
 }
 
-/** `dst` = `world` × thin instance `index` of `instances` (payload lanes read as 0, 0, 0, 1), without allocating. */
+/**
+ * `dst` = `world` × thin instance `index` of `instances` (payload lanes read as 0, 0, 0, 1), without allocating.
+ * @internal
+ */
 export function multiplyByThinInstance(
   world: Float32Array,
   instances: ArrayLike<number>,

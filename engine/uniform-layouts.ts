@@ -4,7 +4,10 @@ import type { StructLayout } from '../composer/uniform-layout-types.js';
 import { makeDrawUniformsFragment } from '../fragments/draw-uniforms.js';
 import { makeSceneUniformsFragment } from '../fragments/scene-uniforms.js';
 
-/** `SceneUniforms` and `DrawUniforms` as laid out by the WGSL rules, with the word index of each field the runtimes write. */
+/**
+ * `SceneUniforms` and `DrawUniforms` as laid out by the WGSL rules, with the word index of each field the runtimes write.
+ * @internal
+ */
 export interface EngineUniformLayouts {
   scene: StructLayout;
   sceneAt: Readonly<
@@ -19,6 +22,7 @@ let layouts: EngineUniformLayouts | undefined;
 /**
  * The layouts of the shared scene and draw uniforms, from the fragments' own struct declarations (the same structs
  * every composed variant links, none of them conditional), made on first use: per-frame writers read word indices.
+ * @internal
  */
 export function getEngineUniformLayouts(): EngineUniformLayouts {
   if (!layouts) {

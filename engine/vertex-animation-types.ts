@@ -2,7 +2,7 @@ import type { Fragment } from '../fragments/fragment-types.js';
 import type { Aabb } from './bounds.js';
 import type { MeshGeometry } from './mesh-data.js';
 
-/** Floats per playback record: clip A (from, to, offset, speed), clip B (same), (weightB, 0, 0, 0). */
+/** @internal Floats per playback record: clip A (from, to, offset, speed), clip B (same), (weightB, 0, 0, 0). */
 export const vertexAnimationRecordFloats = 12;
 
 /**

@@ -20,6 +20,7 @@ export interface VertexAnimationOptions {
 /**
  * The texture row clip `at..at+3` = (fromFrame, toFrame, offset, speed) of `clips` shows at `time`:
  * fromFrame + floor(mod(time·speed + offset, toFrame − fromFrame + 1)), mod(a, n) = a − n·floor(a / n), clamped to the frames.
+ * @internal
  */
 export function vertexAnimationRow(clips: ArrayLike<number>, at: number, time: number, frameCount: number): number {
   const length = Math.max(clips[at + 1] - clips[at] + 1, 1);

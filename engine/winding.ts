@@ -13,12 +13,15 @@ import type { Mesh } from './mesh.js';
 /** How a pick treats back faces: `'as-drawn'` culls exactly what the renderers cull; `'none'` picks every face. */
 export type PickCulling = 'as-drawn' | 'none';
 
-/** The cull mode a material draws with. */
+/** @internal The cull mode a material draws with. */
 export function materialCullMode(material: StandardMaterial): GPUCullMode {
   return material.doubleSided ? 'none' : 'back';
 }
 
-/** Sign of the determinant of the upper 3×3 of the column-major 4×4 at `offset` (payload lanes are ignored). */
+/**
+ * Sign of the determinant of the upper 3×3 of the column-major 4×4 at `offset` (payload lanes are ignored).
+ * @internal
+ */
 export function determinantSign(m: ArrayLike<number>, offset = 0): 1 | -1 {
   const a = m[offset];
   const b = m[offset + 1];
@@ -33,12 +36,12 @@ export function determinantSign(m: ArrayLike<number>, offset = 0): 1 | -1 {
 }
 
 /** Front face of a draw whose world (× instance) matrix has this determinant sign. */
-export function frontFaceOf(sign: number): GPUFrontFace {
+function frontFaceOf(sign: number): GPUFrontFace {
   return sign < 0 ? 'cw' : 'ccw';
 }
 
 /** A run of consecutive instances drawn with one front face. */
-export interface WindingRun {
+interface WindingRun {
   first: number;
   count: number;
   frontFace: GPUFrontFace;
@@ -80,6 +83,7 @@ function mirrorsOf(mesh: Mesh): InstanceMirrors {
 /**
  * Splits instances `first .. first + count` of `mesh` into runs of one front face, given the mesh's world matrix
  * (for a mesh without thin instances: one run of one instance). Appends to `out` and returns it.
+ * @internal
  */
 export function splitByWinding(
   mesh: Mesh,
@@ -107,25 +111,19 @@ export function splitByWinding(
   return out;
 }
 
-/** Every instance of the mesh as drawn now (one instance without thin instances), in runs of one front face. */
+/**
+ * Every instance of the mesh as drawn now (one instance without thin instances), in runs of one front face.
+ * @internal
+ */
 export function meshWindingRuns(mesh: Mesh, out: WindingRun[] = []): WindingRun[] {
   return splitByWinding(mesh, mesh.worldMatrix, 0, mesh.thinInstances ? mesh.thinInstanceCount : 1, out);
 }
 
-/** True when some instance of the mesh (or the mesh itself) is drawn with the clockwise front face now. */
+/** @internal True when some instance of the mesh (or the mesh itself) is drawn with the clockwise front face now. */
 export function meshUsesClockwise(mesh: Mesh): boolean {
   const worldSign = determinantSign(mesh.worldMatrix);
   if (!mesh.thinInstances) return worldSign < 0;
   if (mesh.thinInstanceCount === 0) return false;
   const { mirrored, all } = mirrorsOf(mesh);
   return worldSign > 0 ? mirrored !== null : !(all && mirrored !== null);
-}
-
-/** True when some instance of the mesh (or the mesh itself) is drawn with the counter-clockwise front face now. */
-export function meshUsesCounterClockwise(mesh: Mesh): boolean {
-  const worldSign = determinantSign(mesh.worldMatrix);
-  if (!mesh.thinInstances) return worldSign > 0;
-  if (mesh.thinInstanceCount === 0) return false;
-  const { mirrored, all } = mirrorsOf(mesh);
-  return worldSign > 0 ? !(all && mirrored !== null) : mirrored !== null;
 }

@@ -26,7 +26,7 @@ export interface EntityRenderTaskOptions {
 }
 
 /** What a kind of entity tells the shared renderer. */
-export interface EntityRenderSpec {
+interface EntityRenderSpec {
   label: string;
   /** The entity's colour shader (its own builder, also used for its registered variant). */
   shaderSpec: () => ComposeSpec;
@@ -46,7 +46,7 @@ export interface EntityRenderSpec {
 }
 
 /** An entity render task's internal state (plain data, read by its record and execute). */
-export interface EntityTaskState {
+interface EntityTaskState {
   readonly name: string;
   readonly scene: Scene;
   readonly options: EntityRenderTaskOptions;
@@ -160,13 +160,17 @@ function disposeEntityTask(state: EntityTaskState): void {
  */
 const entityTaskOptionKeys: OptionKeys<EntityRenderTaskOptions> = { name: true, target: true, camera: true };
 
-/** Refuses an entity render task's options that are not an object or hold an unknown key (EngineError `bad-option`). */
+/**
+ * Refuses an entity render task's options that are not an object or hold an unknown key (EngineError `bad-option`).
+ * @internal
+ */
 export function checkEntityRenderTaskOptions(api: string, options: EntityRenderTaskOptions): void {
   checkOptionKeys(api, options, entityTaskOptionKeys, engineOptionError);
   if (options === undefined)
     throw new EngineError(api, 'bad-option', 'options { target, name?, camera? } are required');
 }
 
+/** @internal */
 export function createEntityRenderTask(scene: Scene, options: EntityRenderTaskOptions, spec: EntityRenderSpec): Task {
   const name = options.name ?? spec.label;
   if (!options.target?.depthFormat)

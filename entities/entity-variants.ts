@@ -3,7 +3,10 @@ import { registerVariant, type VariantRegistry } from '../composer/variant-regis
 import { billboardColorSpec, billboardPickSpec } from './billboards/billboard-shaders.js';
 import { splatColorSpec, splatPickSpec } from './splats/splat-shaders.js';
 
-/** Registers the billboard and splat shaders, with the builders their pick contributors and renderers draw with. */
+/**
+ * Registers the billboard and splat shaders, with the builders their pick contributors and renderers draw with.
+ * @internal
+ */
 export function registerEntityVariants(registry: VariantRegistry): VariantRegistry {
   const variants: [string, string, () => ComposeSpec][] = [
     ['billboard-pick', 'billboard pick contributor', () => billboardPickSpec(false)],

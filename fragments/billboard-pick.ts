@@ -1,8 +1,8 @@
 import type { Fragment } from './fragment-types.js';
 
-/** Bytes per sprite in `billboardSprites`: centre + index, size + padding, colour. */
+/** @internal Bytes per sprite in `billboardSprites`: centre + index, size + padding, colour. */
 export const billboardSpriteBytes = 48;
-/** Bytes of `BillboardParams`. */
+/** @internal Bytes of `BillboardParams`. */
 export const billboardParamsBytes = 16;
 
 const quadSource = `import bindings::{ billboardParams, billboardSprites, contributorView };
@@ -72,7 +72,7 @@ fn billboardColorFragment(input: FragmentInput) -> FragmentOutput {
 }
 `;
 
-/** Billboard quads (fills `vertexStage`): six vertices per sprite, one instance per drawn sprite. */
+/** @internal Billboard quads (fills `vertexStage`): six vertices per sprite, one instance per drawn sprite. */
 export function makeBillboardQuadFragment(): Fragment {
   return {
     id: 'billboard-quad',
@@ -96,7 +96,10 @@ export function makeBillboardQuadFragment(): Fragment {
   };
 }
 
-/** The billboard pick output (fills `fragmentStage`): the sprite's id, its depth, the sentinel and its index as detail. */
+/**
+ * The billboard pick output (fills `fragmentStage`): the sprite's id, its depth, the sentinel and its index as detail.
+ * @internal
+ */
 export function makeBillboardPickFragment(): Fragment {
   return {
     id: 'billboard-pick',
@@ -106,7 +109,7 @@ export function makeBillboardPickFragment(): Fragment {
   };
 }
 
-/** The billboard colour output (fills `fragmentStage`): the sprite's flat colour. */
+/** @internal The billboard colour output (fills `fragmentStage`): the sprite's flat colour. */
 export function makeBillboardColorFragment(): Fragment {
   return {
     id: 'billboard-color',

@@ -1,6 +1,6 @@
 import type { Fragment } from './fragment-types.js';
 
-/** Bytes of `ContributorView`: two matrices, four vec4f and a vec4u. */
+/** @internal Bytes of `ContributorView`: two matrices, four vec4f and a vec4u. */
 export const contributorViewByteSize = 208;
 
 const source = `import bindings::contributorView;
@@ -58,6 +58,7 @@ fn writeContributorPick(output: ptr<function, FragmentOutput>, localId: u32, ndc
 /**
  * The camera view of pick contributors and entity renderers (billboards, splats, …): the `contributorView` uniform
  * (dynamic offset, one slot per pick point or one per frame) with pixel-ray and NDC-depth helpers.
+ * @internal
  */
 export function makeContributorViewFragment(): Fragment {
   return {
@@ -77,7 +78,10 @@ export function makeContributorViewFragment(): Fragment {
   };
 }
 
-/** The pick pass outputs of a contributor (id, depth, detail with the primitive sentinel) and `writeContributorPick`. */
+/**
+ * The pick pass outputs of a contributor (id, depth, detail with the primitive sentinel) and `writeContributorPick`.
+ * @internal
+ */
 export function makePickContributorOutputFragment(): Fragment {
   return {
     id: 'pick-contributor-output',

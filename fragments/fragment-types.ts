@@ -158,7 +158,7 @@ export interface Fragment {
   dependencies?: readonly string[];
 }
 
-/** The wesl module path of a fragment id (`standard-vertex` → `standard_vertex`). */
+/** @internal The wesl module path of a fragment id (`standard-vertex` → `standard_vertex`). */
 export function fragmentModuleName(id: string): string {
   return id.replaceAll('-', '_');
 }

@@ -8,7 +8,7 @@ fn writeAlbedo(input: FragmentInput, output: ptr<function, FragmentOutput>) {
 }
 `;
 
-/** ALBEDO output `albedo` (rgba8unorm): base colour × texture × vertex colour, with its alpha. */
+/** @internal ALBEDO output `albedo` (rgba8unorm): base colour × texture × vertex colour, with its alpha. */
 export function makeGeometryAlbedoFragment(): Fragment {
   return {
     id: 'geometry-albedo',

@@ -1,11 +1,11 @@
 import type { Fragment } from './fragment-types.js';
 
-/** Condition: the source is multisampled (read with per-sample `textureLoad`). */
+/** @internal Condition: the source is multisampled (read with per-sample `textureLoad`). */
 export const blitMultisampledCondition = 'blitMultisampled';
-/** Condition: source and target are unsigned-integer formats (copied as they are, no remap). */
+/** @internal Condition: source and target are unsigned-integer formats (copied as they are, no remap). */
 export const blitUintCondition = 'blitUint';
 
-/** Bytes of `BlitUniforms`: scale 16 + bias 16 + source 16 + flags 16. */
+/** @internal Bytes of `BlitUniforms`: scale 16 + bias 16 + source 16 + flags 16. */
 export const blitUniformsByteSize = 64;
 
 const source = `import bindings::{ blit, blitSource };
@@ -82,6 +82,7 @@ fn blitFragment(input: FragmentInput) -> FragmentOutput {
  * The copy-to-texture blit (fills `vertexStage` and `fragmentStage`): a full-viewport triangle reading
  * `blitSource` with `textureLoad` (any LOD, optional Y flip; per sample, averaged or the first, when
  * `blitMultisampled`), remapped by scale/bias for float targets, copied as is for unsigned-integer ones (`blitUint`).
+ * @internal
  */
 export function makeGeometryBlitFragment(): Fragment {
   const texture = (sampleType: 'unfilterable-float' | 'uint', multisampled: boolean, when: string) => ({

@@ -1,6 +1,6 @@
 import type { Fragment } from './fragment-types.js';
 
-/** Bytes of `GeometryDrawUniforms`: reflectivity 16 + ids 16. */
+/** @internal Bytes of `GeometryDrawUniforms`: reflectivity 16 + ids 16. */
 export const geometryDrawUniformsByteSize = 32;
 
 const source = `struct GeometryDrawUniforms {
@@ -11,7 +11,10 @@ const source = `struct GeometryDrawUniforms {
 }
 `;
 
-/** Per-draw geometry data (reflectivity, frame id, blend tag) as binding `geometryDraw` in the mesh group, at a dynamic offset. */
+/**
+ * Per-draw geometry data (reflectivity, frame id, blend tag) as binding `geometryDraw` in the mesh group, at a dynamic offset.
+ * @internal
+ */
 export function makeGeometryDrawUniformsFragment(): Fragment {
   return {
     id: 'geometry-draw-uniforms',

@@ -20,7 +20,7 @@ import { makeGeometryWorldPositionFragment } from './geometry-world-position.js'
 import { makeLambertLightingFragment } from './lambert-lighting.js';
 import { makeStandardVertexFragments } from './standard-material.js';
 
-/** Every geometry output, by the name of its `FragmentOutput` member. */
+/** @internal Every geometry output, by the name of its `FragmentOutput` member. */
 export const geometryOutputFactories = {
   irradiance: makeGeometryIrradianceFragment,
   worldPosition: makeGeometryWorldPositionFragment,
@@ -40,9 +40,9 @@ export const geometryOutputFactories = {
 /** Name of one geometry output (also its `FragmentOutput` member and target name). */
 export type GeometryOutputName = keyof typeof geometryOutputFactories;
 
-/** Outputs that read the interpolated world normal (so the vertex normal is worth reading). */
+/** @internal Outputs that read the interpolated world normal (so the vertex normal is worth reading). */
 export const geometryOutputsUsingNormals: readonly GeometryOutputName[] = ['irradiance', 'viewNormal', 'worldNormal'];
-/** Outputs that read the material colour (base texture, vertex colour). */
+/** @internal Outputs that read the material colour (base texture, vertex colour). */
 export const geometryOutputsUsingMaterial: readonly GeometryOutputName[] = ['irradiance', 'albedo'];
 
 const helpers: Readonly<Record<string, () => Fragment>> = {

@@ -17,7 +17,10 @@ fn writeIrradiance(input: FragmentInput, output: ptr<function, FragmentOutput>) 
 }
 `;
 
-/** IRRADIANCE output `irradiance` (rgba16float): the colour the forward pass shades (Lambert + ambient, or albedo when unlit), albedo alpha. */
+/**
+ * IRRADIANCE output `irradiance` (rgba16float): the colour the forward pass shades (Lambert + ambient, or albedo when unlit), albedo alpha.
+ * @internal
+ */
 export function makeGeometryIrradianceFragment(): Fragment {
   return {
     id: 'geometry-irradiance',

@@ -11,7 +11,10 @@ fn writeLocalPosition(input: FragmentInput, output: ptr<function, FragmentOutput
 }
 `;
 
-/** LOCAL_POSITION output `localPosition` (rgba32float): the vertex position attribute's space (before world and thin-instance transforms), w = 1. */
+/**
+ * LOCAL_POSITION output `localPosition` (rgba32float): the vertex position attribute's space (before world and thin-instance transforms), w = 1.
+ * @internal
+ */
 export function makeGeometryLocalPositionFragment(): Fragment {
   return {
     id: 'geometry-local-position',

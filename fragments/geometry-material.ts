@@ -17,10 +17,13 @@ fn geometryAlbedo(input: FragmentInput) -> vec4f {
 }
 `;
 
-/** Condition of a material without a base texture: the albedo skips the (white) texture sample. */
+/** @internal Condition of a material without a base texture: the albedo skips the (white) texture sample. */
 export const materialUntexturedCondition = 'untextured';
 
-/** The standard material's unlit surface colour for geometry outputs: `geometryAlbedo(input)` (`untextured`, `colors`). */
+/**
+ * The standard material's unlit surface colour for geometry outputs: `geometryAlbedo(input)` (`untextured`, `colors`).
+ * @internal
+ */
 export function makeGeometryMaterialFragment(): Fragment {
   return { id: 'geometry-material', source, dependencies: ['base-texture', 'draw-uniforms'] };
 }

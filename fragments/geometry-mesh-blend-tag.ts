@@ -8,7 +8,7 @@ fn writeMeshBlendTag(input: FragmentInput, output: ptr<function, FragmentOutput>
 }
 `;
 
-/** MESH_BLEND_TAG output `meshBlendTag` (r8uint): the draw's integer tag (0 = background), never blended. */
+/** @internal MESH_BLEND_TAG output `meshBlendTag` (r8uint): the draw's integer tag (0 = background), never blended. */
 export function makeGeometryMeshBlendTagFragment(): Fragment {
   return {
     id: 'geometry-mesh-blend-tag',

@@ -19,7 +19,10 @@ fn writeNormalizedViewDepth(input: FragmentInput, output: ptr<function, Fragment
 }
 `;
 
-/** NORMALIZED_VIEW_DEPTH output `normalizedViewDepth` (r32float): view depth mapped to 0 (near) … 1 (far) in r. */
+/**
+ * NORMALIZED_VIEW_DEPTH output `normalizedViewDepth` (r32float): view depth mapped to 0 (near) … 1 (far) in r.
+ * @internal
+ */
 export function makeGeometryNormalizedViewDepthFragment(): Fragment {
   return {
     id: 'geometry-normalized-view-depth',

@@ -1,10 +1,10 @@
 import type { Fragment } from './fragment-types.js';
 
-/** Condition that fills the object-ID output's y with `primitive_index` (needs the `primitive-index` feature). */
+/**
+ * Condition that fills the object-ID output's y with `primitive_index` (needs the `primitive-index` feature).
+ * @internal
+ */
 export const objectPrimitiveCondition = 'objectPrimitive';
-
-/** What the object-ID output's y holds when the primitive index is not available. */
-export const unknownPrimitiveIndex = 0xffffffff;
 
 const source = `import bindings::geometryDraw;
 import io::{ FragmentInput, FragmentOutput, VertexInput, VertexOutput };
@@ -23,6 +23,7 @@ fn writeObjectId(input: FragmentInput, output: ptr<function, FragmentOutput>) {
 /**
  * Object-ID output `objectId` (rg32uint): x = frame id (the draw's first id + thin instance index; 0 = background),
  * y = `primitive_index` when `objectPrimitive`, otherwise 0xffffffff. Never blended.
+ * @internal
  */
 export function makeGeometryObjectIdFragment(): Fragment {
   return {

@@ -8,7 +8,10 @@ fn writeReflectivity(input: FragmentInput, output: ptr<function, FragmentOutput>
 }
 `;
 
-/** REFLECTIVITY output `reflectivity` (rgba8unorm): specular colour (F0) in rgb, glossiness in a, from the per-draw uniforms. */
+/**
+ * REFLECTIVITY output `reflectivity` (rgba8unorm): specular colour (F0) in rgb, glossiness in a, from the per-draw uniforms.
+ * @internal
+ */
 export function makeGeometryReflectivityFragment(): Fragment {
   return {
     id: 'geometry-reflectivity',

@@ -1,6 +1,6 @@
 import type { Fragment } from './fragment-types.js';
 
-/** Bytes of `GeometrySceneUniforms`: view 64 + depthRange 16 + viewport 16. */
+/** @internal Bytes of `GeometrySceneUniforms`: view 64 + depthRange 16 + viewport 16. */
 export const geometrySceneUniformsByteSize = 96;
 
 const source = `struct GeometrySceneUniforms {
@@ -17,7 +17,10 @@ fn viewDepthOf(worldPosition: vec3f) -> f32 {
 }
 `;
 
-/** The geometry pass's camera data (view matrix, near/far, target size) as binding `geometryScene` in the scene group. */
+/**
+ * The geometry pass's camera data (view matrix, near/far, target size) as binding `geometryScene` in the scene group.
+ * @internal
+ */
 export function makeGeometrySceneUniformsFragment(): Fragment {
   return {
     id: 'geometry-scene-uniforms',

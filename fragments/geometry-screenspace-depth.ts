@@ -7,7 +7,10 @@ fn writeScreenspaceDepth(input: FragmentInput, output: ptr<function, FragmentOut
 }
 `;
 
-/** SCREENSPACE_DEPTH output `screenspaceDepth` (r32float): the NDC depth the depth buffer holds (reverse-Z) in r. */
+/**
+ * SCREENSPACE_DEPTH output `screenspaceDepth` (r32float): the NDC depth the depth buffer holds (reverse-Z) in r.
+ * @internal
+ */
 export function makeGeometryScreenspaceDepthFragment(): Fragment {
   return {
     id: 'geometry-screenspace-depth',

@@ -1,7 +1,7 @@
 import type { Fragment } from './fragment-types.js';
 
 /** Name of the slot every geometry output fills: `fn(input: FragmentInput, output: ptr<function, FragmentOutput>)`. */
-export const geometryOutputsSlot = 'geometryOutputs';
+const geometryOutputsSlot = 'geometryOutputs';
 
 const source = `import bindings::scene;
 import io::{ FragmentInput, FragmentOutput };
@@ -32,6 +32,7 @@ fn geometryFragment(input: FragmentInput) -> FragmentOutput {
 /**
  * The geometry pass surface (fills `fragmentStage`): provides the `geometryOutputs` slot (combine "all") that each
  * requested output fragment fills, so the composed shader writes exactly the requested attachments.
+ * @internal
  */
 export function makeGeometrySurfaceFragment(): Fragment {
   return {

@@ -29,6 +29,7 @@ fn previousDeformedPosition(input: VertexInput) -> vec3f {
  * Previous-frame deformation for LINEAR_VELOCITY: fills `velocityPreviousPosition` with the vertex as deformed by
  * the task's previous bones (`prevBoneTexture`) and morph weights (`prevMorphWeights`), so skinned and morphed
  * meshes report the motion of their deformation too. Needs the skinning / morph-targets fragments composed.
+ * @internal
  */
 export function makeGeometryVelocityDeformationFragment(): Fragment {
   return {

@@ -1,18 +1,22 @@
 import type { Fragment } from './fragment-types.js';
 
-/** Condition that writes the previous positive view depth into the velocity's z. */
+/** @internal Condition that writes the previous positive view depth into the velocity's z. */
 export const velocityPreviousDepthCondition = 'velocityPreviousDepth';
 
-/** Bytes of `VelocityUniforms`: previousWorld 64 + previousViewProjection 64. */
+/** @internal Bytes of `VelocityUniforms`: previousWorld 64 + previousViewProjection 64. */
 export const velocityUniformsByteSize = 128;
 
 /**
  * Condition of the still-draw variant: the draw's previous world (× instance) matrices and camera equal the current
  * ones and it has no deformation, so its motion is exactly zero and the previous-frame transform is skipped.
+ * @internal
  */
 export const velocityStaticCondition = 'velocityStatic';
 
-/** Name of the slot a deformation fragment fills to give the previous frame's local position (default: the rest position). */
+/**
+ * Name of the slot a deformation fragment fills to give the previous frame's local position (default: the rest position).
+ * @internal
+ */
 export const velocityPreviousPositionSlot = 'velocityPreviousPosition';
 
 const source = `import bindings::{ geometryScene, velocity };
@@ -72,6 +76,7 @@ fn writeLinearVelocity(input: FragmentInput, output: ptr<function, FragmentOutpu
  * previous view depth (`velocityPreviousDepth`). Reads binding `velocity` (mesh group, dynamic offset) and, with
  * `thinInstances`, the previous instance matrices `prevInstance0…3`. Provides `velocityPreviousPosition` so a
  * deformation (skinning, morph targets) can supply the previous local position through a slot.
+ * @internal
  */
 export function makeGeometryVelocityFragment(): Fragment {
   const column = (i: number) => ({

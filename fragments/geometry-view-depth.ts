@@ -8,7 +8,7 @@ fn writeViewDepth(input: FragmentInput, output: ptr<function, FragmentOutput>) {
 }
 `;
 
-/** VIEW_DEPTH output `viewDepth` (r32float): positive view-space depth in r. */
+/** @internal VIEW_DEPTH output `viewDepth` (r32float): positive view-space depth in r. */
 export function makeGeometryViewDepthFragment(): Fragment {
   return {
     id: 'geometry-view-depth',

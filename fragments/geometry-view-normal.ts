@@ -10,7 +10,7 @@ fn writeViewNormal(input: FragmentInput, output: ptr<function, FragmentOutput>) 
 }
 `;
 
-/** VIEW_NORMAL output `viewNormal` (rgba16float): unit view-space normal (signed), w = 1 on geometry. */
+/** @internal VIEW_NORMAL output `viewNormal` (rgba16float): unit view-space normal (signed), w = 1 on geometry. */
 export function makeGeometryViewNormalFragment(): Fragment {
   return {
     id: 'geometry-view-normal',

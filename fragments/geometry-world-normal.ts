@@ -8,7 +8,7 @@ fn writeWorldNormal(input: FragmentInput, output: ptr<function, FragmentOutput>)
 }
 `;
 
-/** WORLD_NORMAL output `worldNormal` (rgba16float): unit world-space normal (signed), w = 1 on geometry. */
+/** @internal WORLD_NORMAL output `worldNormal` (rgba16float): unit world-space normal (signed), w = 1 on geometry. */
 export function makeGeometryWorldNormalFragment(): Fragment {
   return {
     id: 'geometry-world-normal',

@@ -7,7 +7,7 @@ fn writeWorldPosition(input: FragmentInput, output: ptr<function, FragmentOutput
 }
 `;
 
-/** WORLD_POSITION output `worldPosition` (rgba32float): world xyz, w = 1 on geometry. */
+/** @internal WORLD_POSITION output `worldPosition` (rgba32float): world xyz, w = 1 on geometry. */
 export function makeGeometryWorldPositionFragment(): Fragment {
   return {
     id: 'geometry-world-position',

@@ -1,11 +1,13 @@
 import type { Fragment, FragmentBinding } from './fragment-types.js';
 
-/** Conditions of the pick pass's rule hooks. */
+/** @internal Conditions of the pick pass's rule hooks. */
 export const pickDiscardCondition = 'pickDiscard';
+/** @internal */
 export const pickWorldAdjustCondition = 'pickWorldAdjust';
+/** @internal */
 export const pickVertexDataCondition = 'pickVertexData';
 
-/** Bytes of `PickFrameUniforms` (pixel offset). */
+/** @internal Bytes of `PickFrameUniforms` (pixel offset). */
 export const pickFrameUniformsByteSize = 16;
 
 const typesSource = `// What a pick discard rule sees for each fragment of the pick pass.
@@ -48,7 +50,7 @@ struct PickFrameUniforms {
 }
 `;
 
-/** The structs rules are written against, and the per-point frame uniform (pixel offset). */
+/** @internal The structs rules are written against, and the per-point frame uniform (pixel offset). */
 export function makePickDiscardTypesFragment(): Fragment {
   return {
     id: 'pick-discard-types',
@@ -74,7 +76,7 @@ export function makePickDiscardTypesFragment(): Fragment {
   };
 }
 
-/** A storage buffer a rule reads, as the composer should bind it. */
+/** @internal A storage buffer a rule reads, as the composer should bind it. */
 export interface PickRuleStorageBinding {
   name: string;
   type: string;
@@ -101,7 +103,10 @@ function ruleImports(storage: readonly PickRuleStorageBinding[]): string[] {
   ];
 }
 
-/** The user's discard predicate `fn pickDiscard(input: PickDiscardInput) -> bool` (true drops the fragment). */
+/**
+ * The user's discard predicate `fn pickDiscard(input: PickDiscardInput) -> bool` (true drops the fragment).
+ * @internal
+ */
 export function makePickDiscardRuleFragment(wgsl: string, storage: readonly PickRuleStorageBinding[]): Fragment {
   return {
     id: 'pick-discard-rule',
@@ -116,6 +121,7 @@ export function makePickDiscardRuleFragment(wgsl: string, storage: readonly Pick
 /**
  * The user's `fn adjustPickWorld(input: PickWorldInput) -> vec3f`, wired into the vertex stage's world-adjust slot by
  * a function weft appends after the rule's last line.
+ * @internal
  */
 export function makePickWorldAdjustFragment(wgsl: string, storage: readonly PickRuleStorageBinding[]): Fragment {
   const glue = `

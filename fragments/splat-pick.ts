@@ -1,8 +1,8 @@
 import type { Fragment } from './fragment-types.js';
 
-/** Bytes per splat in `splatItems`: centre + index, rotation quaternion, scale + opacity, colour. */
+/** @internal Bytes per splat in `splatItems`: centre + index, rotation quaternion, scale + opacity, colour. */
 export const splatItemBytes = 64;
-/** Bytes of `SplatParams`: world, inverse world, limits. */
+/** @internal Bytes of `SplatParams`: world, inverse world, limits. */
 export const splatParamsBytes = 144;
 
 const quadSource = `import bindings::{ contributorView, splatItems, splatParams };
@@ -131,7 +131,10 @@ fn splatColorFragment(input: FragmentInput) -> FragmentOutput {
 }
 `;
 
-/** Splat quads (fills `vertexStage`) and `splatSample` / `splatFragmentSample`: a splat's peak opacity and its depth along a pixel's ray. */
+/**
+ * Splat quads (fills `vertexStage`) and `splatSample` / `splatFragmentSample`: a splat's peak opacity and its depth along a pixel's ray.
+ * @internal
+ */
 export function makeSplatQuadFragment(): Fragment {
   return {
     id: 'splat-quad',
@@ -153,7 +156,7 @@ export function makeSplatQuadFragment(): Fragment {
   };
 }
 
-/** The splat pick output (fills `fragmentStage`; writes `frag_depth`). */
+/** @internal The splat pick output (fills `fragmentStage`; writes `frag_depth`). */
 export function makeSplatPickFragment(): Fragment {
   return {
     id: 'splat-pick',
@@ -163,7 +166,10 @@ export function makeSplatPickFragment(): Fragment {
   };
 }
 
-/** The splat colour output (fills `fragmentStage`; writes `frag_depth`): premultiplied colour for back-to-front blending. */
+/**
+ * The splat colour output (fills `fragmentStage`; writes `frag_depth`): premultiplied colour for back-to-front blending.
+ * @internal
+ */
 export function makeSplatColorFragment(): Fragment {
   return {
     id: 'splat-color',

@@ -23,6 +23,7 @@ fn previousVertexAnimationPosition(input: VertexInput) -> vec3f {
  * Previous-frame vertex animation for LINEAR_VELOCITY: fills `velocityPreviousPosition` with the vertex as animated
  * at the task's previous time (`prevVatInfo`) with its previous playback records (`prevVatPlayback`). Needs the
  * `vertex-animation` fragment composed.
+ * @internal
  */
 export function makeVertexAnimationVelocityFragment(): Fragment {
   return {

@@ -12,17 +12,20 @@ import type { Fragment } from '../fragments/fragment-types.js';
 import { setUniforms } from '../composer/uniform-layout-writer.js';
 
 /** Per-channel remap of a float blit: `out = (texel, red replicated?) * scale + bias`, rgb × source alpha when `maskByAlpha`. */
-export interface BlitRemapValues {
+interface BlitRemapValues {
   scale: readonly [number, number, number, number];
   bias: readonly [number, number, number, number];
   replicateRed?: boolean;
   maskByAlpha?: boolean;
 }
 
-/** A named remap (`normal`: n × 0.5 + 0.5 with background black; `depth`: r as grey; `identity`) or explicit values. */
+/**
+ * A named remap (`normal`: n × 0.5 + 0.5 with background black; `depth`: r as grey; `identity`) or explicit values.
+ * @internal
+ */
 export type BlitRemap = 'identity' | 'normal' | 'depth' | BlitRemapValues;
 
-/** The values of a named remap. */
+/** @internal The values of a named remap. */
 export function resolveBlitRemap(remap: BlitRemap | undefined): BlitRemapValues {
   if (remap === undefined || remap === 'identity') return { scale: [1, 1, 1, 1], bias: [0, 0, 0, 0] };
   if (remap === 'normal') return { scale: [0.5, 0.5, 0.5, 0], bias: [0.5, 0.5, 0.5, 1], maskByAlpha: true };
@@ -31,7 +34,7 @@ export function resolveBlitRemap(remap: BlitRemap | undefined): BlitRemapValues 
 }
 
 /** Everything a blit pass needs; built in record(), encoded by execute() without creating anything. */
-export interface BlitPassOptions {
+interface BlitPassOptions {
   label: string;
   cache: ComposeCache;
   fragments: readonly Fragment[];
@@ -52,7 +55,7 @@ export interface BlitPassOptions {
   firstSample: boolean;
 }
 
-/** A recorded blit: pipeline lease, uniforms, bind group and a reusable pass descriptor. */
+/** @internal A recorded blit: pipeline lease, uniforms, bind group and a reusable pass descriptor. */
 export interface BlitPass {
   /** Holds the blit's one pipeline. */
   pipelines: PipelineLeaseSet;
@@ -63,7 +66,7 @@ export interface BlitPass {
   viewport: readonly [number, number, number, number] | null;
 }
 
-/** Record-time: composes the blit variant, acquires its pipeline and writes its uniforms once. */
+/** @internal Record-time: composes the blit variant, acquires its pipeline and writes its uniforms once. */
 export function createBlitPass(device: GPUDevice, options: BlitPassOptions): BlitPass {
   const pipelines = createPipelineLeaseSet(device);
   const compose = () =>
@@ -122,7 +125,7 @@ export function createBlitPass(device: GPUDevice, options: BlitPassOptions): Bli
   return { pipelines, lease, uniforms, group, descriptor, viewport: options.viewport };
 }
 
-/** Execute-time: one pass, one triangle. */
+/** @internal Execute-time: one pass, one triangle. */
 export function encodeBlitPass(encoder: GPUCommandEncoder, blit: BlitPass): void {
   const pass = encoder.beginRenderPass(blit.descriptor);
   pass.setPipeline(blit.lease.pipeline);
@@ -132,7 +135,7 @@ export function encodeBlitPass(encoder: GPUCommandEncoder, blit: BlitPass): void
   pass.end();
 }
 
-/** Gives back the pipeline lease and destroys the uniforms. */
+/** @internal Gives back the pipeline lease and destroys the uniforms. */
 export function disposeBlitPass(blit: BlitPass): void {
   disposePipelineLeaseSet(blit.pipelines);
   blit.uniforms.destroy();

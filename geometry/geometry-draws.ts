@@ -15,23 +15,23 @@ import { sceneUniformsByteSize } from '../fragments/scene-uniforms.js';
 import type { GeometryAttachmentPlan } from './geometry-validation.js';
 import type { MeshVelocityHistory } from './velocity/velocity-history.js';
 
-/** Bytes per draw in the task's draw buffer: `draw` at 0, `geometryDraw` at 256, `velocity` at 512. */
+/** @internal Bytes per draw in the task's draw buffer: `draw` at 0, `geometryDraw` at 256, `velocity` at 512. */
 export const geometryDrawStride = 768;
-/** Where each mesh-group binding sits inside a draw's stride, and how many bytes it binds. */
+/** @internal Where each mesh-group binding sits inside a draw's stride, and how many bytes it binds. */
 export const geometryDrawBindings: Readonly<Record<string, { offset: number; size: number }>> = {
   draw: { offset: 0, size: drawUniformsByteSize },
   geometryDraw: { offset: 256, size: geometryDrawUniformsByteSize },
   velocity: { offset: 512, size: velocityUniformsByteSize },
 };
-/** Bytes of the task's scene buffer: `scene` at 0, `geometryScene` at 256. */
+/** @internal Bytes of the task's scene buffer: `scene` at 0, `geometryScene` at 256. */
 export const geometrySceneBufferBytes = 512;
-/** Where each scene-group binding sits inside the scene buffer, and how many bytes it binds. */
+/** @internal Where each scene-group binding sits inside the scene buffer, and how many bytes it binds. */
 export const geometrySceneBindings: Readonly<Record<string, { offset: number; size: number }>> = {
   scene: { offset: 0, size: sceneUniformsByteSize },
   geometryScene: { offset: 256, size: geometrySceneUniformsByteSize },
 };
 
-/** One recorded draw of the geometry pass. */
+/** @internal One recorded draw of the geometry pass. */
 export interface GeometryDraw {
   mesh: Mesh;
   material: StandardMaterial;
@@ -65,7 +65,7 @@ export interface GeometryDraw {
   velocity: MeshVelocityHistory | null;
 }
 
-/** What every draw of one task shares. */
+/** @internal What every draw of one task shares. */
 export interface GeometryDrawContext {
   name: string;
   /** The record's candidate lease set (swapped in when the whole record succeeds). */
@@ -90,7 +90,7 @@ const constantBlend: GPUBlendState = {
 };
 
 /** The pipeline state of a draw: MRT targets (constant-alpha blending for transparent participants), culling, reverse-Z depth. */
-export function geometryPipelineState(
+function geometryPipelineState(
   context: GeometryDrawContext,
   mesh: Mesh,
   transparent: boolean,
@@ -108,7 +108,10 @@ export function geometryPipelineState(
   };
 }
 
-/** Phase 1 of a record (may throw): composes the mesh's variant and acquires its pipeline into the context's lease set. */
+/**
+ * Phase 1 of a record (may throw): composes the mesh's variant and acquires its pipeline into the context's lease set.
+ * @internal
+ */
 export function acquireGeometryDraw(
   context: GeometryDrawContext,
   mesh: Mesh,
@@ -159,7 +162,10 @@ export function acquireGeometryDraw(
   };
 }
 
-/** The mesh-group bind group entries of a task's layout: each present binding at its place in the draw stride. */
+/**
+ * The mesh-group bind group entries of a task's layout: each present binding at its place in the draw stride.
+ * @internal
+ */
 export function geometryDrawGroupEntries(composed: ComposedShader, buffer: GPUBuffer): GPUBindGroupEntry[] {
   return composed.bindGroups[1].bindings.map((b) => ({
     binding: b.binding,
@@ -167,14 +173,14 @@ export function geometryDrawGroupEntries(composed: ComposedShader, buffer: GPUBu
   }));
 }
 
-/** A material texture bind group per (texture data, layout), shared by the task's draws. */
+/** @internal A material texture bind group per (texture data, layout), shared by the task's draws. */
 export interface TextureGroupCache {
   sampler: GPUSampler | null;
   white: TextureData;
   entries: Map<TextureData, { texture: GPUTexture; layout: GPUBindGroupLayout; group: GPUBindGroup }>;
 }
 
-/** Makes an empty texture-group cache. */
+/** @internal Makes an empty texture-group cache. */
 export function makeTextureGroupCache(): TextureGroupCache {
   return {
     sampler: null,
@@ -183,14 +189,17 @@ export function makeTextureGroupCache(): TextureGroupCache {
   };
 }
 
-/** Destroys the cache's textures and forgets its groups. */
+/** @internal Destroys the cache's textures and forgets its groups. */
 export function clearTextureGroupCache(cache: TextureGroupCache): void {
   for (const entry of cache.entries.values()) entry.texture.destroy();
   cache.entries.clear();
   cache.sampler = null;
 }
 
-/** Record-time: the material group (sampler + base texture; a white texel without a texture), uploaded once per texture. */
+/**
+ * Record-time: the material group (sampler + base texture; a white texel without a texture), uploaded once per texture.
+ * @internal
+ */
 export function textureGroupFor(
   cache: TextureGroupCache,
   device: GPUDevice,

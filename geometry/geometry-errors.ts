@@ -32,7 +32,10 @@ export type GeometryErrorCode =
   | 'already-recorded'
   | 'device-lost';
 
-/** Builds the `bad-option` GeometryError that `checkOptionKeys` throws for a geometry API's config or options. */
+/**
+ * Builds the `bad-option` GeometryError that `checkOptionKeys` throws for a geometry API's config or options.
+ * @internal
+ */
 export function geometryOptionError(api: string, message: string): GeometryError {
   return new GeometryError(api, 'bad-option', message);
 }

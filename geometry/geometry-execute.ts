@@ -109,7 +109,10 @@ function advanceHistory(state: GeometryTaskState): void {
   velocity.hasCamera = true;
 }
 
-/** execute(): writes uniforms (and changed instance data) and encodes the recorded draws; creates nothing. Returns the draws encoded. */
+/**
+ * execute(): writes uniforms (and changed instance data) and encodes the recorded draws; creates nothing. Returns the draws encoded.
+ * @internal
+ */
 export function executeGeometryTask(state: GeometryTaskState, encoder: GPUCommandEncoder): number {
   writeSceneUniforms(state);
   writeDrawUniforms(state);

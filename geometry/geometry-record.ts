@@ -27,22 +27,22 @@ const api = 'GeometryRendererTask.record';
 const defaultReflectivity = [0.04, 0.04, 0.04, 0] as const;
 
 /** The task's frame size now (`size` or the engine's). */
-export function geometryTaskSize(state: GeometryTaskState): [number, number] {
+function geometryTaskSize(state: GeometryTaskState): [number, number] {
   const size = state.config.size;
   return !size || size === 'canvas' ? [state.engine.width, state.engine.height] : [size.width, size.height];
 }
 
-/** The meshes the task draws now (config.meshes or the scene's), without disposed ones. */
+/** @internal The meshes the task draws now (config.meshes or the scene's), without disposed ones. */
 export function geometryTaskMeshes(state: GeometryTaskState): readonly Mesh[] {
   return state.config.meshes ?? state.scene.meshes;
 }
 
-/** True when the mesh is drawn with blending (listed in config.transparentMeshes). */
+/** @internal True when the mesh is drawn with blending (listed in config.transparentMeshes). */
 export function isGeometryTransparent(state: GeometryTaskState, mesh: Mesh): boolean {
   return state.config.transparentMeshes?.includes(mesh) ?? false;
 }
 
-/** Releases everything the task holds on its recorded device (leases, buffers, textures, history). */
+/** @internal Releases everything the task holds on its recorded device (leases, buffers, textures, history). */
 export function releaseGeometryDeviceObjects(state: GeometryTaskState): void {
   disposePipelineLeaseSet(state.pipelines);
   state.pipelines = null;
@@ -265,6 +265,7 @@ function buildPassDescriptor(state: GeometryTaskState): void {
  * record(): every allocation, composition and pipeline of the task. The new draw list is acquired before the old one
  * is released (shared pipelines and modules stay alive: nothing recompiles); a failure releases exactly what the
  * candidate acquired and leaves the recorded list intact.
+ * @internal
  */
 export function recordGeometryTask(state: GeometryTaskState): void {
   const { engine } = state;

@@ -22,7 +22,7 @@ import {
 import { type StandardComposeOptions, standardVertexLayout } from '../engine/render/forward-shader.js';
 import { reuseFragmentList, type ShaderSpecOptions } from '../engine/shader-spec-options.js';
 
-/** One geometry-pass shader: which outputs it writes and which mesh inputs it reads. */
+/** @internal One geometry-pass shader: which outputs it writes and which mesh inputs it reads. */
 export interface GeometryVariant {
   outputs: readonly GeometryOutputName[];
   normals: boolean;
@@ -40,7 +40,7 @@ export interface GeometryVariant {
 }
 
 /** The task's previous thin-instance matrices: one 64-byte matrix per instance, columns `prevInstance0…3`. */
-export function previousInstanceVertexBuffer(): VertexBufferSpec {
+function previousInstanceVertexBuffer(): VertexBufferSpec {
   return {
     arrayStride: 64,
     stepMode: 'instance',
@@ -53,7 +53,7 @@ export function previousInstanceVertexBuffer(): VertexBufferSpec {
 }
 
 /** Mesh inputs a geometry variant actually reads: normals only for normal/lit outputs, uv and colour only for material outputs. */
-export function geometryVariantOf(
+function geometryVariantOf(
   outputs: readonly GeometryOutputName[],
   mesh: { normals: boolean; uvs: boolean; colors: boolean; thinInstances: boolean },
 ): Omit<GeometryVariant, 'previousDepth' | 'objectPrimitive' | 'untextured' | 'velocityStatic'> {
@@ -68,7 +68,7 @@ export function geometryVariantOf(
 }
 
 /** The compose conditions of a geometry variant. */
-export function geometryConditions(variant: GeometryVariant): Record<string, boolean> {
+function geometryConditions(variant: GeometryVariant): Record<string, boolean> {
   return {
     normals: variant.normals,
     uvs: variant.uvs,
@@ -82,13 +82,16 @@ export function geometryConditions(variant: GeometryVariant): Record<string, boo
 }
 
 /** The default buffers of a geometry variant: the standard tight layout plus the previous-instance buffer when velocity reads it. */
-export function geometryVertexLayout(variant: GeometryVariant): VertexLayoutSpec {
+function geometryVertexLayout(variant: GeometryVariant): VertexLayoutSpec {
   const layout = standardVertexLayout(variant) as Extract<VertexLayoutSpec, { kind: 'buffers' }>;
   const previous = variant.thinInstances && variant.outputs.includes('linearVelocity');
   return previous ? { kind: 'buffers', buffers: [...layout.buffers, previousInstanceVertexBuffer()] } : layout;
 }
 
-/** The compose spec of a geometry variant (`options.fragments` should be `makeGeometryFragments(variant.outputs)`). */
+/**
+ * The compose spec of a geometry variant (`options.fragments` should be `makeGeometryFragments(variant.outputs)`).
+ * @internal
+ */
 export function geometrySpec(variant: GeometryVariant, options: StandardComposeOptions = {}): ComposeSpec {
   return {
     fragments: options.fragments ?? makeGeometryFragments(variant.outputs),
@@ -98,19 +101,22 @@ export function geometrySpec(variant: GeometryVariant, options: StandardComposeO
   };
 }
 
-/** Composes a geometry-pass shader: the standard vertex stage plus one output fragment per requested output. */
+/**
+ * Composes a geometry-pass shader: the standard vertex stage plus one output fragment per requested output.
+ * @internal
+ */
 export function composeGeometryShader(variant: GeometryVariant, options: StandardComposeOptions = {}): ComposedShader {
   return composeShader(geometrySpec(variant, options), options.cache);
 }
 
 /** Options of the copy-to-texture blit shader. */
-export interface BlitVariant {
+interface BlitVariant {
   multisampled: boolean;
   /** Unsigned-integer source and target. */
   uint: boolean;
 }
 
-/** The compose spec of a blit variant (no vertex buffers: the triangle comes from the vertex index). */
+/** @internal The compose spec of a blit variant (no vertex buffers: the triangle comes from the vertex index). */
 export function blitSpec(variant: BlitVariant, options: Pick<StandardComposeOptions, 'fragments'> = {}): ComposeSpec {
   return {
     fragments: options.fragments ?? [makeGeometryBlitFragment()],
@@ -120,7 +126,7 @@ export function blitSpec(variant: BlitVariant, options: Pick<StandardComposeOpti
 }
 
 /** What the geometry pass's shader for one mesh depends on. */
-export interface GeometryShaderDescription {
+interface GeometryShaderDescription {
   mesh: MeshShaderDescription;
   /** The task's outputs. */
   outputs: readonly GeometryOutputName[];
@@ -134,7 +140,7 @@ export interface GeometryShaderDescription {
   velocityStatic?: boolean;
 }
 
-/** Describes the geometry shader of a mesh in a task with these outputs and options. */
+/** @internal Describes the geometry shader of a mesh in a task with these outputs and options. */
 export function describeGeometryShader(
   mesh: Mesh,
   task: { outputs: readonly GeometryOutputName[]; previousDepth: boolean; objectPrimitive: boolean },
@@ -152,7 +158,7 @@ export function describeGeometryShader(
 }
 
 /** The geometry variant of a described mesh: the inputs its outputs read, instances, previous depth, primitive IDs. */
-export function geometryVariantOfDescription(description: GeometryShaderDescription): GeometryVariant {
+function geometryVariantOfDescription(description: GeometryShaderDescription): GeometryVariant {
   return {
     ...geometryVariantOf(description.outputs, standardVariantOfDescription(description.mesh)),
     previousDepth: description.previousDepth,
@@ -166,6 +172,7 @@ export function geometryVariantOfDescription(description: GeometryShaderDescript
  * The geometry pass's shader: the standard vertex stage over the mesh's own buffers (plus the previous instance
  * matrices for velocity), its deformation fragments (plus their previous-frame twin for velocity) and one output
  * fragment per output. Weft's geometry-* variants of meshes are composed with it.
+ * @internal
  */
 export function geometryShaderSpec(
   description: GeometryShaderDescription,

@@ -2,7 +2,7 @@ import type { Engine } from '../engine/engine.js';
 import type { RenderTarget } from '../engine/render-target.js';
 import type { GeometryAttachmentPlan } from './geometry-validation.js';
 
-/** The task's MRT target, one single-attachment alias per output, and the views a pass needs. */
+/** @internal The task's MRT target, one single-attachment alias per output, and the views a pass needs. */
 export interface GeometryTargets {
   /** Every attachment, in location order (a RenderTarget readers can use like any other). */
   mrt: RenderTarget;
@@ -37,7 +37,7 @@ function makeTarget(
   };
 }
 
-/** Makes the target objects (CPU only; textures come with `allocateGeometryTextures`). */
+/** @internal Makes the target objects (CPU only; textures come with `allocateGeometryTextures`). */
 export function makeGeometryTargets(
   engine: Engine,
   name: string,
@@ -62,7 +62,7 @@ export function makeGeometryTargets(
   };
 }
 
-/** Destroys the task's own textures and detaches them from the targets. */
+/** @internal Destroys the task's own textures and detaches them from the targets. */
 export function releaseGeometryTextures(targets: GeometryTargets): void {
   // A reader that asked an alias for textures before the first record got engine-allocated ones: not ours to keep.
   const known = new Set(targets.owned);
@@ -83,6 +83,7 @@ export function releaseGeometryTextures(targets: GeometryTargets): void {
  * Record-time: (re)creates every attachment at `width × height` (MSAA colour + single-sample resolve when samples is
  * 4; the resolve is the hardware's or a first-sample blit), the own depth32float unless `sharedDepth` is given, and
  * points the MRT and alias targets at them.
+ * @internal
  */
 export function allocateGeometryTextures(
   targets: GeometryTargets,

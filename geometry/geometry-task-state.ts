@@ -51,7 +51,7 @@ export interface GeometryRendererTaskConfig {
 }
 
 /** What the task renders and how its shaders are made: fixed at creation. */
-export interface GeometryTaskSetup {
+interface GeometryTaskSetup {
   readonly samples: 1 | 4;
   readonly requests: readonly GeometryAttachmentRequest[];
   /** The attachments in MRT location order. */
@@ -66,7 +66,7 @@ export interface GeometryTaskSetup {
 }
 
 /** What the last record() was made for (needsRecord compares), and how many records ran. */
-export interface GeometryTaskRecorded {
+interface GeometryTaskRecorded {
   device: GPUDevice | null;
   structure: number;
   width: number;
@@ -77,7 +77,7 @@ export interface GeometryTaskRecorded {
 }
 
 /** The frame-ID ranges of the recorded draw list and of the last executed frame, and the reader of the ID texture. */
-export interface GeometryTaskIds {
+interface GeometryTaskIds {
   ranges: readonly FrameIdRange[];
   /** The ID ranges of the last executed frame (what the ID texture holds). */
   frameRanges: readonly FrameIdRange[] | null;
@@ -85,7 +85,7 @@ export interface GeometryTaskIds {
 }
 
 /** The scene and per-draw uniform buffers, their bind groups and the CPU copies execute() writes. */
-export interface GeometryTaskUniforms {
+interface GeometryTaskUniforms {
   sceneBuffer: GPUBuffer | null;
   drawBuffer: GPUBuffer | null;
   sceneGroup: GPUBindGroup | null;
@@ -103,7 +103,7 @@ export interface GeometryTaskUniforms {
   };
 }
 
-/** The task's internal state (plain data, read by the geometry module's functions and tests). */
+/** @internal The task's internal state (plain data, read by the geometry module's functions and tests). */
 export interface GeometryTaskState {
   readonly name: string;
   readonly scene: Scene;

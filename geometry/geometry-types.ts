@@ -141,7 +141,7 @@ export const GEOMETRY_OBJECT_ID_DESCRIPTION = Object.freeze({
     'x = frame id (1-based, per mesh and thin instance; 0 = background), y = primitive index (0xffffffff when the device lacks primitive-index); rg32uint holds both, r32uint keeps the id only; single-sample, never blended.',
 });
 
-/** Human name of a type for messages: `WORLD_POSITION`. */
+/** @internal Human name of a type for messages: `WORLD_POSITION`. */
 export function geometryTypeName(type: GeometryTextureType | 'objectId'): string {
   return type === 'objectId' ? 'OBJECT_ID' : GeometryTextureType[type];
 }

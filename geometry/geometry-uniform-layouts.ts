@@ -4,14 +4,17 @@ import { makeGeometryDrawUniformsFragment } from '../fragments/geometry-draw-uni
 import { makeGeometrySceneUniformsFragment } from '../fragments/geometry-scene-uniforms.js';
 
 /** Word index of each `GeometrySceneUniforms` / `GeometryDrawUniforms` field the geometry task writes. */
-export interface GeometryUniformOffsets {
+interface GeometryUniformOffsets {
   geometrySceneAt: Readonly<Record<'view' | 'depthRange' | 'viewport', number>>;
   geometryDrawAt: Readonly<Record<'reflectivity' | 'ids', number>>;
 }
 
 let offsets: GeometryUniformOffsets | undefined;
 
-/** The geometry pass's own uniform offsets, from its fragments' structs laid out by the WGSL rules (made on first use). */
+/**
+ * The geometry pass's own uniform offsets, from its fragments' structs laid out by the WGSL rules (made on first use).
+ * @internal
+ */
 export function getGeometryUniformOffsets(): GeometryUniformOffsets {
   offsets ??= {
     geometrySceneAt: makeLayoutWordOffsets(

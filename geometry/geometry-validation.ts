@@ -48,7 +48,10 @@ function descriptionOf(type: GeometryTextureType | 'objectId') {
   return type === 'objectId' ? GEOMETRY_OBJECT_ID_DESCRIPTION : GEOMETRY_TEXTURE_DESCRIPTIONS[type];
 }
 
-/** Checks the task's textureDescriptions (+ object IDs): known types, no duplicates, 1..8 entries, known formats. */
+/**
+ * Checks the task's textureDescriptions (+ object IDs): known types, no duplicates, 1..8 entries, known formats.
+ * @internal
+ */
 export function normalizeGeometryRequests(
   api: string,
   descriptions: readonly { type: GeometryTextureType; format?: GPUTextureFormat }[],

@@ -5,7 +5,7 @@ import type { GeometryOutputName } from '../fragments/geometry-fragments.js';
 import { blitSpec, type GeometryVariant, geometryShaderSpec } from './geometry-shader.js';
 
 /** Name of a geometry variant in the registry: `geometry-` plus the outputs and the mesh inputs. */
-export function geometryVariantName(label: string, variant: GeometryVariant): string {
+function geometryVariantName(label: string, variant: GeometryVariant): string {
   return [
     'geometry',
     label,
@@ -114,7 +114,10 @@ function representativeGeometrySpec(variant: GeometryVariant): ComposeSpec {
   });
 }
 
-/** Registers the geometry variants (representative output sets within the default 32 bytes per sample) and the four blit variants. */
+/**
+ * Registers the geometry variants (representative output sets within the default 32 bytes per sample) and the four blit variants.
+ * @internal
+ */
 export function registerGeometryVariants(registry: VariantRegistry): VariantRegistry {
   for (const [label, variant] of registered) {
     registerVariant(registry, {
@@ -142,7 +145,7 @@ export function registerGeometryVariants(registry: VariantRegistry): VariantRegi
 }
 
 /** The G-buffer's velocity variant of a thin-instanced VAT mesh (4 influences): current and previous animated positions. */
-export function vertexAnimationVelocitySpec(): ComposeSpec {
+function vertexAnimationVelocitySpec(): ComposeSpec {
   const outputs: GeometryOutputName[] = ['linearVelocity', 'worldPosition'];
   const mesh = describeRepresentativeMesh({ vat: 4, thinInstances: true });
   return geometryShaderSpec({ mesh, outputs, previousDepth: false, objectPrimitive: false });

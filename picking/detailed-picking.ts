@@ -8,7 +8,7 @@ import { getTriangleVertices } from './picking-info.js';
 type Vec3 = [number, number, number];
 
 /** Triangle detail computed from the known primitive only: no scan, no ray/triangle search. */
-export interface TriangleDetail {
+interface TriangleDetail {
   bu: number;
   bv: number;
   pickedNormal: Vec3 | null;
@@ -40,7 +40,7 @@ function normalise(v: Vec3): Vec3 {
  * Barycentrics of `point` (mesh-local, on or near the triangle's plane) in the Babylon.js
  * convention: point = bu·A0 + bv·A1 + (1 − bu − bv)·A2, found by least squares in the plane.
  */
-export function computeBarycentrics(a0: Vec3, a1: Vec3, a2: Vec3, point: Vec3): [number, number] {
+function computeBarycentrics(a0: Vec3, a1: Vec3, a2: Vec3, point: Vec3): [number, number] {
   // Solve point − A2 = bu (A0 − A2) + bv (A1 − A2).
   const e0 = sub(a0, a2);
   const e1 = sub(a1, a2);
@@ -56,7 +56,7 @@ export function computeBarycentrics(a0: Vec3, a1: Vec3, a2: Vec3, point: Vec3): 
 }
 
 /** Inverse-transpose of the upper 3×3 of a world matrix: maps local normals to world. */
-export function makeNormalMatrix(world: Float32Array): Float32Array {
+function makeNormalMatrix(world: Float32Array): Float32Array {
   return mat3.transpose(mat3.inverse(mat3.fromMat4(world)));
 }
 
@@ -70,7 +70,10 @@ function transformNormal(normalMatrix: Float32Array, n: Vec3): Vec3 {
   ]);
 }
 
-/** bu/bv and local/world normals of triangle `faceId` at the local hit point (normals null for a VAT mesh). */
+/**
+ * bu/bv and local/world normals of triangle `faceId` at the local hit point (normals null for a VAT mesh).
+ * @internal
+ */
 export function computeTriangleDetail(
   mesh: Mesh,
   faceId: number,
@@ -119,7 +122,7 @@ export function computeTriangleDetail(
   };
 }
 
-/** World matrix of a candidate: mesh world × instance (payload lanes read as 0, 0, 0, 1). */
+/** @internal World matrix of a candidate: mesh world × instance (payload lanes read as 0, 0, 0, 1). */
 export function composeInstanceWorld(world: Float32Array, instance: Float32Array | null): Float32Array {
   return instance ? multiplyByThinInstance(world, instance, 0, new Float32Array(16)) : world;
 }

@@ -40,7 +40,7 @@ export interface PickDiscardRule {
   vertexData?: PickVertexDataAttribute;
 }
 
-/** A validated rule: its storage bindings, and a digest of everything that shapes the shader. */
+/** @internal A validated rule: its storage bindings, and a digest of everything that shapes the shader. */
 export interface CheckedRule {
   rule: PickDiscardRule;
   bindings: PickRuleStorageBinding[];
@@ -62,7 +62,7 @@ const storageTypePattern = /* @__PURE__ */ new RegExp(`^(?:${element}|array<${el
 const identifier = /^[A-Za-z_][A-Za-z0-9_]*$/;
 const reserved: readonly string[] = Object.freeze(['pick', 'pickFrame', 'scene', 'draw', 'baseTexture', 'baseSampler']);
 
-/** Checks a rule's shape; throws a PickError naming the rule key, the field and what is allowed. */
+/** @internal Checks a rule's shape; throws a PickError naming the rule key, the field and what is allowed. */
 export function checkDiscardRule(api: string, rule: PickDiscardRule): CheckedRule {
   if (!rule || typeof rule !== 'object')
     throw new PickError(api, 'bad-rule', `discard ${describeValue(rule)} must be a PickDiscardRule object`);
@@ -147,12 +147,15 @@ export function checkDiscardRule(api: string, rule: PickDiscardRule): CheckedRul
   return { rule, bindings, digest };
 }
 
-/** The mesh semantic a rule's `vertexData` reads. */
+/** @internal The mesh semantic a rule's `vertexData` reads. */
 export function vertexDataSemantic(rule: PickDiscardRule): VertexSemantic | null {
   return rule.vertexData ? vertexDataSemantics[rule.vertexData] : null;
 }
 
-/** Checks that a mesh's attribute can feed `vertexData`: float32 formats only (float16, integer, normalized are refused). */
+/**
+ * Checks that a mesh's attribute can feed `vertexData`: float32 formats only (float16, integer, normalized are refused).
+ * @internal
+ */
 export function checkVertexDataFormat(api: string, rule: PickDiscardRule, mesh: Mesh, format: GPUVertexFormat): void {
   if (!/^float32(x[234])?$/.test(format)) {
     throw new PickError(
@@ -163,7 +166,10 @@ export function checkVertexDataFormat(api: string, rule: PickDiscardRule, mesh: 
   }
 }
 
-/** Reads a mesh's storage contents for a rule; throws when `data` returns something other than a view, null or undefined. */
+/**
+ * Reads a mesh's storage contents for a rule; throws when `data` returns something other than a view, null or undefined.
+ * @internal
+ */
 export function readRuleStorage(
   api: string,
   rule: PickDiscardRule,
@@ -199,7 +205,7 @@ export function readRuleStorage(
 }
 
 /** The texts of a rule that compile messages point into. */
-export interface PickRuleTexts {
+interface PickRuleTexts {
   wgsl: string;
   worldAdjustWgsl?: string;
 }
@@ -223,6 +229,7 @@ const ruleFragments: Record<string, { file: 'wgsl' | 'worldAdjustWgsl'; fn: stri
  * from line 1 (the composer supplies its imports), so positions carry over unchanged. A message on weft's call of the
  * rule's function (the generated slot, or the world-adjust call after the rule's last line) means the function does
  * not match its signature: it points at the function's declaration. Messages about weft's own code keep their source.
+ * @internal
  */
 export function locateRuleMessages(rule: PickRuleTexts, messages: readonly MappedShaderMessage[]): PickRuleMessage[] {
   return messages.map((m) => {
@@ -250,7 +257,10 @@ function formatRuleMessage(m: PickRuleMessage): string {
   return `${m.file}:${m.line}:${m.column}: ${m.message}\n  ${m.lineText}\n  ${' '.repeat(Math.max(0, m.column - 1))}^`;
 }
 
-/** Re-throws a compose or compile failure of a rule as a PickError naming the rule key and its own line and column. */
+/**
+ * Re-throws a compose or compile failure of a rule as a PickError naming the rule key and its own line and column.
+ * @internal
+ */
 export function toRuleError(api: string, checked: CheckedRule, error: unknown): never {
   if (error instanceof PickError) throw error;
   if ((error instanceof ShaderCompileError || error instanceof ComposeError) && error.messages.length) {

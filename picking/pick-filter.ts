@@ -19,12 +19,12 @@ export interface PickFilterOptions {
 }
 
 /** The class a picker throws bad options as: `PickError` for the GPU API, `CpuPickError` for the CPU API. */
-export type PickOptionErrorClass = new (api: string, code: 'bad-option' | 'bad-ignore', message: string) => Error;
+type PickOptionErrorClass = new (api: string, code: 'bad-option' | 'bad-ignore', message: string) => Error;
 
 /** Thin-instance ranges [start, end) left out of one mesh. */
-export type InstanceRanges = readonly (readonly [number, number])[];
+type InstanceRanges = readonly (readonly [number, number])[];
 
-/** Filtering options checked once and compiled: the filter, and what is ignored per mesh. */
+/** @internal Filtering options checked once and compiled: the filter, and what is ignored per mesh. */
 export interface PickFilter {
   readonly filter: ((mesh: Mesh) => boolean) | null;
   /** Per mesh: `'all'` when ignored whole, else its ignored thin-instance ranges. */
@@ -58,7 +58,7 @@ function noFilter(): PickFilter {
   return unfiltered;
 }
 
-/** Checks `options.filter` and `options.ignore` once (throwing `errorClass` errors) and compiles them. */
+/** @internal Checks `options.filter` and `options.ignore` once (throwing `errorClass` errors) and compiles them. */
 export function makePickFilter(
   api: string,
   options: PickFilterOptions | undefined,
@@ -103,19 +103,19 @@ export function makePickFilter(
   return { filter: filter ?? null, ignored };
 }
 
-/** Whether `mesh` can be picked at all: pickable, kept by the filter and not ignored whole. */
+/** @internal Whether `mesh` can be picked at all: pickable, kept by the filter and not ignored whole. */
 export function pickFilterKeepsMesh(filter: PickFilter, mesh: Mesh): boolean {
   if (mesh.pickable === false || (filter.filter && !filter.filter(mesh))) return false;
   return filter.ignored.get(mesh) !== 'all';
 }
 
-/** The thin-instance ranges ignored on a mesh the filter keeps (empty when none). */
+/** @internal The thin-instance ranges ignored on a mesh the filter keeps (empty when none). */
 export function ignoredInstanceRanges(filter: PickFilter, mesh: Mesh): InstanceRanges {
   const ranges = filter.ignored.get(mesh);
   return ranges === undefined || ranges === 'all' ? noRanges : ranges;
 }
 
-/** Whether thin instance `instance` lies in one of `ranges`. */
+/** @internal Whether thin instance `instance` lies in one of `ranges`. */
 export function isInstanceInRanges(ranges: InstanceRanges, instance: number): boolean {
   for (const [start, end] of ranges) if (instance >= start && instance < end) return true;
   return false;
@@ -125,7 +125,10 @@ function pickableOnly(mesh: Mesh): boolean {
   return mesh.pickable !== false;
 }
 
-/** The compiled filter as one test of (mesh, thin instance); `instance` is -1 for a mesh without thin instances. */
+/**
+ * The compiled filter as one test of (mesh, thin instance); `instance` is -1 for a mesh without thin instances.
+ * @internal
+ */
 export function makePickFilterTest(filter: PickFilter): (mesh: Mesh, instance: number) => boolean {
   if (filter.filter === null && filter.ignored.size === 0) return pickableOnly;
   return (mesh, instance) =>

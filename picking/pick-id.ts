@@ -24,7 +24,7 @@ export function decodePickId(r: number, g: number, b: number): number {
   return (r << 16) | (g << 8) | b;
 }
 
-/** Encodes a pick ID as the normalised float colour a shader writes (each byte / 255). */
+/** @internal Encodes a pick ID as the normalised float colour a shader writes (each byte / 255). */
 export function pickIdToColor(id: number): [number, number, number, number] {
   const [r, g, b] = encodePickId(id);
   return [r / 255, g / 255, b / 255, 1];

@@ -24,7 +24,7 @@ export interface PickOptions extends PickFilterOptions {
   preFilter?: boolean;
 }
 
-/** A contiguous run of thin instances drawn for one candidate, with their matrices as encoded. */
+/** @internal A contiguous run of thin instances drawn for one candidate, with their matrices as encoded. */
 export interface InstanceRun {
   first: number;
   count: number;
@@ -32,7 +32,7 @@ export interface InstanceRun {
   matrices: Float32Array;
 }
 
-/** One mesh drawn in a pick pass and the IDs it owns. */
+/** @internal One mesh drawn in a pick pass and the IDs it owns. */
 export interface PickCandidate {
   mesh: Mesh;
   /** ID of instance 0 (or of the mesh itself). */
@@ -57,7 +57,7 @@ export interface PickCandidate {
 }
 
 /** The deformation state of a mesh at the call: bone matrices, morph weights, VAT time and playback. */
-export interface CapturedPose {
+interface CapturedPose {
   boneVersion: number;
   bones: Float32Array<ArrayBuffer> | null;
   morphWeights: Float32Array;
@@ -65,7 +65,7 @@ export interface CapturedPose {
   vertexAnimationPlayback: Float32Array<ArrayBuffer>;
 }
 
-/** Copies what a pick reads of a mesh at the call (its world matrix, instance version and pose). */
+/** @internal Copies what a pick reads of a mesh at the call (its world matrix, instance version and pose). */
 export function captureCandidate(
   mesh: Mesh,
   baseId: number,
@@ -95,7 +95,7 @@ export function captureCandidate(
   };
 }
 
-/** Everything needed to draw and to decode one pick, captured at encode time. */
+/** @internal Everything needed to draw and to decode one pick, captured at encode time. */
 export interface PickSnapshot {
   candidates: PickCandidate[];
   /** Candidate indices drawn for each pick point (pickMany/pickRect may differ from pickAsync). */
@@ -143,6 +143,7 @@ function addToLists(drawLists: number[][], candidateIndex: number, filter: Filte
  * Chooses what each pick point draws and assigns 1-based IDs in scene order. With rays (pickAsync,
  * pickMany) and preFilter on, a mesh or instance is drawn for a point only when its world bounds
  * cross that point's ray; without rays (pickRect) everything that passes the options is drawn.
+ * @internal
  */
 export function makePickSnapshot(
   api: string,
@@ -220,7 +221,10 @@ export function makePickSnapshot(
 
 let deformedScenes: WeakMap<Scene, { version: number; deformed: boolean }> | undefined;
 
-/** Whether any mesh of the scene is deformed (cached per scene structure version; the cache appears on first use). */
+/**
+ * Whether any mesh of the scene is deformed (cached per scene structure version; the cache appears on first use).
+ * @internal
+ */
 export function sceneHasDeformedMeshes(scene: Scene): boolean {
   deformedScenes ??= new WeakMap();
   const known = deformedScenes.get(scene);
@@ -234,6 +238,7 @@ export function sceneHasDeformedMeshes(scene: Scene): boolean {
  * From this many drawables (meshes without thin instances, plus thin instances) on, a pick asks the CPU picker's
  * scene hierarchy which bounds each ray crosses: its entries hold every thin instance, so one mesh with many
  * instances is split like as many meshes (refit only when `setThinInstances` bumps the version).
+ * @internal
  */
 export const hierarchyThreshold = 64;
 
@@ -241,6 +246,7 @@ export const hierarchyThreshold = 64;
  * Whether a pick asks the CPU picker's scene hierarchy for its candidates instead of scanning the meshes: where it
  * answers as the scan does (a ray per point, pre-filter on, the scene's own mesh list, no deformed mesh, whose pose
  * only the scan bounds) and from `hierarchyThreshold` drawables on, where one query per ray beats the O(meshes) scan.
+ * @internal
  */
 export function usesSceneHierarchy(
   meshes: readonly Mesh[],
@@ -340,7 +346,7 @@ function snapshotFromSceneHierarchy(
   return { candidates, drawLists, pointInstances };
 }
 
-/** The candidate owning `id` and the thin instance it names (-1 when the mesh has none). */
+/** @internal The candidate owning `id` and the thin instance it names (-1 when the mesh has none). */
 export function findCandidate(
   snapshot: PickSnapshot,
   id: number,
@@ -351,7 +357,7 @@ export function findCandidate(
   return { candidate: c, instance: c.runs ? id - c.baseId : -1 };
 }
 
-/** The index of the candidate owning `id` in the snapshot (candidates are in ID order), or -1. */
+/** @internal The index of the candidate owning `id` in the snapshot (candidates are in ID order), or -1. */
 export function findCandidateIndex(snapshot: PickSnapshot, id: number): number {
   const list = snapshot.candidates;
   let low = 0;
@@ -366,7 +372,7 @@ export function findCandidateIndex(snapshot: PickSnapshot, id: number): number {
   return -1;
 }
 
-/** The encode-time matrix of a thin instance drawn in this snapshot (payload lanes as stored). */
+/** @internal The encode-time matrix of a thin instance drawn in this snapshot (payload lanes as stored). */
 export function snapshotInstanceMatrix(candidate: PickCandidate, instance: number): Float32Array | null {
   for (const run of candidate.runs ?? []) {
     if (instance >= run.first && instance < run.first + run.count)
@@ -397,7 +403,10 @@ function isAsCaptured(c: PickCandidate): boolean {
   );
 }
 
-/** The mesh with the pose captured at the call (itself when it is not deformed): CPU-side detail reads this. */
+/**
+ * The mesh with the pose captured at the call (itself when it is not deformed): CPU-side detail reads this.
+ * @internal
+ */
 export function meshAsCaptured(c: PickCandidate): Mesh {
   const pose = c.pose;
   if (!pose) return c.mesh;
@@ -467,6 +476,7 @@ function makeStandIn(c: PickCandidate, device: GPUDevice): { mesh: Mesh; release
  * Points each candidate at what the pass draws: the mesh while it is as captured at the call, otherwise a stand-in
  * with the captured instances and pose (a mesh disposed since the call is drawn from its geometry). Returns the
  * function that frees the stand-ins' GPU copies (after the pass is submitted).
+ * @internal
  */
 export function bindSnapshotMeshes(snapshot: PickSnapshot, device: GPUDevice): () => void {
   const releases: (() => void)[] = [];

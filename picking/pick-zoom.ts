@@ -1,4 +1,4 @@
-/** A rectangle of framebuffer pixels (origin top-left). */
+/** @internal A rectangle of framebuffer pixels (origin top-left). */
 export interface PixelRegion {
   x: number;
   y: number;
@@ -11,6 +11,7 @@ export interface PixelRegion {
  * of region.width × region.height texels: texel (i, j) of the target then samples exactly the
  * centre of framebuffer pixel (x + i, y + j). Depth and w are untouched, so depth values match
  * the full-size render.
+ * @internal
  */
 export function makePickZoomMatrix(
   region: PixelRegion,
@@ -30,9 +31,4 @@ export function makePickZoomMatrix(
   dst[13] = -scaleY * centreY;
   dst[15] = 1;
   return dst;
-}
-
-/** NDC x, y of the centre of framebuffer pixel (px, py). */
-export function pixelCentreNdc(px: number, py: number, width: number, height: number): [number, number] {
-  return [((px + 0.5) / width) * 2 - 1, 1 - ((py + 0.5) / height) * 2];
 }

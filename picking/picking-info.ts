@@ -43,7 +43,7 @@ export interface PickingInfo {
   pickedOverlay: PickOverlayHit | null;
 }
 
-/** A PickingInfo that hit nothing. */
+/** @internal A PickingInfo that hit nothing. */
 export function makeMissInfo(ray: PickingRay | null = null): PickingInfo {
   return {
     hit: false,
@@ -66,7 +66,7 @@ export function makeMissInfo(ray: PickingRay | null = null): PickingInfo {
   };
 }
 
-/** The three vertex indices of triangle `faceId` (indexed or not). */
+/** @internal The three vertex indices of triangle `faceId` (indexed or not). */
 export function getTriangleVertices(mesh: Mesh, faceId: number): [number, number, number] {
   const indices = mesh.geometry.indices;
   const base = faceId * 3;
@@ -103,6 +103,7 @@ const dot3 = (a: readonly number[], b: readonly number[]) => a[0] * b[0] + a[1] 
  * follows too: the face normals (local and world) are negated when the ray meets the triangle's back, then the
  * interpolated vertex normals are negated when they point to the other side of the triangle than the face normal
  * now does. A front-face hit on data whose normals agree with its winding changes nothing.
+ * @internal
  */
 export function orientNormalsToRay(info: PickingInfo, direction: readonly number[]): void {
   const face = info.pickedFaceNormalWorld;

@@ -56,6 +56,7 @@ function checkViewport(api: string, viewport: PickViewport): number {
  * - default: the centre of the pixel (x, y) falls in, (floor(x·ratio) + 0.5, floor(y·ratio) + 0.5);
  * - `subpixel`: exactly (x·ratio, y·ratio), so pixel i spans i .. i + 1 and its centre is i + 0.5.
  * Bad input throws a PickError naming `api`, and `points[pointIndex]` when a multi-point call gives the point's index.
+ * @internal
  */
 export function toFramebufferSample(
   api: string,
@@ -89,6 +90,7 @@ export function toFramebufferSample(
 /**
  * Converts caller coordinates to the framebuffer pixel they fall in; bad input throws a PickError naming `api`, and
  * `points[pointIndex]` when a multi-point call gives the point's index.
+ * @internal
  */
 export function toFramebufferPixel(
   api: string,
@@ -195,7 +197,7 @@ function cameraBasis(camera: PlacedCamera): CameraBasis {
 }
 
 /** Cosine between a ray of a perspective `camera` and its view axis: near/far planes lie at near / cos, far / cos along the ray. */
-export function cameraAxisCosine(camera: PlacedCamera, direction: readonly number[]): number {
+function cameraAxisCosine(camera: PlacedCamera, direction: readonly number[]): number {
   const f = cameraBasis(camera).forward;
   return direction[0] * f[0] + direction[1] * f[1] + direction[2] * f[2];
 }
@@ -204,6 +206,7 @@ export function cameraAxisCosine(camera: PlacedCamera, direction: readonly numbe
  * Writes the distances along `ray` (a ray of `camera` from `makePickingRay`) where the near and far planes lie: what
  * the pick pass's depth clipping keeps. Perspective: near / cos θ, far / cos θ; orthographic: near, far (its rays are
  * parallel to the view axis and start on the eye plane); matrix camera: from the ray's unprojected near/far points.
+ * @internal
  */
 export function cameraRayRange(
   camera: Camera,

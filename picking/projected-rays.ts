@@ -5,7 +5,7 @@ import { transformPoint64 } from '../engine/matrix64.js';
 type Vec3 = [number, number, number];
 
 /** A ray of a matrix camera in float64, and the distances along it where the near and far planes lie. */
-export interface MatrixCameraRay {
+interface MatrixCameraRay {
   origin: Vec3;
   direction: Vec3;
   near: number;
@@ -25,6 +25,7 @@ function divided(p: readonly number[]): Vec3 {
  * through the float64 inverse of reverse-Z projection × view. Perspective: from the centre of projection through the
  * near point (far is Infinity when the projection's is); orthographic: from the near point towards the far point.
  * @throws {EngineError} naming `api` when the camera's matrices are not usable
+ * @internal
  */
 export function makeMatrixCameraRay(camera: MatrixCamera, ndcX: number, ndcY: number, api: string): MatrixCameraRay {
   const frame = getMatrixCameraFrame(camera, api);

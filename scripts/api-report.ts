@@ -85,7 +85,8 @@ function formatWithBiomeAsync(root: string, path: string, text: string): Promise
   });
 }
 
-function listExportedSubpaths(root: string): Omit<ApiReport, 'exportCount' | 'text'>[] {
+/** The code entries of `root/package.json` `exports`: subpath, repo-relative source entry and report file name. */
+export function listExportedSubpaths(root: string): Omit<ApiReport, 'exportCount' | 'text'>[] {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
     exports: Record<string, string | { import: string }>;
   };
@@ -103,15 +104,16 @@ function listExportedSubpaths(root: string): Omit<ApiReport, 'exportCount' | 'te
   );
 }
 
-function readCompilerOptions(root: string): ts.CompilerOptions {
+/** The compiler options of `root/tsconfig.json`. */
+export function readCompilerOptions(root: string): ts.CompilerOptions {
   const configPath = join(root, 'tsconfig.json');
   const config = ts.readConfigFile(configPath, ts.sys.readFile);
   if (config.error) throw new Error(ts.flattenDiagnosticMessageText(config.error.messageText, '\n'));
   return ts.parseJsonConfigFileContent(config.config, ts.sys, root, undefined, configPath).options;
 }
 
-// Case-insensitive first so `pickAsync` sits next to `PickError`; code units break ties, never the locale.
-function compareNames(a: string, b: string): number {
+/** Case-insensitive first so `pickAsync` sits next to `PickError`; code units break ties, never the locale. */
+export function compareNames(a: string, b: string): number {
   const lowerA = a.toLowerCase();
   const lowerB = b.toLowerCase();
   if (lowerA !== lowerB) return lowerA < lowerB ? -1 : 1;

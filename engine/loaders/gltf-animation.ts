@@ -5,7 +5,10 @@ import { EngineError } from '../engine-errors.js';
 import { setMeshWorldMatrix } from '../mesh.js';
 import type { GltfLoadResult, GltfSkinBinding } from './gltf-loader.js';
 
-/** Bone j = joint j's world matrix × its inverse bind matrix (glTF ignores the skinned node's own transform). */
+/**
+ * Bone j = joint j's world matrix × its inverse bind matrix (glTF ignores the skinned node's own transform).
+ * @internal
+ */
 export function updateSkinBones(binding: GltfSkinBinding): void {
   binding.joints.forEach((joint, j) => {
     binding.skeleton.matrices.set(
@@ -44,7 +47,7 @@ function readOutput(output: Accessor): Float64Array {
  * lerps (rotations slerp), CUBICSPLINE is the Hermite spline through the values with the in/out tangents scaled by
  * the keyframe interval. Before the first and after the last keyframe the end values hold. Rotations come out unit.
  */
-export function sampleGltfChannel(
+function sampleGltfChannel(
   times: ArrayLike<number>,
   values: ArrayLike<number>,
   size: number,

@@ -49,6 +49,7 @@ function addBoxNode(
 /**
  * The demo's glTF model: a table (top + 4 legs, each its own colour) under a parent node
  * that is rotated 30° about Y, scaled 1.25 and moved to (0.5, 0, -0.25).
+ * @internal
  */
 export function makeDemoGltfDocument(): Document {
   const document = new Document();
@@ -81,7 +82,7 @@ export function makeDemoGltfDocument(): Document {
   return document;
 }
 
-/** Serialises a document to GLB bytes. */
+/** @internal Serialises a document to GLB bytes. */
 export async function writeGlb(document: Document): Promise<Uint8Array> {
   return new WebIO().writeBinary(document);
 }

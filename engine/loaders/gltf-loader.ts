@@ -27,7 +27,7 @@ export interface GltfLoadOptions {
   visible?: boolean;
 }
 
-/** A glTF skin as weft drives it: its joints (document nodes) and the skeleton whose bones follow them. */
+/** @internal A glTF skin as weft drives it: its joints (document nodes) and the skeleton whose bones follow them. */
 export interface GltfSkinBinding {
   skin: GltfSkin;
   joints: GltfNode[];
@@ -36,7 +36,7 @@ export interface GltfSkinBinding {
   skeleton: Skeleton;
 }
 
-/** Which document node a created mesh follows (skinned meshes follow their joints instead). */
+/** @internal Which document node a created mesh follows (skinned meshes follow their joints instead). */
 export interface GltfMeshBinding {
   mesh: Mesh;
   node: GltfNode;
@@ -291,6 +291,7 @@ function planNode(
  * them (STEP, LINEAR and CUBICSPLINE samplers). Non-TRIANGLES primitives and malformed samplers throw; all checks run
  * before any mesh is made.
  * @throws {EngineError} when the bytes are not a glTF/GLB weft can load (e.g. a non-triangle mesh, a sampler whose output count does not fit its keyframes)
+ * @internal
  */
 export async function loadGltfAsync(
   scene: Scene,

@@ -5,7 +5,7 @@ import { EngineError, engineOptionError } from '../engine-errors.js';
 /** Largest segment / subdivision count a primitive accepts (keeps a typo from allocating gigabytes). */
 export const maxPrimitiveSegments = 1024;
 
-/** Checks that `options` is an object with only the `allowed` keys; returns it (or `{}`). */
+/** @internal Checks that `options` is an object with only the `allowed` keys; returns it (or `{}`). */
 export function checkPrimitiveOptions<T extends object>(
   api: string,
   options: T | undefined,
@@ -14,7 +14,7 @@ export function checkPrimitiveOptions<T extends object>(
   return checkOptionKeys(api, options, allowed, engineOptionError) ?? {};
 }
 
-/** A finite size > 0 (or the default when undefined). */
+/** @internal A finite size > 0 (or the default when undefined). */
 export function checkPositiveSize(api: string, option: string, value: unknown, fallback: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0) {
@@ -23,7 +23,7 @@ export function checkPositiveSize(api: string, option: string, value: unknown, f
   return value;
 }
 
-/** An integer segment count in min..maxPrimitiveSegments (or the default when undefined). */
+/** @internal An integer segment count in min..maxPrimitiveSegments (or the default when undefined). */
 export function checkSegmentCount(api: string, option: string, value: unknown, fallback: number, min: number): number {
   if (value === undefined) return fallback;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < min || value > maxPrimitiveSegments) {

@@ -69,7 +69,10 @@ function passViews(state: ForwardTaskState): {
   return { color, resolve, depth: forwardViewOf(state, textures.depth) };
 }
 
-/** execute(): writes the uniforms and encodes the recorded draws; creates no GPU object. Returns the draws encoded. */
+/**
+ * execute(): writes the uniforms and encodes the recorded draws; creates no GPU object. Returns the draws encoded.
+ * @internal
+ */
 export function executeForwardTask(state: ForwardTaskState, encoder: GPUCommandEncoder): number {
   const { name, scene, objectIds, draws } = state;
   const camera = state.options.camera ?? scene.camera;

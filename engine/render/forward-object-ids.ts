@@ -7,7 +7,7 @@ import {
   readFrameIdTexelAsync,
 } from '../frame-ids.js';
 
-/** The forward task's object-ID attachment and the ID ranges of the frame it last drew. */
+/** @internal The forward task's object-ID attachment and the ID ranges of the frame it last drew. */
 export interface ForwardObjectIds {
   texture: GPUTexture | null;
   /** The device `texture` was made on. */
@@ -20,10 +20,13 @@ export interface ForwardObjectIds {
   reader: FrameIdReader;
 }
 
-/** Format of the forward object-ID attachment: x = frame id, y = primitive index (0xffffffff without the feature). */
+/**
+ * Format of the forward object-ID attachment: x = frame id, y = primitive index (0xffffffff without the feature).
+ * @internal
+ */
 export const forwardObjectIdFormat: GPUTextureFormat = 'rg32uint';
 
-/** Empty object-ID state (textures appear at record). */
+/** @internal Empty object-ID state (textures appear at record). */
 export function makeForwardObjectIds(label: string): ForwardObjectIds {
   return {
     texture: null,
@@ -35,7 +38,7 @@ export function makeForwardObjectIds(label: string): ForwardObjectIds {
   };
 }
 
-/** (Re)allocates the ID texture when the device or the frame size changed. */
+/** @internal (Re)allocates the ID texture when the device or the frame size changed. */
 export function ensureObjectIdTexture(
   ids: ForwardObjectIds,
   device: GPUDevice,
@@ -56,7 +59,10 @@ export function ensureObjectIdTexture(
   ids.device = device;
 }
 
-/** Reads which mesh, thin instance and triangle the last executed frame drew at pixel (x, y): no extra pass. */
+/**
+ * Reads which mesh, thin instance and triangle the last executed frame drew at pixel (x, y): no extra pass.
+ * @internal
+ */
 export function readObjectIdTexel(
   ids: ForwardObjectIds,
   device: GPUDevice,

@@ -24,7 +24,7 @@ import {
 import { getEngineUniformLayouts } from '../uniform-layouts.js';
 
 /** Gives back the leases and destroys the buffers, depth and material textures the task holds on its recorded device. */
-export function releaseForwardDeviceObjects(state: ForwardTaskState): void {
+function releaseForwardDeviceObjects(state: ForwardTaskState): void {
   disposePipelineLeaseSet(state.pipelines);
   state.pipelines = null;
   state.draws = [];
@@ -38,7 +38,7 @@ export function releaseForwardDeviceObjects(state: ForwardTaskState): void {
   state.depthTexture = null;
 }
 
-/** The task's dispose(): the object-ID attachment and reader, then (on a live device) everything recorded. */
+/** @internal The task's dispose(): the object-ID attachment and reader, then (on a live device) everything recorded. */
 export function disposeForwardTask(state: ForwardTaskState): void {
   const { objectIds } = state;
   objectIds?.texture?.destroy();
@@ -48,7 +48,10 @@ export function disposeForwardTask(state: ForwardTaskState): void {
   state.recorded.device = null;
 }
 
-/** True when the device, scene structure, frame size, the mesh list (a `meshes` callback) or a material changed. */
+/**
+ * True when the device, scene structure, frame size, the mesh list (a `meshes` callback) or a material changed.
+ * @internal
+ */
 export function forwardNeedsRecord(state: ForwardTaskState): boolean {
   const { recorded } = state;
   if (
@@ -203,6 +206,7 @@ function buildUniforms(state: ForwardTaskState, device: GPUDevice, draws: readon
  * record(): composes, acquires and allocates everything the draws need. The new draw list is acquired before the old
  * one is released, so shared pipelines and modules are never dropped and re-created; if acquiring fails, the
  * candidate's leases are given back and the old list stays.
+ * @internal
  */
 export function recordForwardTask(state: ForwardTaskState): void {
   const { engine, name, objectIds } = state;

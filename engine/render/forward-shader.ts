@@ -23,7 +23,7 @@ import {
 } from '../mesh-layout.js';
 import { reuseFragmentList, type ShaderSpecOptions } from '../shader-spec-options.js';
 
-/** Options shared by the standard compose helpers. */
+/** @internal Options shared by the standard compose helpers. */
 export interface StandardComposeOptions {
   /** Default: `standardVertexLayout(variant)`. */
   vertexLayout?: VertexLayoutSpec;
@@ -35,7 +35,10 @@ export interface StandardComposeOptions {
   conditions?: Readonly<Record<string, boolean>>;
 }
 
-/** One tight buffer per present attribute, and one 64-byte per-instance buffer for the thin-instance matrix. */
+/**
+ * One tight buffer per present attribute, and one 64-byte per-instance buffer for the thin-instance matrix.
+ * @internal
+ */
 export function standardVertexLayout(variant: Partial<StandardMaterialVariant>): VertexLayoutSpec {
   const tight = (semantic: string, format: GPUVertexFormat, size: number): VertexBufferSpec => ({
     arrayStride: size,
@@ -50,10 +53,7 @@ export function standardVertexLayout(variant: Partial<StandardMaterialVariant>):
 }
 
 /** The compose spec of a standard-material variant (for a host engine; weft's renderer uses `forwardShaderSpec`). */
-export function standardMaterialSpec(
-  variant: StandardMaterialVariant,
-  options: StandardComposeOptions = {},
-): ComposeSpec {
+function standardMaterialSpec(variant: StandardMaterialVariant, options: StandardComposeOptions = {}): ComposeSpec {
   return {
     fragments: options.fragments ?? makeStandardMaterialFragments(),
     conditions: { ...options.conditions, ...standardMaterialConditions(variant) },
@@ -62,7 +62,7 @@ export function standardMaterialSpec(
   };
 }
 
-/** Composes a standard-material variant. */
+/** @internal Composes a standard-material variant. */
 export function composeStandardMaterial(
   variant: StandardMaterialVariant,
   options: StandardComposeOptions = {},
@@ -71,14 +71,14 @@ export function composeStandardMaterial(
 }
 
 /** What the forward renderer's shader for one mesh depends on. */
-export interface ForwardShaderDescription {
+interface ForwardShaderDescription {
   mesh: MeshShaderDescription;
   /** The task also writes object IDs (frame id, and the primitive index with `objectPrimitive`). */
   objectIds: boolean;
   objectPrimitive: boolean;
 }
 
-/** Describes the forward shader of a mesh in a task with these object-ID options. */
+/** @internal Describes the forward shader of a mesh in a task with these object-ID options. */
 export function describeForwardShader(
   mesh: Mesh,
   task: { objectIds: boolean; objectPrimitive: boolean },
@@ -89,6 +89,7 @@ export function describeForwardShader(
 /**
  * The forward renderer's shader: the standard material over the mesh's own buffers, its deformation fragments and,
  * in a task with object IDs, the object-ID output. Weft's standard-* and deform-* variants are composed with it.
+ * @internal
  */
 export function forwardShaderSpec(description: ForwardShaderDescription, options: ShaderSpecOptions = {}): ComposeSpec {
   const { objectIds } = description;

@@ -23,7 +23,7 @@ export interface ForwardRenderTaskOptions {
   objectIds?: boolean;
 }
 
-/** One recorded draw of the forward pass. */
+/** @internal One recorded draw of the forward pass. */
 export interface ForwardDraw {
   mesh: Mesh;
   material: StandardMaterial;
@@ -37,13 +37,13 @@ export interface ForwardDraw {
   slot: number;
 }
 
-/** Bytes per draw in the draw buffer (the dynamic offset alignment). */
+/** @internal Bytes per draw in the draw buffer (the dynamic offset alignment). */
 export const forwardDrawUniformStride = 256;
-/** Depth of the canvas / offscreen frame (a render target brings its own). */
+/** @internal Depth of the canvas / offscreen frame (a render target brings its own). */
 export const forwardDefaultDepthFormat: GPUTextureFormat = 'depth24plus';
 
 /** The scene and per-draw uniforms: buffers, their bind groups and the CPU copies execute() writes. */
-export interface ForwardUniforms {
+interface ForwardUniforms {
   sceneBuffer: GPUBuffer | null;
   drawBuffer: GPUBuffer | null;
   sceneGroup: GPUBindGroup | null;
@@ -56,13 +56,13 @@ export interface ForwardUniforms {
 }
 
 /** A material's base texture uploaded once, and its bind group for one layout. */
-export interface ForwardTextureEntry {
+interface ForwardTextureEntry {
   texture: GPUTexture;
   layout: GPUBindGroupLayout;
   group: GPUBindGroup;
 }
 
-/** The forward task's internal state (plain data, read by `forward-record.ts` and `forward-execute.ts`). */
+/** @internal The forward task's internal state (plain data, read by `forward-record.ts` and `forward-execute.ts`). */
 export interface ForwardTaskState extends PipelineLeaseOwner {
   readonly name: string;
   readonly scene: Scene;
@@ -87,18 +87,18 @@ export interface ForwardTaskState extends PipelineLeaseOwner {
   readonly views: WeakMap<GPUTexture, GPUTextureView>;
 }
 
-/** The task's frame size now: its target's, or the engine's. */
+/** @internal The task's frame size now: its target's, or the engine's. */
 export function forwardTargetSize(state: ForwardTaskState): [number, number] {
   const { target } = state.options;
   return target ? [target.width, target.height] : [state.engine.width, state.engine.height];
 }
 
-/** The frame size as a record key. */
+/** @internal The frame size as a record key. */
 export function forwardSizeKey(state: ForwardTaskState): string {
   return forwardTargetSize(state).join('x');
 }
 
-/** The texture's view, made once. */
+/** @internal The texture's view, made once. */
 export function forwardViewOf(state: ForwardTaskState, texture: GPUTexture): GPUTextureView {
   let view = state.views.get(texture);
   if (!view) state.views.set(texture, (view = texture.createView()));

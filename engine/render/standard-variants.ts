@@ -4,13 +4,16 @@ import { describeRepresentativeMesh } from '../representative-mesh.js';
 import { forwardShaderSpec } from './forward-shader.js';
 
 /** Name of a standard-material variant in the registry: `standard` plus `-normals`, `-uvs`, `-colors`, `-thin-instances`. */
-export function standardVariantName(v: StandardMaterialVariant): string {
+function standardVariantName(v: StandardMaterialVariant): string {
   return ['standard', v.normals && 'normals', v.uvs && 'uvs', v.colors && 'colors', v.thinInstances && 'thin-instances']
     .filter(Boolean)
     .join('-');
 }
 
-/** Registers the forward renderer's shaders of undeformed meshes: normals × UVs (textured) × colours × thin instances. */
+/**
+ * Registers the forward renderer's shaders of undeformed meshes: normals × UVs (textured) × colours × thin instances.
+ * @internal
+ */
 export function registerStandardVariants(registry: VariantRegistry): VariantRegistry {
   for (let bits = 0; bits < 16; bits++) {
     const variant: StandardMaterialVariant = {

@@ -1,7 +1,10 @@
 import { billboardSpriteBytes } from '../../fragments/billboard-pick.js';
 import type { BillboardSystem } from './billboard-system.js';
 
-/** Writes sprite `index` of the system into slot `slot` of a `BillboardSprite` array (pick pass and renderer share it). */
+/**
+ * Writes sprite `index` of the system into slot `slot` of a `BillboardSprite` array (pick pass and renderer share it).
+ * @internal
+ */
 export function packBillboardSprite(system: BillboardSystem, index: number, data: ArrayBuffer, slot: number): void {
   const at = (slot * billboardSpriteBytes) / 4;
   const floats = new Float32Array(data);
@@ -14,7 +17,7 @@ export function packBillboardSprite(system: BillboardSystem, index: number, data
   for (let c = 0; c < 4; c++) floats[at + 8 + c] = system.colors[index * 4 + c];
 }
 
-/** The `BillboardParams` of a system: sprite-up axis and whether sprites are axis-locked. */
+/** @internal The `BillboardParams` of a system: sprite-up axis and whether sprites are axis-locked. */
 export function billboardParams(system: BillboardSystem, out = new Float32Array(4)): Float32Array<ArrayBuffer> {
   out.set([...system.axis, system.orientation === 'axis' ? 1 : 0]);
   return out as Float32Array<ArrayBuffer>;

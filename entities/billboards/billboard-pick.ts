@@ -14,14 +14,14 @@ import { billboardParams, packBillboardSprite } from './billboard-items.js';
 import { billboardPickSpec } from './billboard-shaders.js';
 import type { BillboardSystem } from './billboard-system.js';
 
-/** The sprites one pick draws, copied at the call, and the orientation they had. */
+/** @internal The sprites one pick draws, copied at the call, and the orientation they had. */
 export interface CapturedBillboards {
   sprites: ArrayBuffer;
   drawn: number;
   params: Float32Array<ArrayBuffer>;
 }
 
-/** Copies the sprites near the pick rays (all of them for a marquee or without the pre-filter). */
+/** @internal Copies the sprites near the pick rays (all of them for a marquee or without the pre-filter). */
 export function capturePick(
   system: BillboardSystem,
   request: ContributorCaptureRequest,
@@ -49,7 +49,7 @@ export function capturePick(
   return { idCount: system.count, captured: { sprites, drawn: drawn.length, params: billboardParams(system) } };
 }
 
-/** The billboard contributor on one device. */
+/** @internal The billboard contributor on one device. */
 export function createPickContributor(
   device: GPUDevice,
   precomposed: PrecomposedSource | null = null,
@@ -70,7 +70,7 @@ export function createPickContributor(
   };
 }
 
-/** A billboard hit names its sprite. */
+/** @internal A billboard hit names its sprite. */
 export function resolvePick(
   _system: BillboardSystem,
   _captured: CapturedBillboards,

@@ -7,12 +7,12 @@ import {
 import { makeContributorViewFragment } from '../../fragments/contributor-view.js';
 import { contributorPickSpec } from '../../picking/sources/pick-contributors.js';
 
-/** The billboard pick contributor's shader (with the detail attachment when `detailed`). */
+/** @internal The billboard pick contributor's shader (with the detail attachment when `detailed`). */
 export function billboardPickSpec(detailed: boolean): ComposeSpec {
   return contributorPickSpec([makeBillboardQuadFragment(), makeBillboardPickFragment()], detailed);
 }
 
-/** The billboard renderer's shader: the sprite quads in flat colours. */
+/** @internal The billboard renderer's shader: the sprite quads in flat colours. */
 export function billboardColorSpec(): ComposeSpec {
   return {
     fragments: [makeContributorViewFragment(), makeBillboardQuadFragment(), makeBillboardColorFragment()],

@@ -2,7 +2,7 @@ import { mat4 } from 'wgpu-matrix';
 import { splatItemBytes, splatParamsBytes } from '../../fragments/splat-pick.js';
 import type { SplatMesh } from './splat-mesh.js';
 
-/** Writes splat `index` into slot `slot` of a `SplatItem` array (pick pass and renderer share it). */
+/** @internal Writes splat `index` into slot `slot` of a `SplatItem` array (pick pass and renderer share it). */
 export function packSplat(mesh: SplatMesh, index: number, data: ArrayBuffer, slot: number): void {
   const at = (slot * splatItemBytes) / 4;
   const floats = new Float32Array(data);
@@ -17,14 +17,20 @@ export function packSplat(mesh: SplatMesh, index: number, data: ArrayBuffer, slo
   floats[at + 15] = 1;
 }
 
-/** Largest factor by which the world matrix stretches a length (bounded by its upper 3×3's Frobenius norm). */
+/**
+ * Largest factor by which the world matrix stretches a length (bounded by its upper 3×3's Frobenius norm).
+ * @internal
+ */
 export function splatWorldScale(world: Float32Array): number {
   let sum = 0;
   for (let c = 0; c < 3; c++) for (let r = 0; r < 3; r++) sum += world[c * 4 + r] ** 2;
   return Math.sqrt(sum);
 }
 
-/** Radius of splat `index` in world units out to where its opacity falls to `cutoff` (0 when it never reaches it). */
+/**
+ * Radius of splat `index` in world units out to where its opacity falls to `cutoff` (0 when it never reaches it).
+ * @internal
+ */
 export function splatReach(mesh: SplatMesh, index: number, cutoff: number, worldScale: number): number {
   const opacity = mesh.opacities[index];
   if (opacity < cutoff) return 0;
@@ -35,7 +41,7 @@ export function splatReach(mesh: SplatMesh, index: number, cutoff: number, world
   );
 }
 
-/** The `SplatParams` of a mesh with an opacity cut-off. */
+/** @internal The `SplatParams` of a mesh with an opacity cut-off. */
 export function splatParams(
   mesh: SplatMesh,
   cutoff: number,

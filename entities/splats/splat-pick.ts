@@ -15,14 +15,14 @@ import { packSplat, splatParams, splatReach, splatWorldScale } from './splat-ite
 import type { SplatMesh } from './splat-mesh.js';
 import { splatPickSpec } from './splat-shaders.js';
 
-/** The splats one pick draws, copied at the call, with the mesh's matrices and threshold. */
+/** @internal The splats one pick draws, copied at the call, with the mesh's matrices and threshold. */
 export interface CapturedSplats {
   items: ArrayBuffer;
   drawn: number;
   params: Float32Array<ArrayBuffer>;
 }
 
-/** Copies the splats whose opacity can reach the threshold and whose bounding sphere a pick ray crosses. */
+/** @internal Copies the splats whose opacity can reach the threshold and whose bounding sphere a pick ray crosses. */
 export function capturePick(
   mesh: SplatMesh,
   request: ContributorCaptureRequest,
@@ -57,7 +57,7 @@ export function capturePick(
   };
 }
 
-/** The splat contributor on one device. */
+/** @internal The splat contributor on one device. */
 export function createPickContributor(
   device: GPUDevice,
   precomposed: PrecomposedSource | null = null,
@@ -78,7 +78,7 @@ export function createPickContributor(
   };
 }
 
-/** A splat hit names its splat and, in detailed mode, the opacity the ray met (≥ the threshold). */
+/** @internal A splat hit names its splat and, in detailed mode, the opacity the ray met (≥ the threshold). */
 export function resolvePick(
   _mesh: SplatMesh,
   _captured: CapturedSplats,

@@ -1,7 +1,7 @@
 import type { Mesh } from '../../engine/mesh.js';
 
 /** The task's copy of a thin-instanced mesh's previous matrices: a second instance buffer owned by the task. */
-export interface PreviousInstances {
+interface PreviousInstances {
   buffer: GPUBuffer;
   count: number;
   /** The mesh's matrices as of this task's last frame, and their version. */
@@ -12,7 +12,7 @@ export interface PreviousInstances {
 }
 
 /** The task's previous bones and morph weights (or VAT playback and time) of a deformed mesh (task-owned GPU copies + CPU copies). */
-export interface PreviousDeformation {
+interface PreviousDeformation {
   bones: GPUTexture | null;
   weights: GPUBuffer | null;
   lastBones: Float32Array<ArrayBuffer>;
@@ -27,7 +27,7 @@ export interface PreviousDeformation {
   resources: Record<string, GPUBindingResource>;
 }
 
-/** Velocity history of one mesh in one task. */
+/** @internal Velocity history of one mesh in one task. */
 export interface MeshVelocityHistory {
   previousWorld: Float32Array;
   /** False until the mesh was drawn (included, visible) in this task's previous frame. */
@@ -36,7 +36,7 @@ export interface MeshVelocityHistory {
   deformation: PreviousDeformation | null;
 }
 
-/** A task's velocity state: local to the task, advanced only by its own execute(). */
+/** @internal A task's velocity state: local to the task, advanced only by its own execute(). */
 export interface VelocityHistory {
   enabled: boolean;
   previousDepth: boolean;
@@ -47,7 +47,7 @@ export interface VelocityHistory {
   meshes: Map<Mesh, MeshVelocityHistory>;
 }
 
-/** Makes an empty velocity history (CPU only). */
+/** @internal Makes an empty velocity history (CPU only). */
 export function makeVelocityHistory(): VelocityHistory {
   return {
     enabled: false,
@@ -59,7 +59,7 @@ export function makeVelocityHistory(): VelocityHistory {
   };
 }
 
-/** Forgets every motion (next frame writes zero) and drops GPU buffers; call on device change or dispose. */
+/** @internal Forgets every motion (next frame writes zero) and drops GPU buffers; call on device change or dispose. */
 export function resetVelocityHistory(history: VelocityHistory, destroyBuffers: boolean): void {
   history.hasCamera = false;
   for (const entry of history.meshes.values()) {
@@ -75,6 +75,7 @@ export function resetVelocityHistory(history: VelocityHistory, destroyBuffers: b
 /**
  * Record-time: the history entry of a drawn mesh, kept across re-records; a thin-instanced mesh gets a task-owned
  * previous-instance buffer (re-made, and the history invalidated, when its instance count or device changed).
+ * @internal
  */
 export function ensureMeshVelocityHistory(
   history: VelocityHistory,
@@ -170,7 +171,7 @@ function destroyPreviousDeformation(previous: PreviousDeformation | null): void 
   previous?.vatInfo?.destroy();
 }
 
-/** Drops entries (and buffers) of meshes no longer drawn. */
+/** @internal Drops entries (and buffers) of meshes no longer drawn. */
 export function pruneVelocityHistory(history: VelocityHistory, drawn: ReadonlySet<Mesh>): void {
   for (const [mesh, entry] of history.meshes) {
     if (drawn.has(mesh)) continue;
@@ -186,6 +187,7 @@ export function pruneVelocityHistory(history: VelocityHistory, drawn: ReadonlySe
  * current matrices, so its motion is exactly zero. Allocates nothing. Returns true when the draw's motion is exactly
  * zero by construction (no history, or the same world and instance matrices, camera and deformation state as the
  * previous frame), so the still variant may draw it.
+ * @internal
  */
 export function writeMeshVelocity(
   queue: GPUQueue,
@@ -261,7 +263,7 @@ function sameDeformation(previous: PreviousDeformation, mesh: Mesh): boolean {
   );
 }
 
-/** Execute-time, after the frame: what was drawn becomes the previous state of this mesh. */
+/** @internal Execute-time, after the frame: what was drawn becomes the previous state of this mesh. */
 export function advanceMeshVelocity(history: VelocityHistory, entry: MeshVelocityHistory, mesh: Mesh): void {
   entry.previousWorld.set(mesh.worldMatrix);
   entry.valid = mesh.visible && !history.excluded.has(mesh);

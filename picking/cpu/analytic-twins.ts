@@ -42,7 +42,7 @@ export interface EntityHit {
 
 const positive = (v: unknown): boolean => typeof v === 'number' && Number.isFinite(v) && v > 0;
 
-/** Throws a CpuPickError naming the entity and field when it is malformed. */
+/** @internal Throws a CpuPickError naming the entity and field when it is malformed. */
 export function checkEntity(api: string, entity: PickEntity): void {
   const bad = (field: string, value: unknown, allowed: string): never => {
     throw new CpuPickError(
@@ -81,7 +81,7 @@ export function checkEntity(api: string, entity: PickEntity): void {
   }
 }
 
-/** Local bounds of an entity. */
+/** @internal Local bounds of an entity. */
 export function getEntityLocalBounds(entity: PickEntity): Aabb {
   const box = (x: number, y: number, z: number): Aabb => ({ min: [-x, -y, -z], max: [x, y, z] });
   switch (entity.kind) {
@@ -98,7 +98,7 @@ export function getEntityLocalBounds(entity: PickEntity): Aabb {
   }
 }
 
-/** World bounds of an entity. */
+/** @internal World bounds of an entity. */
 export function getEntityWorldBounds(entity: PickEntity): Aabb {
   return transformAabb(getEntityLocalBounds(entity), Float32Array.from(entity.worldMatrix));
 }
@@ -235,7 +235,7 @@ function localHit(
   }
 }
 
-/** True when the world point lies inside the proxy's box. */
+/** @internal True when the world point lies inside the proxy's box. */
 export function proxyContainsPoint(proxy: BoundingProxy, point: readonly number[]): boolean {
   const p = vec3d.transformMat4(point, mat4d.inverse(Array.from(proxy.worldMatrix)));
   return [0, 1, 2].every((a) => proxy.bounds.min[a] <= p[a] && p[a] <= proxy.bounds.max[a]);
@@ -244,6 +244,7 @@ export function proxyContainsPoint(proxy: BoundingProxy, point: readonly number[
 /**
  * Nearest hit of the world ray o + t·d (d unit) on the entity in (tMin, tMax), or null. Twins are exact;
  * a proxy is hit where the ray enters its box, and abstains (null) when it contains the ray origin.
+ * @internal
  */
 export function raycastEntity(
   entity: PickEntity,

@@ -22,7 +22,7 @@ export class CpuPickError extends WeftError<CpuPickErrorCode> {
   }
 }
 
-/** Builds the `bad-option` CpuPickError that `checkOptionKeys` throws for a CPU picking API. */
+/** @internal Builds the `bad-option` CpuPickError that `checkOptionKeys` throws for a CPU picking API. */
 export function cpuPickOptionError(api: string, message: string): CpuPickError {
   return new CpuPickError(api, 'bad-option', message);
 }

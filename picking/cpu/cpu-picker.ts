@@ -33,7 +33,7 @@ export interface CpuPickerOptions {
   onDiagnostic?: (diagnostic: CpuPickDiagnostic) => void;
 }
 
-/** Deterministic counters of the scene-level search, summed over rays until `takeCpuPickCensus`. */
+/** @internal Deterministic counters of the scene-level search, summed over rays until `takeCpuPickCensus`. */
 export interface CpuPickCensus {
   rays: number;
   /** Candidates (entries) offered to a ray: each costs one world-box test. */
@@ -187,6 +187,7 @@ function changed(mesh: Mesh, s: MeshSnapshot, cacheSame: boolean): boolean {
 /**
  * Called by the narrow phase after it built mesh `m`'s BVH: the snapshot adopts it when its root lies
  * inside the bounds the entries already use (the normal case), so the next pick does not refit for nothing.
+ * @internal
  */
 export function adoptBuiltMeshBvh(picker: CpuPicker, m: number): void {
   const mesh = picker.meshes[m];
@@ -223,7 +224,7 @@ function unchangedSinceSync(picker: CpuPicker): boolean {
 }
 
 /** Diagnostics kept per picker (the oldest are dropped; `onDiagnostic` sees every one). */
-export const maxKeptDiagnostics = 32;
+const maxKeptDiagnostics = 32;
 
 function report(picker: CpuPicker, diagnostic: CpuPickDiagnostic): void {
   picker.diagnostics.push(diagnostic);

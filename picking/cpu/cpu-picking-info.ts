@@ -50,6 +50,7 @@ function findNormals(geometry: MeshGeometry): NormalAccess | null {
  * and world normals (vertex and face) through the inverse-transpose, normalised, then turned to the side the ray came
  * from (the rule of `orientNormalsToRay`). Under a mirroring transform the world face normal is the local front's image.
  * Computed in scalars: the returned object and its vectors are all a hit allocates.
+ * @internal
  */
 export function makeCpuPickingInfo(
   picker: CpuPicker,

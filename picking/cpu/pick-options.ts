@@ -47,7 +47,7 @@ function hasOnlyCpuPickKeys(options: object): boolean {
   return true;
 }
 
-/** Refuses a CPU pick's options that are not an object or hold a key `CpuPickOptions` does not have. */
+/** @internal Refuses a CPU pick's options that are not an object or hold a key `CpuPickOptions` does not have. */
 export function checkCpuPickOptions(api: string, options: CpuPickOptions | undefined): void {
   if (options === undefined) return;
   // A pick checks its options on every call: the common case is answered without allocating; anything else takes the
@@ -69,13 +69,16 @@ export function checkCpuPickOptions(api: string, options: CpuPickOptions | undef
     );
 }
 
-/** The entry test of `options` (pickable, filter, ignore); without a filter or ignore list it allocates nothing. */
+/**
+ * The entry test of `options` (pickable, filter, ignore); without a filter or ignore list it allocates nothing.
+ * @internal
+ */
 export function makeEntryAcceptor(api: string, options: CpuPickOptions): EntryAcceptor {
   const plain = options.filter === undefined && options.ignore === undefined;
   return makePickFilterTest(makePickFilter(api, plain ? undefined : options, CpuPickError));
 }
 
-/** Throws unless 0 <= minDistance < maxDistance (the values `pickRange` returns). */
+/** @internal Throws unless 0 <= minDistance < maxDistance (the values `pickRange` returns). */
 export function checkPickRange(api: string, options: CpuPickOptions, min: number, max: number): void {
   if (!(min >= 0) || !(max > min) || Number.isNaN(max)) {
     throw new CpuPickError(
@@ -86,7 +89,7 @@ export function checkPickRange(api: string, options: CpuPickOptions, min: number
   }
 }
 
-/** Checks and returns (minDistance, maxDistance). */
+/** @internal Checks and returns (minDistance, maxDistance). */
 export function pickRange(api: string, options: CpuPickOptions): [number, number] {
   const min = options.minDistance ?? 0;
   const max = options.maxDistance ?? Infinity;

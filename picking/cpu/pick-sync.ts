@@ -62,7 +62,7 @@ function writeCheckedRay(api: string, ray: CpuRay, origin: number[], direction: 
   direction[2] = z / length;
 }
 
-/** Validates a ray and normalises its direction (so distances are world units). */
+/** @internal Validates a ray and normalises its direction (so distances are world units). */
 export function checkRay(api: string, ray: CpuRay): CheckedRay {
   const origin: [number, number, number] = [0, 0, 0];
   const direction: [number, number, number] = [0, 0, 0];
@@ -137,7 +137,7 @@ function cameraPickingRay(
   return ray;
 }
 
-/** The ray through pixel (x, y) of the scene's camera and the distance range its near/far planes allow. */
+/** @internal The ray through pixel (x, y) of the scene's camera and the distance range its near/far planes allow. */
 export function cameraRay(
   api: string,
   scene: Scene,

@@ -1,4 +1,4 @@
-/** Value of Σ coefficients[i]·x^i (Horner). */
+/** @internal Value of Σ coefficients[i]·x^i (Horner). */
 export function evaluatePolynomial(coefficients: readonly number[], x: number): number {
   let value = 0;
   for (let i = coefficients.length - 1; i >= 0; i--) value = value * x + coefficients[i];
@@ -30,6 +30,7 @@ function bracketedRoot(p: readonly number[], a: number, b: number, fa: number): 
  * Real roots of Σ coefficients[i]·x^i inside [lo, hi], ascending. Robust by construction rather than by
  * closed form: the roots of p' split [lo, hi] into monotonic pieces (found recursively), each holding at
  * most one root, found by bisection; a derivative root where |p| ≤ `touch` counts as a double (tangent) root.
+ * @internal
  */
 export function polynomialRootsInInterval(
   coefficients: readonly number[],

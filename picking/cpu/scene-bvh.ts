@@ -11,7 +11,7 @@ import {
 } from './bvh/bvh-nodes.js';
 import type { SceneEntries } from './scene-entries.js';
 
-/** A BVH over scene entries (world bounds); its topology is fixed until the next structural change. */
+/** @internal A BVH over scene entries (world bounds); its topology is fixed until the next structural change. */
 export interface SceneBvh {
   nodes: BvhNodes;
   /** Leaf position → entry. */
@@ -30,7 +30,7 @@ export interface CpuPickDiagnostic {
 /** Whether to build a scene BVH: by the SAH gate, always, or never (flat scan). */
 export type SceneBvhMode = 'auto' | 'always' | 'never';
 
-/** Outcome of `buildSceneBvh`: the hierarchy (or null for a flat scan), its SAH costs and the diagnostic. */
+/** @internal Outcome of `buildSceneBvh`: the hierarchy (or null for a flat scan), its SAH costs and the diagnostic. */
 export interface SceneBvhDecision {
   bvh: SceneBvh | null;
   /** Expected entry-box tests per ray that hits the scene: the hierarchy's SAH cost, and a flat scan's (= entries). */
@@ -39,7 +39,10 @@ export interface SceneBvhDecision {
   diagnostic: CpuPickDiagnostic;
 }
 
-/** The hierarchy must promise at least this fraction of a flat scan's box tests, to pay for its traversal overhead. */
+/**
+ * The hierarchy must promise at least this fraction of a flat scan's box tests, to pay for its traversal overhead.
+ * @internal
+ */
 export const sceneBvhGateRatio = 0.8;
 
 const sceneBuild = { binCount: 12, maxLeafSize: 4, traversalCost: 1, intersectCost: 1 };
@@ -47,6 +50,7 @@ const sceneBuild = { binCount: 12, maxLeafSize: 4, traversalCost: 1, intersectCo
 /**
  * Builds the scene BVH when the surface-area heuristic says it beats a flat scan of the entries;
  * otherwise declines, and the returned diagnostic says so (rule, consequence, reason).
+ * @internal
  */
 export function buildSceneBvh(entries: SceneEntries, mode: SceneBvhMode = 'auto'): SceneBvhDecision {
   const flatCost = entries.count;
@@ -109,7 +113,10 @@ export function buildSceneBvh(entries: SceneEntries, mode: SceneBvhMode = 'auto'
   };
 }
 
-/** Recomputes node bounds from the entries' current world bounds, children before parents (topology fixed). */
+/**
+ * Recomputes node bounds from the entries' current world bounds, children before parents (topology fixed).
+ * @internal
+ */
 export function refitSceneBvh(bvh: SceneBvh, entries: SceneEntries): void {
   const { floats, ints, nodeCount } = bvh.nodes;
   const bounds = entries.bounds;
@@ -176,6 +183,7 @@ function refitLeaf(bvh: SceneBvh, bounds: Float32Array, leaf: number): void {
  * Refits only the leaves holding `changed` entries and their ancestors (topology fixed); many changes take the
  * full sweep instead. Each walk recomputes its whole path to the root, so shared ancestors end up exact whatever
  * the order of the walks.
+ * @internal
  */
 export function refitSceneBvhEntries(bvh: SceneBvh, entries: SceneEntries, changed: readonly number[]): void {
   if (changed.length > bvh.order.length * partialRefitLimit) {

@@ -6,6 +6,7 @@ import type { TriangleBvh } from './bvh/triangle-bvh.js';
 /**
  * What the scene-level search iterates: one entry per mesh without thin instances, one per thin
  * instance otherwise (a thin-instanced mesh draws only its instances). Transforms are float64.
+ * @internal
  */
 export interface SceneEntries {
   count: number;
@@ -33,7 +34,7 @@ export interface SceneEntries {
   bvhEpoch: number;
 }
 
-/** Allocates entries for `meshes` (in order) and computes every transform and bound. */
+/** @internal Allocates entries for `meshes` (in order) and computes every transform and bound. */
 export function makeSceneEntries(meshes: readonly Mesh[]): SceneEntries {
   const meshFirstEntry = new Int32Array(meshes.length);
   const meshEntryCount = new Int32Array(meshes.length);
@@ -79,7 +80,7 @@ interface EntryScratch {
 
 let scratch: EntryScratch | null = null;
 
-/** Recomputes transforms and bounds of every entry of source mesh `m` (after it moved or deformed). */
+/** @internal Recomputes transforms and bounds of every entry of source mesh `m` (after it moved or deformed). */
 export function updateMeshEntries(entries: SceneEntries, m: number): void {
   scratch ??= {
     local: new Float64Array(6),

@@ -13,10 +13,10 @@ import {
   raycastTriangleBvhFirst,
 } from './bvh/triangle-bvh-query.js';
 
-/** Decides whether an entry (mesh, thin instance or -1) may be hit by this query. */
+/** @internal Decides whether an entry (mesh, thin instance or -1) may be hit by this query. */
 export type EntryAcceptor = (mesh: Mesh, thinInstance: number) => boolean;
 
-/** One scene hit: entry, world distance t along the unit ray, Babylon barycentrics, face. */
+/** @internal One scene hit: entry, world distance t along the unit ray, Babylon barycentrics, face. */
 export interface SceneHit {
   entry: number;
   t: number;
@@ -314,7 +314,10 @@ function raycastSingleEntryFirst(
   return true;
 }
 
-/** Nearest accepted hit of the world ray o + t·d (d unit) with tMin < t < tMax into `out` (faces culled per `culling`); false on a miss. */
+/**
+ * Nearest accepted hit of the world ray o + t·d (d unit) with tMin < t < tMax into `out` (faces culled per `culling`); false on a miss.
+ * @internal
+ */
 export function raycastSceneFirst(
   picker: CpuPicker,
   o: readonly number[],
@@ -338,7 +341,7 @@ export function raycastSceneFirst(
   }
 }
 
-/** Every accepted hit of the world ray with tMin < t < tMax, sorted by t (ties by entry, then face). */
+/** @internal Every accepted hit of the world ray with tMin < t < tMax, sorted by t (ties by entry, then face). */
 export function raycastSceneAll(
   picker: CpuPicker,
   o: readonly number[],
@@ -360,7 +363,7 @@ export function raycastSceneAll(
   return all.sort((a, b) => a.t - b.t || a.entry - b.entry || a.faceId - b.faceId);
 }
 
-/** Accepted entries whose world bounds the ray crosses, with no triangle test (the GPU pick's pre-filter). */
+/** @internal Accepted entries whose world bounds the ray crosses, with no triangle test (the GPU pick's pre-filter). */
 export function collectSceneCandidates(
   picker: CpuPicker,
   o: readonly number[],

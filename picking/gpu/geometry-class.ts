@@ -6,7 +6,7 @@ import type { MeshGeometry } from '../../engine/mesh-data.js';
  * Geometries larger than this are never compared: duplicates of big meshes are few, so batching them saves little
  * and the byte comparison would cost more than the draws it saves.
  */
-export const geometryClassMaxBytes = 1 << 20;
+const geometryClassMaxBytes = 1 << 20;
 
 /** A geometry's class: geometries of equal bytes, layout and indices share one object. */
 interface GeometryClass {
@@ -56,6 +56,7 @@ function sameGeometry(a: MeshGeometry, b: MeshGeometry): boolean {
 /**
  * The class of geometries equal to this one (bytes, layout, indices), or null when it is too big to compare. Meshes
  * upload their geometry once and never rewrite it, so equal classes mean equal GPU buffers.
+ * @internal
  */
 export function geometryClassOf(geometry: MeshGeometry): object | null {
   classOf ??= new WeakMap();

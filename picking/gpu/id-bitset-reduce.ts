@@ -4,7 +4,7 @@ import { PickError } from '../pick-errors.js';
 import type { PickGpu } from './pick-resources.js';
 
 /** Side of the reduce pass's square workgroup (8 × 8 = 64 invocations, within every device's minimum limits). */
-export const rectReduceWorkgroupSide = 8;
+const rectReduceWorkgroupSide = 8;
 
 const reduceWgsl = /* wgsl */ `
 @group(0) @binding(0) var ids: texture_2d<f32>;
@@ -72,7 +72,7 @@ function getReduceGpu(gpu: PickGpu): RectReduceGpu {
 }
 
 /** Bytes of the bitset of IDs 0 .. lastId (one bit each, whole 4-byte words). */
-export function rectBitsetBytes(lastId: number): number {
+function rectBitsetBytes(lastId: number): number {
   return Math.ceil((lastId + 1) / 32) * 4;
 }
 
@@ -80,6 +80,7 @@ export function rectBitsetBytes(lastId: number): number {
  * Checks, before the GPU sees anything, that a marquee's reduce fits the device: the workgroup (8 × 8 invocations),
  * the dispatch of a `width` × `height` tile, and the bitset of IDs 1 .. lastId as one storage binding.
  * @throws {PickError} `limit-exceeded` naming the limit, its value and what the marquee needs
+ * @internal
  */
 export function checkRectReduceLimits(
   api: string,
@@ -117,7 +118,10 @@ export function checkRectReduceLimits(
     throw fail(`the bitset of ${lastId} IDs`, bytes, 'maxBufferSize', limits.maxBufferSize);
 }
 
-/** Reduces the ID target of each pass of one marquee into a bitset of the IDs seen, and reads back only the bitset. */
+/**
+ * Reduces the ID target of each pass of one marquee into a bitset of the IDs seen, and reads back only the bitset.
+ * @internal
+ */
 export interface RectIdReducer {
   /** Encodes pass `index` of `count`'s reduction after its draw (the last one also copies the bitset out). */
   encode(
@@ -135,7 +139,7 @@ export interface RectIdReducer {
   bits: Uint32Array | null;
 }
 
-/** A reducer for IDs 1 .. lastId (one per marquee call; a redraw after a device loss reuses it). */
+/** @internal A reducer for IDs 1 .. lastId (one per marquee call; a redraw after a device loss reuses it). */
 export function makeRectIdReducer(lastId: number): RectIdReducer {
   const bytes = rectBitsetBytes(lastId);
   let staging: GPUBuffer | null = null;
@@ -193,7 +197,7 @@ export function makeRectIdReducer(lastId: number): RectIdReducer {
   return reducer;
 }
 
-/** The IDs whose bit is set, ascending. */
+/** @internal The IDs whose bit is set, ascending. */
 export function setBitIds(bits: Uint32Array): number[] {
   const out: number[] = [];
   for (let w = 0; w < bits.length; w++) {

@@ -10,7 +10,7 @@ import { ensureBatchInstances, type PickGpu, type PickPipeline } from './pick-re
 import type { PickCandidate, PickSnapshot } from '../pick-snapshot.js';
 
 /** Candidates `first .. first + count` of a snapshot: one geometry, cull mode and front face, consecutive IDs. */
-export interface PickBatch {
+interface PickBatch {
   first: number;
   count: number;
 }
@@ -18,6 +18,7 @@ export interface PickBatch {
 /**
  * Whether a candidate can be drawn as one instance of a batch: a plain, undeformed, live mesh as captured, because a
  * batch draws every member from its first member's buffers with only the member's world matrix as the instance.
+ * @internal
  */
 export function batchable(candidate: PickCandidate): boolean {
   const mesh = candidate.mesh;
@@ -37,6 +38,7 @@ export function batchable(candidate: PickCandidate): boolean {
  * renumbers their IDs in that order, and records each group of two or more as a batch. At most `maxInstances`
  * meshes join batches (the per-pass instance buffer's bound). Returns each candidate's index before the reordering
  * (null when nothing was batched and nothing moved), so results can still be reported in scene order.
+ * @internal
  */
 export function batchRectCandidates(
   snapshot: PickSnapshot,
@@ -100,13 +102,14 @@ export function batchRectCandidates(
 /**
  * The mesh a batch draws with: its first member's (every member's buffers hold the same bytes), or the stand-in
  * `bindSnapshotMeshes` made for it when it changed since the call (a redraw after a device loss).
+ * @internal
  */
 export function batchMesh(snapshot: PickSnapshot, batch: PickBatch): Mesh {
   const first = snapshot.candidates[batch.first];
   return first.drawMesh ?? first.mesh;
 }
 
-/** A batch ready to draw: its pipeline and where its members' matrices start in the batch instance buffer. */
+/** @internal A batch ready to draw: its pipeline and where its members' matrices start in the batch instance buffer. */
 export interface BatchDraw {
   first: number;
   count: number;
@@ -117,6 +120,7 @@ export interface BatchDraw {
 /**
  * The batches of a request that can draw instanced (a pipeline exists for them; see `getBatchPickPipeline`), with
  * their members' world matrices written to the batch instance buffer now. Null when nothing draws batched.
+ * @internal
  */
 export function prepareBatchDraws(
   gpu: PickGpu,

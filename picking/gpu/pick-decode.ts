@@ -9,9 +9,9 @@ import { makeMissInfo, orientNormalsToRay, type PickingInfo } from '../picking-i
 import type { PickingRay } from '../picking-ray.js';
 
 /** The primitive index contributors write: "no triangle detail here". */
-export const noPrimitiveSentinel = 0xffffffff;
+const noPrimitiveSentinel = 0xffffffff;
 
-/** Turns one read-back texel into a PickingInfo using the snapshot taken at encode time. */
+/** @internal Turns one read-back texel into a PickingInfo using the snapshot taken at encode time. */
 export function decodePickTexel(
   snapshot: PickSnapshot,
   ray: PickingRay,
@@ -72,6 +72,7 @@ export function decodePickTexel(
  * point's neighbourhood (pixels outside the framebuffer do not count) and a `scene`-depth item under the exact pixel.
  * The smallest pixel distance wins, then the nearest depth, then the lowest ID (overlay creation order, then item
  * order), so equal distances resolve the same way on every run.
+ * @internal
  */
 export function decodeOverlayHit(
   overlays: CapturedOverlays,

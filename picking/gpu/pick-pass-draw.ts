@@ -18,7 +18,7 @@ import { type BatchDraw, batchMesh } from './pick-batches.js';
 import { geometryClassOf } from './geometry-class.js';
 import type { CandidatePlan, PickPassRequest, PointUse, PickPassPlan } from './pick-pass-types.js';
 
-/** Clears the ID, depth-value (and detail) attachments and the depth buffer (reverse-Z: cleared to 0). */
+/** @internal Clears the ID, depth-value (and detail) attachments and the depth buffer (reverse-Z: cleared to 0). */
 export function beginPickPass(
   encoder: GPUCommandEncoder,
   targets: PickTargets,
@@ -41,7 +41,7 @@ export function beginPickPass(
   });
 }
 
-/** Draws each mesh candidate for the points that draw it. */
+/** @internal Draws each mesh candidate for the points that draw it. */
 export function drawMeshCandidates(
   gpu: PickGpu,
   pass: GPURenderPassEncoder,
@@ -87,6 +87,7 @@ export function drawMeshCandidates(
 /**
  * Whether all a candidate binds besides its pipeline (buffers, groups 2+) follows from its geometry, so that bound it
  * may serve another candidate: its own thin instances, deformation data or rule storage would differ.
+ * @internal
  */
 export function hasOnlyGeometryBuffers(mesh: Mesh, storage: readonly (ArrayBufferView | null)[] | null): boolean {
   return !mesh.thinInstances && !mesh.deformationGpu && !storage;
@@ -95,6 +96,7 @@ export function hasOnlyGeometryBuffers(mesh: Mesh, storage: readonly (ArrayBuffe
 /**
  * Whether a candidate may draw from the vertex/index buffers and groups 2+ already bound, skipping its own binds:
  * same pipeline, and the same mesh or one of its geometry class (equal bytes draw the same), both `shareable`.
+ * @internal
  */
 export function canDrawFromBoundBuffers(
   bound: BoundBuffers | null,
@@ -110,7 +112,7 @@ export function canDrawFromBoundBuffers(
   );
 }
 
-/** A shareable mesh whose buffers and groups 2+ are bound for `pipeline` (see `canDrawFromBoundBuffers`). */
+/** @internal A shareable mesh whose buffers and groups 2+ are bound for `pipeline` (see `canDrawFromBoundBuffers`). */
 export interface BoundBuffers {
   pipeline: PickPipeline;
   mesh: Mesh;
@@ -299,7 +301,7 @@ function drawCandidateUses(
   }
 }
 
-/** Pick sources draw into the same targets against the same depth, so they depth-sort with the meshes. */
+/** @internal Pick sources draw into the same targets against the same depth, so they depth-sort with the meshes. */
 export function drawContributors(
   gpu: PickGpu,
   pass: GPURenderPassEncoder,

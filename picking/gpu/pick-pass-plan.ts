@@ -20,6 +20,7 @@ const noUses: readonly PointUse[] = [];
 /**
  * The candidate's drawn instances in runs of one front face (the sign of world × instance determinant) and the
  * raster state each needs: the material's cull mode, or none when the pick asks for every face.
+ * @internal
  */
 export function rasterRunsOf(request: PickPassRequest, candidate: PickSnapshot['candidates'][number]): RasterRun[] {
   const mesh = candidate.drawMesh ?? candidate.mesh;
@@ -41,6 +42,7 @@ export function rasterRunsOf(request: PickPassRequest, candidate: PickSnapshot['
  * Whether a run may take the previous run's pipeline without a cache lookup: a candidate's pipeline depends on its
  * mesh, the rule and the raster state, and only the raster state differs between the runs of one candidate (a
  * thin-instanced candidate has a run per crossed instance range, nearly all with the raster state of the one before).
+ * @internal
  */
 export function reusesPreviousRunPipeline(previous: RasterRun | null, run: RasterRun): previous is RasterRun {
   return (
@@ -50,7 +52,10 @@ export function reusesPreviousRunPipeline(previous: RasterRun | null, run: Raste
   );
 }
 
-/** Each candidate's plan but its uses (pipelines, runs, rule storage, batch role); reads all before any write. */
+/**
+ * Each candidate's plan but its uses (pipelines, runs, rule storage, batch role); reads all before any write.
+ * @internal
+ */
 export function planPickShared(gpu: PickGpu, request: PickPassRequest): SharedPlan {
   const { snapshot, detailed, rule } = request;
   const batchDraws =
@@ -95,6 +100,7 @@ type SharedPlan = Pick<PickPassPlan, 'candidates' | 'batchDraws'>;
 /**
  * Copies of the rule's storage contents of each candidate as of now (null without rule storage): a pick reads them at
  * the call, before anything is written, so a bad `data` leaves the GPU untouched and a later edit does not leak in.
+ * @internal
  */
 export function readPickRuleStorage(request: PickPassRequest): (ArrayBufferView | null)[][] | null {
   const rule = request.rule;
@@ -111,6 +117,7 @@ export function readPickRuleStorage(request: PickPassRequest): (ArrayBufferView 
 /**
  * Target size and uniform slots of one pass. The first pass of a request (`first`) fills the shared candidate plans'
  * uses; a later pass copies them, so each pass has uses of its own and the rest stays shared.
+ * @internal
  */
 export function planPickPass(request: PickPassRequest, shared: SharedPlan, first = true): PickPassPlan {
   const { snapshot, regions } = request;
@@ -141,7 +148,10 @@ export function planPickPass(request: PickPassRequest, shared: SharedPlan, first
   };
 }
 
-/** Grows targets and uniform buffers to the largest pass; uploads mesh, instance and deformation data as of now. */
+/**
+ * Grows targets and uniform buffers to the largest pass; uploads mesh, instance and deformation data as of now.
+ * @internal
+ */
 export function preparePickTargets(
   gpu: PickGpu,
   request: PickPassRequest,

@@ -10,6 +10,7 @@ export { pickTileTexelBudget };
 /**
  * Draws a batch of points holds at most, unless one point alone draws more (then it gets a pass of its own, up to
  * the hard `maxBufferSize` bound): very long passes are slow to encode and some drivers (lavapipe) fail on them.
+ * @internal
  */
 export const pickPassDrawBudget = 1 << 14;
 
@@ -35,6 +36,7 @@ function drawsExceeded(api: string, what: string, draws: number, limits: PickPas
  * `maxBufferSize`, and at most `pickPassDrawBudget` draws unless a single point draws more. Every batch holds at
  * least one point; a single point whose draw list alone is past `maxBufferSize` throws.
  * @throws {PickError} `limit-exceeded` naming the point, its draw count and the limit
+ * @internal
  */
 export function splitPickPoints(
   api: string,
@@ -73,6 +75,7 @@ export function splitPickPoints(
  * Splits a `rect` region into row-major tiles that each fit one pass: at most `maxTextureDimension2D` on a side,
  * at most `pickTileTexelBudget` texels, and the staging buffer of their copies within `maxBufferSize`.
  * @throws {PickError} `limit-exceeded` when the rectangle's draw list alone is too big for one pass
+ * @internal
  */
 export function splitPickRect(
   api: string,
@@ -105,7 +108,10 @@ export function splitPickRect(
   return tiles;
 }
 
-/** The passes a request needs: itself when it fits the device, else batches of points or tiles of the rectangle. */
+/**
+ * The passes a request needs: itself when it fits the device, else batches of points or tiles of the rectangle.
+ * @internal
+ */
 export function splitPickRequest(request: PickPassRequest, limits: PickPassLimits): PickPassRequest[] {
   const { snapshot, regions } = request;
   if (request.layout === 'rect') {
@@ -131,7 +137,10 @@ export function splitPickRequest(request: PickPassRequest, limits: PickPassLimit
   }));
 }
 
-/** One readback over the passes of a split request: texel `i` of point `i`, IDs row-major over the whole rectangle. */
+/**
+ * One readback over the passes of a split request: texel `i` of point `i`, IDs row-major over the whole rectangle.
+ * @internal
+ */
 export function joinPickReadbacks(
   request: PickPassRequest,
   passes: PickPassRequest[],

@@ -9,7 +9,7 @@ import type { PixelRegion } from '../pick-zoom.js';
 import type { RectIdReducer } from './id-bitset-reduce.js';
 import type { BatchDraw } from './pick-batches.js';
 
-/** One pick pass to draw: the snapshot, the camera matrix and where each point lands in the target. */
+/** @internal One pick pass to draw: the snapshot, the camera matrix and where each point lands in the target. */
 export interface PickPassRequest {
   api: string;
   snapshot: PickSnapshot;
@@ -40,7 +40,10 @@ export interface PickPassRequest {
   reducer?: RectIdReducer;
 }
 
-/** One draw of a candidate's instances that share a front face, with the raster state (and pipeline) it needs. */
+/**
+ * One draw of a candidate's instances that share a front face, with the raster state (and pipeline) it needs.
+ * @internal
+ */
 export interface RasterRun {
   first: number;
   count: number;
@@ -48,7 +51,10 @@ export interface RasterRun {
   pipeline: PickPipeline | null;
 }
 
-/** A point drawing a candidate: its draw-uniform slot and which thin instances (null: every run of the candidate). */
+/**
+ * A point drawing a candidate: its draw-uniform slot and which thin instances (null: every run of the candidate).
+ * @internal
+ */
 export interface PointUse {
   point: number;
   slot: number;
@@ -58,10 +64,11 @@ export interface PointUse {
 /**
  * A candidate's part in a marquee batch: `alone` draws itself; a `batch-leader` (a batch's first member) draws the
  * whole batch with its slot and buffers; a `batch-follower` has no slot, pipeline or draw of its own.
+ * @internal
  */
 export type BatchRole = 'alone' | 'batch-leader' | 'batch-follower';
 
-/** How one pass draws one snapshot candidate. */
+/** @internal How one pass draws one snapshot candidate. */
 export interface CandidatePlan {
   /** The pipeline of its first run (null for a mesh disposed since the snapshot, and for batch members). */
   pipeline: PickPipeline | null;
@@ -74,7 +81,7 @@ export interface CandidatePlan {
   uses: readonly PointUse[];
 }
 
-/** What one pass draws, worked out before anything is written. */
+/** @internal What one pass draws, worked out before anything is written. */
 export interface PickPassPlan {
   /** `row`: one 1×1 region per point, side by side in the target; otherwise one region at full size. */
   row: boolean;
@@ -93,6 +100,7 @@ export interface PickPassPlan {
 /**
  * The device limits a pick pass must fit (the values of `device.limits`). The uniform bindings are fixed-size
  * (256 B each, at dynamic offsets), so `maxUniformBufferBindingSize` never binds; the buffers' size does.
+ * @internal
  */
 export interface PickPassLimits {
   /** Bounds the per-point and per-draw uniform buffers (512 B a slot) and the staging buffer of the copies. */

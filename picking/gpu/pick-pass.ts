@@ -24,7 +24,10 @@ import { splitPickRequest, joinPickReadbacks } from './pick-pass-split.js';
 import { rasterRunsOf, planPickShared, planPickPass, preparePickTargets } from './pick-pass-plan.js';
 import { beginPickPass, drawMeshCandidates, drawContributors } from './pick-pass-draw.js';
 
-/** Compiles the rule pipelines the request lacks (null when everything is ready and encoding can start now). */
+/**
+ * Compiles the rule pipelines the request lacks (null when everything is ready and encoding can start now).
+ * @internal
+ */
 export function preparePickPass(gpu: PickGpu, request: PickPassRequest): Promise<void> | null {
   if (!request.rule) return null;
   const method = request.detailMethod;
@@ -41,6 +44,7 @@ export function preparePickPass(gpu: PickGpu, request: PickPassRequest): Promise
  * the device's limits (see `splitPickPoints`, `splitPickRect`) is drawn as several passes, all encoded and submitted
  * now (queue order keeps each pass's uniforms apart), so every pass draws the scene as it is at the call.
  * @throws {PickError} `limit-exceeded` when one point's (or the rectangle's) draw list alone is past a limit
+ * @internal
  */
 export async function encodePickPass(gpu: PickGpu, request: PickPassRequest): Promise<PickReadback> {
   const passes = splitPickRequest(request, gpu.device.limits);
@@ -111,7 +115,7 @@ function submitPickPass(
 
 const identityMatrix: readonly number[] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1];
 
-/** Extra magnification of a 1×1 point pick about its sample (see `writePointUniforms`). */
+/** @internal Extra magnification of a 1×1 point pick about its sample (see `writePointUniforms`). */
 export const pickPointMagnification = 4096;
 
 /** Writes each point's zoomed camera and frame offset; returns the points as the contributors draw them. */

@@ -22,14 +22,17 @@ import { type PickGpu, type PickPipeline, releaseRuleStorage } from './pick-reso
 
 const depthFormat: GPUTextureFormat = 'depth24plus';
 
-/** The face culling of a pick draw: the material's cull mode (or none) and the front face its matrix's sign gives. */
+/**
+ * The face culling of a pick draw: the material's cull mode (or none) and the front face its matrix's sign gives.
+ * @internal
+ */
 export interface PickRaster {
   cullMode: GPUCullMode;
   frontFace: GPUFrontFace;
 }
 
 /** The raster state of a pick without culling (the default of callers that do not draw a mesh). */
-export const pickRasterNone: PickRaster = { cullMode: 'none', frontFace: 'ccw' };
+const pickRasterNone: PickRaster = { cullMode: 'none', frontFace: 'ccw' };
 
 function rasterKey(raster: PickRaster): string {
   // Without culling the front face changes nothing the pick shader reads: one pipeline serves both.
@@ -81,7 +84,10 @@ interface PipelineRequest {
   vertexDataComponents: number;
 }
 
-/** Describes the pick shader of a mesh in this mode, and which mesh buffer feeds the rule's vertex data (checked here). */
+/**
+ * Describes the pick shader of a mesh in this mode, and which mesh buffer feeds the rule's vertex data (checked here).
+ * @internal
+ */
 export function describePickShader(
   api: string,
   mesh: Mesh,
@@ -168,7 +174,10 @@ function remember(
   return pipeline;
 }
 
-/** The pipeline for a mesh in this mode, when it is ready (always, without a rule; after `preparePickPipelines` with one). */
+/**
+ * The pipeline for a mesh in this mode, when it is ready (always, without a rule; after `preparePickPipelines` with one).
+ * @internal
+ */
 export function getPickPipeline(
   gpu: PickGpu,
   api: string,
@@ -209,6 +218,7 @@ export function getPickPipeline(
  * buffers plus the thin-instance buffer, which holds the members' world matrices. Null when the device cannot take
  * the extra buffer and attributes, or the page's precomposed shaders lack the variant (`registerMeshVariants`
  * registers it as `<name>-pick-batched`); the members are then drawn one by one.
+ * @internal
  */
 export function getBatchPickPipeline(gpu: PickGpu, api: string, mesh: Mesh, raster: PickRaster): PickPipeline | null {
   const mode = `batch|${rasterKey(raster)}`;
@@ -240,6 +250,7 @@ export function getBatchPickPipeline(gpu: PickGpu, api: string, mesh: Mesh, rast
 /**
  * Compiles (checked) the rule pipelines the meshes need and are missing; a rule that fails to compile
  * throws a PickError with its own line and column, and leaves nothing acquired or cached.
+ * @internal
  */
 export async function preparePickPipelines(
   gpu: PickGpu,
@@ -277,6 +288,7 @@ export async function preparePickPipelines(
  * Rule texts whose pipelines stay compiled after they stop being used: a text replaced under its key (live editing)
  * and used by no pick in flight is kept among the last `retainedRuleTexts` such texts, then its pipelines (and, once
  * no one else holds them, their shader modules) are released. A text current under some key is never released.
+ * @internal
  */
 export const retainedRuleTexts = 4;
 
@@ -344,6 +356,7 @@ function retireIfUnused(gpu: PickGpu, cache: RuleCache, digest: string): void {
 /**
  * Marks a pick's rule text as current under its key and in use until the returned function is called (once the pick
  * is answered or failed). The text it replaces under that key is retired once no pick in flight uses it.
+ * @internal
  */
 export function useRulePipelines(gpu: PickGpu, checked: CheckedRule): () => void {
   const cache = ruleCacheOf(gpu);

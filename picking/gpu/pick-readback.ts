@@ -9,7 +9,7 @@ import type { PickTexel } from '../pick-id.js';
 import { decodePickId } from '../pick-id.js';
 import type { PickGpu, PickTargets } from './pick-resources.js';
 
-/** What a finished pass read back. */
+/** @internal What a finished pass read back. */
 export interface PickReadback {
   texel(index: number): PickTexel;
   /** The decoded pick ID of texel `index` (row-major in the pass's width × height). */
@@ -21,7 +21,7 @@ export interface PickReadback {
   blockId(point: number, dx: number, dy: number): number;
 }
 
-/** The pick targets' copies in one staging buffer, encoded and waiting for the submit. */
+/** @internal The pick targets' copies in one staging buffer, encoded and waiting for the submit. */
 export interface PickTargetCopies {
   buffer: GPUBuffer;
   /** Per attachment (ID, depth value, detail): where its texels land. */
@@ -31,10 +31,10 @@ export interface PickTargetCopies {
   detailed: boolean;
 }
 
-/** Bytes per texel of the ID (rgba8unorm), depth-value (r32float) and detail (rgba32uint) attachments. */
+/** @internal Bytes per texel of the ID (rgba8unorm), depth-value (r32float) and detail (rgba32uint) attachments. */
 export const attachmentTexelBytes: readonly number[] = [4, 4, 16];
 
-/** Encodes the copies of the used width × height corner of the ID, depth-value (and detail) targets. */
+/** @internal Encodes the copies of the used width × height corner of the ID, depth-value (and detail) targets. */
 export function encodePickTargetCopies(
   gpu: PickGpu,
   targets: PickTargets,
@@ -61,7 +61,10 @@ export function encodePickTargetCopies(
   return { buffer, staged, byteLength, width, detailed };
 }
 
-/** Maps the submitted copies and decodes texels from a copy of the bytes (the buffer goes back to the pool). */
+/**
+ * Maps the submitted copies and decodes texels from a copy of the bytes (the buffer goes back to the pool).
+ * @internal
+ */
 export async function readPickTargetsAsync(
   gpu: PickGpu,
   copies: PickTargetCopies,

@@ -16,14 +16,16 @@ import { pickUniformsByteSize } from '../../fragments/pick-output.js';
 import { sceneUniformsByteSize } from '../../fragments/scene-uniforms.js';
 import { type DeviceContributors, pruneContributors } from '../sources/pick-contributors.js';
 
-/** Per point: SceneUniforms at 0, PickFrameUniforms at 256 (binding offsets must be 256-aligned). */
+/** @internal Per point: SceneUniforms at 0, PickFrameUniforms at 256 (binding offsets must be 256-aligned). */
 export const pointSlotBytes = 512;
+/** @internal */
 export const pickFrameOffset = 256;
-/** Per draw: DrawUniforms at 0, PickUniforms at 256. */
+/** @internal Per draw: DrawUniforms at 0, PickUniforms at 256. */
 export const drawSlotBytes = 512;
+/** @internal */
 export const pickUniformOffset = 256;
 
-/** A pick pipeline and how the mesh's buffers feed its vertex slots. */
+/** @internal A pick pipeline and how the mesh's buffers feed its vertex slots. */
 export interface PickPipeline {
   lease: PipelineLease;
   composed: ComposedShader;
@@ -46,7 +48,7 @@ interface StorageEntry {
   layout: GPUBindGroupLayout | null;
 }
 
-/** A pick pass's attachments: ID, depth value (and detail) colour targets, the depth buffer. */
+/** @internal A pick pass's attachments: ID, depth value (and detail) colour targets, the depth buffer. */
 export interface PickTargets {
   width: number;
   height: number;
@@ -57,7 +59,7 @@ export interface PickTargets {
   depthView: GPUTextureView;
 }
 
-/** The picker's GPU objects on one device; grown on demand, reused by every later pick. */
+/** @internal The picker's GPU objects on one device; grown on demand, reused by every later pick. */
 export interface PickGpu {
   readonly device: GPUDevice;
   /** The fragment lists of the pick shaders, reused with `composeCache`. */
@@ -100,7 +102,7 @@ export interface PickGpu {
   contributors: DeviceContributors;
 }
 
-/** The picker's GPU state on `device`, rebuilt when the device changed (after a loss). */
+/** @internal The picker's GPU state on `device`, rebuilt when the device changed (after a loss). */
 export function ensurePickGpu(picker: { gpu: PickGpu | null }, device: GPUDevice, engine: Engine): PickGpu {
   if (picker.gpu?.device === device) return picker.gpu;
   if (picker.gpu) disposePickGpu(picker.gpu);
@@ -141,6 +143,7 @@ export function ensurePickGpu(picker: { gpu: PickGpu | null }, device: GPUDevice
 /**
  * Texels a rectangle tile holds at most (`splitPickRect`), so a huge marquee never makes huge targets; targets grown
  * in both directions past it are made at the request's size instead.
+ * @internal
  */
 export const pickTileTexelBudget = 1 << 22;
 
@@ -148,6 +151,7 @@ export const pickTileTexelBudget = 1 << 22;
  * ID, depth-value, detail and depth targets for point passes (1×1, K×1, or K × block + 1 with overlays), grown when
  * a request needs more. Marquee tiles have their own (`ensureRectTargets`), so a pick after a marquee clears a texel
  * per point, not the rectangle.
+ * @internal
  */
 export function ensureTargets(gpu: PickGpu, width: number, height: number, detailed: boolean): PickTargets {
   const current = gpu.targets;
@@ -162,12 +166,13 @@ export function ensureTargets(gpu: PickGpu, width: number, height: number, detai
 }
 
 /** Marquee target sets a picker keeps (most recently used first). */
-export const rectTargetSets = 2;
+const rectTargetSets = 2;
 
 /**
  * Targets for a marquee tile: the smallest kept set that holds it with at most 4× its texels (a pass clears its
  * whole attachment), else a new set of exactly its size; at most `rectTargetSets` are kept, so a big and a small
  * marquee in turn create nothing once warm.
+ * @internal
  */
 export function ensureRectTargets(gpu: PickGpu, width: number, height: number): PickTargets {
   const sets = gpu.rectTargets;
@@ -227,6 +232,7 @@ function dropBuffer(gpu: PickGpu, buffer: GPUBuffer | null): void {
 /**
  * Grows the per-point and per-draw uniform buffers (bind groups are remade only then). Growth doubles but never past
  * `maxBufferSize`; the pass splitter (`splitPickPoints`) keeps `points` and `draws` within it.
+ * @internal
  */
 export function ensureUniforms(gpu: PickGpu, points: number, draws: number): void {
   const maxBufferSize = gpu.device.limits.maxBufferSize;
@@ -262,6 +268,7 @@ export function ensureUniforms(gpu: PickGpu, points: number, draws: number): voi
 /**
  * Grows the batch instance buffer to `instances` matrices (doubling, never past `maxBufferSize`: the batcher keeps
  * the count within it).
+ * @internal
  */
 export function ensureBatchInstances(gpu: PickGpu, instances: number): GPUBuffer {
   const bytes = instances * 64;
@@ -275,7 +282,7 @@ export function ensureBatchInstances(gpu: PickGpu, instances: number): GPUBuffer
 
 type Bindings = PickPipeline['composed']['bindGroups'][number]['bindings'];
 
-/** Point bind groups for a group-0 layout: `scene` (and `pickFrame` with a rule) at each point's slot. */
+/** @internal Point bind groups for a group-0 layout: `scene` (and `pickFrame` with a rule) at each point's slot. */
 export function pointGroupsFor(gpu: PickGpu, layout: GPUBindGroupLayout, bindings: Bindings): GPUBindGroup[] {
   let groups = gpu.pointGroups.get(layout);
   if (groups) return groups;
@@ -297,7 +304,7 @@ export function pointGroupsFor(gpu: PickGpu, layout: GPUBindGroupLayout, binding
   return groups;
 }
 
-/** The draw bind group (DrawUniforms + PickUniforms, both at a dynamic offset) for a group-1 layout. */
+/** @internal The draw bind group (DrawUniforms + PickUniforms, both at a dynamic offset) for a group-1 layout. */
 export function drawGroupFor(gpu: PickGpu, layout: GPUBindGroupLayout, bindings: Bindings, slot: number): GPUBindGroup {
   let groups = gpu.drawGroups.get(layout);
   if (!groups) gpu.drawGroups.set(layout, (groups = []));
@@ -319,7 +326,7 @@ export function drawGroupFor(gpu: PickGpu, layout: GPUBindGroupLayout, bindings:
   return group;
 }
 
-/** A bind group for an empty layout (a group index below the last used one). */
+/** @internal A bind group for an empty layout (a group index below the last used one). */
 export function emptyGroupFor(gpu: PickGpu, layout: GPUBindGroupLayout): GPUBindGroup {
   let group = gpu.emptyGroups.get(layout);
   if (!group)
@@ -330,7 +337,7 @@ export function emptyGroupFor(gpu: PickGpu, layout: GPUBindGroupLayout): GPUBind
   return group;
 }
 
-/** Uploads one mesh's rule storage (writeBuffer into kept buffers) and returns its bind group. */
+/** @internal Uploads one mesh's rule storage (writeBuffer into kept buffers) and returns its bind group. */
 export function storageGroupFor(
   gpu: PickGpu,
   digest: string,
@@ -379,7 +386,7 @@ export function storageGroupFor(
   return entry.group;
 }
 
-/** Destroys the picker's targets, buffers and staging pool and gives back its pipeline leases. */
+/** @internal Destroys the picker's targets, buffers and staging pool and gives back its pipeline leases. */
 export function disposePickGpu(gpu: PickGpu): void {
   disposePipelineLeaseSet(gpu.leases);
   gpu.pipelines.clear();
@@ -392,7 +399,7 @@ export function disposePickGpu(gpu: PickGpu): void {
   pruneContributors(gpu.contributors, null);
 }
 
-/** Destroys the storage buffers and bind groups of a rule text no pick uses any more. */
+/** @internal Destroys the storage buffers and bind groups of a rule text no pick uses any more. */
 export function releaseRuleStorage(gpu: PickGpu, digest: string): void {
   for (const buffer of gpu.storageBuffers.get(digest) ?? []) dropBuffer(gpu, buffer);
   gpu.storageBuffers.delete(digest);

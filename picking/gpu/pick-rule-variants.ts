@@ -7,7 +7,7 @@ import { makePickFragments } from '../../fragments/standard-material.js';
 import type { ComposeSpec } from '../../composer/compose-shader.js';
 import { registerVariant, type VariantRegistry } from '../../composer/variant-registry.js';
 
-/** A pick discard rule as shader source only (what `weft compose/validate --rule` and the snapshots need). */
+/** @internal A pick discard rule as shader source only (what `weft compose/validate --rule` and the snapshots need). */
 export interface PickRuleSource {
   /** Variant name prefix. */
   name: string;
@@ -17,14 +17,17 @@ export interface PickRuleSource {
 }
 
 /** One combination of the pick pass a rule can be composed into. */
-export interface PickRuleVariant {
+interface PickRuleVariant {
   thinInstances: boolean;
   primitiveDetail: boolean;
   vertexData: boolean;
   worldAdjust: boolean;
 }
 
-/** A sample rule used for weft's own snapshots: a clip plane, a per-instance hidden flag and a displacement. */
+/**
+ * A sample rule used for weft's own snapshots: a clip plane, a per-instance hidden flag and a displacement.
+ * @internal
+ */
 export const samplePickRule: PickRuleSource = {
   name: 'pick-rule-sample',
   wgsl: `fn pickDiscard(input: PickDiscardInput) -> bool {
@@ -39,7 +42,7 @@ export const samplePickRule: PickRuleSource = {
 };
 
 /** The compose spec of a rule in one pick variant (tight vertex layout: position, instance columns, vertex data). */
-export function pickRuleSpec(rule: PickRuleSource, variant: PickRuleVariant): ComposeSpec {
+function pickRuleSpec(rule: PickRuleSource, variant: PickRuleVariant): ComposeSpec {
   const storage = rule.storage ?? [];
   const adjust = variant.worldAdjust && rule.worldAdjustWgsl !== undefined;
   return {
@@ -58,7 +61,10 @@ export function pickRuleSpec(rule: PickRuleSource, variant: PickRuleVariant): Co
   };
 }
 
-/** Registers the 16 pick variants of a rule: basic/detail × regular/thin × with/without vertex data × with/without world adjust. */
+/**
+ * Registers the 16 pick variants of a rule: basic/detail × regular/thin × with/without vertex data × with/without world adjust.
+ * @internal
+ */
 export function registerPickRuleVariants(
   registry: VariantRegistry,
   rule: PickRuleSource = samplePickRule,

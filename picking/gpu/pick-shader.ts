@@ -15,7 +15,7 @@ import { makePickFragments } from '../../fragments/standard-material.js';
 /** How the detailed pick pass learns the triangle: the `primitive_index` builtin, or `vertex_index / 3` (no feature). */
 export type PickDetailMethod = 'primitive-index' | 'vertex-index';
 
-/** Options of the pick variants. */
+/** @internal Options of the pick variants. */
 export interface PickVariant {
   thinInstances: boolean;
   /** Adds the rgba32uint triangle-detail output (location 2). */
@@ -24,7 +24,10 @@ export interface PickVariant {
   detailMethod?: PickDetailMethod;
 }
 
-/** The compose spec of a pick variant: the standard vertex stage plus the pick-ID outputs (weft's picker uses `pickShaderSpec`). */
+/**
+ * The compose spec of a pick variant: the standard vertex stage plus the pick-ID outputs (weft's picker uses `pickShaderSpec`).
+ * @internal
+ */
 export function pickSpec(
   variant: PickVariant,
   options: StandardComposeOptions & { vertexPulling?: VertexPullingSpec } = {},
@@ -43,13 +46,13 @@ export function pickSpec(
   };
 }
 
-/** Composes a pick variant (ID rgba8unorm @0, depth r32float @1, optional primitive detail rgba32uint @2). */
+/** @internal Composes a pick variant (ID rgba8unorm @0, depth r32float @1, optional primitive detail rgba32uint @2). */
 export function composePickShader(variant: PickVariant, options: StandardComposeOptions = {}): ComposedShader {
   return composeShader(pickSpec(variant, options), options.cache);
 }
 
 /** A pick discard rule as the pick shader composes it. */
-export interface PickShaderRule {
+interface PickShaderRule {
   wgsl: string;
   worldAdjustWgsl?: string;
   storage: readonly PickRuleStorageBinding[];
@@ -57,7 +60,7 @@ export interface PickShaderRule {
   vertexData: VertexBufferSpec | null;
 }
 
-/** What the pick pass's shader for one mesh depends on. */
+/** @internal What the pick pass's shader for one mesh depends on. */
 export interface PickShaderDescription {
   mesh: MeshShaderDescription;
   /** With the triangle-detail output. */
@@ -69,7 +72,10 @@ export interface PickShaderDescription {
   rule: PickShaderRule | null;
 }
 
-/** The vertex buffers of a pick shader: the mesh's own, its thin-instance buffer, then the rule's vertex data. */
+/**
+ * The vertex buffers of a pick shader: the mesh's own, its thin-instance buffer, then the rule's vertex data.
+ * @internal
+ */
 export function pickShaderVertexBuffers(description: PickShaderDescription): VertexBufferSpec[] {
   const buffers = vertexBuffersOfDescription(description.mesh);
   if (description.rule?.vertexData) buffers.push(description.rule.vertexData);
@@ -79,6 +85,7 @@ export function pickShaderVertexBuffers(description: PickShaderDescription): Ver
 /**
  * The pick pass's shader: the standard vertex stage over the mesh's own buffers, its deformation fragments, the pick-ID
  * outputs and the discard rule, if any. Weft's pick-* and pick-deform-* variants are composed with it.
+ * @internal
  */
 export function pickShaderSpec(description: PickShaderDescription, options: ShaderSpecOptions = {}): ComposeSpec {
   const { rule } = description;

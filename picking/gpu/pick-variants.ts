@@ -4,11 +4,14 @@ import { type PickShaderDescription, type PickVariant, pickShaderSpec } from './
 import { samplePickRule } from './pick-rule-variants.js';
 
 /** Name of a pick variant in the registry: `pick` plus `-detail`, `-thin-instances`. */
-export function pickVariantName(v: PickVariant): string {
+function pickVariantName(v: PickVariant): string {
   return ['pick', v.primitiveDetail && 'detail', v.thinInstances && 'thin-instances'].filter(Boolean).join('-');
 }
 
-/** Registers the pick pass's variants: with and without primitive detail and thin instances, and of deformed meshes. */
+/**
+ * Registers the pick pass's variants: with and without primitive detail and thin instances, and of deformed meshes.
+ * @internal
+ */
 export function registerPickVariants(registry: VariantRegistry): VariantRegistry {
   for (const primitiveDetail of [false, true]) {
     for (const thinInstances of [false, true]) {

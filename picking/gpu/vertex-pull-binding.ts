@@ -12,7 +12,7 @@ function isPulled(name: string): boolean {
 }
 
 /** Storage bindings the vertex stage of `composed` reads (pulled buffers, morph targets, VAT playback, rule storage). */
-export function vertexStorageBindingCount(composed: ComposedShader): number {
+function vertexStorageBindingCount(composed: ComposedShader): number {
   let count = 0;
   for (const group of composed.bindGroups)
     for (const entry of group.entries)
@@ -28,6 +28,7 @@ export function vertexStorageBindingCount(composed: ComposedShader): number {
 /**
  * Refuses a pulled pick shader the device cannot run: more vertex-stage storage buffers than
  * `maxStorageBuffersPerShaderStage` (a compose-time fact of the variant; checked before its pipeline is created).
+ * @internal
  */
 export function checkVertexPullLimits(api: string, device: GPUDevice, mesh: Mesh, composed: ComposedShader): void {
   if (!composed.bindGroups.some((g) => g.bindings.some((b) => isPulled(b.name)))) return;
@@ -51,6 +52,7 @@ export function checkVertexPullLimits(api: string, device: GPUDevice, mesh: Mesh
 /**
  * Refuses a mesh whose index or vertex buffer is larger than `maxStorageBufferBindingSize` (the pulled path binds the
  * whole buffer as storage). Called per mesh before its first pulled draw.
+ * @internal
  */
 export function checkPulledBufferSizes(api: string, device: GPUDevice, mesh: Mesh): void {
   const limit = device.limits.maxStorageBufferBindingSize;
@@ -89,6 +91,7 @@ let groupsByOwner: WeakMap<object, WeakMap<MeshGpu, Map<GPUBindGroupLayout, GPUB
  * `pulledVertices<i>` its vertex buffer i (the mesh buffers carry STORAGE usage and are padded to 4 bytes); any other
  * source (the rule's zero vertex-data stream) comes from `sources` too. Cached per owner (the picker's GPU state, whose
  * zero buffer it may hold) and mesh buffer set, so a re-upload makes a new one.
+ * @internal
  */
 export function pulledBufferGroup(
   owner: object,
@@ -121,7 +124,7 @@ export function pulledBufferGroup(
   return group;
 }
 
-/** Whether a bind group of a composed pick shader holds the pulled buffers. */
+/** @internal Whether a bind group of a composed pick shader holds the pulled buffers. */
 export function isPulledGroup(bindings: readonly { name: string }[]): boolean {
   return bindings.length > 0 && bindings.every((b) => isPulled(b.name));
 }

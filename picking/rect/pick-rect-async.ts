@@ -27,7 +27,7 @@ import { makeRectPick, type PickedIdentity } from './pick-rect.js';
 export type PickRectOptions = Omit<GpuPickOptions, 'overlays' | 'overlayTolerance'> & { maxResults?: number };
 
 /** @internal A marquee call, checked: the pixels it covers, its camera and view-projection, rule and culling. */
-export interface CheckedRectCall {
+interface CheckedRectCall {
   api: string;
   region: PixelRegion;
   viewport: PickViewport;

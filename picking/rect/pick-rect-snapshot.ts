@@ -30,6 +30,7 @@ import type { PixelRegion } from '../pick-zoom.js';
  * The five half-spaces (x ≥ left, x ≤ right, y ≥ bottom, y ≤ top, z ≤ w) of the rectangle's frustum in world space,
  * 4 float64 coefficients each (a·x + b·y + c·z + d ≥ 0 inside). The rectangle grows by `margin` pixels on each side,
  * so bounds rounded to float32 never lose a pixel centre at its border. The far side is left open.
+ * @internal
  */
 export function makeRectPlanes(
   viewProjection: ArrayLike<number>,
@@ -57,7 +58,7 @@ export function makeRectPlanes(
 }
 
 /** Whether the box (interleaved min/max per axis at `b[o..o+6]`) lies wholly outside one of the planes. */
-export function isBoxOutsideRect(planes: Float64Array, b: ArrayLike<number>, o: number): boolean {
+function isBoxOutsideRect(planes: Float64Array, b: ArrayLike<number>, o: number): boolean {
   for (let p = 0; p < 20; p += 4) {
     const a = planes[p];
     const c = planes[p + 1];
@@ -75,6 +76,7 @@ export function isBoxOutsideRect(planes: Float64Array, b: ArrayLike<number>, o: 
 /**
  * The valid entries whose world bounds reach into the planes' frustum, in entry (scene) order. With a scene BVH only
  * the subtrees whose node box reaches in are visited, so the cost follows what the rectangle holds, not the scene.
+ * @internal
  */
 export function entriesInRect(entries: SceneEntries, bvh: SceneBvh | null, planes: Float64Array): Int32Array {
   const { valid, bounds } = entries;
@@ -119,6 +121,7 @@ function idOverflow(api: string): PickError {
  * rectangle's frustum (`planes`; null draws everything that passes the options). IDs are 1-based in scene order.
  * Without deformed meshes the CPU picker's scene entries (world bounds of every mesh and instance, refit as the
  * picker refits) answer; otherwise each mesh's bounds (a deformed one's conservative pose bounds) are tested here.
+ * @internal
  */
 export function makeRectSnapshot(
   api: string,

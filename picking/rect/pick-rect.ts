@@ -22,7 +22,7 @@ export interface PickedIdentity {
 }
 
 /** A marquee ready to run: its pass request (without camera data for sources and culling) and its decoder. */
-export interface RectPick {
+interface RectPick {
   request: Omit<PickPassRequest, 'view' | 'culling'> & { view: null };
   sources: readonly CapturedSource[];
   /** After the pass: the identities whose IDs the rectangle shows, in ID order (scene order, then sources). */
@@ -34,6 +34,7 @@ export interface RectPick {
  * `preFilter` is false or the rule moves geometry in WGSL), drawn into a rectangle-sized target through the camera
  * cropped to it, then reduced on the GPU to a bitset of the IDs seen. Only the bitset is read back.
  * @throws {PickError} `limit-exceeded` when the reduce does not fit the device (see `checkRectReduceLimits`)
+ * @internal
  */
 export function makeRectPick(
   api: string,
@@ -111,7 +112,7 @@ export function makeRectPick(
   };
 }
 
-/** The identity of pick-source ID `id` in a marquee: the source's entity and its detail for that ID. */
+/** @internal The identity of pick-source ID `id` in a marquee: the source's entity and its detail for that ID. */
 export function sourceIdentity(source: CapturedSource, id: number): PickedIdentity {
   return {
     mesh: null,

@@ -24,7 +24,7 @@ export interface ContributorCaptureRequest {
   cameraPosition: readonly [number, number, number];
 }
 
-/** One point of the pass: its pick-zoomed matrix and where it lands in the pick target. */
+/** @internal One point of the pass: its pick-zoomed matrix and where it lands in the pick target. */
 export interface ContributorPoint {
   viewProjection: Float32Array;
   /** x, y, width, height in the pick target. */
@@ -33,7 +33,7 @@ export interface ContributorPoint {
   pixelOffset: readonly [number, number];
 }
 
-/** Everything a contributor needs to draw into the pick pass it shares with meshes. */
+/** @internal Everything a contributor needs to draw into the pick pass it shares with meshes. */
 export interface ContributorEncodeContext {
   device: GPUDevice;
   pass: GPURenderPassEncoder;
@@ -116,7 +116,7 @@ export interface PickContributorModule<Entity extends object, Captured> {
   resolvePick(entity: Entity, captured: Captured, localId: number, texel: PickTexel): Record<string, unknown>;
 }
 
-/** A source's capture in one pick snapshot, with its ID range. */
+/** @internal A source's capture in one pick snapshot, with its ID range. */
 export interface CapturedSource {
   source: PickSource;
   module: PickContributorModule<object, unknown>;
@@ -125,12 +125,12 @@ export interface CapturedSource {
   idCount: number;
 }
 
-/** Per picker: loaded modules (cached per source) and contributors per device. */
+/** @internal Per picker: loaded modules (cached per source) and contributors per device. */
 export interface ContributorState {
   modules: Map<PickSource, PickContributorModule<object, unknown> | Promise<PickContributorModule<object, unknown>>>;
 }
 
-/** Creates the picker's contributor state (nothing loaded). */
+/** @internal Creates the picker's contributor state (nothing loaded). */
 export function makeContributorState(): ContributorState {
   return { modules: new Map() };
 }
@@ -152,7 +152,7 @@ function checkModule(api: string, source: PickSource, module: unknown): PickCont
   return m as PickContributorModule<object, unknown>;
 }
 
-/** Loads (once per source) every registered source's contributor module; null when all are loaded already. */
+/** @internal Loads (once per source) every registered source's contributor module; null when all are loaded already. */
 export function loadContributorModulesAsync(api: string, state: ContributorState, scene: Scene): Promise<void> | null {
   const pending: Promise<unknown>[] = [];
   for (const source of scene.pickSources) {
@@ -182,7 +182,10 @@ export function loadContributorModulesAsync(api: string, state: ContributorState
   return pending.length ? Promise.all(pending).then(() => undefined) : null;
 }
 
-/** Captures every loaded source after the meshes' IDs (ending at `lastMeshId`): contiguous ranges in registration order. */
+/**
+ * Captures every loaded source after the meshes' IDs (ending at `lastMeshId`): contiguous ranges in registration order.
+ * @internal
+ */
 export function captureSources(
   api: string,
   state: ContributorState,
@@ -210,15 +213,15 @@ export function captureSources(
   return result;
 }
 
-/** The captured source owning `id`, if any. */
+/** @internal The captured source owning `id`, if any. */
 export function findCapturedSource(sources: readonly CapturedSource[], id: number): CapturedSource | null {
   return sources.find((s) => id >= s.baseId && id < s.baseId + s.idCount) ?? null;
 }
 
-/** Contributors of one picker on one device, by source; disposed with the picker's GPU state. */
+/** @internal Contributors of one picker on one device, by source; disposed with the picker's GPU state. */
 export type DeviceContributors = Map<PickSource, PickContributor<unknown>>;
 
-/** Draws every captured source into the pass, creating a source's contributor on this device on first use. */
+/** @internal Draws every captured source into the pass, creating a source's contributor on this device on first use. */
 export function encodeCapturedSources(
   contributors: DeviceContributors,
   sources: readonly CapturedSource[],
@@ -233,7 +236,7 @@ export function encodeCapturedSources(
   }
 }
 
-/** Frees contributors whose source is no longer registered (or all of them, without a scene). */
+/** @internal Frees contributors whose source is no longer registered (or all of them, without a scene). */
 export function pruneContributors(contributors: DeviceContributors, scene: Scene | null): void {
   for (const [source, contributor] of contributors) {
     if (scene?.pickSources.includes(source)) continue;
@@ -244,7 +247,7 @@ export function pruneContributors(contributors: DeviceContributors, scene: Scene
 
 // ---- helpers for contributor implementations ----
 
-/** Per-point uniform slot size of the contributor view (dynamic offsets are 256-aligned). */
+/** @internal Per-point uniform slot size of the contributor view (dynamic offsets are 256-aligned). */
 export const contributorViewSlotBytes = 256;
 
 /** The fragments every contributor pick shader starts from (view uniform, ray helpers, pick outputs). */
@@ -252,7 +255,7 @@ export function makeContributorBaseFragments(): Fragment[] {
   return [makeContributorViewFragment(), makePickContributorOutputFragment()];
 }
 
-/** Writes point `index`'s ContributorView at its slot of `data` (floats and words share the buffer). */
+/** @internal Writes point `index`'s ContributorView at its slot of `data` (floats and words share the buffer). */
 export function writeContributorView(
   data: ArrayBuffer,
   index: number,
@@ -289,7 +292,10 @@ export function contributorPickSpec(own: readonly Fragment[], detailed: boolean)
   return { fragments: [...makeContributorBaseFragments(), ...own], conditions: { primitiveDetail: detailed } };
 }
 
-/** The pick pass's fixed pipeline state for a contributor shader: its targets, reverse-Z depth, no culling. */
+/**
+ * The pick pass's fixed pipeline state for a contributor shader: its targets, reverse-Z depth, no culling.
+ * @internal
+ */
 export function contributorPickPipelineState(composed: ComposedShader): RenderPipelineState {
   return {
     label: 'weft:pick-contributor',

@@ -225,7 +225,7 @@ export function disposePickOverlay(overlay: PickOverlay): void {
 }
 
 /** One overlay item drawn by a pick: the snapshot candidate that draws it. */
-export interface CapturedOverlayItem {
+interface CapturedOverlayItem {
   overlay: PickOverlay;
   item: PickOverlayItem;
   itemIndex: number;
@@ -235,7 +235,7 @@ export interface CapturedOverlayItem {
   onTop: boolean;
 }
 
-/** The overlays of one pick: their items, ID range and neighbourhood. */
+/** @internal The overlays of one pick: their items, ID range and neighbourhood. */
 export interface CapturedOverlays {
   items: CapturedOverlayItem[];
   firstId: number;
@@ -245,7 +245,7 @@ export interface CapturedOverlays {
   block: number;
 }
 
-/** Checks `overlayTolerance` (an integer 0..maxOverlayTolerance). */
+/** @internal Checks `overlayTolerance` (an integer 0..maxOverlayTolerance). */
 export function checkOverlayTolerance(api: string, value: unknown): number {
   if (value === undefined) return defaultOverlayTolerance;
   if (typeof value !== 'number' || !Number.isInteger(value) || value < 0 || value > maxOverlayTolerance)
@@ -262,6 +262,7 @@ export function checkOverlayTolerance(api: string, value: unknown): number {
  * candidate drawn for every point (no ray pre-filter: an item beside the ray must still be seen in the neighbourhood).
  * Null when no item is drawn.
  * @throws {PickError} `limit-exceeded` when the IDs pass 24 bits or the neighbourhood is wider than the device's textures
+ * @internal
  */
 export function captureOverlays(
   api: string,
@@ -302,7 +303,7 @@ export function captureOverlays(
   return { items, firstId: lastId + 1, tolerance, block };
 }
 
-/** The captured overlay item owning `id`, if any. */
+/** @internal The captured overlay item owning `id`, if any. */
 export function findOverlayItem(overlays: CapturedOverlays | null, id: number): CapturedOverlayItem | null {
   if (!overlays || id < overlays.firstId || id >= overlays.firstId + overlays.items.length) return null;
   return overlays.items[id - overlays.firstId];

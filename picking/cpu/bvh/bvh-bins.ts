@@ -4,6 +4,7 @@
  * Build scratch. Every pending node owns a slot (its index in the depth-first stack) holding its bins: `binBoxes`
  * (6 floats per bin, `bins` bins per slot), `binCounts`, the axis they were binned on (`slotAxis`, -1: none), how many
  * bins are used and the grid (`slotLo`, `slotScale`: bin = ((2 × centroid - lo) × scale) | 0, clamped).
+ * @internal
  */
 export interface BuildState {
   prims: Float32Array;
@@ -36,6 +37,7 @@ export interface BuildState {
   bestLeftCount: number;
 }
 
+/** @internal */
 export function resetBox(b: Float64Array, o: number): void {
   b[o] = Infinity;
   b[o + 1] = -Infinity;
@@ -49,6 +51,7 @@ export function resetBox(b: Float64Array, o: number): void {
  * Sets slot `slot`'s grid from centroid bounds `c[o..o+6]` (2 × centroid) for `n` primitives and empties its bins:
  * bins on the longest axis; axis -1 when all centroids coincide on it or the node is a sure leaf (then every primitive
  * lands in bin 0, not emptied: nothing reads it).
+ * @internal
  */
 export function setGrid(st: BuildState, slot: number, c: Float64Array, o: number, n: number): void {
   const ex = c[o + 1] - c[o];
@@ -71,7 +74,10 @@ export function setGrid(st: BuildState, slot: number, c: Float64Array, o: number
   }
 }
 
-/** Bins [start, end) into slot `slot` on the grid setGrid left there (a node with no binned parent: root, halves). */
+/**
+ * Bins [start, end) into slot `slot` on the grid setGrid left there (a node with no binned parent: root, halves).
+ * @internal
+ */
 export function binRange(st: BuildState, slot: number, start: number, end: number): void {
   const { prims, binOf, binBoxes: B, binCounts } = st;
   const ca = 2 * Math.max(st.slotAxis[slot], 0);
@@ -99,6 +105,7 @@ export function binRange(st: BuildState, slot: number, start: number, end: numbe
 /**
  * Sweeps slot `slot`'s bins; leaves the cheapest split in st.bestAxis / bestBin / bestLeftCount and its child boxes in
  * st.boxes[6..18]; returns its SAH cost (Infinity when no bin split separates anything).
+ * @internal
  */
 export function findBestSplit(st: BuildState, slot: number, parentArea: number): number {
   const { binBoxes: B, binCounts, rightAreas, rightCounts, rightBoxes: R, boxes, traversalCost, intersectCost } = st;
@@ -179,6 +186,7 @@ export function findBestSplit(st: BuildState, slot: number, parentArea: number):
  * the left child's `slot + 1`, on grids set from the child boxes (a centroid lies in its primitive's box, so a child's
  * box bounds its centroids). One pass per level instead of a binning pass plus a partition pass. Returns the first
  * index of the right half.
+ * @internal
  */
 export function partitionAndBin(st: BuildState, slot: number, start: number, end: number): number {
   const { prims, order, binOf, binBoxes: B, binCounts, boxes, centroid } = st;

@@ -80,6 +80,7 @@ function sureLeafSize(options: BvhBuildOptions): number {
 /**
  * Binned SAH build (Wald 2007 style: bins on the longest centroid axis) over primitive boxes `prims` (6 floats each, interleaved per axis).
  * Reorders `prims` and `order` in place into leaf order; `order` must enter as the identity.
+ * @internal
  */
 export function buildBvhNodes(prims: Float32Array, order: Uint32Array, options: BvhBuildOptions): BvhNodes {
   const count = order.length;

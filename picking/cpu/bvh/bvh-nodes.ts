@@ -1,10 +1,13 @@
-/** Words (4 bytes each) per node: 6 float32 bounds, then two int32 links. */
+/** @internal Words (4 bytes each) per node: 6 float32 bounds, then two int32 links. */
 export const nodeWords = 8;
 
-/** Word of a node's link: its first child (inner node; the sibling is first + 1) or its first primitive (leaf). */
+/**
+ * Word of a node's link: its first child (inner node; the sibling is first + 1) or its first primitive (leaf).
+ * @internal
+ */
 export const nodeFirstWord = 6;
 
-/** Word of a node's primitive count: ≥ 1 for a leaf, 0 for an inner node. */
+/** @internal Word of a node's primitive count: ≥ 1 for a leaf, 0 for an inner node. */
 export const nodeCountWord = 7;
 
 /**
@@ -12,6 +15,7 @@ export const nodeCountWord = 7;
  * (minX, maxX, minY, maxY, minZ, maxZ). Word 6: first child (inner node; its sibling is first + 1)
  * or first primitive in leaf order (leaf). Word 7: primitive count (leaf, ≥ 1) or 0 (inner node).
  * Children always have larger indices than their parent, so a reverse sweep refits bottom-up.
+ * @internal
  */
 export interface BvhNodes {
   floats: Float32Array;
@@ -24,40 +28,40 @@ export interface BvhNodes {
 // Node `o` below is a word offset (node index × nodeWords). The hot loops (queries, refits, scene walks) read
 // `ints[o + nodeFirstWord]` / `ints[o + nodeCountWord]` directly; the rest read through these.
 
-/** Node `o`'s first child (inner node) or first primitive in leaf order (leaf). */
+/** @internal Node `o`'s first child (inner node) or first primitive in leaf order (leaf). */
 export function nodeFirst(ints: Int32Array, o: number): number {
   return ints[o + nodeFirstWord];
 }
 
-/** Node `o`'s primitive count: 0 for an inner node. */
+/** @internal Node `o`'s primitive count: 0 for an inner node. */
 export function nodeLeafCount(ints: Int32Array, o: number): number {
   return ints[o + nodeCountWord];
 }
 
-/** Whether node `o` is a leaf (holds primitives rather than two children). */
+/** @internal Whether node `o` is a leaf (holds primitives rather than two children). */
 export function isLeafNode(ints: Int32Array, o: number): boolean {
   return ints[o + nodeCountWord] !== 0;
 }
 
-/** Makes node `o` a leaf of primitives first .. first + count - 1 (count ≥ 1) in leaf order. */
+/** @internal Makes node `o` a leaf of primitives first .. first + count - 1 (count ≥ 1) in leaf order. */
 export function setLeafNode(ints: Int32Array, o: number, first: number, count: number): void {
   ints[o + nodeFirstWord] = first;
   ints[o + nodeCountWord] = count;
 }
 
-/** Makes node `o` an inner node whose children are `firstChild` and `firstChild + 1`. */
+/** @internal Makes node `o` an inner node whose children are `firstChild` and `firstChild + 1`. */
 export function setInnerNode(ints: Int32Array, o: number, firstChild: number): void {
   ints[o + nodeFirstWord] = firstChild;
   ints[o + nodeCountWord] = 0;
 }
 
-/** Allocates `count` zeroed nodes. */
+/** @internal Allocates `count` zeroed nodes. */
 export function allocateBvhNodes(count: number): Pick<BvhNodes, 'floats' | 'ints'> {
   const buffer = new ArrayBuffer(count * nodeWords * 4);
   return { floats: new Float32Array(buffer), ints: new Int32Array(buffer) };
 }
 
-/** Half the surface area of the box at `b[o..o+6]`. */
+/** @internal Half the surface area of the box at `b[o..o+6]`. */
 export function halfArea32(b: Float32Array, o: number): number {
   const x = b[o + 1] - b[o];
   const y = b[o + 3] - b[o + 2];
@@ -65,7 +69,7 @@ export function halfArea32(b: Float32Array, o: number): number {
   return x * y + y * z + z * x;
 }
 
-/** Sets inner node `node`'s bounds to the union of its two children. */
+/** @internal Sets inner node `node`'s bounds to the union of its two children. */
 export function unionChildBounds(floats: Float32Array, ints: Int32Array, node: number): void {
   const o = node * nodeWords;
   const a = nodeFirst(ints, o) * nodeWords;
@@ -79,6 +83,7 @@ export function unionChildBounds(floats: Float32Array, ints: Int32Array, node: n
 /**
  * Expected cost of a ray that hits the root box: every inner node visited costs two child box tests,
  * every leaf visited costs one test per primitive, each weighted by its area relative to the root.
+ * @internal
  */
 export function bvhSahCost(nodes: BvhNodes): number {
   const { floats, ints, nodeCount } = nodes;

@@ -19,7 +19,10 @@ function cache(): WeakMap<Mesh, TriangleBvh> {
   return meshBvhs;
 }
 
-/** Changes when any mesh's cached BVH was built, replaced or dropped: pickers skip per-mesh cache lookups while it holds. */
+/**
+ * Changes when any mesh's cached BVH was built, replaced or dropped: pickers skip per-mesh cache lookups while it holds.
+ * @internal
+ */
 export function meshBvhCacheEpoch(): number {
   return cacheEpoch;
 }
@@ -72,6 +75,7 @@ function findShared(
 /**
  * The mesh's triangle BVH, built from `mesh.positions` on first use and cached per mesh. Meshes whose positions and
  * indices are equal (e.g. made from the same MeshData) share one BVH; a mesh that is refitted gets its own copy.
+ * @internal
  */
 export function getMeshBvh(mesh: Mesh): TriangleBvh {
   let bvh = cache().get(mesh);
@@ -138,12 +142,12 @@ function leaveSharedBvh(bvh: TriangleBvh, mesh: Mesh): void {
   }
 }
 
-/** The cached BVH, or null when no CPU pick has reached the mesh yet. */
+/** @internal The cached BVH, or null when no CPU pick has reached the mesh yet. */
 export function peekMeshBvh(mesh: Mesh): TriangleBvh | null {
   return meshBvhs?.get(mesh) ?? null;
 }
 
-/** Installs a BVH (e.g. a deserialised one) for the mesh; it must cover the mesh's triangle count. */
+/** @internal Installs a BVH (e.g. a deserialised one) for the mesh; it must cover the mesh's triangle count. */
 export function setMeshBvh(mesh: Mesh, bvh: TriangleBvh): void {
   if (bvh.triangleCount !== mesh.geometry.triangleCount) {
     throw new CpuPickError(
@@ -156,7 +160,7 @@ export function setMeshBvh(mesh: Mesh, bvh: TriangleBvh): void {
   cacheEpoch++;
 }
 
-/** Forgets the mesh's BVH (the next pick rebuilds it). */
+/** @internal Forgets the mesh's BVH (the next pick rebuilds it). */
 export function disposeMeshBvh(mesh: Mesh): void {
   const bvh = meshBvhs?.get(mesh);
   if (!bvh) return;
@@ -192,7 +196,10 @@ export function refitMeshBvh(mesh: Mesh, options: RefitTriangleBvhOptions = {}):
   cacheEpoch++;
 }
 
-/** Local bounds the CPU picker uses (interleaved min/max per axis): the BVH root when built, else `mesh.localBounds`. */
+/**
+ * Local bounds the CPU picker uses (interleaved min/max per axis): the BVH root when built, else `mesh.localBounds`.
+ * @internal
+ */
 export function getPickLocalBounds(mesh: Mesh, out: Float64Array): Float64Array {
   const bvh = peekMeshBvh(mesh);
   if (bvh && bvh.nodes.nodeCount > 0) {

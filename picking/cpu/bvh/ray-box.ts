@@ -1,7 +1,10 @@
-/** Slab exits are widened by this factor so a primitive lying in a box face, whose t is rounded differently, is never culled by its own box. */
+/**
+ * Slab exits are widened by this factor so a primitive lying in a box face, whose t is rounded differently, is never culled by its own box.
+ * @internal
+ */
 export const exitPad = 1 + 1e-12;
 
-/** Per-ray slab-test constants: origin, inverse direction and, per axis, which bound is entered first. */
+/** @internal Per-ray slab-test constants: origin, inverse direction and, per axis, which bound is entered first. */
 export interface RayBox {
   ox: number;
   oy: number;
@@ -18,12 +21,12 @@ export interface RayBox {
   hz: number;
 }
 
-/** A reusable RayBox. */
+/** @internal A reusable RayBox. */
 export function makeRayBox(): RayBox {
   return { ox: 0, oy: 0, oz: 0, ix: 0, iy: 0, iz: 0, lx: 0, hx: 1, ly: 2, hy: 3, lz: 4, hz: 5 };
 }
 
-/** Fills `box` for origin o and direction d (a zero component gives ±Infinity, handled NaN-safely). */
+/** @internal Fills `box` for origin o and direction d (a zero component gives ±Infinity, handled NaN-safely). */
 export function setRayBox(box: RayBox, ox: number, oy: number, oz: number, dx: number, dy: number, dz: number): void {
   box.ox = ox;
   box.oy = oy;
@@ -42,6 +45,7 @@ export function setRayBox(box: RayBox, ox: number, oy: number, oz: number, dx: n
 /**
  * Entry distance of the ray into the box at `b[o..o+6]` clipped to [tMin, tMax], or Infinity on a miss.
  * A NaN slab value (origin on a face plane, direction parallel to it) is ignored, i.e. counts as inside.
+ * @internal
  */
 export function rayBoxEntry(r: RayBox, b: ArrayLike<number>, o: number, tMin: number, tMax: number): number {
   let tn = tMin;
@@ -66,6 +70,7 @@ export function rayBoxEntry(r: RayBox, b: ArrayLike<number>, o: number, tMin: nu
  * `rayBoxEntry`, without a RayBox (a one-off test, e.g. before any per-query state is set up). One difference: an
  * entry at t = +Infinity (no finite exit, e.g. a zero direction) counts as entered here, where rayBoxEntry's Infinity
  * reads as a miss.
+ * @internal
  */
 export function rayEntersBox(
   ox: number,

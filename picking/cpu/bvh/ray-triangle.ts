@@ -1,4 +1,4 @@
-/** Per-ray constants of the watertight test (Woop, Benthin, Wald 2013): axis permutation, shear, origin. */
+/** @internal Per-ray constants of the watertight test (Woop, Benthin, Wald 2013): axis permutation, shear, origin. */
 export interface WatertightRay {
   /** Axes permuted so that kz is the dominant direction axis (kx, ky swapped when d[kz] < 0 to keep winding). */
   kx: number;
@@ -22,7 +22,7 @@ export interface TriangleHit {
   faceId: number;
 }
 
-/** A reusable, zeroed watertight ray (fill it with `setWatertightRay`). */
+/** @internal A reusable, zeroed watertight ray (fill it with `setWatertightRay`). */
 export function makeWatertightRay(): WatertightRay {
   return { kx: 0, ky: 1, kz: 2, sx: 0, sy: 0, sz: 1, ox: 0, oy: 0, oz: 0 };
 }
@@ -36,7 +36,7 @@ function component(axis: number, x: number, y: number, z: number): number {
   return axis === 0 ? x : axis === 1 ? y : z;
 }
 
-/** Fills `ray` for origin o and direction d; false when d is zero or anything is not finite. */
+/** @internal Fills `ray` for origin o and direction d; false when d is zero or anything is not finite. */
 export function setWatertightRay(
   ray: WatertightRay,
   ox: number,
@@ -77,6 +77,7 @@ export function setWatertightRay(
  * `facing` 0 (default) hits both faces; 1 hits only the CCW front (the ray meets the side its CCW normal faces),
  * -1 only the back (the front of a mirrored placement). An edge shared by two triangles is never missed
  * by both, and degenerate triangles never hit. Writes t, u, v into `out` when tMin < t < tMax.
+ * @internal
  */
 export function intersectTriangleWatertight(
   r: WatertightRay,

@@ -65,7 +65,10 @@ function gatherCorners(bvh: TriangleBvh, face: number, out: Float64Array): Float
 /** Leaf position of the last `raycastTriangleBvhFirst` hit (read right after it, e.g. to find its triangle copy). */
 let lastLeaf = -1;
 
-/** The leaf position (index into `faceIds`, and / 9 into `triangles`) of the last successful first-hit query. */
+/**
+ * The leaf position (index into `faceIds`, and / 9 into `triangles`) of the last successful first-hit query.
+ * @internal
+ */
 export function lastFirstHitLeaf(): number {
   return lastLeaf;
 }

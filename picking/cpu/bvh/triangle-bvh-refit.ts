@@ -203,7 +203,7 @@ function refitIndexedLeavesWithCopy(bvh: TriangleBvh, T: Float32Array, idx: Uint
  * Recomputes every node's bounds from the positions (re-copying the leaf-order triangles, when kept): the leaves in
  * one forward pass over the triangles, then the inner nodes in reverse, children before parents (topology unchanged).
  */
-export function refitTriangleBvhBounds(bvh: TriangleBvh): void {
+function refitTriangleBvhBounds(bvh: TriangleBvh): void {
   const { floats, ints, nodeCount } = bvh.nodes;
   const T = bvh.triangles;
   const idx = bvh.indices;

@@ -30,6 +30,7 @@ export interface TriangleBvh {
  * Default build: 12 SAH bins on the longest centroid axis, leaves of up to 16 triangles, a node visit costing six
  * triangle tests. Measured on a 500k-triangle torus and the bunny: ~8 triangles per leaf (was ~3 with cost 2 and
  * leaves of 8), 2.7× fewer nodes, and 1.3× faster first-hit queries (bench/cpu-pick.ts).
+ * @internal
  */
 export const defaultTriangleBvhOptions: Readonly<TriangleBvhOptions> = {
   binCount: 12,
@@ -48,6 +49,7 @@ export interface TriangleBvhOptions extends BvhBuildOptions {
   copyTriangles: boolean;
 }
 
+/** @internal */
 export function checkGeometry(api: string, positions: Float32Array, indices: Uint16Array | Uint32Array | null): number {
   if (!(positions instanceof Float32Array) || positions.length % 3 !== 0) {
     throw new CpuPickError(
@@ -137,12 +139,12 @@ function triangleBoxes(
   }
 }
 
-/** Face ids in 16 bits when they all fit (a copy), else the array itself. */
+/** @internal Face ids in 16 bits when they all fit (a copy), else the array itself. */
 export function compactFaceIds(faceIds: Uint32Array): Uint16Array | Uint32Array {
   return faceIds.length <= 65536 ? new Uint16Array(faceIds) : faceIds;
 }
 
-/** Fills `bvh.triangles` (when kept) from its positions and indices in leaf order. */
+/** @internal Fills `bvh.triangles` (when kept) from its positions and indices in leaf order. */
 export function copyLeafTriangles(bvh: TriangleBvh): void {
   const T = bvh.triangles;
   if (T === null) return;
