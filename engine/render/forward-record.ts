@@ -49,12 +49,16 @@ export function disposeForwardTask(state: ForwardTaskState): void {
 }
 
 /** True when the device, scene structure, frame size, the mesh list (a `meshes` callback) or a material changed. */
+/** A replaced or removed precomposed table: the draws looked their shaders up in the old one. */
+const tableGeneration = (state: ForwardTaskState) => state.composeCache.precomposed?.generation ?? 0;
+
 export function forwardNeedsRecord(state: ForwardTaskState): boolean {
   const { recorded } = state;
   if (
     recorded.device !== state.engine.device ||
     recorded.structure !== state.scene.structureVersion ||
-    recorded.size !== forwardSizeKey(state)
+    recorded.size !== forwardSizeKey(state) ||
+    recorded.table !== tableGeneration(state)
   )
     return true;
   if (state.options.meshes) return true;
@@ -212,6 +216,7 @@ export function recordForwardTask(state: ForwardTaskState): void {
     if (state.recorded.device) releaseForwardDeviceObjects(state);
     state.recorded.device = device;
   }
+  const table = tableGeneration(state);
   const listed = state.options.meshes ? state.options.meshes() : state.scene.meshes;
   const meshes = listed.filter((m) => !m.disposed);
   const draws = swapPipelineLeaseSet(state, device, (pipelines) =>
@@ -236,4 +241,5 @@ export function recordForwardTask(state: ForwardTaskState): void {
   }
   state.recorded.structure = state.scene.structureVersion;
   state.recorded.size = forwardSizeKey(state);
+  state.recorded.table = table;
 }
