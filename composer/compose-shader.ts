@@ -126,6 +126,8 @@ export interface ComposeCache {
   readonly counters: { composes: number; hits: number };
   /** Build-time shaders looked up on a miss, before linking (see `usePrecomposedShaders`). */
   readonly precomposed: PrecomposedSource | null;
+  /** The table generation `results` were looked up in: a new generation clears them. */
+  readonly seen: { generation: number };
 }
 
 /** Makes a compose cache. `maxResults: 0` keeps only parsed modules (every compose re-links). */
@@ -145,6 +147,7 @@ export function makeComposeCache(
     maxResults: options.maxResults ?? 256,
     counters: { composes: 0, hits: 0 },
     precomposed: options.precomposed ?? null,
+    seen: { generation: options.precomposed?.generation ?? 0 },
   };
 }
 
@@ -481,7 +484,16 @@ export function composeShader(
   cache.counters.composes++;
   let composed: ComposedShader | undefined;
   let key: string | null = null;
-  const table = cache.precomposed?.table ?? null;
+  const source = cache.precomposed;
+  const table = source?.table ?? null;
+  if (source) {
+    if (source.refused) throw source.refused;
+    // A replaced or removed table evicts what this cache looked up in the old one.
+    if (cache.seen.generation !== (source.generation ?? 0)) {
+      cache.results.clear();
+      cache.seen.generation = source.generation ?? 0;
+    }
+  }
   if ((cache.maxResults > 0 || table || !linkerAvailable) && Array.isArray(spec.fragments)) {
     key = specKey(spec, cache);
     composed = cache.results.get(key);

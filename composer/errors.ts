@@ -27,8 +27,10 @@ export type ComposeErrorCode =
   | 'not-precomposed'
   /** A composed shader field is not plain data, so a precomposed table cannot carry it. */
   | 'not-serialisable'
-  /** A value given as a precomposed table is not one. */
-  | 'bad-precomposed-table';
+  /** A value given as a precomposed table is not one, or one of its entries is malformed or does not compile. */
+  | 'bad-precomposed-table'
+  /** A precomposed table of another format or weft version: rebuild it. */
+  | 'stale-precomposed-table';
 
 /** A spec the composer cannot link; `fragmentIds` names the fragment(s) at fault. */
 export class ComposeError extends WeftError<ComposeErrorCode> {

@@ -7,7 +7,9 @@ import {
   type PrecomposedShaders,
   precomposedFormat,
   precomposedKeyOf,
+  precomposedWeftVersion,
 } from './precomposed.js';
+import { precomposedDigestOf } from './precomposed-check.js';
 import { getVariant, listVariants, type VariantRegistry } from './variant-registry.js';
 
 /** Which variants of a registry to compose: all of them, or these names. */
@@ -35,10 +37,11 @@ export function makePrecomposedShaders(
       const spec = variant.spec();
       const key = precomposedKeyOf(composeSpecKey(spec, cache));
       if (shaders[key]) continue;
-      shaders[key] = { name: variant.name, shader: makePrecomposedShaderData(composeShader(spec, cache)) };
+      const shader = makePrecomposedShaderData(composeShader(spec, cache));
+      shaders[key] = { name: variant.name, digest: precomposedDigestOf(shader), shader };
     }
   }
   const sorted: Record<string, PrecomposedEntry> = {};
   for (const key of Object.keys(shaders).sort()) sorted[key] = shaders[key];
-  return { format: precomposedFormat, shaders: sorted };
+  return { format: precomposedFormat, weft: precomposedWeftVersion, shaders: sorted };
 }

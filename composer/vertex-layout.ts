@@ -21,6 +21,32 @@ const vertexSemanticOrder: readonly string[] = [
 /** Per-instance semantics in location order (after every per-vertex one); others follow, sorted by name. */
 const instanceSemanticOrder: readonly string[] = ['instance0', 'instance1', 'instance2', 'instance3'];
 
+const semanticKinds: Readonly<Record<string, 'float' | 'uint'>> = {
+  position: 'float',
+  normal: 'float',
+  uv: 'float',
+  uv2: 'float',
+  tangent: 'float',
+  color: 'float',
+  weights: 'float',
+  weights2: 'float',
+  joints: 'uint',
+  joints2: 'uint',
+  instance0: 'float',
+  instance1: 'float',
+  instance2: 'float',
+  instance3: 'float',
+};
+
+/**
+ * The scalar kind weft's own semantics are read as (a position, normal, UV, colour, weight or instance-matrix column
+ * is float, a joint index uint), or null for a semantic of your own (any kind).
+ * @internal
+ */
+export function semanticScalarKind(semantic: string): 'float' | 'uint' | null {
+  return Object.hasOwn(semanticKinds, semantic) ? semanticKinds[semantic] : null;
+}
+
 /** One caller vertex buffer: which semantics it holds, where, and in which format. */
 export interface VertexBufferSpec {
   arrayStride: number;
@@ -198,6 +224,14 @@ export function assignVertexInputs(
           `fragment "${fragment.id}" vertex input "${semantic}" has format ${describeValue(decl.format)} and type ${describeValue(decl.type)}; the type must be a numeric scalar or vector and the format a GPUVertexFormat`,
         );
       }
+      const wanted = semanticScalarKind(semantic);
+      if (wanted && wgslScalarKind(wgslType) !== wanted)
+        throw new ComposeError(
+          api,
+          'vertex-format',
+          [fragment.id],
+          `fragment "${fragment.id}" vertex input "${semantic}" is declared ${wgslType} (format ${describeValue(decl.format)}), but "${semantic}" is a ${wanted} semantic: declare a ${wanted === 'float' ? 'float, unorm or snorm format (f32, vecNf)' : 'uint format (u32, vecNu)'}, or use a semantic of your own for ${wanted === 'float' ? 'integer' : 'float'} data`,
+        );
       const input: CollectedInput = { semantic, wgslType, format: decl.format, stepMode, fragments: [fragment.id] };
       checkFormat(api, input, decl.format, ` (its declared format)`);
       const existing = bySemantic.get(semantic);

@@ -95,7 +95,10 @@ export interface Engine {
   devicePixelRatio: number;
   /** Colour texture of an offscreen engine (recreated with the device); null for canvases. */
   offscreenTexture: GPUTexture | null;
-  /** Pending recovery after a device loss, if any. */
+  /**
+   * Pending work before the engine can draw, if any: a recovery after a device loss, or the device check of a table
+   * given to `usePrecomposedShaders`. Frames return false and picks wait meanwhile.
+   */
   recovery: Promise<void> | null;
   lastLossMessage: string | null;
   listeners: Set<DeviceListener>;

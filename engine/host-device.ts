@@ -12,6 +12,7 @@ import {
   watchDevice,
 } from './engine.js';
 import { EngineError, engineOptionError } from './engine-errors.js';
+import { noteHostOwnedDevice } from './readback.js';
 
 /**
  * Options of `createEngineFromDeviceAsync`. The device's features and limits are the host's choice, so the request
@@ -89,6 +90,7 @@ export async function createEngineFromDeviceAsync(
     canvas.width = width;
     canvas.height = height;
   }
+  noteHostOwnedDevice(device);
   return makeEngineState(
     { gpu: null, adapter: null, device, deviceOwner: 'host', options, label: options.label ?? 'weft' },
     { canvas, context, width, height, devicePixelRatio: ratio },
@@ -154,6 +156,7 @@ export async function setEngineDeviceAsync(engine: Engine, device: GPUDevice): P
   assertEngineAlive(engine, api);
   if (engine.device !== previous)
     throw new EngineError(api, 'bad-option', 'another setEngineDeviceAsync replaced the device meanwhile');
+  noteHostOwnedDevice(device);
   engine.device = device;
   engine.features = new Set(device.features);
   engine.deviceLost = false;

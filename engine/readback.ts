@@ -166,6 +166,17 @@ export async function readTexturePixelsAsync(
   }
 }
 
+let hostOwnedDevices: WeakSet<GPUDevice> | undefined;
+
+/**
+ * Marks a device as the host's (`createEngineFromDeviceAsync`, `setEngineDeviceAsync`): its loss messages name `setEngineDeviceAsync`.
+ * @internal
+ */
+export function noteHostOwnedDevice(device: GPUDevice): void {
+  hostOwnedDevices ??= new WeakSet();
+  hostOwnedDevices.add(device);
+}
+
 /**
  * Settles as `read` does, except that a failure caused by the loss of `device` (a bare `AbortError` from the map)
  * becomes `lostError(message)`: the texture the read copied is gone with the device, so it is not retried on the new
@@ -182,7 +193,9 @@ export async function rejectOnDeviceLossAsync<T>(
   } catch (error) {
     if (error instanceof WeftError || !(await isDeviceLostAsync(device))) throw error;
     throw lostError(
-      'the GPU device was lost while the read was in flight and the frame it read is gone with it; await whenEngineReadyAsync(engine), render again and read that frame',
+      hostOwnedDevices?.has(device)
+        ? "the host's GPU device was lost while the read was in flight and the frame it read is gone with it; weft does not replace a device it did not create: create a new one and hand it over with setEngineDeviceAsync(engine, device), then render again and read that frame"
+        : 'the GPU device was lost while the read was in flight and the frame it read is gone with it; await whenEngineReadyAsync(engine), render again and read that frame',
     );
   }
 }

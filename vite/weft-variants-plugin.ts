@@ -2,6 +2,7 @@
 // composed as data, and the composer's linker (wesl) is left out of the page unless `linker: 'keep'`.
 import { WeftError } from '../core/errors.js';
 import { checkOptionKeys } from '../core/options.js';
+import { checkPrecomposedShaders } from '../composer/precomposed-check.js';
 import { makePrecomposedShaders, type PrecomposeSelection } from '../composer/precomposed-table.js';
 import type { PrecomposedShaders } from '../composer/precomposed.js';
 import type { VariantRegistry } from '../composer/variant-registry.js';
@@ -76,7 +77,8 @@ export function weftVariants(options: WeftVariantsOptions = {}): WeftVariantsPlu
     const selections: PrecomposeSelection[] = [];
     if (options.variants?.length) selections.push({ registry: makeWeftVariantRegistry(), names: options.variants });
     if (options.registry) selections.push({ registry: options.registry });
-    table ??= makePrecomposedShaders(selections);
+    // The table the page will import is checked as usePrecomposedShaders checks it, so a bad one fails the build.
+    table ??= checkPrecomposedShaders(api, makePrecomposedShaders(selections));
     return table;
   };
   return {

@@ -48,8 +48,12 @@ export function disposeForwardTask(state: ForwardTaskState): void {
   state.recorded.device = null;
 }
 
+/** A replaced or removed precomposed table: the draws looked their shaders up in the old one. */
+const tableGeneration = (state: ForwardTaskState) => state.composeCache.precomposed?.generation ?? 0;
+
 /**
- * True when the device, scene structure, frame size, the mesh list (a `meshes` callback) or a material changed.
+ * True when the device, scene structure, frame size, the mesh list (a `meshes` callback), a material or the
+ * precomposed table changed.
  * @internal
  */
 export function forwardNeedsRecord(state: ForwardTaskState): boolean {
@@ -57,7 +61,8 @@ export function forwardNeedsRecord(state: ForwardTaskState): boolean {
   if (
     recorded.device !== state.engine.device ||
     recorded.structure !== state.scene.structureVersion ||
-    recorded.size !== forwardSizeKey(state)
+    recorded.size !== forwardSizeKey(state) ||
+    recorded.table !== tableGeneration(state)
   )
     return true;
   if (state.options.meshes) return true;
@@ -216,6 +221,7 @@ export function recordForwardTask(state: ForwardTaskState): void {
     if (state.recorded.device) releaseForwardDeviceObjects(state);
     state.recorded.device = device;
   }
+  const table = tableGeneration(state);
   const listed = state.options.meshes ? state.options.meshes() : state.scene.meshes;
   const meshes = listed.filter((m) => !m.disposed);
   const draws = swapPipelineLeaseSet(state, device, (pipelines) =>
@@ -240,4 +246,5 @@ export function recordForwardTask(state: ForwardTaskState): void {
   }
   state.recorded.structure = state.scene.structureVersion;
   state.recorded.size = forwardSizeKey(state);
+  state.recorded.table = table;
 }

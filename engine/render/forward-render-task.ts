@@ -59,7 +59,7 @@ export function createForwardRenderTask(scene: Scene, options: ForwardRenderTask
     },
     composeCache: makeComposeCache({ precomposed: precomposedSourceOf(engine) }),
     fragmentLists: new Map(),
-    recorded: { device: null, structure: -1, size: '' },
+    recorded: { device: null, structure: -1, size: '', table: -1 },
     pipelines: null,
     draws: [],
     uniforms: {

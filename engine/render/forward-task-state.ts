@@ -75,7 +75,8 @@ export interface ForwardTaskState extends PipelineLeaseOwner {
   /** The fragment lists the shader builder made, reused so the compose cache recognises them without re-hashing. */
   readonly fragmentLists: FragmentLists;
   /** What the last record() was made for (needsRecord compares). */
-  readonly recorded: { device: GPUDevice | null; structure: number; size: string };
+  /** What the last record() was made for; `table`: the precomposed table generation it looked its shaders up in. */
+  readonly recorded: { device: GPUDevice | null; structure: number; size: string; table: number };
   /** The recorded draws' pipeline leases (swapped by each record). */
   pipelines: PipelineLeaseSet | null;
   draws: ForwardDraw[];

@@ -62,6 +62,8 @@ export interface PickTargets {
 /** @internal The picker's GPU objects on one device; grown on demand, reused by every later pick. */
 export interface PickGpu {
   readonly device: GPUDevice;
+  /** The precomposed table generation its pipelines were looked up in (`precomposedSourceOf`). */
+  readonly tableGeneration: number;
   /** The fragment lists of the pick shaders, reused with `composeCache`. */
   readonly fragmentLists: FragmentLists;
   readonly composeCache: ComposeCache;
@@ -104,7 +106,9 @@ export interface PickGpu {
 
 /** @internal The picker's GPU state on `device`, rebuilt when the device changed (after a loss). */
 export function ensurePickGpu(picker: { gpu: PickGpu | null }, device: GPUDevice, engine: Engine): PickGpu {
-  if (picker.gpu?.device === device) return picker.gpu;
+  // A replaced or removed precomposed table: the pipelines were looked up in the old one, so start afresh.
+  const table = precomposedSourceOf(engine).generation ?? 0;
+  if (picker.gpu?.device === device && picker.gpu.tableGeneration === table) return picker.gpu;
   if (picker.gpu) disposePickGpu(picker.gpu);
   const zeros = device.createBuffer({
     label: 'weft:pick:zeros',
@@ -113,6 +117,7 @@ export function ensurePickGpu(picker: { gpu: PickGpu | null }, device: GPUDevice
   });
   picker.gpu = {
     device,
+    tableGeneration: table,
     fragmentLists: new Map(),
     composeCache: makeComposeCache({ precomposed: precomposedSourceOf(engine) }),
     leases: createPipelineLeaseSet(device),

@@ -205,7 +205,7 @@ export async function main(gpu) { const engine = await createEngineAsync(gpu, { 
     expect(without).toContain('wesl could not link the fragments');
     expect(withPlugin).not.toMatch(/from 'wesl'/);
     expect(withPlugin).not.toContain('wesl could not link the fragments');
-    expect(withPlugin).toContain('weft-precomposed/1');
+    expect(withPlugin).toContain('weft-precomposed/2');
     // The library build keeps link.js opaque, so the consumer's bundler drops composeUncached and the compose steps too.
     expect(without).toContain('fragment dependencies form a cycle');
     expect(withPlugin).not.toContain('fragment dependencies form a cycle');

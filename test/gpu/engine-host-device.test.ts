@@ -12,16 +12,25 @@ import {
   makeStandardMaterial,
   onDeviceRestored,
   readEngineFrameAsync,
+  readRenderTargetPixelsAsync,
   renderFrame,
+  runTasks,
   type Scene,
   setEngineDeviceAsync,
   whenEngineReadyAsync,
 } from '../../engine/index.js';
 import { isDeviceLostAsync } from '../../engine/engine.js';
+import { createForwardRenderTask, readForwardFrameIdAsync } from '../../engine/render/forward-render-task.js';
+import { WeftError } from '../../core/errors.js';
 import { makeBoxData } from '../../engine/primitives/box.js';
 import { makeSphereData } from '../../engine/primitives/sphere.js';
-import { createGeometryRendererTask, GeometryError, GeometryTextureType } from '../../geometry/index.js';
-import { createGpuPicker, pickAsync } from '../../picking/index.js';
+import {
+  createGeometryRendererTask,
+  GeometryError,
+  GeometryTextureType,
+  readGeometryFrameIdAsync,
+} from '../../geometry/index.js';
+import { createGpuPicker, pickAsync, pickManyAsync, pickRectAsync } from '../../picking/index.js';
 import { createTestEngine, getNodeGpu } from '../support/gpu.js';
 
 async function hostAdapter(): Promise<GPUAdapter> {
@@ -234,6 +243,51 @@ describe('an engine on the host’s device', () => {
     device.destroy();
     const error = (await pending) as EngineError;
     expect(error.code).toBe('device-lost');
+    disposeEngine(engine);
+  });
+
+  test('every readback and wait API, in flight at the loss or called after it, names setEngineDeviceAsync', async () => {
+    const device = await hostDevice();
+    const engine = await createEngineFromDeviceAsync(device, { width: 32, height: 32 });
+    const scene = demoScene(engine);
+    const picker = createGpuPicker(scene);
+    const forward = createForwardRenderTask(scene, { objectIds: true });
+    const geometry = createGeometryRendererTask(scene, {
+      size: { width: 32, height: 32 },
+      textureDescriptions: [{ type: GeometryTextureType.WORLD_NORMAL }],
+      objectId: true,
+    });
+    expect(runTasks(engine, [forward, geometry])).toBe(true);
+    await pickAsync(picker, 16, 16);
+    await expectNoErrors(device);
+    const calls: Record<string, () => Promise<unknown>> = {
+      readEngineFrameAsync: () => readEngineFrameAsync(engine),
+      readRenderTargetPixelsAsync: () => readRenderTargetPixelsAsync(geometry.geometryWorldNormalTexture!),
+      readForwardFrameIdAsync: () => readForwardFrameIdAsync(forward, 16, 16),
+      readGeometryFrameIdAsync: () => readGeometryFrameIdAsync(geometry, 16, 16),
+      pickAsync: () => pickAsync(picker, 16, 16),
+      pickManyAsync: () => pickManyAsync(picker, [{ x: 4, y: 4 }]),
+      pickRectAsync: () => pickRectAsync(picker, 0, 0, 32, 32),
+      whenEngineReadyAsync: () => whenEngineReadyAsync(engine),
+    };
+    const inFlight = Object.entries(calls).map(([api, call]) => [api, rejection(call())] as const);
+    device.destroy();
+    await device.lost;
+    const after = [
+      ...Object.entries(calls).map(([api, call]) => [api, rejection(call())] as const),
+      ['renderFrame', Promise.resolve(thrown(() => renderFrame(scene)))] as const,
+    ];
+    for (const [when, list] of [
+      ['in flight', inFlight],
+      ['after', after],
+    ] as const)
+      for (const [api, pending] of list) {
+        const error = (await pending) as Error & { code?: string };
+        expect(error, `${api} ${when}`).toBeInstanceOf(WeftError);
+        expect(error.code, `${api} ${when}`).toBe('device-lost');
+        expect(error.message, `${api} ${when}: ${error.message}`).toContain('setEngineDeviceAsync(engine, device)');
+        expect(error.message, `${api} ${when}`).not.toContain('await whenEngineReadyAsync');
+      }
     disposeEngine(engine);
   });
 

@@ -80,6 +80,8 @@ describe('billboards and splats without the linker (the weft-gpu/vite build), on
         /No table was given to this engine.*weft's variant "billboard-color"/,
       );
       engineApi.usePrecomposedShaders(engine, table);
+      // The table's shaders compile on the device first: until then frames return false.
+      await engineApi.whenEngineReadyAsync(engine);
       engineApi.runTasks(engine, [billboardTask]);
       const pixels = await engineApi.readRenderTargetPixelsAsync(target);
 

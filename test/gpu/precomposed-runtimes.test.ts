@@ -68,6 +68,8 @@ describe('runtimes without the linker (the weft-gpu/vite build), on Dawn', () =>
       };
       expect(() => engineApi.renderFrame(scene)).toThrow(/No table was given to this engine/);
       engineApi.usePrecomposedShaders(engine, table);
+      // The table's shaders compile on the device first: until then frames return false.
+      await engineApi.whenEngineReadyAsync(engine);
       engineApi.renderFrame(scene);
       const frame = await engineApi.readEngineFrameAsync(engine);
 

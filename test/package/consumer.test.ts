@@ -474,7 +474,7 @@ describe('weft-gpu as a consumer installs it', () => {
         expect(byPage['render-pick'].code.includes(marker), `render-pick has "${marker}"`).toBe(true);
         expect(byPage['render-pick-precomposed'].code.includes(marker), `precomposed page has "${marker}"`).toBe(false);
       }
-      expect(byPage['render-pick-precomposed'].code).toContain('weft-precomposed/1');
+      expect(byPage['render-pick-precomposed'].code).toContain('weft-precomposed/2');
       expect(byPage['render-pick-precomposed'].gzip).toBeLessThan(byPage['render-pick'].gzip);
     }),
     150_000,

@@ -184,6 +184,21 @@ describe('composeShader errors name the API, the fragments, the bad value and wh
     );
   });
 
+  test('a float semantic never takes an integer format (nor a joint index a float one), naming what fits', () => {
+    const normals = plain('normals', { vertexInputs: [{ semantic: 'normal', format: 'uint32x3' }] });
+    const e = composeError({ fragments: [...vertex(), normals] });
+    expect(e.code).toBe('vertex-format');
+    expect(e.fragmentIds).toEqual(['normals']);
+    expect(e.message).toContain(
+      'fragment "normals" vertex input "normal" is declared vec3u (format "uint32x3"), but "normal" is a float semantic: declare a float, unorm or snorm format',
+    );
+    const joints = plain('joints', { vertexInputs: [{ semantic: 'joints', format: 'float32x4' }] });
+    expect(composeError({ fragments: [...vertex(), joints] }).message).toContain('"joints" is a uint semantic');
+    // A semantic of your own takes any kind.
+    const own = plain('own', { vertexInputs: [{ semantic: 'myIds', format: 'uint32x2' }] });
+    expect(() => composeShader({ fragments: [...vertex(), own] })).not.toThrow();
+  });
+
   test('a float format into an integer input, from a caller buffer', () => {
     const ids = plain('ids', { vertexInputs: [{ semantic: 'joints', format: 'uint16x4' }] });
     const e = composeError({

@@ -8,13 +8,10 @@ import {
   makeComposeCache,
 } from '../../../composer/compose-shader.js';
 import { ComposeError } from '../../../composer/errors.js';
-import {
-  checkPrecomposedShaders,
-  findPrecomposedShader,
-  makePrecomposedShaderData,
-  precomposedKeyOf,
-} from '../../../composer/precomposed.js';
+import { checkPrecomposedShaders } from '../../../composer/precomposed-check.js';
+import { findPrecomposedShader, makePrecomposedShaderData, precomposedKeyOf } from '../../../composer/precomposed.js';
 import { makePrecomposedShaders } from '../../../composer/precomposed-table.js';
+import { precomposedDigestOf } from '../../../composer/precomposed-check.js';
 import { listVariants, makeVariantRegistry } from '../../../composer/variant-registry.js';
 import { makeBoxData } from '../../../engine/primitives/box.js';
 import { GeometryTextureType } from '../../../geometry/geometry-types.js';
@@ -119,9 +116,78 @@ describe('a compose cache with a precomposed table', () => {
   test('bad tables are refused naming what is wrong', () => {
     const check = (value: unknown) => () => checkPrecomposedShaders('usePrecomposedShaders', value);
     expect(check(null)).toThrow(/usePrecomposedShaders: table null is not an object/);
-    expect(check({ format: 'other', shaders: {} })).toThrow(/table format "other" is not "weft-precomposed\/1"/);
-    expect(check({ format: 'weft-precomposed/1', shaders: { a: { name: 'x' } } })).toThrow(/shaders\["a"\]/);
-    expect(checkPrecomposedShaders('t', table)).toBe(table);
+    expect(check({ format: 'other', shaders: {} })).toThrow(/table format "other" is not "weft-precomposed\/2"/);
+    expect(check({ ...table, shaders: { a: { name: 'x' } } })).toThrow(/shaders\["a"\]/);
+    // A table of another format or weft version is refused as a whole, saying to rebuild.
+    for (const stale of [
+      { ...table, format: 'weft-precomposed/1' },
+      { ...table, weft: '0.0.9' },
+    ]) {
+      const error = (() => {
+        try {
+          check(stale)();
+        } catch (e) {
+          return e as ComposeError;
+        }
+        throw new Error('no error');
+      })();
+      expect(error.code).toBe('stale-precomposed-table');
+      expect(error.message).toMatch(/rebuild the page/);
+    }
+    // Every entry weft makes passes; the result is a frozen copy, so edits of the caller's table change nothing.
+    const checked = checkPrecomposedShaders('t', table);
+    expect(checked).not.toBe(table);
+    expect(checked).toEqual(table);
+    expect(Object.isFrozen(Object.values(checked.shaders)[0].shader.bindGroups)).toBe(true);
+  });
+
+  test('an entry is refused naming the entry, the field and what was expected', () => {
+    const [key, entry] = Object.entries(table.shaders).find(([, e]) => e.name === 'box-forward')!;
+    const edit = (change: (shader: Record<string, unknown>) => void, reseal = true) => {
+      const shader = structuredClone(entry.shader) as unknown as Record<string, unknown>;
+      change(shader);
+      const digest = reseal ? precomposedDigestOf(shader) : entry.digest;
+      return () =>
+        checkPrecomposedShaders('usePrecomposedShaders', {
+          ...table,
+          shaders: { [key]: { ...entry, digest, shader } },
+        });
+    };
+    const at = `table.shaders["${key}"] (variant "box-forward")`;
+    expect(edit((s) => (s.code = `${s.code} `), false)).toThrow(`${at}.digest`);
+    expect(edit((s) => delete s.vertexBuffers)).toThrow(`${at}.shader.vertexBuffers is undefined, expected an array`);
+    expect(edit((s) => (s.bindGroups = {}))).toThrow(`${at}.shader.bindGroups`);
+    expect(edit((s) => (s.vertexEntryPoint = 'main'))).toThrow(
+      /vertexEntryPoint is "main", expected a function the code declares @vertex/,
+    );
+    expect(edit((s) => ((s.bindGroups as { entries: { binding: number }[] }[])[1].entries[0].binding = 5))).toThrow(
+      /bindGroups\[1\]/,
+    );
+    expect(edit((s) => ((s.vertexInputs as { format: string }[])[0].format = 'uint32x3'))).toThrow(/vertexInputs\[0\]/);
+    expect(edit((s) => (s.targets = []))).toThrow(/targets/);
+  });
+
+  test('a lookup refuses an entry that is not the spec it is keyed by, or whose key is not its own', () => {
+    const variants = listVariants(mine);
+    const forward = variants.find((v) => v.name === 'box-forward')!.spec();
+    const pick = variants.find((v) => v.name === 'box-pick')!.spec();
+    const key = precomposedKeyOf(composeSpecKey(forward));
+    const pickEntry = table.shaders[precomposedKeyOf(composeSpecKey(pick))];
+    const moved = { ...table, shaders: { [key]: pickEntry } };
+    expect(() => findPrecomposedShader('composeShader', moved, composeSpecKey(forward), forward, false)).toThrow(
+      /\(variant "box-pick"\)\.shader\.fragments is .* expects/,
+    );
+    const entry = table.shaders[key];
+    const rekeyed = { ...entry, shader: { ...entry.shader, key: '0123456789abcdef' } };
+    expect(() =>
+      findPrecomposedShader(
+        'composeShader',
+        { ...table, shaders: { [key]: rekeyed } },
+        composeSpecKey(forward),
+        forward,
+        false,
+      ),
+    ).toThrow(/shader\.key is 0123456789abcdef, .* expects [0-9a-f]{16} \(the key of its code and layouts\)/);
   });
 
   test('a field that is not plain data is refused at build time, naming its path', () => {

@@ -13,6 +13,7 @@ import {
   renderFrame,
   runTasks,
   usePrecomposedShaders,
+  whenEngineReadyAsync,
 } from '../../../../engine/index.js';
 import { createGeometryRendererTask, GeometryTextureType } from '../../../../geometry/index.js';
 import { createGpuPicker, enableDetailedPicking, pickManyAsync } from '../../../../picking/index.js';
@@ -45,7 +46,11 @@ export async function runPrecomposedPage(table: PrecomposedShaders | null): Prom
   engine.device.addEventListener('uncapturederror', (event) =>
     (window.__weftErrors ??= []).push((event as GPUUncapturedErrorEvent).error.message),
   );
-  if (table) usePrecomposedShaders(engine, table);
+  if (table) {
+    usePrecomposedShaders(engine, table);
+    // The table's shaders compile on the device first; frames return false until they have.
+    await whenEngineReadyAsync(engine);
+  }
   const scene = createScene(engine, { clearColor: [0.1, 0.2, 0.3, 1] });
   scene.camera = makePerspectiveCamera({ position: [0, 0, 3], target: [0, 0, 0] });
   createBoxMesh(scene, 'box', {}, { worldMatrix: mat4.multiply(mat4.rotationY(0.5), mat4.rotationX(0.4)) });
