@@ -4,7 +4,7 @@
 import { describeValue } from '../core/errors.js';
 import { ComposeError } from './errors.js';
 import { fnv1a64, stableStringify } from './hash.js';
-import type { PrecomposedEntry, PrecomposedShaders } from './precomposed.js';
+import type { PrecomposedShaders } from './precomposed.js';
 import { precomposedFormat, precomposedWeftVersion } from './precomposed.js';
 import { semanticScalarKind, vertexFormatInfo } from './vertex-layout.js';
 import { isWgslIdentifier, wgslScalarKind } from './wgsl-names.js';
