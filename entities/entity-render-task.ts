@@ -55,6 +55,8 @@ interface EntityTaskState {
   gpu: ContributorGpu | null;
   /** Items the buffers hold; a larger `spec.capacity()` re-records. */
   capacity: number;
+  /** The precomposed table generation `gpu` was made against (a replaced table re-records). */
+  table: number;
   items: ArrayBuffer;
   readonly viewData: ContributorViewData;
   /** The one full-target point the renderer draws (its view-projection is the camera's). */
@@ -82,7 +84,12 @@ function entityPipelineState(state: EntityTaskState): RenderPipelineState {
 
 function entityNeedsRecord(state: EntityTaskState): boolean {
   const { gpu } = state;
-  return !gpu || gpu.device !== state.scene.engine.device || state.spec.capacity() > state.capacity;
+  return (
+    !gpu ||
+    gpu.device !== state.scene.engine.device ||
+    state.spec.capacity() > state.capacity ||
+    state.table !== (precomposedSourceOf(state.scene.engine).generation ?? 0)
+  );
 }
 
 /** record(): a new pipeline and buffers on the current device, sized for the entity's capacity. */
@@ -101,6 +108,7 @@ function recordEntityTask(state: EntityTaskState): void {
     precomposed: precomposedSourceOf(state.scene.engine),
   });
   state.gpu = gpu;
+  state.table = precomposedSourceOf(state.scene.engine).generation ?? 0;
   state.capacity = Math.max(spec.capacity(), 1);
   state.items = new ArrayBuffer(state.capacity * spec.itemBytes);
   prepareContributorGpu(gpu, 1, state.items.byteLength);
@@ -186,6 +194,7 @@ export function createEntityRenderTask(scene: Scene, options: EntityRenderTaskOp
     spec,
     gpu: null,
     capacity: 0,
+    table: 0,
     items: new ArrayBuffer(0),
     viewData: {
       inverseViewProjection: new Float32Array(16),

@@ -333,5 +333,6 @@ export function recordGeometryTask(state: GeometryTaskState): void {
   state.recorded.height = height;
   state.recorded.depth = depth;
   state.recorded.meshes = [...geometryTaskMeshes(state)];
+  state.recorded.table = state.setup.cache.precomposed?.generation ?? 0;
   state.recorded.count++;
 }

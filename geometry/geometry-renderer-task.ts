@@ -185,7 +185,7 @@ export function createGeometryRendererTask(scene: Scene, config: GeometryRendere
     targets,
     velocity: makeVelocityHistory(),
     textureGroups: makeTextureGroupCache(),
-    recorded: { device: null, structure: -1, width: 0, height: 0, depth: null, meshes: [], count: 0 },
+    recorded: { device: null, structure: -1, width: 0, height: 0, depth: null, meshes: [], count: 0, table: 0 },
     pipelines: null,
     draws: [],
     ids: { ranges: [], frameRanges: null, reader: createFrameIdReader(`weft:${name}`) },
@@ -253,7 +253,11 @@ function assertAlive(state: GeometryTaskState, where: string): void {
 
 /** True when the device, scene structure, size, shared depth, mesh list, a material or a transparency changed since the last record. */
 function geometryNeedsRecord(state: GeometryTaskState): boolean {
-  if (state.recorded.device !== state.engine.device || state.recorded.structure !== state.scene.structureVersion)
+  if (
+    state.recorded.device !== state.engine.device ||
+    state.recorded.structure !== state.scene.structureVersion ||
+    state.recorded.table !== (state.setup.cache.precomposed?.generation ?? 0)
+  )
     return true;
   const size = state.config.size;
   const fixed = size && size !== 'canvas';

@@ -74,6 +74,8 @@ interface GeometryTaskRecorded {
   depth: GPUTexture | null;
   meshes: Mesh[];
   count: number;
+  /** The precomposed table generation the draws were composed against (a replaced table re-records). */
+  table: number;
 }
 
 /** The frame-ID ranges of the recorded draw list and of the last executed frame, and the reader of the ID texture. */
