@@ -2,7 +2,7 @@
 // not public; the tests use it as the reference of pickRectAsync's culled draw and GPU reduction, bench/marquee.ts as
 // the cost that reduction saves.
 import { captureSceneSources, type GpuPicker, runRequest } from '../gpu-picker.js';
-import { makePickSnapshot } from '../pick-snapshot.js';
+import { findCandidate, makePickSnapshot } from '../pick-snapshot.js';
 import { findCapturedSource, makeContributorViewData } from '../sources/pick-contributors.js';
 import { type PickedIdentity, sourceIdentity } from './pick-rect.js';
 import { checkRectCall, type PickRectOptions, startRectCall } from './pick-rect-async.js';
@@ -50,12 +50,12 @@ export async function pickRectByReadbackAsync(
       const seen = new Map<number, PickedIdentity>();
       for (const id of readback.ids()) {
         if (id === 0 || seen.has(id)) continue;
-        const candidate = snapshot.candidates.find((c) => id >= c.baseId && id < c.baseId + c.idCount);
-        const source = candidate ? null : findCapturedSource(sources, id);
-        if (candidate)
+        const found = findCandidate(snapshot, id);
+        const source = found ? null : findCapturedSource(sources, id);
+        if (found)
           seen.set(id, {
-            mesh: candidate.mesh,
-            thinInstanceIndex: candidate.runs ? id - candidate.baseId : -1,
+            mesh: found.candidate.mesh,
+            thinInstanceIndex: found.instance,
             entity: null,
             entityDetail: null,
           });
