@@ -147,7 +147,8 @@ export function checkMeshArguments(api: string, name: unknown, meshOptions: Mesh
   checkOptionKeys(api, meshOptions, meshOptionKeys, engineOptionError, 'meshOptions');
 }
 
-function checkMatrix(api: string, name: string, field: string, matrix: ArrayLike<number>): Float32Array {
+/** @internal A 4×4 of 16 finite numbers, copied to float32; a MeshDataError naming `field` otherwise. */
+export function checkMatrix(api: string, name: string, field: string, matrix: ArrayLike<number>): Float32Array {
   if (matrix?.length !== 16 || !Array.from(matrix).every(Number.isFinite)) {
     throw new MeshDataError(
       api,
@@ -159,7 +160,8 @@ function checkMatrix(api: string, name: string, field: string, matrix: ArrayLike
   return Float32Array.from(matrix);
 }
 
-function checkThinInstances(api: string, name: string, matrices: Float32Array): Float32Array<ArrayBuffer> {
+/** @internal Thin-instance matrices checked (16 floats each, finite but the payload lanes) and copied. */
+export function checkThinInstances(api: string, name: string, matrices: Float32Array): Float32Array<ArrayBuffer> {
   if (!(matrices instanceof Float32Array) || matrices.length === 0 || matrices.length % 16 !== 0) {
     throw new MeshDataError(
       api,

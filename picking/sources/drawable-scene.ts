@@ -6,6 +6,8 @@ import type { Camera } from '../../engine/camera.js';
 import type { Engine } from '../../engine/engine.js';
 import { makeStandardMaterial, type StandardMaterial } from '../../engine/material.js';
 import {
+  checkMatrix,
+  checkThinInstances,
   createMeshFromData,
   disposeMesh,
   type Mesh,
@@ -14,6 +16,7 @@ import {
   setThinInstances,
 } from '../../engine/mesh.js';
 import type { InterleavedAttribute, VertexSemantic } from '../../engine/mesh-data.js';
+import { checkMeshHostBuffers } from '../../engine/mesh-host-buffers.js';
 import { createScene, disposeScene, type Scene } from '../../engine/scene.js';
 import { makeSkeleton, type Skeleton } from '../../engine/skeleton.js';
 import { PickError } from '../pick-errors.js';
@@ -181,42 +184,57 @@ function sameMatrix(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
  * no longer listed are dropped, and the rest follow their world matrix (by value), instances, skin and geometry (by
  * version), visibility and culling. The list's order is the pick ID order. Call it before each pick (it costs one
  * pass over the list and uploads only changed skin matrices).
- * @throws {PickError} `bad-option` naming the drawable and the key; {MeshDataError} naming the buffer that does not
- * fit its data. The drawables before the bad one are synced, the rest are left as they were.
+ * @throws {PickError} `bad-option` naming the drawable and the key; {MeshDataError} naming the buffer or matrix that
+ * does not fit. Everything is checked (and new meshes made) before anything changes: on an error the scene is as it
+ * was before the call.
  */
 export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readonly PickDrawable<T>[]): void {
   const api = 'syncDrawableScene';
   if (target.disposed) throw new PickError(api, 'disposed', 'the drawable scene was disposed');
   if (!Array.isArray(drawables))
     throw new PickError(api, 'bad-option', `drawables ${describeValue(drawables)} must be an array of PickDrawable`);
+  const plans: { drawable: PickDrawable<T>; entry: DrawableEntry<T> | undefined; made: Mesh | null }[] = [];
+  const listed = new Set<T>();
+  try {
+    drawables.forEach((drawable, at) => {
+      checkDrawable(api, drawable, at);
+      if (listed.has(drawable.object))
+        throw new PickError(api, 'bad-option', `drawables[${at}].object is listed twice; each object is one drawable`);
+      listed.add(drawable.object);
+      const entry = target.entries.get(drawable.object);
+      const rebuild =
+        !entry ||
+        entry.geometryVersion !== (drawable.geometryVersion ?? 0) ||
+        !!entry.mesh.skeleton !== !!drawable.skin;
+      if (!rebuild) checkUpdate(api, entry, drawable, at);
+      plans.push({ drawable, entry, made: rebuild ? makeDrawableMesh(target, drawable, at) : null });
+    });
+  } catch (error) {
+    for (const plan of plans) if (plan.made) disposeMesh(plan.made);
+    throw error;
+  }
   const pass = ++target.syncs;
   const order: Mesh[] = [];
-  drawables.forEach((drawable, at) => {
-    checkDrawable(api, drawable, at);
-    let entry = target.entries.get(drawable.object);
-    const geometryVersion = drawable.geometryVersion ?? 0;
-    if (entry?.seen === pass)
-      throw new PickError(api, 'bad-option', `drawables[${at}].object is listed twice; each object is one drawable`);
-    if (entry && (entry.geometryVersion !== geometryVersion || !!entry.mesh.skeleton !== !!drawable.skin)) {
-      disposeMesh(entry.mesh);
-      entry = undefined;
-    }
-    if (!entry) {
-      const mesh = makeDrawableMesh(target, drawable, at);
-      entry = {
+  for (const { drawable, entry, made } of plans) {
+    if (made) {
+      if (entry) disposeMesh(entry.mesh);
+      const fresh: DrawableEntry<T> = {
         object: drawable.object,
-        mesh,
-        geometryVersion,
+        mesh: made,
+        geometryVersion: drawable.geometryVersion ?? 0,
         instanceVersion: drawable.instances?.version ?? -1,
         skinVersion: drawable.skin?.version ?? -1,
-        material: mesh.material,
+        material: made.material,
         seen: pass,
       };
-      target.entries.set(drawable.object, entry);
-    } else updateEntry(entry, drawable);
-    entry.seen = pass;
-    order.push(entry.mesh);
-  });
+      target.entries.set(drawable.object, fresh);
+      order.push(made);
+    } else {
+      updateEntry(entry!, drawable);
+      entry!.seen = pass;
+      order.push(entry!.mesh);
+    }
+  }
   for (const [object, entry] of target.entries)
     if (entry.seen !== pass) {
       disposeMesh(entry.mesh);
@@ -230,26 +248,40 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
   }
 }
 
+/** Everything `updateEntry` would refuse, checked before the sync changes anything. */
+function checkUpdate<T>(api: string, entry: DrawableEntry<T>, drawable: PickDrawable<T>, at: number): void {
+  const mesh = entry.mesh;
+  checkMatrix(api, mesh.name, `drawables[${at}].worldMatrix`, drawable.worldMatrix);
+  const instances = drawable.instances;
+  if (instances && instances.version !== entry.instanceVersion) checkThinInstances(api, mesh.name, instances.matrices);
+  checkMeshHostBuffers(api, mesh.name, mesh.geometry, instances ? instances.matrices.length / 16 : 0, {
+    ...mesh.hostBuffers!,
+    instanceBuffer: instances?.buffer ?? null,
+  });
+  const skin = drawable.skin;
+  if (skin && mesh.skeleton && skin.boneMatrices.length !== mesh.skeleton.matrices.length)
+    throw new PickError(
+      api,
+      'bad-option',
+      `drawables[${at}].skin.boneMatrices holds ${skin.boneMatrices.length / 16} bones, the drawable was made with ${mesh.skeleton.boneCount}; bump geometryVersion to change the bone count`,
+    );
+}
+
+/** Applies a checked drawable to its mesh (`checkUpdate` ran): nothing here throws. */
 function updateEntry<T>(entry: DrawableEntry<T>, drawable: PickDrawable<T>): void {
   const mesh = entry.mesh;
   if (!sameMatrix(mesh.worldMatrix, drawable.worldMatrix)) setMeshWorldMatrix(mesh, drawable.worldMatrix);
   const instanceVersion = drawable.instances?.version ?? -1;
   const hostInstances = drawable.instances?.buffer ?? null;
-  if (instanceVersion !== entry.instanceVersion || hostInstances !== (mesh.hostBuffers?.instanceBuffer ?? null)) {
-    // The instance buffer and count go together: drop the old binding first so the count check sees the new buffer.
-    setMeshHostBuffers(mesh, { ...mesh.hostBuffers!, instanceBuffer: null });
-    setThinInstances(mesh, drawable.instances ? drawable.instances.matrices.slice() : null);
-    if (hostInstances) setMeshHostBuffers(mesh, { ...mesh.hostBuffers!, instanceBuffer: hostInstances });
+  if (instanceVersion !== entry.instanceVersion) {
+    setThinInstances(mesh, drawable.instances?.matrices ?? null);
     entry.instanceVersion = instanceVersion;
   }
+  // Only a different buffer re-binds (and drops the mesh's GPU wrapper); new matrices in the same buffer do not.
+  if (hostInstances !== (mesh.hostBuffers?.instanceBuffer ?? null))
+    setMeshHostBuffers(mesh, { ...mesh.hostBuffers!, instanceBuffer: hostInstances });
   const skin = drawable.skin;
   if (skin && mesh.skeleton && skin.version !== entry.skinVersion) {
-    if (skin.boneMatrices.length !== mesh.skeleton.matrices.length)
-      throw new PickError(
-        'syncDrawableScene',
-        'bad-option',
-        `${mesh.name}: skin.boneMatrices holds ${skin.boneMatrices.length / 16} bones, the drawable was made with ${mesh.skeleton.boneCount}; bump geometryVersion to change the bone count`,
-      );
     mesh.skeleton.matrices.set(skin.boneMatrices);
     mesh.skeleton.version++;
     entry.skinVersion = skin.version;

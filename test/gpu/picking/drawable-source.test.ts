@@ -3,7 +3,14 @@
 // pixel against a float64 ray cast written in this file (triangles transformed and skinned in float64 from the same
 // numbers the buffers hold), through a perspective and an orthographic camera, on both detail paths.
 import { describe, expect } from 'vitest';
-import { type Engine, MeshDataError, makeOrthographicCamera, makePerspectiveCamera } from '../../../engine/index.js';
+import {
+  type Engine,
+  ensureMeshGpu,
+  MeshDataError,
+  makeOrthographicCamera,
+  makePerspectiveCamera,
+} from '../../../engine/index.js';
+import { makeBoxData } from '../../../engine/primitives/box.js';
 import { pickSync } from '../../../picking/cpu/index.js';
 import {
   createDrawableScene,
@@ -64,57 +71,10 @@ const unit = (a: Vec3): Vec3 => {
   return [a[0] / l, a[1] / l, a[2] / l];
 };
 
-/** A unit cube's 24 corners (4 per face, so each face has its own normal) and 12 counter-clockwise triangles. */
+/** A unit cube's 24 corners (4 per face, each face its own normal) and 12 counter-clockwise triangles, as numbers. */
 function cube(): { positions: number[]; normals: number[]; indices: number[] } {
-  const faces: Array<[Vec3, Vec3, Vec3]> = [
-    [
-      [1, 0, 0],
-      [0, 1, 0],
-      [0, 0, 1],
-    ],
-    [
-      [-1, 0, 0],
-      [0, 0, 1],
-      [0, 1, 0],
-    ],
-    [
-      [0, 1, 0],
-      [0, 0, 1],
-      [1, 0, 0],
-    ],
-    [
-      [0, -1, 0],
-      [1, 0, 0],
-      [0, 0, 1],
-    ],
-    [
-      [0, 0, 1],
-      [1, 0, 0],
-      [0, 1, 0],
-    ],
-    [
-      [0, 0, -1],
-      [0, 1, 0],
-      [1, 0, 0],
-    ],
-  ];
-  const positions: number[] = [];
-  const normals: number[] = [];
-  const indices: number[] = [];
-  for (const [n, u, v] of faces) {
-    const base = positions.length / 3;
-    for (const [a, b] of [
-      [-1, -1],
-      [1, -1],
-      [1, 1],
-      [-1, 1],
-    ]) {
-      positions.push(...[0, 1, 2].map((k) => 0.5 * (n[k] + a * u[k] + b * v[k])));
-      normals.push(...n);
-    }
-    indices.push(base, base + 1, base + 2, base, base + 2, base + 3);
-  }
-  return { positions, normals, indices };
+  const box = makeBoxData();
+  return { positions: [...box.positions!], normals: [...box.normals!], indices: [...box.indices!] };
 }
 
 /** A square column from y = −1 to 1 in two segments (rings at −1, 0, 1), capped: the skinned drawable. */
@@ -582,6 +542,32 @@ describe('pick-source seam: a host scene of plain WebGPU buffers is picked exact
       const ray = referenceRay('perspective', 32, 24);
       const hit = castReference(host, ray.origin, ray.direction);
       const [info] = await pickManyAsync(picker, [{ x: 32, y: 24 }], { viewport: { width: size[0], height: size[1] } });
+      // A sync that fails part-way changes nothing: not the meshes, not the one before the bad drawable.
+      const before = [...target.scene.meshes];
+      const structure = target.scene.structureVersion;
+      const instanced = host.drawables[1];
+      const grown = new Float32Array(instanced.instances!.matrices.length * 2).fill(1);
+      const failing = [
+        { ...host.drawables[0], worldMatrix: Array(16).fill(2) },
+        { ...instanced, instances: { ...instanced.instances!, matrices: grown, version: 9 } },
+        { ...host.drawables[2], object: 'newcomer' },
+      ];
+      expect(() => syncDrawableScene(target, failing)).toThrowError(/hostBuffers\.instanceBuffer.*holds 192 bytes/);
+      expect(target.scene.meshes).toEqual(before);
+      expect(target.scene.structureVersion).toBe(structure);
+      expect(target.scene.meshes[0].worldMatrix[0]).not.toBe(2);
+      expect(target.scene.meshes[1].thinInstanceCount).toBe(3);
+      // New matrices in the same host buffer re-bind nothing: the mesh keeps its GPU wrapper.
+      const wrapper = ensureMeshGpu(target.scene.meshes[1], engine.device);
+      const moved = instanced.instances!.matrices.slice();
+      moved[12] += 0.01;
+      syncDrawableScene(target, [
+        host.drawables[0],
+        { ...instanced, instances: { ...instanced.instances!, matrices: moved, version: 2 } },
+        host.drawables[2],
+      ]);
+      expect(target.scene.meshes[1].gpu).toBe(wrapper);
+      expect(target.scene.meshes[1].thinInstanceVersion).toBeGreaterThan(0);
       expect(pickedObjectOf(target, info)?.object ?? null).toBe(hit && hit !== 'edge' ? hit.object : null);
       disposeGpuPicker(picker);
       disposeDrawableScene(target);
