@@ -16,6 +16,11 @@ export interface StandardMaterial {
   baseColor: [number, number, number, number];
   texture: TextureData | null;
   doubleSided: boolean;
+  /**
+   * Which winding of a mesh-local triangle is its front: `'ccw'` (weft's, glTF's and three.js's default) or `'cw'`
+   * (Babylon.js's meshes, or three.js `BackSide`). Absent means `'ccw'`. Every pass follows it (engine/winding.ts).
+   */
+  frontFace?: GPUFrontFace;
   /** Skip lighting: the surface shows base colour × texture × vertex colour. */
   unlit: boolean;
 }
@@ -26,6 +31,8 @@ export interface StandardMaterialOptions {
   baseColor?: readonly number[];
   texture?: TextureData | null;
   doubleSided?: boolean;
+  /** The mesh-local front winding (default `'ccw'`). */
+  frontFace?: GPUFrontFace;
   unlit?: boolean;
 }
 
@@ -34,6 +41,7 @@ const materialOptionKeys: OptionKeys<StandardMaterialOptions> = {
   baseColor: true,
   texture: true,
   doubleSided: true,
+  frontFace: true,
   unlit: true,
 };
 
@@ -72,11 +80,15 @@ export function makeStandardMaterial(options: StandardMaterialOptions = {}): Sta
       );
     }
   }
+  const frontFace = options.frontFace ?? 'ccw';
+  if (frontFace !== 'ccw' && frontFace !== 'cw')
+    throw new EngineError(api, 'bad-option', `frontFace ${describeValue(frontFace)} must be 'ccw' or 'cw'`);
   return {
     name: options.name ?? 'standard',
     baseColor: [color[0], color[1], color[2], color.length === 4 ? color[3] : 1],
     texture: texture ? { width: texture.width, height: texture.height, data: new Uint8Array(texture.data) } : null,
     doubleSided: options.doubleSided ?? false,
+    ...(frontFace === 'cw' ? { frontFace } : {}),
     unlit: options.unlit ?? false,
   };
 }
@@ -96,6 +108,7 @@ export function isStandardMaterial(value: unknown): value is StandardMaterial {
     m.baseColor.every((c) => typeof c === 'number' && Number.isFinite(c)) &&
     (m.texture === null || (typeof m.texture === 'object' && m.texture.data instanceof Uint8Array)) &&
     typeof m.doubleSided === 'boolean' &&
+    (m.frontFace === undefined || m.frontFace === 'ccw' || m.frontFace === 'cw') &&
     typeof m.unlit === 'boolean'
   );
 }

@@ -3,7 +3,8 @@ import type { Mesh } from './mesh.js';
 
 /**
  * The one face rule every pass follows (forward, frame IDs, G-buffer, GPU pick, CPU pick):
- * - a triangle's front is its counter-clockwise side in mesh-local space, carried through the world (× thin
+ * - a triangle's front is its counter-clockwise side in mesh-local space (clockwise for a material whose `frontFace`
+ *   is `'cw'`), carried through the world (× thin
  *   instance) matrix: when that matrix mirrors (negative determinant) the front face is the clockwise one on
  *   screen, so mirrored meshes and instances are not drawn inside out and nobody flips indices;
  * - a one-sided material (`doubleSided: false`) culls back faces, a double-sided one culls nothing;
@@ -12,6 +13,11 @@ import type { Mesh } from './mesh.js';
 
 /** How a pick treats back faces: `'as-drawn'` culls exactly what the renderers cull; `'none'` picks every face. */
 export type PickCulling = 'as-drawn' | 'none';
+
+/** @internal 1 when the material's mesh-local front is counter-clockwise (the default), -1 when clockwise. */
+export function materialFacing(material: StandardMaterial): 1 | -1 {
+  return material.frontFace === 'cw' ? -1 : 1;
+}
 
 /** @internal The cull mode a material draws with. */
 export function materialCullMode(material: StandardMaterial): GPUCullMode {
@@ -92,7 +98,7 @@ export function splitByWinding(
   count: number,
   out: WindingRun[] = [],
 ): WindingRun[] {
-  const worldSign = determinantSign(world);
+  const worldSign = determinantSign(world) * materialFacing(mesh.material);
   if (!mesh.thinInstances || count === 0) {
     if (count > 0) out.push({ first, count, frontFace: frontFaceOf(worldSign) });
     return out;
@@ -121,7 +127,7 @@ export function meshWindingRuns(mesh: Mesh, out: WindingRun[] = []): WindingRun[
 
 /** @internal True when some instance of the mesh (or the mesh itself) is drawn with the clockwise front face now. */
 export function meshUsesClockwise(mesh: Mesh): boolean {
-  const worldSign = determinantSign(mesh.worldMatrix);
+  const worldSign = determinantSign(mesh.worldMatrix) * materialFacing(mesh.material);
   if (!mesh.thinInstances) return worldSign < 0;
   if (mesh.thinInstanceCount === 0) return false;
   const { mirrored, all } = mirrorsOf(mesh);

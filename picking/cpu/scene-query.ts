@@ -1,5 +1,5 @@
 import type { Mesh } from '../../engine/mesh.js';
-import type { PickCulling } from '../../engine/winding.js';
+import { materialFacing, type PickCulling } from '../../engine/winding.js';
 import { nodeCountWord, nodeFirstWord, nodeWords } from './bvh/bvh-nodes.js';
 import { adoptBuiltMeshBvh, type CpuPicker } from './cpu-picker.js';
 import { getMeshBvh, meshBvhCacheEpoch, peekMeshBvh } from './bvh/mesh-bvh-cache.js';
@@ -181,7 +181,8 @@ function offer(q: Query, e: number, far: number): number {
   // The renderers' face rule (engine/winding.ts): a one-sided material shows the CCW side of the local triangle. The
   // ray is tested in local space, where a mirroring world × instance matrix changes nothing: the GPU flips the
   // screen-space front face by the determinant's sign to show exactly this side.
-  const facing = q.culling === 'none' || entries.meshes[e].material.doubleSided ? 0 : 1;
+  const material = entries.meshes[e].material;
+  const facing = q.culling === 'none' || material.doubleSided ? 0 : materialFacing(material);
   if (q.all) {
     const list = makeTriangleHitList();
     raycastTriangleBvhAll(bvh, l[0], l[1], l[2], l[3], l[4], l[5], q.tMin, q.tMax, list, facing);
@@ -299,7 +300,7 @@ function raycastSingleEntryFirst(
   const ldy = m[1] * dx + m[5] * dy + m[9] * dz;
   const ldz = m[2] * dx + m[6] * dy + m[10] * dz;
   const bvh = meshBvhFor(picker, 0);
-  const facing = culling === 'none' || mesh.material.doubleSided ? 0 : 1;
+  const facing = culling === 'none' || mesh.material.doubleSided ? 0 : materialFacing(mesh.material);
   // Read right after the query: a pick re-entered from `accept` has already returned.
   singleHit ??= makeTriangleHit();
   const hit = singleHit;

@@ -3,7 +3,7 @@
 // and index data are equal byte for byte draw as one instanced draw instead, their world matrices as the instances.
 import type { Mesh } from '../../engine/mesh.js';
 import { isMeshDeformed } from '../../engine/mesh-deformation.js';
-import { determinantSign, materialCullMode, type PickCulling } from '../../engine/winding.js';
+import { determinantSign, materialCullMode, materialFacing, type PickCulling } from '../../engine/winding.js';
 import { geometryClassOf } from './geometry-class.js';
 import { getBatchPickPipeline, type PickRaster } from './pick-pipelines.js';
 import { ensureBatchInstances, type PickGpu, type PickPipeline } from './pick-resources.js';
@@ -56,7 +56,8 @@ export function batchRectCandidates(
     if (!geometryClass) return;
     // Without culling the front face changes nothing the pick shader reads.
     const culled = culling !== 'none' && materialCullMode(candidate.mesh.material) !== 'none';
-    const raster = culled ? (determinantSign(candidate.worldMatrix) > 0 ? 0 : 1) : 2;
+    const facing = determinantSign(candidate.worldMatrix) * materialFacing(candidate.mesh.material);
+    const raster = culled ? (facing > 0 ? 0 : 1) : 2;
     let byRaster = groups.get(geometryClass);
     if (!byRaster) groups.set(geometryClass, (byRaster = [-1, -1, -1]));
     if (byRaster[raster] < 0) {

@@ -56,6 +56,11 @@ export interface PickDrawable<T = unknown> {
   skin?: { boneMatrices: Float32Array; version: number } | null;
   /** Culling as drawn: one-sided (`false`, back faces culled, counter-clockwise front) or double-sided. Default false. */
   doubleSided?: boolean;
+  /**
+   * The mesh-local front winding as the host draws it: `'ccw'` (default; three.js `FrontSide`) or `'cw'` (Babylon.js's
+   * meshes, three.js `BackSide`). A mirroring world or instance matrix flips it on screen, as in every weft pass.
+   */
+  frontFace?: GPUFrontFace;
   /** Whether it is drawn (default true); a hidden drawable is never picked. */
   visible?: boolean;
   /** Whether picks see it (default true). */
@@ -102,6 +107,7 @@ const drawableKeys: readonly string[] = [
   'instances',
   'skin',
   'doubleSided',
+  'frontFace',
   'visible',
   'pickable',
 ];
@@ -129,12 +135,18 @@ function checkDrawable<T>(api: string, drawable: PickDrawable<T>, at: number): v
       'bad-option',
       `drawables[${at}].instances must be { matrices: Float32Array, version: number, buffer? }`,
     );
+  if (d.frontFace !== undefined && d.frontFace !== 'ccw' && d.frontFace !== 'cw')
+    throw new PickError(api, 'bad-option', `drawables[${at}].frontFace ${describeValue(d.frontFace)} must be 'ccw' or 'cw'`);
   if (d.skin != null && (!(d.skin.boneMatrices instanceof Float32Array) || d.skin.boneMatrices.length % 16 !== 0))
     throw new PickError(
       api,
       'bad-option',
       `drawables[${at}].skin.boneMatrices must be a Float32Array of 16 floats per bone`,
     );
+}
+
+function drawableMaterial(drawable: PickDrawable<unknown>): StandardMaterial {
+  return makeStandardMaterial({ doubleSided: drawable.doubleSided === true, frontFace: drawable.frontFace ?? 'ccw' });
 }
 
 function makeDrawableMesh<T>(target: DrawableScene<T>, drawable: PickDrawable<T>, at: number): Mesh {
@@ -144,7 +156,7 @@ function makeDrawableMesh<T>(target: DrawableScene<T>, drawable: PickDrawable<T>
     skeleton = makeSkeleton(drawable.skin.boneMatrices.length / 16, `${name}:skin`);
     skeleton.matrices.set(drawable.skin.boneMatrices);
   }
-  const material = makeStandardMaterial({ doubleSided: drawable.doubleSided === true });
+  const material = drawableMaterial(drawable);
   const mesh = createMeshFromData(
     target.scene,
     name,
@@ -286,9 +298,11 @@ function updateEntry<T>(entry: DrawableEntry<T>, drawable: PickDrawable<T>): voi
     mesh.skeleton.version++;
     entry.skinVersion = skin.version;
   }
-  const doubleSided = drawable.doubleSided === true;
-  if (entry.material.doubleSided !== doubleSided) {
-    entry.material = makeStandardMaterial({ doubleSided });
+  if (
+    entry.material.doubleSided !== (drawable.doubleSided === true) ||
+    (entry.material.frontFace ?? 'ccw') !== (drawable.frontFace ?? 'ccw')
+  ) {
+    entry.material = drawableMaterial(drawable);
     mesh.material = entry.material;
   }
   mesh.visible = drawable.visible ?? true;

@@ -516,6 +516,70 @@ describe('pick-source seam: a host scene of plain WebGPU buffers is picked exact
   );
 
   gpuTest(
+    "a clockwise-front drawable (Babylon.js's winding, three.js BackSide) is culled as drawn, on the GPU and the CPU",
+    async ({ engine }) => {
+      // The plain box with every triangle reversed: its outside faces are clockwise in mesh space.
+      const host = makeHost(engine.device);
+      const plain = host.drawables[0];
+      const reversed = Uint16Array.from(plain.index!.data);
+      for (let f = 0; f < reversed.length; f += 3)
+        [reversed[f + 1], reversed[f + 2]] = [reversed[f + 2], reversed[f + 1]];
+      const indexBuffer = gpuBuffer(engine.device, 'host:reversed:indices', reversed, GPUBufferUsage.INDEX);
+      const outside = host.triangles.filter((t) => t.object === 'plain');
+      const viewport = { width: size[0], height: size[1] };
+      const pixels: { x: number; y: number }[] = [];
+      const near: ReferenceHit[] = [];
+      const far: number[] = [];
+      for (let y = 0; y < size[1]; y++)
+        for (let x = 0; x < size[0]; x++) {
+          const ray = referenceRay('perspective', x, y);
+          const hit = castReference({ ...host, triangles: outside }, ray.origin, ray.direction);
+          if (!hit || hit === 'edge') continue;
+          // The far side: the nearest face whose (outward) normal faces away from the ray.
+          const back = castReference(
+            {
+              ...host,
+              triangles: outside.filter(
+                (t) => dot(cross(sub(t.corners[1], t.corners[0]), sub(t.corners[2], t.corners[0])), ray.direction) > 0,
+              ),
+            },
+            ray.origin,
+            ray.direction,
+          );
+          if (!back || back === 'edge') continue;
+          pixels.push({ x, y });
+          near.push(hit);
+          far.push(back.face);
+        }
+      expect(pixels.length).toBeGreaterThan(100);
+      for (const [frontFace, expected] of [
+        ['cw', near.map((h) => h.face)],
+        ['ccw', far],
+      ] as const) {
+        const target = createDrawableScene<string>(engine, makePerspectiveCamera({ ...perspective, near: 0.1 }));
+        syncDrawableScene(target, [{ ...plain, index: { buffer: indexBuffer, data: reversed }, frontFace }]);
+        const picker = createGpuPicker(target.scene);
+        enableDetailedPicking(picker, { method: 'primitive-index' });
+        const infos = await pickManyAsync(picker, pixels, { viewport });
+        const gpuFaces = infos.map((info) => (info.hit ? info.faceId : -1));
+        const cpuFaces = pixels.map(({ x, y }) => {
+          const cpu = pickSync(target.scene, x, y, { viewport });
+          return cpu.hit ? cpu.faceId : -1;
+        });
+        expect(gpuFaces, `GPU, frontFace ${frontFace}`).toEqual(expected);
+        expect(cpuFaces, `CPU, frontFace ${frontFace}`).toEqual(expected);
+        disposeGpuPicker(picker);
+        disposeDrawableScene(target);
+      }
+      expect(() =>
+        syncDrawableScene(createDrawableScene<string>(engine), [{ ...plain, frontFace: 'left' as GPUFrontFace }]),
+      ).toThrowError(/drawables\[0\]\.frontFace "left" must be 'ccw' or 'cw'/);
+      for (const buffer of [...host.buffers, indexBuffer]) buffer.destroy();
+    },
+    size,
+  );
+
+  gpuTest(
     'bad host buffers are typed errors naming the buffer, and the scene keeps working after them',
     async ({ engine }) => {
       const host = makeHost(engine.device);
