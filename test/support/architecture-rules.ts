@@ -25,11 +25,29 @@ export const WEFT_LAYER_PLAN: LayerPlan = {
     variants: 6,
     index: 7,
     vite: 8,
+    hosts: 8,
   },
   // billboards/ and splats/ were top-level folders before entities/ existed; the aliases let the checker read old trees.
   aliases: { 'index.ts': 'index', billboards: 'entities', splats: 'entities' },
   appFolders: ['demo', 'bench', 'scripts', 'examples', 'test', 'cli'],
 };
+
+/** Optional peer packages and the one folder of the library that may import each (a host adapter's own folder). */
+export const WEFT_HOST_PEERS: Readonly<Record<string, string>> = {
+  three: 'hosts/three/',
+  '@babylonjs/core': 'hosts/babylon/',
+};
+
+/** Every import of an optional peer package from outside the folder that owns it, as `file:line → specifier`. */
+export function findHostPeerViolations(graph: ImportGraph, peers: Readonly<Record<string, string>>): string[] {
+  const lines: string[] = [];
+  for (const module of graph.modules.values())
+    for (const edge of module.imports)
+      for (const [peer, folder] of Object.entries(peers))
+        if ((edge.specifier === peer || edge.specifier.startsWith(`${peer}/`)) && !module.path.startsWith(folder))
+          lines.push(`${describeEdge(edge)}  (only ${folder} imports ${peer})`);
+  return lines;
+}
 
 /** The top-level files and folders that may hold library code under the plan (missing ones are skipped when read). */
 export function listLibraryEntries(plan: LayerPlan): string[] {

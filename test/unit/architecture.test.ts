@@ -6,10 +6,12 @@ import {
   findImportCycles,
   findLayer,
   findLayerViolations,
+  findHostPeerViolations,
   findModuleSideEffects,
   findReexportHubs,
   findRoomViolations,
   listLibraryEntries,
+  WEFT_HOST_PEERS,
   WEFT_LAYER_PLAN,
   WEFT_PICKING_ROOMS,
 } from '../support/architecture-rules.js';
@@ -44,6 +46,10 @@ describe(`architecture of ${root}`, () => {
 
   test('no import cycle between modules', () => {
     expectNone('import cycles', findImportCycles(graph, CYCLE_EDGE_KINDS));
+  });
+
+  test('optional peers: only hosts/three/ imports three, only hosts/babylon/ imports @babylonjs/core', () => {
+    expectNone('imports of an optional peer outside its adapter', findHostPeerViolations(graph, WEFT_HOST_PEERS));
   });
 
   test('no module-level side effect in library code', () => {
