@@ -23,7 +23,11 @@ import { PickError } from '../pick-errors.js';
 
 /** One vertex buffer of a drawable: the host's GPU buffer, the CPU bytes it holds, and how its attributes lie. */
 export interface PickVertexBuffer {
-  buffer: GPUBuffer;
+  /**
+   * The host's GPU buffer, bound as it is; `null` where the host has none weft can bind (e.g. a format weft does not
+   * read, converted in `data`): weft uploads its own copy of `data`.
+   */
+  buffer: GPUBuffer | null;
   /** The bytes the GPU buffer holds (bounds, CPU picks and pick detail read them). */
   data: ArrayBuffer | ArrayBufferView;
   arrayStride: number;
@@ -41,8 +45,12 @@ export interface PickDrawable<T = unknown> {
   name?: string;
   /** The vertex buffers as the host binds them; joints/weights (uint16x4 / float32x4) here make a skinned drawable. */
   vertexBuffers: readonly PickVertexBuffer[];
-  index?: { buffer: GPUBuffer; data: Uint16Array | Uint32Array } | null;
-  /** Bump when the buffers or their bytes change: the drawable is made again from them. Default 0. */
+  /** The index buffer and its data; `buffer: null` where the host's cannot be bound (weft uploads a copy). */
+  index?: { buffer: GPUBuffer | null; data: Uint16Array | Uint32Array } | null;
+  /**
+   * Bump when the bytes in the buffers change: the drawable is made again from them. Default 0. (A different
+   * `GPUBuffer` object is noticed by itself.)
+   */
   geometryVersion?: number;
   /** Column-major local → world, as drawn (compared by value on each sync). */
   worldMatrix: ArrayLike<number>;
@@ -136,7 +144,11 @@ function checkDrawable<T>(api: string, drawable: PickDrawable<T>, at: number): v
       `drawables[${at}].instances must be { matrices: Float32Array, version: number, buffer? }`,
     );
   if (d.frontFace !== undefined && d.frontFace !== 'ccw' && d.frontFace !== 'cw')
-    throw new PickError(api, 'bad-option', `drawables[${at}].frontFace ${describeValue(d.frontFace)} must be 'ccw' or 'cw'`);
+    throw new PickError(
+      api,
+      'bad-option',
+      `drawables[${at}].frontFace ${describeValue(d.frontFace)} must be 'ccw' or 'cw'`,
+    );
   if (d.skin != null && (!(d.skin.boneMatrices instanceof Float32Array) || d.skin.boneMatrices.length % 16 !== 0))
     throw new PickError(
       api,
@@ -176,7 +188,7 @@ function makeDrawableMesh<T>(target: DrawableScene<T>, drawable: PickDrawable<T>
       ...(drawable.instances ? { thinInstances: drawable.instances.matrices } : {}),
       ...(skeleton ? { skeleton } : {}),
       hostBuffers: {
-        vertexBuffers: drawable.vertexBuffers.map((b) => b.buffer),
+        vertexBuffers: drawable.vertexBuffers.map((b) => b.buffer ?? null),
         indexBuffer: drawable.index?.buffer ?? null,
         instanceBuffer: drawable.instances?.buffer ?? null,
       },
@@ -184,6 +196,15 @@ function makeDrawableMesh<T>(target: DrawableScene<T>, drawable: PickDrawable<T>
   );
   target.objectOfMesh.set(mesh, drawable.object);
   return mesh;
+}
+
+/** Whether the drawable names the GPU buffers the mesh was made with (a new buffer object makes the mesh again). */
+function sameGeometryBuffers(mesh: Mesh, drawable: PickDrawable<unknown>): boolean {
+  const host = mesh.hostBuffers;
+  if (!host || host.vertexBuffers.length !== drawable.vertexBuffers.length) return false;
+  for (let i = 0; i < host.vertexBuffers.length; i++)
+    if (host.vertexBuffers[i] !== (drawable.vertexBuffers[i].buffer ?? null)) return false;
+  return (host.indexBuffer ?? null) === (drawable.index?.buffer ?? null);
 }
 
 function sameMatrix(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
@@ -217,7 +238,8 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
       const rebuild =
         !entry ||
         entry.geometryVersion !== (drawable.geometryVersion ?? 0) ||
-        !!entry.mesh.skeleton !== !!drawable.skin;
+        !!entry.mesh.skeleton !== !!drawable.skin ||
+        !sameGeometryBuffers(entry.mesh, drawable);
       if (!rebuild) checkUpdate(api, entry, drawable, at);
       plans.push({ drawable, entry, made: rebuild ? makeDrawableMesh(target, drawable, at) : null });
     });

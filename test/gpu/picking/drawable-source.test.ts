@@ -650,6 +650,34 @@ describe('pick-source seam: a host scene of plain WebGPU buffers is picked exact
       expect(error).toBeInstanceOf(PickError);
       expect((error as PickError).code).toBe('unsupported');
       expect((error as Error).message).toMatch(/host's .*without GPUBufferUsage\.STORAGE/);
+      // The same host, its buffers given as null: weft uploads copies it can read as storage, and detail is exact.
+      const copied = plainHost.drawables.map((d) => ({
+        ...d,
+        vertexBuffers: d.vertexBuffers.map((b) => ({ ...b, buffer: null })),
+        ...(d.index ? { index: { ...d.index, buffer: null } } : {}),
+      }));
+      syncDrawableScene(noStorage, copied);
+      const probes: { x: number; y: number }[] = [];
+      const hits: ReferenceHit[] = [];
+      for (let y = 2; y < size[1]; y += 5)
+        for (let x = 2; x < size[0]; x += 5) {
+          const ray = referenceRay('perspective', x, y);
+          const hit = castReference(plainHost, ray.origin, ray.direction);
+          if (hit && hit !== 'edge') {
+            probes.push({ x, y });
+            hits.push(hit);
+          }
+        }
+      const { result: copiedInfos, made } = await countAllocations(engine, () =>
+        pickManyAsync(pulled, probes, { viewport: { width: size[0], height: size[1] } }),
+      );
+      expect(probes.length).toBeGreaterThan(20);
+      expect(
+        copiedInfos.map((info, i) => checkPick(info, noStorage, hits[i], `copy (${probes[i].x}, ${probes[i].y})`)),
+      ).toEqual(hits.map(() => null));
+      // One copy per vertex and index buffer the host gave as null, made on the first pick that needs them.
+      const nulls = copied.reduce((n, d) => n + d.vertexBuffers.length + (d.index ? 1 : 0), 0);
+      expect(made.filter((b) => /:vertices\d|:indices/.test(b.label)).length).toBe(nulls);
       disposeGpuPicker(pulled);
       disposeDrawableScene(noStorage);
       for (const buffer of plainHost.buffers) buffer.destroy();
