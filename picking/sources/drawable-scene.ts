@@ -62,6 +62,12 @@ export interface PickDrawable<T = unknown> {
   instances?: { matrices: Float32Array; version: number; buffer?: GPUBuffer | null } | null;
   /** Skinning matrices (mesh space: joint transform × inverse bind), 16 floats per bone; bump `version` on change. */
   skin?: { boneMatrices: Float32Array; version: number } | null;
+  /**
+   * Morph targets as drawn: per target a position delta per vertex (xyz float32; optional normal deltas), and the
+   * current weights (read on every sync). The deltas are CPU data weft uploads once per `geometryVersion` (hosts keep
+   * theirs in textures weft cannot bind); change the target count or data by bumping `geometryVersion`.
+   */
+  morph?: { positions: readonly Float32Array[]; normals?: readonly Float32Array[]; weights: ArrayLike<number> } | null;
   /** Culling as drawn: one-sided (`false`, back faces culled, counter-clockwise front) or double-sided. Default false. */
   doubleSided?: boolean;
   /**
@@ -114,6 +120,7 @@ const drawableKeys: readonly string[] = [
   'worldMatrix',
   'instances',
   'skin',
+  'morph',
   'doubleSided',
   'frontFace',
   'visible',
@@ -142,6 +149,20 @@ function checkDrawable<T>(api: string, drawable: PickDrawable<T>, at: number): v
       api,
       'bad-option',
       `drawables[${at}].instances must be { matrices: Float32Array, version: number, buffer? }`,
+    );
+  const morph = d.morph;
+  if (
+    morph != null &&
+    (!Array.isArray(morph.positions) ||
+      morph.positions.length === 0 ||
+      !morph.positions.every((p) => p instanceof Float32Array) ||
+      morph.weights == null ||
+      morph.weights.length !== morph.positions.length)
+  )
+    throw new PickError(
+      api,
+      'bad-option',
+      `drawables[${at}].morph must be { positions: Float32Array[] (one or more targets), normals?, weights } with one weight per target`,
     );
   if (d.frontFace !== undefined && d.frontFace !== 'ccw' && d.frontFace !== 'cw')
     throw new PickError(
@@ -187,6 +208,15 @@ function makeDrawableMesh<T>(target: DrawableScene<T>, drawable: PickDrawable<T>
       pickable: drawable.pickable ?? true,
       ...(drawable.instances ? { thinInstances: drawable.instances.matrices } : {}),
       ...(skeleton ? { skeleton } : {}),
+      ...(drawable.morph
+        ? {
+            morphTargets: {
+              positions: drawable.morph.positions,
+              ...(drawable.morph.normals ? { normals: drawable.morph.normals } : {}),
+            },
+            morphWeights: drawable.morph.weights,
+          }
+        : {}),
       hostBuffers: {
         vertexBuffers: drawable.vertexBuffers.map((b) => b.buffer ?? null),
         indexBuffer: drawable.index?.buffer ?? null,
@@ -239,6 +269,7 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
         !entry ||
         entry.geometryVersion !== (drawable.geometryVersion ?? 0) ||
         !!entry.mesh.skeleton !== !!drawable.skin ||
+        (entry.mesh.morphTargets?.count ?? 0) !== (drawable.morph?.positions.length ?? 0) ||
         !sameGeometryBuffers(entry.mesh, drawable);
       if (!rebuild) checkUpdate(api, entry, drawable, at);
       plans.push({ drawable, entry, made: rebuild ? makeDrawableMesh(target, drawable, at) : null });
@@ -320,6 +351,8 @@ function updateEntry<T>(entry: DrawableEntry<T>, drawable: PickDrawable<T>): voi
     mesh.skeleton.version++;
     entry.skinVersion = skin.version;
   }
+  const weights = drawable.morph?.weights;
+  if (weights) for (let i = 0; i < weights.length; i++) mesh.morphWeights[i] = weights[i];
   if (
     entry.material.doubleSided !== (drawable.doubleSided === true) ||
     (entry.material.frontFace ?? 'ccw') !== (drawable.frontFace ?? 'ccw')
