@@ -178,6 +178,11 @@ function checkDrawable<T>(api: string, drawable: PickDrawable<T>, at: number): v
     );
 }
 
+/** A hidden drawable is never picked (weft's own meshes keep `visible` and `pickable` apart; a host's hidden is gone). */
+function pickableAsDrawn(drawable: PickDrawable<unknown>): boolean {
+  return (drawable.pickable ?? true) && (drawable.visible ?? true);
+}
+
 function drawableMaterial(drawable: PickDrawable<unknown>): StandardMaterial {
   return makeStandardMaterial({ doubleSided: drawable.doubleSided === true, frontFace: drawable.frontFace ?? 'ccw' });
 }
@@ -205,7 +210,7 @@ function makeDrawableMesh<T>(target: DrawableScene<T>, drawable: PickDrawable<T>
       material,
       worldMatrix: drawable.worldMatrix,
       visible: drawable.visible ?? true,
-      pickable: drawable.pickable ?? true,
+      pickable: pickableAsDrawn(drawable),
       ...(drawable.instances ? { thinInstances: drawable.instances.matrices } : {}),
       ...(skeleton ? { skeleton } : {}),
       ...(drawable.morph
@@ -361,7 +366,7 @@ function updateEntry<T>(entry: DrawableEntry<T>, drawable: PickDrawable<T>): voi
     mesh.material = entry.material;
   }
   mesh.visible = drawable.visible ?? true;
-  mesh.pickable = drawable.pickable ?? true;
+  mesh.pickable = pickableAsDrawn(drawable);
 }
 
 /**
