@@ -43,12 +43,14 @@ export interface ThreeDrawables {
   readonly bindHostBuffers: boolean;
   readonly records: Map<Object3D, DrawableRecord>;
   readonly list: PickDrawable<Object3D>[];
+  /** Scratch for each mesh's geometry versions. */
+  readonly versions: number[];
   pass: number;
 }
 
 /** @internal */
 export function makeThreeDrawables(renderer: WebGPURenderer, bindHostBuffers: boolean): ThreeDrawables {
-  return { renderer, bindHostBuffers, records: new Map(), list: [], pass: 0 };
+  return { renderer, bindHostBuffers, records: new Map(), list: [], versions: [], pass: 0 };
 }
 
 const semantics: ReadonlyArray<[string, VertexSemantic]> = [
@@ -136,37 +138,40 @@ function vertexBuffersOf(state: ThreeDrawables, mesh: Mesh, skinned: boolean): P
 }
 
 /** Which side three draws: one-sided front (ccw), one-sided back (as a cw front) or both. */
-function sideOf(api: string, mesh: Mesh): { doubleSided: boolean; frontFace: GPUFrontFace } {
-  const materials: Material[] = Array.isArray(mesh.material) ? mesh.material : [mesh.material];
-  const sides = new Set(materials.map((m) => m.side));
-  if (sides.size !== 1)
+function applySide(api: string, mesh: Mesh, drawable: PickDrawable<Object3D>): void {
+  const material = mesh.material;
+  const side = Array.isArray(material) ? material[0].side : material.side;
+  if (Array.isArray(material) && material.some((m) => m.side !== side))
     throw new PickError(
       api,
       'unsupported',
       `mesh ${describeValue(mesh.name || mesh.uuid)} mixes material sides across its groups; weft-gpu/three picks one side per mesh (give its materials one side)`,
     );
-  const side = materials[0].side;
-  return side === DoubleSide
-    ? { doubleSided: true, frontFace: 'ccw' }
-    : { doubleSided: false, frontFace: side === BackSide ? 'cw' : 'ccw' };
+  drawable.doubleSided = side === DoubleSide;
+  drawable.frontFace = side === BackSide ? 'cw' : 'ccw';
 }
 
 /** Attribute versions that, when any changes, make the drawable again (GPU buffer presence counts: three uploads late). */
-function geometryVersions(state: ThreeDrawables, mesh: Mesh, skinned: boolean): number[] {
+/** Writes the geometry's versions into `out` (reused between meshes: no allocation per pick) and returns it. */
+function geometryVersions(state: ThreeDrawables, mesh: Mesh, skinned: boolean, out: number[]): number[] {
   const geometry = mesh.geometry;
-  const out: number[] = [];
+  out.length = 0;
   const push = (attribute: AnyAttribute | null | undefined) => {
-    if (!attribute) return out.push(-1);
+    if (!attribute) {
+      out.push(-1);
+      return;
+    }
     const owner = (attribute as InterleavedBufferAttribute).isInterleavedBufferAttribute
       ? (attribute as InterleavedBufferAttribute).data
       : (attribute as BufferAttribute);
     out.push(owner.version, state.bindHostBuffers && gpuBufferOf(state.renderer, attribute) ? 1 : 0);
   };
-  for (const [name] of skinned ? [...semantics, ...skinSemantics] : semantics)
-    push(geometry.getAttribute(name) as AnyAttribute | undefined);
+  for (const [name] of semantics) push(geometry.getAttribute(name) as AnyAttribute | undefined);
+  if (skinned) for (const [name] of skinSemantics) push(geometry.getAttribute(name) as AnyAttribute | undefined);
   push(geometry.index);
-  for (const target of geometry.morphAttributes.position ?? []) push(target);
-  for (const target of geometry.morphAttributes.normal ?? []) push(target);
+  const morphs = geometry.morphAttributes;
+  if (morphs.position) for (const target of morphs.position) push(target);
+  if (morphs.normal) for (const target of morphs.normal) push(target);
   return out;
 }
 
@@ -257,9 +262,7 @@ function makeRecord(api: string, state: ThreeDrawables, mesh: Mesh, versions: nu
 function refreshRecord(record: DrawableRecord, mesh: Mesh, visible: boolean): void {
   const drawable = record.drawable;
   drawable.worldMatrix = mesh.matrixWorld.elements;
-  const { doubleSided, frontFace } = sideOf('pickThreeAsync', mesh);
-  drawable.doubleSided = doubleSided;
-  drawable.frontFace = frontFace;
+  applySide('pickThreeAsync', mesh, drawable);
   drawable.visible = visible;
   const instanced = (mesh as InstancedMesh).isInstancedMesh ? (mesh as InstancedMesh) : null;
   if (instanced) {
@@ -292,8 +295,8 @@ function refreshRecord(record: DrawableRecord, mesh: Mesh, visible: boolean): vo
 /** Whether three draws the object for this camera: visible up the tree (traverseVisible), on the camera's layers. */
 function drawnFor(mesh: Mesh, camera: Camera): boolean {
   if (!mesh.layers.test(camera.layers)) return false;
-  const materials: Material[] = Array.isArray(mesh.material) ? mesh.material : [mesh.material];
-  return materials.some((m) => m.visible);
+  const material = mesh.material;
+  return Array.isArray(material) ? material.some((m: Material) => m.visible) : material.visible;
 }
 
 /**
@@ -337,10 +340,10 @@ export function collectThreeDrawables(
         `mesh ${describeValue(mesh.name || mesh.uuid)} has material.clippingPlanes; weft-gpu/three does not pick clipped geometry yet (hide it from the pick with layers)`,
       );
     const skinned = (mesh as SkinnedMesh).isSkinnedMesh === true;
-    const versions = geometryVersions(state, mesh, skinned);
+    const versions = geometryVersions(state, mesh, skinned, state.versions);
     let record = state.records.get(mesh);
     if (!record || record.geometry !== mesh.geometry || !sameNumbers(record.versions, versions)) {
-      const made = makeRecord(api, state, mesh, versions);
+      const made = makeRecord(api, state, mesh, versions.slice());
       if (record) made.drawable.geometryVersion = (record.drawable.geometryVersion ?? 0) + 1;
       record = made;
       state.records.set(mesh, record);

@@ -90,6 +90,8 @@ interface DrawableEntry<T> {
   material: StandardMaterial;
   /** Sync pass that last saw it (entries not seen are disposed). */
   seen: number;
+  /** The sync call that last listed it (a second listing in one call is an error). */
+  listed: number;
 }
 
 /** A weft scene that mirrors a host's drawables (see `syncDrawableScene`); pick it with any weft picker. */
@@ -99,6 +101,13 @@ export interface DrawableScene<T = unknown> {
   readonly objectOfMesh: WeakMap<Mesh, T>;
   syncs: number;
   disposed: boolean;
+  /** @internal Sync calls made (failed ones too). */
+  calls: number;
+  /** @internal Drawable objects whose keys were checked (a steady host passes the same objects each call). */
+  readonly keysChecked: WeakSet<object>;
+  /** @internal Per-call scratch, one slot per drawable: its entry and the mesh made for it. */
+  readonly planEntries: (DrawableEntry<T> | undefined)[];
+  readonly planMade: (Mesh | null)[];
 }
 
 /**
@@ -108,7 +117,17 @@ export interface DrawableScene<T = unknown> {
 export function createDrawableScene<T = unknown>(engine: Engine, camera: Camera | null = null): DrawableScene<T> {
   const scene = createScene(engine);
   scene.camera = camera;
-  return { scene, entries: new Map(), objectOfMesh: new WeakMap(), syncs: 0, disposed: false };
+  return {
+    scene,
+    entries: new Map(),
+    objectOfMesh: new WeakMap(),
+    syncs: 0,
+    disposed: false,
+    calls: 0,
+    keysChecked: new WeakSet(),
+    planEntries: [],
+    planMade: [],
+  };
 }
 
 const drawableKeys: readonly string[] = [
@@ -127,16 +146,19 @@ const drawableKeys: readonly string[] = [
   'pickable',
 ];
 
-function checkDrawable<T>(api: string, drawable: PickDrawable<T>, at: number): void {
+function checkDrawable<T>(api: string, target: DrawableScene<T>, drawable: PickDrawable<T>, at: number): void {
   if (drawable === null || typeof drawable !== 'object')
     throw new PickError(api, 'bad-option', `drawables[${at}] ${describeValue(drawable)} must be a PickDrawable object`);
-  for (const key of Object.keys(drawable))
-    if (!drawableKeys.includes(key))
-      throw new PickError(
-        api,
-        'bad-option',
-        `drawables[${at}].${key} is not a PickDrawable key; allowed: ${drawableKeys.join(', ')}`,
-      );
+  if (!target.keysChecked.has(drawable)) {
+    for (const key of Object.keys(drawable))
+      if (!drawableKeys.includes(key))
+        throw new PickError(
+          api,
+          'bad-option',
+          `drawables[${at}].${key} is not a PickDrawable key; allowed: ${drawableKeys.join(', ')}`,
+        );
+    target.keysChecked.add(drawable);
+  }
   const d = drawable;
   if (!Array.isArray(d.vertexBuffers) || d.vertexBuffers.length === 0)
     throw new PickError(
@@ -242,8 +264,9 @@ function sameGeometryBuffers(mesh: Mesh, drawable: PickDrawable<unknown>): boole
   return (host.indexBuffer ?? null) === (drawable.index?.buffer ?? null);
 }
 
-function sameMatrix(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
-  for (let i = 0; i < 16; i++) if (!Object.is(a[i], b[i])) return false;
+/** Whether the mesh's float32 world matrix already holds `given` (as float32: hosts keep float64 matrices). */
+function sameMatrix(a: ArrayLike<number>, given: ArrayLike<number>): boolean {
+  for (let i = 0; i < 16; i++) if (!Object.is(a[i], Math.fround(given[i]))) return false;
   return true;
 }
 
@@ -261,15 +284,21 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
   if (target.disposed) throw new PickError(api, 'disposed', 'the drawable scene was disposed');
   if (!Array.isArray(drawables))
     throw new PickError(api, 'bad-option', `drawables ${describeValue(drawables)} must be an array of PickDrawable`);
-  const plans: { drawable: PickDrawable<T>; entry: DrawableEntry<T> | undefined; made: Mesh | null }[] = [];
-  const listed = new Set<T>();
+  const call = ++target.calls;
+  const entries = target.planEntries;
+  const madeFor = target.planMade;
+  entries.length = 0;
+  madeFor.length = 0;
+  let newcomers: Set<T> | undefined;
   try {
     drawables.forEach((drawable, at) => {
-      checkDrawable(api, drawable, at);
-      if (listed.has(drawable.object))
-        throw new PickError(api, 'bad-option', `drawables[${at}].object is listed twice; each object is one drawable`);
-      listed.add(drawable.object);
+      checkDrawable(api, target, drawable, at);
       const entry = target.entries.get(drawable.object);
+      const twice = entry ? entry.listed === call : (newcomers ??= new Set()).has(drawable.object);
+      if (twice)
+        throw new PickError(api, 'bad-option', `drawables[${at}].object is listed twice; each object is one drawable`);
+      if (entry) entry.listed = call;
+      else newcomers!.add(drawable.object);
       const rebuild =
         !entry ||
         entry.geometryVersion !== (drawable.geometryVersion ?? 0) ||
@@ -277,15 +306,21 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
         (entry.mesh.morphTargets?.count ?? 0) !== (drawable.morph?.positions.length ?? 0) ||
         !sameGeometryBuffers(entry.mesh, drawable);
       if (!rebuild) checkUpdate(api, entry, drawable, at);
-      plans.push({ drawable, entry, made: rebuild ? makeDrawableMesh(target, drawable, at) : null });
+      entries.push(entry);
+      madeFor.push(rebuild ? makeDrawableMesh(target, drawable, at) : null);
     });
   } catch (error) {
-    for (const plan of plans) if (plan.made) disposeMesh(plan.made);
+    for (const made of madeFor) if (made) disposeMesh(made);
+    entries.length = 0;
+    madeFor.length = 0;
     throw error;
   }
   const pass = ++target.syncs;
-  const order: Mesh[] = [];
-  for (const { drawable, entry, made } of plans) {
+  const order: Mesh[] = new Array(drawables.length);
+  for (let at = 0; at < drawables.length; at++) {
+    const drawable = drawables[at];
+    const entry = entries[at];
+    const made = madeFor[at];
     if (made) {
       if (entry) disposeMesh(entry.mesh);
       const fresh: DrawableEntry<T> = {
@@ -296,24 +331,30 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
         skinVersion: drawable.skin?.version ?? -1,
         material: made.material,
         seen: pass,
+        listed: call,
       };
       target.entries.set(drawable.object, fresh);
-      order.push(made);
+      order[at] = made;
     } else {
       updateEntry(entry!, drawable);
       entry!.seen = pass;
-      order.push(entry!.mesh);
+      order[at] = entry!.mesh;
     }
   }
-  for (const [object, entry] of target.entries)
-    if (entry.seen !== pass) {
-      disposeMesh(entry.mesh);
-      target.entries.delete(object);
-    }
+  entries.length = 0;
+  madeFor.length = 0;
+  if (target.entries.size > drawables.length)
+    for (const [object, entry] of target.entries)
+      if (entry.seen !== pass) {
+        disposeMesh(entry.mesh);
+        target.entries.delete(object);
+      }
   const meshes = target.scene.meshes;
-  if (meshes.length !== order.length || meshes.some((m, i) => m !== order[i])) {
-    meshes.length = 0;
-    meshes.push(...order);
+  let same = meshes.length === order.length;
+  for (let i = 0; same && i < order.length; i++) same = meshes[i] === order[i];
+  if (!same) {
+    meshes.length = order.length;
+    for (let i = 0; i < order.length; i++) meshes[i] = order[i];
     target.scene.structureVersion++;
   }
 }
@@ -321,13 +362,17 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
 /** Everything `updateEntry` would refuse, checked before the sync changes anything. */
 function checkUpdate<T>(api: string, entry: DrawableEntry<T>, drawable: PickDrawable<T>, at: number): void {
   const mesh = entry.mesh;
-  checkMatrix(api, mesh.name, `drawables[${at}].worldMatrix`, drawable.worldMatrix);
+  // What did not change was checked when it was set: a steady scene costs a compare per drawable, not a check.
+  if (!sameMatrix(mesh.worldMatrix, drawable.worldMatrix))
+    checkMatrix(api, mesh.name, `drawables[${at}].worldMatrix`, drawable.worldMatrix);
   const instances = drawable.instances;
-  if (instances && instances.version !== entry.instanceVersion) checkThinInstances(api, mesh.name, instances.matrices);
-  checkMeshHostBuffers(api, mesh.name, mesh.geometry, instances ? instances.matrices.length / 16 : 0, {
-    ...mesh.hostBuffers!,
-    instanceBuffer: instances?.buffer ?? null,
-  });
+  const instanceChange = (instances?.version ?? -1) !== entry.instanceVersion;
+  if (instances && instanceChange) checkThinInstances(api, mesh.name, instances.matrices);
+  if (instanceChange || (instances?.buffer ?? null) !== (mesh.hostBuffers?.instanceBuffer ?? null))
+    checkMeshHostBuffers(api, mesh.name, mesh.geometry, instances ? instances.matrices.length / 16 : 0, {
+      ...mesh.hostBuffers!,
+      instanceBuffer: instances?.buffer ?? null,
+    });
   const skin = drawable.skin;
   if (skin && mesh.skeleton && skin.boneMatrices.length !== mesh.skeleton.matrices.length)
     throw new PickError(

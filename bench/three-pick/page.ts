@@ -1,0 +1,271 @@
+// The three.js bench page: one WebGPURenderer (640×480) and, on its device, weft's own engine. Per scene it builds the
+// three.js scene and the same geometry as a weft scene; each round times, interleaved: a warm pick through
+// weft-gpu/three, weft's own pick of the weft scene, three.js's Raycaster (CPU) through the same pixel, and the floor
+// (submit + mapAsync of 256 B on the same device). Every function returns milliseconds measured inside the page.
+import {
+  Bone,
+  BoxGeometry,
+  CylinderGeometry,
+  Float32BufferAttribute,
+  InstancedMesh,
+  Matrix4,
+  Mesh,
+  MeshBasicMaterial,
+  type Object3D,
+  PerspectiveCamera,
+  REVISION,
+  Raycaster,
+  Scene,
+  Skeleton,
+  SkinnedMesh,
+  Uint16BufferAttribute,
+  Vector2,
+  Vector3,
+} from 'three';
+import { WebGPURenderer } from 'three/webgpu';
+import { createEngineFromDeviceAsync } from '../../engine/host-device.js';
+import { makeMatrixCamera } from '../../engine/matrix-camera.js';
+import { createMeshFromData } from '../../engine/mesh.js';
+import { createScene, type Scene as WeftScene } from '../../engine/scene.js';
+import type { Engine } from '../../engine/engine.js';
+import { createThreePickerAsync, pickThreeAsync, type ThreePicker } from '../../hosts/three/index.js';
+import { createGpuPicker, enableDetailedPicking, type GpuPicker, pickAsync } from '../../picking/gpu-picker.js';
+
+const width = 640;
+const height = 480;
+export interface ThreeSceneSpec {
+  kind: 'meshes' | 'instances' | 'skinned';
+  count: number;
+}
+export interface ThreeRound {
+  adapter: number;
+  weft: number;
+  raycaster: number;
+  floor: number;
+}
+
+let renderer: WebGPURenderer;
+let device: GPUDevice;
+let engine: Engine;
+let picker: ThreePicker;
+let scene: Scene;
+let camera: PerspectiveCamera;
+let weftScene: WeftScene;
+let weftPicker: GpuPicker;
+let floor: () => Promise<void>;
+const raycaster = new Raycaster();
+/** Pixels the rounds cycle through, on the scene's middle. */
+const pixels = [
+  { x: 320, y: 240 },
+  { x: 300, y: 220 },
+  { x: 345, y: 255 },
+];
+
+function makeFloor(): () => Promise<void> {
+  const source = device.createBuffer({ size: 256, usage: GPUBufferUsage.COPY_SRC });
+  const staging = device.createBuffer({ size: 256, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
+  return async () => {
+    const encoder = device.createCommandEncoder();
+    encoder.copyBufferToBuffer(source, 0, staging, 0, 256);
+    device.queue.submit([encoder.finish()]);
+    await staging.mapAsync(GPUMapMode.READ);
+    staging.unmap();
+  };
+}
+
+/** A 50 000-triangle cylinder bound to a chain of 8 bones, bent. */
+function makeSkinned(): SkinnedMesh {
+  const geometry = new CylinderGeometry(0.5, 0.5, 4, 128, 196, true);
+  const position = geometry.getAttribute('position');
+  const joints: number[] = [];
+  const weights: number[] = [];
+  for (let v = 0; v < position.count; v++) {
+    const t = ((position.getY(v) + 2) / 4) * 7;
+    const bone = Math.min(6, Math.floor(t));
+    const f = t - bone;
+    joints.push(bone, bone + 1, 0, 0);
+    weights.push(1 - f, f, 0, 0);
+  }
+  geometry.setAttribute('skinIndex', new Uint16BufferAttribute(joints, 4));
+  geometry.setAttribute('skinWeight', new Float32BufferAttribute(weights, 4));
+  const bones: Bone[] = [];
+  for (let b = 0; b < 8; b++) {
+    const bone = new Bone();
+    bone.position.y = b === 0 ? -2 : 4 / 7;
+    if (b > 0) bones[b - 1].add(bone);
+    bones.push(bone);
+  }
+  const mesh = new SkinnedMesh(geometry, new MeshBasicMaterial({ color: 0x44aa66 }));
+  mesh.add(bones[0]);
+  mesh.bind(new Skeleton(bones));
+  for (let b = 1; b < 8; b++) bones[b].rotation.z = 0.12;
+  return mesh;
+}
+
+function addWeftMesh(name: string, geometry: BoxGeometry | CylinderGeometry, world: Matrix4, instances?: Float32Array) {
+  createMeshFromData(
+    weftScene,
+    name,
+    {
+      positions: geometry.getAttribute('position').array as Float32Array,
+      normals: geometry.getAttribute('normal').array as Float32Array,
+      indices: Uint32Array.from(geometry.index!.array),
+    },
+    { worldMatrix: world.elements, ...(instances ? { thinInstances: instances } : {}) },
+  );
+}
+
+async function init() {
+  renderer = new WebGPURenderer({ canvas: document.querySelector('canvas')! });
+  renderer.setPixelRatio(1);
+  renderer.setSize(width, height, false);
+  await renderer.init();
+  device = (renderer.backend as unknown as { device: GPUDevice }).device;
+  engine = await createEngineFromDeviceAsync(device, { width, height });
+  floor = makeFloor();
+  return { three: REVISION, features: [...device.features].join(', ') || 'none' };
+}
+
+/** Bytes of GPU buffers created while `body` runs (what the picker allocates). */
+async function countBytes<T>(body: () => Promise<T>): Promise<{ value: T; bytes: number; buffers: number }> {
+  const original = device.createBuffer.bind(device);
+  let bytes = 0;
+  let buffers = 0;
+  device.createBuffer = (descriptor: GPUBufferDescriptor) => {
+    bytes += descriptor.size;
+    buffers++;
+    return original(descriptor);
+  };
+  try {
+    return { value: await body(), bytes, buffers };
+  } finally {
+    device.createBuffer = original;
+  }
+}
+
+async function setup(spec: ThreeSceneSpec) {
+  scene = new Scene();
+  camera = new PerspectiveCamera(50, width / height, 0.1, 500);
+  weftScene = createScene(engine);
+  const box = new BoxGeometry(1, 1, 1);
+  const material = new MeshBasicMaterial({ color: 0x3366aa });
+  const side = Math.ceil(Math.sqrt(spec.count));
+  const spacing = 1.6;
+  const at = (i: number) =>
+    new Vector3(((i % side) - (side - 1) / 2) * spacing, (Math.floor(i / side) - (side - 1) / 2) * spacing, 0);
+  if (spec.kind === 'meshes') {
+    for (let i = 0; i < spec.count; i++) {
+      const mesh = new Mesh(box, material);
+      mesh.position.copy(at(i));
+      mesh.rotation.set(0.4, 0.3 + i * 0.01, 0);
+      scene.add(mesh);
+    }
+  } else if (spec.kind === 'instances') {
+    const instanced = new InstancedMesh(box, material, spec.count);
+    const m = new Matrix4();
+    for (let i = 0; i < spec.count; i++) instanced.setMatrixAt(i, m.makeRotationX(0.4).setPosition(at(i)));
+    scene.add(instanced);
+  } else scene.add(makeSkinned());
+  const extent = Math.max(4, side * spacing);
+  camera.position.set(0, 0, extent / (2 * Math.tan((25 * Math.PI) / 180)) + 2);
+  camera.lookAt(0, 0, 0);
+  scene.updateMatrixWorld();
+  renderer.render(scene, camera);
+  // The same geometry as a weft scene on the same device (skinned: the bench compares with Raycaster only).
+  scene.traverse((object: Object3D) => {
+    if ((object as InstancedMesh).isInstancedMesh) {
+      const instanced = object as InstancedMesh;
+      addWeftMesh('instances', box, instanced.matrixWorld, instanced.instanceMatrix.array as Float32Array);
+    } else if ((object as Mesh).isMesh && !(object as SkinnedMesh).isSkinnedMesh)
+      addWeftMesh(object.uuid, box, object.matrixWorld);
+  });
+  weftPicker = createGpuPicker(weftScene);
+  enableDetailedPicking(weftPicker);
+  const made = await countBytes(async () => {
+    picker = await createThreePickerAsync(renderer);
+    return pickThreeAsync(picker, scene, camera, pixels[0].x, pixels[0].y);
+  });
+  return { bytes: made.bytes, buffers: made.buffers, hit: made.value !== null };
+}
+
+const weftCamera = () =>
+  makeMatrixCamera({
+    view: camera.matrixWorldInverse.elements,
+    projection: camera.projectionMatrix.elements,
+    depth: 'standard',
+  });
+
+async function time(body: () => Promise<unknown> | unknown): Promise<number> {
+  const started = performance.now();
+  await body();
+  return performance.now() - started;
+}
+
+async function profile() {
+  const { threeMatrixCamera } = await import('../../hosts/three/three-camera.js');
+  const { collectThreeDrawables } = await import('../../hosts/three/three-drawables.js');
+  const { syncDrawableScene } = await import('../../picking/sources/drawable-scene.js');
+  const t0 = performance.now();
+  for (let i = 0; i < 5; i++) threeMatrixCamera('x', renderer, camera);
+  const t1 = performance.now();
+  for (let i = 0; i < 5; i++) scene.updateMatrixWorld();
+  const t2 = performance.now();
+  let list: ReturnType<typeof collectThreeDrawables> = [];
+  for (let i = 0; i < 5; i++) list = collectThreeDrawables('x', picker.drawables, scene, camera);
+  const t3 = performance.now();
+  for (let i = 0; i < 5; i++) syncDrawableScene(picker.target, list);
+  const t4 = performance.now();
+  const view = weftCamera();
+  for (let i = 0; i < 5; i++) await pickAsync(picker.picker, 320, 240, { camera: view, viewport: { width, height } });
+  const t5 = performance.now();
+  return { camera: (t1 - t0) / 5, world: (t2 - t1) / 5, collect: (t3 - t2) / 5, sync: (t4 - t3) / 5, pickOnly: (t5 - t4) / 5 };
+}
+
+async function round(r: number): Promise<ThreeRound & { agree: boolean }> {
+  const p = pixels[r % pixels.length];
+  const view = weftCamera();
+  const out = { adapter: 0, weft: 0, raycaster: 0, floor: 0 };
+  let adapterHit: { object: Object3D; faceIndex?: number | null; instanceId?: number } | null = null;
+  let rayHit: { object: Object3D; faceIndex?: number | null; instanceId?: number } | null = null;
+  const steps: [keyof typeof out, () => Promise<unknown> | unknown][] = [
+    ['adapter', async () => (adapterHit = await pickThreeAsync(picker, scene, camera, p.x, p.y))],
+    [
+      'weft',
+      () =>
+        weftScene.meshes.length > 0
+          ? pickAsync(weftPicker, p.x, p.y, { camera: view, viewport: { width, height } })
+          : null,
+    ],
+    [
+      'raycaster',
+      () => {
+        raycaster.setFromCamera(new Vector2(((p.x + 0.5) / width) * 2 - 1, -((p.y + 0.5) / height) * 2 + 1), camera);
+        rayHit = raycaster.intersectObject(scene, true)[0] ?? null;
+      },
+    ],
+    ['floor', () => floor()],
+  ];
+  // Interleaved: each round starts with a different step.
+  for (let k = 0; k < steps.length; k++) {
+    const [name, body] = steps[(k + r) % steps.length];
+    out[name] = await time(body);
+  }
+  type Hit = { object: Object3D; faceIndex?: number | null; instanceId?: number } | null;
+  const a = adapterHit as Hit;
+  const b = rayHit as Hit;
+  const agree =
+    (a?.object ?? null) === (b?.object ?? null) && a?.faceIndex === b?.faceIndex && a?.instanceId === b?.instanceId;
+  return { ...out, agree };
+}
+
+declare global {
+  interface Window {
+    __threeBench?: Record<string, (arg?: unknown) => Promise<unknown>>;
+  }
+}
+window.__threeBench = {
+  init,
+  setup: (spec) => setup(spec as ThreeSceneSpec),
+  round: (r) => round(r as number),
+  profile: () => profile(),
+};

@@ -1,0 +1,68 @@
+// weft-gpu/three in Chromium (SwiftShader WebGPU), 640×480: a warm pick through the adapter against weft's own pick of
+// the same geometry as a weft scene (same device), three.js's Raycaster through the same pixel, and the floor (submit
+// + mapAsync of 256 B), on 1 – 10 000 boxes, 10 000 instances and a 50 000-triangle posed SkinnedMesh. Medians of
+// interleaved rounds after warm-up; each round also checks that the adapter and Raycaster agree on the hit.
+// Run: npm run bench:three [-- rounds]   (default 10).
+import { fileURLToPath } from 'node:url';
+import { launchChromium, startPageServer } from '../../test/browser/browser-rig.js';
+import { median } from '../bench-timing.js';
+import type { ThreeRound, ThreeSceneSpec } from './page.js';
+
+const rounds = Math.max(3, Number(process.argv[2] ?? 10));
+const warmUp = 2;
+const scenes: (ThreeSceneSpec & { label: string })[] = [
+  { kind: 'meshes', count: 1, label: '1 mesh' },
+  { kind: 'meshes', count: 100, label: '100 meshes' },
+  { kind: 'meshes', count: 1000, label: '1 000 meshes' },
+  { kind: 'meshes', count: 10000, label: '10 000 meshes' },
+  { kind: 'instances', count: 10000, label: '10 000 instances' },
+  { kind: 'skinned', count: 1, label: 'skinned, 50 k triangles' },
+];
+
+async function main(): Promise<void> {
+  const root = fileURLToPath(new URL('.', import.meta.url));
+  const server = await startPageServer(root);
+  const browser = await launchChromium();
+  try {
+    const context = await browser.newContext({ viewport: { width: 660, height: 500 }, deviceScaleFactor: 1 });
+    const page = await context.newPage();
+    const errors: string[] = [];
+    page.on('pageerror', (error) => errors.push(error.stack ?? error.message));
+    page.on('console', (m) => m.type() === 'error' && errors.push(m.text()));
+    await page.goto(`${server.url}index.html`, { waitUntil: 'load' });
+    await page.waitForFunction(() => window.__threeBench !== undefined, undefined, { timeout: 180_000 });
+    const call = <T>(step: string, arg?: unknown) =>
+      page.evaluate(([s, a]) => window.__threeBench![s as string](a), [step, arg] as const) as Promise<T>;
+    const info = await call<{ three: string; features: string }>('init');
+    console.log(`Chromium ${browser.version()}, three.js r${info.three}; device features: ${info.features}`);
+    console.log(`${rounds} interleaved rounds per scene after ${warmUp} warm-up rounds; medians in ms\n`);
+    const lines: string[] = [];
+    for (const spec of scenes) {
+      const made = await call<{ bytes: number; buffers: number; hit: boolean }>('setup', spec);
+      for (let r = 0; r < warmUp; r++) await call('round', r);
+      const samples: (ThreeRound & { agree: boolean })[] = [];
+      for (let r = 0; r < rounds; r++) samples.push(await call('round', r));
+      const m = (k: keyof ThreeRound) => median(samples.map((s) => s[k]));
+      const agree = samples.filter((s) => s.agree).length;
+      const weft = spec.kind === 'skinned' ? '—' : m('weft').toFixed(2);
+      const ratio = spec.kind === 'skinned' ? '—' : `${(m('adapter') / m('weft')).toFixed(2)}×`;
+      lines.push(
+        `| ${spec.label} | ${m('adapter').toFixed(2)} | ${weft} | ${ratio} | ${m('raycaster').toFixed(2)} | ${(m('raycaster') / m('adapter')).toFixed(1)}× | ${m('floor').toFixed(2)} | ${(m('adapter') / m('floor')).toFixed(2)}× | ${agree}/${samples.length} | ${(made.bytes / 1024).toFixed(0)} KiB in ${made.buffers} buffers |`,
+      );
+      console.log(`  ${spec.label}: done; adapter stages (ms): ${JSON.stringify(await call('profile'))}`);
+    }
+    console.log(
+      '\n| scene | weft-gpu/three pick | weft own scene pick | adapter ÷ own | Raycaster | Raycaster ÷ adapter | floor | adapter ÷ floor | answers agree | picker allocated (first pick) |\n|---|---|---|---|---|---|---|---|---|---|',
+    );
+    console.log(lines.join('\n'));
+    console.log(`\npage errors: ${errors.length ? errors.join('\n  ') : 'none'}`);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
