@@ -41,7 +41,15 @@ export interface ThreeDrawables {
   /** Bind three's GPU buffers (true) or give weft's own copies (the device lacks `primitive-index`, so weft's detail
    *  path reads vertex data as storage, which three's buffers were not made for). */
   readonly bindHostBuffers: boolean;
+  readonly device: GPUDevice;
   readonly records: Map<Object3D, DrawableRecord>;
+  /**
+   * weft's own GPU copies where three's buffers cannot be bound, one per three.js buffer (or converted attribute) and
+   * version, shared by every mesh that draws it: memory grows with geometries, not with meshes.
+   */
+  readonly copies: WeakMap<object, { version: number; buffer: GPUBuffer; data: ArrayBufferView }>;
+  /** Every copy made, destroyed with the picker. */
+  readonly made: GPUBuffer[];
   readonly list: PickDrawable<Object3D>[];
   /** Scratch for each mesh's geometry versions. */
   readonly versions: number[];
@@ -49,8 +57,51 @@ export interface ThreeDrawables {
 }
 
 /** @internal */
-export function makeThreeDrawables(renderer: WebGPURenderer, bindHostBuffers: boolean): ThreeDrawables {
-  return { renderer, bindHostBuffers, records: new Map(), list: [], versions: [], pass: 0 };
+export function makeThreeDrawables(
+  renderer: WebGPURenderer,
+  device: GPUDevice,
+  bindHostBuffers: boolean,
+): ThreeDrawables {
+  return {
+    renderer,
+    bindHostBuffers,
+    device,
+    records: new Map(),
+    copies: new WeakMap(),
+    made: [],
+    list: [],
+    versions: [],
+    pass: 0,
+  };
+}
+
+/** @internal Destroys weft's copies (three's own buffers are never touched). */
+export function disposeThreeDrawables(state: ThreeDrawables): void {
+  for (const buffer of state.made) buffer.destroy();
+  state.made.length = 0;
+  state.records.clear();
+}
+
+const copyUsage = 0x20 | 0x10 | 0x80 | 0x08; // VERTEX | INDEX | STORAGE | COPY_DST
+
+/** weft's copy of `data` for `key` at `version` (made once, shared by every mesh drawing it). */
+function sharedCopy(state: ThreeDrawables, key: object, version: number, make: () => ArrayBufferView) {
+  const known = state.copies.get(key);
+  if (known && known.version === version) return known;
+  const data = make();
+  const size = Math.max(4, Math.ceil(data.byteLength / 4) * 4);
+  const buffer = state.device.createBuffer({
+    label: 'weft-three:copy',
+    size,
+    usage: copyUsage,
+    mappedAtCreation: true,
+  });
+  new Uint8Array(buffer.getMappedRange()).set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
+  buffer.unmap();
+  const copy = { version, buffer, data };
+  state.copies.set(key, copy);
+  state.made.push(buffer);
+  return copy;
 }
 
 const semantics: ReadonlyArray<[string, VertexSemantic]> = [
@@ -84,19 +135,43 @@ function directFormat(semantic: VertexSemantic, attribute: AnyAttribute): GPUVer
   return attribute.itemSize === wanted ? (`float32x${wanted}` as GPUVertexFormat) : null;
 }
 
-/** A copy of an attribute in the format weft reads (joints as uint16, the rest float32), uploaded by weft. */
-function convertedBuffer(semantic: VertexSemantic, attribute: AnyAttribute, count: number): PickVertexBuffer {
+/** An attribute converted to the format weft reads (joints as uint16, the rest float32), in weft's shared copy. */
+function convertedBuffer(
+  state: ThreeDrawables,
+  semantic: VertexSemantic,
+  attribute: AnyAttribute,
+  count: number,
+): PickVertexBuffer {
   const size = semantic === 'uv' ? 2 : semantic === 'joints' || semantic === 'weights' ? 4 : 3;
-  const data = semantic === 'joints' ? new Uint16Array(count * size) : new Float32Array(count * size);
-  for (let v = 0; v < count; v++)
-    for (let k = 0; k < size; k++) data[v * size + k] = k < attribute.itemSize ? attribute.getComponent(v, k) : 0;
+  const owner = ownerOf(attribute);
+  const copy = sharedCopy(state, attribute, owner.version, () => {
+    const data = semantic === 'joints' ? new Uint16Array(count * size) : new Float32Array(count * size);
+    for (let v = 0; v < count; v++)
+      for (let k = 0; k < size; k++) data[v * size + k] = k < attribute.itemSize ? attribute.getComponent(v, k) : 0;
+    return data;
+  });
   const format = (semantic === 'joints' ? 'uint16x4' : `float32x${size}`) as GPUVertexFormat;
   return {
-    buffer: null,
-    data,
-    arrayStride: data.BYTES_PER_ELEMENT * size,
+    buffer: copy.buffer,
+    data: copy.data,
+    arrayStride: (copy.data as Uint16Array | Float32Array).BYTES_PER_ELEMENT * size,
     attributes: { [semantic]: { format, offset: 0 } },
   };
+}
+
+/** The three.js object that owns an attribute's bytes (its interleaved buffer, or itself). */
+function ownerOf(attribute: AnyAttribute): { version: number; array: ArrayLike<number> & ArrayBufferView } {
+  return ((attribute as InterleavedBufferAttribute).isInterleavedBufferAttribute
+    ? (attribute as InterleavedBufferAttribute).data
+    : attribute) as unknown as { version: number; array: ArrayLike<number> & ArrayBufferView };
+}
+
+/** three's own GPU buffer where weft may bind it, else weft's shared copy of the same bytes. */
+function bufferFor(state: ThreeDrawables, attribute: AnyAttribute): GPUBuffer {
+  const host = state.bindHostBuffers ? gpuBufferOf(state.renderer, attribute) : null;
+  if (host) return host;
+  const owner = ownerOf(attribute);
+  return sharedCopy(state, owner, owner.version, () => owner.array).buffer;
 }
 
 /** The vertex buffers of a geometry: three's own where the format fits (one per buffer, interleaved kept together). */
@@ -111,7 +186,7 @@ function vertexBuffersOf(state: ThreeDrawables, mesh: Mesh, skinned: boolean): P
     if (!attribute) continue;
     const format = directFormat(semantic, attribute);
     if (!format) {
-      buffers.push(convertedBuffer(semantic, attribute, count));
+      buffers.push(convertedBuffer(state, semantic, attribute, count));
       continue;
     }
     const interleaved = (attribute as InterleavedBufferAttribute).isInterleavedBufferAttribute
@@ -122,9 +197,8 @@ function vertexBuffersOf(state: ThreeDrawables, mesh: Mesh, skinned: boolean): P
     const bytes = array.BYTES_PER_ELEMENT;
     let entry = byOwner.get(owner);
     if (!entry) {
-      const gpu = state.bindHostBuffers ? gpuBufferOf(state.renderer, attribute) : null;
       entry = {
-        buffer: gpu,
+        buffer: bufferFor(state, attribute),
         data: array as ArrayBufferView,
         arrayStride: interleaved ? interleaved.data.stride * bytes : attribute.itemSize * bytes,
         attributes: {},
@@ -237,7 +311,7 @@ function makeRecord(api: string, state: ThreeDrawables, mesh: Mesh, versions: nu
     vertexBuffers: vertexBuffersOf(state, mesh, skinned),
     index: index
       ? {
-          buffer: state.bindHostBuffers ? gpuBufferOf(state.renderer, index) : null,
+          buffer: bufferFor(state, index),
           data: indexData as Uint16Array | Uint32Array,
         }
       : null,

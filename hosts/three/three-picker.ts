@@ -24,7 +24,12 @@ import {
   syncDrawableScene,
 } from '../../picking/sources/drawable-scene.js';
 import { threeMatrixCamera } from './three-camera.js';
-import { collectThreeDrawables, makeThreeDrawables, type ThreeDrawables } from './three-drawables.js';
+import {
+  collectThreeDrawables,
+  disposeThreeDrawables,
+  makeThreeDrawables,
+  type ThreeDrawables,
+} from './three-drawables.js';
 import { makeThreeIntersection, type ThreeIntersection } from './three-intersection.js';
 
 /** A weft picker bound to one three.js `WebGPURenderer` (any scene and camera of it). Plain state. */
@@ -75,7 +80,7 @@ export async function createThreePickerAsync(renderer: WebGPURenderer): Promise<
     engine,
     target,
     picker,
-    drawables: makeThreeDrawables(renderer, bindHostBuffers),
+    drawables: makeThreeDrawables(renderer, device, bindHostBuffers),
     disposed: false,
   };
 }
@@ -198,5 +203,6 @@ export function disposeThreePicker(picker: ThreePicker): void {
   picker.disposed = true;
   disposeGpuPicker(picker.picker);
   disposeDrawableScene(picker.target);
+  disposeThreeDrawables(picker.drawables);
   disposeEngine(picker.engine);
 }
