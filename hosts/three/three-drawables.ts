@@ -404,9 +404,18 @@ export function collectThreeDrawables(
       );
     if (!(object as Mesh).isMesh) return;
     const mesh = object as Mesh;
-    const clipped = (Array.isArray(mesh.material) ? mesh.material : [mesh.material]).some(
-      (m) => (m.clippingPlanes?.length ?? 0) > 0,
-    );
+    const materials = Array.isArray(mesh.material) ? mesh.material : [mesh.material];
+    const moved = materials.find((m) => {
+      const node = m as Material & { positionNode?: unknown; vertexNode?: unknown; wireframe?: boolean };
+      return node.positionNode != null || node.vertexNode != null || node.wireframe === true;
+    });
+    if (moved)
+      throw new PickError(
+        api,
+        'unsupported',
+        `mesh ${describeValue(mesh.name || mesh.uuid)}: its material ${describeValue(moved.name || moved.type)} moves or replaces vertices in its shader (positionNode, vertexNode) or draws lines (wireframe), which weft-gpu/three cannot see yet; picks would miss what is drawn (hide it from the pick with layers)`,
+      );
+    const clipped = materials.some((m) => (m.clippingPlanes?.length ?? 0) > 0);
     if (clipped)
       throw new PickError(
         api,

@@ -95,10 +95,14 @@ describe('README and docs code blocks', () => {
     symlinkSync(built.dir, join(modules, 'weft-gpu'), 'dir');
     symlinkSync(join(repoRoot, 'node_modules/webgpu'), join(modules, 'webgpu'), 'dir');
     // What the README tells users to install next to weft-gpu (vitest for the snapshot-test example).
-    for (const name of ['wgpu-matrix', 'vitest'])
+    // The host engines the adapter pages (docs/three.md, docs/babylon.md) install next to weft-gpu.
+    for (const name of ['wgpu-matrix', 'vitest', 'three'])
       symlinkSync(join(repoRoot, 'node_modules', name), join(modules, name), 'dir');
+    mkdirSync(join(modules, '@babylonjs'), { recursive: true });
+    symlinkSync(join(repoRoot, 'node_modules/@babylonjs/core'), join(modules, '@babylonjs/core'), 'dir');
     symlinkSync(join(repoRoot, 'node_modules/@webgpu/types'), join(modules, '@webgpu/types'), 'dir');
     symlinkSync(join(repoRoot, 'node_modules/@types/node'), join(modules, '@types/node'), 'dir');
+    symlinkSync(join(repoRoot, 'node_modules/@types/three'), join(modules, '@types/three'), 'dir');
     writeFileSync(join(scratch, 'package.json'), '{ "name": "doc-blocks", "private": true, "type": "module" }\n');
     writeFileSync(join(scratch, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022' } }));
     writeFileSync(join(scratch, 'run-block.ts'), runner);
