@@ -32,12 +32,14 @@ export function writeBabylonCamera(
   const projection = camera.getProjectionMatrix().m;
   const depth = engine.useReverseDepthBuffer ? 'reverse' : 'standard';
   const flip = !scene.useRightHandedSystem;
-  const out = target ?? makeMatrixCamera({ view, projection, depth });
+  const v = target?.view ?? new Float64Array(16);
+  const p = target?.projection ?? new Float64Array(16);
   for (let i = 0; i < 16; i++) {
     // Row 2 of the view (elements 2, 6, 10, 14) and column 2 of the projection (elements 8..11) change sign.
-    out.view[i] = flip && i % 4 === 2 ? -view[i] : view[i];
-    out.projection[i] = flip && i >= 8 && i < 12 ? -projection[i] : projection[i];
+    v[i] = flip && i % 4 === 2 ? -view[i] : view[i];
+    p[i] = flip && i >= 8 && i < 12 ? -projection[i] : projection[i];
   }
+  const out = target ?? makeMatrixCamera({ view: v, projection: p, depth });
   out.depth = depth;
   return out;
 }

@@ -5,6 +5,7 @@ import { Ray } from '@babylonjs/core/Culling/ray.core.js';
 import { Vector3 } from '@babylonjs/core/Maths/math.vector.pure.js';
 import type { AbstractMesh } from '@babylonjs/core/Meshes/abstractMesh.js';
 import { describeValue, WeftError } from '../../core/errors.js';
+import { getMatrixCameraFrame, type MatrixCameraFrame } from '../../engine/matrix-camera.js';
 import type { PickDiscardRule } from '../../picking/discard-rules.js';
 import { type GpuPickOptions, pickManyAsync } from '../../picking/gpu-picker.js';
 import type { PickingInfo as WeftPickingInfo } from '../../picking/picking-info.js';
@@ -37,7 +38,11 @@ const optionKeys: readonly string[] = ['camera', 'predicate', 'discard'];
 let clipRules: WeakMap<BabylonPicker, PickDiscardRule> | undefined;
 
 /** Walks and syncs the scene, and returns weft's options for this call (captured before any await). */
-function prepare(api: string, picker: BabylonPicker, options: BabylonPickOptions | undefined): GpuPickOptions {
+function prepare(
+  api: string,
+  picker: BabylonPicker,
+  options: BabylonPickOptions | undefined,
+): { weft: GpuPickOptions; call: CallFrame } {
   assertBabylonPickerUsable(picker, api);
   if (options !== undefined && (options === null || typeof options !== 'object'))
     throw new BabylonPickError(api, 'bad-option', `options ${describeValue(options)} must be an object`);
@@ -68,12 +73,15 @@ function prepare(api: string, picker: BabylonPicker, options: BabylonPickOptions
     discard = clipRules.get(picker) ?? makeClipPlaneRule(scene, picker.drawables);
     clipRules.set(picker, discard);
   }
-  return {
+  const width = engine.getRenderWidth();
+  const height = engine.getRenderHeight();
+  const weft: GpuPickOptions = {
     camera: picker.camera,
-    viewport: { width: engine.getRenderWidth(), height: engine.getRenderHeight() },
+    viewport: { width, height },
     devicePixelRatio: 1 / engine.getHardwareScalingLevel(),
     ...(discard ? { discard } : {}),
   };
+  return { weft, call: { frame: getMatrixCameraFrame(picker.camera, api), width, height, maxZ: camera.maxZ } };
 }
 
 /** weft's device-lost errors become the picker's own, naming what to do. */
@@ -89,20 +97,43 @@ function subMeshOf(picker: BabylonPicker, mesh: AbstractMesh, faceId: number): [
   return [best, faceId - starts[best]];
 }
 
-/** A weft answer as Babylon.js's PickingInfo (a miss: `hit` false, `ray` set). */
-function toBabylonInfo(picker: BabylonPicker, info: WeftPickingInfo, maxZ: number): PickingInfo {
+/** What maps weft's answers of one call: the camera's float64 frame and the framebuffer size. */
+interface CallFrame {
+  frame: MatrixCameraFrame;
+  width: number;
+  height: number;
+  maxZ: number;
+}
+
+/**
+ * A weft answer as Babylon.js's PickingInfo (a miss: `hit` false, `ray` set). As in `scene.pick`, the ray starts on
+ * the near plane (the pixel's sample unprojected at near depth) and `distance` is measured from there.
+ */
+function toBabylonInfo(picker: BabylonPicker, info: WeftPickingInfo, call: CallFrame): PickingInfo {
   const result = new PickingInfo();
-  if (info.ray) {
-    const [ox, oy, oz] = info.ray.origin;
-    const [dx, dy, dz] = info.ray.direction;
-    result.ray = new Ray(new Vector3(ox, oy, oz), new Vector3(dx, dy, dz), maxZ);
+  const ray = info.ray;
+  let origin: Vector3 | null = null;
+  if (ray) {
+    const m = call.frame.inverseViewProjection;
+    const x = (2 * ray.sampleX) / call.width - 1;
+    const y = 1 - (2 * ray.sampleY) / call.height;
+    // NDC (x, y, 1) is the near plane in weft's reverse-Z frame.
+    const w = m[3] * x + m[7] * y + m[11] + m[15];
+    origin = new Vector3(
+      (m[0] * x + m[4] * y + m[8] + m[12]) / w,
+      (m[1] * x + m[5] * y + m[9] + m[13]) / w,
+      (m[2] * x + m[6] * y + m[10] + m[14]) / w,
+    );
+    const [dx, dy, dz] = ray.direction;
+    result.ray = new Ray(origin, new Vector3(dx, dy, dz), call.maxZ);
   }
   const picked = info.hit ? pickedObjectOf(picker.drawables, info) : null;
   if (!picked || !info.pickedPoint) return result;
+  const [px, py, pz] = info.pickedPoint;
   result.hit = true;
   result.pickedMesh = picked.object;
-  result.distance = info.distance;
-  result.pickedPoint = new Vector3(info.pickedPoint[0], info.pickedPoint[1], info.pickedPoint[2]);
+  result.distance = origin ? Math.hypot(px - origin.x, py - origin.y, pz - origin.z) : info.distance;
+  result.pickedPoint = new Vector3(px, py, pz);
   result.faceId = info.faceId;
   result.bu = info.bu;
   result.bv = info.bv;
@@ -139,11 +170,10 @@ export async function multiPickBabylonAsync(
   options?: BabylonPickOptions,
   api = 'multiPickBabylonAsync',
 ): Promise<PickingInfo[]> {
-  const weftOptions = prepare(api, picker, options);
-  const maxZ = (options?.camera ?? picker.scene.activeCamera)?.maxZ ?? 0;
+  const { weft, call } = prepare(api, picker, options);
   try {
-    const infos = await pickManyAsync(picker.gpuPicker, points, weftOptions, api);
-    return infos.map((info) => toBabylonInfo(picker, info, maxZ));
+    const infos = await pickManyAsync(picker.gpuPicker, points, weft, api);
+    return infos.map((info) => toBabylonInfo(picker, info, call));
   } catch (error) {
     rethrow(picker, api, error);
   }
@@ -164,7 +194,7 @@ export async function boxPickBabylonAsync(
   options?: BabylonPickOptions,
 ): Promise<BabylonBoxPickResult> {
   const api = 'boxPickBabylonAsync';
-  const weftOptions = prepare(api, picker, options);
+  const { weft } = prepare(api, picker, options);
   try {
     const found = await pickRectAsync(
       picker.gpuPicker,
@@ -172,7 +202,7 @@ export async function boxPickBabylonAsync(
       Math.min(y1, y2),
       Math.abs(x2 - x1),
       Math.abs(y2 - y1),
-      weftOptions,
+      weft,
     );
     const result: BabylonBoxPickResult = { meshes: [], thinInstanceIndexes: [] };
     for (const identity of found) {
