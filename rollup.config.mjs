@@ -19,6 +19,7 @@ export const libraryEntries = [
   'variants/index',
   'vite/index',
   'hosts/babylon/index',
+  'hosts/three/index',
 ];
 
 /**

@@ -13,7 +13,9 @@ import type { MeshGeometry } from './mesh-data.js';
  * `setMeshHostBuffers`).
  */
 export interface MeshHostBuffers {
-  vertexBuffers: readonly GPUBuffer[];
+  /** One per vertex buffer of the data; `null` where the host has none fit to bind (weft uploads its own copy of it). */
+  vertexBuffers: readonly (GPUBuffer | null)[];
+  /** The index buffer when the data has indices; `null` (given, not left out): weft uploads its own copy. */
   indexBuffer?: GPUBuffer | null;
   /** The thin instances' matrices, kept current by the host (weft uploads nothing); null: weft uploads its own copy. */
   instanceBuffer?: GPUBuffer | null;
@@ -98,24 +100,32 @@ export function checkMeshHostBuffers(
       `holds ${given.vertexBuffers.length} buffers; the mesh data has ${geometry.buffers.length} (one per vertex buffer, in the data's order)`,
     );
   const vertexBuffers = given.vertexBuffers.map((buffer, i) =>
-    checkBuffer(
-      api,
-      name,
-      `hostBuffers.vertexBuffers[${i}]`,
-      buffer,
-      geometry.buffers[i].bytes.byteLength,
-      vertexUsage,
-      'VERTEX',
-    ),
+    buffer === null
+      ? null
+      : checkBuffer(
+          api,
+          name,
+          `hostBuffers.vertexBuffers[${i}]`,
+          buffer,
+          geometry.buffers[i].bytes.byteLength,
+          vertexUsage,
+          'VERTEX',
+        ),
   );
   const indices = geometry.indices;
   if (!indices && given.indexBuffer)
     throw new MeshDataError(api, name, 'hostBuffers.indexBuffer', 'is given but the mesh data has no indices');
-  if (indices && !given.indexBuffer)
-    throw new MeshDataError(api, name, 'hostBuffers.indexBuffer', 'is missing: the mesh data has indices');
-  const indexBuffer = indices
-    ? checkBuffer(api, name, 'hostBuffers.indexBuffer', given.indexBuffer, indices.byteLength, indexUsage, 'INDEX')
-    : null;
+  if (indices && given.indexBuffer === undefined)
+    throw new MeshDataError(
+      api,
+      name,
+      'hostBuffers.indexBuffer',
+      "is missing: the mesh data has indices (give the host's index buffer, or null for a copy weft uploads)",
+    );
+  const indexBuffer =
+    indices && given.indexBuffer !== null
+      ? checkBuffer(api, name, 'hostBuffers.indexBuffer', given.indexBuffer, indices.byteLength, indexUsage, 'INDEX')
+      : null;
   let instanceBuffer: GPUBuffer | null = null;
   if (given.instanceBuffer != null) {
     if (thinInstanceCount === 0)

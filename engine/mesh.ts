@@ -415,6 +415,10 @@ export function disposeMeshGpu(mesh: Mesh): void {
   if (!mesh.gpu) return;
   if (mesh.gpu.hostOwned) {
     if (mesh.gpu.instanceBuffer !== (mesh.hostBuffers?.instanceBuffer ?? null)) mesh.gpu.instanceBuffer?.destroy();
+    mesh.gpu.vertexBuffers.forEach((buffer, i) => {
+      if (mesh.hostBuffers?.vertexBuffers[i] !== buffer) buffer.destroy();
+    });
+    if (mesh.gpu.indexBuffer !== (mesh.hostBuffers?.indexBuffer ?? null)) mesh.gpu.indexBuffer?.destroy();
     mesh.gpu = null;
     return;
   }
@@ -430,6 +434,11 @@ function uploadBuffer(device: GPUDevice, label: string, bytes: Uint8Array, usage
   new Uint8Array(buffer.getMappedRange()).set(bytes);
   buffer.unmap();
   return buffer;
+}
+
+function uploadIndices(device: GPUDevice, label: string, indices: Uint16Array | Uint32Array): GPUBuffer {
+  const bytes = new Uint8Array(indices.buffer, indices.byteOffset, indices.byteLength);
+  return uploadBuffer(device, label, bytes, GPUBufferUsage.INDEX | GPUBufferUsage.STORAGE);
 }
 
 /** Returns the mesh's GPU buffers on `device`, creating them when missing or on a new device. */
@@ -451,14 +460,7 @@ export function ensureMeshGpu(mesh: Mesh, device: GPUDevice): MeshGpu {
   mesh.gpu = {
     device,
     vertexBuffers: geometry.buffers.map((b, i) => uploadBuffer(device, `${label}:vertices${i}`, b.bytes, usage)),
-    indexBuffer: geometry.indices
-      ? uploadBuffer(
-          device,
-          `${label}:indices`,
-          new Uint8Array(geometry.indices.buffer, geometry.indices.byteOffset, geometry.indices.byteLength),
-          GPUBufferUsage.INDEX | GPUBufferUsage.STORAGE,
-        )
-      : null,
+    indexBuffer: geometry.indices ? uploadIndices(device, `${label}:indices`, geometry.indices) : null,
     instanceBuffer: mesh.thinInstances
       ? uploadBuffer(
           device,
@@ -486,8 +488,19 @@ function ensureHostMeshGpu(mesh: Mesh, device: GPUDevice, label: string): MeshGp
     );
   mesh.gpu = {
     device,
-    vertexBuffers: [...host.vertexBuffers],
-    indexBuffer: host.indexBuffer ?? null,
+    vertexBuffers: host.vertexBuffers.map(
+      (buffer, i) =>
+        buffer ??
+        uploadBuffer(
+          device,
+          `${label}:vertices${i}`,
+          mesh.geometry.buffers[i].bytes,
+          GPUBufferUsage.VERTEX | GPUBufferUsage.STORAGE,
+        ),
+    ),
+    indexBuffer:
+      host.indexBuffer ??
+      (mesh.geometry.indices ? uploadIndices(device, `${label}:indices`, mesh.geometry.indices) : null),
     instanceBuffer:
       hostInstances ??
       (mesh.thinInstances

@@ -64,7 +64,9 @@ export function checkPulledBufferSizes(api: string, device: GPUDevice, mesh: Mes
   const host = mesh.hostBuffers;
   if (host) {
     const buffers: [string, GPUBuffer][] = host.indexBuffer ? [['index buffer', host.indexBuffer]] : [];
-    host.vertexBuffers.forEach((buffer, i) => buffers.push([`vertex buffer ${i}`, buffer]));
+    host.vertexBuffers.forEach((buffer, i) => {
+      if (buffer) buffers.push([`vertex buffer ${i}`, buffer]);
+    });
     for (const [what, buffer] of buffers)
       if ((buffer.usage & hostStorageUsage) === 0 || buffer.size % 4 !== 0)
         throw new PickError(

@@ -23,7 +23,11 @@ import { PickError } from '../pick-errors.js';
 
 /** One vertex buffer of a drawable: the host's GPU buffer, the CPU bytes it holds, and how its attributes lie. */
 export interface PickVertexBuffer {
-  buffer: GPUBuffer;
+  /**
+   * The host's GPU buffer, bound as it is; `null` where the host has none weft can bind (e.g. a format weft does not
+   * read, converted in `data`): weft uploads its own copy of `data`.
+   */
+  buffer: GPUBuffer | null;
   /** The bytes the GPU buffer holds (bounds, CPU picks and pick detail read them). */
   data: ArrayBuffer | ArrayBufferView;
   arrayStride: number;
@@ -41,8 +45,12 @@ export interface PickDrawable<T = unknown> {
   name?: string;
   /** The vertex buffers as the host binds them; joints/weights (uint16x4 / float32x4) here make a skinned drawable. */
   vertexBuffers: readonly PickVertexBuffer[];
-  index?: { buffer: GPUBuffer; data: Uint16Array | Uint32Array } | null;
-  /** Bump when the buffers or their bytes change: the drawable is made again from them. Default 0. */
+  /** The index buffer and its data; `buffer: null` where the host's cannot be bound (weft uploads a copy). */
+  index?: { buffer: GPUBuffer | null; data: Uint16Array | Uint32Array } | null;
+  /**
+   * Bump when the bytes in the buffers change: the drawable is made again from them. Default 0. (A different
+   * `GPUBuffer` object is noticed by itself.)
+   */
   geometryVersion?: number;
   /** Column-major local → world, as drawn (compared by value on each sync). */
   worldMatrix: ArrayLike<number>;
@@ -54,6 +62,12 @@ export interface PickDrawable<T = unknown> {
   instances?: { matrices: Float32Array; version: number; buffer?: GPUBuffer | null } | null;
   /** Skinning matrices (mesh space: joint transform × inverse bind), 16 floats per bone; bump `version` on change. */
   skin?: { boneMatrices: Float32Array; version: number } | null;
+  /**
+   * Morph targets as drawn: per target a position delta per vertex (xyz float32; optional normal deltas), and the
+   * current weights (read on every sync). The deltas are CPU data weft uploads once per `geometryVersion` (hosts keep
+   * theirs in textures weft cannot bind); change the target count or data by bumping `geometryVersion`.
+   */
+  morph?: { positions: readonly Float32Array[]; normals?: readonly Float32Array[]; weights: ArrayLike<number> } | null;
   /** Culling as drawn: one-sided (`false`, back faces culled, counter-clockwise front) or double-sided. Default false. */
   doubleSided?: boolean;
   /**
@@ -106,6 +120,7 @@ const drawableKeys: readonly string[] = [
   'worldMatrix',
   'instances',
   'skin',
+  'morph',
   'doubleSided',
   'frontFace',
   'visible',
@@ -135,14 +150,37 @@ function checkDrawable<T>(api: string, drawable: PickDrawable<T>, at: number): v
       'bad-option',
       `drawables[${at}].instances must be { matrices: Float32Array, version: number, buffer? }`,
     );
+  const morph = d.morph;
+  if (
+    morph != null &&
+    (!Array.isArray(morph.positions) ||
+      morph.positions.length === 0 ||
+      !morph.positions.every((p) => p instanceof Float32Array) ||
+      morph.weights == null ||
+      morph.weights.length !== morph.positions.length)
+  )
+    throw new PickError(
+      api,
+      'bad-option',
+      `drawables[${at}].morph must be { positions: Float32Array[] (one or more targets), normals?, weights } with one weight per target`,
+    );
   if (d.frontFace !== undefined && d.frontFace !== 'ccw' && d.frontFace !== 'cw')
-    throw new PickError(api, 'bad-option', `drawables[${at}].frontFace ${describeValue(d.frontFace)} must be 'ccw' or 'cw'`);
+    throw new PickError(
+      api,
+      'bad-option',
+      `drawables[${at}].frontFace ${describeValue(d.frontFace)} must be 'ccw' or 'cw'`,
+    );
   if (d.skin != null && (!(d.skin.boneMatrices instanceof Float32Array) || d.skin.boneMatrices.length % 16 !== 0))
     throw new PickError(
       api,
       'bad-option',
       `drawables[${at}].skin.boneMatrices must be a Float32Array of 16 floats per bone`,
     );
+}
+
+/** A hidden drawable is never picked (weft's own meshes keep `visible` and `pickable` apart; a host's hidden is gone). */
+function pickableAsDrawn(drawable: PickDrawable<unknown>): boolean {
+  return (drawable.pickable ?? true) && (drawable.visible ?? true);
 }
 
 function drawableMaterial(drawable: PickDrawable<unknown>): StandardMaterial {
@@ -172,11 +210,20 @@ function makeDrawableMesh<T>(target: DrawableScene<T>, drawable: PickDrawable<T>
       material,
       worldMatrix: drawable.worldMatrix,
       visible: drawable.visible ?? true,
-      pickable: drawable.pickable ?? true,
+      pickable: pickableAsDrawn(drawable),
       ...(drawable.instances ? { thinInstances: drawable.instances.matrices } : {}),
       ...(skeleton ? { skeleton } : {}),
+      ...(drawable.morph
+        ? {
+            morphTargets: {
+              positions: drawable.morph.positions,
+              ...(drawable.morph.normals ? { normals: drawable.morph.normals } : {}),
+            },
+            morphWeights: drawable.morph.weights,
+          }
+        : {}),
       hostBuffers: {
-        vertexBuffers: drawable.vertexBuffers.map((b) => b.buffer),
+        vertexBuffers: drawable.vertexBuffers.map((b) => b.buffer ?? null),
         indexBuffer: drawable.index?.buffer ?? null,
         instanceBuffer: drawable.instances?.buffer ?? null,
       },
@@ -184,6 +231,15 @@ function makeDrawableMesh<T>(target: DrawableScene<T>, drawable: PickDrawable<T>
   );
   target.objectOfMesh.set(mesh, drawable.object);
   return mesh;
+}
+
+/** Whether the drawable names the GPU buffers the mesh was made with (a new buffer object makes the mesh again). */
+function sameGeometryBuffers(mesh: Mesh, drawable: PickDrawable<unknown>): boolean {
+  const host = mesh.hostBuffers;
+  if (!host || host.vertexBuffers.length !== drawable.vertexBuffers.length) return false;
+  for (let i = 0; i < host.vertexBuffers.length; i++)
+    if (host.vertexBuffers[i] !== (drawable.vertexBuffers[i].buffer ?? null)) return false;
+  return (host.indexBuffer ?? null) === (drawable.index?.buffer ?? null);
 }
 
 function sameMatrix(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
@@ -217,7 +273,9 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
       const rebuild =
         !entry ||
         entry.geometryVersion !== (drawable.geometryVersion ?? 0) ||
-        !!entry.mesh.skeleton !== !!drawable.skin;
+        !!entry.mesh.skeleton !== !!drawable.skin ||
+        (entry.mesh.morphTargets?.count ?? 0) !== (drawable.morph?.positions.length ?? 0) ||
+        !sameGeometryBuffers(entry.mesh, drawable);
       if (!rebuild) checkUpdate(api, entry, drawable, at);
       plans.push({ drawable, entry, made: rebuild ? makeDrawableMesh(target, drawable, at) : null });
     });
@@ -298,6 +356,8 @@ function updateEntry<T>(entry: DrawableEntry<T>, drawable: PickDrawable<T>): voi
     mesh.skeleton.version++;
     entry.skinVersion = skin.version;
   }
+  const weights = drawable.morph?.weights;
+  if (weights) for (let i = 0; i < weights.length; i++) mesh.morphWeights[i] = weights[i];
   if (
     entry.material.doubleSided !== (drawable.doubleSided === true) ||
     (entry.material.frontFace ?? 'ccw') !== (drawable.frontFace ?? 'ccw')
@@ -306,7 +366,7 @@ function updateEntry<T>(entry: DrawableEntry<T>, drawable: PickDrawable<T>): voi
     mesh.material = entry.material;
   }
   mesh.visible = drawable.visible ?? true;
-  mesh.pickable = drawable.pickable ?? true;
+  mesh.pickable = pickableAsDrawn(drawable);
 }
 
 /**

@@ -580,6 +580,65 @@ describe('pick-source seam: a host scene of plain WebGPU buffers is picked exact
   );
 
   gpuTest(
+    'a morphed drawable is picked as drawn, and follows its weights on each sync',
+    async ({ engine }) => {
+      const host = makeHost(engine.device);
+      const plain = host.drawables[0];
+      const box = cube();
+      // One target: the box 60 % wider in x and lifted 0.3 in y.
+      const delta = Float32Array.from(box.positions.map((v, i) => (i % 3 === 0 ? 0.6 * v : i % 3 === 1 ? 0.3 : 0)));
+      const world = Array.from(plain.worldMatrix);
+      const morphedHost = (weight: number): Host => {
+        const positions = Array.from({ length: 24 }, (_, v) =>
+          [0, 1, 2].map((k) => box.positions[v * 3 + k] + weight * delta[v * 3 + k]),
+        );
+        const triangles = Array.from({ length: 12 }, (_, f) => ({
+          object: 'plain',
+          instance: -1,
+          face: f,
+          corners: [0, 1, 2].map((k) => transform(world, positions[box.indices[f * 3 + k]])) as [Vec3, Vec3, Vec3],
+        }));
+        return { ...host, triangles };
+      };
+      const target = createDrawableScene<string>(engine, makePerspectiveCamera({ ...perspective, near: 0.1 }));
+      const picker = createGpuPicker(target.scene);
+      enableDetailedPicking(picker, { method: 'primitive-index' });
+      const viewport = { width: size[0], height: size[1] };
+      for (const weight of [0.6, 0.1]) {
+        syncDrawableScene(target, [{ ...plain, morph: { positions: [delta], weights: [weight] } }]);
+        const reference = morphedHost(weight);
+        const probes: { x: number; y: number }[] = [];
+        const hits: Array<ReferenceHit | null> = [];
+        for (let y = 1; y < size[1]; y += 2)
+          for (let x = 1; x < size[0]; x += 2) {
+            const ray = referenceRay('perspective', x, y);
+            const hit = castReference(reference, ray.origin, ray.direction);
+            if (hit === 'edge') continue;
+            probes.push({ x, y });
+            hits.push(hit);
+          }
+        const infos = await pickManyAsync(picker, probes, { viewport });
+        const failures = infos
+          .map((info, i) => {
+            const hit = hits[i];
+            if (!hit) return info.hit ? `(${probes[i].x}, ${probes[i].y}) hit where the reference misses` : null;
+            return checkPick(info, target, hit, `weight ${weight} (${probes[i].x}, ${probes[i].y})`);
+          })
+          .filter((f) => f !== null);
+        expect(failures).toEqual([]);
+        expect(hits.filter(Boolean).length).toBeGreaterThan(20);
+      }
+      expect(() => syncDrawableScene(target, [{ ...plain, morph: { positions: [delta], weights: [] } }])).toThrowError(
+        /drawables\[0\]\.morph must be .* one weight per target/,
+      );
+      disposeGpuPicker(picker);
+      disposeDrawableScene(target);
+      for (const buffer of host.buffers) buffer.destroy();
+    },
+    size,
+  );
+
+  gpuTest(
     'bad host buffers are typed errors naming the buffer, and the scene keeps working after them',
     async ({ engine }) => {
       const host = makeHost(engine.device);
@@ -650,6 +709,34 @@ describe('pick-source seam: a host scene of plain WebGPU buffers is picked exact
       expect(error).toBeInstanceOf(PickError);
       expect((error as PickError).code).toBe('unsupported');
       expect((error as Error).message).toMatch(/host's .*without GPUBufferUsage\.STORAGE/);
+      // The same host, its buffers given as null: weft uploads copies it can read as storage, and detail is exact.
+      const copied = plainHost.drawables.map((d) => ({
+        ...d,
+        vertexBuffers: d.vertexBuffers.map((b) => ({ ...b, buffer: null })),
+        ...(d.index ? { index: { ...d.index, buffer: null } } : {}),
+      }));
+      syncDrawableScene(noStorage, copied);
+      const probes: { x: number; y: number }[] = [];
+      const hits: ReferenceHit[] = [];
+      for (let y = 2; y < size[1]; y += 5)
+        for (let x = 2; x < size[0]; x += 5) {
+          const ray = referenceRay('perspective', x, y);
+          const hit = castReference(plainHost, ray.origin, ray.direction);
+          if (hit && hit !== 'edge') {
+            probes.push({ x, y });
+            hits.push(hit);
+          }
+        }
+      const { result: copiedInfos, made } = await countAllocations(engine, () =>
+        pickManyAsync(pulled, probes, { viewport: { width: size[0], height: size[1] } }),
+      );
+      expect(probes.length).toBeGreaterThan(20);
+      expect(
+        copiedInfos.map((info, i) => checkPick(info, noStorage, hits[i], `copy (${probes[i].x}, ${probes[i].y})`)),
+      ).toEqual(hits.map(() => null));
+      // One copy per vertex and index buffer the host gave as null, made on the first pick that needs them.
+      const nulls = copied.reduce((n, d) => n + d.vertexBuffers.length + (d.index ? 1 : 0), 0);
+      expect(made.filter((b) => /:vertices\d|:indices/.test(b.label)).length).toBe(nulls);
       disposeGpuPicker(pulled);
       disposeDrawableScene(noStorage);
       for (const buffer of plainHost.buffers) buffer.destroy();

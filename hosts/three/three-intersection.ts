@@ -1,0 +1,97 @@
+// weft's PickingInfo in three.js's own terms: an `Intersection` as `Raycaster` returns one, plus what weft adds.
+import {
+  type Camera,
+  type Face,
+  type InstancedMesh,
+  type Intersection,
+  Matrix4,
+  type Mesh,
+  type Object3D,
+  Raycaster,
+  Triangle,
+  Vector2,
+  Vector3,
+} from 'three';
+import type { PickingInfo } from '../../picking/picking-info.js';
+
+/**
+ * One pick as three.js's `Raycaster` would report it (`object`, `distance`, `point`, `face`, `faceIndex`,
+ * `barycoord`, `uv`, `normal`, `instanceId`), with two differences stated: `normal` is the interpolated vertex
+ * normal in **world** space (Raycaster's is in object space), and `weft` carries what weft adds.
+ */
+export interface ThreeIntersection extends Intersection<Object3D> {
+  /** The interpolated vertex normal in world space, unit length, on the side the ray came from (the face normal without vertex normals). */
+  normal: Vector3;
+  /** The picked triangle's corners in world space (skinned and morphed as drawn), in `face.a/b/c` order. */
+  weft: { corners: [Vector3, Vector3, Vector3]; info: PickingInfo };
+}
+
+let raycaster: Raycaster | undefined;
+
+/** The ray three.js's `Raycaster.setFromCamera` casts through a CSS pixel of the canvas (for `distance`). */
+function threeRayOrigin(camera: Camera, x: number, y: number, width: number, height: number): Vector3 {
+  raycaster ??= new Raycaster();
+  raycaster.setFromCamera(new Vector2((x / width) * 2 - 1, -(y / height) * 2 + 1), camera);
+  return raycaster.ray.origin.clone();
+}
+
+/** Vertex indices of a triangle (index buffer or, without one, 3 × face). */
+function cornersOf(mesh: Mesh, face: number): [number, number, number] {
+  const index = mesh.geometry.index;
+  return index
+    ? [index.getX(face * 3), index.getX(face * 3 + 1), index.getX(face * 3 + 2)]
+    : [face * 3, face * 3 + 1, face * 3 + 2];
+}
+
+/** The material index of a face: its geometry group's, as three draws multi-material meshes. */
+function materialIndexOf(mesh: Mesh, face: number): number {
+  for (const group of mesh.geometry.groups)
+    if (face * 3 >= group.start && face * 3 < group.start + group.count) return group.materialIndex ?? 0;
+  return 0;
+}
+
+/**
+ * Builds the three.js intersection of a weft hit on `object` (instance `instance`, -1 for none) at CSS pixel (x, y) of
+ * a `width` × `height` canvas.
+ * @internal
+ */
+export function makeThreeIntersection(
+  info: PickingInfo,
+  object: Object3D,
+  instance: number,
+  camera: Camera,
+  pixel: { x: number; y: number; width: number; height: number },
+): ThreeIntersection {
+  const mesh = object as Mesh;
+  const point = new Vector3(...info.pickedPoint!);
+  const [a, b, c] = cornersOf(mesh, info.faceId);
+  const local = [a, b, c].map((i) => mesh.getVertexPosition(i, new Vector3())) as [Vector3, Vector3, Vector3];
+  const faceNormal = Triangle.getNormal(local[0], local[1], local[2], new Vector3());
+  const face: Face = { a, b, c, normal: faceNormal, materialIndex: materialIndexOf(mesh, info.faceId) };
+  const barycoord = new Vector3(info.bu, info.bv, 1 - info.bu - info.bv);
+  const world = mesh.matrixWorld.clone();
+  if (instance >= 0) {
+    const instanceMatrix = new Matrix4();
+    (mesh as InstancedMesh).getMatrixAt(instance, instanceMatrix);
+    world.multiply(instanceMatrix);
+  }
+  const corners = local.map((p) => p.clone().applyMatrix4(world)) as [Vector3, Vector3, Vector3];
+  const normal = new Vector3(...(info.pickedNormalWorld ?? info.pickedFaceNormalWorld!)).normalize();
+  const origin = threeRayOrigin(camera, pixel.x, pixel.y, pixel.width, pixel.height);
+  const result: ThreeIntersection = {
+    object,
+    distance: origin.distanceTo(point),
+    point,
+    face,
+    faceIndex: info.faceId,
+    barycoord,
+    normal,
+    weft: { corners, info },
+  };
+  const uv = mesh.geometry.getAttribute('uv');
+  if (uv) result.uv = Triangle.getInterpolatedAttribute(uv, a, b, c, barycoord, new Vector2()) as Vector2;
+  const uv1 = mesh.geometry.getAttribute('uv1');
+  if (uv1) result.uv1 = Triangle.getInterpolatedAttribute(uv1, a, b, c, barycoord, new Vector2()) as Vector2;
+  if (instance >= 0) result.instanceId = instance;
+  return result;
+}
