@@ -12,7 +12,7 @@ import { BabylonPickError } from './babylon-errors.js';
 import { type GeometryState, syncGeometry } from './babylon-geometry.js';
 import type { OwnedBuffers } from './owned-buffers.js';
 
-/** What the picker keeps per Babylon.js mesh between picks. */
+/** @internal What the picker keeps per Babylon.js mesh between picks. */
 export interface MeshRecord {
   drawable: PickDrawable<AbstractMesh>;
   /** The mesh whose geometry is drawn (the source of an InstancedMesh). */
@@ -23,7 +23,10 @@ export interface MeshRecord {
   seen: number;
 }
 
-/** The picker's view of the scene: records per mesh, geometry per source mesh, and the drawable list it reuses. */
+/**
+ * The picker's view of the scene: records per mesh, geometry per source mesh, and the drawable list it reuses.
+ * @internal
+ */
 export interface SceneWalk {
   records: Map<AbstractMesh, MeshRecord>;
   geometries: Map<Mesh, GeometryState>;

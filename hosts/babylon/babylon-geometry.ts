@@ -10,7 +10,7 @@ import { type OwnedBuffers, ownedBuffer } from './owned-buffers.js';
 /** Babylon.js's `VertexBuffer.FLOAT`. */
 const floatType = 5126;
 
-/** A source mesh's geometry as drawn, and the identities it was made from (compared on every pick). */
+/** @internal A source mesh's geometry as drawn, and the identities it was made from (compared on every pick). */
 export interface GeometryState {
   key: unknown[];
   version: number;

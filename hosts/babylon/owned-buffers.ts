@@ -1,7 +1,7 @@
 // GPU buffers the Babylon.js picker makes itself: data Babylon.js never uploaded in a form weft can bind (joint indices
 // as uint16, morphed positions). Every other vertex, index and instance buffer is Babylon.js's own.
 
-/** The picker's own buffers, by what they were made from; `bytes` counts what they hold now. */
+/** @internal The picker's own buffers, by what they were made from; `bytes` counts what they hold now. */
 export interface OwnedBuffers {
   device: GPUDevice;
   label: string;

@@ -21,8 +21,20 @@ import { babylonReference, deformedReference, drawnSoups, interiorPixels, makeFr
 import { buildScene, type SceneVariant } from './scene.js';
 
 const variants: SceneVariant[] = [
-  { name: 'right-handed, perspective, reverse depth', rightHanded: true, orthographic: false, reverseDepth: true, seed: 35 },
-  { name: 'left-handed, orthographic, standard depth', rightHanded: false, orthographic: true, reverseDepth: false, seed: 36 },
+  {
+    name: 'right-handed, perspective, reverse depth',
+    rightHanded: true,
+    orthographic: false,
+    reverseDepth: true,
+    seed: 35,
+  },
+  {
+    name: 'left-handed, orthographic, standard depth',
+    rightHanded: false,
+    orthographic: true,
+    reverseDepth: false,
+    seed: 36,
+  },
 ];
 
 export interface Tally {
@@ -44,7 +56,8 @@ export interface Tally {
   failures: string[];
 }
 
-const keyOf = (mesh: AbstractMesh | null | undefined, thin: number) => (mesh ? `${mesh.name}${thin >= 0 ? `#${thin}` : ''}` : '-');
+const keyOf = (mesh: AbstractMesh | null | undefined, thin: number) =>
+  mesh ? `${mesh.name}${thin >= 0 ? `#${thin}` : ''}` : '-';
 
 async function accuracy(engine: WebGPUEngine, variant: SceneVariant, checks: Record<string, unknown>): Promise<Tally> {
   const test = buildScene(engine, variant);
@@ -101,15 +114,32 @@ async function accuracy(engine: WebGPUEngine, variant: SceneVariant, checks: Rec
     const rt = cast(origin, direction);
     const useThree = !!rt && (!rb || rt.distance < rb.distance);
     const ref = useThree
-      ? { mesh: rt!.mesh as AbstractMesh, thin: -1, faceId: rt!.faceId, point: rt!.point, distance: rt!.distance, bu: rt!.bu, bv: rt!.bv }
+      ? {
+          mesh: rt!.mesh as AbstractMesh,
+          thin: -1,
+          faceId: rt!.faceId,
+          point: rt!.point,
+          distance: rt!.distance,
+          bu: rt!.bu,
+          bv: rt!.bv,
+        }
       : rb
-        ? { mesh: rb.pickedMesh!, thin: rb.thinInstanceIndex ?? -1, faceId: rb.faceId, point: [rb.pickedPoint!.x, rb.pickedPoint!.y, rb.pickedPoint!.z], distance: rb.distance, bu: rb.bu, bv: rb.bv }
+        ? {
+            mesh: rb.pickedMesh!,
+            thin: rb.thinInstanceIndex ?? -1,
+            faceId: rb.faceId,
+            point: [rb.pickedPoint!.x, rb.pickedPoint!.y, rb.pickedPoint!.z],
+            distance: rb.distance,
+            bu: rb.bu,
+            bv: rb.bv,
+          }
         : null;
     if (ref) tally.hits++;
     if (useThree) tally.deformedHits++;
     const want = keyOf(ref?.mesh, ref?.thin ?? -1);
     const have = got.hit ? keyOf(got.pickedMesh, got.thinInstanceIndex) : '-';
-    const fail = (what: string) => tally.failures.length < 20 && tally.failures.push(`pixel (${points[i].x}, ${points[i].y}): ${what}`);
+    const fail = (what: string) =>
+      tally.failures.length < 20 && tally.failures.push(`pixel (${points[i].x}, ${points[i].y}): ${what}`);
     if (want !== have) {
       fail(`identity ${have}, reference ${want}${useThree ? ' (three-mesh-bvh)' : ''}`);
       continue;
@@ -128,7 +158,10 @@ async function accuracy(engine: WebGPUEngine, variant: SceneVariant, checks: Rec
     const pointError = Math.hypot(p.x - ref.point[0], p.y - ref.point[1], p.z - ref.point[2]) / ref.distance;
     tally.maxPoint = Math.max(tally.maxPoint, pointError);
     if (pointError <= 1e-5 && Math.abs(got.distance - ref.distance) <= 1e-5 * ref.distance) tally.point++;
-    else fail(`${have} point error ${pointError.toExponential(2)} × distance, distance ${got.distance} vs ${ref.distance}`);
+    else
+      fail(
+        `${have} point error ${pointError.toExponential(2)} × distance, distance ${got.distance} vs ${ref.distance}`,
+      );
     const baryError = Math.max(Math.abs(got.bu - ref.bu), Math.abs(got.bv - ref.bv));
     tally.maxBarycentric = Math.max(tally.maxBarycentric, baryError);
     if (baryError <= 1e-4) tally.barycentric++;
@@ -149,7 +182,8 @@ async function accuracy(engine: WebGPUEngine, variant: SceneVariant, checks: Rec
   // The box over the whole frame sees exactly what the pixels saw.
   const box = await boxPickBabylonAsync(picker, 0, 0, width, height);
   const boxKeys = box.meshes.map((m, k) => keyOf(m, box.thinInstanceIndexes[k])).sort();
-  checks[`${variant.name}: box pick of the frame = the pixels' meshes`] = JSON.stringify(boxKeys) === JSON.stringify([...ids].sort()) || { box: boxKeys, pixels: [...ids].sort() };
+  checks[`${variant.name}: box pick of the frame = the pixels' meshes`] = JSON.stringify(boxKeys) ===
+    JSON.stringify([...ids].sort()) || { box: boxKeys, pixels: [...ids].sort() };
   checks[`${variant.name}: meshes seen`] = ids.size;
 
   // Several calls in flight at once all resolve, each with the answer it has alone.
@@ -163,7 +197,11 @@ async function accuracy(engine: WebGPUEngine, variant: SceneVariant, checks: Rec
   checks[`${variant.name}: concurrent picks agree`] = sample.every((_, k) => {
     const single = together[k] as PickingInfo;
     const many = (together[sample.length] as PickingInfo[])[k];
-    return single.pickedMesh === alone[k].pickedMesh && many.pickedMesh === alone[k].pickedMesh && single.faceId === alone[k].faceId;
+    return (
+      single.pickedMesh === alone[k].pickedMesh &&
+      many.pickedMesh === alone[k].pickedMesh &&
+      single.faceId === alone[k].faceId
+    );
   });
 
   // Clip planes: what the plane cuts away is never picked, and what is behind it is.
@@ -179,10 +217,13 @@ async function accuracy(engine: WebGPUEngine, variant: SceneVariant, checks: Rec
       const p = clipped[i].pickedPoint;
       compared++;
       if (!p || p.x <= 0.3 + 1e-4) agree++;
-      else if (clipFailures.length < 5) clipFailures.push(`pixel ${i}: ${keyOf(clipped[i].pickedMesh, clipped[i].thinInstanceIndex)} at x = ${p.x}`);
+      else if (clipFailures.length < 5)
+        clipFailures.push(`pixel ${i}: ${keyOf(clipped[i].pickedMesh, clipped[i].thinInstanceIndex)} at x = ${p.x}`);
     }
     checks['clip plane: no picked point on the clipped side'] = agree === compared || clipFailures;
-    const behind = clipped.filter((info, i) => info.hit && infos[i].hit && infos[i].pickedPoint!.x > 0.3 && info.pickedMesh !== infos[i].pickedMesh).length;
+    const behind = clipped.filter(
+      (info, i) => info.hit && infos[i].hit && infos[i].pickedPoint!.x > 0.3 && info.pickedMesh !== infos[i].pickedMesh,
+    ).length;
     checks['clip plane: pixels where a surface behind the plane is picked instead'] = behind;
     scene.clipPlane = null;
   }
@@ -225,8 +266,10 @@ function countAllocations(engine: WebGPUEngine): { bytes(): number } {
     return createBuffer(descriptor);
   };
   device.createTexture = (descriptor) => {
-    const size = descriptor.size as GPUExtent3DDict;
-    total += size.width * (size.height ?? 1) * (size.depthOrArrayLayers ?? 1) * 16;
+    const size = descriptor.size as GPUExtent3DDict | number[];
+    const [w, h, d] = Array.isArray(size) ? size : [size.width, size.height, size.depthOrArrayLayers];
+    // Counted at 16 bytes per texel (the widest pick target format): an upper bound.
+    total += w * (h ?? 1) * (d ?? 1) * 16;
     return createTexture(descriptor);
   };
   return {
@@ -265,5 +308,7 @@ async function run() {
 run().then(
   (result) => (window.__weftResult = result),
   (error: unknown) =>
-    (window.__weftResult = { error: error instanceof Error ? `${error.name}: ${error.message}\n${error.stack}` : String(error) }),
+    (window.__weftResult = {
+      error: error instanceof Error ? `${error.name}: ${error.message}\n${error.stack}` : String(error),
+    }),
 );

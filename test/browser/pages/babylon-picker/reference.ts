@@ -13,7 +13,11 @@ import type { CameraParams, TestScene } from './scene.js';
 type Vec3 = [number, number, number];
 const sub = (a: Vec3, b: Vec3): Vec3 => [a[0] - b[0], a[1] - b[1], a[2] - b[2]];
 const dot = (a: Vec3, b: Vec3) => a[0] * b[0] + a[1] * b[1] + a[2] * b[2];
-const cross = (a: Vec3, b: Vec3): Vec3 => [a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]];
+const cross = (a: Vec3, b: Vec3): Vec3 => [
+  a[1] * b[2] - a[2] * b[1],
+  a[2] * b[0] - a[0] * b[2],
+  a[0] * b[1] - a[1] * b[0],
+];
 const unit = (a: Vec3): Vec3 => {
   const l = Math.hypot(...a);
   return [a[0] / l, a[1] / l, a[2] / l];
@@ -30,7 +34,13 @@ export interface Frame {
   orthographic: boolean;
 }
 
-export function makeFrame(params: CameraParams, width: number, height: number, rightHanded: boolean, orthographic: boolean): Frame {
+export function makeFrame(
+  params: CameraParams,
+  width: number,
+  height: number,
+  rightHanded: boolean,
+  orthographic: boolean,
+): Frame {
   const forward = unit(sub(params.target, params.eye));
   // Babylon.js LookAtRH: x = cross(up, −forward); LookAtLH: x = cross(up, forward).
   const right = unit(rightHanded ? cross(forward, params.up) : cross(params.up, forward));
@@ -50,7 +60,9 @@ export function pixelRay(frame: Frame, x: number, y: number): { origin: Vec3; di
     return { origin, direction: forward };
   }
   const t = Math.tan(params.fovY / 2);
-  const direction = unit([0, 1, 2].map((i) => forward[i] + nx * t * (width / height) * right[i] + ny * t * up[i]) as Vec3);
+  const direction = unit(
+    [0, 1, 2].map((i) => forward[i] + nx * t * (width / height) * right[i] + ny * t * up[i]) as Vec3,
+  );
   const s = params.near / dot(direction, forward);
   return { origin: [0, 1, 2].map((i) => params.eye[i] + s * direction[i]) as Vec3, direction };
 }
@@ -79,12 +91,17 @@ const transform = (m: ArrayLike<number>, p: ArrayLike<number>, at: number): Vec3
 ];
 function multiply(a: ArrayLike<number>, b: ArrayLike<number>): number[] {
   const out = new Array(16).fill(0);
-  for (let c = 0; c < 4; c++) for (let r = 0; r < 4; r++) for (let k = 0; k < 4; k++) out[c * 4 + r] += a[k * 4 + r] * b[c * 4 + k];
+  for (let c = 0; c < 4; c++)
+    for (let r = 0; r < 4; r++) for (let k = 0; k < 4; k++) out[c * 4 + r] += a[k * 4 + r] * b[c * 4 + k];
   return out;
 }
 
 /** Per pixel: true when no projected triangle edge passes within `margin` px of its centre. */
-export function interiorPixels(frame: Frame, soups: { positions: ArrayLike<number>; indices: ArrayLike<number>; worlds: ArrayLike<number>[] }[], margin = 0.05): Uint8Array {
+export function interiorPixels(
+  frame: Frame,
+  soups: { positions: ArrayLike<number>; indices: ArrayLike<number>; worlds: ArrayLike<number>[] }[],
+  margin = 0.05,
+): Uint8Array {
   const inside = new Uint8Array(frame.width * frame.height).fill(1);
   for (const soup of soups)
     for (const world of soup.worlds) {
@@ -94,7 +111,8 @@ export function interiorPixels(frame: Frame, soups: { positions: ArrayLike<numbe
         for (let k = 0; k < 3; k++) {
           const a = px[soup.indices[f + k]];
           const b = px[soup.indices[f + ((k + 1) % 3)]];
-          if (a.depth < frame.params.near || b.depth < frame.params.near) throw new Error('a vertex lies before the near plane');
+          if (a.depth < frame.params.near || b.depth < frame.params.near)
+            throw new Error('a vertex lies before the near plane');
           const x0 = Math.max(0, Math.floor(Math.min(a.x, b.x) - 1));
           const x1 = Math.min(frame.width - 1, Math.ceil(Math.max(a.x, b.x) + 1));
           const y0 = Math.max(0, Math.floor(Math.min(a.y, b.y) - 1));
@@ -122,25 +140,46 @@ export function drawnSoups(test: TestScene, deformed: Map<Mesh, Float32Array>) {
     const source = (mesh as unknown as { sourceMesh?: Mesh }).sourceMesh ?? (mesh as Mesh);
     const world = mesh.computeWorldMatrix(true).m;
     const thin = mesh === source ? source.thinInstanceGetWorldMatrices?.() : [];
-    const worlds = thin?.length ? Array.from({ length: source.thinInstanceCount }, (_, k) => multiply(world, source._thinInstanceDataStorage.matrixData!.subarray(k * 16, k * 16 + 16))) : [world];
-    soups.push({ positions: deformed.get(source) ?? source.getVerticesData('position')!, indices: source.getIndices()!, worlds });
+    const worlds = thin?.length
+      ? Array.from({ length: source.thinInstanceCount }, (_, k) =>
+          multiply(world, source._thinInstanceDataStorage.matrixData!.subarray(k * 16, k * 16 + 16)),
+        )
+      : [world];
+    soups.push({
+      positions: deformed.get(source) ?? source.getVerticesData('position')!,
+      indices: source.getIndices()!,
+      worlds,
+    });
   }
   return soups;
 }
 
 /** Whether Babylon.js draws this triangle's side the local ray sees (the test's statement of Babylon.js's rule). */
-function frontFacing(mesh: AbstractMesh, rightHanded: boolean, p0: BVector3, p1: BVector3, p2: BVector3, ray: Ray): boolean {
+function frontFacing(
+  mesh: AbstractMesh,
+  rightHanded: boolean,
+  p0: BVector3,
+  p1: BVector3,
+  p2: BVector3,
+  ray: Ray,
+): boolean {
   const source = (mesh as unknown as { sourceMesh?: Mesh }).sourceMesh ?? (mesh as Mesh);
   const material = source.material!;
   const n = cross([p1.x - p0.x, p1.y - p0.y, p1.z - p0.z], [p2.x - p0.x, p2.y - p0.y, p2.z - p0.z]);
   const facing = dot(n, [ray.direction.x, ray.direction.y, ray.direction.z]) < 0;
   const clockwise = (material.sideOrientation ?? source.sideOrientation) === 0;
   // In a right-handed world a counter-clockwise (on screen) triangle faces the viewer; each flag below flips that.
-  return facing !== !rightHanded !== clockwise !== !material.cullBackFaces;
+  return ((facing !== !rightHanded) !== clockwise) !== !material.cullBackFaces;
 }
 
 /** Babylon.js's CPU pick through the ray, among `meshes`, with back faces of culled materials left out. */
-export function babylonReference(test: TestScene, meshes: Set<AbstractMesh>, rightHanded: boolean, origin: Vec3, direction: Vec3): PickingInfo | null {
+export function babylonReference(
+  test: TestScene,
+  meshes: Set<AbstractMesh>,
+  rightHanded: boolean,
+  origin: Vec3,
+  direction: Vec3,
+): PickingInfo | null {
   let current: AbstractMesh | null = null;
   const hit = test.scene.pickWithRay(
     new Ray(new Vector3(...origin), new Vector3(...direction), 1e4),

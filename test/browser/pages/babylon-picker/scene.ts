@@ -146,7 +146,8 @@ export function buildScene(engine: WebGPUEngine, variant: SceneVariant): TestSce
     place(mesh, i % 4 === 1);
     const material = new StandardMaterial(`mat${i}`, scene);
     material.backFaceCulling = i % 5 !== 2;
-    material.sideOrientation = i % 2 === 0 ? Material.ClockWiseSideOrientation : Material.CounterClockWiseSideOrientation;
+    material.sideOrientation =
+      i % 2 === 0 ? Material.ClockWiseSideOrientation : Material.CounterClockWiseSideOrientation;
     if (i === 5) material.cullBackFaces = false;
     mesh.material = material;
     rigid.push(mesh);
