@@ -18,6 +18,7 @@ export const libraryEntries = [
   'entities/splats/index',
   'variants/index',
   'vite/index',
+  'hosts/babylon/index',
   'hosts/three/index',
 ];
 

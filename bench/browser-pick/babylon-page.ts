@@ -1,0 +1,144 @@
+// The bench page of weft-gpu/babylon: one WebGPUEngine, one Babylon.js scene, picked by Babylon.js's GPUPicker and by
+// weft-gpu/babylon side by side. The runner (run-babylon.ts) calls window.__babylonBench step by step.
+import { WebGPUEngine } from '@babylonjs/core/Engines/webgpuEngine.js';
+import type { AbstractMesh } from '@babylonjs/core/Meshes/abstractMesh.js';
+import {
+  type BabylonPicker,
+  boxPickBabylonAsync,
+  createBabylonPickerAsync,
+  disposeBabylonPicker,
+  multiPickBabylonAsync,
+  pickBabylonAsync,
+} from '../../hosts/babylon/index.js';
+import {
+  babylonAnswers,
+  babylonBoxPick,
+  babylonMultiPick,
+  babylonPick,
+  type BabylonPickSide,
+  createBabylonPickSide,
+  disposeBabylonPickSide,
+  renderBabylonFrame,
+} from './babylon-side.js';
+import { centre, marquee, type PickSceneSpec, points } from './shared.js';
+
+export interface BabylonBenchRound {
+  floor: number;
+  weftPick: number;
+  gpuPickerPick: number;
+  weftMulti: number;
+  gpuPickerMulti: number;
+  weftBox: number;
+  gpuPickerBox: number;
+}
+
+export interface BabylonBenchAnswers {
+  /** Hit keys per request: weft-gpu/babylon, GPUPicker, Babylon.js's CPU scene.pick (64 points). */
+  weft: { centre: string; many: string[]; box: string[] };
+  gpuPicker: { centre: string; many: string[]; rect: string[]; ray: string[]; mirrored: string[] };
+}
+
+let engine: WebGPUEngine;
+let device: GPUDevice;
+let side: BabylonPickSide | null = null;
+let picker: BabylonPicker | null = null;
+let thin = false;
+let current = 'loaded';
+const errors: string[] = [];
+
+const keyOf = (mesh: AbstractMesh | null | undefined, instance: number) =>
+  mesh ? (thin ? `${mesh.name}#${Math.max(0, instance)}` : mesh.name) : '-';
+
+function makeFloor(): () => Promise<void> {
+  const source = device.createBuffer({ label: 'bench:floor-src', size: 256, usage: GPUBufferUsage.COPY_SRC });
+  const staging = device.createBuffer({
+    label: 'bench:floor-dst',
+    size: 256,
+    usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ,
+  });
+  return async () => {
+    const encoder = device.createCommandEncoder({ label: 'bench:floor' });
+    encoder.copyBufferToBuffer(source, 0, staging, 0, 256);
+    device.queue.submit([encoder.finish()]);
+    await staging.mapAsync(GPUMapMode.READ);
+    staging.unmap();
+  };
+}
+let floor: () => Promise<void>;
+
+const weftPick = () => pickBabylonAsync(picker!, centre.x, centre.y);
+const weftMulti = () => multiPickBabylonAsync(picker!, points);
+const weftBox = () =>
+  boxPickBabylonAsync(picker!, marquee.x, marquee.y, marquee.x + marquee.width, marquee.y + marquee.height);
+
+async function time(work: () => Promise<unknown>): Promise<number> {
+  const start = performance.now();
+  await work();
+  return performance.now() - start;
+}
+
+const bench = {
+  async init() {
+    const canvas = document.querySelector<HTMLCanvasElement>('#babylon')!;
+    engine = new WebGPUEngine(canvas, { antialias: false, adaptToDeviceRatio: false, setMaximumLimits: true });
+    await engine.initAsync();
+    device = (engine as unknown as { _device: GPUDevice })._device;
+    device.addEventListener('uncapturederror', (e) => errors.push((e as GPUUncapturedErrorEvent).error.message));
+    floor = makeFloor();
+    return { babylonVersion: WebGPUEngine.Version };
+  },
+  async setup(spec: PickSceneSpec) {
+    if (picker) disposeBabylonPicker(picker);
+    if (side) disposeBabylonPickSide(side);
+    thin = spec.thin;
+    current = `setup ${spec.count}`;
+    side = createBabylonPickSide(engine, spec);
+    await side.scene.whenReadyAsync();
+    renderBabylonFrame(engine, side.scene);
+    const weftMs = await time(async () => {
+      picker = await createBabylonPickerAsync(engine, side!.scene);
+      await weftPick();
+    });
+    const gpuPickerMs = await time(() => babylonPick(side!));
+    current = 'idle';
+    return { weftMs, gpuPickerMs, ownedBytes: picker!.owned.bytes };
+  },
+  async round(order: number): Promise<BabylonBenchRound> {
+    const steps: [keyof BabylonBenchRound, () => Promise<unknown>][] = [
+      ['floor', floor],
+      ['weftPick', weftPick],
+      ['gpuPickerPick', () => babylonPick(side!)],
+      ['weftMulti', weftMulti],
+      ['gpuPickerMulti', () => babylonMultiPick(side!)],
+      ['weftBox', weftBox],
+      ['gpuPickerBox', () => babylonBoxPick(side!)],
+    ];
+    const result = {} as BabylonBenchRound;
+    for (const [name, step] of order % 2 ? [...steps].reverse() : steps) {
+      current = `${name} (order ${order})`;
+      result[name] = await time(step);
+    }
+    current = 'idle';
+    return result;
+  },
+  async answers(): Promise<BabylonBenchAnswers> {
+    current = 'answers';
+    const single = await weftPick();
+    const many = await weftMulti();
+    const box = await weftBox();
+    const gpu = await babylonAnswers(side!, thin);
+    current = 'idle';
+    return {
+      weft: {
+        centre: keyOf(single.pickedMesh, single.thinInstanceIndex),
+        many: many.map((i) => keyOf(i.pickedMesh, i.thinInstanceIndex)),
+        box: box.meshes.map((m, k) => keyOf(m, box.thinInstanceIndexes[k])).sort(),
+      },
+      gpuPicker: gpu,
+    };
+  },
+  errors: () => [...errors],
+  step: () => current,
+};
+
+(window as unknown as { __babylonBench: typeof bench }).__babylonBench = bench;

@@ -1,0 +1,88 @@
+// weft-gpu/babylon vs Babylon.js's GPUPicker on the same Babylon.js scene (one WebGPUEngine, SwiftShader in Chromium):
+// single pick, 64-point multiPickAsync, 191×120 boxPickAsync, each against the floor (submit + mapAsync of 256 B on that
+// device). Both libraries' answers are compared first (and with Babylon.js's CPU scene.pick); then medians of
+// interleaved rounds. Run: npm run bench:babylon [-- rounds]   (BENCH_SCENES=1000,10000 picks scenes; t: thin instances)
+import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
+import { launchChromium, startPageServer } from '../../test/browser/browser-rig.js';
+import { median } from '../bench-timing.js';
+import type { BabylonBenchAnswers, BabylonBenchRound } from './babylon-page.js';
+import type { PickSceneSpec } from './shared.js';
+
+const rounds = Math.max(3, Number(process.argv[2] ?? 7));
+const allScenes: (PickSceneSpec & { label: string })[] = [
+  { count: 1000, thin: false, label: '1 000 meshes' },
+  { count: 10000, thin: false, label: '10 000 meshes' },
+  { count: 10000, thin: true, label: '10 000 thin inst.' },
+];
+const only = process.env.BENCH_SCENES?.split(',');
+const scenes = only ? allScenes.filter((s) => only.includes(`${s.count}${s.thin ? 't' : ''}`)) : allScenes;
+
+async function call<T>(page: Page, step: string, arg?: unknown): Promise<T> {
+  return page.evaluate(
+    async ([name, value]) => {
+      const bench = (window as unknown as { __babylonBench: Record<string, (v: unknown) => Promise<unknown>> })
+        .__babylonBench;
+      return bench[name as string](value);
+    },
+    [step, arg] as const,
+  ) as Promise<T>;
+}
+
+const agree = (a: string[], b: string[]) => a.filter((k, i) => k === b[i]).length;
+
+async function main(): Promise<void> {
+  const root = fileURLToPath(new URL('.', import.meta.url));
+  const server = await startPageServer(root);
+  const browser = await launchChromium();
+  try {
+    const page = await (await browser.newContext({ viewport: { width: 660, height: 500 } })).newPage();
+    page.on('pageerror', (e) => console.log(`[page error] ${e.message}`));
+    await page.goto(`${server.url}babylon.html`, { waitUntil: 'load' });
+    await page.waitForFunction(() => '__babylonBench' in window, undefined, { timeout: 180_000 });
+    const info = await call<{ babylonVersion: string }>(page, 'init');
+    console.log(
+      `Chromium ${browser.version()}; Babylon.js ${info.babylonVersion}; ${rounds} interleaved rounds after 2 warm-up`,
+    );
+    const rows: string[] = [];
+    for (const spec of scenes) {
+      const setup = await call<{ weftMs: number; gpuPickerMs: number; ownedBytes: number }>(page, 'setup', spec);
+      const a = await call<BabylonBenchAnswers>(page, 'answers');
+      const w = a.weft;
+      const g = a.gpuPicker;
+      console.log(
+        `${spec.label}: set-up + first pick weft ${setup.weftMs.toFixed(0)} ms, GPUPicker ${setup.gpuPickerMs.toFixed(0)} ms; picker-owned bytes ${setup.ownedBytes}`,
+      );
+      console.log(
+        `  answers: centre weft ${w.centre} / GPUPicker ${g.centre}; 64 points: weft = CPU scene.pick ${agree(w.many, g.ray)}/64, weft = GPUPicker ${agree(w.many, g.many)}/64, GPUPicker = CPU scene.pick ${agree(g.many, g.ray)}/64 (GPUPicker at the mirrored y = scene.pick: ${agree(g.mirrored, g.ray)}/64); box: weft ${w.box.length} meshes, GPUPicker ${g.rect.length}, same set ${JSON.stringify(w.box) === JSON.stringify(g.rect)}`,
+      );
+      if (agree(w.many, g.ray) !== 64) throw new Error(`weft disagrees with Babylon.js's CPU pick on ${spec.label}`);
+      for (let r = 0; r < 2; r++) await call(page, 'round', r);
+      const samples: BabylonBenchRound[] = [];
+      for (let r = 0; r < rounds; r++) samples.push(await call<BabylonBenchRound>(page, 'round', r));
+      const m = Object.fromEntries(
+        Object.keys(samples[0]).map((k) => [k, median(samples.map((s) => s[k as keyof BabylonBenchRound]))]),
+      ) as unknown as BabylonBenchRound;
+      const f = (v: number) => v.toFixed(2);
+      const x = (a: number, b: number) => `${(a / b).toFixed(1)}×`;
+      rows.push(
+        `| ${spec.label} | ${f(m.floor)} | ${f(m.weftPick)} (${x(m.weftPick, m.floor)}) | ${f(m.gpuPickerPick)} (${x(m.gpuPickerPick, m.floor)}) | **${x(m.gpuPickerPick, m.weftPick)}** | ${f(m.weftMulti)} | ${f(m.gpuPickerMulti)} | **${x(m.gpuPickerMulti, m.weftMulti)}** | ${f(m.weftBox)} | ${f(m.gpuPickerBox)} | **${x(m.gpuPickerBox, m.weftBox)}** |`,
+      );
+    }
+    console.log(
+      '\nmedian ms (× floor) | floor | weft pick | GPUPicker pick | speed-up | weft 64 pts | GPUPicker 64 pts | speed-up | weft box 191×120 | GPUPicker box | speed-up |',
+    );
+    console.log('| --- | --- | --- | --- | --- | --- | --- | --- | --- | --- | --- |');
+    for (const row of rows) console.log(row);
+    const errors = await call<string[]>(page, 'errors');
+    console.log(`\nWebGPU errors: ${errors.length ? errors.join('; ') : 'none'}`);
+  } finally {
+    await browser.close();
+    await server.close();
+  }
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

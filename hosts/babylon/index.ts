@@ -1,0 +1,22 @@
+// weft-gpu/babylon: weft's exact GPU picker for a Babylon.js WebGPUEngine scene, answering with Babylon.js's own
+// PickingInfo. @babylonjs/core is an optional peer dependency: only this entry imports it.
+
+// The picker's life: create on the WebGPUEngine's device, restrict like GPUPicker, dispose.
+export {
+  type BabylonPicker,
+  type BabylonPickerOptions,
+  createBabylonPickerAsync,
+  disposeBabylonPicker,
+  getBabylonPickerOwnedBytes,
+  setBabylonPickingList,
+} from './babylon-picker.js';
+// The picks: GPUPicker's pickAsync / multiPickAsync / boxPickAsync, answered as Babylon.js PickingInfo.
+export {
+  type BabylonBoxPickResult,
+  type BabylonPickOptions,
+  boxPickBabylonAsync,
+  multiPickBabylonAsync,
+  pickBabylonAsync,
+} from './babylon-pick.js';
+// Typed errors: what is refused and why.
+export { BabylonPickError, type BabylonPickErrorCode } from './babylon-errors.js';
