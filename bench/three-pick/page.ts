@@ -218,7 +218,13 @@ async function profile() {
   const view = weftCamera();
   for (let i = 0; i < 5; i++) await pickAsync(picker.picker, 320, 240, { camera: view, viewport: { width, height } });
   const t5 = performance.now();
-  return { camera: (t1 - t0) / 5, world: (t2 - t1) / 5, collect: (t3 - t2) / 5, sync: (t4 - t3) / 5, pickOnly: (t5 - t4) / 5 };
+  return {
+    camera: (t1 - t0) / 5,
+    world: (t2 - t1) / 5,
+    collect: (t3 - t2) / 5,
+    sync: (t4 - t3) / 5,
+    pickOnly: (t5 - t4) / 5,
+  };
 }
 
 async function round(r: number): Promise<ThreeRound & { agree: boolean }> {

@@ -28,6 +28,7 @@ const documents: { doc: string; entry: string; logs: RegExp[][]; only?: RegExp }
     logs: [
       [/^picked "crate" face \d+ at distance \d+\.\d{3}, uv \d\.\d\d,\d\.\d\d$/],
       [/^primitive-index: (true|false)$/],
+      [/^centre pixel 25[45],12[789],5[012] → 5[012],10[123],25[45]$/],
     ],
   },
   {
