@@ -51,8 +51,10 @@ export interface ThreeDrawables {
   /** Every copy made, destroyed with the picker. */
   readonly made: GPUBuffer[];
   readonly list: PickDrawable<Object3D>[];
-  /** Scratch for each mesh's geometry versions. */
-  readonly versions: number[];
+  /** Each geometry's attribute versions, computed once per pass. */
+  readonly geometries: WeakMap<BufferGeometry, { pass: number; versions: number[] }>;
+  /** The pass in which each material was last checked. */
+  readonly materials: WeakMap<Material, number>;
   pass: number;
 }
 
@@ -70,7 +72,8 @@ export function makeThreeDrawables(
     copies: new WeakMap(),
     made: [],
     list: [],
-    versions: [],
+    geometries: new WeakMap(),
+    materials: new WeakMap(),
     pass: 0,
   };
 }
@@ -227,8 +230,7 @@ function applySide(api: string, mesh: Mesh, drawable: PickDrawable<Object3D>): v
 
 /** Attribute versions that, when any changes, make the drawable again (GPU buffer presence counts: three uploads late). */
 /** Writes the geometry's versions into `out` (reused between meshes: no allocation per pick) and returns it. */
-function geometryVersions(state: ThreeDrawables, mesh: Mesh, skinned: boolean, out: number[]): number[] {
-  const geometry = mesh.geometry;
+function geometryVersions(state: ThreeDrawables, geometry: BufferGeometry, out: number[]): number[] {
   out.length = 0;
   const push = (attribute: AnyAttribute | null | undefined) => {
     if (!attribute) {
@@ -241,7 +243,7 @@ function geometryVersions(state: ThreeDrawables, mesh: Mesh, skinned: boolean, o
     out.push(owner.version, state.bindHostBuffers && gpuBufferOf(state.renderer, attribute) ? 1 : 0);
   };
   for (const [name] of semantics) push(geometry.getAttribute(name) as AnyAttribute | undefined);
-  if (skinned) for (const [name] of skinSemantics) push(geometry.getAttribute(name) as AnyAttribute | undefined);
+  for (const [name] of skinSemantics) push(geometry.getAttribute(name) as AnyAttribute | undefined);
   push(geometry.index);
   const morphs = geometry.morphAttributes;
   if (morphs.position) for (const target of morphs.position) push(target);
@@ -373,6 +375,30 @@ function drawnFor(mesh: Mesh, camera: Camera): boolean {
   return Array.isArray(material) ? material.some((m: Material) => m.visible) : material.visible;
 }
 
+/** Refuses materials whose drawing weft cannot follow (checked once per material per pass). */
+function checkMaterials(api: string, state: ThreeDrawables, mesh: Mesh, pass: number): void {
+  if (!Array.isArray(mesh.material) && state.materials.get(mesh.material) === pass) return;
+  const materials: Material[] = Array.isArray(mesh.material) ? mesh.material : [mesh.material];
+  const moved = materials.find((m) => {
+    const node = m as Material & { positionNode?: unknown; vertexNode?: unknown; wireframe?: boolean };
+    return node.positionNode != null || node.vertexNode != null || node.wireframe === true;
+  });
+  if (moved)
+    throw new PickError(
+      api,
+      'unsupported',
+      `mesh ${describeValue(mesh.name || mesh.uuid)}: its material ${describeValue(moved.name || moved.type)} moves or replaces vertices in its shader (positionNode, vertexNode) or draws lines (wireframe), which weft-gpu/three cannot see yet; picks would miss what is drawn (hide it from the pick with layers)`,
+    );
+  const clipped = materials.some((m) => (m.clippingPlanes?.length ?? 0) > 0);
+  if (clipped)
+    throw new PickError(
+      api,
+      'unsupported',
+      `mesh ${describeValue(mesh.name || mesh.uuid)} has material.clippingPlanes; weft-gpu/three does not pick clipped geometry yet (hide it from the pick with layers)`,
+    );
+  for (const m of materials) state.materials.set(m, pass);
+}
+
 /**
  * Walks the scene as three draws it for `camera` and returns the drawables in scene order (one per Mesh,
  * InstancedMesh or SkinnedMesh), reusing each mesh's record: only what changed is rebuilt.
@@ -404,26 +430,15 @@ export function collectThreeDrawables(
       );
     if (!(object as Mesh).isMesh) return;
     const mesh = object as Mesh;
-    const materials = Array.isArray(mesh.material) ? mesh.material : [mesh.material];
-    const moved = materials.find((m) => {
-      const node = m as Material & { positionNode?: unknown; vertexNode?: unknown; wireframe?: boolean };
-      return node.positionNode != null || node.vertexNode != null || node.wireframe === true;
-    });
-    if (moved)
-      throw new PickError(
-        api,
-        'unsupported',
-        `mesh ${describeValue(mesh.name || mesh.uuid)}: its material ${describeValue(moved.name || moved.type)} moves or replaces vertices in its shader (positionNode, vertexNode) or draws lines (wireframe), which weft-gpu/three cannot see yet; picks would miss what is drawn (hide it from the pick with layers)`,
-      );
-    const clipped = materials.some((m) => (m.clippingPlanes?.length ?? 0) > 0);
-    if (clipped)
-      throw new PickError(
-        api,
-        'unsupported',
-        `mesh ${describeValue(mesh.name || mesh.uuid)} has material.clippingPlanes; weft-gpu/three does not pick clipped geometry yet (hide it from the pick with layers)`,
-      );
-    const skinned = (mesh as SkinnedMesh).isSkinnedMesh === true;
-    const versions = geometryVersions(state, mesh, skinned, state.versions);
+    checkMaterials(api, state, mesh, pass);
+    // Once per geometry per pass: meshes that share a geometry share its versions.
+    let known = state.geometries.get(mesh.geometry);
+    if (!known) state.geometries.set(mesh.geometry, (known = { pass: 0, versions: [] }));
+    if (known.pass !== pass) {
+      geometryVersions(state, mesh.geometry, known.versions);
+      known.pass = pass;
+    }
+    const versions = known.versions;
     let record = state.records.get(mesh);
     if (!record || record.geometry !== mesh.geometry || !sameNumbers(record.versions, versions)) {
       const made = makeRecord(api, state, mesh, versions.slice());

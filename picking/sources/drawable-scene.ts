@@ -92,6 +92,8 @@ interface DrawableEntry<T> {
   seen: number;
   /** The sync call that last listed it (a second listing in one call is an error). */
   listed: number;
+  /** Set by the check of this sync: the world matrix differs from the mesh's. */
+  moved: boolean;
 }
 
 /** A weft scene that mirrors a host's drawables (see `syncDrawableScene`); pick it with any weft picker. */
@@ -332,6 +334,7 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
         material: made.material,
         seen: pass,
         listed: call,
+        moved: false,
       };
       target.entries.set(drawable.object, fresh);
       order[at] = made;
@@ -363,8 +366,8 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
 function checkUpdate<T>(api: string, entry: DrawableEntry<T>, drawable: PickDrawable<T>, at: number): void {
   const mesh = entry.mesh;
   // What did not change was checked when it was set: a steady scene costs a compare per drawable, not a check.
-  if (!sameMatrix(mesh.worldMatrix, drawable.worldMatrix))
-    checkMatrix(api, mesh.name, `drawables[${at}].worldMatrix`, drawable.worldMatrix);
+  entry.moved = !sameMatrix(mesh.worldMatrix, drawable.worldMatrix);
+  if (entry.moved) checkMatrix(api, mesh.name, `drawables[${at}].worldMatrix`, drawable.worldMatrix);
   const instances = drawable.instances;
   const instanceChange = (instances?.version ?? -1) !== entry.instanceVersion;
   if (instances && instanceChange) checkThinInstances(api, mesh.name, instances.matrices);
@@ -385,7 +388,7 @@ function checkUpdate<T>(api: string, entry: DrawableEntry<T>, drawable: PickDraw
 /** Applies a checked drawable to its mesh (`checkUpdate` ran): nothing here throws. */
 function updateEntry<T>(entry: DrawableEntry<T>, drawable: PickDrawable<T>): void {
   const mesh = entry.mesh;
-  if (!sameMatrix(mesh.worldMatrix, drawable.worldMatrix)) setMeshWorldMatrix(mesh, drawable.worldMatrix);
+  if (entry.moved) setMeshWorldMatrix(mesh, drawable.worldMatrix);
   const instanceVersion = drawable.instances?.version ?? -1;
   const hostInstances = drawable.instances?.buffer ?? null;
   if (instanceVersion !== entry.instanceVersion) {

@@ -35,6 +35,8 @@ interface PageResult {
     afterError: string;
     before: string;
     movedAway: string;
+    instanceMoved: number[];
+    meshEdited: string[];
   };
 }
 
@@ -106,5 +108,13 @@ describe('weft-gpu/three picks three.js scenes exactly (Chromium, SwiftShader)',
     expect(m.afterError).toBe(m.alone);
     expect(m.before).not.toBe('miss');
     expect(m.movedAway).not.toBe(m.before);
+  });
+
+  it('an instance moved with setMatrixAt and a geometry edited in place are seen at the next pick (no render between)', () => {
+    const m = result.marquee;
+    expect(m.instanceMoved[0]).toBe(1);
+    expect(m.instanceMoved[1]).not.toBe(1);
+    expect(m.meshEdited[0]).toBe(m.meshEdited[2]);
+    expect(m.meshEdited[1]).not.toBe(m.meshEdited[2]);
   });
 });

@@ -334,9 +334,42 @@ async function marqueeAndErrors() {
   const before = alone ? names.get(alone.object) : 'miss';
   if (target) target.position.x += 50;
   const moved = await pickThreeAsync(picker, scene, camera, probe.x, probe.y);
+  // An instance moved with setMatrixAt, and a geometry edited in place (needsUpdate), between picks.
+  let instancePixel: { x: number; y: number } | null = null;
+  let meshPixel: { x: number; y: number; object: Mesh } | null = null;
+  for (let y = 5; y < height - 5 && (!instancePixel || !meshPixel); y += 3)
+    for (let x = 5; x < width - 5; x += 3) {
+      const { hit } = castReference(scene, camera, x + 0.5, y + 0.5);
+      if (!hit) continue;
+      if (!instancePixel && hit.instanceId === 1) instancePixel = { x, y };
+      if (!meshPixel && hit.instanceId === undefined && names.get(hit.object)?.startsWith('mesh'))
+        meshPixel = { x, y, object: hit.object as Mesh };
+    }
+  const instanceBefore = instancePixel
+    ? await pickThreeAsync(picker, scene, camera, instancePixel.x, instancePixel.y)
+    : null;
+  const instanced = scene.children.find((o) => (o as InstancedMesh).isInstancedMesh) as InstancedMesh;
+  instanced.setMatrixAt(1, new Matrix4().makeTranslation(0, 100, 0));
+  instanced.instanceMatrix.needsUpdate = true;
+  const instanceAfter = instancePixel
+    ? await pickThreeAsync(picker, scene, camera, instancePixel.x, instancePixel.y)
+    : null;
+  const meshBefore = meshPixel ? await pickThreeAsync(picker, scene, camera, meshPixel.x, meshPixel.y) : null;
+  if (meshPixel) {
+    const position = meshPixel.object.geometry.getAttribute('position');
+    for (let i = 0; i < position.array.length; i++) (position.array as Float32Array)[i] *= 0.01;
+    position.needsUpdate = true;
+  }
+  const meshAfter = meshPixel ? await pickThreeAsync(picker, scene, camera, meshPixel.x, meshPixel.y) : null;
   disposeThreePicker(picker);
   renderer.dispose();
   return {
+    instanceMoved: [instanceBefore?.instanceId ?? -1, instanceAfter?.instanceId ?? -1],
+    meshEdited: [
+      meshBefore ? names.get(meshBefore.object) : 'miss',
+      meshAfter ? names.get(meshAfter.object) : 'miss',
+      meshPixel ? names.get(meshPixel.object) : 'none',
+    ],
     weftKeys,
     inside: [...inside].sort(),
     border: [...border].sort(),
