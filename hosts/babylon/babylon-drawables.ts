@@ -65,19 +65,27 @@ function isDrawn(mesh: AbstractMesh, camera: Camera): boolean {
 /** Culling as Babylon.js draws the mesh: `backFaceCulling`, `cullBackFaces` and the side orientation. */
 function cullingOf(api: string, mesh: AbstractMesh, source: Mesh): { doubleSided: boolean; frontFace: GPUFrontFace } {
   let result: { doubleSided: boolean; frontFace: GPUFrontFace } | null = null;
-  let first: Material | null = null;
+  let firstName = '';
+  let previous: Material | null | undefined;
   for (const subMesh of source.subMeshes) {
+    // Without a material (Babylon.js makes the scene's default one at the first render) it draws as a new material
+    // does: back faces culled, the mesh's own side orientation.
     const material = subMesh.getMaterial(true);
-    if (!material || material === first) continue;
-    if (material.fillMode !== triangleFillMode)
+    if (material === previous) continue;
+    previous = material;
+    if (material && material.fillMode !== triangleFillMode)
       throw new BabylonPickError(
         api,
         'unsupported',
         `mesh "${mesh.name}": material "${material.name}" draws with fillMode ${material.fillMode} (wireframe, points or lines); only triangles (Material.TriangleFillMode) can be picked`,
       );
-    const orientation = material.sideOrientation ?? source.sideOrientation;
-    const clockwise = (orientation === clockWise) === material.cullBackFaces;
-    const culling = { doubleSided: !material.backFaceCulling, frontFace: (clockwise ? 'cw' : 'ccw') as GPUFrontFace };
+    const orientation = material?.sideOrientation ?? source.sideOrientation;
+    const clockwise = (orientation === clockWise) === (material?.cullBackFaces ?? true);
+    const culling = {
+      doubleSided: !(material?.backFaceCulling ?? true),
+      frontFace: (clockwise ? 'cw' : 'ccw') as GPUFrontFace,
+    };
+    const name = material ? `"${material.name}"` : 'no material';
     if (
       result &&
       (result.doubleSided !== culling.doubleSided || (!culling.doubleSided && result.frontFace !== culling.frontFace))
@@ -85,12 +93,14 @@ function cullingOf(api: string, mesh: AbstractMesh, source: Mesh): { doubleSided
       throw new BabylonPickError(
         api,
         'unsupported',
-        `mesh "${mesh.name}": its sub-meshes' materials cull differently ("${first!.name}" and "${material.name}"); only one culling per mesh can be picked`,
+        `mesh "${mesh.name}": its sub-meshes' materials cull differently (${firstName} and ${name}); only one culling per mesh can be picked`,
       );
-    result ??= culling;
-    first ??= material;
+    if (!result) {
+      result = culling;
+      firstName = name;
+    }
   }
-  return result ?? { doubleSided: false, frontFace: 'cw' };
+  return result ?? { doubleSided: false, frontFace: source.sideOrientation === clockWise ? 'cw' : 'ccw' };
 }
 
 function changed(copy: Float32Array | null, data: Float32Array, length: number): boolean {
@@ -208,7 +218,9 @@ export function walkBabylonScene(
       drawable.index = geometry.index;
       drawable.geometryVersion = geometry.version;
     }
-    drawable.worldMatrix = mesh.computeWorldMatrix().m;
+    // Within one render id Babylon.js returns its cached world matrix even after the mesh (or a parent) moved; the
+    // next frame recomputes it. Picks made before that frame recompute what is out of date, as that frame will.
+    drawable.worldMatrix = mesh.computeWorldMatrix(!mesh.isSynchronized(), camera).m;
     const culling = cullingOf(api, mesh, source);
     drawable.doubleSided = culling.doubleSided;
     drawable.frontFace = culling.frontFace;

@@ -1,7 +1,8 @@
 // weft-gpu/babylon in Chromium (SwiftShader WebGPU): every pixel of seeded random Babylon.js scenes against Babylon.js's
 // own CPU pick (scene.pickWithRay, rays built in float64 from the camera's parameters) and three-mesh-bvh for the
-// skinned and morphed meshes; then box, concurrency, clip-plane, typed-error and device-loss checks. The page is
-// test/browser/pages/babylon-picker/.
+// skinned and morphed meshes; then box, concurrency, clip-plane, typed-error and device-loss checks; and picks made
+// before Babylon.js drew a frame (meshes moved in place, no material yet, the picking list on multi-point and box
+// picks). The page is test/browser/pages/babylon-picker/.
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -66,9 +67,12 @@ describe('weft-gpu/babylon picker (Chromium, SwiftShader)', () => {
       if (
         key.endsWith("= the pixels' meshes") ||
         key.endsWith('concurrent picks agree') ||
-        key.endsWith('picks after errors')
+        key.endsWith('picks after errors') ||
+        key.startsWith('before the first frame')
       )
         expect([key, value]).toEqual([key, true]);
+    // Picks before Babylon.js drew a frame (meshes moved in place, no material yet, a picking list): both handedness.
+    expect(Object.keys(c).filter((key) => key.startsWith('before the first frame'))).toHaveLength(8);
     expect(c['clip plane: no picked point on the clipped side']).toBe(true);
     expect(c['clip plane: pixels where a surface behind the plane is picked instead']).toBeGreaterThan(0);
     expect(String(c['lines mesh: typed error'])).toMatch(/^unsupported: pickBabylonAsync: mesh "guide" is a LinesMesh/);

@@ -17,6 +17,7 @@ import {
   pickBabylonAsync,
 } from '../../../../hosts/babylon/index.js';
 import { PickError } from '../../../../picking/index.js';
+import { beforeFirstFrame } from './before-first-frame.js';
 import { babylonReference, deformedReference, drawnSoups, interiorPixels, makeFrame, pixelRay } from './reference.js';
 import { buildScene, type SceneVariant } from './scene.js';
 
@@ -291,6 +292,7 @@ async function run() {
   );
   const checks: Record<string, unknown> = {};
   const tallies: Tally[] = [];
+  await beforeFirstFrame(engine, checks);
   for (const variant of variants) tallies.push(await accuracy(engine, variant, checks));
   // A lost device: picks are refused with a typed error that says what to do.
   const test = buildScene(engine, variants[0]);
