@@ -18,6 +18,7 @@ import type { WebGPURenderer } from 'three/webgpu';
 import { describeValue } from '../../core/errors.js';
 import type { VertexSemantic } from '../../engine/mesh-data.js';
 import { PickError } from '../../picking/pick-errors.js';
+import { clipPlanesOf } from './three-clipping.js';
 import type { PickDrawable, PickVertexBuffer } from '../../picking/sources/drawable-scene.js';
 
 type AnyAttribute = BufferAttribute | InterleavedBufferAttribute;
@@ -32,6 +33,8 @@ interface DrawableRecord {
   instanceCount: number;
   /** Where the bone matrices are computed each pick, compared with the drawable's before a new version is made. */
   boneMatrices: Float32Array | null;
+  /** The ClippingGroup planes that clip it (clipPlanesOf), or null. */
+  clip: Float32Array | null;
   seen: number;
 }
 
@@ -55,6 +58,8 @@ export interface ThreeDrawables {
   readonly geometries: WeakMap<BufferGeometry, { pass: number; versions: number[] }>;
   /** The pass in which each material was last checked. */
   readonly materials: WeakMap<Material, number>;
+  /** Whether the last walk found a clipped object (the picks then apply the clipping rule). */
+  clipped: boolean;
   pass: number;
 }
 
@@ -74,6 +79,7 @@ export function makeThreeDrawables(
     list: [],
     geometries: new WeakMap(),
     materials: new WeakMap(),
+    clipped: false,
     pass: 0,
   };
 }
@@ -331,7 +337,7 @@ function makeRecord(api: string, state: ThreeDrawables, mesh: Mesh, versions: nu
   };
   const boneMatrices = skinned ? new Float32Array((mesh as SkinnedMesh).skeleton.bones.length * 16) : null;
   if (boneMatrices) drawable.skin = { boneMatrices, version: 0 };
-  return { drawable, geometry, versions, instanceVersion: -1, instanceCount: -1, boneMatrices, seen: 0 };
+  return { drawable, geometry, versions, instanceVersion: -1, instanceCount: -1, boneMatrices, clip: null, seen: 0 };
 }
 
 /** Brings one record up to date with its mesh (matrices are read by value by the seam). */
@@ -389,13 +395,6 @@ function checkMaterials(api: string, state: ThreeDrawables, mesh: Mesh, pass: nu
       'unsupported',
       `mesh ${describeValue(mesh.name || mesh.uuid)}: its material ${describeValue(moved.name || moved.type)} moves or replaces vertices in its shader (positionNode, vertexNode) or draws lines (wireframe), which weft-gpu/three cannot see yet; picks would miss what is drawn (hide it from the pick with layers)`,
     );
-  const clipped = materials.some((m) => (m.clippingPlanes?.length ?? 0) > 0);
-  if (clipped)
-    throw new PickError(
-      api,
-      'unsupported',
-      `mesh ${describeValue(mesh.name || mesh.uuid)} has material.clippingPlanes; weft-gpu/three does not pick clipped geometry yet (hide it from the pick with layers)`,
-    );
   for (const m of materials) state.materials.set(m, pass);
 }
 
@@ -413,6 +412,7 @@ export function collectThreeDrawables(
   camera: Camera,
 ): PickDrawable<Object3D>[] {
   const pass = ++state.pass;
+  state.clipped = false;
   const list = state.list;
   list.length = 0;
   scene.traverseVisible((object) => {
@@ -421,12 +421,6 @@ export function collectThreeDrawables(
         api,
         'unsupported',
         `${describeValue(object.name || object.uuid)} is a BatchedMesh; weft-gpu/three does not pick BatchedMesh yet (use InstancedMesh or separate meshes, or hide it from the pick with layers)`,
-      );
-    if ((object as { isClippingGroup?: boolean }).isClippingGroup)
-      throw new PickError(
-        api,
-        'unsupported',
-        `${describeValue(object.name || object.uuid)} is a ClippingGroup; weft-gpu/three does not pick clipped geometry yet (hide it from the pick with layers)`,
       );
     if (!(object as Mesh).isMesh) return;
     const mesh = object as Mesh;
@@ -447,9 +441,16 @@ export function collectThreeDrawables(
       state.records.set(mesh, record);
     }
     refreshRecord(record, mesh, drawnFor(mesh, camera));
+    record.clip = clipPlanesOf(api, mesh);
+    if (record.clip) state.clipped = true;
     record.seen = pass;
     list.push(record.drawable);
   });
   for (const [object, record] of state.records) if (record.seen !== pass) state.records.delete(object);
   return list;
+}
+
+/** @internal The clip planes the last walk found for `object` (null when nothing clips it). */
+export function threeClipPlanesOf(state: ThreeDrawables, object: Object3D): Float32Array | null {
+  return state.records.get(object)?.clip ?? null;
 }

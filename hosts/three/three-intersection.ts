@@ -20,7 +20,10 @@ import type { PickingInfo } from '../../picking/picking-info.js';
  * normal in **world** space (Raycaster's is in object space), and `weft` carries what weft adds.
  */
 export interface ThreeIntersection extends Intersection<Object3D> {
-  /** The interpolated vertex normal in world space, unit length, on the side the ray came from (the face normal without vertex normals). */
+  /**
+   * The interpolated vertex normal in world space, unit length, turned against the ray as Raycaster turns it (the face
+   * normal without vertex normals).
+   */
   normal: Vector3;
   /** The picked triangle's corners in world space (skinned and morphed as drawn), in `face.a/b/c` order. */
   weft: { corners: [Vector3, Vector3, Vector3]; info: PickingInfo };
@@ -78,6 +81,9 @@ export function makeThreeIntersection(
   const corners = local.map((p) => p.clone().applyMatrix4(world)) as [Vector3, Vector3, Vector3];
   const normal = new Vector3(...(info.pickedNormalWorld ?? info.pickedFaceNormalWorld!)).normalize();
   const origin = threeRayOrigin(camera, pixel.x, pixel.y, pixel.width, pixel.height);
+  // Raycaster's rule: the interpolated normal is turned against the ray (weft turns it to the face's side, which
+  // differs only where the interpolated normal and the face disagree, e.g. grazing views inside a clipped sphere).
+  if (normal.dot(point.clone().sub(origin)) > 0) normal.negate();
   const result: ThreeIntersection = {
     object,
     distance: origin.distanceTo(point),

@@ -24,11 +24,14 @@ import {
   syncDrawableScene,
 } from '../../picking/sources/drawable-scene.js';
 import { threeMatrixCamera } from './three-camera.js';
+import type { PickDiscardRule } from '../../picking/discard-rules.js';
+import { makeThreeClipRule } from './three-clipping.js';
 import {
   collectThreeDrawables,
   disposeThreeDrawables,
   makeThreeDrawables,
   type ThreeDrawables,
+  threeClipPlanesOf,
 } from './three-drawables.js';
 import { makeThreeIntersection, type ThreeIntersection } from './three-intersection.js';
 
@@ -91,6 +94,33 @@ function assertAlive(api: string, picker: ThreePicker): void {
   if (picker.disposed) throw new PickError(api, 'disposed', 'the three.js picker was disposed');
 }
 
+let clipRules: WeakMap<ThreePicker, PickDiscardRule> | undefined;
+
+/** The discard rule of a pick: three's clipping when the scene is clipped, else the caller's (never both yet). */
+function discardOf(api: string, picker: ThreePicker, given: PickDiscardRule | undefined): PickDiscardRule | undefined {
+  if (!picker.drawables.clipped) return given;
+  const deformed = picker.drawables.list.find((d) => d.visible !== false && (d.skin || d.morph));
+  if (deformed)
+    throw new PickError(
+      api,
+      'unsupported',
+      `the scene has ClippingGroups and a skinned or morphed mesh ("${deformed.name}"); weft-gpu/three cannot clip and deform in one pick yet (hide one of them from the pick with layers)`,
+    );
+  if (given)
+    throw new PickError(
+      api,
+      'unsupported',
+      `the scene has ClippingGroups and a discard rule ("${given.key}") was given; fold the clip test into your rule's WGSL, or pick without one`,
+    );
+  clipRules ??= new WeakMap();
+  let rule = clipRules.get(picker);
+  if (!rule) {
+    rule = makeThreeClipRule(picker.target, (object) => threeClipPlanesOf(picker.drawables, object));
+    clipRules.set(picker, rule);
+  }
+  return rule;
+}
+
 /** Reads the scene as three draws it now: world matrices updated, drawables synced. */
 function syncScene(api: string, picker: ThreePicker, scene: Object3D, camera: Camera) {
   if (!scene || (scene as { isObject3D?: boolean }).isObject3D !== true)
@@ -126,6 +156,7 @@ export async function pickManyThreeAsync(
   const { width, height, ratio } = viewportOf(picker.renderer);
   const infos = await pickManyAsync(picker.picker, points, {
     ...options,
+    discard: discardOf(api, picker, options.discard),
     camera: view,
     viewport: { width, height },
     devicePixelRatio: ratio,
@@ -183,6 +214,7 @@ export async function pickRectThreeAsync(
   const ratio = viewport.ratio;
   const found = await pickRectAsync(picker.picker, x * ratio, y * ratio, width * ratio, height * ratio, {
     ...options,
+    discard: discardOf(api, picker, options.discard),
     camera: view,
     viewport: { width: viewport.width, height: viewport.height },
   });

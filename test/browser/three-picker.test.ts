@@ -36,6 +36,8 @@ interface PageResult {
     before: string;
     movedAway: string;
     instanceMoved: number[];
+    clipError: string;
+    skinnedName: string;
     meshEdited: string[];
   };
 }
@@ -85,8 +87,9 @@ describe('weft-gpu/three picks three.js scenes exactly (Chromium, SwiftShader)',
       expect(row.maxUv, row.config).toBeLessThanOrEqual(1e-4);
       expect(row.maxNormalDegrees, row.config).toBeLessThanOrEqual(0.01);
       // Every kind of object was met (not a scene of misses).
-      for (const kind of ['instanced', 'skinned', 'morphed'])
-        expect(row.byObject[kind] ?? 0, `${row.config}: ${kind}`).toBeGreaterThan(3);
+      // The clipped scene has no skinned or morphed mesh (clipping and deformation do not mix in one pick yet).
+      const kinds = row.config === 'perspective, ClippingGroup' ? ['instanced'] : ['instanced', 'skinned', 'morphed'];
+      for (const kind of kinds) expect(row.byObject[kind] ?? 0, `${row.config}: ${kind}`).toBeGreaterThan(3);
       expect(Object.keys(row.byObject).filter((k) => k.startsWith('mesh')).length, row.config).toBeGreaterThan(3);
       expect(row.byObject.hidden ?? 0).toBe(0);
       expect(row.byObject.layer2 ?? 0).toBe(0);
@@ -106,6 +109,9 @@ describe('weft-gpu/three picks three.js scenes exactly (Chromium, SwiftShader)',
     expect(m.concurrent).toEqual([m.alone, m.alone, m.alone, m.alone]);
     expect(m.batchedError).toMatch(/PickError: pickManyThreeAsync: .*"my-batch" is a BatchedMesh/);
     expect(m.afterError).toBe(m.alone);
+    expect(m.clipError).toMatch(
+      /PickError: pickManyThreeAsync: the scene has ClippingGroups and a skinned or morphed mesh/,
+    );
     expect(m.before).not.toBe('miss');
     expect(m.movedAway).not.toBe(m.before);
   });
