@@ -315,12 +315,16 @@ describe('weft-gpu as a consumer installs it', () => {
         `typescript@${dev.typescript}`,
         `vite@${dev.vite}`,
         `@webgpu/types@${repoPackage.dependencies['@webgpu/types']}`,
+        // The optional peers of weft-gpu/three and weft-gpu/babylon, as their users install them.
+        `three@${dev.three}`,
+        `@types/three@${dev['@types/three']}`,
+        `@babylonjs/core@${dev['@babylonjs/core']}`,
       ];
       const install = await run(
         'npm',
         ['install', ...specs, '--no-audit', '--no-fund', '--prefer-offline'],
         consumer,
-        110_000,
+        230_000,
       );
       if (install.code !== 0) {
         const offline =
@@ -346,7 +350,7 @@ describe('weft-gpu as a consumer installs it', () => {
       cpSync(join(fixtures, 'pages'), join(consumer, 'pages'), { recursive: true });
       installed = true;
     }),
-    150_000,
+    260_000,
   );
 
   // Only the package's declarations may bring the WebGPU types: the fixture's tsconfig lists no types at all, and the
