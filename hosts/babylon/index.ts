@@ -20,3 +20,14 @@ export {
 } from './babylon-pick.js';
 // Typed errors: what is refused and why.
 export { BabylonPickError, type BabylonPickErrorCode } from './babylon-errors.js';
+// weft surfaces as Babylon.js materials: Babylon.js places the mesh, weft's fragment stage shades it.
+export {
+  type BabylonMaterial,
+  BabylonMaterialError,
+  type BabylonMaterialErrorCode,
+  type BabylonMaterialSpec,
+  type BabylonUniformValues,
+  createBabylonMaterial,
+  disposeBabylonMaterial,
+  setBabylonMaterialUniforms,
+} from './babylon-material.js';

@@ -35,7 +35,11 @@ const documents: { doc: string; entry: string; logs: RegExp[][]; only?: RegExp }
     doc: 'docs/babylon.md',
     entry: 'hosts/babylon/index.ts',
     // The box's −z side, the one the camera sees, is faces 2 and 3 (CreateBox's second side).
-    logs: [[/^true true [23] /], [/boxes#1.*ball#-1/, /boxes#0.*boxes#1.*boxes#2|ball/, /^false$/]],
+    logs: [
+      [/^true true [23] /],
+      [/boxes#1.*ball#-1/, /boxes#0.*boxes#1.*boxes#2|ball/, /^false$/],
+      [/^centre pixel 25[45],12[789],5[012] → 5[012],10[123],25[45]$/],
+    ],
   },
 ];
 const examples = documents.flatMap(({ doc, entry, logs, only }) =>
