@@ -38,7 +38,12 @@ export type {
   VectorLayout,
 } from './uniform-layout-types.js';
 export { type LayoutValue, setUniforms } from './uniform-layout-writer.js';
-export { getLayoutField, type LayoutFieldLocation, makeLayoutWordOffsets } from './uniform-layout-fields.js';
+export {
+  getBufferLayout,
+  getLayoutField,
+  type LayoutFieldLocation,
+  makeLayoutWordOffsets,
+} from './uniform-layout-fields.js';
 export { LayoutError, type LayoutErrorCode } from './layout-errors.js';
 // Build-time composition: the key a spec is cached under, and a table of composed variants as data (weft-gpu/vite).
 export { composeSpecKey } from './compose-shader.js';

@@ -3,6 +3,7 @@ import { describeValue } from '../core/errors.js';
 import { checkOptionKeys, checkOptionTypes, type OptionKeys } from '../core/options.js';
 import { type Camera, getCameraViewerPosition, isCamera } from '../engine/camera.js';
 import { assertEngineDevice, throwIfHostDeviceLostAsync, whenEngineReadyAsync } from '../engine/engine.js';
+import { checkSceneArgument, describeWeftArgument } from '../engine/argument-checks.js';
 import type { Scene } from '../engine/scene.js';
 import { decodeOverlayHit, decodePickTexel } from './gpu/pick-decode.js';
 import {
@@ -93,6 +94,7 @@ export interface GpuPicker {
 
 /** Creates a picker for a scene; targets, buffers and pipelines are made on the first pick. */
 export function createGpuPicker(scene: Scene): GpuPicker {
+  checkSceneArgument('createGpuPicker', scene, pickOptionError);
   return {
     scene,
     detailed: false,
@@ -150,8 +152,19 @@ export function enableDetailedPicking(picker: GpuPicker, options?: DetailedPicki
   return true;
 }
 
-/** @internal Throws `disposed` when the picker was disposed. */
+/** @internal Throws `bad-option` when `picker` is not a GpuPicker (e.g. the scene passed in its place). */
+export function checkPickerArgument(picker: GpuPicker, api: string): void {
+  if (!picker || typeof picker !== 'object' || !(picker.inFlight instanceof Set) || !Array.isArray(picker.overlays))
+    throw new PickError(
+      api,
+      'bad-option',
+      `picker is ${describeWeftArgument(picker)}; pass the GpuPicker made by createGpuPicker(scene)`,
+    );
+}
+
+/** @internal Throws `disposed` when the picker was disposed (`bad-option` when it is not a picker at all). */
 export function assertAlive(picker: GpuPicker, api: string): void {
+  checkPickerArgument(picker, api);
   if (picker.disposed)
     throw new PickError(api, 'disposed', 'the picker was disposed; create a new one with createGpuPicker(scene)');
 }
@@ -451,6 +464,7 @@ function lastCapturedId(
 
 /** Frees the picker's GPU objects; picks in flight reject, later calls throw. */
 export function disposeGpuPicker(picker: GpuPicker): void {
+  checkPickerArgument(picker, 'disposeGpuPicker');
   if (picker.disposed) return;
   picker.disposed = true;
   for (const pending of picker.inFlight)
