@@ -1,4 +1,4 @@
-import { chmodSync, existsSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import typescript from '@rollup/plugin-typescript';
@@ -155,10 +155,19 @@ function entryTypeReferences(entry) {
 /** The `types@<7` wrapper of an entry: `dist/ts5/<entry>.d.ts`. */
 const ts5TypesFile = (entry) => `ts5/${entry}.d.ts`;
 
+/** Declaration files written by hand (no code): shipped as they are, each a types-only package export. */
+export const declarationEntries = ['vite/client'];
+
 function referenceWebGpuTypes() {
   return {
     name: 'weft-reference-webgpu-types',
     generateBundle(_options, bundle) {
+      for (const entry of declarationEntries)
+        this.emitFile({
+          type: 'asset',
+          fileName: `${entry}.d.ts`,
+          source: readFileSync(join(root, `${entry}.d.ts`), 'utf8'),
+        });
       for (const entry of libraryEntries) {
         const file = bundle[`${entry}.d.ts`];
         if (file?.type !== 'asset') this.error(`no declarations for entry ${entry}`);

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, posix, resolve } from 'node:path';
 import { rollup } from 'rollup';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { libraryEntries } from '../../rollup.config.mjs';
+import { declarationEntries, libraryEntries } from '../../rollup.config.mjs';
 import { buildPackageAsync, removeBuiltPackageAsync, repoRoot } from '../support/build-package.js';
 
 const root = repoRoot;
@@ -50,10 +50,21 @@ describe('the published bundle', () => {
 
   test('every package.json export exists as { types@<7, types, import, default }, and main, module, types and bin', () => {
     expect(pkg.sideEffects).toBe(false);
-    const entries = Object.entries(pkg.exports as Record<string, Record<string, string> | string>).filter(
+    const all = Object.entries(pkg.exports as Record<string, Record<string, string> | string>).filter(
       ([subpath]) => subpath !== './package.json',
     );
+    const entries = all.filter(([, target]) => typeof target === 'string' || 'import' in target);
     expect(entries).toHaveLength(libraryEntries.length);
+    // Declarations written by hand (the type of virtual:weft-variants): `types` only, shipped as written.
+    const typesOnly = all.filter(([, target]) => typeof target !== 'string' && !('import' in target));
+    expect(typesOnly.map(([subpath]) => subpath)).toEqual(declarationEntries.map((entry) => `./${entry}`));
+    for (const [subpath, target] of typesOnly) {
+      const entry = subpath.slice(2);
+      expect(target, subpath).toEqual({ types: `./dist/${entry}.d.ts` });
+      expect(readFileSync(inPackage(`dist/${entry}.d.ts`), 'utf8')).toBe(
+        readFileSync(join(root, `${entry}.d.ts`), 'utf8'),
+      );
+    }
     for (const [subpath, target] of entries) {
       expect(Object.keys(target), subpath).toEqual(['types@<7', 'types', 'import', 'default']);
       const { 'types@<7': ts5Types, types, import: esm, default: fallback } = target as Record<string, string>;

@@ -31,10 +31,14 @@ const root = resolve(import.meta.dirname, '../..');
 const fixtures = join(import.meta.dirname, 'fixtures');
 const repoPackage = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
-/** Every subpath a consumer imports (the package's `exports`, as specifiers). */
-const SUBPATHS = Object.keys(repoPackage.exports as Record<string, unknown>)
-  .filter((key) => !key.endsWith('.json'))
-  .map((key) => (key === '.' ? repoPackage.name : `${repoPackage.name}/${key.slice(2)}`));
+const exportedSubpaths = Object.entries(repoPackage.exports as Record<string, Record<string, string>>).filter(
+  ([key]) => !key.endsWith('.json'),
+);
+const specifier = (key: string) => (key === '.' ? repoPackage.name : `${repoPackage.name}/${key.slice(2)}`);
+/** Every subpath with code a consumer imports (the package's `exports`, as specifiers). */
+const SUBPATHS = exportedSubpaths.filter(([, target]) => target.import).map(([key]) => specifier(key));
+/** The declarations-only subpaths (`weft-gpu/vite/client`), which a consumer references as types. */
+const TYPE_SUBPATHS = exportedSubpaths.filter(([, target]) => !target.import).map(([key]) => specifier(key));
 
 interface RunResult {
   code: number;
@@ -388,6 +392,13 @@ describe('weft-gpu as a consumer installs it', () => {
           expect(
             SUBPATHS.filter((s) => !subpathsImported.includes(`from '${s}'`)),
             'every-subpath.js imports every package export',
+          ).toEqual([]);
+          const pages = readdirSync(join(consumer, 'pages')).map((f) =>
+            readFileSync(join(consumer, 'pages', f), 'utf8'),
+          );
+          expect(
+            TYPE_SUBPATHS.filter((s) => !pages.some((page) => page.includes(`/// <reference types="${s}" />`))),
+            'a page references every declarations-only export',
           ).toEqual([]);
           const cells = new Map<string, string>();
           matrix.set(row, cells);
