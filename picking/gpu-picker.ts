@@ -21,7 +21,13 @@ import type { PickPassRequest } from './gpu/pick-pass-types.js';
 import type { PickReadback } from './gpu/pick-readback.js';
 import { disposePickGpu, ensurePickGpu, type PickGpu } from './gpu/pick-resources.js';
 import type { PickCulling } from '../engine/winding.js';
-import { bindSnapshotMeshes, makePickSnapshot, type PickOptions } from './pick-snapshot.js';
+import {
+  bindSnapshotMeshes,
+  makePickSnapshot,
+  type PickOptions,
+  type SceneHierarchySnapshot,
+  usesSceneHierarchy,
+} from './pick-snapshot.js';
 import { useRulePipelines } from './gpu/pick-pipelines.js';
 import type { PixelRegion } from './pick-zoom.js';
 import type { PickDetailMethod } from './gpu/pick-shader.js';
@@ -199,6 +205,41 @@ export function cameraOf(picker: GpuPicker, api: string, options: GpuPickOptions
   if (!camera)
     throw new PickError(api, 'no-camera', 'the scene has no camera; set scene.camera or pass options.camera');
   return camera;
+}
+
+// The scene-hierarchy snapshot (the CPU picker's BVH code), loaded on the first pick that can use it.
+let sceneHierarchy: SceneHierarchySnapshot | null = null;
+let sceneHierarchyLoading: Promise<void> | null = null;
+
+/**
+ * Loads the scene-hierarchy snapshot module once (memoised; a failed load is tried again on the next need).
+ * @internal
+ */
+export function loadSceneHierarchyAsync(): Promise<void> {
+  sceneHierarchyLoading ??= import('./pick-snapshot-hierarchy.js').then(
+    (module) => {
+      sceneHierarchy = module.snapshotFromSceneHierarchy;
+    },
+    () => {
+      sceneHierarchyLoading = null;
+    },
+  );
+  return sceneHierarchyLoading;
+}
+
+/**
+ * The scene-hierarchy snapshot when this pick can use it and it is loaded. Until it is, the pick scans the meshes, which
+ * answers the same (slower in a large scene): loading it never adds an await between the call and the capture, and a
+ * page whose scenes stay under `hierarchyThreshold` drawables never loads it.
+ */
+function sceneHierarchyFor(
+  scene: Scene,
+  options: PickOptions,
+  rays: readonly PickingRay[],
+): SceneHierarchySnapshot | null {
+  if (!usesSceneHierarchy(scene.meshes, options, rays, rays.length, scene)) return null;
+  if (!sceneHierarchy) void loadSceneHierarchyAsync();
+  return sceneHierarchy;
 }
 
 /**
@@ -399,13 +440,15 @@ export async function pickManyAsync(
   const rule = options?.discard !== undefined ? checkDiscardRule(api, options.discard) : null;
   const tolerance = checkOverlayTolerance(api, options?.overlayTolerance);
   // A world-adjust hook moves geometry outside its bounds: the ray pre-filter cannot be trusted then.
+  const snapshotOptions = rule?.rule.worldAdjustWgsl !== undefined ? { ...options, preFilter: false } : (options ?? {});
   const snapshot = makePickSnapshot(
     api,
     picker.scene.meshes,
-    rule?.rule.worldAdjustWgsl !== undefined ? { ...options, preFilter: false } : (options ?? {}),
+    snapshotOptions,
     rays,
     rays.length,
     picker.scene,
+    sceneHierarchyFor(picker.scene, snapshotOptions, rays),
   );
   const viewProjection = rays[0].viewProjection;
   const inverse = mat4.inverse(viewProjection) as Float32Array;

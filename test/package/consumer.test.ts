@@ -483,24 +483,27 @@ describe('weft-gpu as a consumer installs it', () => {
   );
 
   test(
-    '5. Vite builds a compose-only, a render-only, a render + detailed pick page and that page precomposed (weft-gpu/vite)',
+    '5. Vite builds compose-only, render-only, render + detailed pick and pick-only pages, run-time and precomposed (weft-gpu/vite)',
     inStep('5 vite build', async () => {
       need(installed || null, '2. install');
       const built = await run(process.execPath, ['vite-build.js'], consumer, 120_000);
       expect(built.code, describeRun('node vite-build.js (vite build of four pages)', built)).toBe(0);
       const pages = JSON.parse(built.stdout.trim().split('\n').at(-1)!) as Record<
         string,
-        { chunks: { file: string; code: string }[]; warnings: string[] }
+        { chunks: { file: string; entry: boolean; code: string }[]; warnings: string[] }
       >;
       const rows = Object.entries(pages).map(([page, { chunks, warnings }]) => {
         const code = chunks.map((c) => c.code).join('\n');
+        const entry = chunks.filter((c) => c.entry);
         return {
           page,
           code,
+          entryCode: entry.map((c) => c.code).join('\n'),
           warnings,
           chunks: chunks.length,
           bytes: chunks.reduce((sum, c) => sum + Buffer.byteLength(c.code), 0),
           gzip: chunks.reduce((sum, c) => sum + gzipSync(c.code).length, 0),
+          entryGzip: entry.reduce((sum, c) => sum + gzipSync(c.code).length, 0),
         };
       });
       const kB = (n: number) => `${(n / 1024).toFixed(1)} kB`;
@@ -509,10 +512,10 @@ describe('weft-gpu as a consumer installs it', () => {
         '5 vite build',
         'ok',
         [
-          `${'page'.padEnd(24)} ${'chunks'.padStart(6)} ${'JS'.padStart(10)} ${'gzip'.padStart(10)}`,
+          `${'page'.padEnd(24)} ${'chunks'.padStart(6)} ${'JS'.padStart(10)} ${'gzip'.padStart(10)} ${'entry gzip'.padStart(11)}`,
           ...rows.map(
             (r) =>
-              `${r.page.padEnd(24)} ${String(r.chunks).padStart(6)} ${kB(r.bytes).padStart(10)} ${kB(r.gzip).padStart(10)}`,
+              `${r.page.padEnd(24)} ${String(r.chunks).padStart(6)} ${kB(r.bytes).padStart(10)} ${kB(r.gzip).padStart(10)} ${kB(r.entryGzip).padStart(11)}`,
           ),
           ...(warnings.length ? ['vite warnings:', ...new Set(warnings)] : []),
         ].join('\n'),
@@ -520,10 +523,23 @@ describe('weft-gpu as a consumer installs it', () => {
       const byPage = Object.fromEntries(rows.map((r) => [r.page, r]));
       expect(Object.keys(byPage).sort()).toEqual([
         'compose-only',
+        'pick-only',
+        'pick-only-precomposed',
         'render-only',
         'render-pick',
         'render-pick-precomposed',
       ]);
+      // No page loads glTF, so none bundles @gltf-transform/core and its Node file reader (weft-gpu/gltf is apart).
+      expect(
+        rows.flatMap((r) => r.warnings.filter((w) => /node:|externalized/.test(w)).map((w) => `${r.page}: ${w}`)),
+        'Vite warnings about Node modules externalised for the browser',
+      ).toEqual([]);
+      // The scene-hierarchy path (the CPU picker's BVH code) is a chunk of its own that a small scene never loads.
+      const bvhMarker = '"auto", "always" or "never"';
+      for (const page of ['pick-only', 'pick-only-precomposed', 'render-pick']) {
+        expect(byPage[page].entryCode.includes(bvhMarker), `${page}'s entry chunk holds the CPU picker`).toBe(false);
+        expect(byPage[page].code.includes(bvhMarker), `${page} ships the CPU picker as a lazy chunk`).toBe(true);
+      }
       for (const r of rows) expect(r.bytes, `${r.page} has JS`).toBeGreaterThan(0);
       // Markers that survive minification: an API name in the engine's error messages, a WGSL struct of the pick pass.
       expect(byPage['compose-only'].code, 'compose-only ships no engine').not.toContain('createEngineAsync');
@@ -540,6 +556,7 @@ describe('weft-gpu as a consumer installs it', () => {
       }
       expect(byPage['render-pick-precomposed'].code).toContain('weft-precomposed/2');
       expect(byPage['render-pick-precomposed'].gzip).toBeLessThan(byPage['render-pick'].gzip);
+      expect(byPage['pick-only-precomposed'].entryGzip).toBeLessThan(byPage['pick-only'].entryGzip);
     }),
     150_000,
   );
