@@ -1,5 +1,8 @@
-// weft-gpu/composer: link typed WGSL fragments into deterministic shaders, layouts and code-keyed GPU caches.
-// Pure except the caches section; a host engine can use it without the rest of weft.
+/**
+ * Link typed WGSL fragments into deterministic shaders, layouts and code-keyed GPU caches. Pure except the caches
+ * section; a host engine can use it without the rest of weft.
+ * @module weft-gpu/composer
+ */
 
 // Composing: a spec of fragments + conditions + vertex layout in, WGSL + layouts + a stable key out.
 export {

@@ -1,4 +1,7 @@
-// weft-gpu/engine: a thin WebGPU engine (device, scene, meshes, camera, forward renderer, tasks) for real scenes.
+/**
+ * A thin WebGPU engine (device, scene, meshes, camera, forward renderer, tasks) for real scenes.
+ * @module weft-gpu/engine
+ */
 
 // Device and lifetime: one engine per GPUDevice, recovered after a device loss.
 export {

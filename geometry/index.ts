@@ -1,4 +1,7 @@
-// weft-gpu/geometry: a G-buffer of typed MRT attachments (normals, positions, depths, albedo, velocity, …).
+/**
+ * A G-buffer of typed MRT attachments (normals, positions, depths, albedo, velocity, …).
+ * @module weft-gpu/geometry
+ */
 
 // The geometry renderer task and its motion-vector (velocity) controls.
 export {
