@@ -1,5 +1,8 @@
-// weft-gpu: the whole toolkit from one entry. It is exactly the union of the subpath entries below, whose index
-// files list each public name with the reason it is public; import a subpath (weft-gpu/composer, …) to load less.
+/**
+ * The whole toolkit from one entry. It is exactly the union of the subpath entries below, whose index files list each
+ * public name with the reason it is public; import a subpath (weft-gpu/composer, …) to load less.
+ * @module weft-gpu
+ */
 export * from './composer/index.js';
 export * from './fragments/index.js';
 export * from './engine/index.js';

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import typescript from '@rollup/plugin-typescript';
@@ -20,6 +20,7 @@ export const libraryEntries = [
   'vite/index',
   'hosts/babylon/index',
   'hosts/three/index',
+  'engine/loaders/index',
 ];
 
 /**
@@ -138,16 +139,49 @@ function transpileCli() {
   };
 }
 
-/** Entry declarations name the WebGPU types they use, so a consumer needs no `types` setting for `GPUDevice`. */
+/**
+ * Where an entry's declarations get their WebGPU and DOM types, for every TypeScript a user has (issue 38):
+ * - every entry declaration references `lib="dom"` (the WebGPU types need DOM names; a project whose `lib` has no DOM
+ *   still type-checks); TypeScript 7's own lib.dom carries the WebGPU types, so a TypeScript 7 program gets nothing
+ *   else (referencing `@webgpu/types` too would declare every WebGPU name twice);
+ * - TypeScript before 7 has no WebGPU types in lib.dom: its `exports` condition `types@<7` resolves to a wrapper in
+ *   `dist/ts5/` that references `@webgpu/types` and re-exports the entry;
+ * - the glTF entry's declarations name `@gltf-transform/core`'s, which need `Float16Array` (`lib="esnext.float16"`).
+ */
+function entryTypeReferences(entry) {
+  return ['dom', ...(entry === 'engine/loaders/index' ? ['esnext.float16'] : [])].map(
+    (lib) => `/// <reference lib="${lib}" />`,
+  );
+}
+
+/** The `types@<7` wrapper of an entry: `dist/ts5/<entry>.d.ts`. */
+const ts5TypesFile = (entry) => `ts5/${entry}.d.ts`;
+
+/** Declaration files written by hand (no code): shipped as they are, each a types-only package export. */
+export const declarationEntries = ['vite/client'];
+
 function referenceWebGpuTypes() {
-  const reference = '/// <reference types="@webgpu/types" />\n';
   return {
     name: 'weft-reference-webgpu-types',
     generateBundle(_options, bundle) {
-      for (const [fileName, file] of Object.entries(bundle)) {
-        if (file.type !== 'asset' || !/(^|\/)index\.d\.ts$/.test(fileName)) continue;
+      for (const entry of declarationEntries)
+        this.emitFile({
+          type: 'asset',
+          fileName: `${entry}.d.ts`,
+          source: readFileSync(join(root, `${entry}.d.ts`), 'utf8'),
+        });
+      for (const entry of libraryEntries) {
+        const file = bundle[`${entry}.d.ts`];
+        if (file?.type !== 'asset') this.error(`no declarations for entry ${entry}`);
+        const references = `${entryTypeReferences(entry).join('\n')}\n`;
         const source = String(file.source);
-        if (!source.startsWith(reference)) file.source = reference + source;
+        if (!source.startsWith(references)) file.source = references + source;
+        const up = '../'.repeat(entry.split('/').length);
+        this.emitFile({
+          type: 'asset',
+          fileName: ts5TypesFile(entry),
+          source: `/// <reference types="@webgpu/types" />\nexport * from '${up}${entry}.js';\n`,
+        });
       }
     },
   };

@@ -84,8 +84,11 @@ export interface ComposedShader {
   /** Index = @group (also in a library, where it says which role is where); a role absent from the variant leaves an empty group (entries: []) below the last used one. */
   bindGroups: readonly ComposedBindGroup[];
   vertexInputs: readonly ComposedVertexInput[];
-  /** Ready for `vertex.buffers`; slot i is fed by the caller's buffer `vertexBufferSources[i]`. */
-  vertexBuffers: readonly GPUVertexBufferLayout[];
+  /**
+   * Ready for `vertex.buffers`; slot i is fed by the caller's buffer `vertexBufferSources[i]`. Frozen like the rest;
+   * typed as a plain array because TypeScript 7's own WebGPU types take `vertex.buffers` as a mutable array.
+   */
+  vertexBuffers: GPUVertexBufferLayout[];
   vertexBufferSources: readonly number[];
   varyings: readonly ComposedVarying[];
   /** Colour outputs by location: `fragment.targets[i]` should use `targets[i].format`. */

@@ -1,5 +1,8 @@
-// weft-gpu/composer: link typed WGSL fragments into deterministic shaders, layouts and code-keyed GPU caches.
-// Pure except the caches section; a host engine can use it without the rest of weft.
+/**
+ * Link typed WGSL fragments into deterministic shaders, layouts and code-keyed GPU caches. Pure except the caches
+ * section; a host engine can use it without the rest of weft.
+ * @module weft-gpu/composer
+ */
 
 // Composing: a spec of fragments + conditions + vertex layout in, WGSL + layouts + a stable key out.
 export {
@@ -38,7 +41,12 @@ export type {
   VectorLayout,
 } from './uniform-layout-types.js';
 export { type LayoutValue, setUniforms } from './uniform-layout-writer.js';
-export { getLayoutField, type LayoutFieldLocation, makeLayoutWordOffsets } from './uniform-layout-fields.js';
+export {
+  getBufferLayout,
+  getLayoutField,
+  type LayoutFieldLocation,
+  makeLayoutWordOffsets,
+} from './uniform-layout-fields.js';
 export { LayoutError, type LayoutErrorCode } from './layout-errors.js';
 // Build-time composition: the key a spec is cached under, and a table of composed variants as data (weft-gpu/vite).
 export { composeSpecKey } from './compose-shader.js';

@@ -10,6 +10,35 @@ export interface LayoutFieldLocation {
   readonly type: TypeLayout;
 }
 
+/**
+ * The buffer layout of one binding of a composed shader (`composed.bufferLayouts[name]`), by its name in the
+ * fragment's `bindings`. Unlike the plain lookup, a name the shader does not have is an error that lists the names it
+ * has, instead of an `undefined` that fails later.
+ * @throws {LayoutError} `unknown-binding` naming `name` and the shader's buffer bindings
+ */
+export function getBufferLayout(
+  composed: { readonly bufferLayouts: Readonly<Record<string, BufferLayout>> },
+  name: string,
+): BufferLayout {
+  const api = 'getBufferLayout';
+  const layouts = composed?.bufferLayouts;
+  if (layouts === null || typeof layouts !== 'object')
+    throw new LayoutError(
+      api,
+      'not-a-layout',
+      '',
+      `composed ${describeValue(composed)} has no bufferLayouts; pass the result of composeShader`,
+    );
+  if (typeof name === 'string' && Object.hasOwn(layouts, name)) return layouts[name]!;
+  const names = Object.keys(layouts).sort();
+  throw new LayoutError(
+    api,
+    'unknown-binding',
+    '',
+    `the shader has no buffer binding ${describeValue(name)}; its buffer bindings: ${names.length ? names.join(', ') : '(none)'}`,
+  );
+}
+
 /** `name`, `a.b[2].c`, or `[3].x` on an array buffer. */
 const fieldPath = /^([A-Za-z_]\w*|\[\d+\])(\.[A-Za-z_]\w*|\[\d+\])*$/;
 
@@ -20,7 +49,7 @@ const fieldPath = /^([A-Za-z_]\w*|\[\d+\])(\.[A-Za-z_]\w*|\[\d+\])*$/;
  */
 export function getLayoutField(layout: BufferLayout | TypeLayout, path: string): LayoutFieldLocation {
   const apiName = 'getLayoutField';
-  let type = typeOf(layout);
+  let type = typeOf(layout, apiName);
   let offset = 0;
   let walked = '';
   const parts = typeof path === 'string' && fieldPath.test(path) ? path.match(/[A-Za-z_]\w*|\[\d+\]/g) : null;

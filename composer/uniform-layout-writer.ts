@@ -15,8 +15,19 @@ export type LayoutValue =
 
 const scalarBytes = (scalar: LayoutScalar): number => (scalar === 'f16' ? 2 : 4);
 
-/** @internal The type of a buffer layout, or the type itself. */
-export function typeOf(layout: BufferLayout | TypeLayout): TypeLayout {
+/**
+ * The type of a buffer layout, or the type itself; `not-a-layout` for anything else (usually `undefined` from a
+ * misspelt `composed.bufferLayouts.name`).
+ * @internal
+ */
+export function typeOf(layout: BufferLayout | TypeLayout, api: string): TypeLayout {
+  if (layout === null || typeof layout !== 'object' || !('minBindingSize' in layout || 'kind' in layout))
+    throw new LayoutError(
+      api,
+      'not-a-layout',
+      '',
+      `layout ${describeValue(layout)} is not a buffer layout; a misspelt binding name gives undefined: look the layout up with getBufferLayout(composed, name), which names the bindings the shader has`,
+    );
   return 'minBindingSize' in layout ? layout.type : layout;
 }
 
@@ -250,7 +261,7 @@ export function setUniforms(
       '',
       `byteOffset ${describeValue(byteOffset)} must be a non-negative integer`,
     );
-  const type = typeOf(layout);
+  const type = typeOf(layout, apiName);
   // Check everything before writing anything: a refused write leaves the target as it was.
   writeValue({ view, api: apiName, dryRun: true }, '', type, byteOffset, values);
   writeValue({ view, api: apiName, dryRun: false }, '', type, byteOffset, values);

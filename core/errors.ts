@@ -4,7 +4,8 @@
  * - `bad-name`, `bad-spec`, `duplicate-variant`, `unknown-variant`: a refused variant registration or lookup;
  * - `target-count`: pipeline state whose colour targets do not match the shader's outputs;
  * - `pipeline-failed`: the device could not create a render pipeline;
- * - `released-twice`, `unknown-lease`: a shader-module or pipeline lease released twice or on the wrong device.
+ * - `released-twice`, `unknown-lease`: a shader-module or pipeline lease released twice or on the wrong device;
+ * - `bad-argument`: an argument outside what a fragment factory takes (e.g. an unknown geometry output name).
  */
 export type WeftErrorCode =
   | 'usage'
@@ -15,7 +16,8 @@ export type WeftErrorCode =
   | 'target-count'
   | 'pipeline-failed'
   | 'released-twice'
-  | 'unknown-lease';
+  | 'unknown-lease'
+  | 'bad-argument';
 
 /**
  * Base class of every error weft throws: names the API that refused, and a stable code. A subclass fixes `Code` to

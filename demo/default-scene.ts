@@ -8,12 +8,12 @@ import {
   createSphereMesh,
   createTorusMesh,
   type Engine,
-  loadGltfAsync,
   makePerspectiveCamera,
   makeStandardMaterial,
   type Scene,
   setCameraOrbit,
 } from '../engine/index.js';
+import { loadGltfAsync } from '../engine/loaders/index.js';
 import { makeDemoGltfDocument, writeGlb } from '../engine/loaders/gltf-build.js';
 
 /** Counts describing the default scene. */

@@ -1,5 +1,6 @@
 import { describeValue } from '../core/errors.js';
 import { checkOptionKeys, type OptionKeys } from '../core/options.js';
+import { checkEngineArgument, checkWebGpuGlobals } from './argument-checks.js';
 import { EngineError, engineOptionError } from './engine-errors.js';
 
 /** Features weft uses when the adapter offers them. */
@@ -239,7 +240,7 @@ async function recoverDevice(engine: Engine): Promise<void> {
  * Creates an engine: adapter + device (optional features when offered; `maxColorAttachmentBytesPerSample` and
  * `maxColorAttachments` at the adapter's value unless `requiredLimits` says otherwise, see `EngineOptions`) and its
  * draw target.
- * @throws {EngineError} when no adapter or device is granted, a required feature or limit is missing, or an option is invalid
+ * @throws {EngineError} when no adapter or device is granted, a required feature or limit is missing, or an option is invalid; `no-webgpu` when the WebGPU globals (`GPUTextureUsage`, …) are not defined (Node without `Object.assign(globalThis, globals)` from the webgpu package)
  */
 export async function createEngineAsync(gpu: GPU, target: EngineTarget, options: EngineOptions = {}): Promise<Engine> {
   const api = 'createEngineAsync';
@@ -250,6 +251,7 @@ export async function createEngineAsync(gpu: GPU, target: EngineTarget, options:
       'bad-option',
       `expected a GPU object (navigator.gpu or the webgpu package's create()), got ${describeValue(gpu)}`,
     );
+  checkWebGpuGlobals(api);
   const { ratio, width, height, canvas } = resolveEngineTarget(api, target, options.devicePixelRatio);
   const label = options.label ?? 'weft';
   const { adapter, device } = await requestDeviceFor({ options, label }, gpu, api);
@@ -424,6 +426,7 @@ export async function isDeviceLostAsync(device: GPUDevice): Promise<boolean> {
 
 /** @internal Throws when the engine was disposed. */
 export function assertEngineAlive(engine: Engine, api: string): void {
+  checkEngineArgument(api, engine);
   if (engine.disposed) throw new EngineError(api, 'disposed', `engine "${engine.label}" was disposed`);
 }
 
@@ -464,6 +467,7 @@ export async function throwIfHostDeviceLostAsync(engine: Engine, device: GPUDevi
  * left to the host (weft unconfigures the canvas context it configured and stops using the device).
  */
 export function disposeEngine(engine: Engine): void {
+  checkEngineArgument('disposeEngine', engine);
   if (engine.disposed) return;
   engine.disposed = true;
   engine.listeners.clear();

@@ -11,6 +11,7 @@ import {
   resolveEngineTarget,
   watchDevice,
 } from './engine.js';
+import { checkWebGpuGlobals } from './argument-checks.js';
 import { EngineError, engineOptionError } from './engine-errors.js';
 import { noteHostOwnedDevice } from './readback.js';
 
@@ -75,6 +76,7 @@ export async function createEngineFromDeviceAsync(
       'bad-option',
       `expected a GPUDevice (from adapter.requestDevice()), got ${describeValue(device)}`,
     );
+  checkWebGpuGlobals(api);
   const given = isCanvasContext(target) ? target : null;
   const drawTarget = given ? (given.canvas as HTMLCanvasElement | OffscreenCanvas) : (target as EngineTarget);
   const { ratio, width, height, canvas } = resolveEngineTarget(api, drawTarget, options.devicePixelRatio);

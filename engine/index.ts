@@ -1,4 +1,7 @@
-// weft-gpu/engine: a thin WebGPU engine (device, scene, meshes, camera, forward renderer, tasks) for real scenes.
+/**
+ * A thin WebGPU engine (device, scene, meshes, camera, forward renderer, tasks) for real scenes.
+ * @module weft-gpu/engine
+ */
 
 // Device and lifetime: one engine per GPUDevice, recovered after a device loss.
 export {
@@ -115,14 +118,12 @@ export {
   type TorusOptions,
 } from './primitives/index.js';
 
-// Deformation: skeletons, morph targets, vertex animation textures, glTF skins and animations.
+// Deformation: skeletons, morph targets, vertex animation textures (glTF skins and animations: weft-gpu/gltf).
 export { makeSkeleton, setBoneMatrix, type Skeleton } from './skeleton.js';
 export type { MeshMorphTargets } from './mesh-deformation-checks.js';
 export { deformVertexOnCpu } from './mesh-deformation.js';
 export type { VertexAnimation } from './vertex-animation-types.js';
 export { makeVertexAnimation, makeVertexAnimationPlayback, type VertexAnimationOptions } from './vertex-animation.js';
-export { type GltfLoadOptions, type GltfLoadResult, loadGltfAsync } from './loaders/load-gltf.js';
-export { playGltfAnimation } from './loaders/gltf-animation.js';
 
 // Rendering: the default forward frame, explicit tasks, render targets and readback.
 export { getDefaultForwardTask, renderFrame } from './render-frame.js';

@@ -2,6 +2,7 @@ import { mat4 } from 'wgpu-matrix';
 import { describeValue } from '../core/errors.js';
 import { checkOptionKeys, checkOptionTypes, describeArgument, type OptionKeys } from '../core/options.js';
 import { type Aabb, computePositionsAabb, makeEmptyAabb, transformAabb, unionAabb } from './bounds.js';
+import { checkMeshArgument, checkSceneArgument } from './argument-checks.js';
 import { EngineError, engineOptionError, MeshDataError } from './engine-errors.js';
 import { isStandardMaterial, makeStandardMaterial, type StandardMaterial } from './material.js';
 import { extractPositions, makeMeshGeometry, type MeshData, type MeshGeometry } from './mesh-data.js';
@@ -132,12 +133,18 @@ const meshOptionKeys: OptionKeys<MeshOptions> = {
 };
 
 /**
- * The arguments every `create*Mesh(scene, name, options?, meshOptions?)` shares: `name` a non-empty string (an
+ * The arguments every `create*Mesh(scene, name, options?, meshOptions?)` shares: a Scene, `name` a non-empty string (an
  * options object passed in its place is named as such) and `meshOptions` with `MeshOptions` keys only. EngineError
  * `bad-option` naming `api`.
  * @internal
  */
-export function checkMeshArguments(api: string, name: unknown, meshOptions: MeshOptions | undefined): void {
+export function checkMeshArguments(
+  api: string,
+  scene: unknown,
+  name: unknown,
+  meshOptions: MeshOptions | undefined,
+): void {
+  checkSceneArgument(api, scene);
   if (typeof name !== 'string' || name.length === 0)
     throw new EngineError(
       api,
@@ -230,11 +237,22 @@ function checkInstanceLimit(api: string, scene: Scene, name: string, matrices: u
 }
 
 /**
+ * No option of `createMeshFromData` takes `null`: a left-out option gets its default (identity world matrix, no thin
+ * instances, no skeleton, …), and `null` is refused like any other wrong value rather than read as "default".
+ */
+function checkNullOptions(api: string, name: string, options: MeshOptions): void {
+  for (const [key, value] of Object.entries(options))
+    if (value === null)
+      throw new MeshDataError(api, name, key, 'null is not allowed; leave the option out for its default');
+}
+
+/**
  * Validates the data, then adds a mesh to the scene; nothing is added when validation fails.
  * @throws {MeshDataError} when the data is malformed (the message names the mesh and the field); the scene is left unchanged
  */
 export function createMeshFromData(scene: Scene, name: string, data: MeshData, options: MeshOptions = {}): Mesh {
   const api = 'createMeshFromData';
+  checkSceneArgument(api, scene);
   if (typeof name !== 'string' || name.length === 0)
     throw new MeshDataError(
       api,
@@ -243,6 +261,7 @@ export function createMeshFromData(scene: Scene, name: string, data: MeshData, o
       `a mesh needs a non-empty string name, got ${describeArgument(name)}`,
     );
   checkOptionKeys(api, options, meshOptionKeys, engineOptionError);
+  checkNullOptions(api, name, options);
   checkOptionTypes(api, options, { pickable: 'boolean', visible: 'boolean' }, engineOptionError);
   if (options.material !== undefined && !isStandardMaterial(options.material))
     throw new MeshDataError(
@@ -255,10 +274,10 @@ export function createMeshFromData(scene: Scene, name: string, data: MeshData, o
   checkInstanceLimit(api, scene, name, options.thinInstances);
   checkGeometryLimit(api, scene, name, geometry);
   const deformation = checkDeformation(api, name, geometry, options);
-  const worldMatrix = options.worldMatrix
-    ? checkMatrix(api, name, 'worldMatrix', options.worldMatrix)
-    : mat4.identity();
-  const thinInstances = options.thinInstances ? checkThinInstances(api, name, options.thinInstances) : null;
+  const worldMatrix =
+    options.worldMatrix !== undefined ? checkMatrix(api, name, 'worldMatrix', options.worldMatrix) : mat4.identity();
+  const thinInstances =
+    options.thinInstances !== undefined ? checkThinInstances(api, name, options.thinInstances) : null;
   const playback = checkVertexAnimation(
     api,
     scene,
@@ -314,6 +333,7 @@ export function setThinInstances(
   vertexAnimationPlayback?: ArrayLike<number>,
 ): void {
   const api = 'setThinInstances';
+  checkMeshArgument(api, mesh);
   checkInstanceLimit(api, mesh.scene, mesh.name, matrices);
   const next = matrices ? checkThinInstances(api, mesh.name, matrices) : null;
   const countChanged = (next ? next.length / 16 : 0) !== mesh.thinInstanceCount;
@@ -351,6 +371,7 @@ export function setThinInstances(
  * @throws {MeshDataError} when the matrix is not 16 finite numbers
  */
 export function setMeshWorldMatrix(mesh: Mesh, matrix: ArrayLike<number>): void {
+  checkMeshArgument('setMeshWorldMatrix', mesh);
   const world = checkMatrix('setMeshWorldMatrix', mesh.name, 'worldMatrix', matrix);
   const writable = mesh as { worldMatrix: Float32Array; worldVersion: number };
   writable.worldMatrix = world;
@@ -400,6 +421,7 @@ export function getMeshWorldBounds(mesh: Mesh): Aabb {
 
 /** Destroys the mesh's GPU buffers and removes it from its scene. */
 export function disposeMesh(mesh: Mesh): void {
+  checkMeshArgument('disposeMesh', mesh);
   if (mesh.disposed) return;
   disposeMeshGpu(mesh);
   const list = mesh.scene.meshes;
@@ -525,6 +547,7 @@ function ensureHostMeshGpu(mesh: Mesh, device: GPUDevice, label: string): MeshGp
  */
 export function setMeshHostBuffers(mesh: Mesh, buffers: MeshHostBuffers | null): void {
   const api = 'setMeshHostBuffers';
+  checkMeshArgument(api, mesh);
   const checked =
     buffers === null ? null : checkMeshHostBuffers(api, mesh.name, mesh.geometry, mesh.thinInstanceCount, buffers);
   disposeMeshGpu(mesh);

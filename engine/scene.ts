@@ -3,6 +3,7 @@ import { checkOptionKeys, type OptionKeys } from '../core/options.js';
 import type { ForwardRenderTask } from './render/forward-render-task.js';
 import type { Camera } from './camera.js';
 import type { Engine } from './engine.js';
+import { checkEngineArgument } from './argument-checks.js';
 import { EngineError, engineOptionError } from './engine-errors.js';
 import { disposeMesh, type Mesh } from './mesh.js';
 import type { PickSource } from './pick-sources.js';
@@ -66,6 +67,7 @@ function checkTriple(
  */
 export function createScene(engine: Engine, options: SceneOptions = {}): Scene {
   const api = 'createScene';
+  checkEngineArgument(api, engine);
   checkOptionKeys(api, options, sceneOptionKeys, engineOptionError);
   const light = checkTriple(api, 'lightDirection', options.lightDirection, [0.4, 0.8, 0.45]);
   const length = Math.hypot(...light);

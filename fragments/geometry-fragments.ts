@@ -1,3 +1,4 @@
+import { describeValue, WeftError } from '../core/errors.js';
 import { makeBaseTextureFragment } from './base-texture.js';
 import type { Fragment } from './fragment-types.js';
 import { makeGeometryAlbedoFragment } from './geometry-albedo.js';
@@ -56,6 +57,7 @@ const helpers: Readonly<Record<string, () => Fragment>> = {
 /**
  * The fragments of a geometry pass writing `outputs`: the standard vertex stage, the geometry surface, one fragment
  * per output and only the helpers those outputs import (so unused bindings never appear in the layout).
+ * @throws {WeftError} `bad-argument` when `outputs` is not an array or names an unknown output (the message lists them)
  */
 export function makeGeometryFragments(outputs: readonly GeometryOutputName[]): Fragment[] {
   const fragments: Fragment[] = [...makeStandardVertexFragments(), makeGeometrySurfaceFragment()];
@@ -66,11 +68,19 @@ export function makeGeometryFragments(outputs: readonly GeometryOutputName[]): F
     fragments.push(fragment);
     for (const id of fragment.dependencies ?? []) if (helpers[id]) add(helpers[id]());
   };
+  if (!Array.isArray(outputs as unknown))
+    throw new WeftError(
+      'makeGeometryFragments',
+      'bad-argument',
+      `outputs ${describeValue(outputs)} must be an array of geometry output names, e.g. ['viewDepth', 'viewNormal']`,
+    );
   for (const name of [...new Set(outputs)].sort()) {
     const factory = geometryOutputFactories[name];
     if (!factory)
-      throw new Error(
-        `makeGeometryFragments: unknown geometry output ${JSON.stringify(name)}; known: ${Object.keys(geometryOutputFactories).join(', ')}`,
+      throw new WeftError(
+        'makeGeometryFragments',
+        'bad-argument',
+        `unknown geometry output ${describeValue(name)}; known: ${Object.keys(geometryOutputFactories).join(', ')}`,
       );
     add(factory());
   }

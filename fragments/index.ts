@@ -1,4 +1,7 @@
-// weft-gpu/fragments: typed WGSL fragments (plain data, no GPU) for composing your own shaders.
+/**
+ * Typed WGSL fragments (plain data, no GPU) for composing your own shaders.
+ * @module weft-gpu/fragments
+ */
 
 // The fragment format: WGSL plus typed metadata the composer reads.
 export type {

@@ -2,78 +2,21 @@ import { makeComposeCache } from '../composer/compose-shader.js';
 import { precomposedSourceOf } from '../engine/precomposed-shaders.js';
 import { describeValue } from '../core/errors.js';
 import { checkOptionKeys, type OptionKeys } from '../core/options.js';
-import {
-  createRenderTarget,
-  disposeRenderTarget,
-  getRenderTargetTextures,
-  type RenderTarget,
-  resizeRenderTarget,
-} from '../engine/render-target.js';
+import { createRenderTarget } from '../engine/render-target.js';
+import { checkSceneArgument } from '../engine/argument-checks.js';
 import type { Scene } from '../engine/scene.js';
-import type { Task } from '../engine/task.js';
 import { makeGeometryBlitFragment } from '../fragments/geometry-blit.js';
-import {
-  type BlitPass,
-  type BlitRemap,
-  createBlitPass,
-  disposeBlitPass,
-  encodeBlitPass,
-  resolveBlitRemap,
-} from './blit-pass.js';
+import { resolveBlitRemap } from './blit-pass.js';
+import { executeCopyToTexture } from './copy-to-texture-execute.js';
+import { copyNeedsRecord, disposeCopyToTexture, recordCopyToTexture } from './copy-to-texture-record.js';
+import type {
+  CopyToTextureState,
+  CopyToTextureTask,
+  CopyToTextureTaskConfig,
+  NormalizedViewport,
+} from './copy-to-texture-state.js';
 import { GeometryError, geometryOptionError } from './geometry-errors.js';
 import { getColorFormatCaps } from './texture-format-caps.js';
-
-/** A rectangle of the target in 0..1 units (origin top-left). */
-export interface NormalizedViewport {
-  x: number;
-  y: number;
-  width: number;
-  height: number;
-}
-
-/** Options of `createCopyToTextureTask`. */
-export interface CopyToTextureTaskConfig {
-  name?: string;
-  /** Colour attachment 0 is copied: its resolve when multisampled (unless `readSamples`). */
-  sourceTexture: RenderTarget;
-  /** Default: a new single-sample target of the source's size (at `lodLevel`) and format (rgba8unorm with a remap), owned by the task. */
-  targetTexture?: RenderTarget;
-  /** Dispose the target with the task and resize it with the source (default: true when the task made it). */
-  ownsTargetTexture?: boolean;
-  /** Draw into this part of the target only; the rest is kept (loadOp "load"). */
-  viewport?: NormalizedViewport | null;
-  /** Mip level of the source to read. Default 0. */
-  lodLevel?: number;
-  /** Single-sample texture that receives the hardware resolve when the target is multisampled (default: the target's own resolve). */
-  resolveTexture?: RenderTarget;
-  /** Float sources: per-channel remap to visualise data (e.g. 'normal', 'depth'); forces the blit. */
-  remap?: BlitRemap;
-  /** Flip Y, for a consumer whose origin is bottom-left (every WebGPU texture here is top-left). */
-  flipY?: boolean;
-  /** Multisampled source: read its samples (per-sample textureLoad, averaged) instead of its resolve texture. */
-  readSamples?: boolean;
-}
-
-/** How a copy runs: an encoder copy, an empty pass resolving MSAA, or a blit draw. */
-export type CopyPath = 'copy' | 'resolve' | 'blit';
-
-/** Copies (or blits) one render target's colour into another. */
-export interface CopyToTextureTask extends Task {
-  readonly outputTexture: RenderTarget;
-  /** The path chosen by the last record(), null before. */
-  path: CopyPath | null;
-}
-
-interface Recorded {
-  device: GPUDevice;
-  source: GPUTexture;
-  target: GPUTexture;
-  resolve: GPUTexture | null;
-  path: CopyPath;
-  blit: BlitPass | null;
-  resolvePass: GPURenderPassDescriptor | null;
-  copySize: [number, number];
-}
 
 const api = 'createCopyToTextureTask';
 
@@ -110,16 +53,12 @@ function checkViewport(viewport: NormalizedViewport | null | undefined): void {
   }
 }
 
-function sourceTextureOf(config: CopyToTextureTaskConfig): GPUTexture {
-  const textures = getRenderTargetTextures(config.sourceTexture);
-  return (!config.readSamples && textures.resolves[0]) || textures.colors[0];
-}
-
 /**
  * Creates a copy-to-texture task; the fast path, the MSAA resolve or the blit is chosen in record().
  * @throws {GeometryError} when the source, destination, viewport or remap is invalid
  */
 export function createCopyToTextureTask(scene: Scene, config: CopyToTextureTaskConfig): CopyToTextureTask {
+  checkSceneArgument(api, scene, geometryOptionError);
   const engine = scene.engine;
   checkOptionKeys(api, config, copyConfigKeys, geometryOptionError, 'config');
   if (!config?.sourceTexture)
@@ -167,151 +106,31 @@ export function createCopyToTextureTask(scene: Scene, config: CopyToTextureTaskC
       `cannot copy ${sourceFormat} (${sourceCaps.kind}) into ${describeValue(target.colorFormats[0])}: unsigned-integer sources need unsigned-integer targets, float sources float or unorm targets`,
     );
   }
-  const cache = makeComposeCache({ precomposed: precomposedSourceOf(engine) });
-  const fragments = [makeGeometryBlitFragment()];
-  let recorded: Recorded | null = null;
-  let disposed = false;
-
-  const release = () => {
-    if (recorded?.blit) disposeBlitPass(recorded.blit);
-    recorded = null;
+  const state: CopyToTextureState = {
+    name,
+    engine,
+    config,
+    lod,
+    remap,
+    sourceCaps,
+    target,
+    owns,
+    cache: makeComposeCache({ precomposed: precomposedSourceOf(engine) }),
+    fragments: [makeGeometryBlitFragment()],
+    recorded: null,
+    disposed: false,
   };
-
-  const choosePath = (source: GPUTexture, targetTexture: GPUTexture, width: number, height: number): CopyPath => {
-    const plain =
-      !config.viewport &&
-      !remap &&
-      !config.flipY &&
-      source.format === targetTexture.format &&
-      width === targetTexture.width &&
-      height === targetTexture.height &&
-      targetTexture.sampleCount === 1;
-    if (
-      plain &&
-      source.sampleCount === 1 &&
-      source.usage & GPUTextureUsage.COPY_SRC &&
-      targetTexture.usage & GPUTextureUsage.COPY_DST
-    )
-      return 'copy';
-    if (
-      plain &&
-      source.sampleCount === 4 &&
-      lod === 0 &&
-      sourceCaps.resolve &&
-      targetTexture.usage & GPUTextureUsage.RENDER_ATTACHMENT
-    )
-      return 'resolve';
-    return 'blit';
-  };
-
   const task: CopyToTextureTask = {
     name,
     outputTexture: target,
     path: null,
-    needsRecord() {
-      if (!recorded || recorded.device !== engine.device) return true;
-      if (
-        owns &&
-        (target.width !== Math.max(1, config.sourceTexture.width >> lod) ||
-          target.height !== Math.max(1, config.sourceTexture.height >> lod))
-      )
-        return true;
-      return (
-        sourceTextureOf(config) !== recorded.source ||
-        getRenderTargetTextures(target).colors[0] !== recorded.target ||
-        (config.resolveTexture ? getRenderTargetTextures(config.resolveTexture).colors[0] !== recorded.resolve : false)
-      );
-    },
+    needsRecord: () => copyNeedsRecord(state),
     record() {
-      if (disposed) throw new GeometryError('CopyToTextureTask.record', 'disposed', `task "${name}" was disposed`);
-      const device = engine.device;
-      if (owns)
-        resizeRenderTarget(
-          target,
-          Math.max(1, config.sourceTexture.width >> lod),
-          Math.max(1, config.sourceTexture.height >> lod),
-        );
-      const source = sourceTextureOf(config);
-      if (lod >= source.mipLevelCount)
-        throw new GeometryError(
-          'CopyToTextureTask.record',
-          'out-of-range',
-          `lodLevel ${lod} is beyond the source's ${source.mipLevelCount} mip level(s)`,
-        );
-      const width = Math.max(1, source.width >> lod);
-      const height = Math.max(1, source.height >> lod);
-      const targetTextures = getRenderTargetTextures(target);
-      const targetTexture = targetTextures.colors[0];
-      const resolve =
-        target.samples === 4
-          ? config.resolveTexture
-            ? getRenderTargetTextures(config.resolveTexture).colors[0]
-            : targetTextures.resolves[0]
-          : null;
-      const path = choosePath(source, targetTexture, width, height);
-      let blit: BlitPass | null = null;
-      let resolvePass: GPURenderPassDescriptor | null = null;
-      if (path === 'blit') {
-        const viewport = config.viewport
-          ? ([
-              config.viewport.x * target.width,
-              config.viewport.y * target.height,
-              config.viewport.width * target.width,
-              config.viewport.height * target.height,
-            ] as const)
-          : null;
-        blit = createBlitPass(device, {
-          label: `weft:${name}:blit`,
-          cache,
-          fragments,
-          sourceView: source.createView({
-            label: `weft:${name}:source:view`,
-            baseMipLevel: lod,
-            mipLevelCount: source.sampleCount === 1 ? source.mipLevelCount - lod : 1,
-          }),
-          sourceSize: [width, height],
-          sourceMultisampled: source.sampleCount === 4,
-          uint: sourceCaps.kind === 'uint',
-          lod: 0,
-          targetView: targetTexture.createView({ label: `weft:${name}:target:view` }),
-          targetFormat: targetTexture.format,
-          targetSamples: target.samples,
-          resolveView: resolve?.createView({ label: `weft:${name}:resolve:view` }),
-          viewport,
-          remap: remap ?? resolveBlitRemap('identity'),
-          flipY: config.flipY === true,
-          firstSample: sourceCaps.kind === 'uint',
-        });
-      } else if (path === 'resolve') {
-        resolvePass = {
-          label: `weft:${name}:resolve`,
-          colorAttachments: [
-            {
-              view: source.createView({ label: `weft:${name}:source:view` }),
-              resolveTarget: targetTexture.createView({ label: `weft:${name}:target:view` }),
-              loadOp: 'load',
-              storeOp: 'store',
-            },
-          ],
-        };
-      }
-      release();
-      recorded = { device, source, target: targetTexture, resolve, path, blit, resolvePass, copySize: [width, height] };
-      task.path = path;
+      recordCopyToTexture(state);
+      task.path = state.recorded!.path;
     },
-    execute(encoder) {
-      const r = recorded!;
-      if (r.path === 'copy')
-        encoder.copyTextureToTexture({ texture: r.source, mipLevel: lod }, { texture: r.target }, r.copySize);
-      else if (r.path === 'resolve') encoder.beginRenderPass(r.resolvePass!).end();
-      else encodeBlitPass(encoder, r.blit!);
-    },
-    dispose() {
-      if (disposed) return;
-      release();
-      if (owns) disposeRenderTarget(target);
-      disposed = true;
-    },
+    execute: (encoder) => executeCopyToTexture(state, encoder),
+    dispose: () => disposeCopyToTexture(state),
   };
   return task;
 }

@@ -5,6 +5,7 @@ import { checkOptionKeys, type OptionKeys } from '../core/options.js';
 import { composeGeometryShader } from './geometry-shader.js';
 import type { Mesh } from '../engine/mesh.js';
 import type { RenderTarget } from '../engine/render-target.js';
+import { checkSceneArgument, describeWeftArgument } from '../engine/argument-checks.js';
 import type { Scene } from '../engine/scene.js';
 import type { Task } from '../engine/task.js';
 import { makeGeometryBlitFragment } from '../fragments/geometry-blit.js';
@@ -89,6 +90,7 @@ function checkConfig(
   scene: Scene,
   config: GeometryRendererTaskConfig,
 ): { samples: 1 | 4; objectId: GPUTextureFormat | null } {
+  checkSceneArgument(api, scene, geometryOptionError);
   if (!config || typeof config !== 'object')
     throw new GeometryError(
       api,
@@ -251,6 +253,24 @@ function assertAlive(state: GeometryTaskState, where: string): void {
   if (state.disposed) throw new GeometryError(where, 'disposed', `geometry task "${state.name}" was disposed`);
 }
 
+/** The task's state when `task` is a geometry task; `bad-option` naming what was passed in its place otherwise. */
+function taskStateOf(task: GeometryRendererTask, where: string): GeometryTaskState {
+  const state = (task as Partial<GeometryRendererTask> | null)?.state;
+  if (!state || typeof state !== 'object' || typeof state.disposed !== 'boolean')
+    throw new GeometryError(
+      where,
+      'bad-option',
+      `task is ${describeWeftArgument(task)}; pass the task made by createGeometryRendererTask(scene, config)`,
+    );
+  return state;
+}
+
+function aliveTaskState(task: GeometryRendererTask, where: string): GeometryTaskState {
+  const state = taskStateOf(task, where);
+  assertAlive(state, where);
+  return state;
+}
+
 /** True when the device, scene structure, size, shared depth, mesh list, a material or a transparency changed since the last record. */
 function geometryNeedsRecord(state: GeometryTaskState): boolean {
   if (
@@ -305,8 +325,7 @@ export interface GeometryVelocityOptions {
  */
 export function enableGeometryVelocity(task: GeometryRendererTask, options: GeometryVelocityOptions = {}): void {
   const where = 'enableGeometryVelocity';
-  const { state } = task;
-  assertAlive(state, where);
+  const state = aliveTaskState(task, where);
   checkOptionKeys(where, options, ['previousDepth'] satisfies (keyof GeometryVelocityOptions)[], geometryOptionError);
   if (state.recorded.count > 0)
     throw new GeometryError(
@@ -340,11 +359,13 @@ export function enableGeometryVelocity(task: GeometryRendererTask, options: Geom
 
 /** Excluded meshes write zero velocity in this task (their history restarts when included again). */
 export function excludeFromVelocity(task: GeometryRendererTask, mesh: Mesh): void {
+  taskStateOf(task, 'excludeFromVelocity');
   task.state.velocity.excluded.add(mesh);
 }
 
 /** Gives an excluded mesh its velocity back; its first frame after inclusion writes zero motion. */
 export function includeInVelocity(task: GeometryRendererTask, mesh: Mesh): void {
+  taskStateOf(task, 'includeInVelocity');
   task.state.velocity.excluded.delete(mesh);
 }
 
@@ -354,8 +375,7 @@ export function includeInVelocity(task: GeometryRendererTask, mesh: Mesh): void 
  */
 export function readGeometryFrameIdAsync(task: GeometryRendererTask, x: number, y: number): Promise<FrameIdHit> {
   const where = 'readGeometryFrameIdAsync';
-  const { state } = task;
-  assertAlive(state, where);
+  const state = aliveTaskState(task, where);
   const target = task.geometryObjectIdTexture;
   if (!target)
     return Promise.reject(

@@ -1,4 +1,7 @@
-// weft-gpu/geometry: a G-buffer of typed MRT attachments (normals, positions, depths, albedo, velocity, …).
+/**
+ * A G-buffer of typed MRT attachments (normals, positions, depths, albedo, velocity, …).
+ * @module weft-gpu/geometry
+ */
 
 // The geometry renderer task and its motion-vector (velocity) controls.
 export {
@@ -35,11 +38,11 @@ export {
 } from './texture-format-caps.js';
 
 // Using the attachments: copy/remap one into a texture, or render every type as an image strip.
-export {
-  type CopyPath,
-  type CopyToTextureTask,
-  type CopyToTextureTaskConfig,
-  createCopyToTextureTask,
-  type NormalizedViewport,
-} from './copy-to-texture-task.js';
+export type {
+  CopyPath,
+  CopyToTextureTask,
+  CopyToTextureTaskConfig,
+  NormalizedViewport,
+} from './copy-to-texture-state.js';
+export { createCopyToTextureTask } from './copy-to-texture-task.js';
 export { type GeometryStripImage, geometryStripTypes, renderGeometryStripAsync } from './geometry-strip.js';

@@ -3,6 +3,7 @@ import { describeValue } from '../core/errors.js';
 import { checkOptionKeys, checkOptionTypes, type OptionKeys } from '../core/options.js';
 import { type Camera, getCameraViewerPosition, isCamera } from '../engine/camera.js';
 import { assertEngineDevice, throwIfHostDeviceLostAsync, whenEngineReadyAsync } from '../engine/engine.js';
+import { checkSceneArgument, describeWeftArgument } from '../engine/argument-checks.js';
 import type { Scene } from '../engine/scene.js';
 import { decodeOverlayHit, decodePickTexel } from './gpu/pick-decode.js';
 import {
@@ -20,7 +21,13 @@ import type { PickPassRequest } from './gpu/pick-pass-types.js';
 import type { PickReadback } from './gpu/pick-readback.js';
 import { disposePickGpu, ensurePickGpu, type PickGpu } from './gpu/pick-resources.js';
 import type { PickCulling } from '../engine/winding.js';
-import { bindSnapshotMeshes, makePickSnapshot, type PickOptions } from './pick-snapshot.js';
+import {
+  bindSnapshotMeshes,
+  makePickSnapshot,
+  type PickOptions,
+  type SceneHierarchySnapshot,
+  usesSceneHierarchy,
+} from './pick-snapshot.js';
 import { useRulePipelines } from './gpu/pick-pipelines.js';
 import type { PixelRegion } from './pick-zoom.js';
 import type { PickDetailMethod } from './gpu/pick-shader.js';
@@ -93,6 +100,7 @@ export interface GpuPicker {
 
 /** Creates a picker for a scene; targets, buffers and pipelines are made on the first pick. */
 export function createGpuPicker(scene: Scene): GpuPicker {
+  checkSceneArgument('createGpuPicker', scene, pickOptionError);
   return {
     scene,
     detailed: false,
@@ -150,8 +158,19 @@ export function enableDetailedPicking(picker: GpuPicker, options?: DetailedPicki
   return true;
 }
 
-/** @internal Throws `disposed` when the picker was disposed. */
+/** @internal Throws `bad-option` when `picker` is not a GpuPicker (e.g. the scene passed in its place). */
+export function checkPickerArgument(picker: GpuPicker, api: string): void {
+  if (!picker || typeof picker !== 'object' || !(picker.inFlight instanceof Set) || !Array.isArray(picker.overlays))
+    throw new PickError(
+      api,
+      'bad-option',
+      `picker is ${describeWeftArgument(picker)}; pass the GpuPicker made by createGpuPicker(scene)`,
+    );
+}
+
+/** @internal Throws `disposed` when the picker was disposed (`bad-option` when it is not a picker at all). */
 export function assertAlive(picker: GpuPicker, api: string): void {
+  checkPickerArgument(picker, api);
   if (picker.disposed)
     throw new PickError(api, 'disposed', 'the picker was disposed; create a new one with createGpuPicker(scene)');
 }
@@ -186,6 +205,41 @@ export function cameraOf(picker: GpuPicker, api: string, options: GpuPickOptions
   if (!camera)
     throw new PickError(api, 'no-camera', 'the scene has no camera; set scene.camera or pass options.camera');
   return camera;
+}
+
+// The scene-hierarchy snapshot (the CPU picker's BVH code), loaded on the first pick that can use it.
+let sceneHierarchy: SceneHierarchySnapshot | null = null;
+let sceneHierarchyLoading: Promise<void> | null = null;
+
+/**
+ * Loads the scene-hierarchy snapshot module once (memoised; a failed load is tried again on the next need).
+ * @internal
+ */
+export function loadSceneHierarchyAsync(): Promise<void> {
+  sceneHierarchyLoading ??= import('./pick-snapshot-hierarchy.js').then(
+    (module) => {
+      sceneHierarchy = module.snapshotFromSceneHierarchy;
+    },
+    () => {
+      sceneHierarchyLoading = null;
+    },
+  );
+  return sceneHierarchyLoading;
+}
+
+/**
+ * The scene-hierarchy snapshot when this pick can use it and it is loaded. Until it is, the pick scans the meshes, which
+ * answers the same (slower in a large scene): loading it never adds an await between the call and the capture, and a
+ * page whose scenes stay under `hierarchyThreshold` drawables never loads it.
+ */
+function sceneHierarchyFor(
+  scene: Scene,
+  options: PickOptions,
+  rays: readonly PickingRay[],
+): SceneHierarchySnapshot | null {
+  if (!usesSceneHierarchy(scene.meshes, options, rays, rays.length, scene)) return null;
+  if (!sceneHierarchy) void loadSceneHierarchyAsync();
+  return sceneHierarchy;
 }
 
 /**
@@ -386,13 +440,15 @@ export async function pickManyAsync(
   const rule = options?.discard !== undefined ? checkDiscardRule(api, options.discard) : null;
   const tolerance = checkOverlayTolerance(api, options?.overlayTolerance);
   // A world-adjust hook moves geometry outside its bounds: the ray pre-filter cannot be trusted then.
+  const snapshotOptions = rule?.rule.worldAdjustWgsl !== undefined ? { ...options, preFilter: false } : (options ?? {});
   const snapshot = makePickSnapshot(
     api,
     picker.scene.meshes,
-    rule?.rule.worldAdjustWgsl !== undefined ? { ...options, preFilter: false } : (options ?? {}),
+    snapshotOptions,
     rays,
     rays.length,
     picker.scene,
+    sceneHierarchyFor(picker.scene, snapshotOptions, rays),
   );
   const viewProjection = rays[0].viewProjection;
   const inverse = mat4.inverse(viewProjection) as Float32Array;
@@ -451,6 +507,7 @@ function lastCapturedId(
 
 /** Frees the picker's GPU objects; picks in flight reject, later calls throw. */
 export function disposeGpuPicker(picker: GpuPicker): void {
+  checkPickerArgument(picker, 'disposeGpuPicker');
   if (picker.disposed) return;
   picker.disposed = true;
   for (const pending of picker.inFlight)

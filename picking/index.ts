@@ -1,4 +1,7 @@
-// weft-gpu/picking: what is under a pixel — object, thin instance, triangle, barycentrics, point, normal, UV.
+/**
+ * What is under a pixel — object, thin instance, triangle, barycentrics, point, normal, UV.
+ * @module weft-gpu/picking
+ */
 
 // GPU picker: a 1×1 pick-zoomed pass per point, read back asynchronously; scene state captured at the call.
 export {

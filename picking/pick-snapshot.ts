@@ -3,15 +3,12 @@ import { disposeMeshGpu, ensureMeshGpu, type Mesh, type ReadonlyFloat32Array } f
 import type { Scene } from '../engine/scene.js';
 import { deformedLocalBounds, disposeMeshDeformation, isMeshDeformed } from '../engine/mesh-deformation.js';
 import { multiplyByThinInstance } from '../engine/thin-instance-matrix.js';
-import { getCpuPicker, syncCpuPicker } from './cpu/cpu-picker.js';
-import { collectSceneCandidates } from './cpu/scene-query.js';
 import { maxPickId } from './pick-id.js';
 import { PickError } from './pick-errors.js';
 import {
   ignoredInstanceRanges,
   isInstanceInRanges,
   makePickFilter,
-  makePickFilterTest,
   type PickFilter,
   type PickFilterOptions,
   pickFilterKeepsMesh,
@@ -140,9 +137,22 @@ function addToLists(drawLists: number[][], candidateIndex: number, filter: Filte
 }
 
 /**
+ * The snapshot taken through the CPU picker's scene hierarchy (`pick-snapshot-hierarchy.ts`): the same snapshot as the
+ * scan, found with one query per ray. Passed in by the caller that loaded it, so the scan needs no BVH code.
+ * @internal
+ */
+export type SceneHierarchySnapshot = (
+  api: string,
+  scene: Scene,
+  pickFilter: PickFilter,
+  rays: readonly PickingRay[],
+) => PickSnapshot;
+
+/**
  * Chooses what each pick point draws and assigns 1-based IDs in scene order. With rays (pickAsync,
  * pickMany) and preFilter on, a mesh or instance is drawn for a point only when its world bounds
- * cross that point's ray; without rays (pickRect) everything that passes the options is drawn.
+ * cross that point's ray; without rays (pickRect) everything that passes the options is drawn. With
+ * `fromHierarchy`, a pick where `usesSceneHierarchy` holds asks the scene hierarchy instead of scanning the meshes.
  * @internal
  */
 export function makePickSnapshot(
@@ -152,10 +162,11 @@ export function makePickSnapshot(
   rays: readonly PickingRay[] | null,
   points = 1,
   scene?: Scene,
+  fromHierarchy?: SceneHierarchySnapshot | null,
 ): PickSnapshot {
   const pickFilter = makePickFilter(api, options, PickError);
-  if (usesSceneHierarchy(meshes, options, rays, points, scene))
-    return snapshotFromSceneHierarchy(api, scene!, pickFilter, rays!);
+  if (fromHierarchy && usesSceneHierarchy(meshes, options, rays, points, scene))
+    return fromHierarchy(api, scene!, pickFilter, rays!);
   const filter: Filter | null =
     rays !== null && options.preFilter !== false
       ? {
@@ -274,76 +285,6 @@ function countDrawables(meshes: readonly Mesh[]): number {
     if (count >= hierarchyThreshold) break;
   }
   return count;
-}
-
-/**
- * The same snapshot as the scan, with candidates found through the scene BVH, one query per ray: cost grows with
- * what is under the rays. Candidates are the union over the rays (a mesh's instance runs too); each point draws
- * the candidates its own ray crosses.
- */
-function snapshotFromSceneHierarchy(
-  api: string,
-  scene: Scene,
-  pickFilter: PickFilter,
-  rays: readonly PickingRay[],
-): PickSnapshot {
-  const accept = makePickFilterTest(pickFilter);
-  const picker = getCpuPicker(scene);
-  syncCpuPicker(picker);
-  const perRay = rays.map((ray) => collectSceneCandidates(picker, ray.origin, ray.direction, accept));
-  const entries =
-    rays.length === 1 ? perRay[0].sort((a, b) => a - b) : [...new Set(perRay.flat())].sort((a, b) => a - b);
-  const candidates: PickCandidate[] = [];
-  const candidateOfMesh = new Map<Mesh, number>();
-  let nextId = 1;
-  for (let k = 0; k < entries.length; ) {
-    const mesh = picker.entries.meshes[entries[k]];
-    const runs: InstanceRun[] = [];
-    // Entries are in scene order and a mesh's instances are consecutive: gather this mesh's, as runs.
-    while (k < entries.length && picker.entries.meshes[entries[k]] === mesh) {
-      const first = picker.entries.instances[entries[k]];
-      let count = 1;
-      while (
-        k + count < entries.length &&
-        picker.entries.meshes[entries[k + count]] === mesh &&
-        picker.entries.instances[entries[k + count]] === first + count
-      )
-        count++;
-      if (first >= 0)
-        runs.push({ first, count, matrices: mesh.thinInstances!.slice(first * 16, (first + count) * 16) });
-      k += count;
-    }
-    const idCount = Math.max(1, mesh.thinInstanceCount);
-    candidateOfMesh.set(mesh, candidates.length);
-    candidates.push(captureCandidate(mesh, nextId, idCount, mesh.thinInstances ? runs : null));
-    nextId += idCount;
-    if (nextId - 1 > maxPickId)
-      throw new PickError(
-        api,
-        'limit-exceeded',
-        `the pick needs more than ${maxPickId} IDs (24-bit RGB); filter or ignore meshes`,
-      );
-  }
-  if (rays.length === 1) return { candidates, drawLists: [candidates.map((_, i) => i)] };
-  const { meshes, instances } = picker.entries;
-  const drawLists = perRay.map((list) =>
-    [...new Set(list.map((e) => candidateOfMesh.get(meshes[e])!))].sort((a, b) => a - b),
-  );
-  if (!candidates.some((c) => c.runs)) return { candidates, drawLists };
-  const pointInstances = perRay.map((list) => {
-    const byCandidate = new Map<number, { first: number; count: number }[]>();
-    for (const e of [...list].sort((a, b) => a - b)) {
-      if (instances[e] < 0) continue;
-      const candidate = candidateOfMesh.get(meshes[e])!;
-      let ranges = byCandidate.get(candidate);
-      if (!ranges) byCandidate.set(candidate, (ranges = []));
-      const last = ranges[ranges.length - 1];
-      if (last && last.first + last.count === instances[e]) last.count++;
-      else ranges.push({ first: instances[e], count: 1 });
-    }
-    return byCandidate;
-  });
-  return { candidates, drawLists, pointInstances };
 }
 
 /** @internal The candidate owning `id` and the thin instance it names (-1 when the mesh has none). */

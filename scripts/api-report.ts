@@ -88,14 +88,14 @@ function formatWithBiomeAsync(root: string, path: string, text: string): Promise
 /** The code entries of `root/package.json` `exports`: subpath, repo-relative source entry and report file name. */
 export function listExportedSubpaths(root: string): Omit<ApiReport, 'exportCount' | 'text'>[] {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
-    exports: Record<string, string | { import: string }>;
+    exports: Record<string, string | { import?: string }>;
   };
   return (
     Object.entries(pkg.exports)
-      // Code entries only: `./package.json` is exported as data for tools.
-      .filter(([, target]) => (typeof target === 'string' ? target : target.import).endsWith('.js'))
+      // Code entries only: `./package.json` is exported as data for tools, `./vite/client` is declarations only.
+      .filter(([, target]) => (typeof target === 'string' ? target : (target.import ?? '')).endsWith('.js'))
       .map(([subpath, target]) => {
-        const built = typeof target === 'string' ? target : target.import;
+        const built = typeof target === 'string' ? target : (target.import ?? '');
         const source = posix.normalize(built.replace(/^\.\/dist\//, '').replace(/\.js$/, '.ts'));
         const name = subpath === '.' ? PACKAGE_NAME : subpath.replace(/^\.\//, '').replaceAll('/', '-');
         return { subpath, source, fileName: `${name}.api.md` };

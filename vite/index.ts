@@ -1,4 +1,7 @@
-// weft-gpu/vite: build-time composition for Vite and Rollup (Node only; the page imports virtual:weft-variants).
+/**
+ * Build-time composition for Vite and Rollup (Node only; the page imports virtual:weft-variants).
+ * @module weft-gpu/vite
+ */
 // The plugin and its options: declare variants, get their shaders as data, ship no linker.
 export {
   type WeftVariantsOptions,

@@ -93,6 +93,6 @@ function boxData(api: string, options?: BoxOptions): MeshData {
  */
 export function createBoxMesh(scene: Scene, name: string, options?: BoxOptions, meshOptions?: MeshOptions): Mesh {
   const api = 'createBoxMesh';
-  checkMeshArguments(api, name, meshOptions);
+  checkMeshArguments(api, scene, name, meshOptions);
   return createMeshFromData(scene, name, boxData(api, options), meshOptions);
 }

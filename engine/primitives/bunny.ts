@@ -93,6 +93,6 @@ export async function createBunnyMeshAsync(
   meshOptions?: MeshOptions,
 ): Promise<Mesh> {
   const api = 'createBunnyMeshAsync';
-  checkMeshArguments(api, name, meshOptions);
+  checkMeshArguments(api, scene, name, meshOptions);
   return createMeshFromData(scene, name, await bunnyDataAsync(api, options), meshOptions);
 }

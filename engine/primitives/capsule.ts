@@ -101,6 +101,6 @@ export function createCapsuleMesh(
   meshOptions?: MeshOptions,
 ): Mesh {
   const api = 'createCapsuleMesh';
-  checkMeshArguments(api, name, meshOptions);
+  checkMeshArguments(api, scene, name, meshOptions);
   return createMeshFromData(scene, name, capsuleData(api, options), meshOptions);
 }

@@ -48,6 +48,6 @@ function planeData(api: string, options?: PlaneOptions): MeshData {
 /** Adds a plane mesh (see `makePlaneData`) to the scene. */
 export function createPlaneMesh(scene: Scene, name: string, options?: PlaneOptions, meshOptions?: MeshOptions): Mesh {
   const api = 'createPlaneMesh';
-  checkMeshArguments(api, name, meshOptions);
+  checkMeshArguments(api, scene, name, meshOptions);
   return createMeshFromData(scene, name, planeData(api, options), meshOptions);
 }

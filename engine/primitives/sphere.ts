@@ -56,6 +56,6 @@ function sphereData(api: string, options?: SphereOptions): MeshData {
  */
 export function createSphereMesh(scene: Scene, name: string, options?: SphereOptions, meshOptions?: MeshOptions): Mesh {
   const api = 'createSphereMesh';
-  checkMeshArguments(api, name, meshOptions);
+  checkMeshArguments(api, scene, name, meshOptions);
   return createMeshFromData(scene, name, sphereData(api, options), meshOptions);
 }

@@ -68,6 +68,6 @@ function torusData(api: string, options?: TorusOptions): MeshData {
 /** Adds a torus mesh (see `makeTorusData`) to the scene. */
 export function createTorusMesh(scene: Scene, name: string, options?: TorusOptions, meshOptions?: MeshOptions): Mesh {
   const api = 'createTorusMesh';
-  checkMeshArguments(api, name, meshOptions);
+  checkMeshArguments(api, scene, name, meshOptions);
   return createMeshFromData(scene, name, torusData(api, options), meshOptions);
 }

@@ -4,6 +4,7 @@ import { EngineError, engineOptionError } from '../engine-errors.js';
 import { checkOptionKeys, type OptionKeys } from '../../core/options.js';
 import type { FrameIdHit } from '../frame-ids.js';
 import { rejectOnDeviceLossAsync } from '../readback.js';
+import { checkSceneArgument } from '../argument-checks.js';
 import type { Scene } from '../scene.js';
 import type { Task } from '../task.js';
 import { executeForwardTask } from './forward-execute.js';
@@ -36,6 +37,7 @@ const forwardTaskOptionKeys: OptionKeys<ForwardRenderTaskOptions> = {
  * @throws {EngineError} when the scene is disposed or an option is invalid
  */
 export function createForwardRenderTask(scene: Scene, options: ForwardRenderTaskOptions = {}): ForwardRenderTask {
+  checkSceneArgument('createForwardRenderTask', scene);
   checkOptionKeys('createForwardRenderTask', options, forwardTaskOptionKeys, engineOptionError);
   const engine = scene.engine;
   const name = options.name ?? 'forward';

@@ -1,4 +1,7 @@
-// weft-gpu/billboards: camera-facing or axis-locked sprites that draw and pick like meshes.
+/**
+ * Camera-facing or axis-locked sprites that draw and pick like meshes.
+ * @module weft-gpu/billboards
+ */
 export {
   type BillboardOptions,
   type BillboardOrientation,

@@ -1,4 +1,7 @@
-// weft-gpu/splats: Gaussian splat clouds, picked at their peak opacity along the pixel ray.
+/**
+ * Gaussian splat clouds, picked at their peak opacity along the pixel ray.
+ * @module weft-gpu/splats
+ */
 export {
   createSplatMesh,
   disposeSplatMesh,

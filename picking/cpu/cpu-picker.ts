@@ -1,4 +1,5 @@
 import type { Mesh } from '../../engine/mesh.js';
+import { checkSceneArgument } from '../../engine/argument-checks.js';
 import type { Scene } from '../../engine/scene.js';
 import { meshesChangedSince } from '../../engine/scene-changes.js';
 import { describeValue } from '../../core/errors.js';
@@ -95,6 +96,7 @@ const cpuPickerOptionKeys: OptionKeys<CpuPickerOptions> = { sceneBvh: true, refi
  */
 export function createCpuPicker(scene: Scene, options: CpuPickerOptions = {}): CpuPicker {
   const api = 'createCpuPicker';
+  checkSceneArgument(api, scene, cpuPickOptionError);
   checkOptionKeys(api, options, cpuPickerOptionKeys, cpuPickOptionError);
   const sceneBvh = options.sceneBvh ?? 'auto';
   const refit = options.refit ?? 'auto';
@@ -139,6 +141,7 @@ export function disposeCpuPicker(picker: CpuPicker): void {
 
 /** The scene's CPU picker, created with default options on first use. */
 export function getCpuPicker(scene: Scene): CpuPicker {
+  checkSceneArgument('getCpuPicker', scene, cpuPickOptionError);
   return pickerCache().get(scene) ?? createCpuPicker(scene);
 }
 

@@ -1,9 +1,10 @@
 import { describeValue } from '../../core/errors.js';
+import { checkSceneArgument } from '../../engine/argument-checks.js';
 import type { Scene } from '../../engine/scene.js';
 import type { PickingInfo } from '../picking-info.js';
 import { makeMissInfo } from '../picking-info.js';
 import { cameraRayRange, makePickingRay, type PickingRay } from '../picking-ray.js';
-import { CpuPickError } from './cpu-pick-error.js';
+import { CpuPickError, cpuPickOptionError } from './cpu-pick-error.js';
 import { getCpuPicker, syncCpuPicker } from './cpu-picker.js';
 import { makeCpuPickingInfo } from './cpu-picking-info.js';
 import {
@@ -115,6 +116,7 @@ function cameraPickingRay(
   options: CpuPickOptions,
   range: { near: number; far: number },
 ): PickingRay {
+  checkSceneArgument(api, scene, cpuPickOptionError);
   const camera = options.camera ?? scene.camera;
   if (!camera)
     throw new CpuPickError(

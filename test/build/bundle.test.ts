@@ -10,10 +10,10 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, posix, resolve } from 'node:path';
 import { rollup } from 'rollup';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { libraryEntries } from '../../rollup.config.mjs';
+import { declarationEntries, libraryEntries } from '../../rollup.config.mjs';
 import { buildPackageAsync, removeBuiltPackageAsync, repoRoot } from '../support/build-package.js';
 
 const root = repoRoot;
@@ -48,19 +48,37 @@ describe('the published bundle', () => {
   const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
   const inPackage = (file: string) => join(packageDir, file);
 
-  test('every package.json export exists as { types, import, default }, and main, module, types and bin', () => {
+  test('every package.json export exists as { types@<7, types, import, default }, and main, module, types and bin', () => {
     expect(pkg.sideEffects).toBe(false);
-    const entries = Object.entries(pkg.exports as Record<string, Record<string, string> | string>).filter(
+    const all = Object.entries(pkg.exports as Record<string, Record<string, string> | string>).filter(
       ([subpath]) => subpath !== './package.json',
     );
+    const entries = all.filter(([, target]) => typeof target === 'string' || 'import' in target);
     expect(entries).toHaveLength(libraryEntries.length);
-    for (const [subpath, target] of entries) {
-      expect(Object.keys(target), subpath).toEqual(['types', 'import', 'default']);
-      const { types, import: esm, default: fallback } = target as Record<string, string>;
-      expect(fallback, `${subpath}: require(esm) resolves the same module`).toBe(esm);
-      for (const file of [esm, types]) expect(existsSync(inPackage(file)), `${subpath} → ${file}`).toBe(true);
+    // Declarations written by hand (the type of virtual:weft-variants): `types` only, shipped as written.
+    const typesOnly = all.filter(([, target]) => typeof target !== 'string' && !('import' in target));
+    expect(typesOnly.map(([subpath]) => subpath)).toEqual(declarationEntries.map((entry) => `./${entry}`));
+    for (const [subpath, target] of typesOnly) {
+      const entry = subpath.slice(2);
+      expect(target, subpath).toEqual({ types: `./dist/${entry}.d.ts` });
+      expect(readFileSync(inPackage(`dist/${entry}.d.ts`), 'utf8')).toBe(
+        readFileSync(join(root, `${entry}.d.ts`), 'utf8'),
+      );
     }
-    expect(pkg.exports['.']).toEqual({ types: pkg.types, import: pkg.main, default: pkg.main });
+    for (const [subpath, target] of entries) {
+      expect(Object.keys(target), subpath).toEqual(['types@<7', 'types', 'import', 'default']);
+      const { 'types@<7': ts5Types, types, import: esm, default: fallback } = target as Record<string, string>;
+      expect(fallback, `${subpath}: require(esm) resolves the same module`).toBe(esm);
+      expect(types, subpath).toBe(esm.replace(/\.js$/, '.d.ts'));
+      expect(ts5Types, subpath).toBe(types.replace(/^\.\/dist\//, './dist/ts5/'));
+      for (const file of [esm, types, ts5Types]) expect(existsSync(inPackage(file)), `${subpath} → ${file}`).toBe(true);
+    }
+    expect(pkg.exports['.']).toEqual({
+      'types@<7': './dist/ts5/index.d.ts',
+      types: pkg.types,
+      import: pkg.main,
+      default: pkg.main,
+    });
     expect(pkg.module).toBe(pkg.main);
     expect(readFileSync(inPackage(pkg.bin.weft), 'utf8')).toMatch(/^#!\/usr\/bin\/env node\n/);
   });
@@ -75,11 +93,26 @@ describe('the published bundle', () => {
     expect(pkg.dependencies['@webgpu/types']).toBeDefined();
   });
 
-  test('every entry declaration references the WebGPU types', () => {
+  // TypeScript 7's lib.dom declares the WebGPU types, @webgpu/types declares them again: only the `types@<7` wrappers
+  // may reference it. Every entry brings lib.dom itself, so a project whose `lib` has no DOM type-checks too.
+  test('every entry declaration references lib dom; only its TypeScript < 7 wrapper references @webgpu/types', () => {
     for (const entry of libraryEntries) {
       const declaration = readFileSync(join(out, `${entry}.d.ts`), 'utf8');
-      expect(declaration.split('\n')[0], entry).toBe('/// <reference types="@webgpu/types" />');
+      expect(declaration.split('\n')[0], entry).toBe('/// <reference lib="dom" />');
+      const wrapper = readFileSync(join(out, 'ts5', `${entry}.d.ts`), 'utf8').split('\n');
+      expect(wrapper[0], entry).toBe('/// <reference types="@webgpu/types" />');
+      const target = posix.relative(posix.dirname(posix.join('ts5', entry)), `${entry}.js`);
+      expect(wrapper[1], entry).toBe(`export * from '${target}';`);
     }
+    const referencing = (dir: string): string[] =>
+      readdirSync(join(out, dir), { withFileTypes: true }).flatMap((item) => {
+        const path = posix.join(dir, item.name);
+        if (item.isDirectory()) return path === 'ts5' ? [] : referencing(path);
+        return item.name.endsWith('.d.ts') && readFileSync(join(out, path), 'utf8').includes('@webgpu/types')
+          ? [path]
+          : [];
+      });
+    expect(referencing('.'), 'declarations outside dist/ts5 that name @webgpu/types').toEqual([]);
   });
 
   test('CommonJS on Node >= 20.19 requires an entry (require(esm))', () => {

@@ -8,28 +8,12 @@ import { join } from 'node:path';
 import ts from 'typescript';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { buildPackageAsync, removeBuiltPackageAsync, repoRoot } from '../support/build-package.js';
-import { blockFileName, blockModuleSource, type DocBlock, readDocBlocks } from './doc-blocks.js';
+import { blockFileName, blockFileNameOf, blockModuleSource, type DocBlock, readDocBlocks } from './doc-blocks.js';
 
 const blocks = readDocBlocks(repoRoot);
 const scratch = mkdtempSync(join(tmpdir(), 'weft-doc-blocks-'));
 
-/** Preludes a block asks for with a first line `// prelude: <name>`; each exports `gpu`, `engine` and `scene`. */
-const preludes: Record<string, string> = {
-  engine: `import { create, globals } from 'webgpu';
-import { createBoxMesh, createEngineAsync, createScene, makePerspectiveCamera } from 'weft-gpu/engine';
-
-Object.assign(globalThis, globals);
-/** Dawn; kept referenced while the device lives. */
-export const gpu = create([]);
-export const engine = await createEngineAsync(gpu, { width: 320, height: 240 });
-/** A scene with a camera at (2, 1.5, 3) looking at the origin and a unit box named "box" there. */
-export const scene = createScene(engine);
-scene.camera = makePerspectiveCamera({ position: [2, 1.5, 3], target: [0, 0, 0] });
-createBoxMesh(scene, 'box');
-`,
-};
-
-// Runs one block; a block that used the prelude gets its engine drained and disposed before the process exits.
+// Runs one block; a block that imports the prelude gets its engine drained and disposed before the process exits.
 const runner = `import { resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 try {
@@ -74,14 +58,46 @@ function describeDiagnostic(diagnostic: ts.Diagnostic, byFile: Map<string, DocBl
   return `${where(block)} → ${block.file}:${block.line + line}:${character + 1}: TS${diagnostic.code}: ${message}`;
 }
 
+/** What a block printed, without the runner's marker and Dawn's own warnings. */
+function printedLines(stdout: string): string[] {
+  return stdout.split('\n').filter((line) => line.trim() && line !== 'doc-block: done' && !/^Warning: /.test(line));
+}
+
+/**
+ * Most lines a block may print: an example prints the values that prove it worked, never an object graph (a dumped
+ * mesh or engine runs to hundreds of lines).
+ */
+const maxPrintedLines = 12;
+
+/** Why a run block's output is not what a reader should see (nothing printed, `undefined`, an object graph), or null. */
+function checkPrinted(block: DocBlock, stdout: string): string | null {
+  const lines = printedLines(stdout);
+  const problems = [
+    ...(lines.length === 0 ? ['prints nothing: an example prints what proves it worked'] : []),
+    ...(lines.length > maxPrintedLines
+      ? [`prints ${lines.length} lines (an object graph?), at most ${maxPrintedLines}`]
+      : []),
+    ...lines
+      .filter((line) => /\bundefined\b|\[Object|\[object /.test(line))
+      .map((line) => `prints ${JSON.stringify(line)}`),
+  ];
+  return problems.length
+    ? `${where(block)}: ${problems.join('; ')}\n--- stdout ---\n${lines.slice(0, 20).join('\n')}`
+    : null;
+}
+
 function runBlockAsync(block: DocBlock): Promise<string | null> {
   return new Promise((done) => {
     execFile(
       join(repoRoot, 'node_modules/.bin/tsx'),
-      ['run-block.ts', blockFileName(block), ...(block.prelude ? [`prelude-${block.prelude}.ts`] : [])],
+      ['run-block.ts', blockFileName(block), ...(block.usesPrelude ? ['prelude.ts'] : [])],
       { cwd: scratch, timeout: 90_000, maxBuffer: 16 << 20 },
       (error, stdout, stderr) =>
-        done(error ? `${where(block)} failed (${error.code ?? error.signal}):\n${stdout}\n${stderr}` : null),
+        done(
+          error
+            ? `${where(block)} failed (${error.code ?? error.signal}):\n${stdout}\n${stderr}`
+            : checkPrinted(block, stdout),
+        ),
     );
   });
 }
@@ -106,23 +122,26 @@ describe('README and docs code blocks', () => {
     writeFileSync(join(scratch, 'package.json'), '{ "name": "doc-blocks", "private": true, "type": "module" }\n');
     writeFileSync(join(scratch, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022' } }));
     writeFileSync(join(scratch, 'run-block.ts'), runner);
-    for (const [name, source] of Object.entries(preludes)) writeFileSync(join(scratch, `prelude-${name}.ts`), source);
-    for (const block of blocks) writeFileSync(join(scratch, blockFileName(block)), blockModuleSource(block));
+    for (const block of blocks) writeFileSync(join(scratch, blockFileNameOf(block)), blockModuleSource(block));
   }, 300_000);
   afterAll(async () => {
     rmSync(scratch, { recursive: true, force: true });
     await removeBuiltPackageAsync();
   });
 
-  test('the documents have ts blocks, and every prelude they name exists', () => {
+  test('the documents have ts blocks; the prelude is one README block, and blocks import it as ./prelude.js', () => {
     expect(blocks.length).toBeGreaterThan(10);
     expect(blocks.filter((block) => block.file === 'README.md').length).toBeGreaterThan(5);
-    const unknown = blocks.filter((block) => block.prelude && !(block.prelude in preludes)).map(where);
-    expect(unknown, 'unknown preludes').toEqual([]);
+    const preludes = blocks.filter((block) => block.mode === 'prelude');
+    expect(preludes.map(where), 'prelude blocks').toEqual([expect.stringMatching(/^README\.md /)]);
+    expect(preludes[0].code).toMatch(/^\/\/ prelude\.ts\b/);
+    // The old magic first line is gone: every example shows the import a reader copies.
+    expect(blocks.filter((block) => /^\/\/ prelude:/m.test(block.code)).map(where)).toEqual([]);
+    expect(blocks.filter((block) => block.usesPrelude).length).toBeGreaterThan(10);
   });
 
   test('every block type-checks strictly against the built package (skipLibCheck false)', () => {
-    const byFile = new Map(blocks.map((block) => [join(scratch, blockFileName(block)), block]));
+    const byFile = new Map(blocks.map((block) => [join(scratch, blockFileNameOf(block)), block]));
     const program = ts.createProgram({ rootNames: [...byFile.keys()], options: compilerOptions });
     // Errors in the blocks and in weft's own declarations count; a dependency's declarations are the consumer
     // test's concern (test/package), so they are printed, not counted.
@@ -141,7 +160,7 @@ describe('README and docs code blocks', () => {
     ).toBe('');
   }, 120_000);
 
-  test('every runnable block runs on Dawn', async () => {
+  test('every runnable block runs on Dawn and prints what proves it worked (no undefined, no object graph)', async () => {
     const queue = blocks.filter((block) => block.mode === 'run');
     const failures: string[] = [];
     const worker = async () => {

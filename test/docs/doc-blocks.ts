@@ -3,8 +3,11 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-/** How a block is tested: type-checked only, or type-checked and run on Dawn. */
-export type DocBlockMode = 'run' | 'types-only';
+/**
+ * How a block is tested: type-checked only, type-checked and run on Dawn, or the prelude (the README's `prelude.ts`
+ * that other blocks import as `./prelude.js`; type-checked, and run as part of each block that imports it).
+ */
+export type DocBlockMode = 'run' | 'types-only' | 'prelude';
 
 /** One ```ts block of a document. */
 export interface DocBlock {
@@ -16,11 +19,15 @@ export interface DocBlock {
   line: number;
   code: string;
   mode: DocBlockMode;
-  /** The named prelude from a first line `// prelude: <name>`, or null. */
-  prelude: string | null;
+  /** Whether the block imports the prelude (`from './prelude.js'`): its run ends by disposing the prelude's engine. */
+  usesPrelude: boolean;
 }
 
 const typesOnlyMarker = '<!-- doc-test: types-only -->';
+const preludeMarker = '<!-- doc-test: prelude -->';
+
+/** The import of the prelude by a block, as a reader copies it next to the README's `prelude.ts`. */
+export const preludeImport = /^import \{[^}]*\} from '\.\/prelude\.js';$/m;
 
 /** The documents whose blocks are tests: README.md and every docs/*.md that has a ts block. */
 export function listDocFiles(root: string): string[] {
@@ -46,16 +53,21 @@ export function extractDocBlocks(file: string, markdown: string): DocBlock[] {
     if (language === 'ts' || language === 'typescript') {
       let previous = i - 1;
       while (previous >= 0 && lines[previous].trim() === '') previous--;
-      const marked = previous >= 0 && lines[previous].trim() === typesOnlyMarker;
+      const marker = previous >= 0 ? lines[previous].trim() : '';
       const body = lines.slice(i + 1, end).map((line) => (line.startsWith(indent) ? line.slice(indent.length) : line));
-      const prelude = /^\/\/ prelude: (\S+)\s*$/.exec(body[0] ?? '');
+      const code = body.join('\n');
       blocks.push({
         file,
         index: blocks.length + 1,
         line: i + 2,
-        code: body.join('\n'),
-        mode: marked || /\bbrowser\b/.test(info) ? 'types-only' : 'run',
-        prelude: prelude ? prelude[1] : null,
+        code,
+        mode:
+          marker === preludeMarker
+            ? 'prelude'
+            : marker === typesOnlyMarker || /\bbrowser\b/.test(info)
+              ? 'types-only'
+              : 'run',
+        usesPrelude: preludeImport.test(code),
       });
     }
     i = end;
@@ -73,12 +85,12 @@ export function blockFileName(block: DocBlock): string {
   return `${block.file.replace(/[^A-Za-z0-9]+/g, '-')}-block-${String(block.index).padStart(2, '0')}.ts`;
 }
 
-/**
- * The block as a module: a `// prelude: engine` first line becomes the prelude import on the same line (so line
- * numbers stay the block's own), and `export {}` makes a block without imports a module.
- */
+/** The prelude block's file name in the scratch project, where `./prelude.js` resolves. */
+export function blockFileNameOf(block: DocBlock): string {
+  return block.mode === 'prelude' ? 'prelude.ts' : blockFileName(block);
+}
+
+/** The block as a module, as written (`export {}` makes a block without imports a module). */
 export function blockModuleSource(block: DocBlock): string {
-  const lines = block.code.split('\n');
-  if (block.prelude) lines[0] = `import { gpu, engine, scene } from './prelude-${block.prelude}.js'; void gpu;`;
-  return `${lines.join('\n')}\nexport {};\n`;
+  return `${block.code}\nexport {};\n`;
 }

@@ -1,5 +1,5 @@
 // The package as a user gets it: `npm pack` from a clone, a fresh project installs the tarball, then strict type
-// checks under two module resolutions, the Node hello pick on Dawn, a Vite build of three pages with their sizes, the
+// checks over the TypeScript matrix (5.x and 7.x, skipLibCheck on/off, lib with/without DOM, three resolutions), the Node hello pick on Dawn, a Vite build of three pages with their sizes, the
 // `weft` CLI from node_modules/.bin, publint and attw. Each step is its own test so a failure names the step; the
 // summary table printed at the end is what the release note quotes.
 //
@@ -31,10 +31,14 @@ const root = resolve(import.meta.dirname, '../..');
 const fixtures = join(import.meta.dirname, 'fixtures');
 const repoPackage = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 
-/** Every subpath a consumer imports (the package's `exports`, as specifiers). */
-const SUBPATHS = Object.keys(repoPackage.exports as Record<string, unknown>)
-  .filter((key) => !key.endsWith('.json'))
-  .map((key) => (key === '.' ? repoPackage.name : `${repoPackage.name}/${key.slice(2)}`));
+const exportedSubpaths = Object.entries(repoPackage.exports as Record<string, Record<string, string>>).filter(
+  ([key]) => !key.endsWith('.json'),
+);
+const specifier = (key: string) => (key === '.' ? repoPackage.name : `${repoPackage.name}/${key.slice(2)}`);
+/** Every subpath with code a consumer imports (the package's `exports`, as specifiers). */
+const SUBPATHS = exportedSubpaths.filter(([, target]) => target.import).map(([key]) => specifier(key));
+/** The declarations-only subpaths (`weft-gpu/vite/client`), which a consumer references as types. */
+const TYPE_SUBPATHS = exportedSubpaths.filter(([, target]) => !target.import).map(([key]) => specifier(key));
 
 interface RunResult {
   code: number;
@@ -313,6 +317,7 @@ describe('weft-gpu as a consumer installs it', () => {
         tgz,
         `webgpu@${dev.webgpu}`,
         `typescript@${dev.typescript}`,
+        `typescript7@${dev.typescript7}`,
         `vite@${dev.vite}`,
         `@webgpu/types@${repoPackage.dependencies['@webgpu/types']}`,
         // The optional peers of weft-gpu/three and weft-gpu/babylon, as their users install them.
@@ -345,7 +350,14 @@ describe('weft-gpu as a consumer installs it', () => {
         'ok',
         `${specs.map((s) => (s === tgz ? basename(s) : s)).join(' ')} in ${(install.ms / 1000).toFixed(1)} s`,
       );
-      for (const file of ['every-subpath.js', 'hello-pick.js', 'vite-build.js', 'good.wgsl', 'bad.wgsl'])
+      for (const file of [
+        'every-subpath.js',
+        'compose-pipeline.js',
+        'hello-pick.js',
+        'vite-build.js',
+        'good.wgsl',
+        'bad.wgsl',
+      ])
         cpSync(join(fixtures, file), join(consumer, file));
       cpSync(join(fixtures, 'pages'), join(consumer, 'pages'), { recursive: true });
       installed = true;
@@ -353,61 +365,113 @@ describe('weft-gpu as a consumer installs it', () => {
     260_000,
   );
 
-  // Only the package's declarations may bring the WebGPU types: the fixture's tsconfig lists no types at all, and the
-  // Node fixture (whose `webgpu` import would bring them too) is not part of the program.
-  for (const mode of [
+  // The TypeScript matrix (issue 38): TypeScript 5.x and 7.x (exact-pinned dev dependencies, `typescript7` an alias),
+  // skipLibCheck on and off, `lib` with and without DOM, bundler / node16 / nodenext resolution. Only the package's
+  // declarations may bring the WebGPU types: the fixture's tsconfig lists no types at all, and the Node fixture (whose
+  // `webgpu` import would bring them too) is not part of the program. TypeScript 7's lib.dom carries the WebGPU types,
+  // so its program must not load @webgpu/types (every WebGPU name would be declared twice); TypeScript 5's must.
+  const typescripts = [
+    { name: `ts ${repoPackage.devDependencies.typescript}`, bin: 'node_modules/typescript/bin/tsc', webgpuTypes: true },
+    {
+      name: `ts ${String(repoPackage.devDependencies.typescript7).replace(/^npm:typescript@/, '')}`,
+      bin: 'node_modules/typescript7/bin/tsc',
+      webgpuTypes: false,
+    },
+  ];
+  const resolutions = [
     { name: 'bundler', module: 'esnext', moduleResolution: 'bundler' },
+    { name: 'node16', module: 'node16', moduleResolution: 'node16' },
     { name: 'nodenext', module: 'nodenext', moduleResolution: 'nodenext' },
-  ]) {
-    test(
-      `3. strict tsc, skipLibCheck false, moduleResolution ${mode.name}: every subpath type-checks`,
-      inStep(`3 tsc ${mode.name}`, async () => {
-        need(installed || null, '2. install');
-        const config = `tsconfig.${mode.name}.json`;
-        const compilerOptions = {
-          strict: true,
-          noEmit: true,
-          skipLibCheck: false,
-          target: 'es2022',
-          lib: ['es2023', 'dom', 'dom.iterable'],
-          module: mode.module,
-          moduleResolution: mode.moduleResolution,
-          types: [],
-          allowJs: true,
-          checkJs: true,
-        };
-        writeFileSync(
-          join(consumer, config),
-          `${JSON.stringify({ compilerOptions, include: ['every-subpath.js', 'pages/*.js'] }, null, 2)}\n`,
-        );
-        const subpathsImported = readFileSync(join(consumer, 'every-subpath.js'), 'utf8');
-        expect(
-          SUBPATHS.filter((s) => !subpathsImported.includes(`from '${s}'`)),
-          'every-subpath.js imports every package export',
-        ).toEqual([]);
-        // One run: the diagnostics, then (--listFiles) every file in the program.
-        const checked = await run(
-          process.execPath,
-          [join(consumer, 'node_modules/typescript/bin/tsc'), '-p', config, '--pretty', 'false', '--listFiles'],
-          consumer,
-        );
-        const webgpuTypes = checked.stdout.split('\n').some((f) => /node_modules\/@webgpu\/types\/.*\.d\.ts$/.test(f));
-        const report = splitDiagnostics(checked.stdout);
-        record(
-          `3 tsc ${mode.name}`,
-          report.weft.length || report.fixture.length || !webgpuTypes ? 'FAIL' : 'ok',
-          `${report.weft.length} errors in weft's declarations, ${report.fixture.length} in the fixture, ${report.dependencies.length} in other packages; ` +
-            `@webgpu/types ${webgpuTypes ? 'loaded through weft-gpu' : 'NOT loaded'} (${(checked.ms / 1000).toFixed(1)} s)` +
-            [...report.weft, ...report.dependencies].map((l) => `\n  ${l.replace(`${consumer}/`, '')}`).join(''),
-        );
-        if (report.weft.length) console.log(`errors in weft's declarations (${mode.name}):\n${report.weft.join('\n')}`);
-        expect(report.weft, `errors located in node_modules/${repoPackage.name}/`).toEqual([]);
-        expect(webgpuTypes, 'the package declarations reference @webgpu/types (/// <reference types>)').toBe(true);
-        expect(report.fixture, 'errors in the fixture (a consumer using the documented API)').toEqual([]);
-      }),
-      90_000,
-    );
-  }
+  ];
+  /** Errors per cell, `typescript resolution` → `skipLibCheck/lib` → count (printed as the matrix after the last cell). */
+  const matrix = new Map<string, Map<string, string>>();
+  for (const typescript of typescripts)
+    for (const mode of resolutions) {
+      const row = `${typescript.name} ${mode.name}`;
+      test(
+        `3. strict tsc matrix, ${row}: skipLibCheck on/off × lib with/without DOM, every subpath type-checks`,
+        inStep(`3 tsc ${row}`, async () => {
+          need(installed || null, '2. install');
+          const subpathsImported = readFileSync(join(consumer, 'every-subpath.js'), 'utf8');
+          expect(
+            SUBPATHS.filter((s) => !subpathsImported.includes(`from '${s}'`)),
+            'every-subpath.js imports every package export',
+          ).toEqual([]);
+          const pages = readdirSync(join(consumer, 'pages')).map((f) =>
+            readFileSync(join(consumer, 'pages', f), 'utf8'),
+          );
+          expect(
+            TYPE_SUBPATHS.filter((s) => !pages.some((page) => page.includes(`/// <reference types="${s}" />`))),
+            'a page references every declarations-only export',
+          ).toEqual([]);
+          const cells = new Map<string, string>();
+          matrix.set(row, cells);
+          const failures: string[] = [];
+          for (const skipLibCheck of [false, true])
+            for (const dom of [true, false]) {
+              const cell = `skipLibCheck ${skipLibCheck}, lib ${dom ? 'es2023+dom' : 'es2023'}`;
+              const config = `tsconfig.${typescript.bin.split('/')[1]}.${mode.name}.${skipLibCheck}.${dom}.json`;
+              const compilerOptions = {
+                strict: true,
+                noEmit: true,
+                skipLibCheck,
+                target: 'es2022',
+                lib: dom ? ['es2023', 'dom', 'dom.iterable'] : ['es2023'],
+                module: mode.module,
+                moduleResolution: mode.moduleResolution,
+                types: [],
+                allowJs: true,
+                checkJs: true,
+              };
+              writeFileSync(
+                join(consumer, config),
+                `${JSON.stringify({ compilerOptions, include: ['every-subpath.js', 'compose-pipeline.js', 'pages/*.js'] }, null, 2)}\n`,
+              );
+              // One run: the diagnostics, then (--listFiles) every file in the program.
+              const checked = await run(
+                process.execPath,
+                [join(consumer, typescript.bin), '-p', config, '--pretty', 'false', '--listFiles'],
+                consumer,
+              );
+              const webgpuTypes = checked.stdout
+                .split('\n')
+                .some((f) => /node_modules\/@webgpu\/types\/.*\.d\.ts$/.test(f));
+              const report = splitDiagnostics(checked.stdout);
+              const total = report.weft.length + report.fixture.length + report.dependencies.length;
+              cells.set(cell, String(total));
+              const detail = `${report.weft.length} in weft's declarations, ${report.fixture.length} in the fixture, ${report.dependencies.length} in other packages`;
+              if (total || webgpuTypes !== typescript.webgpuTypes)
+                failures.push(
+                  `${cell}: ${detail}; @webgpu/types ${webgpuTypes ? 'loaded' : 'not loaded'} (expected ${typescript.webgpuTypes ? 'loaded' : 'not loaded'})` +
+                    [...report.weft, ...report.fixture, ...report.dependencies]
+                      .slice(0, 20)
+                      .map((l) => `\n  ${l.replace(`${consumer}/`, '')}`)
+                      .join(''),
+                );
+              if (checked.code !== 0 && total === 0)
+                failures.push(`${cell}: tsc exited ${checked.code}: ${tail(checked.stderr || checked.stdout, 5)}`);
+            }
+          record(
+            `3 tsc ${row}`,
+            failures.length ? 'FAIL' : 'ok',
+            [...cells].map(([cell, errors]) => `${cell}: ${errors} errors`).join('; ') +
+              failures.map((f) => `\n  ${f}`).join(''),
+          );
+          expect(failures.join('\n')).toBe('');
+        }),
+        120_000,
+      );
+    }
+
+  test('3. the TypeScript matrix (errors per cell, any file of the program)', () => {
+    const columns = [...new Set([...matrix.values()].flatMap((cells) => [...cells.keys()]))];
+    const rows = [...matrix].map(([row, cells]) => [row, ...columns.map((c) => cells.get(c) ?? '-')]);
+    const widths = ['', ...columns].map((c, i) => Math.max(c.length, ...rows.map((r) => r[i].length)));
+    const line = (cells: string[]) => `| ${cells.map((c, i) => c.padEnd(widths[i])).join(' | ')} |`;
+    const table = [line(['', ...columns]), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n');
+    record('3 tsc matrix', rows.length === typescripts.length * resolutions.length ? 'info' : 'FAIL', table);
+    expect(rows).toHaveLength(typescripts.length * resolutions.length);
+  });
 
   test(
     '4. the Node hello pick runs on Dawn and names the box',
@@ -423,24 +487,27 @@ describe('weft-gpu as a consumer installs it', () => {
   );
 
   test(
-    '5. Vite builds a compose-only, a render-only, a render + detailed pick page and that page precomposed (weft-gpu/vite)',
+    '5. Vite builds compose-only, render-only, render + detailed pick and pick-only pages, run-time and precomposed (weft-gpu/vite)',
     inStep('5 vite build', async () => {
       need(installed || null, '2. install');
       const built = await run(process.execPath, ['vite-build.js'], consumer, 120_000);
       expect(built.code, describeRun('node vite-build.js (vite build of four pages)', built)).toBe(0);
       const pages = JSON.parse(built.stdout.trim().split('\n').at(-1)!) as Record<
         string,
-        { chunks: { file: string; code: string }[]; warnings: string[] }
+        { chunks: { file: string; entry: boolean; code: string }[]; warnings: string[] }
       >;
       const rows = Object.entries(pages).map(([page, { chunks, warnings }]) => {
         const code = chunks.map((c) => c.code).join('\n');
+        const entry = chunks.filter((c) => c.entry);
         return {
           page,
           code,
+          entryCode: entry.map((c) => c.code).join('\n'),
           warnings,
           chunks: chunks.length,
           bytes: chunks.reduce((sum, c) => sum + Buffer.byteLength(c.code), 0),
           gzip: chunks.reduce((sum, c) => sum + gzipSync(c.code).length, 0),
+          entryGzip: entry.reduce((sum, c) => sum + gzipSync(c.code).length, 0),
         };
       });
       const kB = (n: number) => `${(n / 1024).toFixed(1)} kB`;
@@ -449,10 +516,10 @@ describe('weft-gpu as a consumer installs it', () => {
         '5 vite build',
         'ok',
         [
-          `${'page'.padEnd(24)} ${'chunks'.padStart(6)} ${'JS'.padStart(10)} ${'gzip'.padStart(10)}`,
+          `${'page'.padEnd(24)} ${'chunks'.padStart(6)} ${'JS'.padStart(10)} ${'gzip'.padStart(10)} ${'entry gzip'.padStart(11)}`,
           ...rows.map(
             (r) =>
-              `${r.page.padEnd(24)} ${String(r.chunks).padStart(6)} ${kB(r.bytes).padStart(10)} ${kB(r.gzip).padStart(10)}`,
+              `${r.page.padEnd(24)} ${String(r.chunks).padStart(6)} ${kB(r.bytes).padStart(10)} ${kB(r.gzip).padStart(10)} ${kB(r.entryGzip).padStart(11)}`,
           ),
           ...(warnings.length ? ['vite warnings:', ...new Set(warnings)] : []),
         ].join('\n'),
@@ -460,10 +527,23 @@ describe('weft-gpu as a consumer installs it', () => {
       const byPage = Object.fromEntries(rows.map((r) => [r.page, r]));
       expect(Object.keys(byPage).sort()).toEqual([
         'compose-only',
+        'pick-only',
+        'pick-only-precomposed',
         'render-only',
         'render-pick',
         'render-pick-precomposed',
       ]);
+      // No page loads glTF, so none bundles @gltf-transform/core and its Node file reader (weft-gpu/gltf is apart).
+      expect(
+        rows.flatMap((r) => r.warnings.filter((w) => /node:|externalized/.test(w)).map((w) => `${r.page}: ${w}`)),
+        'Vite warnings about Node modules externalised for the browser',
+      ).toEqual([]);
+      // The scene-hierarchy path (the CPU picker's BVH code) is a chunk of its own that a small scene never loads.
+      const bvhMarker = '"auto", "always" or "never"';
+      for (const page of ['pick-only', 'pick-only-precomposed', 'render-pick']) {
+        expect(byPage[page].entryCode.includes(bvhMarker), `${page}'s entry chunk holds the CPU picker`).toBe(false);
+        expect(byPage[page].code.includes(bvhMarker), `${page} ships the CPU picker as a lazy chunk`).toBe(true);
+      }
       for (const r of rows) expect(r.bytes, `${r.page} has JS`).toBeGreaterThan(0);
       // Markers that survive minification: an API name in the engine's error messages, a WGSL struct of the pick pass.
       expect(byPage['compose-only'].code, 'compose-only ships no engine').not.toContain('createEngineAsync');
@@ -480,6 +560,7 @@ describe('weft-gpu as a consumer installs it', () => {
       }
       expect(byPage['render-pick-precomposed'].code).toContain('weft-precomposed/2');
       expect(byPage['render-pick-precomposed'].gzip).toBeLessThan(byPage['render-pick'].gzip);
+      expect(byPage['pick-only-precomposed'].entryGzip).toBeLessThan(byPage['pick-only'].entryGzip);
     }),
     150_000,
   );

@@ -4,7 +4,8 @@
 import { Document, WebIO } from '@gltf-transform/core';
 import type { Mesh as ThreeMesh } from 'three';
 import { describe, expect, test } from 'vitest';
-import { createScene, type Engine, loadGltfAsync, makeBoxData, playGltfAnimation } from '../../engine/index.js';
+import { createScene, type Engine, makeBoxData } from '../../engine/index.js';
+import { loadGltfAsync, playGltfAnimation } from '../../engine/loaders/index.js';
 import { makeRandom } from '../support/random.js';
 import { parseGlbWithThree } from '../support/three-gltf.js';
 

@@ -1,14 +1,8 @@
 import { Document, WebIO } from '@gltf-transform/core';
 import { mat4 } from 'wgpu-matrix';
 import { describe, expect, test } from 'vitest';
-import {
-  createScene,
-  deformVertexOnCpu,
-  type Engine,
-  loadGltfAsync,
-  makeBoxData,
-  playGltfAnimation,
-} from '../../engine/index.js';
+import { createScene, deformVertexOnCpu, type Engine, makeBoxData } from '../../engine/index.js';
+import { loadGltfAsync, playGltfAnimation } from '../../engine/loaders/index.js';
 
 /** A box skinned to two joints (lower half → joint 0, upper half → joint 1, a child of joint 0), one morph target, one animation. */
 function makeRiggedDocument(): Document {

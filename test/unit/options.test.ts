@@ -34,7 +34,6 @@ import {
   enableGeometryVelocity,
   GeometryError,
   GeometryTextureType,
-  loadGltfAsync,
   makeBoxData,
   makeComposeCache,
   makePerspectiveCamera,
@@ -51,6 +50,7 @@ import {
   type Scene,
   type WeftError,
 } from '../../index.js';
+import { loadGltfAsync } from '../../engine/loaders/index.js';
 
 const engine = {} as Engine;
 const scene = createScene(engine);

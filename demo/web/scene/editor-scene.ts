@@ -7,7 +7,6 @@ import {
   createSphereMesh,
   createTorusMesh,
   type Engine,
-  loadGltfAsync,
   makePerspectiveCamera,
   makeStandardMaterial,
   type Mesh,
@@ -15,6 +14,7 @@ import {
   type Scene,
   setCameraOrbit,
 } from '../../../engine/index.js';
+import { loadGltfAsync } from '../../../engine/loaders/index.js';
 import { makeDemoGltfDocument, writeGlb } from '../../../engine/loaders/gltf-build.js';
 import { makeDodecahedronData } from './dodecahedron.js';
 import { makeTorusKnotData } from './torus-knot.js';

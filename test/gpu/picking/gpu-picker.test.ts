@@ -1,5 +1,6 @@
 import { mat4, vec4 } from 'wgpu-matrix';
-import { describe, expect } from 'vitest';
+import { beforeAll, describe, expect } from 'vitest';
+import { loadSceneHierarchyAsync } from '../../../picking/gpu-picker.js';
 import {
   createBoxMesh,
   createScene,
@@ -87,6 +88,9 @@ async function pickAt(
 }
 
 describe('GPU picker', () => {
+  // The GPU picker loads its scene-hierarchy path on first need (the first large pick scans); these tests are about
+  // that path, so it is loaded before they pick.
+  beforeAll(() => loadSceneHierarchyAsync());
   gpuTest(
     'hits the object drawn at a pixel, instances by index, and misses the background',
     async ({ engine }) => {

@@ -1,5 +1,6 @@
 import { mat4 } from 'wgpu-matrix';
-import { describe, expect } from 'vitest';
+import { beforeAll, describe, expect } from 'vitest';
+import { loadSceneHierarchyAsync } from '../../../picking/gpu-picker.js';
 import {
   createBoxMesh,
   createScene,
@@ -147,6 +148,9 @@ async function expectFewBoxTests(picker: ReturnType<typeof createGpuPicker>, sce
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[values.length >> 1];
 
 describe('picking among many thin instances (issue #16 finding 14)', () => {
+  // The GPU picker loads its scene-hierarchy path on first need (the first large pick scans); these tests are about
+  // that path, so it is loaded before they pick.
+  beforeAll(() => loadSceneHierarchyAsync());
   gpuTest(
     '200 000 instances: the right instance before and after setThinInstances moves them, found through the hierarchy',
     async ({ engine }) => {

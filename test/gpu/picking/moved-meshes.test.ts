@@ -1,5 +1,6 @@
 import { mat4 } from 'wgpu-matrix';
-import { describe, expect } from 'vitest';
+import { beforeAll, describe, expect } from 'vitest';
+import { loadSceneHierarchyAsync } from '../../../picking/gpu-picker.js';
 import {
   createBoxMesh,
   createScene,
@@ -41,6 +42,9 @@ function expectedBox(engine: Engine, scene: Scene, centres: [number, number][], 
 const who = (info: PickingInfo) => (info.hit ? info.pickedMesh!.name : 'miss');
 
 describe('GPU picks after a few of many meshes moved (refit only what moved)', () => {
+  // The GPU picker loads its scene-hierarchy path on first need (the first large pick scans); these tests are about
+  // that path, so it is loaded before they pick.
+  beforeAll(() => loadSceneHierarchyAsync());
   gpuTest(
     'swaps and removals among 4 096 meshes are picked at their new places, by pickAsync and pickManyAsync',
     async ({ engine }) => {
