@@ -1,5 +1,8 @@
-// weft-gpu/babylon: weft's exact GPU picker for a Babylon.js WebGPUEngine scene, answering with Babylon.js's own
-// PickingInfo. @babylonjs/core is an optional peer dependency: only this entry imports it.
+/**
+ * weft inside Babylon.js: exact GPU picks of a WebGPUEngine scene answered as Babylon.js `PickingInfo`, and weft
+ * surfaces as Babylon.js materials. `@babylonjs/core` is an optional peer dependency: only this entry imports it.
+ * @module weft-gpu/babylon
+ */
 
 // The picker's life: create on the WebGPUEngine's device, restrict like GPUPicker, dispose.
 export {

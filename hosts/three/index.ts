@@ -1,5 +1,8 @@
-// weft-gpu/three: weft's exact GPU picker for three.js scenes, and weft surfaces as three.js materials (three.js is an
-// optional peer dependency).
+/**
+ * weft inside three.js: exact GPU picks of a WebGPURenderer scene answered as three.js intersections, and weft
+ * surfaces as three.js materials. `three` is an optional peer dependency: only this entry imports it.
+ * @module weft-gpu/three
+ */
 export type { ThreeIntersection } from './three-intersection.js';
 export {
   createThreeMaterial,

@@ -3,7 +3,6 @@ import {
   type Camera,
   type Face,
   type InstancedMesh,
-  type Intersection,
   Matrix4,
   type Mesh,
   type Object3D,
@@ -15,16 +14,33 @@ import {
 import type { PickingInfo } from '../../picking/picking-info.js';
 
 /**
- * One pick as three.js's `Raycaster` would report it (`object`, `distance`, `point`, `face`, `faceIndex`,
- * `barycoord`, `uv`, `normal`, `instanceId`), with two differences stated: `normal` is the interpolated vertex
- * normal in **world** space (Raycaster's is in object space), and `weft` carries what weft adds.
+ * One pick as three.js's `Raycaster` would report it, field for field, so it can stand where an `Intersection` is
+ * expected; `normal` is in **world** space (Raycaster's is in object space) and `weft` carries what weft adds.
  */
-export interface ThreeIntersection extends Intersection<Object3D> {
+export interface ThreeIntersection {
+  /** The three.js object hit (the InstancedMesh for an instance). */
+  object: Object3D;
+  /** From the ray origin three's `Raycaster.setFromCamera` uses for this pixel to `point`. */
+  distance: number;
+  /** The hit in world space. */
+  point: Vector3;
+  /** The triangle's vertex indices, its object-space CCW normal (skinned and morphed as drawn) and material index. */
+  face: Face;
+  /** The triangle's index (index / 3 into the index buffer, or vertex / 3 without one). */
+  faceIndex: number;
+  /** The hit's weights of `face.a`, `face.b`, `face.c`. */
+  barycoord: Vector3;
+  /** The interpolated `uv` attribute, where the geometry has one. */
+  uv?: Vector2;
+  /** The interpolated `uv1` attribute, where the geometry has one. */
+  uv1?: Vector2;
   /**
    * The interpolated vertex normal in world space, unit length, turned against the ray as Raycaster turns it (the face
    * normal without vertex normals).
    */
   normal: Vector3;
+  /** The instance of an InstancedMesh. */
+  instanceId?: number;
   /** The picked triangle's corners in world space (skinned and morphed as drawn), in `face.a/b/c` order. */
   weft: { corners: [Vector3, Vector3, Vector3]; info: PickingInfo };
 }
