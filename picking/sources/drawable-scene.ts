@@ -268,7 +268,8 @@ function sameGeometryBuffers(mesh: Mesh, drawable: PickDrawable<unknown>): boole
 
 /** Whether the mesh's float32 world matrix already holds `given` (as float32: hosts keep float64 matrices). */
 function sameMatrix(a: ArrayLike<number>, given: ArrayLike<number>): boolean {
-  for (let i = 0; i < 16; i++) if (!Object.is(a[i], Math.fround(given[i]))) return false;
+  // `!==`: a NaN reads as moved, and the check of the moved matrix refuses it.
+  for (let i = 0; i < 16; i++) if (a[i] !== Math.fround(given[i])) return false;
   return true;
 }
 
@@ -293,7 +294,8 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
   madeFor.length = 0;
   let newcomers: Set<T> | undefined;
   try {
-    drawables.forEach((drawable, at) => {
+    for (let at = 0; at < drawables.length; at++) {
+      const drawable = drawables[at];
       checkDrawable(api, target, drawable, at);
       const entry = target.entries.get(drawable.object);
       const twice = entry ? entry.listed === call : (newcomers ??= new Set()).has(drawable.object);
@@ -310,7 +312,7 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
       if (!rebuild) checkUpdate(api, entry, drawable, at);
       entries.push(entry);
       madeFor.push(rebuild ? makeDrawableMesh(target, drawable, at) : null);
-    });
+    }
   } catch (error) {
     for (const made of madeFor) if (made) disposeMesh(made);
     entries.length = 0;
