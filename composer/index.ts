@@ -104,3 +104,4 @@ export {
   type VariantDefinition,
   type VariantRegistry,
 } from './variant-registry.js';
+export type { HostUniformValues } from './host-uniforms.js';

@@ -6,14 +6,21 @@ import { ShaderLanguage } from '@babylonjs/core/Materials/shaderLanguage.js';
 import { ShaderMaterial } from '@babylonjs/core/Materials/shaderMaterial.pure.js';
 import { Matrix, Vector2, Vector3, Vector4 } from '@babylonjs/core/Maths/math.vector.pure.js';
 import type { Scene } from '@babylonjs/core/scene.js';
-import { type ComposedShader, composeShader } from '../../composer/compose-shader.js';
+import type { ComposedShader } from '../../composer/compose-shader.js';
+import {
+  checkHostUniformNames,
+  checkHostUniformValue,
+  composeHostSurface,
+  hostFieldComponents,
+  hostFragmentStructs,
+  type HostUniformFailure,
+  type HostUniformValues,
+} from '../../composer/host-uniforms.js';
 import type { StructLayout } from '../../composer/uniform-layout-types.js';
 import { describeValue, WeftError } from '../../core/errors.js';
 import type { Fragment } from '../../fragments/fragment-types.js';
-import { makeStandardVertexFragments } from '../../fragments/standard-material.js';
 import {
   babylonUniformName,
-  isIntegerType,
   loadBabylonMaterialIncludesAsync,
   makeBabylonMaterialSources,
 } from './babylon-material-shaders.js';
@@ -30,7 +37,7 @@ export class BabylonMaterialError extends WeftError<BabylonMaterialErrorCode> {
 }
 
 /** Uniform values by binding, then field (`{ bandParams: { tint: [1, 0, 0, 1] } }`): numbers, or arrays of numbers. */
-export type BabylonUniformValues = Readonly<Record<string, Readonly<Record<string, number | readonly number[]>>>>;
+export type BabylonUniformValues = HostUniformValues;
 
 /** What createBabylonMaterial makes a material from. */
 export interface BabylonMaterialSpec {
@@ -57,114 +64,24 @@ export interface BabylonMaterial {
 }
 
 const specKeys = ['fragments', 'conditions', 'uniforms', 'name'];
-const components: Record<string, number> = {
-  f32: 1,
-  i32: 1,
-  u32: 1,
-  vec2f: 2,
-  vec3f: 3,
-  vec4f: 4,
-  vec2i: 2,
-  vec3i: 3,
-  vec4i: 4,
-  vec2u: 2,
-  vec3u: 3,
-  vec4u: 4,
-  mat3x3f: 9,
-  mat4x4f: 16,
-};
 /** Integers travel as f32 (exactly below 2^24). */
 const integerLimit = 2 ** 24;
 
-function checkValue(api: string, binding: string, field: string, wgsl: string, value: unknown): number[] {
-  const list = typeof value === 'number' ? [value] : value;
-  const length = components[wgsl];
-  const numbers =
-    (Array.isArray(list) || ArrayBuffer.isView(list)) && (list as ArrayLike<number>).length === length
-      ? Array.from(list as ArrayLike<number>)
-      : undefined;
-  const integer = isIntegerType(wgsl);
-  const min = wgsl.endsWith('u') || wgsl === 'u32' ? 0 : 1 - integerLimit;
-  if (
-    !numbers?.every(
-      (n) =>
-        typeof n === 'number' &&
-        Number.isFinite(n) &&
-        (!integer || (Number.isInteger(n) && n >= min && n < integerLimit)),
-    )
-  ) {
-    const range = `in [${min}, ${integerLimit})`;
-    const one = integer ? `an integer ${range}` : 'a finite number';
-    const many = `${length} ${integer ? `integers ${range}` : 'finite numbers'}`;
-    throw new BabylonMaterialError(
-      api,
-      'bad-option',
-      `${binding}.${field} ${describeValue(value)} must be ${length === 1 ? one : many} (WGSL ${wgsl})`,
-    );
-  }
-  return numbers;
-}
+/** The adapter's refusals, as BabylonMaterialErrors of `api`. */
+const failWith =
+  (api: string): HostUniformFailure =>
+  (code, message) =>
+    new BabylonMaterialError(api, code, message);
 
 /** Writes a checked value into the material's uniform `name` (Babylon.js uploads it with the next draw). */
 function writeUniform(material: ShaderMaterial, name: string, wgsl: string, v: readonly number[]): void {
-  const size = components[wgsl];
+  const size = hostFieldComponents[wgsl];
   if (wgsl === 'mat4x4f') material.setMatrix(name, Matrix.FromArray(v));
   else if (wgsl === 'mat3x3f') material.setMatrix3x3(name, Float32Array.from(v));
   else if (size === 1) material.setFloat(name, v[0]);
   else if (size === 2) material.setVector2(name, new Vector2(v[0], v[1]));
   else if (size === 3) material.setVector3(name, new Vector3(v[0], v[1], v[2]));
   else material.setVector4(name, new Vector4(v[0], v[1], v[2], v[3]));
-}
-
-/** The struct layouts of the fragment stage's resources, by binding (every field must be a type Babylon.js can hold). */
-function fragmentStructs(api: string, composed: ComposedShader): Map<string, StructLayout> {
-  const structs = new Map<string, StructLayout>();
-  for (const binding of composed.stageResources!.fragment) {
-    const type = composed.bufferLayouts[binding]?.type;
-    if (type?.kind !== 'struct')
-      throw new BabylonMaterialError(
-        api,
-        'unsupported',
-        `the surface reads "${binding}", which is not a uniform struct; weft-gpu/babylon feeds uniform structs only (no textures, samplers or storage buffers yet)`,
-      );
-    for (const field of type.fields)
-      if (
-        !(field.type.kind === 'scalar' || field.type.kind === 'vector' || field.type.kind === 'matrix') ||
-        !(field.type.wgsl in components)
-      )
-        throw new BabylonMaterialError(
-          api,
-          'unsupported',
-          `${binding}.${field.name} is a ${field.type.wgsl}; weft-gpu/babylon feeds f32, i32, u32, vectors of those (2 to 4), mat3x3f and mat4x4f fields`,
-        );
-    structs.set(binding, type);
-  }
-  return structs;
-}
-
-function checkBindings(api: string, structs: ReadonlyMap<string, StructLayout>, values: BabylonUniformValues): void {
-  if (values === null || typeof values !== 'object')
-    throw new BabylonMaterialError(
-      api,
-      'bad-option',
-      `uniforms ${describeValue(values)} must be { binding: { field: value } }`,
-    );
-  for (const [binding, fields] of Object.entries(values)) {
-    const struct = structs.get(binding);
-    if (!struct)
-      throw new BabylonMaterialError(
-        api,
-        'bad-option',
-        `the surface has no uniform binding "${binding}"; its bindings: ${[...structs.keys()].join(', ') || 'none'}`,
-      );
-    for (const field of Object.keys(fields ?? {}))
-      if (!struct.fields.some((f) => f.name === field))
-        throw new BabylonMaterialError(
-          api,
-          'bad-option',
-          `${binding} (${struct.name}) has no field "${field}"; its fields: ${struct.fields.map((f) => f.name).join(', ')}`,
-        );
-  }
 }
 
 /**
@@ -192,15 +109,11 @@ export function createBabylonMaterial(scene: Scene, spec: BabylonMaterialSpec): 
       throw new BabylonMaterialError(api, 'bad-option', `${key} is not an option; allowed: ${specKeys.join(', ')}`);
   if (spec.name !== undefined && typeof spec.name !== 'string')
     throw new BabylonMaterialError(api, 'bad-option', `name ${describeValue(spec.name)} must be a string`);
-  const composed = composeShader({
-    fragments: [...makeStandardVertexFragments(), ...spec.fragments],
-    conditions: { ...spec.conditions, normals: true },
-    vertexLayout: { kind: 'tight' },
-    output: 'library',
-  });
-  const structs = fragmentStructs(api, composed);
+  const fail = failWith(api);
+  const composed = composeHostSurface(spec.fragments, spec.conditions);
+  const structs = hostFragmentStructs(composed, 'weft-gpu/babylon', fail);
   const given = spec.uniforms ?? {};
-  checkBindings(api, structs, given);
+  checkHostUniformNames(structs, given, fail);
   const initial: [string, string, number[]][] = [];
   const uniforms = new Map<string, Map<string, { name: string; wgsl: string }>>();
   for (const [binding, struct] of structs) {
@@ -213,7 +126,9 @@ export function createBabylonMaterial(scene: Scene, spec: BabylonMaterialSpec): 
       initial.push([
         name,
         wgsl,
-        value === undefined ? new Array(components[wgsl]).fill(0) : checkValue(api, binding, field.name, wgsl, value),
+        value === undefined
+          ? new Array(hostFieldComponents[wgsl]).fill(0)
+          : checkHostUniformValue(binding, field.name, wgsl, value, integerLimit, fail),
       ]);
     }
     uniforms.set(binding, fields);
@@ -250,12 +165,13 @@ export function setBabylonMaterialUniforms(material: BabylonMaterial, values: Ba
     const type = material.composed.bufferLayouts[binding]?.type;
     if (type?.kind === 'struct') structs.set(binding, type);
   }
-  checkBindings(api, structs, values);
+  const fail = failWith(api);
+  checkHostUniformNames(structs, values, fail);
   const writes: [string, string, number[]][] = [];
   for (const [binding, fields] of Object.entries(values))
     for (const [field, value] of Object.entries(fields)) {
       const slot = material.uniforms.get(binding)!.get(field)!;
-      writes.push([slot.name, slot.wgsl, checkValue(api, binding, field, slot.wgsl, value)]);
+      writes.push([slot.name, slot.wgsl, checkHostUniformValue(binding, field, slot.wgsl, value, integerLimit, fail)]);
     }
   for (const [name, wgsl, value] of writes) writeUniform(material.material, name, wgsl, value);
 }

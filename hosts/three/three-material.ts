@@ -4,11 +4,19 @@
 import { Matrix3, Matrix4, Vector2, Vector3, Vector4 } from 'three';
 import { code, normalWorld, positionWorld, uniform, uv, wgslFn } from 'three/tsl';
 import { MeshStandardNodeMaterial, NodeMaterial } from 'three/webgpu';
-import { type ComposedShader, composeShader } from '../../composer/compose-shader.js';
+import type { ComposedShader } from '../../composer/compose-shader.js';
+import {
+  checkHostUniformNames,
+  checkHostUniformValue,
+  composeHostSurface,
+  hostFieldComponents,
+  hostFragmentStructs,
+  type HostUniformFailure,
+  type HostUniformValues,
+} from '../../composer/host-uniforms.js';
 import type { StructLayout } from '../../composer/uniform-layout-types.js';
 import { describeValue, WeftError } from '../../core/errors.js';
 import type { Fragment } from '../../fragments/fragment-types.js';
-import { makeStandardVertexFragments } from '../../fragments/standard-material.js';
 
 /** Codes of a ThreeMaterialError: a bad argument, or a surface weft-gpu/three cannot feed yet. */
 export type ThreeMaterialErrorCode = 'bad-option' | 'unsupported';
@@ -22,7 +30,7 @@ export class ThreeMaterialError extends WeftError<ThreeMaterialErrorCode> {
 }
 
 /** Uniform values by binding, then field (`{ bandParams: { tint: [1, 0, 0, 1] } }`): numbers, or arrays of numbers. */
-export type ThreeUniformValues = Readonly<Record<string, Readonly<Record<string, number | readonly number[]>>>>;
+export type ThreeUniformValues = HostUniformValues;
 
 /** What createThreeMaterial makes a material from. */
 export interface ThreeMaterialSpec {
@@ -55,22 +63,14 @@ export interface ThreeMaterial {
 }
 
 const specKeys = ['fragments', 'conditions', 'uniforms', 'lit'];
-const components: Record<string, number> = {
-  f32: 1,
-  i32: 1,
-  u32: 1,
-  vec2f: 2,
-  vec3f: 3,
-  vec4f: 4,
-  vec2i: 2,
-  vec3i: 3,
-  vec4i: 4,
-  vec2u: 2,
-  vec3u: 3,
-  vec4u: 4,
-  mat3x3f: 9,
-  mat4x4f: 16,
-};
+/** Integer fields are exact in three's int / uint uniform nodes. */
+const integerLimit = 2 ** 31;
+
+/** The adapter's refusals, as ThreeMaterialErrors of `api`. */
+const failWith =
+  (api: string): HostUniformFailure =>
+  (code, message) =>
+    new ThreeMaterialError(api, code, message);
 
 /** A TSL uniform node of a field's WGSL type, starting at `value`. */
 function makeUniformNode(wgsl: string, value: readonly number[]): UniformNode {
@@ -106,50 +106,8 @@ function makeUniformNode(wgsl: string, value: readonly number[]): UniformNode {
 
 /** Writes `value` into a uniform node of type `wgsl` (checked before). */
 function writeUniform(node: UniformNode, wgsl: string, value: readonly number[]): void {
-  if (components[wgsl] === 1) node.value = value[0];
+  if (hostFieldComponents[wgsl] === 1) node.value = value[0];
   else (node.value as { fromArray(a: readonly number[]): void }).fromArray(value);
-}
-
-function checkValue(api: string, binding: string, field: string, wgsl: string, value: unknown): readonly number[] {
-  const list = typeof value === 'number' ? [value] : value;
-  const length = components[wgsl];
-  if (
-    !(Array.isArray(list) || ArrayBuffer.isView(list)) ||
-    (list as ArrayLike<number>).length !== length ||
-    !Array.from(list as ArrayLike<number>).every((n) => typeof n === 'number' && Number.isFinite(n))
-  )
-    throw new ThreeMaterialError(
-      api,
-      'bad-option',
-      `${binding}.${field} ${describeValue(value)} must be ${length === 1 ? 'a finite number' : `${length} finite numbers`} (WGSL ${wgsl})`,
-    );
-  return Array.from(list as ArrayLike<number>);
-}
-
-/** The struct layouts of the fragment stage's resources, by binding (every field must be a type a node can hold). */
-function fragmentStructs(api: string, composed: ComposedShader): Map<string, StructLayout> {
-  const structs = new Map<string, StructLayout>();
-  for (const binding of composed.stageResources!.fragment) {
-    const type = composed.bufferLayouts[binding]?.type;
-    if (type?.kind !== 'struct')
-      throw new ThreeMaterialError(
-        api,
-        'unsupported',
-        `the surface reads "${binding}", which is not a uniform struct; weft-gpu/three feeds uniform structs only (no textures, samplers or storage buffers yet)`,
-      );
-    for (const field of type.fields)
-      if (
-        !(field.type.kind === 'scalar' || field.type.kind === 'vector' || field.type.kind === 'matrix') ||
-        !(field.type.wgsl in components)
-      )
-        throw new ThreeMaterialError(
-          api,
-          'unsupported',
-          `${binding}.${field.name} is a ${field.type.wgsl}; weft-gpu/three feeds f32, i32, u32, vectors of those (2 to 4), mat3x3f and mat4x4f fields`,
-        );
-    structs.set(binding, type);
-  }
-  return structs;
 }
 
 /** The fields of FragmentInput in the composed library (three feeds those it has: world position, normal, uv). */
@@ -177,21 +135,20 @@ export function createThreeMaterial(spec: ThreeMaterialSpec): ThreeMaterial {
   for (const key of Object.keys(spec))
     if (!specKeys.includes(key))
       throw new ThreeMaterialError(api, 'bad-option', `${key} is not an option; allowed: ${specKeys.join(', ')}`);
-  const composed = composeShader({
-    fragments: [...makeStandardVertexFragments(), ...spec.fragments],
-    conditions: { ...spec.conditions, normals: true },
-    vertexLayout: { kind: 'tight' },
-    output: 'library',
-  });
-  const structs = fragmentStructs(api, composed);
+  const fail = failWith(api);
+  const composed = composeHostSurface(spec.fragments, spec.conditions);
+  const structs = hostFragmentStructs(composed, 'weft-gpu/three', fail);
   const uniforms = new Map<string, Map<string, { node: UniformNode; wgsl: string }>>();
   const given = spec.uniforms ?? {};
-  checkBindings(api, structs, given);
+  checkHostUniformNames(structs, given, fail);
   for (const [binding, struct] of structs) {
     const fields = new Map<string, { node: UniformNode; wgsl: string }>();
     for (const field of struct.fields) {
       const value = given[binding]?.[field.name];
-      const initial = value === undefined ? [] : checkValue(api, binding, field.name, field.type.wgsl, value);
+      const initial =
+        value === undefined
+          ? []
+          : checkHostUniformValue(binding, field.name, field.type.wgsl, value, integerLimit, fail);
       fields.set(field.name, { node: makeUniformNode(field.type.wgsl, initial), wgsl: field.type.wgsl });
     }
     uniforms.set(binding, fields);
@@ -241,31 +198,6 @@ export function createThreeMaterial(spec: ThreeMaterialSpec): ThreeMaterial {
   return { material, composed, uniforms };
 }
 
-function checkBindings(api: string, structs: Map<string, StructLayout>, values: ThreeUniformValues): void {
-  if (values === null || typeof values !== 'object')
-    throw new ThreeMaterialError(
-      api,
-      'bad-option',
-      `uniforms ${describeValue(values)} must be { binding: { field: value } }`,
-    );
-  for (const [binding, fields] of Object.entries(values)) {
-    const struct = structs.get(binding);
-    if (!struct)
-      throw new ThreeMaterialError(
-        api,
-        'bad-option',
-        `the surface has no uniform binding "${binding}"; its bindings: ${[...structs.keys()].join(', ') || 'none'}`,
-      );
-    for (const field of Object.keys(fields ?? {}))
-      if (!struct.fields.some((f) => f.name === field))
-        throw new ThreeMaterialError(
-          api,
-          'bad-option',
-          `${binding} (${struct.name}) has no field "${field}"; its fields: ${struct.fields.map((f) => f.name).join(', ')}`,
-        );
-  }
-}
-
 /**
  * Sets uniform fields by name (`{ bandParams: { tint: [1, 0, 0, 1] } }`): the values reach the GPU with three's next
  * frame; nothing is recompiled. Everything is checked before anything is written.
@@ -279,12 +211,13 @@ export function setThreeMaterialUniforms(material: ThreeMaterial, values: ThreeU
     const type = material.composed.bufferLayouts[binding]?.type;
     if (type?.kind === 'struct') structs.set(binding, type);
   }
-  checkBindings(api, structs, values);
+  const fail = failWith(api);
+  checkHostUniformNames(structs, values, fail);
   const writes: [UniformNode, string, readonly number[]][] = [];
   for (const [binding, fields] of Object.entries(values))
     for (const [field, value] of Object.entries(fields)) {
       const slot = material.uniforms.get(binding)!.get(field)!;
-      writes.push([slot.node, slot.wgsl, checkValue(api, binding, field, slot.wgsl, value)]);
+      writes.push([slot.node, slot.wgsl, checkHostUniformValue(binding, field, slot.wgsl, value, integerLimit, fail)]);
     }
   for (const [node, wgsl, value] of writes) writeUniform(node, wgsl, value);
 }
