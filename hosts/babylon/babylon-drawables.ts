@@ -196,7 +196,8 @@ export function walkBabylonScene(
 ): PickDrawable<AbstractMesh>[] {
   const pick = ++walk.pick;
   const list = walk.list;
-  list.length = 0;
+  // Written by index, its length set once at the end: emptying and refilling it would reallocate it every pick.
+  let count = 0;
   for (const mesh of scene.meshes) {
     if (!isDrawn(mesh, camera) || (include && !include(mesh))) continue;
     const className = mesh.getClassName();
@@ -227,8 +228,9 @@ export function walkBabylonScene(
     if (mesh === source) updateInstances(api, record, source);
     updateSkin(record, mesh, source);
     record.seen = pick;
-    list.push(drawable);
+    list[count++] = drawable;
   }
+  list.length = count;
   for (const [mesh, record] of walk.records) if (record.seen !== pick && mesh.isDisposed()) walk.records.delete(mesh);
   for (const source of walk.geometries.keys()) if (source.isDisposed()) walk.geometries.delete(source);
   return list;

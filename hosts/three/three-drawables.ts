@@ -414,7 +414,8 @@ export function collectThreeDrawables(
   const pass = ++state.pass;
   state.clipped = false;
   const list = state.list;
-  list.length = 0;
+  // Written by index, its length set once at the end: emptying and refilling it would reallocate it every pick.
+  let count = 0;
   scene.traverseVisible((object) => {
     if ((object as { isBatchedMesh?: boolean }).isBatchedMesh)
       throw new PickError(
@@ -444,9 +445,10 @@ export function collectThreeDrawables(
     record.clip = clipPlanesOf(api, mesh);
     if (record.clip) state.clipped = true;
     record.seen = pass;
-    list.push(record.drawable);
+    list[count++] = record.drawable;
   });
   for (const [object, record] of state.records) if (record.seen !== pass) state.records.delete(object);
+  list.length = count;
   return list;
 }
 

@@ -110,6 +110,8 @@ export interface DrawableScene<T = unknown> {
   /** @internal Per-call scratch, one slot per drawable: its entry and the mesh made for it. */
   readonly planEntries: (DrawableEntry<T> | undefined)[];
   readonly planMade: (Mesh | null)[];
+  /** @internal Per-call scratch: the meshes in the drawables' order. */
+  readonly planOrder: Mesh[];
 }
 
 /**
@@ -129,6 +131,7 @@ export function createDrawableScene<T = unknown>(engine: Engine, camera: Camera 
     keysChecked: new WeakSet(),
     planEntries: [],
     planMade: [],
+    planOrder: [],
   };
 }
 
@@ -288,13 +291,16 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
   if (!Array.isArray(drawables))
     throw new PickError(api, 'bad-option', `drawables ${describeValue(drawables)} must be an array of PickDrawable`);
   const call = ++target.calls;
+  // Reused arrays, written by index (emptying and refilling them would reallocate their storage on every sync).
   const entries = target.planEntries;
   const madeFor = target.planMade;
-  entries.length = 0;
-  madeFor.length = 0;
+  const order = target.planOrder;
+  const count = drawables.length;
+  if (entries.length < count) entries.length = madeFor.length = order.length = count;
   let newcomers: Set<T> | undefined;
+  let planned = 0;
   try {
-    for (let at = 0; at < drawables.length; at++) {
+    for (let at = 0; at < count; at++) {
       const drawable = drawables[at];
       checkDrawable(api, target, drawable, at);
       const entry = target.entries.get(drawable.object);
@@ -310,21 +316,26 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
         (entry.mesh.morphTargets?.count ?? 0) !== (drawable.morph?.positions.length ?? 0) ||
         !sameGeometryBuffers(entry.mesh, drawable);
       if (!rebuild) checkUpdate(api, entry, drawable, at);
-      entries.push(entry);
-      madeFor.push(rebuild ? makeDrawableMesh(target, drawable, at) : null);
+      entries[at] = entry;
+      madeFor[at] = rebuild ? makeDrawableMesh(target, drawable, at) : null;
+      planned = at + 1;
     }
   } catch (error) {
-    for (const made of madeFor) if (made) disposeMesh(made);
-    entries.length = 0;
-    madeFor.length = 0;
+    for (let at = 0; at < planned; at++) {
+      const made = madeFor[at];
+      if (made) disposeMesh(made);
+      entries[at] = undefined;
+      madeFor[at] = null;
+    }
     throw error;
   }
   const pass = ++target.syncs;
-  const order: Mesh[] = new Array(drawables.length);
-  for (let at = 0; at < drawables.length; at++) {
+  for (let at = 0; at < count; at++) {
     const drawable = drawables[at];
     const entry = entries[at];
     const made = madeFor[at];
+    entries[at] = undefined;
+    madeFor[at] = null;
     if (made) {
       if (entry) disposeMesh(entry.mesh);
       const fresh: DrawableEntry<T> = {
@@ -346,22 +357,22 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
       order[at] = entry!.mesh;
     }
   }
-  entries.length = 0;
-  madeFor.length = 0;
-  if (target.entries.size > drawables.length)
+  if (target.entries.size > count)
     for (const [object, entry] of target.entries)
       if (entry.seen !== pass) {
         disposeMesh(entry.mesh);
         target.entries.delete(object);
       }
   const meshes = target.scene.meshes;
-  let same = meshes.length === order.length;
-  for (let i = 0; same && i < order.length; i++) same = meshes[i] === order[i];
+  let same = meshes.length === count;
+  for (let i = 0; same && i < count; i++) same = meshes[i] === order[i];
   if (!same) {
-    meshes.length = order.length;
-    for (let i = 0; i < order.length; i++) meshes[i] = order[i];
+    meshes.length = count;
+    for (let i = 0; i < count; i++) meshes[i] = order[i];
     target.scene.structureVersion++;
   }
+  // Let go of meshes a shorter list no longer names (the order array keeps its length).
+  for (let i = count; i < order.length && order[i] !== undefined; i++) order[i] = undefined as unknown as Mesh;
 }
 
 /** Everything `updateEntry` would refuse, checked before the sync changes anything. */
