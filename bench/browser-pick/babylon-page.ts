@@ -21,6 +21,7 @@ import {
   renderBabylonFrame,
 } from './babylon-side.js';
 import { centre, marquee, type PickSceneSpec, points } from './shared.js';
+import { makeBareRoundTrip } from '../pick-floors.js';
 
 export interface BabylonBenchRound {
   floor: number;
@@ -49,21 +50,6 @@ const errors: string[] = [];
 const keyOf = (mesh: AbstractMesh | null | undefined, instance: number) =>
   mesh ? (thin ? `${mesh.name}#${Math.max(0, instance)}` : mesh.name) : '-';
 
-function makeFloor(): () => Promise<void> {
-  const source = device.createBuffer({ label: 'bench:floor-src', size: 256, usage: GPUBufferUsage.COPY_SRC });
-  const staging = device.createBuffer({
-    label: 'bench:floor-dst',
-    size: 256,
-    usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ,
-  });
-  return async () => {
-    const encoder = device.createCommandEncoder({ label: 'bench:floor' });
-    encoder.copyBufferToBuffer(source, 0, staging, 0, 256);
-    device.queue.submit([encoder.finish()]);
-    await staging.mapAsync(GPUMapMode.READ);
-    staging.unmap();
-  };
-}
 let floor: () => Promise<void>;
 
 const weftPick = () => pickBabylonAsync(picker!, centre.x, centre.y);
@@ -84,7 +70,7 @@ const bench = {
     await engine.initAsync();
     device = (engine as unknown as { _device: GPUDevice })._device;
     device.addEventListener('uncapturederror', (e) => errors.push((e as GPUUncapturedErrorEvent).error.message));
-    floor = makeFloor();
+    floor = makeBareRoundTrip(device);
     return { babylonVersion: WebGPUEngine.Version };
   },
   async setup(spec: PickSceneSpec) {

@@ -31,6 +31,7 @@ import {
 } from './weft-side.js';
 
 import { profileStagesAsync } from './profile.js';
+import { makeBareRoundTrip } from '../pick-floors.js';
 
 const errors: string[] = [];
 /** What the page is doing right now, for the runner's timeout message. */
@@ -41,23 +42,6 @@ function watch(device: GPUDevice, who: string): void {
     errors.push(`${who}: ${(event as GPUUncapturedErrorEvent).error.message}`),
   );
   device.lost.then((info) => errors.push(`${who}: device lost (${info.reason}) ${info.message}`));
-}
-
-/** Each library's floor on its own device: submit a 256-byte copy and map the destination for reading. */
-function makeFloor(device: GPUDevice): () => Promise<void> {
-  const source = device.createBuffer({ label: 'bench:floor-src', size: 256, usage: GPUBufferUsage.COPY_SRC });
-  const staging = device.createBuffer({
-    label: 'bench:floor-dst',
-    size: 256,
-    usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ,
-  });
-  return async () => {
-    const encoder = device.createCommandEncoder({ label: 'bench:floor' });
-    encoder.copyBufferToBuffer(source, 0, staging, 0, 256);
-    device.queue.submit([encoder.finish()]);
-    await staging.mapAsync(GPUMapMode.READ);
-    staging.unmap();
-  };
 }
 
 async function time(work: () => Promise<unknown>): Promise<number> {
@@ -107,7 +91,7 @@ const bench: BenchPage = {
     // Babylon.js keeps its device in a private field; its floor must be measured on that device.
     babylonDevice = (babylonEngine as unknown as { _device: GPUDevice })._device;
     watch(babylonDevice, 'babylon');
-    floors = { weft: makeFloor(weftEngine.device), babylon: makeFloor(babylonDevice) };
+    floors = { weft: makeBareRoundTrip(weftEngine.device), babylon: makeBareRoundTrip(babylonDevice) };
     const info = weftEngine.adapter?.info;
     return {
       adapter: info ? `${info.vendor} ${info.architecture} ${info.device} ${info.description}`.trim() : 'unknown',

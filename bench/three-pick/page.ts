@@ -30,6 +30,7 @@ import { createScene, type Scene as WeftScene } from '../../engine/scene.js';
 import type { Engine } from '../../engine/engine.js';
 import { createThreePickerAsync, pickThreeAsync, type ThreePicker } from '../../hosts/three/index.js';
 import { createGpuPicker, enableDetailedPicking, type GpuPicker, pickAsync } from '../../picking/gpu-picker.js';
+import { makeBareRoundTrip } from '../pick-floors.js';
 
 const width = 640;
 const height = 480;
@@ -60,18 +61,6 @@ const pixels = [
   { x: 300, y: 220 },
   { x: 345, y: 255 },
 ];
-
-function makeFloor(): () => Promise<void> {
-  const source = device.createBuffer({ size: 256, usage: GPUBufferUsage.COPY_SRC });
-  const staging = device.createBuffer({ size: 256, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
-  return async () => {
-    const encoder = device.createCommandEncoder();
-    encoder.copyBufferToBuffer(source, 0, staging, 0, 256);
-    device.queue.submit([encoder.finish()]);
-    await staging.mapAsync(GPUMapMode.READ);
-    staging.unmap();
-  };
-}
 
 /** A 50 000-triangle cylinder bound to a chain of 8 bones, bent. */
 function makeSkinned(): SkinnedMesh {
@@ -122,7 +111,7 @@ async function init() {
   await renderer.init();
   device = (renderer.backend as unknown as { device: GPUDevice }).device;
   engine = await createEngineFromDeviceAsync(device, { width, height });
-  floor = makeFloor();
+  floor = makeBareRoundTrip(device);
   return { three: REVISION, features: [...device.features].join(', ') || 'none' };
 }
 

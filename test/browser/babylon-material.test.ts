@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { comparePixels } from '../support/host-render';
-import { launchChromium, openPage, type PageServer, startPageServer } from './browser-rig';
+import { launchChromium, type PageServer, readPageResultAsync, startPageServer } from './browser-rig';
 
 const pagesRoot = fileURLToPath(new URL('./pages', import.meta.url));
 /** Max channel difference allowed (of 255) and the share of non-edge pixels that must be within it. */
@@ -57,14 +57,7 @@ describe('weft-gpu/babylon: a weft surface as a Babylon.js material (Chromium, S
   beforeAll(async () => {
     server = await startPageServer(pagesRoot);
     browser = await launchChromium();
-    const opened = await openPage(browser, `${server.url}babylon-material/index.html`);
-    const handle = await opened.page.waitForFunction(() => window.__weftResult, undefined, { timeout: 120_000 });
-    const raw = (await handle.jsonValue()) as PageResult | { error: string };
-    if ('error' in raw) throw new Error(`page failed: ${raw.error}; console: ${JSON.stringify(opened.consoleErrors)}`);
-    result = raw;
-    expect(opened.pageErrors).toEqual([]);
-    expect(await opened.webgpuErrors()).toEqual([]);
-    await opened.page.close();
+    result = await readPageResultAsync<PageResult>(browser, `${server.url}babylon-material/index.html`, 120_000);
   }, 180_000);
 
   afterAll(async () => {

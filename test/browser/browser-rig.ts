@@ -130,3 +130,29 @@ export async function openPage(browser: Browser, url: string): Promise<OpenedPag
     page.evaluate(() => [...((window as unknown as { __weftErrors?: string[] }).__weftErrors ?? [])]);
   return { page, consoleErrors, pageErrors, webgpuErrors };
 }
+
+/**
+ * Opens `url`, waits until the page publishes `window.__weftResult` and returns it, then closes the page. Throws when
+ * the page published `{ error }` (with its console errors), raised an uncaught error, or reported a WebGPU error.
+ */
+export async function readPageResultAsync<T>(browser: Browser, url: string, timeout: number): Promise<T> {
+  const opened = await openPage(browser, url);
+  try {
+    const handle = await opened.page.waitForFunction(
+      () => (window as unknown as { __weftResult?: unknown }).__weftResult,
+      undefined,
+      { timeout },
+    );
+    const result = (await handle.jsonValue()) as T | { error: string };
+    if (result && typeof result === 'object' && 'error' in result)
+      throw new Error(`page failed: ${result.error}; console: ${JSON.stringify(opened.consoleErrors)}`);
+    const webgpuErrors = await opened.webgpuErrors();
+    if (opened.pageErrors.length || webgpuErrors.length)
+      throw new Error(
+        `${url}: page errors ${JSON.stringify(opened.pageErrors)}, WebGPU errors ${JSON.stringify(webgpuErrors)}`,
+      );
+    return result as T;
+  } finally {
+    await opened.page.close();
+  }
+}

@@ -4,7 +4,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { comparePixels } from '../support/host-render';
-import { launchChromium, openPage, type PageServer, startPageServer } from './browser-rig';
+import { launchChromium, type PageServer, readPageResultAsync, startPageServer } from './browser-rig';
 
 const pagesRoot = fileURLToPath(new URL('./pages', import.meta.url));
 /** Max channel difference allowed (of 255) and the share of non-edge pixels that must be within it. */
@@ -36,14 +36,7 @@ describe('weft-gpu/three: a weft surface as a three.js material (Chromium, Swift
   beforeAll(async () => {
     server = await startPageServer(pagesRoot);
     browser = await launchChromium();
-    const opened = await openPage(browser, `${server.url}three-material/index.html`);
-    const handle = await opened.page.waitForFunction(() => window.__weftResult, undefined, { timeout: 120_000 });
-    const raw = (await handle.jsonValue()) as PageResult | { error: string };
-    if ('error' in raw) throw new Error(`page failed: ${raw.error}; console: ${JSON.stringify(opened.consoleErrors)}`);
-    result = raw;
-    expect(opened.pageErrors).toEqual([]);
-    expect(await opened.webgpuErrors()).toEqual([]);
-    await opened.page.close();
+    result = await readPageResultAsync<PageResult>(browser, `${server.url}three-material/index.html`, 120_000);
   }, 180_000);
 
   afterAll(async () => {

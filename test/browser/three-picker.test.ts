@@ -3,7 +3,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { launchChromium, openPage, type PageServer, startPageServer } from './browser-rig';
+import { launchChromium, type PageServer, readPageResultAsync, startPageServer } from './browser-rig';
 
 const pagesRoot = fileURLToPath(new URL('./pages', import.meta.url));
 
@@ -50,14 +50,7 @@ describe('weft-gpu/three picks three.js scenes exactly (Chromium, SwiftShader)',
   beforeAll(async () => {
     server = await startPageServer(pagesRoot);
     browser = await launchChromium();
-    const opened = await openPage(browser, `${server.url}three-picker/index.html`);
-    const handle = await opened.page.waitForFunction(() => window.__weftResult, undefined, { timeout: 240_000 });
-    const raw = (await handle.jsonValue()) as PageResult | { error: string };
-    if ('error' in raw) throw new Error(`page failed: ${raw.error}; console: ${JSON.stringify(opened.consoleErrors)}`);
-    result = raw;
-    expect(opened.pageErrors).toEqual([]);
-    expect(await opened.webgpuErrors()).toEqual([]);
-    await opened.page.close();
+    result = await readPageResultAsync<PageResult>(browser, `${server.url}three-picker/index.html`, 240_000);
   }, 300_000);
 
   afterAll(async () => {
