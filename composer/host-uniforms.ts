@@ -10,6 +10,19 @@ import type { StructLayout } from './uniform-layout-types.js';
 /** Uniform values by binding, then field (`{ bandParams: { tint: [1, 0, 0, 1] } }`): numbers, or arrays of numbers. */
 export type HostUniformValues = Readonly<Record<string, Readonly<Record<string, number | readonly number[]>>>>;
 
+/** What a host engine's material is made from: a weft surface, its compose conditions and its uniforms' values. */
+export interface HostSurfaceSpec {
+  /**
+   * The weft fragments of the surface (one fills the `fragmentStage` slot) and what they depend on (e.g.
+   * `makeLambertLightingFragment()`); weft's standard vertex fragments are added for their structs.
+   */
+  fragments: readonly Fragment[];
+  /** Compose conditions (`normals` is always on; `uvs: true` feeds the host's UV to `input.uv`). */
+  conditions?: Readonly<Record<string, boolean>>;
+  /** Initial values of the surface's uniform fields; fields left out start at zero. */
+  uniforms?: HostUniformValues;
+}
+
 /** @internal How a host adapter reports a refusal: its own error class, with its API name already bound. */
 export type HostUniformFailure = (code: 'bad-option' | 'unsupported', message: string) => Error;
 
@@ -46,6 +59,11 @@ export function composeHostSurface(
     vertexLayout: { kind: 'tight' },
     output: 'library',
   });
+}
+
+/** @internal Whether the composed surface's `FragmentInput` has a `uv` field for the host to fill. */
+export function hostSurfaceReadsUv(composed: ComposedShader): boolean {
+  return /struct FragmentInput \{[^}]*\buv\s*:/.test(composed.code);
 }
 
 /**

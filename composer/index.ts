@@ -105,3 +105,4 @@ export {
   type VariantRegistry,
 } from './variant-registry.js';
 export type { HostUniformValues } from './host-uniforms.js';
+export type { HostSurfaceSpec } from './host-uniforms.js';

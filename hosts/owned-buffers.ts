@@ -1,11 +1,12 @@
-// GPU buffers the Babylon.js picker makes itself: data Babylon.js never uploaded in a form weft can bind (joint indices
-// as uint16, morphed positions). Every other vertex, index and instance buffer is Babylon.js's own.
+// GPU buffers a host-engine picker makes itself: data the host never uploaded in a form weft can bind (Babylon.js's joint
+// indices as uint16 and morphed positions; three.js geometry where its buffers lack STORAGE). Every other vertex, index
+// and instance buffer is the host's own. A replaced buffer is destroyed once the work already submitted is done.
 
 /** @internal The picker's own buffers, by what they were made from; `bytes` counts what they hold now. */
 export interface OwnedBuffers {
   device: GPUDevice;
   label: string;
-  entries: Map<object, { buffer: GPUBuffer; data: ArrayBufferView; bytes: number }>;
+  entries: Map<object, { buffer: GPUBuffer; data: ArrayBufferView; stamp: unknown; bytes: number }>;
   bytes: number;
 }
 
@@ -20,21 +21,38 @@ export function makeOwnedBuffers(device: GPUDevice, label: string): OwnedBuffers
  * @internal
  */
 export function ownedBuffer(owned: OwnedBuffers, key: object, name: string, data: ArrayBufferView): GPUBuffer {
+  return ownedCopy(owned, key, name, data, () => data).buffer;
+}
+
+/**
+ * The picker's buffer for `key` while `stamp` (a version, the data array …) stays the same; when it changes, `make`
+ * gives the bytes of a new buffer and the old one is released as `ownedBuffer` releases it.
+ * @internal
+ */
+export function ownedCopy(
+  owned: OwnedBuffers,
+  key: object,
+  name: string,
+  stamp: unknown,
+  make: () => ArrayBufferView,
+): { buffer: GPUBuffer; data: ArrayBufferView } {
   const known = owned.entries.get(key);
-  if (known && known.data === data) return known.buffer;
+  if (known && known.stamp === stamp) return known;
   if (known) releaseOwned(owned, key);
-  const bytes = Math.ceil(data.byteLength / 4) * 4;
+  const data = make();
+  const bytes = Math.max(4, Math.ceil(data.byteLength / 4) * 4);
   const buffer = owned.device.createBuffer({
     label: `${owned.label}:${name}`,
-    size: Math.max(4, bytes),
-    usage: GPUBufferUsage.VERTEX | GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+    size: bytes,
+    usage: GPUBufferUsage.VERTEX | GPUBufferUsage.INDEX | GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
     mappedAtCreation: true,
   });
   new Uint8Array(buffer.getMappedRange()).set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
   buffer.unmap();
-  owned.entries.set(key, { buffer, data, bytes: Math.max(4, bytes) });
-  owned.bytes += Math.max(4, bytes);
-  return buffer;
+  const entry = { buffer, data, stamp, bytes };
+  owned.entries.set(key, entry);
+  owned.bytes += bytes;
+  return entry;
 }
 
 /** @internal Drops `key`'s buffer (destroyed after the work already submitted). */

@@ -10,7 +10,7 @@ import type { Scene } from '@babylonjs/core/scene.js';
 import type { PickDrawable } from '../../picking/sources/drawable-scene.js';
 import { BabylonPickError } from './babylon-errors.js';
 import { type GeometryState, syncGeometry } from './babylon-geometry.js';
-import type { OwnedBuffers } from './owned-buffers.js';
+import type { OwnedBuffers } from '../owned-buffers.js';
 
 /** @internal What the picker keeps per Babylon.js mesh between picks. */
 export interface MeshRecord {

@@ -5,7 +5,7 @@ import type { VertexBuffer } from '@babylonjs/core/Buffers/buffer.js';
 import type { Mesh } from '@babylonjs/core/Meshes/mesh.js';
 import type { PickVertexBuffer } from '../../picking/sources/drawable-scene.js';
 import { BabylonPickError } from './babylon-errors.js';
-import { type OwnedBuffers, ownedBuffer } from './owned-buffers.js';
+import { type OwnedBuffers, ownedBuffer } from '../owned-buffers.js';
 
 /** Babylon.js's `VertexBuffer.FLOAT`. */
 const floatType = 5126;

@@ -13,12 +13,13 @@ import {
   composeHostSurface,
   hostFieldComponents,
   hostFragmentStructs,
+  hostSurfaceReadsUv,
+  type HostSurfaceSpec,
   type HostUniformFailure,
   type HostUniformValues,
 } from '../../composer/host-uniforms.js';
 import type { StructLayout } from '../../composer/uniform-layout-types.js';
 import { describeValue, WeftError } from '../../core/errors.js';
-import type { Fragment } from '../../fragments/fragment-types.js';
 import {
   babylonUniformName,
   loadBabylonMaterialIncludesAsync,
@@ -40,16 +41,7 @@ export class BabylonMaterialError extends WeftError<BabylonMaterialErrorCode> {
 export type BabylonUniformValues = HostUniformValues;
 
 /** What createBabylonMaterial makes a material from. */
-export interface BabylonMaterialSpec {
-  /**
-   * The weft fragments of the surface (one fills the `fragmentStage` slot) and what they depend on (e.g.
-   * `makeLambertLightingFragment()`); weft's standard vertex fragments are added for their structs.
-   */
-  fragments: readonly Fragment[];
-  /** Compose conditions (`normals` is always on; `uvs: true` feeds the mesh's `uv` attribute to `input.uv`). */
-  conditions?: Readonly<Record<string, boolean>>;
-  /** Initial values of the surface's uniform fields; fields left out start at zero. */
-  uniforms?: BabylonUniformValues;
+export interface BabylonMaterialSpec extends HostSurfaceSpec {
   /** The Babylon.js material's name (default `weft`). */
   name?: string;
 }
@@ -133,7 +125,7 @@ export function createBabylonMaterial(scene: Scene, spec: BabylonMaterialSpec): 
     }
     uniforms.set(binding, fields);
   }
-  const uvs = /struct FragmentInput \{[^}]*\buv\s*:/.test(composed.code);
+  const uvs = hostSurfaceReadsUv(composed);
   const material = new ShaderMaterial(
     spec.name ?? 'weft',
     scene,

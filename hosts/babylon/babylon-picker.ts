@@ -11,7 +11,7 @@ import { createGpuPicker, disposeGpuPicker, enableDetailedPicking, type GpuPicke
 import { createDrawableScene, type DrawableScene, disposeDrawableScene } from '../../picking/sources/drawable-scene.js';
 import { makeSceneWalk, type SceneWalk } from './babylon-drawables.js';
 import { BabylonPickError } from './babylon-errors.js';
-import { makeOwnedBuffers, type OwnedBuffers, releaseAllOwned } from './owned-buffers.js';
+import { makeOwnedBuffers, type OwnedBuffers, releaseAllOwned } from '../owned-buffers.js';
 
 /** Options of `createBabylonPickerAsync`. */
 export interface BabylonPickerOptions {

@@ -18,6 +18,7 @@ import type { WebGPURenderer } from 'three/webgpu';
 import { describeValue } from '../../core/errors.js';
 import type { VertexSemantic } from '../../engine/mesh-data.js';
 import { PickError } from '../../picking/pick-errors.js';
+import { makeOwnedBuffers, type OwnedBuffers, ownedCopy, releaseAllOwned } from '../owned-buffers.js';
 import { clipPlanesOf } from './three-clipping.js';
 import type { PickDrawable, PickVertexBuffer } from '../../picking/sources/drawable-scene.js';
 
@@ -44,15 +45,12 @@ export interface ThreeDrawables {
   /** Bind three's GPU buffers (true) or give weft's own copies (the device lacks `primitive-index`, so weft's detail
    *  path reads vertex data as storage, which three's buffers were not made for). */
   readonly bindHostBuffers: boolean;
-  readonly device: GPUDevice;
   readonly records: Map<Object3D, DrawableRecord>;
   /**
    * weft's own GPU copies where three's buffers cannot be bound, one per three.js buffer (or converted attribute) and
    * version, shared by every mesh that draws it: memory grows with geometries, not with meshes.
    */
-  readonly copies: WeakMap<object, { version: number; buffer: GPUBuffer; data: ArrayBufferView }>;
-  /** Every copy made, destroyed with the picker. */
-  readonly made: GPUBuffer[];
+  readonly owned: OwnedBuffers;
   readonly list: PickDrawable<Object3D>[];
   /** Each geometry's attribute versions, computed once per pass. */
   readonly geometries: WeakMap<BufferGeometry, { pass: number; versions: number[] }>;
@@ -72,10 +70,8 @@ export function makeThreeDrawables(
   return {
     renderer,
     bindHostBuffers,
-    device,
     records: new Map(),
-    copies: new WeakMap(),
-    made: [],
+    owned: makeOwnedBuffers(device, 'weft-three'),
     list: [],
     geometries: new WeakMap(),
     materials: new WeakMap(),
@@ -84,33 +80,10 @@ export function makeThreeDrawables(
   };
 }
 
-/** @internal Destroys weft's copies (three's own buffers are never touched). */
+/** @internal Releases weft's copies (three's own buffers are never touched). */
 export function disposeThreeDrawables(state: ThreeDrawables): void {
-  for (const buffer of state.made) buffer.destroy();
-  state.made.length = 0;
+  releaseAllOwned(state.owned);
   state.records.clear();
-}
-
-const copyUsage = 0x20 | 0x10 | 0x80 | 0x08; // VERTEX | INDEX | STORAGE | COPY_DST
-
-/** weft's copy of `data` for `key` at `version` (made once, shared by every mesh drawing it). */
-function sharedCopy(state: ThreeDrawables, key: object, version: number, make: () => ArrayBufferView) {
-  const known = state.copies.get(key);
-  if (known && known.version === version) return known;
-  const data = make();
-  const size = Math.max(4, Math.ceil(data.byteLength / 4) * 4);
-  const buffer = state.device.createBuffer({
-    label: 'weft-three:copy',
-    size,
-    usage: copyUsage,
-    mappedAtCreation: true,
-  });
-  new Uint8Array(buffer.getMappedRange()).set(new Uint8Array(data.buffer, data.byteOffset, data.byteLength));
-  buffer.unmap();
-  const copy = { version, buffer, data };
-  state.copies.set(key, copy);
-  state.made.push(buffer);
-  return copy;
 }
 
 const semantics: ReadonlyArray<[string, VertexSemantic]> = [
@@ -153,7 +126,7 @@ function convertedBuffer(
 ): PickVertexBuffer {
   const size = semantic === 'uv' ? 2 : semantic === 'joints' || semantic === 'weights' ? 4 : 3;
   const owner = ownerOf(attribute);
-  const copy = sharedCopy(state, attribute, owner.version, () => {
+  const copy = ownedCopy(state.owned, attribute, `${semantic}-converted`, owner.version, () => {
     const data = semantic === 'joints' ? new Uint16Array(count * size) : new Float32Array(count * size);
     for (let v = 0; v < count; v++)
       for (let k = 0; k < size; k++) data[v * size + k] = k < attribute.itemSize ? attribute.getComponent(v, k) : 0;
@@ -180,7 +153,7 @@ function bufferFor(state: ThreeDrawables, attribute: AnyAttribute): GPUBuffer {
   const host = state.bindHostBuffers ? gpuBufferOf(state.renderer, attribute) : null;
   if (host) return host;
   const owner = ownerOf(attribute);
-  return sharedCopy(state, owner, owner.version, () => owner.array).buffer;
+  return ownedCopy(state.owned, owner, 'copy', owner.version, () => owner.array).buffer;
 }
 
 /** The vertex buffers of a geometry: three's own where the format fits (one per buffer, interleaved kept together). */

@@ -11,12 +11,13 @@ import {
   composeHostSurface,
   hostFieldComponents,
   hostFragmentStructs,
+  hostSurfaceReadsUv,
+  type HostSurfaceSpec,
   type HostUniformFailure,
   type HostUniformValues,
 } from '../../composer/host-uniforms.js';
 import type { StructLayout } from '../../composer/uniform-layout-types.js';
 import { describeValue, WeftError } from '../../core/errors.js';
-import type { Fragment } from '../../fragments/fragment-types.js';
 
 /** Codes of a ThreeMaterialError: a bad argument, or a surface weft-gpu/three cannot feed yet. */
 export type ThreeMaterialErrorCode = 'bad-option' | 'unsupported';
@@ -33,16 +34,7 @@ export class ThreeMaterialError extends WeftError<ThreeMaterialErrorCode> {
 export type ThreeUniformValues = HostUniformValues;
 
 /** What createThreeMaterial makes a material from. */
-export interface ThreeMaterialSpec {
-  /**
-   * The weft fragments of the surface (one fills the `fragmentStage` slot) and what they depend on (e.g.
-   * `makeLambertLightingFragment()`); weft's standard vertex fragments are added for their structs.
-   */
-  fragments: readonly Fragment[];
-  /** Compose conditions (`normals` is always on; `uvs: true` feeds three's `uv()` to `input.uv`). */
-  conditions?: Readonly<Record<string, boolean>>;
-  /** Initial values of the surface's uniform fields; fields left out start at zero. */
-  uniforms?: ThreeUniformValues;
+export interface ThreeMaterialSpec extends HostSurfaceSpec {
   /**
    * `false` (default): weft's colour is the pixel (weft's own lighting, from its uniforms). `true`: weft's colour is the
    * base colour of a `MeshStandardNodeMaterial`, lit by three's lights.
@@ -110,12 +102,6 @@ function writeUniform(node: UniformNode, wgsl: string, value: readonly number[])
   else (node.value as { fromArray(a: readonly number[]): void }).fromArray(value);
 }
 
-/** The fields of FragmentInput in the composed library (three feeds those it has: world position, normal, uv). */
-function fragmentInputFields(composed: ComposedShader): string[] {
-  const match = /struct FragmentInput \{([^}]*)\}/.exec(composed.code);
-  return match ? [...match[1].matchAll(/(\w+)\s*:/g)].map((m) => m[1]) : [];
-}
-
 /**
  * Turns a weft surface into a three.js `NodeMaterial`: three's own vertex pipeline places the mesh (so it moves with
  * `mesh.position`, instances, bones and morph targets), and weft's fragment stage shades it. Equal specs compose to
@@ -153,8 +139,7 @@ export function createThreeMaterial(spec: ThreeMaterialSpec): ThreeMaterial {
     }
     uniforms.set(binding, fields);
   }
-  const inputs = fragmentInputFields(composed);
-  const feedsUv = inputs.includes('uv');
+  const feedsUv = hostSurfaceReadsUv(composed);
   const args = [...structs].flatMap(([binding, struct]) => struct.fields.map((f) => ({ binding, field: f })));
   const argName = (binding: string, field: string) => `weft_${binding}_${field}`;
   const makers = [...structs]
