@@ -1,7 +1,6 @@
 // Pick latency on 200 skinned meshes vs 200 static ones, and a 200-instance VAT crowd vs 200 static instances,
 // measured side by side (run: npx tsx bench/deformation.ts [rounds]).
 import { mat4 } from 'wgpu-matrix';
-import { create, globals } from 'webgpu';
 import {
   createEngineAsync,
   createMeshFromData,
@@ -17,6 +16,7 @@ import {
 } from '../engine/index.js';
 import { createGpuPicker, enableDetailedPicking, type GpuPicker, pickAsync } from '../picking/index.js';
 import { median, time } from './bench-timing.js';
+import { createBenchGpu, reportBenchAdapter } from './bench-gpu.js';
 
 const rounds = Number(process.argv[2] ?? 60);
 const count = 200;
@@ -70,9 +70,9 @@ function makeScene(engine: Engine, kind: Kind): Scene {
 }
 
 async function main(): Promise<void> {
-  Object.assign(globalThis, globals);
-  const gpu = create([]);
+  const gpu = createBenchGpu();
   const engine = await createEngineAsync(gpu, { width: 512, height: 256 });
+  reportBenchAdapter(engine);
   const kinds: Kind[] = ['static', 'skinned', 'instances', 'vat'];
   const pickers = {} as Record<Kind, GpuPicker>;
   for (const kind of kinds) {

@@ -10,7 +10,6 @@
 // interleaved rounds after warm-up, GC between samples when node runs with --expose-gc.
 // The machine renders with a CPU rasteriser (Mesa lavapipe): the cost is fragment work × attachment bytes.
 import { mat4 } from 'wgpu-matrix';
-import { create, globals } from 'webgpu';
 import { getComposerCounters } from '../composer/index.js';
 import {
   createEngineAsync,
@@ -34,6 +33,7 @@ import {
 } from '../engine/index.js';
 import { createGeometryRendererTask, type GeometryRendererTask, GeometryTextureType } from '../geometry/index.js';
 import { median } from './bench-timing.js';
+import { createBenchGpu, reportBenchAdapter } from './bench-gpu.js';
 
 const args = process.argv.slice(2);
 const profile = args.includes('--profile');
@@ -225,14 +225,14 @@ async function profileScene(
 }
 
 async function main(): Promise<void> {
-  Object.assign(globalThis, globals);
-  const gpu = create([]);
+  const gpu = createBenchGpu();
   // Six attachments need 48 bytes per sample (alignment included); the default limit is 32.
   const engine = await createEngineAsync(
     gpu,
     { width: 640, height: 480 },
     { requiredLimits: { maxColorAttachmentBytesPerSample: 64 } },
   );
+  reportBenchAdapter(engine);
   const scenes: [string, Scene][] = [
     ['100 meshes', makeGridScene(engine, 100)],
     ['1 000 meshes', makeGridScene(engine, 1000)],

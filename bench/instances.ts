@@ -2,7 +2,6 @@
 // NODE_OPTIONS=--expose-gc npx tsx bench/instances.ts [rounds] [mesh counts]).
 // Target: a warm pick among 1 000 000 thin instances costs ≤ 2× a pick among 1 000.
 import { mat4 } from 'wgpu-matrix';
-import { create, globals } from 'webgpu';
 import {
   createBoxMesh,
   createEngineAsync,
@@ -15,6 +14,7 @@ import {
 } from '../engine/index.js';
 import { createGpuPicker, type GpuPicker, pickAsync } from '../picking/index.js';
 import { collectGarbage, median, printTable, time, verdict } from './bench-timing.js';
+import { createBenchGpu, reportBenchAdapter } from './bench-gpu.js';
 
 const rounds = Number(process.argv[2] ?? 30);
 const instanceCounts = [1000, 100_000, 1_000_000];
@@ -56,9 +56,9 @@ function makeMeshScene(engine: Engine, count: number): Scene {
 }
 
 async function main(): Promise<void> {
-  Object.assign(globalThis, globals);
-  const gpu = create([]);
+  const gpu = createBenchGpu();
   const engine = await createEngineAsync(gpu, { width: 512, height: 512 });
+  reportBenchAdapter(engine);
   const cases: {
     label: string;
     picker: GpuPicker;

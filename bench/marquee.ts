@@ -2,7 +2,6 @@
 // Issue #17's target: a 191×120 pickRectAsync over 10 000 meshes at 640×480 costs ≤ 3× a single pickAsync.
 // NODE_OPTIONS=--expose-gc lets each sample start after a collection.
 import { mat4 } from 'wgpu-matrix';
-import { create, globals } from 'webgpu';
 import {
   createBoxMesh,
   createEngineAsync,
@@ -17,6 +16,7 @@ import { pickRectByReadbackAsync } from '../picking/rect/pick-rect-readback.js';
 import { makeRectPlanes, makeRectSnapshot } from '../picking/rect/pick-rect-snapshot.js';
 import { getCameraViewProjectionMatrix } from '../engine/index.js';
 import { median, time } from './bench-timing.js';
+import { createBenchGpu, reportBenchAdapter } from './bench-gpu.js';
 
 const rounds = Number(process.argv[2] ?? 20);
 const width = 640;
@@ -177,9 +177,9 @@ function instancedFloorDraw(snapshot: ReturnType<typeof makeRectSnapshot>, viewP
 const gc = (globalThis as { gc?: () => void }).gc;
 
 async function main(): Promise<void> {
-  Object.assign(globalThis, globals);
-  const gpu = create([]);
+  const gpu = createBenchGpu();
   const engine = await createEngineAsync(gpu, { width, height });
+  reportBenchAdapter(engine);
   const rows: string[][] = [];
   for (const instanced of [false, true]) {
     const scene = makeGrid(engine, instanced);

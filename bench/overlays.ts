@@ -1,7 +1,6 @@
 // Gizmo-handle picks as ratios measured side by side in one run (run: npx tsx bench/overlays.ts [rounds]):
 // one scene pick, one pick with the handles as overlays, and the old two picks (81-point handle block + scene).
 import { mat4 } from 'wgpu-matrix';
-import { create, globals } from 'webgpu';
 import {
   createBoxMesh,
   createEngineAsync,
@@ -15,6 +14,7 @@ import {
 } from '../engine/index.js';
 import { createGpuPicker, createPickOverlay, pickAsync, pickManyAsync } from '../picking/index.js';
 import { median, time } from './bench-timing.js';
+import { createBenchGpu, reportBenchAdapter } from './bench-gpu.js';
 
 const rounds = Number(process.argv[2] ?? 40);
 const tolerance = 4;
@@ -68,11 +68,11 @@ function makeScenes(engine: Parameters<typeof createScene>[0]): { scene: Scene; 
 }
 
 async function main(): Promise<void> {
-  Object.assign(globalThis, globals);
-  const gpu = create([]);
+  const gpu = createBenchGpu();
   const width = 800;
   const height = 600;
   const engine = await createEngineAsync(gpu, { width, height });
+  reportBenchAdapter(engine);
   const { scene, handles, meshes } = makeScenes(engine);
   const plain = createGpuPicker(scene);
   const withOverlays = createGpuPicker(scene);

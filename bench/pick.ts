@@ -2,7 +2,6 @@
 // (run: npm run bench:pick, or NODE_OPTIONS=--expose-gc npx tsx bench/pick.ts [rounds] [detail]).
 // Absolute times on this machine's software rasteriser mean little; the ratios are the result.
 import { mat4 } from 'wgpu-matrix';
-import { create, globals } from 'webgpu';
 import {
   createBoxMesh,
   createEngineAsync,
@@ -26,6 +25,7 @@ import {
 import { collectGarbage, median, printTable, time, verdict } from './bench-timing.js';
 import { makeBareRoundTrip, makePickDrawFloor, makePickShapedPass } from './pick-floors.js';
 import { createWebGpuCallTimer } from './webgpu-call-timer.js';
+import { createBenchGpu, reportBenchAdapter } from './bench-gpu.js';
 
 const rounds = Number(process.argv[2] ?? 40);
 /** `detail` as the second argument runs the detailed-pick comparison (vertex-index vs primitive-index) instead. */
@@ -180,9 +180,9 @@ async function sample(work: () => Promise<unknown>): Promise<number> {
 }
 
 async function main(): Promise<void> {
-  Object.assign(globalThis, globals);
-  const gpu = create([]);
+  const gpu = createBenchGpu();
   const engine = await createEngineAsync(gpu, { width: 512, height: 512 });
+  reportBenchAdapter(engine);
   if (only === 'detail') {
     await benchDetailMethods(engine);
     disposeEngine(engine);
