@@ -31,12 +31,14 @@ export interface SceneWalk {
   records: Map<AbstractMesh, MeshRecord>;
   geometries: Map<Mesh, GeometryState>;
   list: PickDrawable<AbstractMesh>[];
+  /** The records in the last walk's order (reused by index). */
+  order: MeshRecord[];
   pick: number;
 }
 
 /** @internal */
 export function makeSceneWalk(): SceneWalk {
-  return { records: new Map(), geometries: new Map(), list: [], pick: 0 };
+  return { records: new Map(), geometries: new Map(), list: [], order: [], pick: 0 };
 }
 
 /** Babylon.js `Material.TriangleFillMode`, `ClockWiseSideOrientation`. */
@@ -166,8 +168,10 @@ function updateSkin(record: MeshRecord, mesh: AbstractMesh, source: Mesh): void 
   }
 }
 
-function recordOf(walk: SceneWalk, mesh: AbstractMesh, source: Mesh, geometry: GeometryState): MeshRecord {
-  let record = walk.records.get(mesh);
+function recordOf(walk: SceneWalk, at: number, mesh: AbstractMesh, source: Mesh, geometry: GeometryState): MeshRecord {
+  // A steady scene lists its meshes in the same order each pick: the record at this place is the one, without a lookup.
+  const previous = walk.order[at];
+  let record = previous?.drawable.object === mesh ? previous : walk.records.get(mesh);
   if (!record || record.source !== source) {
     record = {
       drawable: { object: mesh, name: mesh.name, vertexBuffers: geometry.vertexBuffers, worldMatrix: [] },
@@ -179,6 +183,7 @@ function recordOf(walk: SceneWalk, mesh: AbstractMesh, source: Mesh, geometry: G
     };
     walk.records.set(mesh, record);
   }
+  walk.order[at] = record;
   return record;
 }
 
@@ -209,9 +214,10 @@ export function walkBabylonScene(
       );
     const source = className === 'InstancedMesh' ? (mesh as InstancedMesh).sourceMesh : (mesh as Mesh);
     if (!source.geometry || !source.subMeshes?.length) continue;
-    const geometry = syncGeometry(api, source, walk.geometries.get(source), owned, pick);
-    walk.geometries.set(source, geometry);
-    const record = recordOf(walk, mesh, source, geometry);
+    const known = walk.geometries.get(source);
+    const geometry = syncGeometry(api, source, known, owned, pick);
+    if (geometry !== known) walk.geometries.set(source, geometry);
+    const record = recordOf(walk, count, mesh, source, geometry);
     const drawable = record.drawable;
     if (record.geometry !== geometry || drawable.geometryVersion !== geometry.version) {
       record.geometry = geometry;
@@ -221,7 +227,10 @@ export function walkBabylonScene(
     }
     // Within one render id Babylon.js returns its cached world matrix even after the mesh (or a parent) moved; the
     // next frame recomputes it. Picks made before that frame recompute what is out of date, as that frame will.
-    drawable.worldMatrix = mesh.computeWorldMatrix(!mesh.isSynchronized(), camera).m;
+    const world = mesh.computeWorldMatrix(!mesh.isSynchronized(), camera);
+    drawable.worldMatrix = world.m;
+    // Babylon.js gives a matrix a new updateFlag on every write: the sync skips the compare while it holds.
+    drawable.worldMatrixVersion = world.updateFlag;
     const culling = cullingOf(api, mesh, source);
     drawable.doubleSided = culling.doubleSided;
     drawable.frontFace = culling.frontFace;
@@ -231,6 +240,7 @@ export function walkBabylonScene(
     list[count++] = drawable;
   }
   list.length = count;
+  walk.order.length = count;
   for (const [mesh, record] of walk.records) if (record.seen !== pick && mesh.isDisposed()) walk.records.delete(mesh);
   for (const source of walk.geometries.keys()) if (source.isDisposed()) walk.geometries.delete(source);
   return list;

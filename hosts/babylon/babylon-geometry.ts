@@ -7,6 +7,9 @@ import type { PickVertexBuffer } from '../../picking/sources/drawable-scene.js';
 import { BabylonPickError } from './babylon-errors.js';
 import { type OwnedBuffers, ownedBuffer } from '../owned-buffers.js';
 
+/** The vertex kinds a geometry's key holds (the ones its pick buffers are made from). */
+const keyedVertexKinds: readonly string[] = ['position', 'matricesIndices', 'matricesWeights'];
+
 /** Babylon.js's `VertexBuffer.FLOAT`. */
 const floatType = 5126;
 
@@ -43,41 +46,42 @@ function floatData(api: string, mesh: Mesh, kind: string, vb: VertexBuffer): Flo
   return new Float32Array(data as ArrayBuffer);
 }
 
+/** Writes `value` at `out[at]`; true when it differs from what was there. */
+function putKey(out: unknown[], at: number, value: unknown): boolean {
+  if (out[at] === value) return false;
+  out[at] = value;
+  return true;
+}
+
 /** The key of everything the geometry is made from, written into `out`; true when it differs from `out`'s old values. */
 function writeKey(mesh: Mesh, out: unknown[]): boolean {
-  let at = 0;
-  let changed = false;
-  const put = (value: unknown) => {
-    if (out[at] !== value) {
-      out[at] = value;
-      changed = true;
-    }
-    at++;
-  };
+  // Runs for every drawn mesh on every pick: no closure, no allocation.
   const geometry = mesh.geometry;
-  put(geometry);
-  for (const kind of ['position', 'matricesIndices', 'matricesWeights']) {
+  let changed = putKey(out, 0, geometry);
+  let at = 1;
+  for (const kind of keyedVertexKinds) {
     const vb = mesh.getVertexBuffer(kind);
-    put(vb);
-    put(vb?.getBuffer());
-    put(vb?.getData());
+    changed = putKey(out, at++, vb) || changed;
+    changed = putKey(out, at++, vb?.getBuffer()) || changed;
+    changed = putKey(out, at++, vb?.getData()) || changed;
   }
-  put(geometry?.getIndexBuffer());
-  put(geometry?.getIndices(false));
-  put(mesh.skeleton && mesh.useBones ? mesh.numBoneInfluencers : 0);
-  put(mesh.subMeshes?.length ?? 0);
-  for (const subMesh of mesh.subMeshes ?? []) {
-    put(subMesh.indexStart);
-    put(subMesh.indexCount);
+  changed = putKey(out, at++, geometry?.getIndexBuffer()) || changed;
+  changed = putKey(out, at++, geometry?.getIndices(false)) || changed;
+  changed = putKey(out, at++, mesh.skeleton && mesh.useBones ? mesh.numBoneInfluencers : 0) || changed;
+  const subMeshes = mesh.subMeshes ?? [];
+  changed = putKey(out, at++, subMeshes.length) || changed;
+  for (const subMesh of subMeshes) {
+    changed = putKey(out, at++, subMesh.indexStart) || changed;
+    changed = putKey(out, at++, subMesh.indexCount) || changed;
   }
   const manager = mesh.morphTargetManager;
   const count = manager?.supportsPositions ? manager.numInfluencers : 0;
-  put(count);
+  changed = putKey(out, at++, count) || changed;
   if (manager && count > 0) {
     const influences = manager.influences;
     for (let i = 0; i < count; i++) {
-      put(manager.getActiveTarget(i).getPositions());
-      put(influences[i]);
+      changed = putKey(out, at++, manager.getActiveTarget(i).getPositions()) || changed;
+      changed = putKey(out, at++, influences[i]) || changed;
     }
   }
   if (out.length !== at) {

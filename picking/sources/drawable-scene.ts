@@ -52,8 +52,14 @@ export interface PickDrawable<T = unknown> {
    * `GPUBuffer` object is noticed by itself.)
    */
   geometryVersion?: number;
-  /** Column-major local → world, as drawn (compared by value on each sync). */
+  /** Column-major local → world, as drawn (compared by value on each sync, unless `worldMatrixVersion` says it held). */
   worldMatrix: ArrayLike<number>;
+  /**
+   * A number the host changes whenever it writes `worldMatrix` (Babylon.js's `Matrix.updateFlag`). When given, a sync
+   * that sees the same `worldMatrix` array with the same version skips the compare by value; omit it and every sync
+   * compares.
+   */
+  worldMatrixVersion?: number;
   /**
    * Instances drawn from one geometry: 16 float32 per instance (column-major, as three.js `InstancedMesh` and
    * Babylon thin instances store them). `buffer`: the host's GPU copy, bound as it is (omit it and weft uploads its
@@ -94,6 +100,9 @@ interface DrawableEntry<T> {
   listed: number;
   /** Set by the check of this sync: the world matrix differs from the mesh's. */
   moved: boolean;
+  /** The host's world-matrix array and version the mesh's matrix was last found equal to (see `worldMatrixVersion`). */
+  worldSource: ArrayLike<number> | null;
+  worldVersion: number | undefined;
 }
 
 /** A weft scene that mirrors a host's drawables (see `syncDrawableScene`); pick it with any weft picker. */
@@ -142,6 +151,7 @@ const drawableKeys: readonly string[] = [
   'index',
   'geometryVersion',
   'worldMatrix',
+  'worldMatrixVersion',
   'instances',
   'skin',
   'morph',
@@ -190,6 +200,12 @@ function checkDrawable<T>(api: string, target: DrawableScene<T>, drawable: PickD
       api,
       'bad-option',
       `drawables[${at}].morph must be { positions: Float32Array[] (one or more targets), normals?, weights } with one weight per target`,
+    );
+  if (d.worldMatrixVersion !== undefined && typeof d.worldMatrixVersion !== 'number')
+    throw new PickError(
+      api,
+      'bad-option',
+      `drawables[${at}].worldMatrixVersion ${describeValue(d.worldMatrixVersion)} must be a number (or left out)`,
     );
   if (d.frontFace !== undefined && d.frontFace !== 'ccw' && d.frontFace !== 'cw')
     throw new PickError(
@@ -348,6 +364,8 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
         seen: pass,
         listed: call,
         moved: false,
+        worldSource: drawable.worldMatrix,
+        worldVersion: drawable.worldMatrixVersion,
       };
       target.entries.set(drawable.object, fresh);
       order[at] = made;
@@ -378,8 +396,11 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
 /** Everything `updateEntry` would refuse, checked before the sync changes anything. */
 function checkUpdate<T>(api: string, entry: DrawableEntry<T>, drawable: PickDrawable<T>, at: number): void {
   const mesh = entry.mesh;
-  // What did not change was checked when it was set: a steady scene costs a compare per drawable, not a check.
-  entry.moved = !sameMatrix(mesh.worldMatrix, drawable.worldMatrix);
+  // What did not change was checked when it was set: a steady scene costs a compare per drawable, not a check (and
+  // not even the compare where the host versions its matrices).
+  const version = drawable.worldMatrixVersion;
+  const held = version !== undefined && version === entry.worldVersion && drawable.worldMatrix === entry.worldSource;
+  entry.moved = !held && !sameMatrix(mesh.worldMatrix, drawable.worldMatrix);
   if (entry.moved) checkMatrix(api, mesh.name, `drawables[${at}].worldMatrix`, drawable.worldMatrix);
   const instances = drawable.instances;
   const instanceChange = (instances?.version ?? -1) !== entry.instanceVersion;
@@ -402,6 +423,8 @@ function checkUpdate<T>(api: string, entry: DrawableEntry<T>, drawable: PickDraw
 function updateEntry<T>(entry: DrawableEntry<T>, drawable: PickDrawable<T>): void {
   const mesh = entry.mesh;
   if (entry.moved) setMeshWorldMatrix(mesh, drawable.worldMatrix);
+  entry.worldSource = drawable.worldMatrix;
+  entry.worldVersion = drawable.worldMatrixVersion;
   const instanceVersion = drawable.instances?.version ?? -1;
   const hostInstances = drawable.instances?.buffer ?? null;
   if (instanceVersion !== entry.instanceVersion) {

@@ -516,6 +516,40 @@ describe('pick-source seam: a host scene of plain WebGPU buffers is picked exact
   );
 
   gpuTest(
+    'worldMatrixVersion: a new version is followed, an unchanged one skips the compare, a wrong type is refused',
+    async ({ engine }) => {
+      const host = makeHost(engine.device);
+      const target = createDrawableScene<string>(engine, null);
+      const at = host.drawables.findIndex((d) => d.object === 'plain');
+      const world = Float32Array.from(host.drawables[at].worldMatrix);
+      const drawables = host.drawables.map((d, i) =>
+        i === at ? { ...d, worldMatrix: world, worldMatrixVersion: 1 } : d,
+      );
+      syncDrawableScene(target, drawables);
+      const x = () => target.scene.meshes[at].worldMatrix[12];
+      const start = world[12];
+      expect(x()).toBe(start);
+      world[12] = start + 2; // written with a new version, as Babylon.js's Matrix.updateFlag does
+      drawables[at].worldMatrixVersion = 2;
+      syncDrawableScene(target, drawables);
+      expect(x()).toBe(start + 2);
+      world[12] = start + 5; // written without a new version: the version is trusted, nothing is compared
+      syncDrawableScene(target, drawables);
+      expect(x()).toBe(start + 2);
+      drawables[at].worldMatrix = world.slice(); // another array with the same version is compared by value
+      syncDrawableScene(target, drawables);
+      expect(x()).toBe(start + 5);
+      const wrong = drawables.map((d, i) => (i === at ? { ...d, worldMatrixVersion: '3' as unknown as number } : d));
+      expect(() => syncDrawableScene(target, wrong)).toThrow(/drawables\[\d+\]\.worldMatrixVersion .*must be a number/);
+      expect(target.scene.meshes.length).toBe(drawables.length);
+      expect(x()).toBe(start + 5);
+      disposeDrawableScene(target);
+      for (const buffer of host.buffers) buffer.destroy();
+    },
+    size,
+  );
+
+  gpuTest(
     "a clockwise-front drawable (Babylon.js's winding, three.js BackSide) is culled as drawn, on the GPU and the CPU",
     async ({ engine }) => {
       // The plain box with every triangle reversed: its outside faces are clockwise in mesh space.
