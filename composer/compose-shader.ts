@@ -381,7 +381,7 @@ function composeUncached(spec: ComposeSpec, registry: LinkRegistry): ComposedSha
   const pulled = spec.vertexPulling !== undefined;
   const bindings = assignBindings(api, ordered, conditions, policy, library ? 'private' : 'binding');
   const io = assignStageIo(api, ordered, conditions, vertex.inputs, pulled, library);
-  const slots = resolveSlots(api, ordered, io.targets.length > 0);
+  const slots = resolveSlots(api, ordered, io.targets.length > 0, conditions);
   const features = collectFeatures(api, ordered, conditions, io.builtins);
   const resources = library ? stageResourcesOf(bindings.groups) : null;
   const root = resources

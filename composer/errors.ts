@@ -3,12 +3,16 @@ import { WeftError } from '../core/errors.js';
 /** Why `composeShader` refused a spec. */
 export type ComposeErrorCode =
   | 'invalid-fragment'
+  /** A fragment, or a declaration in one of its lists, has a key its type does not declare (a typo such as `fill`). */
+  | 'unknown-key'
   | 'duplicate-fragment'
   | 'unknown-dependency'
   | 'dependency-cycle'
   | 'unknown-slot'
   | 'slot-conflict'
   | 'missing-slot'
+  /** A slot's filler or default is not a function of its fragment's source, or its parameters or return type differ from the slot's. */
+  | 'slot-signature'
   | 'binding-clash'
   | 'interface-clash'
   | 'vertex-format'

@@ -2,6 +2,7 @@ import { type Fragment, fragmentModuleName } from '../fragments/fragment-types.j
 import { type Conditions, evaluateCondition } from './conditions.js';
 import { describeValue } from '../core/errors.js';
 import { ComposeError } from './errors.js';
+import { checkFragmentKeys } from './fragment-checks.js';
 import { locate, sourceMessage } from './link.js';
 
 /** Module names the composer generates; fragment ids may not map to them. */
@@ -25,6 +26,7 @@ export function orderFragments(api: string, fragments: readonly Fragment[]): Fra
       `spec.fragments must be a non-empty array of fragments, got ${describeValue(fragments)}`,
     );
   }
+  checkFragmentKeys(api, fragments);
   const byId = new Map<string, Fragment>();
   const byModule = new Map<string, string>();
   fragments.forEach((fragment, position) => {

@@ -1,7 +1,9 @@
 import { type Fragment, fragmentModuleName, type SlotDecl, type SlotFill } from '../fragments/fragment-types.js';
 import { describeValue } from '../core/errors.js';
+import type { Conditions } from './conditions.js';
 import { ComposeError } from './errors.js';
 import { type GeneratedModule, makeModuleWriter } from './generated-module.js';
+import { checkSlotSignatures } from './slot-signatures.js';
 import { isWgslIdentifier, qualifyWgslType } from './wgsl-names.js';
 
 /** Slots the composer itself provides: the stage functions the generated entry points call. */
@@ -70,12 +72,14 @@ function checkDecl(api: string, fragment: Fragment, decl: SlotDecl): void {
 /**
  * Resolves slots: checks providers and fillers, and writes the `slots` module, where each slot is a function that
  * forwards to its filler (or calls every filler for `all`, or the provider's default). Returns the stage functions.
+ * Fillers and defaults are checked against their slot's signature first (`conditions` pick among `@if` declarations).
  * @internal
  */
 export function resolveSlots(
   api: string,
   ordered: readonly Fragment[],
   hasOutputs: boolean,
+  conditions: Conditions,
 ): {
   slots: ComposedSlot[];
   module: GeneratedModule;
@@ -145,6 +149,7 @@ export function resolveSlots(
       slot.fills.push({ fragment, fill });
     }
   }
+  checkSlotSignatures(api, provided.values(), conditions);
   const slots: ComposedSlot[] = [];
   const w = makeModuleWriter('slots');
   let vertexStage: StageFunction | null = null;

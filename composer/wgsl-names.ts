@@ -24,8 +24,8 @@ const predeclared: readonly string[] = [
   'rg11b10ufloat',
 ];
 
-/** True for WGSL's predeclared type names, address spaces, access modes and texel formats. */
-function isPredeclaredWgslName(name: string): boolean {
+/** @internal True for WGSL's predeclared type names, address spaces, access modes and texel formats. */
+export function isPredeclaredWgslName(name: string): boolean {
   return (
     predeclared.includes(name) ||
     /^(vec[234][fihu]?|mat[234]x[234][fh]?|texture_\w+|(r|rg|rgba|bgra)(8|16|32)(unorm|snorm|uint|sint|float))$/.test(

@@ -355,21 +355,14 @@ describe('composeShader errors name the API, the fragments, the bad value and wh
     });
   });
 
-  test('a filler function that does not exist is reported in the generated root module, naming the filler', () => {
+  test('a filler function that does not exist is refused before linking, naming the filler', () => {
     const e = composeError({
       fragments: [...vertex(), surface('surface', { fills: [{ slot: 'fragmentStage', fn: 'nope' }] })],
     });
-    expect(e.code).toBe('link-error');
+    expect(e.code).toBe('slot-signature');
     expect(e.fragmentIds).toEqual(['surface']);
-    expect(e.messages[0]).toMatchObject({
-      fragmentId: 'weft:weft_main',
-      line: 8,
-      message: "no exported 'nope' in module 'package::surface'",
-      origin: 'surface',
-      lineText: '  return package::surface::nope(input);',
-    });
-    expect(e.message).toContain(
-      "weft:weft_main:8:10: no exported 'nope' in module 'package::surface' (in code generated for fragment \"surface\")",
+    expect(e.message).toBe(
+      'composeShader: fragment "surface": fn nope fills slot "fragmentStage" (declared by the composer), but its source declares no function nope',
     );
   });
 
