@@ -76,8 +76,9 @@ function recomposeDevice(
   device: GPUDevice,
   replace: (fragment: Fragment) => Fragment | undefined,
   replaced: Map<Fragment, Fragment>,
-  bySpec: Map<ComposeSpec, Recomposed | null>,
 ): Recomposed[] {
+  // Per device: a recomposed shader's entries are pipelines of this device only.
+  const bySpec = new Map<ComposeSpec, Recomposed | null>();
   const found = new Set<Recomposed>();
   const cache = makeComposeCache({ maxResults: 0 });
   for (const entry of getDeviceCaches(device).pipelines.values()) {
@@ -173,10 +174,9 @@ export async function swapLiveFragmentsAsync(
       'live fragments are off: call enableLiveFragments() before composing',
     );
   const replaced = new Map<Fragment, Fragment>();
-  const bySpec = new Map<ComposeSpec, Recomposed | null>();
   const work = [...live.devices].map((device) => ({
     device,
-    shaders: recomposeDevice(live, device, replace, replaced, bySpec),
+    shaders: recomposeDevice(live, device, replace, replaced),
   }));
   const settled = await Promise.allSettled(
     work.flatMap(({ device, shaders }) => shaders.map((shader) => prepareAsync(device, live, shader))),

@@ -271,7 +271,7 @@ describe('live fragment edits (Vite dev server + weftLiveReload(), Chromium)', (
   it('a saved .wgsl edit swaps only the shaders using it, without a reload, in ≤ 1 s', async () => {
     const before = await state();
     const { ms, page } = await editAsync('band.wgsl', bandWgsl('0.0, 1.0, 0.0'), [green, green, green, blue]);
-    timings.push(`  band.wgsl red → green        ${ms} ms`);
+    timings.push(`  band.wgsl red → green        ${ms} ms (swap ${Math.round(page.swaps.at(-1)!.ms)} ms)`);
     expect(page.token, 'the same page (no reload)').toBe(before.token);
     expect(page.timeOrigin).toBe(before.timeOrigin);
     expect(page.swaps).toHaveLength(1);
@@ -342,7 +342,7 @@ describe('live fragment edits (Vite dev server + weftLiveReload(), Chromium)', (
   it('the fix swaps in again', async () => {
     const before = await state();
     const { ms, page } = await editAsync('band.wgsl', bandWgsl('1.0, 1.0, 0.0'), [yellow, yellow, yellow, blue]);
-    timings.push(`  band.wgsl fixed → yellow     ${ms} ms`);
+    timings.push(`  band.wgsl fixed → yellow     ${ms} ms (swap ${Math.round(page.swaps.at(-1)!.ms)} ms)`);
     expect(page.token).toBe(before.token);
     expect(page.swaps.at(-1)).toMatchObject({ fragmentIds: ['band'], variants: 2, pipelines: 3 });
     expect(page.bUnchanged).toBe(true);
@@ -360,7 +360,7 @@ describe('live fragment edits (Vite dev server + weftLiveReload(), Chromium)', (
       yellow,
       magenta,
     ]);
-    timings.push(`  tint.fragment.ts → magenta   ${ms} ms`);
+    timings.push(`  tint.fragment.ts → magenta   ${ms} ms (swap ${Math.round(page.swaps.at(-1)!.ms)} ms)`);
     expect(page.token).toBe(before.token);
     expect(page.swaps.at(-1)).toMatchObject({ fragmentIds: ['tint'], variants: 1, pipelines: 1 });
     expect(page.modulesCompiled - before.modulesCompiled).toBe(1);
