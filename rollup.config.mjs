@@ -29,6 +29,9 @@ export const libraryEntries = [
  */
 const swappedInModules = ['composer/link', 'composer/precomposed-link'];
 
+/** The page side of weftLiveReload(): served to a dev page by path, imported by no entry. */
+const servedModules = ['vite/live-client'];
+
 /** The `weft` command (package.json `bin`). */
 const cliEntry = 'cli/weft';
 
@@ -40,7 +43,10 @@ export function makeRollupConfig({ outDir = join(root, 'dist') } = {}) {
   const dir = resolve(root, outDir);
   return {
     input: Object.fromEntries(
-      [...libraryEntries, ...swappedInModules, cliEntry].map((name) => [name, join(root, `${name}.ts`)]),
+      [...libraryEntries, ...swappedInModules, ...servedModules, cliEntry].map((name) => [
+        name,
+        join(root, `${name}.ts`),
+      ]),
     ),
     output: {
       dir,

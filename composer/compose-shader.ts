@@ -9,6 +9,7 @@ import { checkDeviceFeatures, type ComposedFeature, collectFeatures, enableOfFea
 import { orderFragments } from './fragment-graph.js';
 import { type GeneratedModule, makeModuleWriter } from './generated-module.js';
 import { fnv1a64, stableStringify } from './hash.js';
+import { getLiveRecord, liveSpec } from './live-hooks.js';
 import { type LinkRegistry, type LinkResult, linkerAvailable, linkFragments, makeLinkRegistry } from './link.js';
 import { findPrecomposedShader, type PrecomposedSource } from './precomposed.js';
 import { type ComposedSlot, resolveSlots, type StageFunction } from './slots.js';
@@ -484,6 +485,8 @@ export function composeShader(
   cache: ComposeCache = makeComposeCache({ maxResults: 0 }),
 ): ComposedShader {
   checkSpec(spec);
+  const live = getLiveRecord();
+  if (live) spec = liveSpec(live, spec);
   cache.counters.composes++;
   let composed: ComposedShader | undefined;
   let key: string | null = null;
@@ -516,5 +519,6 @@ export function composeShader(
     }
   }
   if (spec.deviceFeatures) checkDeviceFeatures(api, composed.features, spec.deviceFeatures);
+  live?.specs.set(composed, spec);
   return composed;
 }

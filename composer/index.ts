@@ -79,6 +79,13 @@ export {
   type ShaderModuleLease,
   type ShaderSource,
 } from './shader-module-memo.js';
+// Live edits (a dev server's hot reload): swap fragments in the pipelines already drawing, keeping them on failure.
+export {
+  enableLiveFragments,
+  type LiveFragmentErrorCode,
+  type LiveFragmentSwap,
+  swapLiveFragmentsAsync,
+} from './live-fragments.js';
 // Counters that let a host or a test prove a warm frame compiles nothing.
 export { type ComposerCounters, getComposerCounters } from './device-caches.js';
 

@@ -2,6 +2,7 @@ import type { ComposedShader } from './compose-shader.js';
 import { type DeviceCaches, getDeviceCaches, type PipelineEntry } from './device-caches.js';
 import { WeftError } from '../core/errors.js';
 import { fnv1a64, stableStringify } from './hash.js';
+import { recordLivePipeline } from './live-hooks.js';
 import {
   acquireCheckedShaderModuleAsync,
   acquireShaderModule,
@@ -22,6 +23,7 @@ export interface RenderPipelineState {
 
 /** One owner's hold on a cached pipeline; give it back with `releaseRenderPipeline`. */
 export interface PipelineLease {
+  /** The entry's current pipeline: read it when you draw (a live fragment swap replaces it, same layouts). */
   readonly pipeline: GPURenderPipeline;
   readonly layout: GPUPipelineLayout;
   /** Index = @group, ready for `createBindGroup({ layout })`. */
@@ -124,7 +126,8 @@ function checkTargets(api: string, composed: ComposedShader, state: RenderPipeli
   }
 }
 
-function descriptor(
+/** @internal The render pipeline descriptor of a composed shader + state with its module and layout. */
+export function renderPipelineDescriptor(
   composed: ComposedShader,
   state: RenderPipelineState,
   module: GPUShaderModule,
@@ -152,7 +155,10 @@ function descriptor(
 function lease(caches: DeviceCaches, entry: PipelineEntry): PipelineLease {
   entry.refs++;
   const held: PipelineLease = {
-    pipeline: entry.pipeline,
+    // Follows the entry, so a live fragment swap reaches every holder on its next draw.
+    get pipeline() {
+      return entry.pipeline;
+    },
     layout: entry.layout,
     bindGroupLayouts: entry.bindGroupLayouts,
     key: entry.key,
@@ -227,7 +233,7 @@ export function acquireRenderPipeline(
   let pipeline: GPURenderPipeline;
   try {
     module = acquireShaderModule(device, composed);
-    pipeline = device.createRenderPipeline(descriptor(composed, state, module.module, layout, key));
+    pipeline = device.createRenderPipeline(renderPipelineDescriptor(composed, state, module.module, layout, key));
   } catch (error) {
     // A descriptor the bindings refuse outright (e.g. an unknown enum value): give back the module, close the scope.
     if (module) releaseShaderModule(device, module);
@@ -238,6 +244,7 @@ export function acquireRenderPipeline(
   const entry: PipelineEntry = { key, pipeline, layout, bindGroupLayouts, refs: 0, moduleLease: module, check: null };
   checkSyncEntry(device, caches, entry, scope);
   caches.pipelines.set(key, entry);
+  recordLivePipeline(device, entry, composed, state);
   caches.counters.pipelinesCreated++;
   return lease(caches, entry);
 }
@@ -278,7 +285,9 @@ export async function acquireRenderPipelineAsync(
     const module = await acquireCheckedShaderModuleAsync(device, composed, state.label ?? key);
     let pipeline: GPURenderPipeline;
     try {
-      pipeline = await device.createRenderPipelineAsync(descriptor(composed, state, module.module, layout, key));
+      pipeline = await device.createRenderPipelineAsync(
+        renderPipelineDescriptor(composed, state, module.module, layout, key),
+      );
     } catch (error) {
       releaseShaderModule(device, module);
       throw new WeftError(
@@ -289,6 +298,7 @@ export async function acquireRenderPipelineAsync(
     }
     const entry: PipelineEntry = { key, pipeline, layout, bindGroupLayouts, refs: 0, moduleLease: module, check: null };
     caches.pipelines.set(key, entry);
+    recordLivePipeline(device, entry, composed, state);
     caches.counters.pipelinesCreated++;
     return entry;
   })();
