@@ -12,7 +12,15 @@ export interface CliDiagnostic {
   message: string;
   /** The first variant that reported the message (the same message of other variants is not repeated). */
   variant?: string;
+  /**
+   * Which WGSL front end reported a compile message: `naga` (the check without a GPU, also Firefox's compiler) or
+   * `dawn` (Tint on a Dawn device, Chrome's). Absent for compose errors (wesl, the composer).
+   */
+  checkedBy?: WgslFrontEnd;
 }
+
+/** The WGSL front ends `weft validate` runs: naga (no GPU) first, then Dawn when the `webgpu` package is installed. */
+export type WgslFrontEnd = 'naga' | 'dawn';
 
 /** A diagnostic with the source line it points at (for the text output). */
 export interface LocatedDiagnostic extends CliDiagnostic {
@@ -24,6 +32,7 @@ export function toDiagnostics(
   variant: string,
   messages: readonly MappedShaderMessage[],
   ruleFiles: RuleFiles | null,
+  checkedBy?: WgslFrontEnd,
 ): LocatedDiagnostic[] {
   const located = ruleFiles
     ? locateRuleMessages(ruleFiles.rule, messages).map((m) => ({
@@ -38,6 +47,7 @@ export function toDiagnostics(
     severity: m.type,
     message: m.message,
     variant,
+    ...(checkedBy ? { checkedBy } : {}),
     lineText: m.lineText,
   }));
 }
@@ -73,5 +83,7 @@ export function listDiagnostics(set: DiagnosticSet): CliDiagnostic[] {
 export function formatDiagnostic(d: LocatedDiagnostic): string {
   const severity = d.severity === 'error' ? '' : `${d.severity}: `;
   const caret = `${' '.repeat(Math.max(0, d.column - 1))}^`;
-  return `${d.file}:${d.line}:${d.column}: ${severity}${d.message}${d.lineText ? `\n  ${d.lineText}\n  ${caret}` : ''}`;
+  // Dawn has always been the reference here; naga's messages say so (its wording differs from Tint's).
+  const by = d.checkedBy === 'naga' ? ' [naga]' : '';
+  return `${d.file}:${d.line}:${d.column}: ${severity}${d.message}${by}${d.lineText ? `\n  ${d.lineText}\n  ${caret}` : ''}`;
 }

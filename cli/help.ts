@@ -36,16 +36,18 @@ buffers, varyings, targets and slots as comments.
 ${sharedOptions}`,
   validate: `${usageLines.validate}
 
-Compiles variants on Dawn (the \`webgpu\` package, null backend) and reports every error at the line and
-column of the fragment or rule file it comes from, each distinct error once. Without variant names: every
-variant, or with --rule only the rule's variants. Exit code 1 when any variant fails.
+Checks variants' WGSL with naga (no GPU), then compiles them on Dawn (the \`webgpu\` package, null
+backend), and reports every error at the line and column of the fragment or rule file it comes from, each
+distinct error once; naga's messages end in [naga], and one on a line Dawn also flags is left out. Without
+variant names: every variant, or with --rule only the rule's variants. Exit code 1 when any variant fails.
 
-  --json                         print [{ file, line, column, severity, message, variant }] instead (variant:
-                                 the first variant that reported the message)
+  --json                         print [{ file, line, column, severity, message, variant, checkedBy }] instead
+                                 (variant: the first variant that reported the message; checkedBy: naga or
+                                 dawn, absent for compose errors)
 
 ${sharedOptions}
 
-Needs the webgpu package: npm install webgpu`,
+Compiling on Dawn needs the webgpu package (npm install webgpu); without it naga's check stands alone.`,
   snapshot: `${usageLines.snapshot}
 
 Writes every variant's WGSL to <dir>/<variant>.wgsl, creating <dir> if needed: a "// <name>: <description>"
@@ -67,7 +69,7 @@ ${toolUsage}
 commands:
   list                   the registered variants
   compose <variant>      one variant's WGSL and layouts (--json for data)
-  validate [variant…]    compile variants on Dawn; errors at their file:line:column (--json for editors)
+  validate [variant…]    check variants with naga, compile on Dawn; errors at file:line:column (--json)
   snapshot <dir>         write every variant's .wgsl into <dir>
   help [command]         this help, or a command's
 

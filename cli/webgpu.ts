@@ -1,7 +1,7 @@
 import { CliError } from './cli-error.js';
 
-/** What weft validate needs of the `webgpu` package (Dawn for Node). */
-interface WebGpuModule {
+/** What weft validate needs of the `webgpu` package (Dawn for Node). @internal */
+export interface WebGpuModule {
   create(options: string[]): GPU;
   globals: object;
 }

@@ -1,8 +1,15 @@
 import { compilationMessagesAsync, createShaderModuleScoped } from '../../composer/compile-errors.js';
-import { type ComposedShader, composeShader, makeComposeCache } from '../../composer/compose-shader.js';
+import {
+  type ComposeCache,
+  type ComposedShader,
+  composeShader,
+  makeComposeCache,
+} from '../../composer/compose-shader.js';
 import { ComposeError } from '../../composer/errors.js';
+import { checkWgslAsync } from '../../composer/wgsl-check.js';
 import { getVariant, listVariants, type VariantDefinition } from '../../composer/variant-registry.js';
 import type { CommandLine } from '../args.js';
+import { CliError } from '../cli-error.js';
 import {
   addDiagnostics,
   formatDiagnostic,
@@ -11,8 +18,8 @@ import {
   makeDiagnosticSet,
   toDiagnostics,
 } from '../diagnostics.js';
-import { isRuleVariant, type LoadedVariants, listRuleVariantNames } from '../registry.js';
-import { loadWebGpuAsync, requestValidationDeviceAsync } from '../webgpu.js';
+import { isRuleVariant, type LoadedVariants, listRuleVariantNames, type RuleFiles } from '../registry.js';
+import { loadWebGpuAsync, requestValidationDeviceAsync, type WebGpuModule } from '../webgpu.js';
 
 const api = 'weft validate';
 
@@ -23,11 +30,12 @@ interface VariantOutcome {
 }
 
 /**
- * `weft validate [variant…]`: composes and compiles variants on Dawn; each distinct message is reported once (by file,
- * line, column and message). Returns 1 when any variant has an error.
+ * `weft validate [variant…]`: composes variants, checks their WGSL with naga (no GPU), then compiles them on Dawn when
+ * the `webgpu` package is installed (without it, naga's verdict stands and a note on stderr says so). Each distinct
+ * message is reported once (by file, line, column and message); a naga error on a line where Dawn reports one too is
+ * left out as the same mistake. Returns 1 when any variant has an error.
  */
 export async function runValidateAsync(line: CommandLine, loaded: LoadedVariants): Promise<number> {
-  const webgpu = await loadWebGpuAsync(api);
   const names = line.operands.length ? line.operands : loaded.ruleFiles ? listRuleVariantNames(loaded) : null;
   const variants = names ? names.map((name) => getVariant(loaded.registry, name)) : listVariants(loaded.registry);
   const cache = makeComposeCache();
@@ -40,6 +48,54 @@ export async function runValidateAsync(line: CommandLine, loaded: LoadedVariants
       outcomes.set(variant.name, { key: null, diagnostics: describeFailure(variant, error, loaded) });
     }
   }
+  const checked = new Map<string, LocatedDiagnostic[]>();
+  for (const [name, shader] of composed)
+    checked.set(name, toDiagnostics(name, await checkWgslAsync(shader), ruleFilesOf(loaded, name), 'naga'));
+  const webgpu = await loadWebGpuOrNullAsync();
+  if (webgpu) await compileOnDawnAsync(webgpu, composed, checked, outcomes, loaded, cache);
+  else for (const [name, shader] of composed) outcomes.set(name, { key: shader.key, diagnostics: checked.get(name)! });
+  const set = makeDiagnosticSet();
+  let failures = 0;
+  for (const variant of variants) {
+    const outcome = outcomes.get(variant.name) as VariantOutcome;
+    const failed = outcome.diagnostics.some((d) => d.severity === 'error');
+    if (failed) failures++;
+    const added = addDiagnostics(set, outcome.diagnostics);
+    if (!line.json) printOutcome(variant.name, outcome, added, failed);
+  }
+  if (line.json) console.log(JSON.stringify(listDiagnostics(set), null, 2));
+  else {
+    const errors = listDiagnostics(set).filter((d) => d.severity === 'error').length;
+    const by = webgpu ? 'naga and Dawn' : 'naga only';
+    console.log(
+      failures
+        ? `${failures} of ${variants.length} variant(s) failed with ${errors} distinct error(s) (checked by ${by})`
+        : `all ${variants.length} variant(s) compile (checked by ${by})`,
+    );
+  }
+  return failures ? 1 : 0;
+}
+
+/** Dawn, or null (with a note on stderr) when the `webgpu` package is not installed: naga's check then stands alone. */
+async function loadWebGpuOrNullAsync(): Promise<WebGpuModule | null> {
+  try {
+    return await loadWebGpuAsync(api);
+  } catch (error) {
+    if (!(error instanceof CliError) || error.code !== 'missing-package') throw error;
+    console.error(`${error.message}; checked the WGSL with naga only (no GPU compile)`);
+    return null;
+  }
+}
+
+/** Compiles each composed variant on a Dawn device; its messages join naga's, less naga's on a line Dawn flags. */
+async function compileOnDawnAsync(
+  webgpu: WebGpuModule,
+  composed: ReadonlyMap<string, ComposedShader>,
+  checked: ReadonlyMap<string, LocatedDiagnostic[]>,
+  outcomes: Map<string, VariantOutcome>,
+  loaded: LoadedVariants,
+  cache: ComposeCache,
+): Promise<void> {
   const features = [...new Set([...composed.values()].flatMap((c) => c.features.map((f) => f.feature)))];
   const { gpu, device } = await requestValidationDeviceAsync(api, webgpu, features);
   try {
@@ -53,32 +109,20 @@ export async function runValidateAsync(line: CommandLine, loaded: LoadedVariants
       }
       const { module, scope } = createShaderModuleScoped(device, shader.code, `weft:validate:${name}`);
       const messages = await compilationMessagesAsync(module, shader.code, shader.sourceMap, scope);
-      const ruleFiles = isRuleVariant(loaded, name) ? loaded.ruleFiles : null;
-      outcomes.set(name, { key: shader.key, diagnostics: toDiagnostics(name, messages, ruleFiles) });
+      const dawn = toDiagnostics(name, messages, ruleFilesOf(loaded, name), 'dawn');
+      const flagged = new Set(dawn.filter((d) => d.severity === 'error').map((d) => `${d.file}\n${d.line}`));
+      const naga = checked.get(name)!.filter((d) => !flagged.has(`${d.file}\n${d.line}`));
+      outcomes.set(name, { key: shader.key, diagnostics: [...naga, ...dawn] });
     }
   } finally {
     device.destroy();
   }
+  // Dawn's instance must outlive its device's pending promises: a collected GPU object leaves them unresolved.
   void gpu;
-  const set = makeDiagnosticSet();
-  let failures = 0;
-  for (const variant of variants) {
-    const outcome = outcomes.get(variant.name) as VariantOutcome;
-    const failed = outcome.diagnostics.some((d) => d.severity === 'error');
-    if (failed) failures++;
-    const added = addDiagnostics(set, outcome.diagnostics);
-    if (!line.json) printOutcome(variant.name, outcome, added, failed);
-  }
-  if (line.json) console.log(JSON.stringify(listDiagnostics(set), null, 2));
-  else {
-    const errors = listDiagnostics(set).filter((d) => d.severity === 'error').length;
-    console.log(
-      failures
-        ? `${failures} of ${variants.length} variant(s) failed with ${errors} distinct error(s)`
-        : `all ${variants.length} variant(s) compile`,
-    );
-  }
-  return failures ? 1 : 0;
+}
+
+function ruleFilesOf(loaded: LoadedVariants, name: string): RuleFiles | null {
+  return isRuleVariant(loaded, name) ? loaded.ruleFiles : null;
 }
 
 function printOutcome(name: string, outcome: VariantOutcome, added: LocatedDiagnostic[], failed: boolean): void {
@@ -91,7 +135,7 @@ function printOutcome(name: string, outcome: VariantOutcome, added: LocatedDiagn
 
 /** A compose failure as diagnostics: wesl's messages where it stopped, or one message at the fault's fragment or rule. */
 function describeFailure(variant: VariantDefinition, error: unknown, loaded: LoadedVariants): LocatedDiagnostic[] {
-  const ruleFiles = isRuleVariant(loaded, variant.name) ? loaded.ruleFiles : null;
+  const ruleFiles = ruleFilesOf(loaded, variant.name);
   if (error instanceof ComposeError && error.messages.length)
     return toDiagnostics(variant.name, error.messages, ruleFiles);
   if (!(error instanceof Error)) throw error;

@@ -1,6 +1,6 @@
 // Browser test rig: a Vite dev server for test pages, Debian's Chromium with WebGPU on
 // (DESIGN.md §7), and pages that record console, page and WebGPU errors.
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, realpathSync, statSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -86,7 +86,8 @@ export async function startPageServer(root: string, prebundle: readonly string[]
       strictPort: false,
       hmr: false,
       watch: null,
-      fs: { strict: true, allow: [pagesRoot, repoRoot] },
+      // node_modules may be a link out of the checkout (a git worktree's); a page fetches files there too (.wasm).
+      fs: { strict: true, allow: [pagesRoot, repoRoot, realpathSync(join(repoRoot, 'node_modules'))] },
     },
   });
   await server.listen();

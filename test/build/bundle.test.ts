@@ -158,6 +158,20 @@ describe('the published bundle', () => {
     expect(code.replace(/\/\/ .*\n/g, '').trim()).toBe('');
   });
 
+  test('a page that composes ships no naga; the WGSL check loads naga-wasm through import() only', async () => {
+    const composer = join(out, 'composer/index.js');
+    const composing = await bundleConsumer(
+      `import { composeShader } from '${composer}';\nexport const compose = (spec) => composeShader(spec);\n`,
+    );
+    expect(composing).toContain('composeShader');
+    for (const absent of ['naga-wasm', 'checkWgslAsync']) expect(composing, absent).not.toContain(absent);
+    const checking = await bundleConsumer(
+      `import { checkWgslAsync } from '${composer}';\nexport const check = (code) => checkWgslAsync(code);\n`,
+    );
+    expect(checking).toMatch(/\bimport\(['"]naga-wasm['"]\)/);
+    expect(checking).not.toMatch(/^import .*['"]naga-wasm['"]/m);
+  });
+
   test('a scene that only renders ships no picking code, no CPU BVH and no glTF reader', async () => {
     const code =
       await bundleConsumer(`import { createEngineAsync, createScene, createBoxMesh, renderFrame } from '${join(out, 'engine/index.js')}';

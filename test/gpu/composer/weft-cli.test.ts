@@ -155,6 +155,8 @@ describe('weft CLI (built)', () => {
         severity: 'error',
         message: 'invalid vector swizzle character',
         variant: 'rule-broken-basic-regular',
+        // naga reports the same line too; Dawn's message stands for both.
+        checkedBy: 'dawn',
       },
     ]);
 
@@ -168,10 +170,25 @@ describe('weft CLI (built)', () => {
     expect((await weft(['validate', '--rule', good, '--json'])).code, 'limit is not declared').toBe(1);
   });
 
-  test('validate without the webgpu package names it and exits 2 (WEFT_CLI_WEBGPU_MODULE is a test hook)', async () => {
-    const run = await weft(['validate'], { env: { WEFT_CLI_WEBGPU_MODULE: 'webgpu-not-installed' } });
-    expect(run.code).toBe(2);
-    expect(run.stderr).toContain('npm install webgpu-not-installed');
-    expect(run.stdout).toBe('');
+  test('validate without the webgpu package checks with naga alone, names the package and fails on naga errors', async () => {
+    const env = { WEFT_CLI_WEBGPU_MODULE: 'webgpu-not-installed' };
+    const run = await weft(['validate'], { env });
+    expect(run.stderr).toContain('npm install webgpu-not-installed; checked the WGSL with naga only (no GPU compile)');
+    expect(run.stdout).toContain(`all ${registered} variant(s) compile (checked by naga only)`);
+    expect(run.code).toBe(0);
+
+    const args = ['validate', '--registry', fixture, 'cli-good', 'cli-bad-type', 'cli-unlinked'];
+    const bad = await weft(args, { env, nodeArgs: ['--import', import.meta.resolve('tsx')] });
+    expect(bad.code).toBe(1);
+    // naga's wording differs from Tint's and says where it comes from; the line and column are the fragment's.
+    expect(bad.stdout).toMatch(
+      /✗ cli-bad-type \([0-9a-f]{16}\)\n {4}cli-helper:2:10: Operation Multiply can't work with .* \[naga\]\n {8}return c \* 2u;\n {15}\^/,
+    );
+    expect(bad.stdout).toContain('2 of 3 variant(s) failed with 2 distinct error(s) (checked by naga only)');
+    const json = await weft([...args, '--json'], { env, nodeArgs: ['--import', import.meta.resolve('tsx')] });
+    expect(JSON.parse(json.stdout)).toMatchObject([
+      { file: 'cli-helper', line: 2, column: 10, variant: 'cli-bad-type', checkedBy: 'naga' },
+      { file: 'cli-helper', line: 2, column: 10, message: "unresolved identifier 'missing'", variant: 'cli-unlinked' },
+    ]);
   });
 });
