@@ -4,11 +4,19 @@
  *
  * Each mutation kind is a function from (fragment, rng) to a mutated fragment plus what a good error should name; a
  * kind returns null where it does not apply to a fragment. Add kinds (e.g. typos inside WGSL bodies) to `kinds`.
- * With --gpu, mutants that compose are compiled on Dawn: an error there is "GPU only", none is "missed".
+ * Mutants that compose are checked by naga (`checkWgslAsync`, no GPU): an error there is caught before the GPU too. With
+ * --gpu, the rest are compiled on Dawn: an error there is "GPU only", none is "missed".
  *
  * Run: npx tsx bench/compose-mutations.ts [mutations=500] [--seed=1] [--gpu]
  */
-import { ComposeError, type ComposeSpec, composeShader, makeComposeCache } from '../composer/index.js';
+import {
+  ComposeError,
+  type ComposedShader,
+  type ComposeSpec,
+  checkWgslAsync,
+  composeShader,
+  makeComposeCache,
+} from '../composer/index.js';
 import type { Fragment, SlotDecl } from '../fragments/fragment-types.js';
 import { listVariants, makeWeftVariantRegistry } from '../index.js';
 import { makeRandom } from '../test/support/random.js';
@@ -276,7 +284,26 @@ const kinds: readonly MutationKind[] = [
 ];
 
 /** `no-effect`: the mutant composes to the very code of the unmutated variant (e.g. it edits an inactive `@if` branch). */
-type Outcome = 'named' | 'caught-elsewhere' | 'caught-unplaced' | 'no-effect' | 'gpu-only' | 'missed' | 'crash';
+type Outcome =
+  | 'named'
+  | 'caught-elsewhere'
+  | 'caught-unplaced'
+  | 'wgsl-named'
+  | 'wgsl-unplaced'
+  | 'no-effect'
+  | 'gpu-only'
+  | 'missed'
+  | 'crash';
+
+/** What naga's check (no GPU) says of a mutant that composed: caught at the expected fragment (and line), elsewhere, or not. */
+async function classifyWgsl(composed: ComposedShader, expected: Expected): Promise<Outcome | null> {
+  const errors = (await checkWgslAsync(composed)).filter((m) => m.type === 'error');
+  if (!errors.length) return null;
+  const placed = errors.some(
+    (m) => m.fragmentId === expected.fragmentId && (expected.line === null || m.line === expected.line),
+  );
+  return placed ? 'wgsl-named' : 'wgsl-unplaced';
+}
 
 function classify(error: unknown, expected: Expected): Outcome {
   if (!(error instanceof ComposeError)) return 'crash';
@@ -330,6 +357,8 @@ async function main(): Promise<void> {
       named: 0,
       'caught-elsewhere': 0,
       'caught-unplaced': 0,
+      'wgsl-named': 0,
+      'wgsl-unplaced': 0,
       'no-effect': 0,
       'gpu-only': 0,
       missed: 0,
@@ -341,6 +370,7 @@ async function main(): Promise<void> {
     try {
       const composed = composeShader(spec, cache);
       outcome = composed.code === original ? 'no-effect' : 'missed';
+      if (outcome === 'missed') outcome = (await classifyWgsl(composed, mutant.expected)) ?? 'missed';
       if (device && outcome === 'missed') {
         device.pushErrorScope('validation');
         const module = device.createShaderModule({ code: composed.code });
@@ -353,7 +383,8 @@ async function main(): Promise<void> {
       if (error instanceof ComposeError) codes.set(error.code, (codes.get(error.code) ?? 0) + 1);
     }
     row[outcome]++;
-    if (outcome !== 'named' && samples.length < 40) samples.push(`  [${outcome}] ${kind.name}: ${mutant.what}`);
+    if (outcome !== 'named' && outcome !== 'wgsl-named' && samples.length < 40)
+      samples.push(`  [${outcome}] ${kind.name}: ${mutant.what}`);
   }
   device?.destroy();
   gpu = null;
@@ -361,13 +392,14 @@ async function main(): Promise<void> {
     `compose mutations: ${count} seeded mutations (seed ${seed}) of ${variants.length} registered variants${useGpu ? ', uncaught ones compiled on Dawn' : ''}\n`,
   );
   const rows = [...tally].map(([name, r]) => {
-    const caught = r.named + r['caught-elsewhere'] + r['caught-unplaced'];
+    const caught = r.named + r['caught-elsewhere'] + r['caught-unplaced'] + r['wgsl-named'] + r['wgsl-unplaced'];
     return [
       name,
       String(r.total),
       `${caught} (${((100 * caught) / r.total).toFixed(1)} %)`,
-      String(r.named),
-      String(r['caught-unplaced'] + r['caught-elsewhere']),
+      String(r.named + r['wgsl-named']),
+      String(r['caught-unplaced'] + r['caught-elsewhere'] + r['wgsl-unplaced']),
+      String(r['wgsl-named'] + r['wgsl-unplaced']),
       String(r['no-effect']),
       useGpu ? String(r['gpu-only']) : '-',
       String(r.missed),
@@ -375,13 +407,15 @@ async function main(): Promise<void> {
     ];
   });
   const sum = (k: Outcome | 'total') => [...tally.values()].reduce((a, r) => a + r[k], 0);
-  const caughtAll = sum('named') + sum('caught-elsewhere') + sum('caught-unplaced');
+  const caughtAll =
+    sum('named') + sum('caught-elsewhere') + sum('caught-unplaced') + sum('wgsl-named') + sum('wgsl-unplaced');
   rows.push([
     'all',
     String(sum('total')),
     `${caughtAll} (${((100 * caughtAll) / sum('total')).toFixed(1)} %)`,
-    String(sum('named')),
-    String(sum('caught-unplaced') + sum('caught-elsewhere')),
+    String(sum('named') + sum('wgsl-named')),
+    String(sum('caught-unplaced') + sum('caught-elsewhere') + sum('wgsl-unplaced')),
+    String(sum('wgsl-named') + sum('wgsl-unplaced')),
     String(sum('no-effect')),
     useGpu ? String(sum('gpu-only')) : '-',
     String(sum('missed')),
@@ -394,6 +428,7 @@ async function main(): Promise<void> {
       'caught before GPU',
       'right fragment+place',
       'caught, wrong place',
+      'of them by naga',
       'no effect',
       'GPU only',
       useGpu ? 'missed' : 'not caught',
