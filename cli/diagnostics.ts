@@ -33,9 +33,10 @@ export function toDiagnostics(
   messages: readonly MappedShaderMessage[],
   ruleFiles: RuleFiles | null,
   checkedBy?: WgslFrontEnd,
+  signatureMismatch = false,
 ): LocatedDiagnostic[] {
   const located = ruleFiles
-    ? locateRuleMessages(ruleFiles.rule, messages).map((m) => ({
+    ? locateRuleMessages(ruleFiles.rule, messages, signatureMismatch).map((m) => ({
         ...m,
         file: ruleFiles.paths[m.file as keyof RuleFiles['paths']] ?? m.file,
       }))

@@ -1,13 +1,19 @@
 // The WGSL check without a GPU: naga (wgpu's shader compiler, Firefox's WGSL front end) as WebAssembly, loaded by
-// dynamic import on the first check only, so a page that never checks neither bundles nor instantiates it.
+// dynamic import on the first check only. Bundlers never see that import (a page that never checks ships no naga, not
+// even its 2 MB .wasm as an unused asset); a browser page that checks hands the module in (`options.naga`).
 import { mapCompilationInfo } from './compile-errors.js';
 import type { ComposedShader } from './compose-shader.js';
-import { type MappedShaderMessage, ShaderCompileError } from './errors.js';
+import { ComposeError, type MappedShaderMessage, ShaderCompileError } from './errors.js';
 
 type Naga = typeof import('naga-wasm');
 
 /** Where the check finds naga's WebAssembly binary (`naga-wasm/naga_bg.wasm`); see `checkWgslAsync`. */
 export interface WgslCheckOptions {
+  /**
+   * The `naga-wasm` module, for pages built by a bundler: `{ naga: await import('naga-wasm') }` makes your bundler
+   * include it where you check (weft's own import of it is hidden from bundlers). Node finds it by itself.
+   */
+  naga?: Naga;
   /**
    * The binary, when a browser build cannot resolve it next to naga-wasm's module (Vite and webpack 5 do): a URL,
    * a `Response` or the bytes. Ignored in Node, and after the first check (naga is instantiated once per page).
@@ -18,8 +24,22 @@ export interface WgslCheckOptions {
 // One instantiation per process or page, started by the first check (not at import: no module-level side effect).
 let nagaLoading: Promise<Naga> | null = null;
 
+/** The package name in a variable: bundlers leave `import(nagaPackage)` alone instead of emitting naga's files. */
+const nagaPackage = 'naga-wasm';
+
+function importNagaAsync(): Promise<Naga> {
+  return import(/* @vite-ignore */ /* webpackIgnore: true */ nagaPackage).catch((error: unknown) => {
+    throw new ComposeError(
+      'checkWgslAsync',
+      'bad-option',
+      [],
+      `could not import ${nagaPackage} (${(error as Error)?.message ?? error}); in a bundled page pass { naga: await import('${nagaPackage}') }`,
+    );
+  }) as Promise<Naga>;
+}
+
 function loadNagaAsync(options: WgslCheckOptions): Promise<Naga> {
-  nagaLoading ??= import('naga-wasm').then(async (naga) => {
+  nagaLoading ??= (options.naga ? Promise.resolve(options.naga) : importNagaAsync()).then(async (naga) => {
     // In Node, naga-wasm's node entry has already instantiated it; init() then returns at once.
     await naga.init(options.nagaWasm ? { module_or_path: options.nagaWasm } : undefined);
     return naga;
@@ -79,7 +99,8 @@ function offsetOf(code: string, line: number, column: number): number {
  * Checks WGSL with naga, no GPU needed (Node and browsers), and maps its error to the fragment's own line like a
  * device's messages (`mapCompilationInfo`). naga stops at its first error, so the result holds at most one message;
  * an empty array means naga parsed and validated the module. Takes a `ComposedShader` or plain WGSL (then positions
- * stay in the code, under `weft:code`). naga-wasm (about 2 MB of WebAssembly) is imported on the first call only.
+ * stay in the code, under `weft:code`). naga-wasm (about 2 MB of WebAssembly) is imported on the first call only; in a
+ * bundled page pass it as `options.naga`.
  */
 export async function checkWgslAsync(
   shader: Pick<ComposedShader, 'code' | 'sourceMap'> | string,

@@ -231,7 +231,11 @@ const ruleFragments: Record<string, { file: 'wgsl' | 'worldAdjustWgsl'; fn: stri
  * not match its signature: it points at the function's declaration. Messages about weft's own code keep their source.
  * @internal
  */
-export function locateRuleMessages(rule: PickRuleTexts, messages: readonly MappedShaderMessage[]): PickRuleMessage[] {
+export function locateRuleMessages(
+  rule: PickRuleTexts,
+  messages: readonly MappedShaderMessage[],
+  signatureMismatch = false,
+): PickRuleMessage[] {
   return messages.map((m) => {
     const own = ruleFragments[m.fragmentId];
     const called = m.fragmentId === generatedPath('slots') && m.origin ? ruleFragments[m.origin] : undefined;
@@ -239,7 +243,8 @@ export function locateRuleMessages(rule: PickRuleTexts, messages: readonly Mappe
     const { type, message } = m;
     if (!target) return { file: m.fragmentId, line: m.line, column: m.column, type, message, lineText: m.lineText };
     const text = rule[target.file] ?? '';
-    if (own && m.line <= text.split('\n').length)
+    // The composer's signature check points at the rule's own `fn` line; it is still worded as the rule's mismatch.
+    if (own && !signatureMismatch && m.line <= text.split('\n').length)
       return { file: target.file, line: m.line, column: m.column, type, message, lineText: m.lineText };
     const at = locate(text, Math.max(0, text.search(new RegExp(`\\bfn\\s+${target.fn}\\b`))));
     return {
@@ -264,7 +269,8 @@ function formatRuleMessage(m: PickRuleMessage): string {
 export function toRuleError(api: string, checked: CheckedRule, error: unknown): never {
   if (error instanceof PickError) throw error;
   if ((error instanceof ShaderCompileError || error instanceof ComposeError) && error.messages.length) {
-    const messages = locateRuleMessages(checked.rule, error.messages);
+    const signature = error instanceof ComposeError && error.code === 'slot-signature';
+    const messages = locateRuleMessages(checked.rule, error.messages, signature);
     const errors = messages.filter((m) => m.type === 'error').map(formatRuleMessage);
     throw new PickError(
       api,

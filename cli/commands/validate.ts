@@ -137,7 +137,7 @@ function printOutcome(name: string, outcome: VariantOutcome, added: LocatedDiagn
 function describeFailure(variant: VariantDefinition, error: unknown, loaded: LoadedVariants): LocatedDiagnostic[] {
   const ruleFiles = ruleFilesOf(loaded, variant.name);
   if (error instanceof ComposeError && error.messages.length)
-    return toDiagnostics(variant.name, error.messages, ruleFiles);
+    return toDiagnostics(variant.name, error.messages, ruleFiles, undefined, error.code === 'slot-signature');
   if (!(error instanceof Error)) throw error;
   const fragment = error instanceof ComposeError ? error.fragmentIds[0] : undefined;
   const file = ruleFiles?.paths.wgsl ?? fragment ?? `variant:${variant.name}`;

@@ -158,7 +158,7 @@ describe('the published bundle', () => {
     expect(code.replace(/\/\/ .*\n/g, '').trim()).toBe('');
   });
 
-  test('a page that composes ships no naga; the WGSL check loads naga-wasm through import() only', async () => {
+  test('a page that composes ships no naga; the WGSL check imports naga-wasm at run time, hidden from bundlers', async () => {
     const composer = join(out, 'composer/index.js');
     const composing = await bundleConsumer(
       `import { composeShader } from '${composer}';\nexport const compose = (spec) => composeShader(spec);\n`,
@@ -168,7 +168,9 @@ describe('the published bundle', () => {
     const checking = await bundleConsumer(
       `import { checkWgslAsync } from '${composer}';\nexport const check = (code) => checkWgslAsync(code);\n`,
     );
-    expect(checking).toMatch(/\bimport\(['"]naga-wasm['"]\)/);
+    // The package name sits in a variable so bundlers neither follow nor emit naga (its .wasm is 2 MB).
+    expect(checking).toMatch(/['"]naga-wasm['"]/);
+    expect(checking).not.toMatch(/\bimport\(['"]naga-wasm['"]\)/);
     expect(checking).not.toMatch(/^import .*['"]naga-wasm['"]/m);
   });
 

@@ -24,7 +24,8 @@ function spec(body: string) {
 
 async function run(): Promise<WgslCheckPageResult> {
   const goodShader = composeShader(spec('  return c;'));
-  const good = await checkWgslAsync(goodShader);
+  // The page's own import: Vite bundles naga-wasm here, and only here.
+  const good = await checkWgslAsync(goodShader, { naga: await import('naga-wasm') });
   const bad = await checkWgslAsync(composeShader(spec('  let k = 1.0;\n  return c * 2u;')));
   const start = performance.now();
   await checkWgslAsync(goodShader);
