@@ -1,17 +1,12 @@
-import {
-  type BindingRole,
-  type Fragment,
-  type FragmentBinding,
-  fragmentModuleName,
-  type ShaderStageName,
-} from '../fragments/fragment-types.js';
+import type { BindingRole, Fragment, FragmentBinding, ShaderStageName } from '../fragments/fragment-types.js';
 import { bindingRoles as roles, type ResolvedBindingPolicy } from './binding-policy.js';
+import { bindingWgslType, failBinding } from './binding-types.js';
 import type { Conditions } from './conditions.js';
 import { describeValue } from '../core/errors.js';
 import { ComposeError } from './errors.js';
 import { activeItems } from './fragment-graph.js';
 import { type GeneratedModule, makeModuleWriter } from './generated-module.js';
-import { isWgslIdentifier, qualifyWgslType } from './wgsl-names.js';
+import { isWgslIdentifier } from './wgsl-names.js';
 
 // GPUShaderStage values, spelled out so the composer needs no WebGPU globals.
 const stageBits: Readonly<Record<ShaderStageName, number>> = { vertex: 1, fragment: 2, compute: 4 };
@@ -44,109 +39,6 @@ interface Collected {
   signature: string;
   visibility: number;
   fragments: string[];
-}
-
-const textureTypeByDimension: Readonly<Record<GPUTextureViewDimension, string>> = {
-  '1d': 'texture_1d',
-  '2d': 'texture_2d',
-  '2d-array': 'texture_2d_array',
-  cube: 'texture_cube',
-  'cube-array': 'texture_cube_array',
-  '3d': 'texture_3d',
-};
-
-function fail(api: string, fragment: Fragment, binding: unknown, what: string): never {
-  throw new ComposeError(
-    api,
-    'invalid-fragment',
-    [fragment.id],
-    `fragment "${fragment.id}" binding ${describeValue((binding as { name?: unknown })?.name)}: ${what}`,
-  );
-}
-
-function wgslTypeOf(api: string, fragment: Fragment, b: FragmentBinding): string {
-  const qualify = (name: string) => `package::${fragmentModuleName(fragment.id)}::${name}`;
-  switch (b.kind) {
-    case 'uniform':
-    case 'storage':
-    case 'read-only-storage':
-      if (typeof b.type !== 'string' || !b.type.trim())
-        fail(api, fragment, b, `type ${describeValue(b.type)} must be a WGSL type`);
-      return qualifyWgslType(b.type.trim(), qualify);
-    case 'texture': {
-      const sample = b.sampleType;
-      const dimension = textureTypeByDimension[b.viewDimension];
-      if (!dimension)
-        fail(
-          api,
-          fragment,
-          b,
-          `viewDimension ${describeValue(b.viewDimension)} is not one of ${Object.keys(textureTypeByDimension).join(', ')}`,
-        );
-      if (sample === 'depth') {
-        if (b.multisampled) return 'texture_depth_multisampled_2d';
-        if (!['2d', '2d-array', 'cube', 'cube-array'].includes(b.viewDimension))
-          fail(
-            api,
-            fragment,
-            b,
-            `a depth texture's viewDimension must be 2d, 2d-array, cube or cube-array, not ${describeValue(b.viewDimension)}`,
-          );
-        return dimension.replace('texture_', 'texture_depth_');
-      }
-      const scalar = { float: 'f32', 'unfilterable-float': 'f32', sint: 'i32', uint: 'u32' }[sample as string];
-      if (!scalar)
-        fail(
-          api,
-          fragment,
-          b,
-          `sampleType ${describeValue(sample)} is not one of float, unfilterable-float, depth, sint, uint`,
-        );
-      if (b.multisampled) {
-        if (b.viewDimension !== '2d')
-          fail(
-            api,
-            fragment,
-            b,
-            `a multisampled texture's viewDimension must be 2d, not ${describeValue(b.viewDimension)}`,
-          );
-        return `texture_multisampled_2d<${scalar}>`;
-      }
-      return `${dimension}<${scalar}>`;
-    }
-    case 'storage-texture': {
-      const dimension = textureTypeByDimension[b.viewDimension];
-      const access = { 'write-only': 'write', 'read-only': 'read', 'read-write': 'read_write' }[b.access as string];
-      if (!dimension || b.viewDimension.startsWith('cube'))
-        fail(
-          api,
-          fragment,
-          b,
-          `a storage texture's viewDimension must be 1d, 2d, 2d-array or 3d, not ${describeValue(b.viewDimension)}`,
-        );
-      if (!access)
-        fail(api, fragment, b, `access ${describeValue(b.access)} is not one of write-only, read-only, read-write`);
-      if (typeof b.format !== 'string' || !/^[a-z0-9]+$/.test(b.format))
-        fail(api, fragment, b, `format ${describeValue(b.format)} is not a storage texture format`);
-      return `${dimension.replace('texture_', 'texture_storage_')}<${b.format}, ${access}>`;
-    }
-    case 'sampler':
-      if (!['filtering', 'non-filtering', 'comparison'].includes(b.samplerType))
-        fail(
-          api,
-          fragment,
-          b,
-          `samplerType ${describeValue(b.samplerType)} is not one of filtering, non-filtering, comparison`,
-        );
-      return b.samplerType === 'comparison' ? 'sampler_comparison' : 'sampler';
-    default:
-      return fail(
-        api,
-        fragment,
-        b,
-        `kind ${describeValue((b as { kind?: unknown }).kind)} is not one of uniform, storage, read-only-storage, texture, storage-texture, sampler`,
-      );
-  }
 }
 
 function declarationOf(c: Collected): string {
@@ -216,61 +108,83 @@ export function assignBindings(
   const byName = new Map<string, Collected>();
   for (const fragment of ordered) {
     for (const decl of activeItems(api, fragment, fragment.bindings, conditions)) {
-      if (typeof decl?.name !== 'string' || !isWgslIdentifier(decl.name))
-        fail(api, fragment, decl, 'name must be a WGSL identifier');
-      if (!roles.includes(decl.role))
-        fail(api, fragment, decl, `role ${describeValue(decl.role)} is not one of ${roles.join(', ')}`);
-      if (!Array.isArray(decl.visibility) || !decl.visibility.length || !decl.visibility.every((s) => s in stageBits)) {
-        fail(
-          api,
-          fragment,
-          decl,
-          `visibility ${describeValue(decl.visibility)} must list stages among vertex, fragment, compute`,
-        );
-      }
-      const wgslType = wgslTypeOf(api, fragment, decl);
-      const signature =
-        JSON.stringify(layoutEntry({ decl, wgslType, signature: '', visibility: 0, fragments: [] }, 0)) +
-        decl.role +
-        wgslType;
-      const visibility = decl.visibility.reduce((bits: number, s: ShaderStageName) => bits | stageBits[s], 0);
-      const existing = byName.get(decl.name);
-      if (!existing) {
-        byName.set(decl.name, { decl, wgslType, signature, visibility, fragments: [fragment.id] });
-      } else if (existing.signature !== signature) {
-        const ids = [...new Set([...existing.fragments, fragment.id])];
-        throw new ComposeError(
-          api,
-          'binding-clash',
-          ids,
-          `binding "${decl.name}" is declared by fragment "${existing.fragments[0]}" as ${describeBinding(existing)} and by fragment "${fragment.id}" as ${describeBinding({ decl, wgslType })}; ` +
-            'fragments share a binding only when kind, type and role are identical (a struct type is identical only when it comes from the same fragment): rename one or move it into a shared dependency',
-        );
-      } else {
-        existing.visibility |= visibility;
-        if (!existing.fragments.includes(fragment.id)) existing.fragments.push(fragment.id);
-      }
+      collectBinding(api, fragment, decl, byName);
     }
   }
-  const writer = makeModuleWriter('bindings');
-  const groups: ComposedBindGroup[] = [];
   const used = [...byName.values()];
-  for (const c of used) {
-    if (policy.groups[c.decl.role] === null)
-      throw new ComposeError(
-        api,
-        'binding-policy',
-        c.fragments,
-        `binding "${c.decl.name}" of fragment "${c.fragments[0]}" is in role ${c.decl.role}, which the binding policy gives no group (maxBindGroups ${policy.maxBindGroups}); groups: ${JSON.stringify(policy.groups)}`,
-      );
-    if (declare === 'private' && c.decl.kind !== 'uniform')
-      throw new ComposeError(
-        api,
-        'library-resource',
-        c.fragments,
-        `binding "${c.decl.name}" of fragment "${c.fragments[0]}" is a ${c.decl.kind}; library output passes resources to its stage functions as values, which only uniform buffers can be (textures, samplers and storage buffers in a library are not supported yet)`,
-      );
+  for (const c of used) checkPlaceable(api, c, policy, declare);
+  const groups = assignGroups(used, policy);
+  return { groups, module: writeBindingsModule(groups, used, declare) };
+}
+
+function checkBindingDecl(api: string, fragment: Fragment, decl: FragmentBinding): void {
+  if (typeof decl?.name !== 'string' || !isWgslIdentifier(decl.name))
+    failBinding(api, fragment, decl, 'name must be a WGSL identifier');
+  if (!roles.includes(decl.role))
+    failBinding(api, fragment, decl, `role ${describeValue(decl.role)} is not one of ${roles.join(', ')}`);
+  if (!Array.isArray(decl.visibility) || !decl.visibility.length || !decl.visibility.every((s) => s in stageBits)) {
+    failBinding(
+      api,
+      fragment,
+      decl,
+      `visibility ${describeValue(decl.visibility)} must list stages among vertex, fragment, compute`,
+    );
   }
+}
+
+/** Adds one binding declaration; declarations of one name are shared only when all but their visibility agree. */
+function collectBinding(api: string, fragment: Fragment, decl: FragmentBinding, byName: Map<string, Collected>): void {
+  checkBindingDecl(api, fragment, decl);
+  const wgslType = bindingWgslType(api, fragment, decl);
+  const signature =
+    JSON.stringify(layoutEntry({ decl, wgslType, signature: '', visibility: 0, fragments: [] }, 0)) +
+    decl.role +
+    wgslType;
+  const visibility = decl.visibility.reduce((bits: number, s: ShaderStageName) => bits | stageBits[s], 0);
+  const existing = byName.get(decl.name);
+  if (!existing) {
+    byName.set(decl.name, { decl, wgslType, signature, visibility, fragments: [fragment.id] });
+  } else if (existing.signature !== signature) {
+    const ids = [...new Set([...existing.fragments, fragment.id])];
+    throw new ComposeError(
+      api,
+      'binding-clash',
+      ids,
+      `binding "${decl.name}" is declared by fragment "${existing.fragments[0]}" as ${describeBinding(existing)} and by fragment "${fragment.id}" as ${describeBinding({ decl, wgslType })}; ` +
+        'fragments share a binding only when kind, type and role are identical (a struct type is identical only when it comes from the same fragment): rename one or move it into a shared dependency',
+    );
+  } else {
+    existing.visibility |= visibility;
+    if (!existing.fragments.includes(fragment.id)) existing.fragments.push(fragment.id);
+  }
+}
+
+/** The policy gives the binding's role a group, and a library can pass the binding as a value. */
+function checkPlaceable(
+  api: string,
+  c: Collected,
+  policy: ResolvedBindingPolicy,
+  declare: 'binding' | 'private',
+): void {
+  if (policy.groups[c.decl.role] === null)
+    throw new ComposeError(
+      api,
+      'binding-policy',
+      c.fragments,
+      `binding "${c.decl.name}" of fragment "${c.fragments[0]}" is in role ${c.decl.role}, which the binding policy gives no group (maxBindGroups ${policy.maxBindGroups}); groups: ${JSON.stringify(policy.groups)}`,
+    );
+  if (declare === 'private' && c.decl.kind !== 'uniform')
+    throw new ComposeError(
+      api,
+      'library-resource',
+      c.fragments,
+      `binding "${c.decl.name}" of fragment "${c.fragments[0]}" is a ${c.decl.kind}; library output passes resources to its stage functions as values, which only uniform buffers can be (textures, samplers and storage buffers in a library are not supported yet)`,
+    );
+}
+
+/** Every group up to the last used one, each role's bindings sorted by name from the role's first binding. */
+function assignGroups(used: readonly Collected[], policy: ResolvedBindingPolicy): ComposedBindGroup[] {
+  const groups: ComposedBindGroup[] = [];
   const lastGroup = Math.max(-1, ...used.map((c) => policy.groups[c.decl.role]!));
   for (let group = 0; group <= lastGroup; group++) {
     const role = roles.find((r) => policy.groups[r] === group) ?? null;
@@ -291,14 +205,28 @@ export function assignBindings(
         fragments: c.fragments,
       })),
     });
-    members.forEach((c, i) =>
+  }
+  return groups;
+}
+
+/** The `bindings` module: one declaration per binding, group by group, in binding order. */
+function writeBindingsModule(
+  groups: readonly ComposedBindGroup[],
+  used: readonly Collected[],
+  declare: 'binding' | 'private',
+): GeneratedModule {
+  const writer = makeModuleWriter('bindings');
+  const byName = new Map(used.map((c) => [c.decl.name, c]));
+  for (const { group, bindings } of groups) {
+    for (const b of bindings) {
+      const c = byName.get(b.name)!;
       writer.line(
         declare === 'private'
           ? `var<private> ${c.decl.name}: ${c.wgslType};`
-          : `@group(${group}) @binding(${first + i}) ${declarationOf(c)}`,
+          : `@group(${group}) @binding(${b.binding}) ${declarationOf(c)}`,
         c.fragments[0],
-      ),
-    );
+      );
+    }
   }
-  return { groups, module: writer.done() };
+  return writer.done();
 }

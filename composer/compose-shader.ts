@@ -12,6 +12,7 @@ import { fnv1a64, stableStringify } from './hash.js';
 import { getLiveRecord, liveSpec } from './live-hooks.js';
 import { type LinkRegistry, type LinkResult, linkerAvailable, linkFragments, makeLinkRegistry } from './link.js';
 import { findPrecomposedShader, type PrecomposedSource } from './precomposed.js';
+import type { OutputMode } from './output-mode.js';
 import { type ComposedSlot, resolveSlots, type StageFunction } from './slots.js';
 import { assignStageIo, type ComposedTarget, type ComposedVarying } from './stage-io.js';
 import {
@@ -316,7 +317,7 @@ function rootModule(
   vertex: StageFunction,
   fragment: StageFunction | null,
   hasOutputs: boolean,
-  pulled: boolean,
+  mode: OutputMode,
 ): GeneratedModule {
   const w = makeModuleWriter('weft_main');
   const enables = [...new Set(features.map((f) => enableOfFeature[f.feature]).filter(Boolean))].sort();
@@ -325,7 +326,7 @@ function rootModule(
     w.line('');
   }
   w.line('@vertex');
-  if (pulled) {
+  if (mode.pulled) {
     const pull = `package::${vertexPullingFragmentId.replaceAll('-', '_')}`;
     w.line('fn vertexMain(pulled: io::PulledVertexInput) -> io::VertexOutput {');
     w.line(`  return ${vertex.path}(${pull}::pullVertexInput(pulled));`, vertex.fragment);
@@ -379,15 +380,15 @@ function composeUncached(spec: ComposeSpec, registry: LinkRegistry): ComposedSha
     // Composer-made (it holds no @location): appended after the graph's own checks, which it needs none of.
     ordered = [...given, pulling.fragment];
   }
-  const pulled = spec.vertexPulling !== undefined;
+  const mode: OutputMode = { library, pulled: spec.vertexPulling !== undefined };
   const bindings = assignBindings(api, ordered, conditions, policy, library ? 'private' : 'binding');
-  const io = assignStageIo(api, ordered, conditions, vertex.inputs, pulled, library);
+  const io = assignStageIo(api, ordered, conditions, vertex.inputs, mode);
   const slots = resolveSlots(api, ordered, io.targets.length > 0, conditions);
   const features = collectFeatures(api, ordered, conditions, io.builtins);
   const resources = library ? stageResourcesOf(bindings.groups) : null;
   const root = resources
     ? libraryRootModule(slots.vertexStage, slots.fragmentStage, io.targets.length > 0, resources)
-    : rootModule(features, slots.vertexStage, slots.fragmentStage, io.targets.length > 0, pulled);
+    : rootModule(features, slots.vertexStage, slots.fragmentStage, io.targets.length > 0, mode);
   const generated = [bindings.module, io.module, slots.module, constantsModule(constants)];
   const linked = linkFragments(api, registry, ordered, generated, root, conditions);
   const layout = {

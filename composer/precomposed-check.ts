@@ -6,7 +6,8 @@ import { ComposeError } from './errors.js';
 import { fnv1a64, stableStringify } from './hash.js';
 import type { PrecomposedShaders } from './precomposed.js';
 import { precomposedFormat, precomposedWeftVersion } from './precomposed.js';
-import { semanticScalarKind, vertexFormatInfo } from './vertex-layout.js';
+import { vertexFormatInfo } from './vertex-formats.js';
+import { semanticScalarKind } from './vertex-layout.js';
 import { isWgslIdentifier, wgslScalarKind } from './wgsl-names.js';
 
 const rebuild =

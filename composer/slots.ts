@@ -86,6 +86,39 @@ export function resolveSlots(
   vertexStage: StageFunction;
   fragmentStage: StageFunction | null;
 } {
+  const provided = collectProvidedSlots(api, ordered, hasOutputs);
+  collectFills(api, ordered, provided);
+  checkSlotSignatures(api, provided.values(), conditions);
+  const names = [...provided.keys()].sort();
+  for (const name of names) checkFillCount(api, name, provided.get(name)!);
+  const slots: ComposedSlot[] = [];
+  const w = makeModuleWriter('slots');
+  const stages: { vertex: StageFunction | null; fragment: StageFunction | null } = { vertex: null, fragment: null };
+  for (const name of names) {
+    const { decl, provider, fills } = provided.get(name)!;
+    const usesDefault = fills.length === 0 && decl.default !== undefined;
+    slots.push({ name, provider: provider?.id ?? null, fillers: fills.map((f) => f.fragment.id), usesDefault });
+    if (provider) {
+      writeSlotFunction(w, name, provider, provided.get(name)!);
+    } else if (fills.length) {
+      const stage = {
+        fragment: fills[0].fragment.id,
+        fn: fills[0].fill.fn,
+        path: pathOf(fills[0].fragment, fills[0].fill.fn),
+      };
+      if (name === stageSlots.vertex) stages.vertex = stage;
+      else stages.fragment = stage;
+    }
+  }
+  return { slots, module: w.done(), vertexStage: stages.vertex!, fragmentStage: stages.fragment };
+}
+
+function pathOf(fragment: Fragment, fn: string): string {
+  return `package::${fragmentModuleName(fragment.id)}::${fn}`;
+}
+
+/** The composer's stage slots and every slot a fragment provides (one provider per slot). */
+function collectProvidedSlots(api: string, ordered: readonly Fragment[], hasOutputs: boolean): Map<string, Provided> {
   const provided = new Map<string, Provided>([
     [
       stageSlots.vertex,
@@ -129,6 +162,11 @@ export function resolveSlots(
       provided.set(decl.name, { decl, provider: fragment, fills: [] });
     }
   }
+  return provided;
+}
+
+/** Adds each fragment's fills to the slot it names, in fragment order. */
+function collectFills(api: string, ordered: readonly Fragment[], provided: ReadonlyMap<string, Provided>): void {
   for (const fragment of ordered) {
     for (const fill of fragment.fills ?? []) {
       if (typeof fill?.fn !== 'string' || !isWgslIdentifier(fill.fn))
@@ -149,64 +187,52 @@ export function resolveSlots(
       slot.fills.push({ fragment, fill });
     }
   }
-  checkSlotSignatures(api, provided.values(), conditions);
-  const slots: ComposedSlot[] = [];
-  const w = makeModuleWriter('slots');
-  let vertexStage: StageFunction | null = null;
-  let fragmentStage: StageFunction | null = null;
-  for (const name of [...provided.keys()].sort()) {
-    const { decl, provider, fills } = provided.get(name)!;
-    const combine = decl.combine ?? 'one';
-    const fillerIds = fills.map((f) => f.fragment.id);
-    if (combine === 'one' && fills.length > 1) {
-      throw new ComposeError(
-        api,
-        'slot-conflict',
-        fillerIds,
-        `slot "${name}" takes one filler but fragments ${fillerIds.map((id) => `"${id}"`).join(', ')} all fill it; compose only one of them`,
-      );
-    }
-    if (fills.length === 0 && decl.required) {
-      const by = provider
-        ? `provided by fragment "${provider.id}"`
-        : `the ${name === stageSlots.vertex ? 'vertex' : 'fragment'} entry point`;
-      throw new ComposeError(
-        api,
-        'missing-slot',
-        provider ? [provider.id] : [],
-        `required slot "${name}" (${by}) has no filler; add a fragment with fills: [{ slot: "${name}", fn: … }] and signature fn(${decl.params.map((p) => `${p.name}: ${p.type}`).join(', ')})${decl.returns ? ` -> ${decl.returns}` : ''}`,
-      );
-    }
-    const pathOf = (fragment: Fragment, fn: string) => `package::${fragmentModuleName(fragment.id)}::${fn}`;
-    const usesDefault = fills.length === 0 && decl.default !== undefined;
-    slots.push({ name, provider: provider?.id ?? null, fillers: fillerIds, usesDefault });
-    if (!provider) {
-      if (fills.length) {
-        const stage = {
-          fragment: fills[0].fragment.id,
-          fn: fills[0].fill.fn,
-          path: pathOf(fills[0].fragment, fills[0].fill.fn),
-        };
-        if (name === stageSlots.vertex) vertexStage = stage;
-        else fragmentStage = stage;
-      }
-      continue;
-    }
-    const qualify = (type: string) =>
-      qualifyWgslType(type, (n) =>
-        ioStructs.includes(n) ? `io::${n}` : `package::${fragmentModuleName(provider.id)}::${n}`,
-      );
-    const params = decl.params.map((p) => `${p.name}: ${qualify(p.type)}`).join(', ');
-    const args = decl.params.map((p) => p.name).join(', ');
-    w.line(`fn ${name}(${params})${decl.returns ? ` -> ${qualify(decl.returns)}` : ''} {`, provider.id);
-    const calls = fills.length
-      ? fills.map((f) => ({ id: f.fragment.id, path: pathOf(f.fragment, f.fill.fn) }))
-      : usesDefault
-        ? [{ id: provider.id, path: pathOf(provider, decl.default!) }]
-        : [];
-    for (const call of calls) w.line(`  ${decl.returns ? 'return ' : ''}${call.path}(${args});`, call.id);
-    w.line('}', provider.id);
-    w.line('');
+}
+
+/** A `one` slot has at most one filler; a required slot has at least one. */
+function checkFillCount(api: string, name: string, { decl, provider, fills }: Provided): void {
+  const fillerIds = fills.map((f) => f.fragment.id);
+  if ((decl.combine ?? 'one') === 'one' && fills.length > 1) {
+    throw new ComposeError(
+      api,
+      'slot-conflict',
+      fillerIds,
+      `slot "${name}" takes one filler but fragments ${fillerIds.map((id) => `"${id}"`).join(', ')} all fill it; compose only one of them`,
+    );
   }
-  return { slots, module: w.done(), vertexStage: vertexStage!, fragmentStage };
+  if (fills.length === 0 && decl.required) {
+    const by = provider
+      ? `provided by fragment "${provider.id}"`
+      : `the ${name === stageSlots.vertex ? 'vertex' : 'fragment'} entry point`;
+    throw new ComposeError(
+      api,
+      'missing-slot',
+      provider ? [provider.id] : [],
+      `required slot "${name}" (${by}) has no filler; add a fragment with fills: [{ slot: "${name}", fn: … }] and signature fn(${decl.params.map((p) => `${p.name}: ${p.type}`).join(', ')})${decl.returns ? ` -> ${decl.returns}` : ''}`,
+    );
+  }
+}
+
+/** The slot's function in the `slots` module: it calls the filler(s), or the provider's default. */
+function writeSlotFunction(
+  w: ReturnType<typeof makeModuleWriter>,
+  name: string,
+  provider: Fragment,
+  { decl, fills }: Provided,
+): void {
+  const qualify = (type: string) =>
+    qualifyWgslType(type, (n) =>
+      ioStructs.includes(n) ? `io::${n}` : `package::${fragmentModuleName(provider.id)}::${n}`,
+    );
+  const params = decl.params.map((p) => `${p.name}: ${qualify(p.type)}`).join(', ');
+  const args = decl.params.map((p) => p.name).join(', ');
+  w.line(`fn ${name}(${params})${decl.returns ? ` -> ${qualify(decl.returns)}` : ''} {`, provider.id);
+  const calls = fills.length
+    ? fills.map((f) => ({ id: f.fragment.id, path: pathOf(f.fragment, f.fill.fn) }))
+    : decl.default !== undefined
+      ? [{ id: provider.id, path: pathOf(provider, decl.default) }]
+      : [];
+  for (const call of calls) w.line(`  ${decl.returns ? 'return ' : ''}${call.path}(${args});`, call.id);
+  w.line('}', provider.id);
+  w.line('');
 }

@@ -6,7 +6,7 @@ import type { BindingRole, Fragment } from '../fragments/fragment-types.js';
 import { describeValue } from '../core/errors.js';
 import { ComposeError } from './errors.js';
 import type { ComposedVertexInput } from './vertex-layout.js';
-import { vertexFormatInfo } from './vertex-layout.js';
+import { vertexFormatInfo } from './vertex-formats.js';
 
 /** How a composed shader pulls its per-vertex inputs (see `ComposeSpec.vertexPulling`). */
 export interface VertexPullingSpec {
