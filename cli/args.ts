@@ -2,7 +2,7 @@ import { parseArgs } from 'node:util';
 import { CliError } from './cli-error.js';
 
 /** The commands of `weft`. */
-export const commandNames = ['list', 'compose', 'validate', 'snapshot', 'help'] as const;
+export const commandNames = ['list', 'compose', 'validate', 'snapshot', 'types', 'help'] as const;
 export type CommandName = (typeof commandNames)[number];
 
 const options = {
@@ -23,6 +23,7 @@ const acceptedOptions: Readonly<Record<CommandName, readonly OptionName[]>> = {
   compose: [...registryOptions, 'condition', 'json'],
   validate: [...registryOptions, 'json'],
   snapshot: registryOptions,
+  types: registryOptions,
   help: ['help'],
 };
 

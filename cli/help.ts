@@ -13,11 +13,12 @@ export const usageLines: Readonly<Record<CommandName, string>> = {
   compose: 'usage: weft compose <variant> [--condition <name=true|false>]… [--json] [options]',
   validate: 'usage: weft validate [variant…] [--json] [options]',
   snapshot: 'usage: weft snapshot <dir> [options]',
+  types: 'usage: weft types [file.d.ts] [options]',
   help: 'usage: weft help [command]',
 };
 
 /** The tool's usage line. */
-export const toolUsage = 'usage: weft <list|compose|validate|snapshot|help> [arguments] [options]';
+export const toolUsage = 'usage: weft <list|compose|validate|snapshot|types|help> [arguments] [options]';
 
 const commandHelp: Readonly<Record<CommandName, string>> = {
   list: `${usageLines.list}
@@ -54,6 +55,14 @@ Writes every variant's WGSL to <dir>/<variant>.wgsl, creating <dir> if needed: a
 line, then formatShaderSnapshot's text (weft-gpu/composer): valid WGSL with the layouts as comments.
 
 ${sharedOptions}`,
+  types: `${usageLines.types}
+
+Prints (or writes to file.d.ts) TypeScript declarations of every variant's uniform and storage bindings: the
+values setUniforms takes, merged into WeftUniforms of weft-gpu/composer. With them in your program,
+getBufferLayout(composed, variant, binding) returns a typed layout, and a misspelled field or a vector of the
+wrong length is a type error. Regenerate when a variant or a fragment's structs change.
+
+${sharedOptions}`,
   help: `${usageLines.help}
 
 Prints the help of weft or of one command.`,
@@ -62,7 +71,7 @@ Prints the help of weft or of one command.`,
 /** The help of the tool, or of one command. */
 export function formatHelp(command?: CommandName): string {
   if (command) return commandHelp[command];
-  return `weft — list, print, validate and snapshot the WGSL shader variants of weft-gpu
+  return `weft — list, print, validate, snapshot and type the WGSL shader variants of weft-gpu
 
 ${toolUsage}
 
@@ -71,6 +80,7 @@ commands:
   compose <variant>      one variant's WGSL and layouts (--json for data)
   validate [variant…]    check variants with naga, compile on Dawn; errors at file:line:column (--json)
   snapshot <dir>         write every variant's .wgsl into <dir>
+  types [file.d.ts]      TypeScript types of every variant's uniforms, for setUniforms
   help [command]         this help, or a command's
 
 ${sharedOptions}

@@ -4,6 +4,7 @@ import { CliError } from './cli-error.js';
 import { runCompose } from './commands/compose.js';
 import { runList } from './commands/list.js';
 import { runSnapshot } from './commands/snapshot.js';
+import { runTypes } from './commands/types.js';
 import { runValidateAsync } from './commands/validate.js';
 import { formatHelp, toolUsage, usageLines } from './help.js';
 import { loadVariantsAsync } from './registry.js';
@@ -31,6 +32,8 @@ export async function runWeftCliAsync(argv: readonly string[]): Promise<number> 
         return await runValidateAsync(line, loaded);
       case 'snapshot':
         return runSnapshot(line, loaded);
+      case 'types':
+        return runTypes(line, loaded);
     }
   } catch (error) {
     return reportError(error);

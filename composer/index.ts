@@ -33,15 +33,21 @@ export type {
   ArrayLayout,
   BufferLayout,
   FieldLayout,
+  LayoutNumbers,
   LayoutScalar,
+  LayoutVector,
   MatrixLayout,
+  NumberTuple,
   ScalarLayout,
   StructLayout,
   TypeLayout,
+  UniformValues,
   VectorLayout,
+  WeftUniforms,
 } from './uniform-layout-types.js';
 export { type LayoutValue, setUniforms } from './uniform-layout-writer.js';
 export {
+  type ComposedBufferLayouts,
   getBufferLayout,
   getLayoutField,
   type LayoutFieldLocation,

@@ -1,6 +1,7 @@
 import { describeValue } from '../core/errors.js';
 import { LayoutError } from './layout-errors.js';
-import type { BufferLayout, TypeLayout } from './uniform-layout-types.js';
+import { nearestName } from './fragment-checks.js';
+import type { BufferLayout, TypeLayout, WeftUniforms } from './uniform-layout-types.js';
 import { fieldNames, typeOf } from './uniform-layout-writer.js';
 
 /** A field found by path: its absolute byte offset in the buffer and its type. */
@@ -10,17 +11,31 @@ export interface LayoutFieldLocation {
   readonly type: TypeLayout;
 }
 
+/** What `getBufferLayout` reads: a composed shader, or anything with its `bufferLayouts`. */
+export interface ComposedBufferLayouts {
+  readonly bufferLayouts: Readonly<Record<string, BufferLayout>>;
+}
+
 /**
  * The buffer layout of one binding of a composed shader (`composed.bufferLayouts[name]`), by its name in the
  * fragment's `bindings`. Unlike the plain lookup, a name the shader does not have is an error that lists the names it
  * has, instead of an `undefined` that fails later.
- * @throws {LayoutError} `unknown-binding` naming `name` and the shader's buffer bindings
+ *
+ * `getBufferLayout(composed, variant, binding)` is the same lookup for a shader of a registered variant that
+ * `weft types` declared in `WeftUniforms`: the binding name is checked by TypeScript and the layout comes typed, so
+ * `setUniforms` refuses a misspelled field or a wrong-length vector at compile time. The variant name is not checked
+ * against the shader at run time (a composed shader does not know its variant); errors name it.
+ * @throws {LayoutError} `unknown-binding` naming `name`, the nearest binding and the shader's buffer bindings
  */
-export function getBufferLayout(
-  composed: { readonly bufferLayouts: Readonly<Record<string, BufferLayout>> },
-  name: string,
-): BufferLayout {
+export function getBufferLayout<
+  Variant extends keyof WeftUniforms & string,
+  Binding extends keyof WeftUniforms[Variant] & string,
+>(composed: ComposedBufferLayouts, variant: Variant, binding: Binding): BufferLayout<WeftUniforms[Variant][Binding]>;
+export function getBufferLayout(composed: ComposedBufferLayouts, name: string): BufferLayout;
+export function getBufferLayout(composed: ComposedBufferLayouts, ...names: [string] | [string, string]): BufferLayout {
   const api = 'getBufferLayout';
+  const name = names.length === 2 ? names[1] : names[0];
+  const owner = names.length === 2 ? `variant ${describeValue(names[0])}` : 'the shader';
   const layouts = composed?.bufferLayouts;
   if (layouts === null || typeof layouts !== 'object')
     throw new LayoutError(
@@ -30,12 +45,13 @@ export function getBufferLayout(
       `composed ${describeValue(composed)} has no bufferLayouts; pass the result of composeShader`,
     );
   if (typeof name === 'string' && Object.hasOwn(layouts, name)) return layouts[name]!;
-  const names = Object.keys(layouts).sort();
+  const bindingNames = Object.keys(layouts).sort();
+  const near = typeof name === 'string' ? nearestName(name, bindingNames) : undefined;
   throw new LayoutError(
     api,
     'unknown-binding',
     '',
-    `the shader has no buffer binding ${describeValue(name)}; its buffer bindings: ${names.length ? names.join(', ') : '(none)'}`,
+    `${owner} has no buffer binding ${describeValue(name)}${near ? ` (did you mean "${near}"?)` : ''}; its buffer bindings: ${bindingNames.length ? bindingNames.join(', ') : '(none)'}`,
   );
 }
 

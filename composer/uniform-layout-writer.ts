@@ -1,4 +1,5 @@
 import { describeValue } from '../core/errors.js';
+import { nearestName } from './fragment-checks.js';
 import { LayoutError } from './layout-errors.js';
 import type { BufferLayout, LayoutScalar, TypeLayout } from './uniform-layout-types.js';
 
@@ -67,6 +68,14 @@ interface WriteContext {
   api: string;
   /** Check only: the first pass of a write, so a refused write leaves the target as it was. */
   dryRun: boolean;
+  /** The buffer layout's binding name, named in every message; null when writing a bare TypeLayout. */
+  binding: string | null;
+}
+
+/** What a message calls the value at `path`: `binding "draw" field world`, or the path alone without a binding. */
+function subject(context: WriteContext, path: string): string {
+  if (context.binding === null) return path || 'the value';
+  return `binding "${context.binding}"${path ? ` field ${path}` : ''}`;
 }
 
 function checkRange(context: WriteContext, path: string, offset: number, size: number): void {
@@ -75,7 +84,7 @@ function checkRange(context: WriteContext, path: string, offset: number, size: n
       context.api,
       'out-of-bounds',
       path,
-      `${path || 'the value'} ends at byte ${offset + size} but the target holds ${context.view.byteLength} bytes`,
+      `${subject(context, path)} ends at byte ${offset + size} but the target holds ${context.view.byteLength} bytes`,
     );
 }
 
@@ -91,7 +100,7 @@ function writeScalar(context: WriteContext, path: string, scalar: LayoutScalar, 
       context.api,
       'bad-value',
       path,
-      `${path || 'the value'} is ${scalar}: expected ${scalar === 'u32' ? 'an integer in 0..4294967295' : scalar === 'i32' ? 'an integer in -2147483648..2147483647' : 'a number'}, got ${describeValue(value)}`,
+      `${subject(context, path)} is ${scalar}: expected ${scalar === 'u32' ? 'an integer in 0..4294967295' : scalar === 'i32' ? 'an integer in -2147483648..2147483647' : 'a number'}, got ${describeValue(value)}`,
     );
   if (context.dryRun) return;
   const n = value as number;
@@ -158,7 +167,7 @@ function writeFlat(
 }
 
 function writeValue(context: WriteContext, path: string, type: TypeLayout, offset: number, value: unknown): void {
-  const name = path || 'the value';
+  const name = subject(context, path);
   const bad = (expected: string): never => {
     throw new LayoutError(
       context.api,
@@ -178,13 +187,18 @@ function writeValue(context: WriteContext, path: string, type: TypeLayout, offse
     const record = value as Record<string, unknown>;
     for (const key of Object.keys(record)) {
       const field = type.fields.find((f) => f.name === key);
-      if (!field)
+      if (!field) {
+        const near = nearestName(
+          key,
+          type.fields.map((f) => f.name),
+        );
         throw new LayoutError(
           context.api,
           'unknown-field',
           path ? `${path}.${key}` : key,
-          `${name} (${type.wgsl}) has no field "${key}"; its fields: ${fieldNames(type)}`,
+          `${name} (${type.wgsl}) has no field "${key}"${near ? ` (did you mean "${near}"?)` : ''}; its fields: ${fieldNames(type)}`,
         );
+      }
       writeValue(context, path ? `${path}.${key}` : key, field.type, offset + field.offset, record[key]);
     }
     return;
@@ -233,14 +247,17 @@ function describeShape(type: TypeLayout): string {
 /**
  * Writes `values` into `target` (an ArrayBuffer or a view on one) following `layout`, starting at `byteOffset` (e.g. a
  * slot of a dynamic-offset buffer). Names are checked: an unknown field, a value of the wrong kind or length, or a write
- * past the end is a LayoutError naming the field and what it takes; the fields not named keep their bytes. Little-endian,
- * as WebGPU buffers are.
+ * past the end is a LayoutError naming the binding, the field and what it takes (an unknown field: the nearest valid
+ * one and all of them); the fields not named keep their bytes. Little-endian, as WebGPU buffers are.
+ *
+ * With a typed layout (`BufferLayout<V>`, e.g. from `getBufferLayout(composed, variant, binding)` and `weft types`),
+ * `values` must be a `V`: the same mistakes fail type checking before they run.
  * @throws {LayoutError} `unknown-field`, `bad-value` or `out-of-bounds`
  */
-export function setUniforms(
-  layout: BufferLayout | TypeLayout,
+export function setUniforms<V extends LayoutValue = LayoutValue>(
+  layout: BufferLayout<V> | TypeLayout,
   target: ArrayBuffer | ArrayBufferView,
-  values: LayoutValue,
+  values: NoInfer<V>,
   byteOffset = 0,
 ): void {
   const apiName = 'setUniforms';
@@ -261,8 +278,9 @@ export function setUniforms(
       '',
       `byteOffset ${describeValue(byteOffset)} must be a non-negative integer`,
     );
-  const type = typeOf(layout, apiName);
+  const type = typeOf(layout as BufferLayout | TypeLayout, apiName);
+  const binding = 'minBindingSize' in layout && typeof layout.name === 'string' ? layout.name : null;
   // Check everything before writing anything: a refused write leaves the target as it was.
-  writeValue({ view, api: apiName, dryRun: true }, '', type, byteOffset, values);
-  writeValue({ view, api: apiName, dryRun: false }, '', type, byteOffset, values);
+  writeValue({ view, api: apiName, dryRun: true, binding }, '', type, byteOffset, values);
+  writeValue({ view, api: apiName, dryRun: false, binding }, '', type, byteOffset, values);
 }

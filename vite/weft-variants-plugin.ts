@@ -5,7 +5,9 @@ import { checkOptionKeys } from '../core/options.js';
 import { checkPrecomposedShaders } from '../composer/precomposed-check.js';
 import { makePrecomposedShaders, type PrecomposeSelection } from '../composer/precomposed-table.js';
 import type { PrecomposedShaders } from '../composer/precomposed.js';
-import type { VariantRegistry } from '../composer/variant-registry.js';
+import { composeShader, makeComposeCache } from '../composer/compose-shader.js';
+import { type DeclaredVariant, formatUniformDeclarations } from '../composer/uniform-layout-declarations.js';
+import { getVariant, listVariants, type VariantRegistry } from '../composer/variant-registry.js';
 import { makeWeftVariantRegistry } from '../variants/weft-variants.js';
 
 /** What `weftVariants()` composes at build time, and whether the page keeps the run-time linker. */
@@ -20,6 +22,12 @@ export interface WeftVariantsOptions {
    * run time as without the plugin.
    */
   linker?: 'drop' | 'keep';
+  /**
+   * A `.d.ts` path (from the working directory, e.g. `'src/weft-uniforms.d.ts'`): at build start the plugin writes
+   * there what `weft types` prints for the declared variants (only when it changed), so `getBufferLayout(composed,
+   * variant, binding)` returns typed layouts and `setUniforms` refuses misspelled fields in the editor.
+   */
+  types?: string;
 }
 
 /** The id a page imports the table from. */
@@ -29,8 +37,11 @@ export const weftVariantsModuleId = 'virtual:weft-variants';
 export interface WeftVariantsPlugin {
   name: 'weft-variants';
   enforce: 'pre';
-  /** Composes the declared variants, so a bad declaration fails the build before any module is read. */
-  buildStart(): void;
+  /**
+   * Composes the declared variants, so a bad declaration fails the build before any module is read; with `types`,
+   * writes their uniform declarations.
+   */
+  buildStart(): Promise<void>;
   /** Resolves `virtual:weft-variants`, and (with `linker: 'drop'`) the composer's `./link.js` to its stand-in. */
   resolveId(
     this: {
@@ -44,7 +55,7 @@ export interface WeftVariantsPlugin {
 }
 
 const resolvedModuleId = `\0${weftVariantsModuleId}`;
-const optionKeys = { variants: true, registry: true, linker: true } as const;
+const optionKeys = { variants: true, registry: true, linker: true, types: true } as const;
 
 /** A weft module as a bundler id without extension (`/…/composer/link`; `C:/…` on Windows), found next to this file. */
 function weftModule(relative: string): string {
@@ -68,6 +79,8 @@ export function weftVariants(options: WeftVariantsOptions = {}): WeftVariantsPlu
   const linker = options.linker ?? 'drop';
   if (linker !== 'drop' && linker !== 'keep')
     throw new WeftError(api, 'usage', `linker ${JSON.stringify(linker)} is not 'drop' or 'keep'`);
+  if (options.types !== undefined && (typeof options.types !== 'string' || !options.types.endsWith('.ts')))
+    throw new WeftError(api, 'usage', `types ${JSON.stringify(options.types)} is not a path ending in .d.ts`);
   const linkModule = weftModule('composer/link');
   // This file's own extension: .ts when Vite runs it from the source tree (tests), .js from the package.
   const extension = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
@@ -84,8 +97,9 @@ export function weftVariants(options: WeftVariantsOptions = {}): WeftVariantsPlu
   return {
     name: 'weft-variants',
     enforce: 'pre',
-    buildStart() {
+    async buildStart() {
       compose();
+      if (options.types) await writeTypesAsync(options.types, declaredVariants(options));
     },
     async resolveId(source, importer) {
       if (source === weftVariantsModuleId) return resolvedModuleId;
@@ -99,4 +113,28 @@ export function weftVariants(options: WeftVariantsOptions = {}): WeftVariantsPlu
       return `export default JSON.parse(${JSON.stringify(JSON.stringify(compose()))});\n`;
     },
   };
+}
+
+/** The variants the options declare, composed, with their names (for their uniform declarations). */
+function declaredVariants(options: WeftVariantsOptions): DeclaredVariant[] {
+  const cache = makeComposeCache();
+  const own = options.variants?.length ? makeWeftVariantRegistry() : null;
+  const pairs: [VariantRegistry, string][] = [
+    ...(own ? (options.variants ?? []).map((name): [VariantRegistry, string] => [own, name]) : []),
+    ...(options.registry
+      ? listVariants(options.registry).map((v): [VariantRegistry, string] => [options.registry!, v.name])
+      : []),
+  ];
+  return pairs.map(([registry, name]) => ({ name, composed: composeShader(getVariant(registry, name).spec(), cache) }));
+}
+
+/** Writes `weft types`' text to `path` unless it already holds it (an unchanged file does not wake watchers). */
+async function writeTypesAsync(path: string, variants: readonly DeclaredVariant[]): Promise<void> {
+  const fs = (await import('node:fs/promises' as string)) as {
+    readFile(path: string, encoding: 'utf8'): Promise<string>;
+    writeFile(path: string, text: string): Promise<void>;
+  };
+  const text = formatUniformDeclarations(variants);
+  const current = await fs.readFile(path, 'utf8').catch(() => null);
+  if (current !== text) await fs.writeFile(path, text);
 }

@@ -360,6 +360,8 @@ describe('weft-gpu as a consumer installs it', () => {
         'bad.wgsl',
       ])
         cpSync(join(fixtures, file), join(consumer, file));
+      // Stored as .txt: weft's own tsconfig would type-check it without the package installed.
+      cpSync(join(fixtures, 'typed-uniforms.ts.txt'), join(consumer, 'typed-uniforms.ts'));
       cpSync(join(fixtures, 'pages'), join(consumer, 'pages'), { recursive: true });
       installed = true;
     }),
@@ -386,6 +388,14 @@ describe('weft-gpu as a consumer installs it', () => {
   ];
   /** Errors per cell, `typescript resolution` → `skipLibCheck/lib` → count (printed as the matrix after the last cell). */
   const matrix = new Map<string, Map<string, string>>();
+  // typed-uniforms.ts uses the declarations `weft types` writes (issue 37): generated once, by the installed CLI.
+  let uniformTypes: Promise<RunResult> | undefined;
+  const generateUniformTypes = async () => {
+    uniformTypes ??= run(join(consumer, 'node_modules/.bin/weft'), ['types', 'weft-uniforms.d.ts'], consumer);
+    const generated = await uniformTypes;
+    expect(generated.code, describeRun('weft types weft-uniforms.d.ts', generated)).toBe(0);
+    expect(readFileSync(join(consumer, 'weft-uniforms.d.ts'), 'utf8')).toContain("readonly 'pick': {");
+  };
   for (const typescript of typescripts)
     for (const mode of resolutions) {
       const row = `${typescript.name} ${mode.name}`;
@@ -393,6 +403,7 @@ describe('weft-gpu as a consumer installs it', () => {
         `3. strict tsc matrix, ${row}: skipLibCheck on/off × lib with/without DOM, every subpath type-checks`,
         inStep(`3 tsc ${row}`, async () => {
           need(installed || null, '2. install');
+          await generateUniformTypes();
           const subpathsImported = ['every-subpath.js', 'babylon-subpath.js']
             .map((f) => readFileSync(join(consumer, f), 'utf8'))
             .join('\n');
@@ -428,7 +439,7 @@ describe('weft-gpu as a consumer installs it', () => {
               };
               writeFileSync(
                 join(consumer, config),
-                `${JSON.stringify({ compilerOptions, include: ['every-subpath.js', 'compose-pipeline.js', 'pages/*.js'] }, null, 2)}\n`,
+                `${JSON.stringify({ compilerOptions, include: ['every-subpath.js', 'compose-pipeline.js', 'typed-uniforms.ts', 'weft-uniforms.d.ts', 'pages/*.js'] }, null, 2)}\n`,
               );
               // weft-gpu/babylon in a program of its own (@babylonjs/core and @types/three both declare WebXR globals).
               const babylonConfig = config.replace(/^tsconfig\./, 'tsconfig.babylon.');

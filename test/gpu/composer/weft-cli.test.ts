@@ -63,7 +63,7 @@ describe('weft CLI (built)', () => {
   test('--help describes the tool and each command; a bad command line exits 2 with the usage line', async () => {
     const help = await weft(['--help']);
     expect(help.code).toBe(0);
-    expect(help.stdout).toContain('usage: weft <list|compose|validate|snapshot|help>');
+    expect(help.stdout).toContain('usage: weft <list|compose|validate|snapshot|types|help>');
     for (const command of ['list', 'compose <variant>', 'validate [variant…]', 'snapshot <dir>'])
       expect(help.stdout).toContain(command);
     expect((await weft(['-h'])).stdout).toBe(help.stdout);

@@ -250,13 +250,17 @@ describe('setUniforms / getLayoutField', () => {
       [
         { tnit: [1, 0, 0, 1] },
         'unknown-field',
-        'setUniforms: the value (U) has no field "tnit"; its fields: tint, world, basis, count, bias, lights, weights',
+        'setUniforms: binding "u" (U) has no field "tnit" (did you mean "tint"?); its fields: tint, world, basis, count, bias, lights, weights',
       ],
-      [{ tint: [1, 0, 0] }, 'bad-value', 'setUniforms: tint is vec4f: expected 4 numbers, got array(3)'],
+      [
+        { tint: [1, 0, 0] },
+        'bad-value',
+        'setUniforms: binding "u" field tint is vec4f: expected 4 numbers, got array(3)',
+      ],
       [
         { basis: [1, 2, 3] },
         'bad-value',
-        'basis is mat3x3f: expected 9 numbers (column-major) or 12 (columns padded to 16 bytes)',
+        'field basis is mat3x3f: expected 9 numbers (column-major) or 12 (columns padded to 16 bytes)',
       ],
       [{ count: -1 }, 'bad-value', 'count is u32: expected an integer in 0..4294967295, got -1'],
       [{ bias: 1.5 }, 'bad-value', 'bias is i32: expected an integer in -2147483648..2147483647, got 1.5'],
@@ -268,7 +272,7 @@ describe('setUniforms / getLayoutField', () => {
       [
         { lights: [{ colour: [1, 1, 1] }, {}] },
         'unknown-field',
-        'lights[0] (Light) has no field "colour"; its fields: color, intensity',
+        'binding "u" field lights[0] (Light) has no field "colour" (did you mean "color"?); its fields: color, intensity',
       ],
       [
         { weights: [1, 2, 3] },
@@ -276,6 +280,8 @@ describe('setUniforms / getLayoutField', () => {
         'weights is array<vec4f, 2>: expected an array of 2 vec4f values or 8 numbers flat',
       ],
       [{ tint: [1, 0, 0, 1], count: 'x' }, 'bad-value', 'count is u32'],
+      [{ world: [1, 2, 3] }, 'bad-value', 'binding "u" field world is mat4x4f: expected 16 numbers (column-major)'],
+      [{ zzz: 1 }, 'unknown-field', 'binding "u" (U) has no field "zzz"; its fields: tint,'],
     ];
     for (const [values, code, message] of cases) {
       let caught: unknown;
@@ -290,10 +296,14 @@ describe('setUniforms / getLayoutField', () => {
     }
     expect(bytes.every((b) => b === 0)).toBe(true);
     expect(() => setUniforms(u, new ArrayBuffer(16), { count: 1 })).toThrow(
-      'setUniforms: count ends at byte 132 but the target holds 16 bytes',
+      'setUniforms: binding "u" field count ends at byte 132 but the target holds 16 bytes',
     );
     expect(() => getLayoutField(u, 'lights[2]')).toThrow('"lights[2]": lights is array<Light, 2>; indices are 0..1');
     expect(() => getLayoutField(u, 'tint.x')).toThrow('tint (vec4f) has no field "x"; its fields: (none)');
+    // A bare type layout has no binding to name.
+    expect(() => setUniforms(u.type, buffer, { tnit: [1, 0, 0, 1] })).toThrow(
+      'setUniforms: the value (U) has no field "tnit" (did you mean "tint"?)',
+    );
   });
 
   test('makeLayoutWordOffsets resolves paths once into word indices; makeWgslStructLayout reads a fragment source', () => {
