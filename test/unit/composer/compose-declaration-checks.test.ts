@@ -1,6 +1,5 @@
 import { describe, expect, test } from 'vitest';
 import {
-  ComposeError,
   type ComposeSpec,
   composeShader,
   listVariants,
@@ -9,16 +8,7 @@ import {
 } from '../../../index.js';
 import { type Fragment, makeStandardVertexFragments } from '../../../fragments/index.js';
 import { nearestName, typoDistance } from '../../../composer/fragment-checks.js';
-
-function composeError(spec: ComposeSpec): ComposeError {
-  try {
-    composeShader(spec);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ComposeError);
-    return error as ComposeError;
-  }
-  throw new Error('composeShader did not throw');
-}
+import { composeError } from './composer-test-helpers.js';
 
 const surface = (extra: Record<string, unknown> = {}): Fragment =>
   ({

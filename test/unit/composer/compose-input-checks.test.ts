@@ -1,13 +1,8 @@
 import { describe, expect, test } from 'vitest';
-import {
-  ComposeError,
-  type ComposeSpec,
-  composeShader,
-  getComposeCounters,
-  makeComposeCache,
-} from '../../../composer/index.js';
+import { type ComposeSpec, composeShader, getComposeCounters, makeComposeCache } from '../../../composer/index.js';
 import type { Fragment } from '../../../fragments/fragment-types.js';
 import { makeStandardMaterialFragments } from '../../../fragments/index.js';
+import { composeError } from './composer-test-helpers.js';
 
 /** The standard material with its surface replaced by one writing `color` (type/format given) from constant SCALE. */
 function specWith(output: { type: string; format?: unknown }, constants?: Record<string, unknown>): ComposeSpec {
@@ -20,16 +15,6 @@ function specWith(output: { type: string; format?: unknown }, constants?: Record
     source: `import io::{ FragmentInput, FragmentOutput };\nimport constants::SCALE;\nfn surface(input: FragmentInput) -> FragmentOutput {\n  var o: FragmentOutput;\n  o.color = ${value} * ${output.type}(SCALE);\n  return o;\n}\n`,
   } as Fragment;
   return { fragments: [...fragments, surface], constants: (constants ?? { SCALE: 2 }) as ComposeSpec['constants'] };
-}
-
-function composeError(spec: ComposeSpec): ComposeError {
-  try {
-    composeShader(spec);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ComposeError);
-    return error as ComposeError;
-  }
-  throw new Error('composeShader accepted the spec');
 }
 
 describe('compose cache: in-place edits of fragments (issue #16 finding 11)', () => {

@@ -1,4 +1,5 @@
-import type { ComposedShader, ComposeSpec } from '../../../composer/index.js';
+import { expect } from 'vitest';
+import { ComposeError, type ComposedShader, type ComposeSpec, composeShader } from '../../../composer/index.js';
 
 export { makeRandom as seededRandom } from '../../support/random.js';
 
@@ -26,4 +27,15 @@ export function shuffleSpec(spec: ComposeSpec, random: () => number): ComposeSpe
 export function comparable(composed: ComposedShader): string {
   const { sourceMap: _sourceMap, ...data } = composed;
   return JSON.stringify(data);
+}
+
+/** The ComposeError `composeShader` throws for `spec`; fails the test when it throws something else or nothing. */
+export function composeError(spec: ComposeSpec): ComposeError {
+  try {
+    composeShader(spec);
+  } catch (error) {
+    expect(error).toBeInstanceOf(ComposeError);
+    return error as ComposeError;
+  }
+  throw new Error('composeShader accepted the spec');
 }

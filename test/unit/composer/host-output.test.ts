@@ -2,7 +2,6 @@
 // points. Library variants are snapshot like the registry's; test/gpu/composer/library-output.test.ts compiles them.
 import { describe, expect, test } from 'vitest';
 import {
-  ComposeError,
   type ComposeSpec,
   composeShader,
   formatShaderSnapshot,
@@ -11,16 +10,7 @@ import {
   makeWeftVariantRegistry,
 } from '../../../index.js';
 import { hostLibraryVariants, hostMaterialSpec } from '../../support/host-material.js';
-
-function composeError(spec: ComposeSpec): ComposeError {
-  try {
-    composeShader(spec);
-  } catch (error) {
-    expect(error).toBeInstanceOf(ComposeError);
-    return error as ComposeError;
-  }
-  throw new Error('composeShader did not throw');
-}
+import { composeError } from './composer-test-helpers.js';
 
 const registry = makeWeftVariantRegistry();
 const standard = listVariants(registry).find((v) => v.name === 'standard-normals')!;
