@@ -34,7 +34,9 @@ export type ComposeErrorCode =
   /** A value given as a precomposed table is not one, or one of its entries is malformed or does not compile. */
   | 'bad-precomposed-table'
   /** A precomposed table of another format or weft version: rebuild it. */
-  | 'stale-precomposed-table';
+  | 'stale-precomposed-table'
+  /** An optional package the call needs is not installed (`naga-wasm` for `checkWgslAsync`). */
+  | 'missing-package';
 
 /** A spec the composer cannot link; `fragmentIds` names the fragment(s) at fault. */
 export class ComposeError extends WeftError<ComposeErrorCode> {

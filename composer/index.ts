@@ -107,7 +107,13 @@ export {
 } from './errors.js';
 export { compilationMessagesAsync, mapCompilationInfo } from './compile-errors.js';
 // The same messages without a GPU: naga (as WebAssembly, imported on the first check only) checks the linked WGSL.
-export { checkComposedShaderAsync, checkWgslAsync, type WgslCheckOptions } from './wgsl-check.js';
+export {
+  checkComposedShaderAsync,
+  checkWgslAsync,
+  type NagaWasmModule,
+  type NagaWasmObject,
+  type WgslCheckOptions,
+} from './wgsl-check.js';
 
 // Named variants: the mechanism a CLI and snapshot tests use (weft's own packs live with their runtimes).
 export {

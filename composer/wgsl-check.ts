@@ -5,7 +5,28 @@ import { mapCompilationInfo } from './compile-errors.js';
 import type { ComposedShader } from './compose-shader.js';
 import { ComposeError, type MappedShaderMessage, ShaderCompileError } from './errors.js';
 
-type Naga = typeof import('naga-wasm');
+/** A naga object that lives in WebAssembly memory. */
+export interface NagaWasmObject {
+  /** Releases its WebAssembly memory. */
+  free(): void;
+}
+
+/**
+ * What the check uses of the `naga-wasm` module (`await import('naga-wasm')`). Written out here so weft's types do not
+ * need naga-wasm, an optional peer dependency, installed.
+ */
+export interface NagaWasmModule {
+  /** Instantiates naga's WebAssembly (browsers; Node's entry is ready at import). */
+  init(input?: { module_or_path: URL | string | Response | BufferSource }): Promise<unknown>;
+  /** Parses WGSL into a naga module (its memory is freed with `free()`). */
+  parseWgsl(source: string): NagaWasmObject;
+  /** Validates a parsed module. */
+  validate(module: NagaWasmObject): NagaWasmObject;
+  /** The error class naga throws, with its formatted report. */
+  NagaError: abstract new (...args: never[]) => Error & { readonly formatted: string };
+}
+
+type Naga = NagaWasmModule;
 
 /** Where the check finds naga's WebAssembly binary (`naga-wasm/naga_bg.wasm`); see `checkWgslAsync`. */
 export interface WgslCheckOptions {
@@ -31,9 +52,9 @@ function importNagaAsync(): Promise<Naga> {
   return import(/* @vite-ignore */ /* webpackIgnore: true */ nagaPackage).catch((error: unknown) => {
     throw new ComposeError(
       'checkWgslAsync',
-      'bad-option',
+      'missing-package',
       [],
-      `could not import ${nagaPackage} (${(error as Error)?.message ?? error}); in a bundled page pass { naga: await import('${nagaPackage}') }`,
+      `the WGSL check needs the optional package ${nagaPackage}, which could not be imported (${(error as Error)?.message ?? error}): npm install ${nagaPackage}; in a bundled page pass { naga: await import('${nagaPackage}') }`,
     );
   }) as Promise<Naga>;
 }
@@ -99,8 +120,9 @@ function offsetOf(code: string, line: number, column: number): number {
  * Checks WGSL with naga, no GPU needed (Node and browsers), and maps its error to the fragment's own line like a
  * device's messages (`mapCompilationInfo`). naga stops at its first error, so the result holds at most one message;
  * an empty array means naga parsed and validated the module. Takes a `ComposedShader` or plain WGSL (then positions
- * stay in the code, under `weft:code`). naga-wasm (about 2 MB of WebAssembly) is imported on the first call only; in a
- * bundled page pass it as `options.naga`.
+ * stay in the code, under `weft:code`). naga-wasm (about 2 MB of WebAssembly, an optional peer dependency: `npm install
+ * naga-wasm`) is imported on the first call only; in a bundled page pass it as `options.naga`.
+ * @throws {ComposeError} `missing-package` when naga-wasm cannot be imported.
  */
 export async function checkWgslAsync(
   shader: Pick<ComposedShader, 'code' | 'sourceMap'> | string,

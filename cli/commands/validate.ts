@@ -6,7 +6,7 @@ import {
   makeComposeCache,
 } from '../../composer/compose-shader.js';
 import { ComposeError } from '../../composer/errors.js';
-import { checkWgslAsync } from '../../composer/wgsl-check.js';
+import { checkWgslAsync, type NagaWasmModule } from '../../composer/wgsl-check.js';
 import { getVariant, listVariants, type VariantDefinition } from '../../composer/variant-registry.js';
 import type { CommandLine } from '../args.js';
 import { CliError } from '../cli-error.js';
@@ -48,12 +48,16 @@ export async function runValidateAsync(line: CommandLine, loaded: LoadedVariants
       outcomes.set(variant.name, { key: null, diagnostics: describeFailure(variant, error, loaded) });
     }
   }
-  const checked = new Map<string, LocatedDiagnostic[]>();
-  for (const [name, shader] of composed)
-    checked.set(name, toDiagnostics(name, await checkWgslAsync(shader), ruleFilesOf(loaded, name), 'naga'));
+  const checked = await checkWithNagaOrNullAsync(composed, loaded);
   const webgpu = await loadWebGpuOrNullAsync();
-  if (webgpu) await compileOnDawnAsync(webgpu, composed, checked, outcomes, loaded, cache);
-  else for (const [name, shader] of composed) outcomes.set(name, { key: shader.key, diagnostics: checked.get(name)! });
+  if (!checked && !webgpu)
+    throw new CliError(
+      api,
+      'missing-package',
+      'checking shaders needs naga (npm install naga-wasm: no GPU) or Dawn (npm install webgpu), and neither is installed here',
+    );
+  if (webgpu) await compileOnDawnAsync(webgpu, composed, checked ?? new Map(), outcomes, loaded, cache);
+  else for (const [name, shader] of composed) outcomes.set(name, { key: shader.key, diagnostics: checked!.get(name)! });
   const set = makeDiagnosticSet();
   let failures = 0;
   for (const variant of variants) {
@@ -66,7 +70,7 @@ export async function runValidateAsync(line: CommandLine, loaded: LoadedVariants
   if (line.json) console.log(JSON.stringify(listDiagnostics(set), null, 2));
   else {
     const errors = listDiagnostics(set).filter((d) => d.severity === 'error').length;
-    const by = webgpu ? 'naga and Dawn' : 'naga only';
+    const by = webgpu ? (checked ? 'naga and Dawn' : 'Dawn only') : 'naga only';
     console.log(
       failures
         ? `${failures} of ${variants.length} variant(s) failed with ${errors} distinct error(s) (checked by ${by})`
@@ -74,6 +78,34 @@ export async function runValidateAsync(line: CommandLine, loaded: LoadedVariants
     );
   }
   return failures ? 1 : 0;
+}
+
+/** naga's diagnostics per variant, or null (with a note on stderr) when the optional `naga-wasm` is not installed. */
+async function checkWithNagaOrNullAsync(
+  composed: ReadonlyMap<string, ComposedShader>,
+  loaded: LoadedVariants,
+): Promise<Map<string, LocatedDiagnostic[]> | null> {
+  const naga = await loadNagaOrNullAsync();
+  if (!naga) return null;
+  const checked = new Map<string, LocatedDiagnostic[]>();
+  for (const [name, shader] of composed)
+    checked.set(name, toDiagnostics(name, await checkWgslAsync(shader, { naga }), ruleFilesOf(loaded, name), 'naga'));
+  return checked;
+}
+
+/** naga-wasm (`WEFT_CLI_NAGA_MODULE` names another specifier, for tests), or null with a note when it is missing. */
+async function loadNagaOrNullAsync(): Promise<NagaWasmModule | null> {
+  const specifier = process.env.WEFT_CLI_NAGA_MODULE || 'naga-wasm';
+  try {
+    return (await import(specifier)) as NagaWasmModule;
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    if (code !== 'ERR_MODULE_NOT_FOUND' || !(error as Error).message.includes(`'${specifier}'`)) throw error;
+    console.error(
+      `${specifier} is not installed: compiling on Dawn only (npm install ${specifier} to check without a GPU)`,
+    );
+    return null;
+  }
 }
 
 /** Dawn, or null (with a note on stderr) when the `webgpu` package is not installed: naga's check then stands alone. */
@@ -111,7 +143,7 @@ async function compileOnDawnAsync(
       const messages = await compilationMessagesAsync(module, shader.code, shader.sourceMap, scope);
       const dawn = toDiagnostics(name, messages, ruleFilesOf(loaded, name), 'dawn');
       const flagged = new Set(dawn.filter((d) => d.severity === 'error').map((d) => `${d.file}\n${d.line}`));
-      const naga = checked.get(name)!.filter((d) => !flagged.has(`${d.file}\n${d.line}`));
+      const naga = (checked.get(name) ?? []).filter((d) => !flagged.has(`${d.file}\n${d.line}`));
       outcomes.set(name, { key: shader.key, diagnostics: [...naga, ...dawn] });
     }
   } finally {

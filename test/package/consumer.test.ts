@@ -324,6 +324,8 @@ describe('weft-gpu as a consumer installs it', () => {
         `three@${dev.three}`,
         `@types/three@${dev['@types/three']}`,
         `@babylonjs/core@${dev['@babylonjs/core']}`,
+        // The optional peer of the WGSL check without a GPU (weft validate uses it when installed).
+        `naga-wasm@${dev['naga-wasm']}`,
       ];
       const install = await run(
         'npm',

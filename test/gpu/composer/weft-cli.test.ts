@@ -191,4 +191,14 @@ describe('weft CLI (built)', () => {
       { file: 'cli-helper', line: 2, column: 10, message: "unresolved identifier 'missing'", variant: 'cli-unlinked' },
     ]);
   });
+  test('validate without naga-wasm compiles on Dawn only; without naga-wasm and webgpu it exits 2 naming both', async () => {
+    const noNaga = { WEFT_CLI_NAGA_MODULE: 'naga-not-installed' };
+    const dawn = await weft(['validate'], { env: noNaga });
+    expect(dawn.stderr).toContain('naga-not-installed is not installed: compiling on Dawn only');
+    expect(dawn.stdout).toContain(`all ${registered} variant(s) compile (checked by Dawn only)`);
+    expect(dawn.code).toBe(0);
+    const neither = await weft(['validate'], { env: { ...noNaga, WEFT_CLI_WEBGPU_MODULE: 'webgpu-not-installed' } });
+    expect(neither.code).toBe(2);
+    expect(neither.stderr).toMatch(/needs naga \(npm install naga-wasm.*or Dawn \(npm install webgpu\)/);
+  });
 });
