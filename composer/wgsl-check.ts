@@ -23,7 +23,9 @@ export interface NagaWasmModule {
   /** Validates a parsed module. */
   validate(module: NagaWasmObject): NagaWasmObject;
   /** The error class naga throws, with its formatted report. */
-  NagaError: abstract new (...args: never[]) => Error & { readonly formatted: string };
+  NagaError: abstract new (
+    ...args: never[]
+  ) => Error & { readonly formatted: string };
 }
 
 type Naga = NagaWasmModule;
