@@ -12,16 +12,23 @@ export interface WebGpuModule {
  */
 export async function loadWebGpuAsync(api: string): Promise<WebGpuModule> {
   const specifier = process.env.WEFT_CLI_WEBGPU_MODULE || 'webgpu';
+  const webgpu = await importOptionalPackageAsync<WebGpuModule>(specifier);
+  if (!webgpu)
+    throw new CliError(
+      api,
+      'missing-package',
+      `compiling shaders needs Dawn from the "${specifier}" package, which is not installed here: npm install ${specifier}`,
+    );
+  return webgpu;
+}
+
+/** Imports an optional package; null when it is not installed (any other failure is rethrown). @internal */
+export async function importOptionalPackageAsync<T>(specifier: string): Promise<T | null> {
   try {
-    return (await import(specifier)) as WebGpuModule;
+    return (await import(specifier)) as T;
   } catch (error) {
     const code = (error as { code?: string }).code;
-    if (code === 'ERR_MODULE_NOT_FOUND' && (error as Error).message.includes(`'${specifier}'`))
-      throw new CliError(
-        api,
-        'missing-package',
-        `compiling shaders needs Dawn from the "${specifier}" package, which is not installed here: npm install ${specifier}`,
-      );
+    if (code === 'ERR_MODULE_NOT_FOUND' && (error as Error).message.includes(`'${specifier}'`)) return null;
     throw error;
   }
 }

@@ -19,7 +19,12 @@ import {
   toDiagnostics,
 } from '../diagnostics.js';
 import { isRuleVariant, type LoadedVariants, listRuleVariantNames, type RuleFiles } from '../registry.js';
-import { loadWebGpuAsync, requestValidationDeviceAsync, type WebGpuModule } from '../webgpu.js';
+import {
+  importOptionalPackageAsync,
+  loadWebGpuAsync,
+  requestValidationDeviceAsync,
+  type WebGpuModule,
+} from '../webgpu.js';
 
 const api = 'weft validate';
 
@@ -96,16 +101,12 @@ async function checkWithNagaOrNullAsync(
 /** naga-wasm (`WEFT_CLI_NAGA_MODULE` names another specifier, for tests), or null with a note when it is missing. */
 async function loadNagaOrNullAsync(): Promise<NagaWasmModule | null> {
   const specifier = process.env.WEFT_CLI_NAGA_MODULE || 'naga-wasm';
-  try {
-    return (await import(specifier)) as NagaWasmModule;
-  } catch (error) {
-    const code = (error as { code?: string }).code;
-    if (code !== 'ERR_MODULE_NOT_FOUND' || !(error as Error).message.includes(`'${specifier}'`)) throw error;
+  const naga = await importOptionalPackageAsync<NagaWasmModule>(specifier);
+  if (!naga)
     console.error(
       `${specifier} is not installed: compiling on Dawn only (npm install ${specifier} to check without a GPU)`,
     );
-    return null;
-  }
+  return naga;
 }
 
 /** Dawn, or null (with a note on stderr) when the `webgpu` package is not installed: naga's check then stands alone. */

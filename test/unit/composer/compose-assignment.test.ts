@@ -7,16 +7,10 @@ import {
   makePickFragments,
   makeStandardVertexFragments,
 } from '../../../fragments/index.js';
+import { surfaceFragment } from './composer-test-helpers.js';
 
 const vertex = makeStandardVertexFragments;
-const surface = (extra: Partial<Fragment> = {}): Fragment => ({
-  id: 'surface',
-  source:
-    'import io::{ FragmentInput, FragmentOutput };\nfn surface(input: FragmentInput) -> FragmentOutput {\n  var o: FragmentOutput;\n  o.color = vec4f(1.0);\n  return o;\n}\n',
-  outputs: [{ name: 'color', type: 'vec4f' }],
-  fills: [{ slot: 'fragmentStage', fn: 'surface' }],
-  ...extra,
-});
+const surface = (extra: Partial<Fragment> = {}): Fragment => surfaceFragment(extra);
 const holder = (id: string, extra: Partial<Fragment>): Fragment => ({ id, source: '', ...extra });
 
 describe('bindings', () => {

@@ -8,17 +8,9 @@ import {
 } from '../../../index.js';
 import { type Fragment, makeStandardVertexFragments } from '../../../fragments/index.js';
 import { nearestName, typoDistance } from '../../../composer/fragment-checks.js';
-import { composeError } from './composer-test-helpers.js';
+import { composeError, surfaceFragment } from './composer-test-helpers.js';
 
-const surface = (extra: Record<string, unknown> = {}): Fragment =>
-  ({
-    id: 'surface',
-    source:
-      'import io::{ FragmentInput, FragmentOutput };\nfn surface(input: FragmentInput) -> FragmentOutput {\n  var o: FragmentOutput;\n  o.color = vec4f(1.0);\n  return o;\n}\n',
-    outputs: [{ name: 'color', type: 'vec4f' }],
-    fills: [{ slot: 'fragmentStage', fn: 'surface' }],
-    ...extra,
-  }) as Fragment;
+const surface = surfaceFragment;
 
 const fragmentKeyList =
   'id, source, imports, bindings, vertexInputs, varyings, builtins, outputs, requires, provides, fills, dependencies';

@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
 import { ComposeError, type ComposedShader, type ComposeSpec, composeShader } from '../../../composer/index.js';
+import type { Fragment } from '../../../fragments/index.js';
 
 export { makeRandom as seededRandom } from '../../support/random.js';
 
@@ -38,4 +39,16 @@ export function composeError(spec: ComposeSpec): ComposeError {
     return error as ComposeError;
   }
   throw new Error('composeShader accepted the spec');
+}
+
+/** A fragment stage that writes one vec4f colour output; `extra` adds or overrides keys (unknown ones too). */
+export function surfaceFragment(extra: Record<string, unknown> = {}): Fragment {
+  return {
+    id: 'surface',
+    source:
+      'import io::{ FragmentInput, FragmentOutput };\nfn surface(input: FragmentInput) -> FragmentOutput {\n  var o: FragmentOutput;\n  o.color = vec4f(1.0);\n  return o;\n}\n',
+    outputs: [{ name: 'color', type: 'vec4f' }],
+    fills: [{ slot: 'fragmentStage', fn: 'surface' }],
+    ...extra,
+  } as Fragment;
 }
