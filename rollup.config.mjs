@@ -20,6 +20,7 @@ export const libraryEntries = [
   'vite/index',
   'hosts/babylon/index',
   'hosts/three/index',
+  'hosts/typegpu/index',
   'engine/loaders/index',
 ];
 

@@ -112,7 +112,8 @@ describe('README and docs code blocks', () => {
     symlinkSync(join(repoRoot, 'node_modules/webgpu'), join(modules, 'webgpu'), 'dir');
     // What the README tells users to install next to weft-gpu (vitest for the snapshot-test example).
     // The host engines the adapter pages (docs/three.md, docs/babylon.md) install next to weft-gpu.
-    for (const name of ['wgpu-matrix', 'vitest', 'three'])
+    // typegpu: the optional peer of weft-gpu/typegpu (docs/composer.md).
+    for (const name of ['wgpu-matrix', 'vitest', 'three', 'typegpu'])
       symlinkSync(join(repoRoot, 'node_modules', name), join(modules, name), 'dir');
     mkdirSync(join(modules, '@babylonjs'), { recursive: true });
     symlinkSync(join(repoRoot, 'node_modules/@babylonjs/core'), join(modules, '@babylonjs/core'), 'dir');

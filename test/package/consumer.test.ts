@@ -326,6 +326,8 @@ describe('weft-gpu as a consumer installs it', () => {
         `@babylonjs/core@${dev['@babylonjs/core']}`,
         // The optional peer of the WGSL check without a GPU (weft validate uses it when installed).
         `naga-wasm@${dev['naga-wasm']}`,
+        // The optional peer of weft-gpu/typegpu.
+        `typegpu@${dev.typegpu}`,
       ];
       const install = await run(
         'npm',

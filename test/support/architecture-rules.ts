@@ -36,6 +36,7 @@ export const WEFT_LAYER_PLAN: LayerPlan = {
 export const WEFT_HOST_PEERS: Readonly<Record<string, string>> = {
   three: 'hosts/three/',
   '@babylonjs/core': 'hosts/babylon/',
+  typegpu: 'hosts/typegpu/',
 };
 
 /** Every import of an optional peer package from outside the folder that owns it, as `file:line → specifier`. */
