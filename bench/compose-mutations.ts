@@ -7,7 +7,7 @@
  * Mutants that compose are checked by naga (`checkWgslAsync`, no GPU): an error there is caught before the GPU too. With
  * --gpu, the rest are compiled on Dawn: an error there is "GPU only", none is "missed".
  *
- * Run: npx tsx bench/compose-mutations.ts [mutations=500] [--seed=1] [--gpu]
+ * Run: npx tsx bench/compose-mutations.ts [mutations=500] [--seed=1] [--gpu]  (WEFT_MUTATION_SAMPLES=n lists up to n misses; 40)
  */
 import {
   ComposeError,
@@ -31,6 +31,11 @@ interface Expected {
   line: number | null;
   /** Text the message must contain to point at the place, when `line` is null (e.g. the key path `fills[0].fnn`). */
   text?: string;
+  /**
+   * For a renamed identifier: its old name. A line that still uses it (in any fragment) is a right place too: renaming a
+   * declaration is an error only where the old name is used, and that is where every compiler reports it.
+   */
+  renamed?: string;
 }
 
 interface Mutant {
@@ -274,14 +279,63 @@ const slotParamType: MutationKind = {
   },
 };
 
-/** The mutation kinds; each run draws them in turn. WGSL-body kinds (identifier typos, …) can be added here. */
+const wgslWords = new Set(
+  'fn let var const return if else for while loop break continue switch case default struct true false discard ptr function private workgroup uniform storage read read_write array atomic bitcast enable override alias import package bindings io f32 u32 i32 f16 bool select'.split(
+    ' ',
+  ),
+);
+
+const wgslIdentifierTypo: MutationKind = {
+  name: 'typo in a WGSL identifier',
+  mutate(fragment, rng) {
+    const sites: { index: number; word: string }[] = [];
+    for (const m of fragment.source.matchAll(/(?<![@\w.:])[A-Za-z_][A-Za-z0-9_]{2,}\b/g))
+      if (
+        !wgslWords.has(m[0]) &&
+        !/^(vec|mat|texture)\d?/.test(m[0]) &&
+        !/^\s*\/\//.test(lineAt(fragment.source, m.index))
+      )
+        sites.push({ index: m.index, word: m[0] });
+    if (!sites.length) return null;
+    const site = pick(sites, rng);
+    let to = typo(site.word, rng);
+    // A typo that spells another name of the source is not one.
+    while (new RegExp(`\\b${to}\\b`).test(fragment.source)) to = typo(site.word, rng);
+    const source = fragment.source.slice(0, site.index) + to + fragment.source.slice(site.index + site.word.length);
+    const line = fragment.source.slice(0, site.index).split('\n').length;
+    return {
+      fragment: { ...fragment, source },
+      expected: { fragmentId: fragment.id, line, renamed: site.word },
+      what: `${fragment.id}:${line} ${site.word} → ${to}`,
+    };
+  },
+};
+
+function lineAt(source: string, index: number): string {
+  return source.slice(source.lastIndexOf('\n', index - 1) + 1, index);
+}
+
+/** The mutation kinds; each run draws them in turn. */
 const kinds: readonly MutationKind[] = [
   declarationKeyTypo,
   fillFnTypo,
   fillerParamType,
   fillerReturnType,
   slotParamType,
+  wgslIdentifierTypo,
 ];
+
+/** Whether a message's line is a right place for `expected`: the expected line, or a use of a renamed name. */
+function atRightPlace(
+  m: { fragmentId: string; line: number; origin?: string },
+  expected: Expected,
+  sources: ReadonlyMap<string, string>,
+): boolean {
+  if (m.fragmentId === expected.fragmentId && (expected.line === null || m.line === expected.line)) return true;
+  if (!expected.renamed || m.origin) return false;
+  const line = sources.get(m.fragmentId)?.split('\n')[m.line - 1] ?? '';
+  return new RegExp(`\\b${expected.renamed}\\b`).test(line);
+}
 
 /** `no-effect`: the mutant composes to the very code of the unmutated variant (e.g. it edits an inactive `@if` branch). */
 type Outcome =
@@ -296,17 +350,20 @@ type Outcome =
   | 'crash';
 
 /** What naga's check (no GPU) says of a mutant that composed: caught at the expected fragment (and line), elsewhere, or not. */
-async function classifyWgsl(composed: ComposedShader, expected: Expected): Promise<Outcome | null> {
+async function classifyWgsl(
+  composed: ComposedShader,
+  expected: Expected,
+  sources: ReadonlyMap<string, string>,
+): Promise<Outcome | null> {
   const errors = (await checkWgslAsync(composed)).filter((m) => m.type === 'error');
   if (!errors.length) return null;
-  const placed = errors.some(
-    (m) => m.fragmentId === expected.fragmentId && (expected.line === null || m.line === expected.line),
-  );
-  return placed ? 'wgsl-named' : 'wgsl-unplaced';
+  return errors.some((m) => atRightPlace(m, expected, sources)) ? 'wgsl-named' : 'wgsl-unplaced';
 }
 
-function classify(error: unknown, expected: Expected): Outcome {
+function classify(error: unknown, expected: Expected, sources: ReadonlyMap<string, string>): Outcome {
   if (!(error instanceof ComposeError)) return 'crash';
+  if (expected.renamed && error.messages.length)
+    return error.messages.some((m) => atRightPlace(m, expected, sources)) ? 'named' : 'caught-unplaced';
   const named = expected.fragmentId
     ? error.fragmentIds.includes(expected.fragmentId)
     : error.fragmentIds.length === 0 && error.message.includes('fragment at position');
@@ -334,7 +391,7 @@ async function main(): Promise<void> {
     gpu = createBenchGpu();
     const adapter = await gpu.requestAdapter();
     if (!adapter) throw new Error('--gpu: Dawn gave no adapter');
-    device = await adapter.requestDevice();
+    device = await adapter.requestDevice({ requiredFeatures: [...adapter.features] as GPUFeatureName[] });
   }
   const tally = new Map<string, Record<Outcome | 'total', number>>();
   const codes = new Map<string, number>();
@@ -344,8 +401,10 @@ async function main(): Promise<void> {
     let mutant: Mutant | null = null;
     let spec: ComposeSpec | null = null;
     let original = '';
+    let sources = new Map<string, string>();
     for (let tries = 0; !mutant && tries < 100; tries++) {
       spec = pick(variants, rng).spec();
+      sources = new Map(spec.fragments.map((f) => [f.id, f.source]));
       original = composeShader(spec, cache).code;
       const index = Math.floor(rng() * spec.fragments.length);
       mutant = kind.mutate(spec.fragments[index], rng);
@@ -370,7 +429,7 @@ async function main(): Promise<void> {
     try {
       const composed = composeShader(spec, cache);
       outcome = composed.code === original ? 'no-effect' : 'missed';
-      if (outcome === 'missed') outcome = (await classifyWgsl(composed, mutant.expected)) ?? 'missed';
+      if (outcome === 'missed') outcome = (await classifyWgsl(composed, mutant.expected, sources)) ?? 'missed';
       if (device && outcome === 'missed') {
         device.pushErrorScope('validation');
         const module = device.createShaderModule({ code: composed.code });
@@ -379,11 +438,15 @@ async function main(): Promise<void> {
         if (scoped || info.messages.some((m) => m.type === 'error')) outcome = 'gpu-only';
       }
     } catch (error) {
-      outcome = classify(error, mutant.expected);
+      outcome = classify(error, mutant.expected, sources);
       if (error instanceof ComposeError) codes.set(error.code, (codes.get(error.code) ?? 0) + 1);
     }
     row[outcome]++;
-    if (outcome !== 'named' && outcome !== 'wgsl-named' && samples.length < 40)
+    if (
+      outcome !== 'named' &&
+      outcome !== 'wgsl-named' &&
+      samples.length < Number(process.env.WEFT_MUTATION_SAMPLES ?? 40)
+    )
       samples.push(`  [${outcome}] ${kind.name}: ${mutant.what}`);
   }
   device?.destroy();

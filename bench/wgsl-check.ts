@@ -351,6 +351,25 @@ const lineHits = {
   dawnNear: 0,
   dawnCaught: 0,
 };
+/**
+ * Per kind: mutations caught before any GPU call (compose or naga); of them, those whose first error is on the mutated
+ * line; and, for renames (typos), those whose error is on the mutated line or on a line that uses the renamed name: a
+ * renamed declaration is an error only where the old name is still used, which is where any compiler reports it.
+ */
+const beforeGpuLines = new Map<string, { caught: number; right: number; rightOrUse: number }>();
+const renameKinds = new Set(['identifier typo', 'field typo']);
+const usesRenamedName = (m: Mutation, e: MappedShaderMessage | undefined) => {
+  if (!e || !renameKinds.has(m.kind) || e.origin) return false;
+  const line = byFragment.get(e.fragmentId)?.fragment.source.split('\n')[e.line - 1] ?? '';
+  return new RegExp(`\\b${m.before}\\b`).test(line);
+};
+const countBeforeGpu = (m: Mutation, e: MappedShaderMessage | undefined, right: boolean) => {
+  const entry = beforeGpuLines.get(m.kind) ?? { caught: 0, right: 0, rightOrUse: 0 };
+  entry.caught++;
+  entry.right += right ? 1 : 0;
+  entry.rightOrUse += right || usesRenamedName(m, e) ? 1 : 0;
+  beforeGpuLines.set(m.kind, entry);
+};
 const gpuOnly: string[] = [];
 const nagaOnly: string[] = [];
 const firstError = (ms: MappedShaderMessage[]) => ms.find((m) => m.type === 'error');
@@ -376,6 +395,7 @@ for (const m of mutations) {
       lineHits.nagaCaught++;
       lineHits.naga += at(naga, 0) ? 1 : 0;
       lineHits.nagaNear += at(naga, 1) ? 1 : 0;
+      countBeforeGpu(m, naga, at(naga, 0));
     }
     if (naga && dawn && naga.fragmentId === dawn.fragmentId && naga.line === dawn.line) lineHits.sameAsDawn++;
     if (dawn) {
@@ -394,6 +414,7 @@ for (const m of mutations) {
     lineHits.composeCaught++;
     lineHits.compose += at(error.messages[0], 0) ? 1 : 0;
     lineHits.composeNear += at(error.messages[0], 1) ? 1 : 0;
+    countBeforeGpu(m, error.messages[0], at(error.messages[0], 0));
     detail = `${error.code}: ${error.message.split('\n')[0]}`;
   }
   const row = tally.get(m.kind) ?? emptyRow();
@@ -448,6 +469,22 @@ console.log(
 );
 console.log(
   `naga's first error on the fragment line of Dawn's first error: ${lineHits.sameAsDawn}/${total.both} (${pct(lineHits.sameAsDawn, total.both)}) of the mutations both catch.`,
+);
+console.log(
+  '\n| mutation | caught before GPU | first error on the mutated line | … or at a use of the renamed name |\n|---|---:|---:|---:|',
+);
+const all = { caught: 0, right: 0, rightOrUse: 0 };
+for (const [kind, { caught, right, rightOrUse }] of beforeGpuLines) {
+  const rename = renameKinds.has(kind);
+  console.log(
+    `| ${kind} | ${caught} | ${right} (${pct(right, caught)}) | ${rename ? `${rightOrUse} (${pct(rightOrUse, caught)})` : '-'} |`,
+  );
+  all.caught += caught;
+  all.right += right;
+  all.rightOrUse += rightOrUse;
+}
+console.log(
+  `| **all** | ${all.caught} | ${all.right} (${pct(all.right, all.caught)}) | ${all.rightOrUse} (${pct(all.rightOrUse, all.caught)}) |`,
 );
 if (gpuOnly.length) console.log(`\nDawn only:\n${gpuOnly.map((l) => `  ${l}`).join('\n')}`);
 if (nagaOnly.length) console.log(`\nnaga only:\n${nagaOnly.map((l) => `  ${l}`).join('\n')}`);

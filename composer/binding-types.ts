@@ -1,6 +1,9 @@
 import { type Fragment, type FragmentBinding, fragmentModuleName } from '../fragments/fragment-types.js';
 import { describeValue } from '../core/errors.js';
 import { ComposeError } from './errors.js';
+import { nearestName } from './fragment-checks.js';
+import { sourceMessage } from './link-sources.js';
+import { scanFragmentModule } from './slot-signatures.js';
 import { qualifyWgslType } from './wgsl-names.js';
 
 type BindingOf<K extends FragmentBinding['kind']> = Extract<FragmentBinding, { kind: K }>;
@@ -37,7 +40,10 @@ export function bindingWgslType(api: string, fragment: Fragment, b: FragmentBind
     case 'read-only-storage':
       if (typeof b.type !== 'string' || !b.type.trim())
         failBinding(api, fragment, b, `type ${describeValue(b.type)} must be a WGSL type`);
-      return qualifyWgslType(b.type.trim(), qualify);
+      return qualifyWgslType(b.type.trim(), (name) => {
+        checkTypeNameDeclared(api, fragment, b.name, b.type, name);
+        return qualify(name);
+      });
     case 'texture':
       return textureType(api, fragment, b);
     case 'storage-texture':
@@ -59,6 +65,27 @@ export function bindingWgslType(api: string, fragment: Fragment, b: FragmentBind
         `kind ${describeValue((b as { kind?: unknown }).kind)} is not one of uniform, storage, read-only-storage, texture, storage-texture, sampler`,
       );
   }
+}
+
+/**
+ * A buffer binding's type may name only structs and aliases its own fragment declares (or imports): anything else
+ * would fail inside the generated bindings module, far from the mistake. A misspelt struct is named with its line.
+ */
+function checkTypeNameDeclared(api: string, fragment: Fragment, binding: string, type: string, name: string): void {
+  const scan = scanFragmentModule(fragment);
+  if (scan.structs.has(name) || scan.aliases.has(name) || scan.imports.has(name)) return;
+  const declared = [...scan.structs, ...scan.aliases.keys()];
+  const near = nearestName(name, declared);
+  const place = near === undefined ? undefined : scan.structPlaces.get(near);
+  const hint = near === undefined ? '' : ` (did you mean \`${near}\`${place ? `, line ${place.line}` : ''}?)`;
+  const what = `type ${JSON.stringify(type)} names ${name}, which the fragment's source does not declare${hint}; it declares: ${declared.sort().join(', ') || '(no struct or alias)'}`;
+  throw new ComposeError(
+    api,
+    'invalid-fragment',
+    [fragment.id],
+    `fragment "${fragment.id}" binding ${describeValue(binding)}: ${what}`,
+    place ? [sourceMessage({ path: fragment.id, text: fragment.source }, place.line, place.column, 'error', what)] : [],
+  );
 }
 
 function textureType(api: string, fragment: Fragment, b: BindingOf<'texture'>): string {

@@ -40,6 +40,11 @@ function scanOf(fragment: Fragment): ScanMemo {
   return fresh;
 }
 
+/** @internal A fragment's module-scope scan, kept per fragment object while its `source` and `imports` stay the same. */
+export function scanFragmentModule(fragment: Fragment): WgslModuleScan {
+  return scanOf(fragment).scan;
+}
+
 /**
  * The full path of a type name as the fragment's module sees it. In a slot declaration (`decl`) the io struct names
  * mean the generated structs whatever the provider imports, as in the generated slot functions.

@@ -31,6 +31,8 @@ export interface WgslFunctionHeader {
 export interface WgslModuleScan {
   functions: ReadonlyMap<string, readonly WgslFunctionHeader[]>;
   structs: ReadonlySet<string>;
+  /** 1-based line and column of each struct's name. */
+  structPlaces: ReadonlyMap<string, { line: number; column: number }>;
   aliases: ReadonlyMap<string, string>;
   imports: ReadonlyMap<string, string>;
 }
@@ -135,6 +137,7 @@ export function scanWgslModule(source: string, extraImports: readonly string[] =
   const text = blankComments(source);
   const functions = new Map<string, WgslFunctionHeader[]>();
   const structs = new Set<string>();
+  const structPlaces = new Map<string, { line: number; column: number }>();
   const aliases = new Map<string, string>();
   const imports = new Map<string, string>();
   for (const extra of extraImports) readImports(extra, imports);
@@ -152,8 +155,13 @@ export function scanWgslModule(source: string, extraImports: readonly string[] =
       const end = rest.indexOf(';');
       readImports(end < 0 ? rest : rest.slice(0, end), imports);
     } else if (m[1] === 'struct') {
-      const name = /^\s*([A-Za-z_]\w*)/.exec(rest);
-      if (name) structs.add(name[1]);
+      const name = /^(\s*)([A-Za-z_]\w*)/.exec(rest);
+      if (name) {
+        structs.add(name[2]);
+        const at = m.index + m[0].length + name[1].length;
+        const before = text.slice(0, at);
+        structPlaces.set(name[2], { line: before.split('\n').length, column: at - before.lastIndexOf('\n') });
+      }
     } else if (m[1] === 'alias') {
       const decl = /^\s*([A-Za-z_]\w*)\s*=\s*([^;]+);/.exec(rest);
       if (decl) aliases.set(decl[1], decl[2].trim());
@@ -165,7 +173,7 @@ export function scanWgslModule(source: string, extraImports: readonly string[] =
       functions.set(header.name, list);
     }
   }
-  return { functions, structs, aliases, imports };
+  return { functions, structs, structPlaces, aliases, imports };
 }
 
 function readHeader(

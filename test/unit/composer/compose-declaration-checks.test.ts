@@ -318,6 +318,41 @@ describe('slot fillers are checked against the slot signature before linking, at
   });
 });
 
+describe("a buffer binding's type names only structs its fragment declares", () => {
+  test('a misspelt struct declaration is refused at its own line, naming the binding and the type', () => {
+    const [scene, draw, thin, standard] = makeStandardVertexFragments();
+    const line = draw.source.split('\n').findIndex((l) => /^struct DrawUniforms\b/.test(l)) + 1;
+    expect(line).toBeGreaterThan(0);
+    const misspelt = { ...draw, source: draw.source.replace('struct DrawUniforms', 'struct DrawUnifroms') };
+    const e = composeError({ fragments: [scene, misspelt, thin, standard, surface()] });
+    expect(e.code).toBe('invalid-fragment');
+    expect(e.fragmentIds).toEqual(['draw-uniforms']);
+    expect(e.message).toContain(
+      `fragment "draw-uniforms" binding "draw": type "DrawUniforms" names DrawUniforms, which the fragment's source does not declare (did you mean \`DrawUnifroms\`, line ${line}?)`,
+    );
+    expect(e.messages[0]).toMatchObject({ fragmentId: 'draw-uniforms', line });
+  });
+
+  test('a type naming nothing close gets no line, and lists what the source declares', () => {
+    const holderWith = (type: string): Fragment => ({
+      id: 'holder',
+      source: 'struct Light { color: vec3f }\nalias Lights = array<Light, 4>;\n',
+      bindings: [{ name: 'extra', kind: 'uniform', type, role: 'extra', visibility: ['fragment'] }],
+    });
+    const holder = holderWith('array<Material, 2>');
+    const e = composeError({ fragments: [...makeStandardVertexFragments(), holder, surface()] });
+    expect(e.message).toContain(
+      "names Material, which the fragment's source does not declare; it declares: Light, Lights",
+    );
+    expect(e.messages).toEqual([]);
+    // Declared structs, aliases and predeclared types compose.
+    for (const type of ['Light', 'Lights', 'array<Light, 2>', 'vec4f', 'array<vec4f, 3>'])
+      composeShader({
+        fragments: [...makeStandardVertexFragments(), holderWith(type), surface()],
+      });
+  });
+});
+
 describe('no false alarms', () => {
   test('every registered variant composes', () => {
     const variants = listVariants(makeWeftVariantRegistry());
