@@ -89,8 +89,8 @@ export function makeBillboardQuadFragment(): Fragment {
       { name: 'billboardParams', kind: 'uniform', type: 'BillboardParams', role: 'mesh', visibility: ['vertex'] },
     ],
     varyings: [
-      { name: 'spriteIndex', type: 'u32', interpolation: 'flat' },
-      { name: 'spriteColor', type: 'vec4f', interpolation: 'flat' },
+      { name: 'spriteIndex', type: 'u32', interpolation: 'flat', sampling: 'either' },
+      { name: 'spriteColor', type: 'vec4f', interpolation: 'flat', sampling: 'either' },
     ],
     fills: [{ slot: 'vertexStage', fn: 'billboardVertex' }],
   };

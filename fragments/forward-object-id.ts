@@ -27,7 +27,7 @@ export function makeForwardObjectIdFragment(): Fragment {
     id: 'forward-object-id',
     source,
     dependencies: ['draw-uniforms', 'standard-surface', 'standard-vertex'],
-    varyings: [{ name: 'objectInstance', type: 'u32', interpolation: 'flat' }],
+    varyings: [{ name: 'objectInstance', type: 'u32', interpolation: 'flat', sampling: 'either' }],
     builtins: [{ builtin: 'primitive_index', when: 'objectPrimitive' }],
     outputs: [{ name: 'objectId', type: 'vec4u', format: 'rg32uint' }],
     requires: [{ feature: 'primitive-index', when: 'objectPrimitive' }],

@@ -30,7 +30,7 @@ export function makeGeometryObjectIdFragment(): Fragment {
     id: 'geometry-object-id',
     source,
     dependencies: ['geometry-surface', 'geometry-draw-uniforms', 'standard-vertex'],
-    varyings: [{ name: 'objectInstance', type: 'u32', interpolation: 'flat' }],
+    varyings: [{ name: 'objectInstance', type: 'u32', interpolation: 'flat', sampling: 'either' }],
     builtins: [{ builtin: 'primitive_index', when: objectPrimitiveCondition }],
     outputs: [{ name: 'objectId', type: 'vec4u', format: 'rg32uint' }],
     requires: [{ feature: 'primitive-index', when: objectPrimitiveCondition }],

@@ -150,7 +150,7 @@ export function makeSplatQuadFragment(): Fragment {
       },
       { name: 'splatParams', kind: 'uniform', type: 'SplatParams', role: 'mesh', visibility: ['vertex', 'fragment'] },
     ],
-    varyings: [{ name: 'splatSlot', type: 'u32', interpolation: 'flat' }],
+    varyings: [{ name: 'splatSlot', type: 'u32', interpolation: 'flat', sampling: 'either' }],
     outputs: [{ name: 'splatDepth', type: 'f32', builtin: 'frag_depth' }],
     fills: [{ slot: 'vertexStage', fn: 'splatVertex' }],
   };

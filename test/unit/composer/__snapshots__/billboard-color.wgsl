@@ -1,5 +1,5 @@
 // billboard-color: billboard renderer
-// key 4d79a222a79cd7cd
+// key aaa7acc6d55cab95
 // fragments contributor-view, billboard-quad, billboard-color
 // conditions {}
 // features none
@@ -71,8 +71,8 @@ fn billboardCorner(vertex: u32) -> vec2f {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) spriteColor: vec4f,
-  @location(1) @interpolate(flat) spriteIndex: u32,
+  @location(0) @interpolate(flat, either) spriteColor: vec4f,
+  @location(1) @interpolate(flat, either) spriteIndex: u32,
 }
 
 
@@ -124,8 +124,8 @@ fn billboardColorFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) spriteColor: vec4f,
-  @location(1) @interpolate(flat) spriteIndex: u32,
+  @location(0) @interpolate(flat, either) spriteColor: vec4f,
+  @location(1) @interpolate(flat, either) spriteIndex: u32,
 }
 
 

@@ -1,5 +1,5 @@
 // billboard-pick-detail: billboard pick contributor, detail attachment
-// key 838afa4cdbbb5283
+// key f8af4cadea345337
 // fragments contributor-view, billboard-quad, pick-contributor-output, billboard-pick
 // conditions {"primitiveDetail":true}
 // features none
@@ -73,8 +73,8 @@ fn billboardCorner(vertex: u32) -> vec2f {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) spriteColor: vec4f,
-  @location(1) @interpolate(flat) spriteIndex: u32,
+  @location(0) @interpolate(flat, either) spriteColor: vec4f,
+  @location(1) @interpolate(flat, either) spriteIndex: u32,
 }
 
 
@@ -126,8 +126,8 @@ fn billboardPickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) spriteColor: vec4f,
-  @location(1) @interpolate(flat) spriteIndex: u32,
+  @location(0) @interpolate(flat, either) spriteColor: vec4f,
+  @location(1) @interpolate(flat, either) spriteIndex: u32,
 }
 
 

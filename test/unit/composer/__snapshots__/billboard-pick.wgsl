@@ -1,5 +1,5 @@
 // billboard-pick: billboard pick contributor
-// key 5aa19242f929eed9
+// key bf67efc0a13be79d
 // fragments contributor-view, billboard-quad, pick-contributor-output, billboard-pick
 // conditions {}
 // features none
@@ -72,8 +72,8 @@ fn billboardCorner(vertex: u32) -> vec2f {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) spriteColor: vec4f,
-  @location(1) @interpolate(flat) spriteIndex: u32,
+  @location(0) @interpolate(flat, either) spriteColor: vec4f,
+  @location(1) @interpolate(flat, either) spriteIndex: u32,
 }
 
 
@@ -125,8 +125,8 @@ fn billboardPickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) spriteColor: vec4f,
-  @location(1) @interpolate(flat) spriteIndex: u32,
+  @location(0) @interpolate(flat, either) spriteColor: vec4f,
+  @location(1) @interpolate(flat, either) spriteIndex: u32,
 }
 
 

@@ -1,5 +1,5 @@
 // geometry-object-id-thin-instances-primitive: geometry pass {"outputs":["objectId","albedo"],"normals":false,"uvs":false,"colors":false,"thinInstances":true,"objectPrimitive":true}
-// key 58a3af3785d9c982
+// key 682269d861ae4850
 // fragments base-texture, draw-uniforms, geometry-draw-uniforms, scene-uniforms, thin-instances, geometry-material, geometry-surface, standard-vertex, geometry-albedo, geometry-object-id
 // conditions {"objectPrimitive":true,"thinInstances":true}
 // features primitive-index (geometry-object-id)
@@ -81,7 +81,7 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) objectInstance: u32,
+  @location(0) @interpolate(flat, either) objectInstance: u32,
   @location(1) worldNormal: vec3f,
   @location(2) worldPosition: vec3f,
 }
@@ -144,7 +144,7 @@ fn geometryFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) objectInstance: u32,
+  @location(0) @interpolate(flat, either) objectInstance: u32,
   @location(1) worldNormal: vec3f,
   @location(2) worldPosition: vec3f,
   @builtin(primitive_index) primitiveIndex: u32,

@@ -1,5 +1,5 @@
 // pick-deform-morph-skin4-detail: pick ids, primitive detail, deformed mesh {"skin":4,"morph":true}
-// key 30f1d2625b86019b
+// key e933c7095264646f
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-output, standard-vertex, morph-targets, skinning
 // conditions {"deformMorph":true,"deformSkin":true,"primitiveDetail":true}
 // features primitive-index (pick-output)
@@ -88,7 +88,7 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickInstance: u32,
   @location(1) pickLocal: vec3f,
   @location(2) worldNormal: vec3f,
   @location(3) worldPosition: vec3f,
@@ -199,7 +199,7 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickInstance: u32,
   @location(1) pickLocal: vec3f,
   @location(2) worldNormal: vec3f,
   @location(3) worldPosition: vec3f,

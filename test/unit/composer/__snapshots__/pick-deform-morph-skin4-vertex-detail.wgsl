@@ -1,5 +1,5 @@
 // pick-deform-morph-skin4-vertex-detail: pick ids, vertex-index detail, uint32 mesh {"skin":4,"morph":true}
-// key 4226d4ace7013394
+// key e5dcb0c5db471c64
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-output, standard-vertex, morph-targets, skinning, vertex-pulling
 // conditions {"deformMorph":true,"deformSkin":true,"pickTriangleFromVertex":true,"primitiveDetail":true,"vertexPulling":true}
 // features none
@@ -110,9 +110,9 @@ struct VertexInput {
 
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickInstance: u32,
   @location(1) pickLocal: vec3f,
-  @location(2) @interpolate(flat) pickTriangle: u32,
+  @location(2) @interpolate(flat, either) pickTriangle: u32,
   @location(3) worldNormal: vec3f,
   @location(4) worldPosition: vec3f,
 }
@@ -231,9 +231,9 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickInstance: u32,
   @location(1) pickLocal: vec3f,
-  @location(2) @interpolate(flat) pickTriangle: u32,
+  @location(2) @interpolate(flat, either) pickTriangle: u32,
   @location(3) worldNormal: vec3f,
   @location(4) worldPosition: vec3f,
 }

@@ -1,5 +1,5 @@
 // pick-deform-skin8-detail: pick ids, primitive detail, deformed mesh {"skin":8}
-// key bfcd28a2bac2d448
+// key 669923bc562b63c8
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-output, standard-vertex, skinning
 // conditions {"deformSkin":true,"primitiveDetail":true,"skin8":true}
 // features primitive-index (pick-output)
@@ -88,7 +88,7 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickInstance: u32,
   @location(1) pickLocal: vec3f,
   @location(2) worldNormal: vec3f,
   @location(3) worldPosition: vec3f,
@@ -177,7 +177,7 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickInstance: u32,
   @location(1) pickLocal: vec3f,
   @location(2) worldNormal: vec3f,
   @location(3) worldPosition: vec3f,

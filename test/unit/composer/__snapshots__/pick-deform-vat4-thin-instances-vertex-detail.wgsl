@@ -1,5 +1,5 @@
 // pick-deform-vat4-thin-instances-vertex-detail: pick ids, vertex-index detail, uint32 mesh {"vat":4,"thinInstances":true}
-// key 3f8d08b4945ddbf9
+// key e3f461cf4dff0fc1
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-output, standard-vertex, vertex-animation, vertex-pulling
 // conditions {"deformVat":true,"pickTriangleFromVertex":true,"primitiveDetail":true,"thinInstances":true,"vertexPulling":true}
 // features none
@@ -121,9 +121,9 @@ struct VertexInput {
 
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickInstance: u32,
   @location(1) pickLocal: vec3f,
-  @location(2) @interpolate(flat) pickTriangle: u32,
+  @location(2) @interpolate(flat, either) pickTriangle: u32,
   @location(3) worldNormal: vec3f,
   @location(4) worldPosition: vec3f,
 }
@@ -261,9 +261,9 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickInstance: u32,
   @location(1) pickLocal: vec3f,
-  @location(2) @interpolate(flat) pickTriangle: u32,
+  @location(2) @interpolate(flat, either) pickTriangle: u32,
   @location(3) worldNormal: vec3f,
   @location(4) worldPosition: vec3f,
 }

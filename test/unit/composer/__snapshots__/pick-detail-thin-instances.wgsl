@@ -1,5 +1,5 @@
 // pick-detail-thin-instances: pick ids {"thinInstances":true,"primitiveDetail":true}
-// key 1f76e03f6c681ee0
+// key 34b97c2077ca24ce
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-output, standard-vertex
 // conditions {"primitiveDetail":true,"thinInstances":true}
 // features primitive-index (pick-output)
@@ -80,7 +80,7 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickInstance: u32,
   @location(1) pickLocal: vec3f,
   @location(2) worldNormal: vec3f,
   @location(3) worldPosition: vec3f,
@@ -149,7 +149,7 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickInstance: u32,
   @location(1) pickLocal: vec3f,
   @location(2) worldNormal: vec3f,
   @location(3) worldPosition: vec3f,

@@ -1,5 +1,5 @@
 // pick-detail: pick ids {"thinInstances":false,"primitiveDetail":true}
-// key 54de2ad94cf93c00
+// key 318ec93ef736c150
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-output, standard-vertex
 // conditions {"primitiveDetail":true}
 // features primitive-index (pick-output)
@@ -75,7 +75,7 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickInstance: u32,
   @location(1) pickLocal: vec3f,
   @location(2) worldNormal: vec3f,
   @location(3) worldPosition: vec3f,
@@ -138,7 +138,7 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickInstance: u32,
   @location(1) pickLocal: vec3f,
   @location(2) worldNormal: vec3f,
   @location(3) worldPosition: vec3f,

@@ -1,5 +1,5 @@
 // pick-rule-sample-basic-regular-vertex-data-world-adjust: pick discard rule {"primitiveDetail":false,"thinInstances":false,"vertexData":true,"worldAdjust":true}
-// key d46bf1ece0925c97
+// key c216385e34e6fa59
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-discard-rule, pick-output, standard-vertex, pick-world-adjust-rule
 // conditions {"pickDiscard":true,"pickVertexData":true,"pickWorldAdjust":true}
 // features none
@@ -79,7 +79,7 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickInstance: u32,
   @location(1) @interpolate(flat) pickVertexData: vec4f,
   @location(2) worldNormal: vec3f,
   @location(3) worldPosition: vec3f,
@@ -202,7 +202,7 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickInstance: u32,
   @location(1) @interpolate(flat) pickVertexData: vec4f,
   @location(2) worldNormal: vec3f,
   @location(3) worldPosition: vec3f,

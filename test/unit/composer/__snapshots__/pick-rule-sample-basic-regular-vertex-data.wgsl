@@ -1,5 +1,5 @@
 // pick-rule-sample-basic-regular-vertex-data: pick discard rule {"primitiveDetail":false,"thinInstances":false,"vertexData":true,"worldAdjust":false}
-// key c15d6cb2cb85504e
+// key 9d3f0ae652b43484
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-discard-rule, pick-output, standard-vertex
 // conditions {"pickDiscard":true,"pickVertexData":true}
 // features none
@@ -79,7 +79,7 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickInstance: u32,
   @location(1) @interpolate(flat) pickVertexData: vec4f,
   @location(2) worldNormal: vec3f,
   @location(3) worldPosition: vec3f,
@@ -170,7 +170,7 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickInstance: u32,
   @location(1) @interpolate(flat) pickVertexData: vec4f,
   @location(2) worldNormal: vec3f,
   @location(3) worldPosition: vec3f,

@@ -1,5 +1,5 @@
 // pick-rule-sample-basic-regular-world-adjust: pick discard rule {"primitiveDetail":false,"thinInstances":false,"vertexData":false,"worldAdjust":true}
-// key 6249a71f9b24d2dc
+// key 0e78f503726b2038
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-discard-rule, pick-output, standard-vertex, pick-world-adjust-rule
 // conditions {"pickDiscard":true,"pickWorldAdjust":true}
 // features none
@@ -76,7 +76,7 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickInstance: u32,
   @location(1) worldNormal: vec3f,
   @location(2) worldPosition: vec3f,
 }
@@ -175,7 +175,7 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickInstance: u32,
   @location(1) worldNormal: vec3f,
   @location(2) worldPosition: vec3f,
 }

@@ -1,5 +1,5 @@
 // pick-rule-sample-basic-regular: pick discard rule {"primitiveDetail":false,"thinInstances":false,"vertexData":false,"worldAdjust":false}
-// key 652d101727cd6fc3
+// key 25566290d69d4389
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-discard-rule, pick-output, standard-vertex
 // conditions {"pickDiscard":true}
 // features none
@@ -76,7 +76,7 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickInstance: u32,
   @location(1) worldNormal: vec3f,
   @location(2) worldPosition: vec3f,
 }
@@ -145,7 +145,7 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickInstance: u32,
   @location(1) worldNormal: vec3f,
   @location(2) worldPosition: vec3f,
 }

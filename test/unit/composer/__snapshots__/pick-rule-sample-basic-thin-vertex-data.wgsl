@@ -1,5 +1,5 @@
 // pick-rule-sample-basic-thin-vertex-data: pick discard rule {"primitiveDetail":false,"thinInstances":true,"vertexData":true,"worldAdjust":false}
-// key 134452fcca451ef4
+// key 0ac3d3ff89495b54
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-discard-rule, pick-output, standard-vertex
 // conditions {"pickDiscard":true,"pickVertexData":true,"thinInstances":true}
 // features none
@@ -88,8 +88,8 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickExtras: vec4f,
-  @location(1) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickExtras: vec4f,
+  @location(1) @interpolate(flat, either) pickInstance: u32,
   @location(2) @interpolate(flat) pickVertexData: vec4f,
   @location(3) worldNormal: vec3f,
   @location(4) worldPosition: vec3f,
@@ -188,8 +188,8 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickExtras: vec4f,
-  @location(1) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickExtras: vec4f,
+  @location(1) @interpolate(flat, either) pickInstance: u32,
   @location(2) @interpolate(flat) pickVertexData: vec4f,
   @location(3) worldNormal: vec3f,
   @location(4) worldPosition: vec3f,

@@ -1,5 +1,5 @@
 // pick-rule-sample-basic-thin-world-adjust: pick discard rule {"primitiveDetail":false,"thinInstances":true,"vertexData":false,"worldAdjust":true}
-// key f772757a33bf9f79
+// key 4883249b6f5d20a1
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-discard-rule, pick-output, standard-vertex, pick-world-adjust-rule
 // conditions {"pickDiscard":true,"pickWorldAdjust":true,"thinInstances":true}
 // features none
@@ -85,8 +85,8 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickExtras: vec4f,
-  @location(1) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickExtras: vec4f,
+  @location(1) @interpolate(flat, either) pickInstance: u32,
   @location(2) worldNormal: vec3f,
   @location(3) worldPosition: vec3f,
 }
@@ -198,8 +198,8 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickExtras: vec4f,
-  @location(1) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickExtras: vec4f,
+  @location(1) @interpolate(flat, either) pickInstance: u32,
   @location(2) worldNormal: vec3f,
   @location(3) worldPosition: vec3f,
 }

@@ -1,5 +1,5 @@
 // pick-rule-sample-detail-regular-vertex-data-world-adjust: pick discard rule {"primitiveDetail":true,"thinInstances":false,"vertexData":true,"worldAdjust":true}
-// key 0edae7133c0c9afa
+// key 3e62033976f59402
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-discard-rule, pick-output, standard-vertex, pick-world-adjust-rule
 // conditions {"pickDiscard":true,"pickVertexData":true,"pickWorldAdjust":true,"primitiveDetail":true}
 // features primitive-index (pick-output)
@@ -82,7 +82,7 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickInstance: u32,
   @location(1) pickLocal: vec3f,
   @location(2) @interpolate(flat) pickVertexData: vec4f,
   @location(3) worldNormal: vec3f,
@@ -210,7 +210,7 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickInstance: u32,
   @location(1) pickLocal: vec3f,
   @location(2) @interpolate(flat) pickVertexData: vec4f,
   @location(3) worldNormal: vec3f,

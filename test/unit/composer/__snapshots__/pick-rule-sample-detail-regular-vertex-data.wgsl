@@ -1,5 +1,5 @@
 // pick-rule-sample-detail-regular-vertex-data: pick discard rule {"primitiveDetail":true,"thinInstances":false,"vertexData":true,"worldAdjust":false}
-// key 6a18ac820e28c549
+// key 08b6c8f9dd5ee405
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-discard-rule, pick-output, standard-vertex
 // conditions {"pickDiscard":true,"pickVertexData":true,"primitiveDetail":true}
 // features primitive-index (pick-output)
@@ -82,7 +82,7 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickInstance: u32,
   @location(1) pickLocal: vec3f,
   @location(2) @interpolate(flat) pickVertexData: vec4f,
   @location(3) worldNormal: vec3f,
@@ -178,7 +178,7 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickInstance: u32,
   @location(1) pickLocal: vec3f,
   @location(2) @interpolate(flat) pickVertexData: vec4f,
   @location(3) worldNormal: vec3f,

@@ -1,5 +1,5 @@
 // pick-rule-sample-detail-regular: pick discard rule {"primitiveDetail":true,"thinInstances":false,"vertexData":false,"worldAdjust":false}
-// key 6fc0f335081d1e3a
+// key 0b86c36b943b4122
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-discard-rule, pick-output, standard-vertex
 // conditions {"pickDiscard":true,"primitiveDetail":true}
 // features primitive-index (pick-output)
@@ -79,7 +79,7 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickInstance: u32,
   @location(1) pickLocal: vec3f,
   @location(2) worldNormal: vec3f,
   @location(3) worldPosition: vec3f,
@@ -153,7 +153,7 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickInstance: u32,
   @location(1) pickLocal: vec3f,
   @location(2) worldNormal: vec3f,
   @location(3) worldPosition: vec3f,

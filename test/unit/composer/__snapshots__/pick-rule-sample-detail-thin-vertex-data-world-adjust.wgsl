@@ -1,5 +1,5 @@
 // pick-rule-sample-detail-thin-vertex-data-world-adjust: pick discard rule {"primitiveDetail":true,"thinInstances":true,"vertexData":true,"worldAdjust":true}
-// key 48cbfd33163c8a09
+// key ca6b716233d2a409
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-discard-rule, pick-output, standard-vertex, pick-world-adjust-rule
 // conditions {"pickDiscard":true,"pickVertexData":true,"pickWorldAdjust":true,"primitiveDetail":true,"thinInstances":true}
 // features primitive-index (pick-output)
@@ -91,8 +91,8 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickExtras: vec4f,
-  @location(1) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickExtras: vec4f,
+  @location(1) @interpolate(flat, either) pickInstance: u32,
   @location(2) pickLocal: vec3f,
   @location(3) @interpolate(flat) pickVertexData: vec4f,
   @location(4) worldNormal: vec3f,
@@ -233,8 +233,8 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickExtras: vec4f,
-  @location(1) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickExtras: vec4f,
+  @location(1) @interpolate(flat, either) pickInstance: u32,
   @location(2) pickLocal: vec3f,
   @location(3) @interpolate(flat) pickVertexData: vec4f,
   @location(4) worldNormal: vec3f,

@@ -1,5 +1,5 @@
 // pick-rule-sample-detail-thin-vertex-data: pick discard rule {"primitiveDetail":true,"thinInstances":true,"vertexData":true,"worldAdjust":false}
-// key fd7074e5322c9327
+// key a374b5c48a144347
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-discard-rule, pick-output, standard-vertex
 // conditions {"pickDiscard":true,"pickVertexData":true,"primitiveDetail":true,"thinInstances":true}
 // features primitive-index (pick-output)
@@ -91,8 +91,8 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickExtras: vec4f,
-  @location(1) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickExtras: vec4f,
+  @location(1) @interpolate(flat, either) pickInstance: u32,
   @location(2) pickLocal: vec3f,
   @location(3) @interpolate(flat) pickVertexData: vec4f,
   @location(4) worldNormal: vec3f,
@@ -196,8 +196,8 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickExtras: vec4f,
-  @location(1) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickExtras: vec4f,
+  @location(1) @interpolate(flat, either) pickInstance: u32,
   @location(2) pickLocal: vec3f,
   @location(3) @interpolate(flat) pickVertexData: vec4f,
   @location(4) worldNormal: vec3f,

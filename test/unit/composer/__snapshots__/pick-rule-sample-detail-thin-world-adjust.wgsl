@@ -1,5 +1,5 @@
 // pick-rule-sample-detail-thin-world-adjust: pick discard rule {"primitiveDetail":true,"thinInstances":true,"vertexData":false,"worldAdjust":true}
-// key a1897c1d47212cd2
+// key 9757405a8bdfc0ba
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-discard-rule, pick-output, standard-vertex, pick-world-adjust-rule
 // conditions {"pickDiscard":true,"pickWorldAdjust":true,"primitiveDetail":true,"thinInstances":true}
 // features primitive-index (pick-output)
@@ -88,8 +88,8 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickExtras: vec4f,
-  @location(1) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickExtras: vec4f,
+  @location(1) @interpolate(flat, either) pickInstance: u32,
   @location(2) pickLocal: vec3f,
   @location(3) worldNormal: vec3f,
   @location(4) worldPosition: vec3f,
@@ -206,8 +206,8 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickExtras: vec4f,
-  @location(1) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickExtras: vec4f,
+  @location(1) @interpolate(flat, either) pickInstance: u32,
   @location(2) pickLocal: vec3f,
   @location(3) worldNormal: vec3f,
   @location(4) worldPosition: vec3f,

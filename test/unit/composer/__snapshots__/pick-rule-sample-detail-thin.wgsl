@@ -1,5 +1,5 @@
 // pick-rule-sample-detail-thin: pick discard rule {"primitiveDetail":true,"thinInstances":true,"vertexData":false,"worldAdjust":false}
-// key ace4fd50e9a32fde
+// key 086b0bd6cabc521e
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-discard-rule, pick-output, standard-vertex
 // conditions {"pickDiscard":true,"primitiveDetail":true,"thinInstances":true}
 // features primitive-index (pick-output)
@@ -88,8 +88,8 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickExtras: vec4f,
-  @location(1) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickExtras: vec4f,
+  @location(1) @interpolate(flat, either) pickInstance: u32,
   @location(2) pickLocal: vec3f,
   @location(3) worldNormal: vec3f,
   @location(4) worldPosition: vec3f,
@@ -171,8 +171,8 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickExtras: vec4f,
-  @location(1) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickExtras: vec4f,
+  @location(1) @interpolate(flat, either) pickInstance: u32,
   @location(2) pickLocal: vec3f,
   @location(3) worldNormal: vec3f,
   @location(4) worldPosition: vec3f,

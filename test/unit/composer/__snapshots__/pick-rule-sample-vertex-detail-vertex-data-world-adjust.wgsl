@@ -1,5 +1,5 @@
 // pick-rule-sample-vertex-detail-vertex-data-world-adjust: sample discard rule, vertex-index detail, uint16 mesh, vertex data pulled from a float32x2 stream
-// key c19c943a2daef13d
+// key bc8bb5bf7b182995
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-discard-rule, pick-output, standard-vertex, pick-world-adjust-rule, vertex-pulling
 // conditions {"pickDiscard":true,"pickTriangleFromVertex":true,"pickVertexData":true,"pickWorldAdjust":true,"primitiveDetail":true,"vertexPulling":true}
 // features none
@@ -103,9 +103,9 @@ struct VertexInput {
 
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickInstance: u32,
   @location(1) pickLocal: vec3f,
-  @location(2) @interpolate(flat) pickTriangle: u32,
+  @location(2) @interpolate(flat, either) pickTriangle: u32,
   @location(3) @interpolate(flat) pickVertexData: vec4f,
   @location(4) worldNormal: vec3f,
   @location(5) worldPosition: vec3f,
@@ -239,9 +239,9 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickInstance: u32,
   @location(1) pickLocal: vec3f,
-  @location(2) @interpolate(flat) pickTriangle: u32,
+  @location(2) @interpolate(flat, either) pickTriangle: u32,
   @location(3) @interpolate(flat) pickVertexData: vec4f,
   @location(4) worldNormal: vec3f,
   @location(5) worldPosition: vec3f,

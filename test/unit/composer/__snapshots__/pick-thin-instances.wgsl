@@ -1,5 +1,5 @@
 // pick-thin-instances: pick ids {"thinInstances":true,"primitiveDetail":false}
-// key 1ab02ed0911f1fbf
+// key f445e685b81ba447
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-output, standard-vertex
 // conditions {"thinInstances":true}
 // features none
@@ -77,7 +77,7 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickInstance: u32,
   @location(1) worldNormal: vec3f,
   @location(2) worldPosition: vec3f,
 }
@@ -141,7 +141,7 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickInstance: u32,
   @location(1) worldNormal: vec3f,
   @location(2) worldPosition: vec3f,
 }

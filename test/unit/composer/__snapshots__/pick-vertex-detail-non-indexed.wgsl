@@ -1,5 +1,5 @@
 // pick-vertex-detail-non-indexed: pick ids, vertex-index detail, non-indexed mesh {}
-// key 7a251876333fe87f
+// key 0d47f386e289644f
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-output, standard-vertex
 // conditions {"pickTriangleFromVertex":true,"primitiveDetail":true}
 // features none
@@ -75,9 +75,9 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickInstance: u32,
   @location(1) pickLocal: vec3f,
-  @location(2) @interpolate(flat) pickTriangle: u32,
+  @location(2) @interpolate(flat, either) pickTriangle: u32,
   @location(3) worldNormal: vec3f,
   @location(4) worldPosition: vec3f,
 }
@@ -138,9 +138,9 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickInstance: u32,
   @location(1) pickLocal: vec3f,
-  @location(2) @interpolate(flat) pickTriangle: u32,
+  @location(2) @interpolate(flat, either) pickTriangle: u32,
   @location(3) worldNormal: vec3f,
   @location(4) worldPosition: vec3f,
 }

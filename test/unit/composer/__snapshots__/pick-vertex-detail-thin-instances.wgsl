@@ -1,5 +1,5 @@
 // pick-vertex-detail-thin-instances: pick ids, vertex-index detail, uint32 mesh {"thinInstances":true}
-// key 39c7172e2b0811f4
+// key f07f45b9fe1b834c
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-output, standard-vertex, vertex-pulling
 // conditions {"pickTriangleFromVertex":true,"primitiveDetail":true,"thinInstances":true,"vertexPulling":true}
 // features none
@@ -109,9 +109,9 @@ struct VertexInput {
 
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickInstance: u32,
   @location(1) pickLocal: vec3f,
-  @location(2) @interpolate(flat) pickTriangle: u32,
+  @location(2) @interpolate(flat, either) pickTriangle: u32,
   @location(3) worldNormal: vec3f,
   @location(4) worldPosition: vec3f,
 }
@@ -184,9 +184,9 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickInstance: u32,
   @location(1) pickLocal: vec3f,
-  @location(2) @interpolate(flat) pickTriangle: u32,
+  @location(2) @interpolate(flat, either) pickTriangle: u32,
   @location(3) worldNormal: vec3f,
   @location(4) worldPosition: vec3f,
 }

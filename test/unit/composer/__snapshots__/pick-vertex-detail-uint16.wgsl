@@ -1,5 +1,5 @@
 // pick-vertex-detail-uint16: pick ids, vertex-index detail, uint16 mesh {}
-// key 100a3abcc4600572
+// key 408cd1585799084a
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-output, standard-vertex, vertex-pulling
 // conditions {"pickTriangleFromVertex":true,"primitiveDetail":true,"vertexPulling":true}
 // features none
@@ -96,9 +96,9 @@ struct VertexInput {
 
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickInstance: u32,
   @location(1) pickLocal: vec3f,
-  @location(2) @interpolate(flat) pickTriangle: u32,
+  @location(2) @interpolate(flat, either) pickTriangle: u32,
   @location(3) worldNormal: vec3f,
   @location(4) worldPosition: vec3f,
 }
@@ -165,9 +165,9 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickInstance: u32,
   @location(1) pickLocal: vec3f,
-  @location(2) @interpolate(flat) pickTriangle: u32,
+  @location(2) @interpolate(flat, either) pickTriangle: u32,
   @location(3) worldNormal: vec3f,
   @location(4) worldPosition: vec3f,
 }

@@ -1,5 +1,5 @@
 // pick: pick ids {"thinInstances":false,"primitiveDetail":false}
-// key b79d0048a9da7379
+// key 58f873272a0e1667
 // fragments draw-uniforms, pick-discard-types, scene-uniforms, thin-instances, pick-output, standard-vertex
 // conditions {}
 // features none
@@ -72,7 +72,7 @@ fn vertexVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickInstance: u32,
   @location(1) worldNormal: vec3f,
   @location(2) worldPosition: vec3f,
 }
@@ -130,7 +130,7 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) pickInstance: u32,
+  @location(0) @interpolate(flat, either) pickInstance: u32,
   @location(1) worldNormal: vec3f,
   @location(2) worldPosition: vec3f,
 }

@@ -1,5 +1,5 @@
 // splat-color: Gaussian splat renderer
-// key 6c82deca562f8844
+// key 585ab9e27c1504f6
 // fragments contributor-view, splat-quad, splat-color
 // conditions {}
 // features none
@@ -76,7 +76,7 @@ fn splatCorner(vertex: u32) -> vec2f {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) splatSlot: u32,
+  @location(0) @interpolate(flat, either) splatSlot: u32,
 }
 
 
@@ -132,7 +132,7 @@ fn splatColorFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) splatSlot: u32,
+  @location(0) @interpolate(flat, either) splatSlot: u32,
 }
 
 

@@ -1,5 +1,5 @@
 // splat-pick-detail: Gaussian splat pick contributor, detail attachment
-// key 0e7574bf6693180e
+// key 45441911ac3a970a
 // fragments contributor-view, pick-contributor-output, splat-quad, splat-pick
 // conditions {"primitiveDetail":true}
 // features none
@@ -78,7 +78,7 @@ fn splatCorner(vertex: u32) -> vec2f {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) splatSlot: u32,
+  @location(0) @interpolate(flat, either) splatSlot: u32,
 }
 
 
@@ -134,7 +134,7 @@ fn splatPickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) splatSlot: u32,
+  @location(0) @interpolate(flat, either) splatSlot: u32,
 }
 
 

@@ -1,5 +1,5 @@
 // splat-pick: Gaussian splat pick contributor
-// key 0e8c5631fbe6c2b8
+// key 850703f60d79f204
 // fragments contributor-view, pick-contributor-output, splat-quad, splat-pick
 // conditions {}
 // features none
@@ -77,7 +77,7 @@ fn splatCorner(vertex: u32) -> vec2f {
 // ── generated weft:io ──
 struct VertexOutput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) splatSlot: u32,
+  @location(0) @interpolate(flat, either) splatSlot: u32,
 }
 
 
@@ -133,7 +133,7 @@ fn splatPickFragment(input: FragmentInput) -> FragmentOutput {
 // ── generated weft:io ──
 struct FragmentInput {
   @builtin(position) position: vec4f,
-  @location(0) @interpolate(flat) splatSlot: u32,
+  @location(0) @interpolate(flat, either) splatSlot: u32,
 }
 
 

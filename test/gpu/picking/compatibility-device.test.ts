@@ -1,0 +1,118 @@
+// Identity picks on a WebGPU compatibility-mode device (Dawn's `featureLevel: 'compatibility'`): flat varyings there
+// must be `@interpolate(flat, either)`, and a pipeline that fails to build must never read as "nothing under the
+// cursor". The reference is a float64 ray cast against the boxes, built from the camera's parameters in the test.
+import { describe, expect, test } from 'vitest';
+import { createEngineFromDeviceAsync } from '../../../engine/host-device.js';
+import {
+  createBoxMesh,
+  createScene,
+  disposeEngine,
+  makePerspectiveCamera,
+  renderFrame,
+  setMeshWorldMatrix,
+  setThinInstances,
+} from '../../../engine/index.js';
+import {
+  createGpuPicker,
+  disposeGpuPicker,
+  enableDetailedPicking,
+  PickError,
+  pickAsync,
+  pickManyAsync,
+} from '../../../picking/index.js';
+import { type RefBox, refRect } from '../../support/box-rays.js';
+import { getNodeGpu } from '../../support/gpu.js';
+
+const translation = (x: number, y: number, z: number, s = 1) =>
+  new Float32Array([s, 0, 0, 0, 0, s, 0, 0, 0, 0, s, 0, x, y, z, 1]);
+
+async function compatibilityDeviceAsync(): Promise<GPUDevice> {
+  const adapter = await getNodeGpu().requestAdapter({ featureLevel: 'compatibility' } as GPURequestAdapterOptions);
+  if (!adapter) throw new Error('Dawn gave no compatibility adapter (lavapipe missing? `npm test` installs it)');
+  return adapter.requestDevice();
+}
+
+describe('a compatibility-mode device (Dawn, featureLevel "compatibility")', () => {
+  test('identity picks agree with a float64 ray cast at every pixel; detail is refused by name', async () => {
+    const device = await compatibilityDeviceAsync();
+    // It is a compatibility device: no storage buffers in the vertex stage, at most 4 colour attachments.
+    expect(device.limits.maxStorageBuffersInVertexStage).toBe(0);
+    expect(device.limits.maxColorAttachments).toBeLessThanOrEqual(4);
+    const errors: string[] = [];
+    device.addEventListener('uncapturederror', (event) =>
+      errors.push((event as GPUUncapturedErrorEvent).error.message),
+    );
+    const width = 48;
+    const height = 40;
+    const engine = await createEngineFromDeviceAsync(device, { width, height });
+    try {
+      const scene = createScene(engine);
+      const camera = { position: [0.4, 2.2, 6], target: [0, 0, 0], fovY: Math.PI / 4 } as const;
+      scene.camera = makePerspectiveCamera({
+        position: [...camera.position],
+        target: [...camera.target],
+        fovY: camera.fovY,
+      });
+      const boxes: RefBox[] = [];
+      const placed: [string, number, number, number, number][] = [
+        ['left', -1.6, 0, 0, 1],
+        ['right', 1.5, 0.3, -1, 1.2],
+        ['front', 0.2, -0.4, 1.4, 0.7],
+      ];
+      for (const [name, x, y, z, s] of placed) {
+        const mesh = createBoxMesh(scene, name);
+        setMeshWorldMatrix(mesh, translation(x, y, z, s));
+        boxes.push({ key: name, min: [x - s / 2, y - s / 2, z - s / 2], max: [x + s / 2, y + s / 2, z + s / 2] });
+      }
+      const instanced = createBoxMesh(scene, 'row', { width: 0.5, height: 0.5, depth: 0.5 });
+      const offsets = [-1.2, -0.4, 0.4, 1.2];
+      const matrices = new Float32Array(16 * offsets.length);
+      offsets.forEach((x, i) => {
+        matrices.set(translation(x, 1.3, -0.5), 16 * i);
+        boxes.push({ key: `row#${i}`, min: [x - 0.25, 1.05, -0.75], max: [x + 0.25, 1.55, -0.25] });
+      });
+      setThinInstances(instanced, matrices);
+      renderFrame(scene);
+      const picker = createGpuPicker(scene);
+      const points = Array.from({ length: width * height }, (_, i) => ({
+        x: (i % width) + 0.5,
+        y: Math.floor(i / width) + 0.5,
+      }));
+      const infos = await pickManyAsync(picker, points);
+      let compared = 0;
+      let hits = 0;
+      const wrong: string[] = [];
+      infos.forEach((info, i) => {
+        const x = i % width;
+        const y = Math.floor(i / width);
+        const expected = refRect(camera, width, height, boxes, { x, y, width: 1, height: 1 });
+        if (expected.ambiguous > 0 || expected.possible.size !== expected.certain.size) return;
+        const want = [...expected.certain][0] ?? null;
+        const got = info.hit
+          ? `${info.pickedMesh?.name}${info.thinInstanceIndex >= 0 ? `#${info.thinInstanceIndex}` : ''}`
+          : null;
+        compared++;
+        if (want) hits++;
+        if (got !== want) wrong.push(`(${x}, ${y}): ${got} where the ray hits ${want}`);
+      });
+      expect(wrong.slice(0, 10), `${wrong.length} of ${compared} pixels differ`).toEqual([]);
+      expect(compared).toBeGreaterThan(width * height * 0.9);
+      expect(hits).toBeGreaterThan(200);
+      // Triangle detail needs storage in the vertex stage (or primitive-index): refused by name, not answered wrong.
+      enableDetailedPicking(picker);
+      const hitPoint = points[infos.findIndex((info) => info.hit)];
+      const detail = await pickAsync(picker, hitPoint.x, hitPoint.y).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(detail).toBeInstanceOf(PickError);
+      expect((detail as PickError).message).toContain('maxStorageBuffersInVertexStage is 0');
+      disposeGpuPicker(picker);
+      await device.queue.onSubmittedWorkDone();
+      expect(errors).toEqual([]);
+    } finally {
+      disposeEngine(engine);
+      device.destroy();
+    }
+  });
+});
