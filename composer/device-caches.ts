@@ -27,6 +27,8 @@ export interface PipelineEntry {
    * failed check removes the entry from `pipelines`; leases held on it still release through `leaseEntries`.
    */
   check: Promise<boolean> | null;
+  /** The device's validation message when the check failed. */
+  failure?: string;
 }
 
 /** What the composer's GPU caches count on one device (tests and benchmarks read these). */

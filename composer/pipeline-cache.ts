@@ -195,6 +195,7 @@ function checkSyncEntry(
         return true;
       }
       if (caches.pipelines.get(entry.key) === entry) caches.pipelines.delete(entry.key);
+      entry.failure = error.message;
       reportUncaptured(device, error);
       return false;
     },
@@ -204,6 +205,19 @@ function checkSyncEntry(
       return true;
     },
   );
+}
+
+/**
+ * Null when a lease's pipeline is valid, else the device's validation message. A pipeline made by the synchronous
+ * `acquireRenderPipeline` is validated by the device after the call returns: this waits for that verdict (once; later
+ * calls answer at once), so a caller that reads results drawn with it can refuse them instead of reading nothing drawn.
+ * @internal
+ */
+export async function pipelineFailureAsync(device: GPUDevice, held: PipelineLease): Promise<string | null> {
+  const entry = getDeviceCaches(device).leaseEntries.get(held);
+  if (!entry) return null;
+  if (entry.check && !(await entry.check)) return entry.failure ?? 'the device refused the pipeline';
+  return entry.failure ?? null;
 }
 
 /**

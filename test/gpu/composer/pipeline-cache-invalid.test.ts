@@ -7,6 +7,7 @@ import {
   releaseRenderPipeline,
   WeftError,
 } from '../../../composer/index.js';
+import { pipelineFailureAsync } from '../../../composer/pipeline-cache.js';
 import { composeStandardMaterial } from '../../../engine/render/forward-shader.js';
 import { getNodeGpu } from '../../support/gpu.js';
 import { forwardState } from './composer-gpu-helpers.js';
@@ -32,6 +33,8 @@ describe('pipeline cache: invalid pipelines are never served as valid', () => {
       const good = forwardState(composed);
 
       const syncLease = acquireRenderPipeline(device, composed, bad);
+      // A holder that reads what was drawn can ask for the device's verdict instead of reading an empty target.
+      expect(await pipelineFailureAsync(device, syncLease)).toMatch(/depth|format/i);
       const asyncResult = await acquireRenderPipelineAsync(device, composed, bad).then(
         (lease) => ({ lease, error: null }),
         (error: unknown) => ({ lease: null, error }),
@@ -59,6 +62,8 @@ describe('pipeline cache: invalid pipelines are never served as valid', () => {
       const ok = acquireRenderPipeline(device, composed, good);
       const okAsync = await acquireRenderPipelineAsync(device, composed, good);
       expect(okAsync.pipeline).toBe(ok.pipeline);
+      expect(await pipelineFailureAsync(device, ok)).toBeNull();
+      expect(await pipelineFailureAsync(device, okAsync)).toBeNull();
       releaseRenderPipeline(device, ok);
       releaseRenderPipeline(device, okAsync);
       expect(getComposerCounters(device)).toMatchObject({ livePipelines: 0, liveModules: 0 });
