@@ -6,6 +6,9 @@ import type { VertexBufferSpec } from '../composer/vertex-layout.js';
 import type { Fragment } from '../fragments/fragment-types.js';
 import type { Aabb } from '../engine/bounds.js';
 
+/** How a pick treats back faces: `'as-drawn'` culls exactly what the renderers cull; `'none'` picks every face. */
+export type PickCulling = 'as-drawn' | 'none';
+
 /** @internal One attribute of a subject's vertex buffer, as its bytes hold it. */
 export interface PickVertexAttribute {
   readonly semantic: string;
@@ -117,8 +120,6 @@ export interface PickSourceOps<O> {
   cullFacing(subject: PickSubject): 0 | 1 | -1;
   /** The cull mode the subject is drawn with. */
   cullMode(subject: PickSubject): GPUCullMode;
-  /** 1 when the subject's local front is counter-clockwise, -1 when clockwise. */
-  facing(subject: PickSubject): 1 | -1;
   /** 1 when the subject drawn under `world` shows its counter-clockwise screen side as front, else -1. */
   frontFaceSign(subject: PickSubject, world: ArrayLike<number>): 1 | -1;
   /** Instances `first .. first + count` in runs of one front face under `world`; appends to `out`. */
@@ -145,9 +146,9 @@ export interface PickSourceOps<O> {
   ): [number, number, number];
   /** False when the CPU cannot run the deformation of the subject's normals (weft: a VAT mesh): detail has none. */
   hasCpuNormals(subject: PickSubject): boolean;
-  /** One vertex's deformed local normal (not normalised), or null. */
+  /** One vertex's deformed local normal (not normalised, a new tuple), or null. */
   deformNormal(subject: PickSubject, vertex: number): [number, number, number] | null;
-  /** Copies the subject's pose at the call (null when it is not deformed). */
+  /** Copies the subject's pose at the call (null, no copy, when it is not deformed). */
   capturePose(subject: PickSubject): PickPose | null;
   /** Whether the subject's deformation is still `pose` (null: still undeformed). */
   isPoseCurrent(subject: PickSubject, pose: PickPose | null): boolean;
@@ -186,11 +187,9 @@ export interface PickSourceOps<O> {
   drawInstances(pass: GPURenderPassEncoder, subject: PickSubject, count: number, first: number): void;
   /** What the pick shader of the subject reads. Allocates. */
   describeShader(subject: PickSubject): PickSubjectShader;
-  /** A representative subject of that shape, described (the pick variants compose from it). */
-  describeShape(shape: PickSubjectShape): PickSubjectShader;
-  /** The described subject's vertex buffers plus the thin-instance buffer, as the composer reads them. */
+  /** The described subject's vertex buffers plus the thin-instance buffer, as the composer reads them (a new array). */
   shaderVertexBuffers(description: PickSubjectShader): VertexBufferSpec[];
-  /** Fragments and conditions a deformation adds to the vertex stage, and its key. */
+  /** Fragments and conditions a deformation adds to the vertex stage, and its key (new arrays). */
   deformationParts(deformation: object): { fragments: Fragment[]; conditions: Record<string, boolean>; key: string };
   /** The deformation's part of a pipeline key. */
   deformationKey(deformation: object): string;

@@ -2,13 +2,14 @@
 // sources/pick-overlays.ts, which build weft meshes) that reads engine mesh internals. A weft Mesh is a PickSubject as
 // it is; every subject this record receives is one of the scene's meshes or a stand-in it made, hence the casts.
 import {
+  disposeMeshGpu,
+  ensureMeshGpu,
   getMeshWorldBounds,
   getThinInstanceMatrix,
-  ensureMeshGpu,
-  disposeMeshGpu,
+  type Mesh,
+  type ReadonlyFloat32Array,
   syncThinInstances,
 } from '../engine/mesh.js';
-import type { Mesh, ReadonlyFloat32Array } from '../engine/mesh.js';
 import {
   findVertexAttribute,
   type MeshGeometry,
@@ -34,7 +35,7 @@ import { describeRepresentativeMesh } from '../engine/representative-mesh.js';
 import { drawMeshInstances, setMeshIndexBuffer } from '../engine/render/mesh-draw.js';
 import { multiplyByThinInstance } from '../engine/thin-instance-matrix.js';
 import { determinantSign, materialCullMode, materialFacing, splitByWinding } from '../engine/winding.js';
-import type { PickPose, PickSourceOps, PickSubject } from './pick-source.js';
+import type { PickPose, PickSourceOps, PickSubject, PickSubjectShader, PickSubjectShape } from './pick-source.js';
 
 /** The deformation state of a mesh at the call: bone matrices, morph weights, VAT time and playback. */
 interface CapturedPose {
@@ -157,7 +158,6 @@ export const weftPickSource: PickSourceOps<Mesh> = {
     return material.doubleSided ? 0 : materialFacing(material);
   },
   cullMode: (subject) => materialCullMode((subject as Mesh).material),
-  facing: (subject) => materialFacing((subject as Mesh).material),
   frontFaceSign: (subject, world) => (determinantSign(world) * materialFacing((subject as Mesh).material)) as 1 | -1,
   splitByWinding: (subject, world, first, count, out) => splitByWinding(subject as Mesh, world, first, count, out),
   findAttribute: (geometry, semantic) => findVertexAttribute(geometry as MeshGeometry, semantic as VertexSemantic),
@@ -184,9 +184,17 @@ export const weftPickSource: PickSourceOps<Mesh> = {
   setIndexBuffer: (pass, subject) => setMeshIndexBuffer(pass, subject as Mesh),
   drawInstances: (pass, subject, count, first) => drawMeshInstances(pass, subject as Mesh, count, first),
   describeShader: (subject) => describeMeshShader(subject as Mesh),
-  describeShape: describeRepresentativeMesh,
   shaderVertexBuffers: (description) => vertexBuffersOfDescription(description as MeshShaderDescription),
   deformationParts: (deformation) => deformationComposeParts(deformation as MeshDeformationVariant),
   deformationKey: (deformation) => deformationVariantKey(deformation as MeshDeformationVariant),
   storageUsage: hostStorageUsage,
 };
+
+/**
+ * A weft mesh of that shape, described as the pick variants compose it. Kept out of `weftPickSource` so that a page
+ * that picks does not bundle the representative meshes (and the VAT fragment they name) of the variant packs.
+ * @internal
+ */
+export function describeWeftMeshShape(shape: PickSubjectShape): PickSubjectShader {
+  return describeRepresentativeMesh(shape);
+}
