@@ -11,9 +11,6 @@ import type { Mesh } from './mesh.js';
  * - picks cull exactly the same unless asked otherwise (`culling: 'none'` picks every face).
  */
 
-/** How a pick treats back faces: `'as-drawn'` culls exactly what the renderers cull; `'none'` picks every face. */
-export type PickCulling = 'as-drawn' | 'none';
-
 /** @internal 1 when the material's mesh-local front is counter-clockwise (the default), -1 when clockwise. */
 export function materialFacing(material: StandardMaterial): 1 | -1 {
   return material.frontFace === 'cw' ? -1 : 1;

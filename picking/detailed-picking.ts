@@ -1,8 +1,6 @@
 import { mat3 } from 'wgpu-matrix';
-import { findVertexAttribute, readVertexAttribute } from '../engine/mesh-data.js';
-import type { Mesh } from '../engine/mesh.js';
-import { deformNormalOnCpu, deformVertexOnCpu, isMeshDeformed } from '../engine/mesh-deformation.js';
-import { multiplyByThinInstance } from '../engine/thin-instance-matrix.js';
+import type { PickSubject } from './pick-source.js';
+import { weftPickSource as source } from './weft-pick-source.js';
 import { getTriangleVertices } from './picking-info.js';
 
 type Vec3 = [number, number, number];
@@ -18,7 +16,7 @@ interface TriangleDetail {
   pickedFaceNormalWorld: Vec3 | null;
 }
 
-function readPosition(mesh: Mesh, vertex: number): Vec3 {
+function readPosition(mesh: PickSubject, vertex: number): Vec3 {
   const p = mesh.positions;
   return [p[vertex * 3], p[vertex * 3 + 1], p[vertex * 3 + 2]];
 }
@@ -75,7 +73,7 @@ function transformNormal(normalMatrix: Float32Array, n: Vec3): Vec3 {
  * @internal
  */
 export function computeTriangleDetail(
-  mesh: Mesh,
+  mesh: PickSubject,
   faceId: number,
   localPoint: Vec3,
   world: Float32Array,
@@ -85,23 +83,27 @@ export function computeTriangleDetail(
   const a1 = readPosition(mesh, i1);
   const a2 = readPosition(mesh, i2);
   const [bu, bv] = computeBarycentrics(a0, a1, a2, localPoint);
-  if (mesh.vertexAnimation)
+  if (!source.hasCpuNormals(mesh))
     return { bu, bv, pickedNormal: null, pickedNormalWorld: null, pickedFaceNormal: null, pickedFaceNormalWorld: null };
   const normalMatrix = makeNormalMatrix(world);
   // A deformed mesh: the face normal of that one triangle as deformed now (O(1) CPU work); barycentrics stay rest-space.
-  const [d0, d1, d2] = isMeshDeformed(mesh)
-    ? [deformVertexOnCpu(mesh, i0), deformVertexOnCpu(mesh, i1), deformVertexOnCpu(mesh, i2)]
+  const [d0, d1, d2] = source.isDeformed(mesh)
+    ? [
+        source.deformVertex(mesh, i0, [0, 0, 0], 0),
+        source.deformVertex(mesh, i1, [0, 0, 0], 0),
+        source.deformVertex(mesh, i2, [0, 0, 0], 0),
+      ]
     : [a0, a1, a2];
   const faceNormal = normalise(cross(sub(d1, d0), sub(d2, d0)));
   let pickedNormal: Vec3 | null = null;
   let pickedNormalWorld: Vec3 | null = null;
-  if (findVertexAttribute(mesh.geometry, 'normal')) {
+  if (source.findAttribute(mesh.geometry, 'normal')) {
     // A deformed mesh interpolates its corners' normals as deformed now (morph normal deltas, bone blend), as drawn.
-    const deformed = isMeshDeformed(mesh);
+    const deformed = source.isDeformed(mesh);
     const corner = (i: number) => {
-      if (deformed) return deformNormalOnCpu(mesh, i)!;
+      if (deformed) return source.deformNormal(mesh, i)!;
       const n = [0, 0, 0];
-      readVertexAttribute(mesh.geometry, 'normal', i, n);
+      source.readAttribute(mesh.geometry, 'normal', i, n);
       return n;
     };
     const n0 = corner(i0);
@@ -124,5 +126,5 @@ export function computeTriangleDetail(
 
 /** @internal World matrix of a candidate: mesh world × instance (payload lanes read as 0, 0, 0, 1). */
 export function composeInstanceWorld(world: Float32Array, instance: Float32Array | null): Float32Array {
-  return instance ? multiplyByThinInstance(world, instance, 0, new Float32Array(16)) : world;
+  return instance ? source.multiplyByInstance(world, instance, 0, new Float32Array(16)) : world;
 }

@@ -3,8 +3,9 @@ import { describeValue } from '../core/errors.js';
 import { ComposeError, type MappedShaderMessage, ShaderCompileError } from '../composer/errors.js';
 import { fnv1a64, stableStringify } from '../composer/hash.js';
 import { generatedPath, locate } from '../composer/link.js';
-import type { VertexSemantic } from '../engine/mesh-data.js';
 import type { Mesh } from '../engine/mesh.js';
+import type { PickSubject } from './pick-source.js';
+import { weftPickSource as source } from './weft-pick-source.js';
 import type { PickRuleStorageBinding } from '../fragments/pick-discard.js';
 import { PickError, type PickRuleMessage } from './pick-errors.js';
 
@@ -47,7 +48,7 @@ export interface CheckedRule {
   digest: string;
 }
 
-const vertexDataSemantics: Record<PickVertexDataAttribute, VertexSemantic> = {
+const vertexDataSemantics: Record<PickVertexDataAttribute, string> = {
   normal: 'normal',
   uv: 'uv',
   uv2: 'uv2',
@@ -148,7 +149,7 @@ export function checkDiscardRule(api: string, rule: PickDiscardRule): CheckedRul
 }
 
 /** @internal The mesh semantic a rule's `vertexData` reads. */
-export function vertexDataSemantic(rule: PickDiscardRule): VertexSemantic | null {
+export function vertexDataSemantic(rule: PickDiscardRule): string | null {
   return rule.vertexData ? vertexDataSemantics[rule.vertexData] : null;
 }
 
@@ -156,7 +157,12 @@ export function vertexDataSemantic(rule: PickDiscardRule): VertexSemantic | null
  * Checks that a mesh's attribute can feed `vertexData`: float32 formats only (float16, integer, normalized are refused).
  * @internal
  */
-export function checkVertexDataFormat(api: string, rule: PickDiscardRule, mesh: Mesh, format: GPUVertexFormat): void {
+export function checkVertexDataFormat(
+  api: string,
+  rule: PickDiscardRule,
+  mesh: PickSubject,
+  format: GPUVertexFormat,
+): void {
   if (!/^float32(x[234])?$/.test(format)) {
     throw new PickError(
       api,
@@ -174,11 +180,11 @@ export function readRuleStorage(
   api: string,
   rule: PickDiscardRule,
   storage: PickDiscardStorage,
-  mesh: Mesh,
+  mesh: PickSubject,
 ): ArrayBufferView | null {
   let value: unknown;
   try {
-    value = storage.data(mesh);
+    value = storage.data(source.objectOf(mesh));
   } catch (error) {
     throw new PickError(
       api,

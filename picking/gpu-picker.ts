@@ -20,7 +20,7 @@ import { readPickRuleStorage } from './gpu/pick-pass-plan.js';
 import type { PickPassRequest } from './gpu/pick-pass-types.js';
 import type { PickReadback } from './gpu/pick-readback.js';
 import { disposePickGpu, ensurePickGpu, type PickGpu } from './gpu/pick-resources.js';
-import type { PickCulling } from '../engine/winding.js';
+import type { PickCulling } from './pick-source.js';
 import {
   bindSnapshotMeshes,
   makePickSnapshot,

@@ -1,5 +1,7 @@
 import { describeValue } from '../core/errors.js';
 import type { Mesh } from '../engine/mesh.js';
+import type { PickSubject } from './pick-source.js';
+import { weftPickSource as source } from './weft-pick-source.js';
 
 /** Leaves out some of a mesh's thin instances: one index, or the half-open range [start, end). */
 export interface ThinInstanceIgnore {
@@ -27,8 +29,8 @@ type InstanceRanges = readonly (readonly [number, number])[];
 /** @internal Filtering options checked once and compiled: the filter, and what is ignored per mesh. */
 export interface PickFilter {
   readonly filter: ((mesh: Mesh) => boolean) | null;
-  /** Per mesh: `'all'` when ignored whole, else its ignored thin-instance ranges. */
-  readonly ignored: ReadonlyMap<Mesh, 'all' | InstanceRanges>;
+  /** Per mesh (the source's object): `'all'` when ignored whole, else its ignored thin-instance ranges. */
+  readonly ignored: ReadonlyMap<object, 'all' | InstanceRanges>;
 }
 
 const noRanges: InstanceRanges = [];
@@ -104,14 +106,16 @@ export function makePickFilter(
 }
 
 /** @internal Whether `mesh` can be picked at all: pickable, kept by the filter and not ignored whole. */
-export function pickFilterKeepsMesh(filter: PickFilter, mesh: Mesh): boolean {
-  if (mesh.pickable === false || (filter.filter && !filter.filter(mesh))) return false;
-  return filter.ignored.get(mesh) !== 'all';
+export function pickFilterKeepsMesh(filter: PickFilter, mesh: PickSubject): boolean {
+  if (mesh.pickable === false) return false;
+  const object = source.objectOf(mesh);
+  if (filter.filter && !filter.filter(object)) return false;
+  return filter.ignored.get(object) !== 'all';
 }
 
 /** @internal The thin-instance ranges ignored on a mesh the filter keeps (empty when none). */
-export function ignoredInstanceRanges(filter: PickFilter, mesh: Mesh): InstanceRanges {
-  const ranges = filter.ignored.get(mesh);
+export function ignoredInstanceRanges(filter: PickFilter, mesh: PickSubject): InstanceRanges {
+  const ranges = filter.ignored.get(source.objectOf(mesh));
   return ranges === undefined || ranges === 'all' ? noRanges : ranges;
 }
 
@@ -121,7 +125,7 @@ export function isInstanceInRanges(ranges: InstanceRanges, instance: number): bo
   return false;
 }
 
-function pickableOnly(mesh: Mesh): boolean {
+function pickableOnly(mesh: PickSubject): boolean {
   return mesh.pickable !== false;
 }
 
@@ -129,7 +133,7 @@ function pickableOnly(mesh: Mesh): boolean {
  * The compiled filter as one test of (mesh, thin instance); `instance` is -1 for a mesh without thin instances.
  * @internal
  */
-export function makePickFilterTest(filter: PickFilter): (mesh: Mesh, instance: number) => boolean {
+export function makePickFilterTest(filter: PickFilter): (mesh: PickSubject, instance: number) => boolean {
   if (filter.filter === null && filter.ignored.size === 0) return pickableOnly;
   return (mesh, instance) =>
     pickFilterKeepsMesh(filter, mesh) && !isInstanceInRanges(ignoredInstanceRanges(filter, mesh), instance);

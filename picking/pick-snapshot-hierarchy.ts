@@ -1,6 +1,6 @@
 // The GPU pick's candidates through the CPU picker's scene BVH, for scenes of many drawables (`usesSceneHierarchy`).
 // A module of its own, loaded by the GPU picker on first need: a page whose scenes stay small never loads the BVH code.
-import type { Mesh } from '../engine/mesh.js';
+import type { PickSubject } from './pick-source.js';
 import type { Scene } from '../engine/scene.js';
 import { getCpuPicker, syncCpuPicker } from './cpu/cpu-picker.js';
 import { collectSceneCandidates } from './cpu/scene-query.js';
@@ -29,7 +29,7 @@ export function snapshotFromSceneHierarchy(
   const entries =
     rays.length === 1 ? perRay[0].sort((a, b) => a - b) : [...new Set(perRay.flat())].sort((a, b) => a - b);
   const candidates: PickCandidate[] = [];
-  const candidateOfMesh = new Map<Mesh, number>();
+  const candidateOfMesh = new Map<PickSubject, number>();
   let nextId = 1;
   for (let k = 0; k < entries.length; ) {
     const mesh = picker.entries.meshes[entries[k]];

@@ -1,8 +1,5 @@
 import { type Aabb, intersectRayAabb, makeEmptyAabb, transformAabb } from '../engine/bounds.js';
-import { disposeMeshGpu, ensureMeshGpu, type Mesh, type ReadonlyFloat32Array } from '../engine/mesh.js';
 import type { Scene } from '../engine/scene.js';
-import { deformedLocalBounds, disposeMeshDeformation, isMeshDeformed } from '../engine/mesh-deformation.js';
-import { multiplyByThinInstance } from '../engine/thin-instance-matrix.js';
 import { maxPickId } from './pick-id.js';
 import { PickError } from './pick-errors.js';
 import {
@@ -14,6 +11,8 @@ import {
   pickFilterKeepsMesh,
 } from './pick-filter.js';
 import type { PickingRay } from './picking-ray.js';
+import type { PickPose, PickSubject } from './pick-source.js';
+import { weftPickSource as source } from './weft-pick-source.js';
 
 /** Options every pick call accepts. */
 export interface PickOptions extends PickFilterOptions {
@@ -31,7 +30,7 @@ export interface InstanceRun {
 
 /** @internal One mesh drawn in a pick pass and the IDs it owns. */
 export interface PickCandidate {
-  mesh: Mesh;
+  mesh: PickSubject;
   /** ID of instance 0 (or of the mesh itself). */
   baseId: number;
   /** IDs owned: max(1, thin instance count). */
@@ -42,34 +41,24 @@ export interface PickCandidate {
   runs: InstanceRun[] | null;
   /** The mesh's thin-instance version at the call. */
   thinInstanceVersion: number;
-  /** Copies of the mesh's pose at the call (null when it is not deformed). */
-  pose: CapturedPose | null;
+  /** The source's copy of the mesh's pose at the call (null when it is not deformed). */
+  pose: PickPose | null;
   /**
    * What the pass draws for this candidate: the mesh itself while it is as captured, otherwise a stand-in rebuilt from
    * the capture (set by `bindSnapshotMeshes`; undefined means the mesh).
    */
-  drawMesh?: Mesh;
+  drawMesh?: PickSubject;
   /** Set for an overlay item (pick-overlays.ts): drawn without the discard rule; `on-top` in the point's neighbourhood. */
   overlay?: 'on-top' | 'scene';
 }
 
-/** The deformation state of a mesh at the call: bone matrices, morph weights, VAT time and playback. */
-interface CapturedPose {
-  boneVersion: number;
-  bones: Float32Array<ArrayBuffer> | null;
-  morphWeights: Float32Array;
-  vertexAnimationTime: number;
-  vertexAnimationPlayback: Float32Array<ArrayBuffer>;
-}
-
 /** @internal Copies what a pick reads of a mesh at the call (its world matrix, instance version and pose). */
 export function captureCandidate(
-  mesh: Mesh,
+  mesh: PickSubject,
   baseId: number,
   idCount: number,
   runs: InstanceRun[] | null,
 ): PickCandidate {
-  const deformed = isMeshDeformed(mesh);
   return {
     mesh,
     baseId,
@@ -78,15 +67,7 @@ export function captureCandidate(
     worldMatrix: mesh.worldMatrix,
     runs,
     thinInstanceVersion: mesh.thinInstanceVersion,
-    pose: deformed
-      ? {
-          boneVersion: mesh.skeleton?.version ?? 0,
-          bones: mesh.skeleton ? mesh.skeleton.matrices.slice() : null,
-          morphWeights: Float32Array.from(mesh.morphWeights),
-          vertexAnimationTime: mesh.vertexAnimationTime,
-          vertexAnimationPlayback: mesh.vertexAnimationPlayback.slice(),
-        }
-      : null,
+    pose: source.capturePose(mesh),
     // Present from the start so bindSnapshotMeshes does not change every candidate's shape.
     drawMesh: undefined,
   };
@@ -157,7 +138,7 @@ export type SceneHierarchySnapshot = (
  */
 export function makePickSnapshot(
   api: string,
-  meshes: readonly Mesh[],
+  meshes: readonly PickSubject[],
   options: PickOptions,
   rays: readonly PickingRay[] | null,
   points = 1,
@@ -188,7 +169,7 @@ export function makePickSnapshot(
     let runs: InstanceRun[] | null = null;
     let drawn = false;
     // A deformed mesh leaves its rest bounds: test the conservative bounds of its current pose instead.
-    const bounds = isMeshDeformed(mesh) ? deformedLocalBounds(mesh) : mesh.localBounds;
+    const bounds = source.isDeformed(mesh) ? source.deformedLocalBounds(mesh) : mesh.localBounds;
     if (!mesh.thinInstances) {
       drawn = !filter || testBounds(filter, bounds, mesh.worldMatrix);
       if (drawn) addToLists(drawLists, candidateIndex, filter);
@@ -199,7 +180,7 @@ export function makePickSnapshot(
       for (let i = 0; i <= mesh.thinInstanceCount; i++) {
         let include = i < mesh.thinInstanceCount && !isInstanceInRanges(ignoredRanges, i);
         if (include && filter) {
-          multiplyByThinInstance(mesh.worldMatrix, mesh.thinInstances, i, filter.combined);
+          source.multiplyByInstance(mesh.worldMatrix, mesh.thinInstances, i, filter.combined);
           include = testBounds(filter, bounds, filter.combined);
         }
         if (include) {
@@ -240,7 +221,7 @@ export function sceneHasDeformedMeshes(scene: Scene): boolean {
   deformedScenes ??= new WeakMap();
   const known = deformedScenes.get(scene);
   if (known && known.version === scene.structureVersion) return known.deformed;
-  const deformed = scene.meshes.some(isMeshDeformed);
+  const deformed = scene.meshes.some(source.isDeformed);
   deformedScenes.set(scene, { version: scene.structureVersion, deformed });
   return deformed;
 }
@@ -260,7 +241,7 @@ export const hierarchyThreshold = 64;
  * @internal
  */
 export function usesSceneHierarchy(
-  meshes: readonly Mesh[],
+  meshes: readonly PickSubject[],
   options: PickOptions,
   rays: readonly PickingRay[] | null,
   points: number,
@@ -278,7 +259,7 @@ export function usesSceneHierarchy(
 }
 
 /** Meshes without thin instances plus thin instances, counted until the threshold is reached (O(meshes) at most). */
-function countDrawables(meshes: readonly Mesh[]): number {
+function countDrawables(meshes: readonly PickSubject[]): number {
   let count = 0;
   for (const mesh of meshes) {
     count += mesh.thinInstances ? mesh.thinInstanceCount : 1;
@@ -322,95 +303,30 @@ export function snapshotInstanceMatrix(candidate: PickCandidate, instance: numbe
   return null;
 }
 
-function sameValues(a: ArrayLike<number>, b: ArrayLike<number>): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return false;
-  return true;
-}
-
 /** Whether the mesh is still as the candidate captured it (so the pass may draw the mesh's own GPU data). */
 function isAsCaptured(c: PickCandidate): boolean {
   const mesh = c.mesh;
   if (mesh.disposed || mesh.thinInstanceVersion !== c.thinInstanceVersion) return false;
   if ((mesh.thinInstances !== null) !== (c.runs !== null)) return false;
-  const pose = c.pose;
-  if (!pose) return !isMeshDeformed(mesh);
-  return (
-    isMeshDeformed(mesh) &&
-    (mesh.skeleton?.version ?? 0) === pose.boneVersion &&
-    sameValues(mesh.morphWeights, pose.morphWeights) &&
-    mesh.vertexAnimationTime === pose.vertexAnimationTime &&
-    sameValues(mesh.vertexAnimationPlayback, pose.vertexAnimationPlayback)
-  );
+  return source.isPoseCurrent(mesh, c.pose);
 }
 
 /**
  * The mesh with the pose captured at the call (itself when it is not deformed): CPU-side detail reads this.
  * @internal
  */
-export function meshAsCaptured(c: PickCandidate): Mesh {
-  const pose = c.pose;
-  if (!pose) return c.mesh;
-  const mesh = c.mesh;
-  return {
-    ...mesh,
-    skeleton:
-      mesh.skeleton && pose.bones
-        ? { ...mesh.skeleton, matrices: pose.bones, version: pose.boneVersion }
-        : mesh.skeleton,
-    morphWeights: pose.morphWeights,
-    vertexAnimationTime: pose.vertexAnimationTime,
-    vertexAnimationPlayback: pose.vertexAnimationPlayback,
-  };
+export function meshAsCaptured(c: PickCandidate): PickSubject {
+  return source.withPose(c.mesh, c.pose);
 }
 
 /** A stand-in for a mesh changed (or disposed) since the call: the captured instances and pose, own GPU copies. */
-function makeStandIn(c: PickCandidate, device: GPUDevice): { mesh: Mesh; release: () => void } {
-  const mesh = c.mesh;
+function makeStandIn(c: PickCandidate, device: GPUDevice): { subject: PickSubject; release: () => void } {
   let instances: Float32Array<ArrayBuffer> | null = null;
   if (c.runs) {
     instances = new Float32Array(c.idCount * 16);
     for (const run of c.runs) instances.set(run.matrices, run.first * 16);
   }
-  const standIn: Mesh = {
-    ...meshAsCaptured(c),
-    disposed: false,
-    thinInstances: instances as ReadonlyFloat32Array | null,
-    thinInstanceCount: instances ? c.idCount : 0,
-    thinInstanceVersion: c.thinInstanceVersion,
-    gpu: null,
-    deformationGpu: null,
-  };
-  const live = mesh.gpu;
-  let instanceBuffer: GPUBuffer | null = null;
-  if (!mesh.disposed && live && live.device === device) {
-    // Share the vertex and index buffers; only the instances get a copy.
-    if (instances) {
-      instanceBuffer = device.createBuffer({
-        label: `weft:pick:captured-instances:${mesh.name}`,
-        size: instances.byteLength,
-        usage: GPUBufferUsage.VERTEX | GPUBufferUsage.STORAGE,
-        mappedAtCreation: true,
-      });
-      new Float32Array(instanceBuffer.getMappedRange()).set(instances);
-      instanceBuffer.unmap();
-    }
-    standIn.gpu = {
-      ...live,
-      instanceBuffer,
-      instanceCapacity: standIn.thinInstanceCount,
-      uploadedInstanceVersion: standIn.thinInstanceVersion,
-    };
-    return {
-      mesh: standIn,
-      release: () => {
-        instanceBuffer?.destroy();
-        disposeMeshDeformation(standIn);
-      },
-    };
-  }
-  ensureMeshGpu(standIn, device);
-  return { mesh: standIn, release: () => disposeMeshGpu(standIn) };
+  return source.makeStandIn(c.mesh, c.pose, instances, c.thinInstanceVersion, device);
 }
 
 /**
@@ -427,7 +343,7 @@ export function bindSnapshotMeshes(snapshot: PickSnapshot, device: GPUDevice): (
       continue;
     }
     const standIn = makeStandIn(c, device);
-    c.drawMesh = standIn.mesh;
+    c.drawMesh = standIn.subject;
     releases.push(standIn.release);
   }
   return () => {

@@ -1,5 +1,6 @@
-import { findVertexAttribute, readVertexAttribute } from '../engine/mesh-data.js';
 import type { Mesh } from '../engine/mesh.js';
+import type { PickSubject } from './pick-source.js';
+import { weftPickSource as source } from './weft-pick-source.js';
 import type { PickOverlayHit } from './sources/pick-overlays.js';
 import type { PickingRay } from './picking-ray.js';
 
@@ -67,7 +68,7 @@ export function makeMissInfo(ray: PickingRay | null = null): PickingInfo {
 }
 
 /** @internal The three vertex indices of triangle `faceId` (indexed or not). */
-export function getTriangleVertices(mesh: Mesh, faceId: number): [number, number, number] {
+export function getTriangleVertices(mesh: PickSubject, faceId: number): [number, number, number] {
   const indices = mesh.geometry.indices;
   const base = faceId * 3;
   return indices ? [indices[base], indices[base + 1], indices[base + 2]] : [base, base + 1, base + 2];
@@ -83,14 +84,14 @@ export function getPickedNormal(info: PickingInfo, useWorldCoordinates = false):
 /** The UV at the picked point, interpolated with bu/bv; null without detail or without UVs. */
 export function getPickedUV(info: PickingInfo): [number, number] | null {
   const mesh = info.pickedMesh;
-  if (!info.hit || !mesh || info.faceId < 0 || !findVertexAttribute(mesh.geometry, 'uv')) return null;
+  if (!info.hit || !mesh || info.faceId < 0 || !source.findAttribute(mesh.geometry, 'uv')) return null;
   const [i0, i1, i2] = getTriangleVertices(mesh, info.faceId);
   const a = [0, 0];
   const b = [0, 0];
   const c = [0, 0];
-  readVertexAttribute(mesh.geometry, 'uv', i0, a);
-  readVertexAttribute(mesh.geometry, 'uv', i1, b);
-  readVertexAttribute(mesh.geometry, 'uv', i2, c);
+  source.readAttribute(mesh.geometry, 'uv', i0, a);
+  source.readAttribute(mesh.geometry, 'uv', i1, b);
+  source.readAttribute(mesh.geometry, 'uv', i2, c);
   const w = 1 - info.bu - info.bv;
   return [info.bu * a[0] + info.bv * b[0] + w * c[0], info.bu * a[1] + info.bv * b[1] + w * c[1]];
 }

@@ -1,7 +1,8 @@
 import { describeValue } from '../../core/errors.js';
 import { checkOptionKeys, type OptionKeys } from '../../core/options.js';
 import { type Aabb, makeEmptyAabb, unionAabb } from '../../engine/bounds.js';
-import { getMeshWorldBounds, type Mesh } from '../../engine/mesh.js';
+import type { Mesh } from '../../engine/mesh.js';
+import { weftPickSource as source } from '../weft-pick-source.js';
 import type { Scene } from '../../engine/scene.js';
 import type { PickingInfo } from '../picking-info.js';
 import {
@@ -92,7 +93,7 @@ function parentsOf(api: string, groups: readonly PickGroup[]): Map<Node, PickGro
 }
 
 function nodeBounds(node: Node): Aabb {
-  if (isMesh(node)) return getMeshWorldBounds(node);
+  if (isMesh(node)) return source.worldBounds(node);
   if (isGroup(node)) return node.children.reduce((box, child) => unionAabb(box, nodeBounds(child)), makeEmptyAabb());
   return getEntityWorldBounds(node);
 }

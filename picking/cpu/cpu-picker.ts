@@ -1,4 +1,5 @@
 import type { Mesh } from '../../engine/mesh.js';
+import type { PickSubject } from '../pick-source.js';
 import { checkSceneArgument } from '../../engine/argument-checks.js';
 import type { Scene } from '../../engine/scene.js';
 import { meshesChangedSince } from '../../engine/scene-changes.js';
@@ -145,7 +146,7 @@ export function getCpuPicker(scene: Scene): CpuPicker {
   return pickerCache().get(scene) ?? createCpuPicker(scene);
 }
 
-function snapshot(mesh: Mesh, world: Float32Array): MeshSnapshot {
+function snapshot(mesh: PickSubject, world: Float32Array): MeshSnapshot {
   const bvh = peekMeshBvh(mesh);
   world.set(mesh.worldMatrix);
   return {
@@ -158,7 +159,7 @@ function snapshot(mesh: Mesh, world: Float32Array): MeshSnapshot {
   };
 }
 
-function retake(s: MeshSnapshot, mesh: Mesh): void {
+function retake(s: MeshSnapshot, mesh: PickSubject): void {
   const bvh = peekMeshBvh(mesh);
   s.world.set(mesh.worldMatrix);
   s.worldRef = mesh.worldMatrix;
@@ -169,7 +170,7 @@ function retake(s: MeshSnapshot, mesh: Mesh): void {
 }
 
 /** Whether the mesh moved, changed instances or had its BVH replaced or refitted; `cacheSame`: no BVH was built, set or dropped since. */
-function changed(mesh: Mesh, s: MeshSnapshot, cacheSame: boolean): boolean {
+function changed(mesh: PickSubject, s: MeshSnapshot, cacheSame: boolean): boolean {
   if (
     s.worldRef !== mesh.worldMatrix ||
     s.instancesRef !== mesh.thinInstances ||

@@ -1,4 +1,5 @@
-import type { MeshGeometry } from '../../engine/mesh-data.js';
+import type { PickGeometry } from '../pick-source.js';
+import { weftPickSource as source } from '../weft-pick-source.js';
 import type { PickingInfo } from '../picking-info.js';
 import type { PickingRay } from '../picking-ray.js';
 import type { CpuPicker } from './cpu-picker.js';
@@ -20,7 +21,7 @@ let normalAccess: WeakMap<Uint8Array, NormalAccess> | null = null;
  * object), or null when it has none. Normals are float32x3 at 4-byte aligned offsets and strides (mesh-data.ts packs
  * them so); bytes that do not start 4-byte aligned are copied into an aligned view on every hit instead.
  */
-function findNormals(geometry: MeshGeometry): NormalAccess | null {
+function findNormals(geometry: PickGeometry): NormalAccess | null {
   const { buffers } = geometry;
   for (let b = 0; b < buffers.length; b++) {
     const buffer = buffers[b];
@@ -185,7 +186,7 @@ export function makeCpuPickingInfo(
     pickedNormalWorld: vertexWorld,
     pickedFaceNormal: face,
     pickedFaceNormalWorld: faceWorld,
-    pickedMesh: mesh,
+    pickedMesh: source.objectOf(mesh),
     pickedEntity: null,
     entityDetail: null,
     faceId: hit.faceId,

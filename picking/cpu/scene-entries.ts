@@ -1,5 +1,6 @@
 import { mat4d } from 'wgpu-matrix';
-import { getThinInstanceMatrix, type Mesh } from '../../engine/mesh.js';
+import type { PickSubject } from '../pick-source.js';
+import { weftPickSource as source } from '../weft-pick-source.js';
 import { getPickLocalBounds } from './bvh/mesh-bvh-cache.js';
 import type { TriangleBvh } from './bvh/triangle-bvh.js';
 
@@ -10,7 +11,7 @@ import type { TriangleBvh } from './bvh/triangle-bvh.js';
  */
 export interface SceneEntries {
   count: number;
-  meshes: Mesh[];
+  meshes: PickSubject[];
   /** Thin instance index, -1 for a plain mesh. */
   instances: Int32Array;
   /** Index of the entry's mesh in the source list. */
@@ -35,7 +36,7 @@ export interface SceneEntries {
 }
 
 /** @internal Allocates entries for `meshes` (in order) and computes every transform and bound. */
-export function makeSceneEntries(meshes: readonly Mesh[]): SceneEntries {
+export function makeSceneEntries(meshes: readonly PickSubject[]): SceneEntries {
   const meshFirstEntry = new Int32Array(meshes.length);
   const meshEntryCount = new Int32Array(meshes.length);
   let count = 0;
@@ -46,7 +47,7 @@ export function makeSceneEntries(meshes: readonly Mesh[]): SceneEntries {
   });
   const entries: SceneEntries = {
     count,
-    meshes: new Array<Mesh>(count),
+    meshes: new Array<PickSubject>(count),
     instances: new Int32Array(count),
     meshIndex: new Int32Array(count),
     meshFirstEntry,
@@ -95,7 +96,7 @@ export function updateMeshEntries(entries: SceneEntries, m: number): void {
   const bounds = entries.bounds;
   for (let e = first; e < first + entries.meshEntryCount[m]; e++) {
     const i = entries.instances[e];
-    if (i >= 0) mat4d.multiply(mesh.worldMatrix, getThinInstanceMatrix(mesh, i, instance), world);
+    if (i >= 0) mat4d.multiply(mesh.worldMatrix, source.instanceMatrix(mesh, i, instance), world);
     else mat4d.copy(mesh.worldMatrix, world);
     mat4d.inverse(world, inverse); // a singular matrix divides by a zero determinant: the inverse is not finite
     entries.world.set(world, e * 16);

@@ -1,5 +1,5 @@
-import type { Mesh } from '../../engine/mesh.js';
-import { materialFacing, type PickCulling } from '../../engine/winding.js';
+import type { PickCulling, PickSubject } from '../pick-source.js';
+import { weftPickSource as source } from '../weft-pick-source.js';
 import { nodeCountWord, nodeFirstWord, nodeWords } from './bvh/bvh-nodes.js';
 import { adoptBuiltMeshBvh, type CpuPicker } from './cpu-picker.js';
 import { getMeshBvh, meshBvhCacheEpoch, peekMeshBvh } from './bvh/mesh-bvh-cache.js';
@@ -14,7 +14,7 @@ import {
 } from './bvh/triangle-bvh-query.js';
 
 /** @internal Decides whether an entry (mesh, thin instance or -1) may be hit by this query. */
-export type EntryAcceptor = (mesh: Mesh, thinInstance: number) => boolean;
+export type EntryAcceptor = (mesh: PickSubject, thinInstance: number) => boolean;
 
 /** @internal One scene hit: entry, world distance t along the unit ray, Babylon barycentrics, face. */
 export interface SceneHit {
@@ -181,8 +181,7 @@ function offer(q: Query, e: number, far: number): number {
   // The renderers' face rule (engine/winding.ts): a one-sided material shows the CCW side of the local triangle. The
   // ray is tested in local space, where a mirroring world × instance matrix changes nothing: the GPU flips the
   // screen-space front face by the determinant's sign to show exactly this side.
-  const material = entries.meshes[e].material;
-  const facing = q.culling === 'none' || material.doubleSided ? 0 : materialFacing(material);
+  const facing = q.culling === 'none' ? 0 : source.cullFacing(entries.meshes[e]);
   if (q.all) {
     const list = makeTriangleHitList();
     raycastTriangleBvhAll(bvh, l[0], l[1], l[2], l[3], l[4], l[5], q.tMin, q.tMax, list, facing);
@@ -300,7 +299,7 @@ function raycastSingleEntryFirst(
   const ldy = m[1] * dx + m[5] * dy + m[9] * dz;
   const ldz = m[2] * dx + m[6] * dy + m[10] * dz;
   const bvh = meshBvhFor(picker, 0);
-  const facing = culling === 'none' || mesh.material.doubleSided ? 0 : materialFacing(mesh.material);
+  const facing = culling === 'none' ? 0 : source.cullFacing(mesh);
   // Read right after the query: a pick re-entered from `accept` has already returned.
   singleHit ??= makeTriangleHit();
   const hit = singleHit;

@@ -1,6 +1,6 @@
 // Geometry classes: meshes whose uploaded vertex and index bytes are equal draw the same, so a pass may draw one from
 // the other's buffers (the marquee's instanced batches, consecutive draws of the point pass).
-import type { MeshGeometry } from '../../engine/mesh-data.js';
+import type { PickGeometry } from '../pick-source.js';
 
 /**
  * Geometries larger than this are never compared: duplicates of big meshes are few, so batching them saves little
@@ -10,13 +10,13 @@ const geometryClassMaxBytes = 1 << 20;
 
 /** A geometry's class: geometries of equal bytes, layout and indices share one object. */
 interface GeometryClass {
-  readonly geometry: WeakRef<MeshGeometry>;
+  readonly geometry: WeakRef<PickGeometry>;
 }
 
-let classOf: WeakMap<MeshGeometry, GeometryClass | null> | null = null;
+let classOf: WeakMap<PickGeometry, GeometryClass | null> | null = null;
 let classesByHash: Map<number, GeometryClass[]> | null = null;
 
-function geometryBytes(geometry: MeshGeometry): number {
+function geometryBytes(geometry: PickGeometry): number {
   let bytes = geometry.indices?.byteLength ?? 0;
   for (const buffer of geometry.buffers) bytes += buffer.bytes.byteLength;
   return bytes;
@@ -35,7 +35,7 @@ function indexBytes(indices: Uint16Array | Uint32Array): Uint8Array {
   return new Uint8Array(indices.buffer, indices.byteOffset, indices.byteLength);
 }
 
-function layoutKey(geometry: MeshGeometry): string {
+function layoutKey(geometry: PickGeometry): string {
   const index = geometry.indices ? (geometry.indices instanceof Uint16Array ? 'u16' : 'u32') : 'none';
   return `${geometry.vertexCount}|${index}|${JSON.stringify(geometry.buffers.map((b) => [b.arrayStride, b.attributes]))}`;
 }
@@ -46,7 +46,7 @@ function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   return true;
 }
 
-function sameGeometry(a: MeshGeometry, b: MeshGeometry): boolean {
+function sameGeometry(a: PickGeometry, b: PickGeometry): boolean {
   if (a === b) return true;
   if (layoutKey(a) !== layoutKey(b) || a.buffers.length !== b.buffers.length) return false;
   if (a.indices && b.indices && !sameBytes(indexBytes(a.indices), indexBytes(b.indices))) return false;
@@ -58,7 +58,7 @@ function sameGeometry(a: MeshGeometry, b: MeshGeometry): boolean {
  * upload their geometry once and never rewrite it, so equal classes mean equal GPU buffers.
  * @internal
  */
-export function geometryClassOf(geometry: MeshGeometry): object | null {
+export function geometryClassOf(geometry: PickGeometry): object | null {
   classOf ??= new WeakMap();
   const known = classOf.get(geometry);
   if (known !== undefined) return known;

@@ -1,9 +1,8 @@
 // A marquee over many separate meshes of equal geometry (10 000 boxes, a forest of one tree) is bound by draw calls,
 // not pixels: one draw per mesh costs ~75 µs on lavapipe, ~30× a single pick at 851 meshes. Meshes whose vertex
 // and index data are equal byte for byte draw as one instanced draw instead, their world matrices as the instances.
-import type { Mesh } from '../../engine/mesh.js';
-import { isMeshDeformed } from '../../engine/mesh-deformation.js';
-import { determinantSign, materialCullMode, materialFacing, type PickCulling } from '../../engine/winding.js';
+import type { PickCulling, PickSubject } from '../pick-source.js';
+import { weftPickSource as source } from '../weft-pick-source.js';
 import { geometryClassOf } from './geometry-class.js';
 import { getBatchPickPipeline, type PickRaster } from './pick-pipelines.js';
 import { ensureBatchInstances, type PickGpu, type PickPipeline } from './pick-resources.js';
@@ -29,7 +28,7 @@ export function batchable(candidate: PickCandidate): boolean {
     candidate.drawMesh === undefined &&
     !mesh.disposed &&
     mesh.thinInstances === null &&
-    !isMeshDeformed(mesh)
+    !source.isDeformed(mesh)
   );
 }
 
@@ -55,8 +54,8 @@ export function batchRectCandidates(
     const geometryClass = geometryClassOf(candidate.mesh.geometry);
     if (!geometryClass) return;
     // Without culling the front face changes nothing the pick shader reads.
-    const culled = culling !== 'none' && materialCullMode(candidate.mesh.material) !== 'none';
-    const facing = determinantSign(candidate.worldMatrix) * materialFacing(candidate.mesh.material);
+    const culled = culling !== 'none' && source.cullMode(candidate.mesh) !== 'none';
+    const facing = source.frontFaceSign(candidate.mesh, candidate.worldMatrix);
     const raster = culled ? (facing > 0 ? 0 : 1) : 2;
     let byRaster = groups.get(geometryClass);
     if (!byRaster) groups.set(geometryClass, (byRaster = [-1, -1, -1]));
@@ -105,7 +104,7 @@ export function batchRectCandidates(
  * `bindSnapshotMeshes` made for it when it changed since the call (a redraw after a device loss).
  * @internal
  */
-export function batchMesh(snapshot: PickSnapshot, batch: PickBatch): Mesh {
+export function batchMesh(snapshot: PickSnapshot, batch: PickBatch): PickSubject {
   const first = snapshot.candidates[batch.first];
   return first.drawMesh ?? first.mesh;
 }

@@ -7,6 +7,7 @@ import type { PickReadback } from './pick-readback.js';
 import { findCandidate, meshAsCaptured, type PickSnapshot, snapshotInstanceMatrix } from '../pick-snapshot.js';
 import { makeMissInfo, orientNormalsToRay, type PickingInfo } from '../picking-info.js';
 import type { PickingRay } from '../picking-ray.js';
+import { weftPickSource } from '../weft-pick-source.js';
 
 /** The primitive index contributors write: "no triangle detail here". */
 const noPrimitiveSentinel = 0xffffffff;
@@ -41,7 +42,7 @@ export function decodePickTexel(
     return info;
   }
   const { candidate, instance } = found!;
-  info.pickedMesh = candidate.mesh;
+  info.pickedMesh = weftPickSource.objectOf(candidate.mesh);
   info.thinInstanceIndex = instance;
   if (texel.detail && texel.detail[0] !== noPrimitiveSentinel) {
     const floats = new Float32Array(texel.detail.buffer, texel.detail.byteOffset + 4, 3);

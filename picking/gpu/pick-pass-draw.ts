@@ -1,7 +1,6 @@
 // Recording a planned pick pass: pass state kept between draws, mesh candidates, batches, contributors.
-import { drawMeshInstances, setMeshIndexBuffer } from '../../engine/render/mesh-draw.js';
-import type { Mesh } from '../../engine/mesh.js';
-import { meshDeformationGroup } from '../../engine/mesh-deformation.js';
+import type { PickSubject } from '../pick-source.js';
+import { weftPickSource } from '../weft-pick-source.js';
 import { PickError } from '../pick-errors.js';
 import { isPulledGroup, pulledBufferGroup } from './vertex-pull-binding.js';
 import {
@@ -89,8 +88,11 @@ export function drawMeshCandidates(
  * may serve another candidate: its own thin instances, deformation data or rule storage would differ.
  * @internal
  */
-export function hasOnlyGeometryBuffers(mesh: Mesh, storage: readonly (ArrayBufferView | null)[] | null): boolean {
-  return !mesh.thinInstances && !mesh.deformationGpu && !storage;
+export function hasOnlyGeometryBuffers(
+  mesh: PickSubject,
+  storage: readonly (ArrayBufferView | null)[] | null,
+): boolean {
+  return !mesh.thinInstances && !weftPickSource.hasDeformationGpu(mesh) && !storage;
 }
 
 /**
@@ -101,7 +103,7 @@ export function hasOnlyGeometryBuffers(mesh: Mesh, storage: readonly (ArrayBuffe
 export function canDrawFromBoundBuffers(
   bound: BoundBuffers | null,
   pipeline: PickPipeline,
-  mesh: Mesh,
+  mesh: PickSubject,
   shareable: boolean,
   geometryClass: object | null,
 ): boolean {
@@ -115,7 +117,7 @@ export function canDrawFromBoundBuffers(
 /** @internal A shareable mesh whose buffers and groups 2+ are bound for `pipeline` (see `canDrawFromBoundBuffers`). */
 export interface BoundBuffers {
   pipeline: PickPipeline;
-  mesh: Mesh;
+  mesh: PickSubject;
   geometryClass: object | null;
 }
 
@@ -136,13 +138,13 @@ function drawBatch(
   state.pipeline = pipeline;
   state.buffers = null;
   setExtraGroups(gpu, pass, request, pipeline, mesh, null);
-  const sources = [...mesh.gpu!.vertexBuffers, gpu.batchBuffer!];
+  const sources = [...weftPickSource.gpuBuffers(mesh).vertexBuffers, gpu.batchBuffer!];
   pipeline.vertexBufferSources.forEach((source, i) => pass.setVertexBuffer(i, sources[source]));
-  setMeshIndexBuffer(pass, mesh);
+  weftPickSource.setIndexBuffer(pass, mesh);
   const pointGroups = pointGroupsFor(gpu, lease.bindGroupLayouts[0], composed.bindGroups[0].bindings);
   setPointState(pass, state, 0, 0, region.width, region.height, pointGroups[use.point]);
   pass.setBindGroup(1, drawGroupFor(gpu, lease.bindGroupLayouts[1], composed.bindGroups[1].bindings, use.slot));
-  drawMeshInstances(pass, mesh, batch.count, batch.firstInstance);
+  weftPickSource.drawInstances(pass, mesh, batch.count, batch.firstInstance);
 }
 
 /** What a pick pass last set: viewport (= scissor) rectangle, bind group 0, pipeline, shareable mesh buffers. */
@@ -186,16 +188,17 @@ function setExtraGroups(
   pass: GPURenderPassEncoder,
   request: PickPassRequest,
   pipeline: PickPipeline,
-  mesh: Mesh,
+  mesh: PickSubject,
   storage: (ArrayBufferView | null)[] | null,
-  owner: Mesh = mesh,
+  owner: PickSubject = mesh,
 ): void {
   const { composed, lease } = pipeline;
   const rule = request.rule;
   for (let g = 2; g < composed.bindGroups.length; g++) {
     const group = composed.bindGroups[g];
     if (pipeline.pulled && isPulledGroup(group.bindings)) {
-      const sources = [...mesh.gpu!.vertexBuffers, ...(mesh.gpu!.instanceBuffer ? [mesh.gpu!.instanceBuffer] : [])];
+      const buffers = weftPickSource.gpuBuffers(mesh);
+      const sources = [...buffers.vertexBuffers, ...(buffers.instanceBuffer ? [buffers.instanceBuffer] : [])];
       const data = pipeline.vertexDataBuffer === null ? [] : [vertexDataSource(gpu, pipeline, mesh)];
       pass.setBindGroup(
         g,
@@ -203,14 +206,14 @@ function setExtraGroups(
       );
       continue;
     }
-    if (group.role === 'extra' && mesh.deformationGpu) {
+    if (group.role === 'extra' && weftPickSource.hasDeformationGpu(mesh)) {
       if (storage)
         throw new PickError(
           request.api,
           'unsupported',
           `mesh "${mesh.name}" is deformed and discard rule "${rule!.rule.key}" binds storage: the two cannot share the extra bind group yet`,
         );
-      pass.setBindGroup(g, meshDeformationGroup(mesh.deformationGpu, lease.bindGroupLayouts[g], group.bindings));
+      pass.setBindGroup(g, weftPickSource.deformationGroup(mesh, lease.bindGroupLayouts[g], group.bindings));
       continue;
     }
     pass.setBindGroup(
@@ -230,8 +233,8 @@ function setExtraGroups(
 }
 
 /** Sets the vertex buffers in the pipeline's slot order (mesh, instances, rule vertex data) and the index buffer. */
-function setMeshBuffers(gpu: PickGpu, pass: GPURenderPassEncoder, pipeline: PickPipeline, mesh: Mesh): void {
-  const { vertexBuffers, instanceBuffer } = mesh.gpu!;
+function setMeshBuffers(gpu: PickGpu, pass: GPURenderPassEncoder, pipeline: PickPipeline, mesh: PickSubject): void {
+  const { vertexBuffers, instanceBuffer } = weftPickSource.gpuBuffers(mesh);
   // Source indices count the mesh's vertex buffers, then its instance buffer (if any), then the rule's vertex data.
   const instanceAt = instanceBuffer ? vertexBuffers.length : -1;
   const sources = pipeline.vertexBufferSources;
@@ -246,13 +249,13 @@ function setMeshBuffers(gpu: PickGpu, pass: GPURenderPassEncoder, pipeline: Pick
           : vertexDataSource(gpu, pipeline, mesh),
     );
   }
-  if (!pipeline.pulled) setMeshIndexBuffer(pass, mesh);
+  if (!pipeline.pulled) weftPickSource.setIndexBuffer(pass, mesh);
 }
 
 /** The buffer behind a rule's vertex-data stream: the attribute's own vertex buffer, or the zero buffer. */
-function vertexDataSource(gpu: PickGpu, pipeline: PickPipeline, mesh: Mesh): GPUBuffer {
+function vertexDataSource(gpu: PickGpu, pipeline: PickPipeline, mesh: PickSubject): GPUBuffer {
   const index = pipeline.vertexDataBuffer!;
-  return index < 0 ? gpu.zeros : mesh.gpu!.vertexBuffers[index];
+  return index < 0 ? gpu.zeros : weftPickSource.gpuBuffers(mesh).vertexBuffers[index];
 }
 
 /** Per point drawing the candidate: its viewport, its uniforms, then one draw per run of thin instances. */
@@ -295,7 +298,7 @@ function drawCandidateUses(
         if (run.pipeline !== state.pipeline) pass.setPipeline((state.pipeline = run.pipeline).lease.pipeline);
         // Pulled: corner k of triangle t is draw vertex 3t + k; the shader reads the index buffer itself.
         if (run.pipeline.pulled) pass.draw(mesh.geometry.indices!.length, count, 0, first);
-        else drawMeshInstances(pass, mesh, count, first);
+        else weftPickSource.drawInstances(pass, mesh, count, first);
       }
     }
   }

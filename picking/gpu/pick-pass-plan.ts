@@ -1,8 +1,6 @@
-import { ensureMeshGpu, syncThinInstances } from '../../engine/mesh.js';
-import { ensureMeshDeformation, syncMeshDeformation } from '../../engine/mesh-deformation.js';
 import { readRuleStorage } from '../discard-rules.js';
 import { getPickPipeline } from './pick-pipelines.js';
-import { materialCullMode, splitByWinding } from '../../engine/winding.js';
+import { weftPickSource as source } from '../weft-pick-source.js';
 import { ensureRectTargets, ensureTargets, ensureUniforms, type PickGpu, type PickTargets } from './pick-resources.js';
 import type { PickSnapshot } from '../pick-snapshot.js';
 import { prepareBatchDraws } from './pick-batches.js';
@@ -25,10 +23,10 @@ const noUses: readonly PointUse[] = [];
 export function rasterRunsOf(request: PickPassRequest, candidate: PickSnapshot['candidates'][number]): RasterRun[] {
   const mesh = candidate.drawMesh ?? candidate.mesh;
   if (mesh.disposed) return [];
-  const cullMode = request.culling === 'none' ? 'none' : materialCullMode(mesh.material);
+  const cullMode = request.culling === 'none' ? 'none' : source.cullMode(mesh);
   const runs: RasterRun[] = [];
   for (const run of candidate.runs ?? wholeMesh)
-    for (const split of splitByWinding(mesh, candidate.worldMatrix, run.first, run.count))
+    for (const split of source.splitByWinding(mesh, candidate.worldMatrix, run.first, run.count, []))
       runs.push({
         first: split.first,
         count: split.count,
@@ -175,9 +173,7 @@ export function preparePickTargets(
     if (candidatePlans?.[index].role === 'batch-follower') return;
     const mesh = c.drawMesh ?? c.mesh;
     if (mesh.disposed) return;
-    ensureMeshGpu(mesh, gpu.device);
-    syncThinInstances(mesh);
-    if (ensureMeshDeformation(mesh, gpu.device)) syncMeshDeformation(mesh);
+    source.prepareGpu(mesh, gpu.device);
   });
   return targets;
 }

@@ -13,10 +13,8 @@ import {
 import { checkPulledBufferSizes, checkVertexPullLimits } from './vertex-pull-binding.js';
 import { vertexPullingFragmentId } from '../../composer/vertex-pulling.js';
 import type { VertexBufferSpec } from '../../composer/vertex-layout.js';
-import { findVertexAttribute } from '../../engine/mesh-data.js';
-import type { Mesh } from '../../engine/mesh.js';
-import { describeMeshShader } from '../../engine/mesh-layout.js';
-import { deformationVariantKey } from '../../engine/mesh-deformation.js';
+import type { PickSubject } from '../pick-source.js';
+import { weftPickSource as source } from '../weft-pick-source.js';
 import { type CheckedRule, checkVertexDataFormat, toRuleError, vertexDataSemantic } from '../discard-rules.js';
 import { type PickGpu, type PickPipeline, releaseRuleStorage } from './pick-resources.js';
 
@@ -53,10 +51,10 @@ function pipelineStateFor(raster: PickRaster): (composed: ComposedShader) => Ren
 function vertexDataSpec(
   api: string,
   checked: CheckedRule,
-  mesh: Mesh,
+  mesh: PickSubject,
 ): { spec: VertexBufferSpec; buffer: number; components: number } {
   const semantic = vertexDataSemantic(checked.rule)!;
-  const found = mesh.thinInstances ? null : findVertexAttribute(mesh.geometry, semantic);
+  const found = mesh.thinInstances ? null : source.findAttribute(mesh.geometry, semantic);
   if (!found)
     return {
       spec: { arrayStride: 0, attributes: [{ semantic: 'pickVertexData', offset: 0, format: 'float32x4' }] },
@@ -90,7 +88,7 @@ interface PipelineRequest {
  */
 export function describePickShader(
   api: string,
-  mesh: Mesh,
+  mesh: PickSubject,
   detailed: boolean,
   checked: CheckedRule | null,
   method: PickDetailMethod = 'primitive-index',
@@ -107,7 +105,7 @@ export function describePickShader(
     : null;
   return {
     description: {
-      mesh: asInstances ? { ...describeMeshShader(mesh), thinInstances: true } : describeMeshShader(mesh),
+      mesh: asInstances ? { ...source.describeShader(mesh), thinInstances: true } : source.describeShader(mesh),
       detailed,
       rule,
       method,
@@ -125,7 +123,7 @@ function modeOf(detailed: boolean, method: PickDetailMethod): string {
 function describeRequest(
   gpu: PickGpu,
   api: string,
-  mesh: Mesh,
+  mesh: PickSubject,
   detailed: boolean,
   checked: CheckedRule | null,
   raster: PickRaster,
@@ -141,7 +139,7 @@ function describeRequest(
     asInstances,
   );
   const buffers = pickShaderVertexBuffers(description);
-  const key = `${modeOf(detailed, method)}|${description.indexFormat}|${checked?.digest ?? 'no-rule'}|${deformationVariantKey(description.mesh.deformation)}|${stableStringify(buffers)}|${rasterKey(raster)}`;
+  const key = `${modeOf(detailed, method)}|${description.indexFormat}|${checked?.digest ?? 'no-rule'}|${source.deformationKey(description.mesh.deformation)}|${stableStringify(buffers)}|${rasterKey(raster)}`;
   const compose = () => {
     const composed = composeShader(pickShaderSpec(description, { fragmentLists: gpu.fragmentLists }), gpu.composeCache);
     checkVertexPullLimits(api, gpu.device, mesh, composed);
@@ -181,7 +179,7 @@ function remember(
 export function getPickPipeline(
   gpu: PickGpu,
   api: string,
-  mesh: Mesh,
+  mesh: PickSubject,
   detailed: boolean,
   checked: CheckedRule | null,
   raster: PickRaster = pickRasterNone,
@@ -220,7 +218,12 @@ export function getPickPipeline(
  * registers it as `<name>-pick-batched`); the members are then drawn one by one.
  * @internal
  */
-export function getBatchPickPipeline(gpu: PickGpu, api: string, mesh: Mesh, raster: PickRaster): PickPipeline | null {
+export function getBatchPickPipeline(
+  gpu: PickGpu,
+  api: string,
+  mesh: PickSubject,
+  raster: PickRaster,
+): PickPipeline | null {
   const mode = `batch|${rasterKey(raster)}`;
   let known = gpu.meshPipelines.get(mesh);
   if (known?.thin !== false) gpu.meshPipelines.set(mesh, (known = { thin: false, byMode: new Map() }));
@@ -255,7 +258,7 @@ export function getBatchPickPipeline(gpu: PickGpu, api: string, mesh: Mesh, rast
 export async function preparePickPipelines(
   gpu: PickGpu,
   api: string,
-  draws: readonly { mesh: Mesh; raster: PickRaster }[],
+  draws: readonly { mesh: PickSubject; raster: PickRaster }[],
   detailed: boolean,
   checked: CheckedRule,
   method: PickDetailMethod = 'primitive-index',

@@ -6,7 +6,7 @@ import {
 } from '../../composer/pipeline-leases.js';
 import type { PipelineLease } from '../../composer/pipeline-cache.js';
 import type { Engine } from '../../engine/engine.js';
-import type { Mesh } from '../../engine/mesh.js';
+import type { PickSubject } from '../pick-source.js';
 import { precomposedSourceOf } from '../../engine/precomposed-shaders.js';
 import { createStagingPool, disposeStagingPool, type StagingPool } from '../../engine/staging-pool.js';
 import type { FragmentLists } from '../../engine/shader-spec-options.js';
@@ -71,7 +71,7 @@ export interface PickGpu {
   readonly leases: PipelineLeaseSet;
   readonly pipelines: Map<string, PickPipeline>;
   /** Per mesh: its pipeline by mode, so a warm pick skips the layout key (a mesh's layout never changes). */
-  readonly meshPipelines: WeakMap<Mesh, { thin: boolean; byMode: Map<string, PickPipeline | null> }>;
+  readonly meshPipelines: WeakMap<PickSubject, { thin: boolean; byMode: Map<string, PickPipeline | null> }>;
   readonly staging: StagingPool;
   /** The point passes' targets. */
   targets: PickTargets | null;
@@ -94,7 +94,7 @@ export interface PickGpu {
   batchBuffer: GPUBuffer | null;
   batchData: Float32Array<ArrayBuffer>;
   /** Rule storage per rule digest and mesh. */
-  storage: Map<string, WeakMap<Mesh, StorageEntry>>;
+  storage: Map<string, WeakMap<PickSubject, StorageEntry>>;
   /** The storage buffers of each rule digest, so a released rule text frees them (`releaseRuleStorage`). */
   storageBuffers: Map<string, Set<GPUBuffer>>;
   /** 256 zero bytes: vertex data of meshes without the attribute, storage of meshes without data. */
@@ -346,7 +346,7 @@ export function emptyGroupFor(gpu: PickGpu, layout: GPUBindGroupLayout): GPUBind
 export function storageGroupFor(
   gpu: PickGpu,
   digest: string,
-  mesh: Mesh,
+  mesh: PickSubject,
   layout: GPUBindGroupLayout,
   bindings: Bindings,
   data: (ArrayBufferView | null)[],

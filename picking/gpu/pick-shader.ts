@@ -1,8 +1,6 @@
 import { type ComposedShader, type ComposeSpec, composeShader } from '../../composer/compose-shader.js';
 import type { VertexBufferSpec } from '../../composer/vertex-layout.js';
 import type { VertexPullingSpec } from '../../composer/vertex-pulling.js';
-import { deformationComposeParts } from '../../engine/mesh-deformation.js';
-import { type MeshShaderDescription, vertexBuffersOfDescription } from '../../engine/mesh-layout.js';
 import { type StandardComposeOptions, standardVertexLayout } from '../../engine/render/forward-shader.js';
 import { reuseFragmentList, type ShaderSpecOptions } from '../../engine/shader-spec-options.js';
 import {
@@ -11,6 +9,8 @@ import {
   type PickRuleStorageBinding,
 } from '../../fragments/pick-discard.js';
 import { makePickFragments } from '../../fragments/standard-material.js';
+import type { PickSubjectShader } from '../pick-source.js';
+import { weftPickSource as source } from '../weft-pick-source.js';
 
 /** How the detailed pick pass learns the triangle: the `primitive_index` builtin, or `vertex_index / 3` (no feature). */
 export type PickDetailMethod = 'primitive-index' | 'vertex-index';
@@ -62,7 +62,7 @@ interface PickShaderRule {
 
 /** @internal What the pick pass's shader for one mesh depends on. */
 export interface PickShaderDescription {
-  mesh: MeshShaderDescription;
+  mesh: PickSubjectShader;
   /** With the triangle-detail output. */
   detailed: boolean;
   /** How a detailed shader learns the triangle (default 'primitive-index'). */
@@ -77,7 +77,7 @@ export interface PickShaderDescription {
  * @internal
  */
 export function pickShaderVertexBuffers(description: PickShaderDescription): VertexBufferSpec[] {
-  const buffers = vertexBuffersOfDescription(description.mesh);
+  const buffers = source.shaderVertexBuffers(description.mesh);
   if (description.rule?.vertexData) buffers.push(description.rule.vertexData);
   return buffers;
 }
@@ -89,7 +89,7 @@ export function pickShaderVertexBuffers(description: PickShaderDescription): Ver
  */
 export function pickShaderSpec(description: PickShaderDescription, options: ShaderSpecOptions = {}): ComposeSpec {
   const { rule } = description;
-  const deformation = deformationComposeParts(description.mesh.deformation);
+  const deformation = source.deformationParts(description.mesh.deformation);
   const base = reuseFragmentList(options.fragmentLists, deformation.key, () => [
     ...makePickFragments(),
     ...deformation.fragments,

@@ -1,7 +1,8 @@
 import { registerVariant, type VariantRegistry } from '../../composer/variant-registry.js';
-import { describeRepresentativeMesh, type RepresentativeMeshShape } from '../../engine/representative-mesh.js';
 import { type PickShaderDescription, type PickVariant, pickShaderSpec } from './pick-shader.js';
 import { samplePickRule } from './pick-rule-variants.js';
+import type { PickSubjectShape } from '../pick-source.js';
+import { describeWeftMeshShape } from '../weft-pick-source.js';
 
 /** Name of a pick variant in the registry: `pick` plus `-detail`, `-thin-instances`. */
 function pickVariantName(v: PickVariant): string {
@@ -21,7 +22,7 @@ export function registerPickVariants(registry: VariantRegistry): VariantRegistry
         description: `pick ids ${JSON.stringify(variant)}`,
         spec: () =>
           pickShaderSpec({
-            mesh: describeRepresentativeMesh({ thinInstances }),
+            mesh: describeWeftMeshShape({ thinInstances }),
             detailed: primitiveDetail,
             rule: null,
           }),
@@ -29,7 +30,7 @@ export function registerPickVariants(registry: VariantRegistry): VariantRegistry
     }
   }
   // Deformed meshes in the detailed pass (positions and influences only: the pick shader reads no other attribute).
-  const deformed: [string, RepresentativeMeshShape][] = [
+  const deformed: [string, PickSubjectShape][] = [
     ['pick-deform-skin8-detail', { skin: 8 }],
     ['pick-deform-morph-skin4-detail', { skin: 4, morph: true }],
     ['pick-deform-vat4-thin-instances-detail', { vat: 4, thinInstances: true }],
@@ -38,7 +39,7 @@ export function registerPickVariants(registry: VariantRegistry): VariantRegistry
     registerVariant(registry, {
       name,
       description: `pick ids, primitive detail, deformed mesh ${JSON.stringify(shape)}`,
-      spec: () => pickShaderSpec({ mesh: describeRepresentativeMesh(shape), detailed: true, rule: null }),
+      spec: () => pickShaderSpec({ mesh: describeWeftMeshShape(shape), detailed: true, rule: null }),
     });
   registerVertexIndexVariants(registry);
   return registry;
@@ -51,7 +52,7 @@ type IndexFormat = PickShaderDescription['indexFormat'];
  * uint16 indices), a non-indexed mesh draws as it is; deformed meshes and a rule with vertex data and world adjust.
  */
 function registerVertexIndexVariants(registry: VariantRegistry): void {
-  const shapes: [string, RepresentativeMeshShape, IndexFormat][] = [
+  const shapes: [string, PickSubjectShape, IndexFormat][] = [
     ['pick-vertex-detail', {}, 'uint32'],
     ['pick-vertex-detail-uint16', {}, 'uint16'],
     ['pick-vertex-detail-non-indexed', {}, null],
@@ -66,7 +67,7 @@ function registerVertexIndexVariants(registry: VariantRegistry): void {
       description: `pick ids, vertex-index detail, ${indexFormat ?? 'non-indexed'} mesh ${JSON.stringify(shape)}`,
       spec: () =>
         pickShaderSpec({
-          mesh: describeRepresentativeMesh(shape),
+          mesh: describeWeftMeshShape(shape),
           detailed: true,
           method: 'vertex-index',
           indexFormat,
@@ -78,7 +79,7 @@ function registerVertexIndexVariants(registry: VariantRegistry): void {
     description: 'sample discard rule, vertex-index detail, uint16 mesh, vertex data pulled from a float32x2 stream',
     spec: () =>
       pickShaderSpec({
-        mesh: describeRepresentativeMesh({}),
+        mesh: describeWeftMeshShape({}),
         detailed: true,
         method: 'vertex-index',
         indexFormat: 'uint16',

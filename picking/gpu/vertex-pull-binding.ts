@@ -1,9 +1,9 @@
 // The vertex-index detail path's GPU side: the limits a pulled pick shader needs, checked before the GPU sees them, and
 // the bind group that exposes a mesh's own index and vertex buffers as read-only storage (no copies).
 import type { ComposedShader } from '../../composer/compose-shader.js';
-import type { Mesh, MeshGpu } from '../../engine/mesh.js';
+import type { PickSubject, PickSubjectBuffers } from '../pick-source.js';
 import { PickError } from '../pick-errors.js';
-import { hostStorageUsage } from '../../engine/mesh-host-buffers.js';
+import { weftPickSource as source } from '../weft-pick-source.js';
 
 const pulledPrefix = 'pulledVertices';
 
@@ -30,7 +30,12 @@ function vertexStorageBindingCount(composed: ComposedShader): number {
  * `maxStorageBuffersPerShaderStage` (a compose-time fact of the variant; checked before its pipeline is created).
  * @internal
  */
-export function checkVertexPullLimits(api: string, device: GPUDevice, mesh: Mesh, composed: ComposedShader): void {
+export function checkVertexPullLimits(
+  api: string,
+  device: GPUDevice,
+  mesh: PickSubject,
+  composed: ComposedShader,
+): void {
   if (!composed.bindGroups.some((g) => g.bindings.some((b) => isPulled(b.name)))) return;
   const count = vertexStorageBindingCount(composed);
   // Compatibility-mode devices also cap the vertex stage alone (absent elsewhere: the per-stage limit applies).
@@ -54,21 +59,21 @@ export function checkVertexPullLimits(api: string, device: GPUDevice, mesh: Mesh
  * whole buffer as storage). Called per mesh before its first pulled draw.
  * @internal
  */
-export function checkPulledBufferSizes(api: string, device: GPUDevice, mesh: Mesh): void {
+export function checkPulledBufferSizes(api: string, device: GPUDevice, mesh: PickSubject): void {
   const limit = device.limits.maxStorageBufferBindingSize;
   const geometry = mesh.geometry;
   const sizes = [
     ...(geometry.indices ? [['index buffer', geometry.indices.byteLength] as const] : []),
     ...geometry.buffers.map((b, i) => [`vertex buffer ${i}`, b.bytes.byteLength] as const),
   ];
-  const host = mesh.hostBuffers;
+  const host = source.hostBuffers(mesh);
   if (host) {
     const buffers: [string, GPUBuffer][] = host.indexBuffer ? [['index buffer', host.indexBuffer]] : [];
     host.vertexBuffers.forEach((buffer, i) => {
       if (buffer) buffers.push([`vertex buffer ${i}`, buffer]);
     });
     for (const [what, buffer] of buffers)
-      if ((buffer.usage & hostStorageUsage) === 0 || buffer.size % 4 !== 0)
+      if ((buffer.usage & source.storageUsage) === 0 || buffer.size % 4 !== 0)
         throw new PickError(
           api,
           'unsupported',
@@ -86,7 +91,7 @@ export function checkPulledBufferSizes(api: string, device: GPUDevice, mesh: Mes
   }
 }
 
-let groupsByOwner: WeakMap<object, WeakMap<MeshGpu, Map<GPUBindGroupLayout, GPUBindGroup>>> | undefined;
+let groupsByOwner: WeakMap<object, WeakMap<PickSubjectBuffers, Map<GPUBindGroupLayout, GPUBindGroup>>> | undefined;
 
 /**
  * The bind group of a pulled pick shader's storage bindings: `pulledIndices` is the mesh's index buffer and
@@ -98,12 +103,12 @@ let groupsByOwner: WeakMap<object, WeakMap<MeshGpu, Map<GPUBindGroupLayout, GPUB
 export function pulledBufferGroup(
   owner: object,
   device: GPUDevice,
-  mesh: Mesh,
+  mesh: PickSubject,
   layout: GPUBindGroupLayout,
   bindings: readonly { name: string; binding: number }[],
   sources: readonly GPUBuffer[],
 ): GPUBindGroup {
-  const gpu = mesh.gpu!;
+  const gpu = source.gpuBuffers(mesh);
   groupsByOwner ??= new WeakMap();
   let byMesh = groupsByOwner.get(owner);
   if (!byMesh) groupsByOwner.set(owner, (byMesh = new WeakMap()));

@@ -6,6 +6,7 @@ import { findCandidate, makePickSnapshot } from '../pick-snapshot.js';
 import { findCapturedSource, makeContributorViewData } from '../sources/pick-contributors.js';
 import { type PickedIdentity, sourceIdentity } from './pick-rect.js';
 import { checkRectCall, type PickRectOptions, startRectCall } from './pick-rect-async.js';
+import { weftPickSource } from '../weft-pick-source.js';
 
 /** @internal `pickRectAsync` by reading every texel back: same arguments, same identities (scene order). */
 export async function pickRectByReadbackAsync(
@@ -54,7 +55,7 @@ export async function pickRectByReadbackAsync(
         const source = found ? null : findCapturedSource(sources, id);
         if (found)
           seen.set(id, {
-            mesh: found.candidate.mesh,
+            mesh: weftPickSource.objectOf(found.candidate.mesh),
             thinInstanceIndex: found.instance,
             entity: null,
             entityDetail: null,

@@ -1,8 +1,5 @@
 import { makeEmptyAabb, transformAabb } from '../../engine/bounds.js';
-import type { Mesh } from '../../engine/mesh.js';
-import { deformedLocalBounds, isMeshDeformed } from '../../engine/mesh-deformation.js';
 import type { Scene } from '../../engine/scene.js';
-import { multiplyByThinInstance } from '../../engine/thin-instance-matrix.js';
 import { nodeCountWord, nodeFirstWord, nodeWords } from '../cpu/bvh/bvh-nodes.js';
 import { getCpuPicker, syncCpuPicker } from '../cpu/cpu-picker.js';
 import type { SceneBvh } from '../cpu/scene-bvh.js';
@@ -25,6 +22,8 @@ import {
   sceneHasDeformedMeshes,
 } from '../pick-snapshot.js';
 import type { PixelRegion } from '../pick-zoom.js';
+import type { PickSubject } from '../pick-source.js';
+import { weftPickSource as source } from '../weft-pick-source.js';
 
 /**
  * The five half-spaces (x ≥ left, x ≤ right, y ≥ bottom, y ≤ top, z ≤ w) of the rectangle's frustum in world space,
@@ -139,7 +138,7 @@ export function makeRectSnapshot(
     const candidates: PickCandidate[] = [];
     let nextId = 1;
     let runs: InstanceRun[] = [];
-    let current: Mesh | null = null;
+    let current: PickSubject | null = null;
     const close = () => {
       if (!current) return;
       const idCount = Math.max(1, current.thinInstanceCount);
@@ -172,9 +171,9 @@ export function makeRectSnapshot(
   const local = new Float32Array(6);
   const box = makeEmptyAabb();
   const combined = new Float32Array(16);
-  const inside = (mesh: Mesh, matrix: Float32Array) => {
+  const inside = (mesh: PickSubject, matrix: Float32Array) => {
     if (!planes) return true;
-    transformAabb(isMeshDeformed(mesh) ? deformedLocalBounds(mesh) : mesh.localBounds, matrix, box);
+    transformAabb(source.isDeformed(mesh) ? source.deformedLocalBounds(mesh) : mesh.localBounds, matrix, box);
     for (let a = 0; a < 3; a++) {
       local[a * 2] = box.min[a];
       local[a * 2 + 1] = box.max[a];
@@ -195,7 +194,7 @@ export function makeRectSnapshot(
       for (let i = 0; i <= mesh.thinInstanceCount; i++) {
         let include = i < mesh.thinInstanceCount && !isInstanceInRanges(ignored, i);
         if (include && planes) {
-          multiplyByThinInstance(mesh.worldMatrix, mesh.thinInstances, i, combined);
+          source.multiplyByInstance(mesh.worldMatrix, mesh.thinInstances, i, combined);
           include = inside(mesh, combined);
         }
         if (include) {

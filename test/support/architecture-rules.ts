@@ -243,6 +243,62 @@ export function findRoomViolations(graph: ImportGraph, rules: readonly RoomRule[
 }
 
 /**
+ * The pick-source seam: what of `engine/` only a pick source's adapter may import inside `picking/`. `modules` are the
+ * engine's mesh internals; `adapters` may import them (any kind); `publicTypes` may only `import type` them, because
+ * their public declarations hand users weft's `Mesh` (a result's mesh, a filter's argument); everyone else reads
+ * drawables as `PickSubject`s through the source's ops (picking/pick-source.ts).
+ */
+export interface SeamRule {
+  layer: string;
+  modules: readonly string[];
+  adapters: readonly string[];
+  publicTypes: readonly string[];
+  why: string;
+}
+
+/** The mesh internals the pickers reach only through weft's pick source (docs/architecture.md, `picking/`). */
+export const WEFT_PICK_SOURCE_SEAM: SeamRule = {
+  layer: 'picking/',
+  modules: [
+    'engine/mesh.ts',
+    'engine/mesh-',
+    'engine/winding.ts',
+    'engine/render/mesh-draw.ts',
+    'engine/thin-instance-matrix.ts',
+    'engine/representative-mesh.ts',
+    'engine/skeleton.ts',
+    'engine/material.ts',
+  ],
+  adapters: ['picking/weft-pick-source.ts', 'picking/sources/drawable-scene.ts', 'picking/sources/pick-overlays.ts'],
+  publicTypes: [
+    'picking/picking-info.ts',
+    'picking/pick-filter.ts',
+    'picking/discard-rules.ts',
+    'picking/cpu/arbitration.ts',
+    'picking/cpu/cpu-picker.ts',
+    'picking/cpu/bvh/mesh-bvh-cache.ts',
+    'picking/cpu/bvh/bvh-serialise.ts',
+  ],
+  why: 'the pickers read drawables through the pick-source seam; only its adapters know weft meshes',
+};
+
+/** Every import of a seam module from its layer outside the adapters, as `file:line → target  (why)`. */
+export function findSeamViolations(graph: ImportGraph, rule: SeamRule): string[] {
+  const lines: string[] = [];
+  for (const module of graph.modules.values()) {
+    if (!module.path.startsWith(rule.layer) || rule.adapters.includes(module.path)) continue;
+    const typesOnly = rule.publicTypes.includes(module.path);
+    for (const edge of module.imports) {
+      if (!edge.resolved || edge.to === null || !rule.modules.some((prefix) => edge.to!.startsWith(prefix))) continue;
+      if (typesOnly && edge.kind === 'type') continue;
+      const allowed = typesOnly ? 'imports them only as types' : 'never imports them';
+      lines.push(`${describeEdge(edge)}  (${module.path} ${allowed}: ${rule.why})`);
+    }
+  }
+  return lines;
+}
+
+/**
  * Library modules other than entry files (`index.ts`) that re-export another module's bindings
  * (`export … from`): an import should name the file that defines what it imports.
  */

@@ -10,10 +10,12 @@ import {
   findModuleSideEffects,
   findReexportHubs,
   findRoomViolations,
+  findSeamViolations,
   listLibraryEntries,
   WEFT_HOST_PEERS,
   WEFT_LAYER_PLAN,
   WEFT_PICKING_ROOMS,
+  WEFT_PICK_SOURCE_SEAM,
 } from '../support/architecture-rules.js';
 import { type ImportGraph, type ImportKind, makeImportGraph, readModuleSources } from '../support/import-graph.js';
 
@@ -58,6 +60,10 @@ describe(`architecture of ${root}`, () => {
 
   test('picking rooms: cpu/ never imports gpu/, rect/ or sources/; gpu/ never imports rect/; cpu/bvh/ only itself', () => {
     expectNone('imports that break a picking room rule', findRoomViolations(graph, WEFT_PICKING_ROOMS));
+  });
+
+  test('pick-source seam: only its adapters import engine mesh internals into picking/', () => {
+    expectNone('picking/ imports past the pick-source seam', findSeamViolations(graph, WEFT_PICK_SOURCE_SEAM));
   });
 
   test('no import cycle inside picking/, not even one closed by `import type`', () => {
@@ -113,6 +119,32 @@ describe('the architecture checks report what they should', () => {
       'picking/cpu/bvh/query.ts:1 → picking/cpu/cpu-picker.ts [import type]  (picking/cpu/bvh/ imports only picking/cpu/bvh/, picking/cpu/cpu-pick-error.ts: the BVHs know rays and triangles, not the picker that holds them)',
       'picking/cpu/scene-query.ts:1 → picking/gpu/pick-resources.ts [import type]  (picking/cpu/ never imports picking/gpu/: the CPU picker runs without a device)',
       'picking/gpu/pick-resources.ts:1 → picking/rect/pick-rect.ts  (picking/gpu/ never imports picking/rect/: the pass serves the pickers above it; the marquee may use the pass, not the reverse)',
+    ]);
+  });
+
+  test('a planted seam violation is reported: a picker reading mesh internals, a public-type file importing a value', () => {
+    const seam = makeImportGraph({
+      'engine/mesh.ts': 'export interface Mesh { name: string }\nexport const ensureMeshGpu = () => 1;',
+      'engine/winding.ts': 'export const materialFacing = () => 1;',
+      'engine/camera.ts': 'export const camera = 1;',
+      'picking/weft-pick-source.ts':
+        "import { ensureMeshGpu } from '../engine/mesh.js';\nexport const s = ensureMeshGpu;",
+      'picking/gpu/pick-pass-plan.ts': [
+        "import { materialFacing } from '../../engine/winding.js';",
+        "import { camera } from '../../engine/camera.js';",
+        'export const p = [materialFacing, camera];',
+      ].join('\n'),
+      'picking/picking-info.ts': [
+        "import type { Mesh } from '../engine/mesh.js';",
+        "import { ensureMeshGpu } from '../engine/mesh.js';",
+        'export type I = Mesh;',
+        'export const i = ensureMeshGpu;',
+      ].join('\n'),
+    });
+    const why = 'the pickers read drawables through the pick-source seam; only its adapters know weft meshes';
+    expect(findSeamViolations(seam, WEFT_PICK_SOURCE_SEAM)).toEqual([
+      `picking/gpu/pick-pass-plan.ts:1 → engine/winding.ts  (picking/gpu/pick-pass-plan.ts never imports them: ${why})`,
+      `picking/picking-info.ts:2 → engine/mesh.ts  (picking/picking-info.ts imports them only as types: ${why})`,
     ]);
   });
 

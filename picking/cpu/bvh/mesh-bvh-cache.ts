@@ -3,18 +3,29 @@ import { CpuPickError } from '../cpu-pick-error.js';
 import { buildTriangleBvh, type TriangleBvh } from './triangle-bvh.js';
 import { type RefitTriangleBvhOptions, refitTriangleBvh } from './triangle-bvh-refit.js';
 
-let meshBvhs: WeakMap<Mesh, TriangleBvh> | null = null;
+/**
+ * What the cache reads of a mesh (any pick source's subject): its name, local positions and bounds, triangles.
+ * @internal
+ */
+export interface BvhSubject {
+  readonly name: string;
+  readonly positions: Float32Array;
+  readonly localBounds: { readonly min: ArrayLike<number>; readonly max: ArrayLike<number> };
+  readonly geometry: { readonly indices: Uint16Array | Uint32Array | null; readonly triangleCount: number };
+}
+
+let meshBvhs: WeakMap<BvhSubject, TriangleBvh> | null = null;
 /** BVHs built by getMeshBvh, bucketed by a hash of the geometry they were built from, for meshes of equal data to share. */
 let sharedBvhs: Map<number, Array<WeakRef<TriangleBvh>>> | null = null;
 /** How many meshes took each BVH from getMeshBvh (never decremented by a disposed mesh): above 1, a refit copies. */
 let users: WeakMap<TriangleBvh, number> | null = null;
 /** The meshes that took a shared BVH from getMeshBvh after its builder: a reader for it when the mesh it reads leaves. */
-let sharers: WeakMap<TriangleBvh, Array<WeakRef<Mesh>>> | null = null;
+let sharers: WeakMap<TriangleBvh, Array<WeakRef<BvhSubject>>> | null = null;
 /** Bumped whenever a mesh gains, swaps or loses its cached BVH (refits show in the BVH's own refitCount). */
 let cacheEpoch = 0;
 
 // Created on first use: a module-level `new WeakMap()` would be a side effect at import.
-function cache(): WeakMap<Mesh, TriangleBvh> {
+function cache(): WeakMap<BvhSubject, TriangleBvh> {
   meshBvhs ??= new WeakMap();
   return meshBvhs;
 }
@@ -77,7 +88,7 @@ function findShared(
  * indices are equal (e.g. made from the same MeshData) share one BVH; a mesh that is refitted gets its own copy.
  * @internal
  */
-export function getMeshBvh(mesh: Mesh): TriangleBvh {
+export function getMeshBvh(mesh: BvhSubject): TriangleBvh {
   let bvh = cache().get(mesh);
   if (!bvh) {
     const { positions } = mesh;
@@ -107,7 +118,7 @@ export function getMeshBvh(mesh: Mesh): TriangleBvh {
 }
 
 /** A private copy of a possibly shared BVH: own nodes, the (never rewritten) face order shared, reading `mesh`'s arrays. */
-function cloneTriangleBvh(bvh: TriangleBvh, mesh: Mesh): TriangleBvh {
+function cloneTriangleBvh(bvh: TriangleBvh, mesh: BvhSubject): TriangleBvh {
   const { floats, nodeCount, maxDepth } = bvh.nodes;
   const buffer = floats.buffer.slice(floats.byteOffset, floats.byteOffset + floats.byteLength);
   return {
@@ -125,7 +136,7 @@ function cloneTriangleBvh(bvh: TriangleBvh, mesh: Mesh): TriangleBvh {
  * `mesh` stops using the shared `bvh`. The BVH holds no copy of the triangles, so when it reads `mesh`'s positions
  * (which are about to change, or may once the mesh is gone) it switches to another sharer's equal, untouched arrays.
  */
-function leaveSharedBvh(bvh: TriangleBvh, mesh: Mesh): void {
+function leaveSharedBvh(bvh: TriangleBvh, mesh: BvhSubject): void {
   if (bvh.positions !== mesh.positions) return;
   const list = sharers?.get(bvh);
   if (!list) return;
@@ -143,12 +154,12 @@ function leaveSharedBvh(bvh: TriangleBvh, mesh: Mesh): void {
 }
 
 /** @internal The cached BVH, or null when no CPU pick has reached the mesh yet. */
-export function peekMeshBvh(mesh: Mesh): TriangleBvh | null {
+export function peekMeshBvh(mesh: BvhSubject): TriangleBvh | null {
   return meshBvhs?.get(mesh) ?? null;
 }
 
 /** @internal Installs a BVH (e.g. a deserialised one) for the mesh; it must cover the mesh's triangle count. */
-export function setMeshBvh(mesh: Mesh, bvh: TriangleBvh): void {
+export function setMeshBvh(mesh: BvhSubject, bvh: TriangleBvh): void {
   if (bvh.triangleCount !== mesh.geometry.triangleCount) {
     throw new CpuPickError(
       'setMeshBvh',
@@ -161,7 +172,7 @@ export function setMeshBvh(mesh: Mesh, bvh: TriangleBvh): void {
 }
 
 /** @internal Forgets the mesh's BVH (the next pick rebuilds it). */
-export function disposeMeshBvh(mesh: Mesh): void {
+export function disposeMeshBvh(mesh: BvhSubject): void {
   const bvh = meshBvhs?.get(mesh);
   if (!bvh) return;
   const sharedBy = users?.get(bvh);
@@ -200,7 +211,7 @@ export function refitMeshBvh(mesh: Mesh, options: RefitTriangleBvhOptions = {}):
  * Local bounds the CPU picker uses (interleaved min/max per axis): the BVH root when built, else `mesh.localBounds`.
  * @internal
  */
-export function getPickLocalBounds(mesh: Mesh, out: Float64Array): Float64Array {
+export function getPickLocalBounds(mesh: BvhSubject, out: Float64Array): Float64Array {
   const bvh = peekMeshBvh(mesh);
   if (bvh && bvh.nodes.nodeCount > 0) {
     for (let k = 0; k < 6; k++) out[k] = bvh.nodes.floats[k];
