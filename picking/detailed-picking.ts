@@ -1,6 +1,6 @@
 import { mat3 } from 'wgpu-matrix';
-import type { PickSubject } from './pick-source.js';
-import { weftPickSource as source } from './weft-pick-source.js';
+import type { PickSubject } from './sources/pick-source.js';
+import { weftPickSource as source } from './sources/weft-pick-source.js';
 import { getTriangleVertices } from './picking-info.js';
 
 type Vec3 = [number, number, number];

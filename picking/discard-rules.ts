@@ -4,8 +4,8 @@ import { ComposeError, type MappedShaderMessage, ShaderCompileError } from '../c
 import { fnv1a64, stableStringify } from '../composer/hash.js';
 import { generatedPath, locate } from '../composer/link.js';
 import type { Mesh } from '../engine/mesh.js';
-import type { PickSubject } from './pick-source.js';
-import { weftPickSource as source } from './weft-pick-source.js';
+import type { PickSubject } from './sources/pick-source.js';
+import { weftPickSource as source } from './sources/weft-pick-source.js';
 import type { PickRuleStorageBinding } from '../fragments/pick-discard.js';
 import { PickError, type PickRuleMessage } from './pick-errors.js';
 

@@ -20,7 +20,7 @@ import { readPickRuleStorage } from './gpu/pick-pass-plan.js';
 import type { PickPassRequest } from './gpu/pick-pass-types.js';
 import type { PickReadback } from './gpu/pick-readback.js';
 import { disposePickGpu, ensurePickGpu, type PickGpu } from './gpu/pick-resources.js';
-import type { PickCulling } from './pick-source.js';
+import type { PickCulling } from './sources/pick-source.js';
 import {
   bindSnapshotMeshes,
   makePickSnapshot,
@@ -216,7 +216,7 @@ let sceneHierarchyLoading: Promise<void> | null = null;
  * @internal
  */
 export function loadSceneHierarchyAsync(): Promise<void> {
-  sceneHierarchyLoading ??= import('./pick-snapshot-hierarchy.js').then(
+  sceneHierarchyLoading ??= import('./gpu/pick-snapshot-hierarchy.js').then(
     (module) => {
       sceneHierarchy = module.snapshotFromSceneHierarchy;
     },

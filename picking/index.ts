@@ -47,7 +47,7 @@ export {
 } from './sources/pick-overlays.js';
 export type { PickFilterOptions, PickIgnore, ThinInstanceIgnore } from './pick-filter.js';
 // The face rule's option: picks cull as drawn, or pick every face on purpose.
-export type { PickCulling } from './pick-source.js';
+export type { PickCulling } from './sources/pick-source.js';
 export { PickError, type PickErrorCode, type PickRuleMessage } from './pick-errors.js';
 // Which path gives triangle detail (`picker.detailMethod`, `enableDetailedPicking`'s `method`).
 export type { PickDetailMethod } from './gpu/pick-shader.js';

@@ -1,7 +1,7 @@
 import { describeValue } from '../core/errors.js';
 import type { Mesh } from '../engine/mesh.js';
-import type { PickSubject } from './pick-source.js';
-import { weftPickSource as source } from './weft-pick-source.js';
+import type { PickSubject } from './sources/pick-source.js';
+import { weftPickSource as source } from './sources/weft-pick-source.js';
 
 /** Leaves out some of a mesh's thin instances: one index, or the half-open range [start, end). */
 export interface ThinInstanceIgnore {

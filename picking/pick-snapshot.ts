@@ -11,8 +11,8 @@ import {
   pickFilterKeepsMesh,
 } from './pick-filter.js';
 import type { PickingRay } from './picking-ray.js';
-import type { PickPose, PickSubject } from './pick-source.js';
-import { weftPickSource as source } from './weft-pick-source.js';
+import type { PickPose, PickSubject } from './sources/pick-source.js';
+import { weftPickSource as source } from './sources/weft-pick-source.js';
 
 /** Options every pick call accepts. */
 export interface PickOptions extends PickFilterOptions {

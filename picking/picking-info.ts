@@ -1,6 +1,6 @@
 import type { Mesh } from '../engine/mesh.js';
-import type { PickSubject } from './pick-source.js';
-import { weftPickSource as source } from './weft-pick-source.js';
+import type { PickSubject } from './sources/pick-source.js';
+import { weftPickSource as source } from './sources/weft-pick-source.js';
 import type { PickOverlayHit } from './sources/pick-overlays.js';
 import type { PickingRay } from './picking-ray.js';
 

@@ -2,7 +2,7 @@ import { describeValue } from '../../core/errors.js';
 import { checkOptionKeys, type OptionKeys } from '../../core/options.js';
 import { type Aabb, makeEmptyAabb, unionAabb } from '../../engine/bounds.js';
 import type { Mesh } from '../../engine/mesh.js';
-import { weftPickSource as source } from '../weft-pick-source.js';
+import { weftPickSource as source } from '../sources/weft-pick-source.js';
 import type { Scene } from '../../engine/scene.js';
 import type { PickingInfo } from '../picking-info.js';
 import {

@@ -1,5 +1,5 @@
 import type { Mesh } from '../../engine/mesh.js';
-import type { PickSubject } from '../pick-source.js';
+import type { PickSubject } from '../sources/pick-source.js';
 import { checkSceneArgument } from '../../engine/argument-checks.js';
 import type { Scene } from '../../engine/scene.js';
 import { meshesChangedSince } from '../../engine/scene-changes.js';

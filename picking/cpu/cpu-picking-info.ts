@@ -1,5 +1,5 @@
-import type { PickGeometry } from '../pick-source.js';
-import { weftPickSource as source } from '../weft-pick-source.js';
+import type { PickGeometry } from '../sources/pick-source.js';
+import { weftPickSource as source } from '../sources/weft-pick-source.js';
 import type { PickingInfo } from '../picking-info.js';
 import type { PickingRay } from '../picking-ray.js';
 import type { CpuPicker } from './cpu-picker.js';

@@ -3,7 +3,7 @@ import { checkOptionKeys, type OptionKeys } from '../../core/options.js';
 import { makePickFilter, makePickFilterTest, type PickFilterOptions, type ThinInstanceIgnore } from '../pick-filter.js';
 import type { PickViewport } from '../picking-ray.js';
 import { type Camera, isCamera } from '../../engine/camera.js';
-import type { PickCulling } from '../pick-source.js';
+import type { PickCulling } from '../sources/pick-source.js';
 import { CpuPickError, cpuPickOptionError } from './cpu-pick-error.js';
 import type { EntryAcceptor } from './scene-query.js';
 

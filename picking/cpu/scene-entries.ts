@@ -1,6 +1,6 @@
 import { mat4d } from 'wgpu-matrix';
-import type { PickSubject } from '../pick-source.js';
-import { weftPickSource as source } from '../weft-pick-source.js';
+import type { PickSubject } from '../sources/pick-source.js';
+import { weftPickSource as source } from '../sources/weft-pick-source.js';
 import { getPickLocalBounds } from './bvh/mesh-bvh-cache.js';
 import type { TriangleBvh } from './bvh/triangle-bvh.js';
 

@@ -1,5 +1,5 @@
-import type { PickCulling, PickSubject } from '../pick-source.js';
-import { weftPickSource as source } from '../weft-pick-source.js';
+import type { PickCulling, PickSubject } from '../sources/pick-source.js';
+import { weftPickSource as source } from '../sources/weft-pick-source.js';
 import { nodeCountWord, nodeFirstWord, nodeWords } from './bvh/bvh-nodes.js';
 import { adoptBuiltMeshBvh, type CpuPicker } from './cpu-picker.js';
 import { getMeshBvh, meshBvhCacheEpoch, peekMeshBvh } from './bvh/mesh-bvh-cache.js';

@@ -1,6 +1,6 @@
 // Geometry classes: meshes whose uploaded vertex and index bytes are equal draw the same, so a pass may draw one from
 // the other's buffers (the marquee's instanced batches, consecutive draws of the point pass).
-import type { PickGeometry } from '../pick-source.js';
+import type { PickGeometry } from '../sources/pick-source.js';
 
 /**
  * Geometries larger than this are never compared: duplicates of big meshes are few, so batching them saves little

@@ -1,8 +1,8 @@
 // A marquee over many separate meshes of equal geometry (10 000 boxes, a forest of one tree) is bound by draw calls,
 // not pixels: one draw per mesh costs ~75 µs on lavapipe, ~30× a single pick at 851 meshes. Meshes whose vertex
 // and index data are equal byte for byte draw as one instanced draw instead, their world matrices as the instances.
-import type { PickCulling, PickSubject } from '../pick-source.js';
-import { weftPickSource as source } from '../weft-pick-source.js';
+import type { PickCulling, PickSubject } from '../sources/pick-source.js';
+import { weftPickSource as source } from '../sources/weft-pick-source.js';
 import { geometryClassOf } from './geometry-class.js';
 import { getBatchPickPipeline, type PickRaster } from './pick-pipelines.js';
 import { ensureBatchInstances, type PickGpu, type PickPipeline } from './pick-resources.js';

@@ -7,7 +7,7 @@ import type { PickReadback } from './pick-readback.js';
 import { findCandidate, meshAsCaptured, type PickSnapshot, snapshotInstanceMatrix } from '../pick-snapshot.js';
 import { makeMissInfo, orientNormalsToRay, type PickingInfo } from '../picking-info.js';
 import type { PickingRay } from '../picking-ray.js';
-import { weftPickSource } from '../weft-pick-source.js';
+import { weftPickSource } from '../sources/weft-pick-source.js';
 
 /** The primitive index contributors write: "no triangle detail here". */
 const noPrimitiveSentinel = 0xffffffff;

@@ -1,6 +1,6 @@
 // Recording a planned pick pass: pass state kept between draws, mesh candidates, batches, contributors.
-import type { PickSubject } from '../pick-source.js';
-import { weftPickSource } from '../weft-pick-source.js';
+import type { PickSubject } from '../sources/pick-source.js';
+import { weftPickSource } from '../sources/weft-pick-source.js';
 import { PickError } from '../pick-errors.js';
 import { isPulledGroup, pulledBufferGroup } from './vertex-pull-binding.js';
 import {

@@ -1,6 +1,6 @@
 import { readRuleStorage } from '../discard-rules.js';
 import { getPickPipeline } from './pick-pipelines.js';
-import { weftPickSource as source } from '../weft-pick-source.js';
+import { weftPickSource as source } from '../sources/weft-pick-source.js';
 import { ensureRectTargets, ensureTargets, ensureUniforms, type PickGpu, type PickTargets } from './pick-resources.js';
 import type { PickSnapshot } from '../pick-snapshot.js';
 import { prepareBatchDraws } from './pick-batches.js';

@@ -1,7 +1,7 @@
 import type { CheckedRule } from '../discard-rules.js';
 import type { PickRaster } from './pick-pipelines.js';
 import type { PickPipeline } from './pick-resources.js';
-import type { PickCulling } from '../pick-source.js';
+import type { PickCulling } from '../sources/pick-source.js';
 import type { PickDetailMethod } from './pick-shader.js';
 import type { PickSnapshot } from '../pick-snapshot.js';
 import type { CapturedSource, ContributorViewData } from '../sources/pick-contributors.js';

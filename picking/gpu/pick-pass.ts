@@ -1,5 +1,5 @@
 import { mat4 } from 'wgpu-matrix';
-import { getPickPipeline, preparePickPipelines } from './pick-pipelines.js';
+import { confirmPickPipelineAsync, getPickPipeline, preparePickPipelines } from './pick-pipelines.js';
 import { releaseStagingBuffer } from '../../engine/staging-pool.js';
 import {
   encodePickTargetCopies,
@@ -63,6 +63,7 @@ export async function encodePickPass(gpu: PickGpu, request: PickPassRequest): Pr
   }
   if (request.reducer) {
     await request.reducer.readAsync(gpu);
+    await confirmDrawnPipelinesAsync(gpu, request.api, plans);
     return noTexels;
   }
   const block = request.layout === 'row' ? (request.overlayBlock ?? 0) : 0;
@@ -70,7 +71,21 @@ export async function encodePickPass(gpu: PickGpu, request: PickPassRequest): Pr
     copies.length === 1
       ? [await readPickTargetsAsync(gpu, copies[0], block)]
       : await Promise.all(copies.map((submitted) => readPickTargetsAsync(gpu, submitted, block)));
+  await confirmDrawnPipelinesAsync(gpu, request.api, plans);
   return joinPickReadbacks(request, passes, readbacks);
+}
+
+/** Confirms the pipelines these passes drew for the first time (a loop over flags once warm: nothing is awaited). */
+async function confirmDrawnPipelinesAsync(gpu: PickGpu, api: string, plans: readonly PickPassPlan[]): Promise<void> {
+  for (const plan of plans) {
+    for (const candidate of plan.candidates) {
+      if (candidate.pipeline?.unverified) await confirmPickPipelineAsync(gpu, api, candidate.pipeline);
+      for (const run of candidate.rasterRuns)
+        if (run.pipeline?.unverified) await confirmPickPipelineAsync(gpu, api, run.pipeline);
+    }
+    for (const batch of plan.batchDraws ?? [])
+      if (batch.pipeline.unverified) await confirmPickPipelineAsync(gpu, api, batch.pipeline);
+  }
 }
 
 /** The readback of a reduced request: its result is the reducer's, no texel is read. */

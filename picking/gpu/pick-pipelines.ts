@@ -3,7 +3,8 @@ import { ComposeError } from '../../composer/errors.js';
 import { stableStringify } from '../../composer/hash.js';
 import type { RenderPipelineState } from '../../composer/pipeline-cache.js';
 import { acquirePipelineLease, acquirePipelineLeaseAsync, type HeldPipeline } from '../../composer/pipeline-leases.js';
-import { releaseRenderPipeline } from '../../composer/pipeline-cache.js';
+import { pipelineFailureAsync, releaseRenderPipeline } from '../../composer/pipeline-cache.js';
+import { PickError } from '../pick-errors.js';
 import {
   type PickDetailMethod,
   type PickShaderDescription,
@@ -13,8 +14,8 @@ import {
 import { checkPulledBufferSizes, checkVertexPullLimits } from './vertex-pull-binding.js';
 import { vertexPullingFragmentId } from '../../composer/vertex-pulling.js';
 import type { VertexBufferSpec } from '../../composer/vertex-layout.js';
-import type { PickSubject } from '../pick-source.js';
-import { weftPickSource as source } from '../weft-pick-source.js';
+import type { PickSubject } from '../sources/pick-source.js';
+import { weftPickSource as source } from '../sources/weft-pick-source.js';
 import { type CheckedRule, checkVertexDataFormat, toRuleError, vertexDataSemantic } from '../discard-rules.js';
 import { type PickGpu, type PickPipeline, releaseRuleStorage } from './pick-resources.js';
 
@@ -153,10 +154,13 @@ function remember(
   key: string,
   { composed, lease }: HeldPipeline,
   request: PipelineRequest,
+  unverified = false,
 ): PickPipeline {
   const pipeline: PickPipeline = {
+    key,
     lease,
     composed,
+    unverified,
     vertexBufferSources: composed.vertexBufferSources,
     pulled: composed.fragments.includes(vertexPullingFragmentId),
     vertexDataBuffer: request.vertexDataBuffer,
@@ -197,7 +201,7 @@ export function getPickPipeline(
   if (!pipeline && !checked) {
     // Weft's own pick variants are validated by the test suite: the synchronous path is safe.
     const held = acquirePipelineLease(gpu.leases, request.key, request.compose, pipelineStateFor(raster));
-    pipeline = remember(gpu, request.key, held, request);
+    pipeline = remember(gpu, request.key, held, request, true);
   }
   if (pipeline) {
     known.byMode.set(mode, pipeline);
@@ -228,7 +232,7 @@ export function getBatchPickPipeline(
   let known = gpu.meshPipelines.get(mesh);
   if (known?.thin !== false) gpu.meshPipelines.set(mesh, (known = { thin: false, byMode: new Map() }));
   const cached = known.byMode.get(mode);
-  if (cached !== undefined) return cached;
+  if (cached !== undefined && !cached?.released) return cached;
   const request = describeRequest(gpu, api, mesh, false, null, raster, 'primitive-index', true);
   const { maxVertexBuffers, maxVertexAttributes } = gpu.device.limits;
   const buffers = mesh.geometry.buffers.length + 1;
@@ -241,6 +245,7 @@ export function getBatchPickPipeline(
         request.key,
         acquirePipelineLease(gpu.leases, request.key, request.compose, pipelineStateFor(raster)),
         request,
+        true,
       );
     } catch (error) {
       if (!(error instanceof ComposeError && error.code === 'not-precomposed')) throw error;
@@ -248,6 +253,34 @@ export function getBatchPickPipeline(
   }
   known.byMode.set(mode, pipeline);
   return pipeline;
+}
+
+/**
+ * Waits once for the device's verdict on a pipeline the synchronous acquire made (the first pick that draws it). A
+ * pipeline the device refused (a compatibility-mode device's restrictions, a limit the checks did not foresee) would
+ * draw nothing, and its pick would read "nothing here": it is dropped from the picker's caches and the pick refused.
+ * @throws {PickError} `unsupported` naming the device's message
+ * @internal
+ */
+export async function confirmPickPipelineAsync(gpu: PickGpu, api: string, pipeline: PickPipeline): Promise<void> {
+  const failure = await pipelineFailureAsync(gpu.device, pipeline.lease);
+  if (!failure) {
+    pipeline.unverified = false;
+    return;
+  }
+  // Forgotten and given back, so the next pick that needs it creates it afresh (and is refused again, or drawn).
+  pipeline.released = true;
+  if (gpu.pipelines.get(pipeline.key) === pipeline) gpu.pipelines.delete(pipeline.key);
+  const held = gpu.leases.held.get(pipeline.key);
+  if (held?.lease === pipeline.lease && !gpu.leases.disposed) {
+    gpu.leases.held.delete(pipeline.key);
+    releaseRenderPipeline(gpu.device, held.lease);
+  }
+  throw new PickError(
+    api,
+    'unsupported',
+    `the device refused the pick pipeline, so this pick cannot be answered on it (nothing it drew can be read): ${failure.split('\n')[0]}`,
+  );
 }
 
 /**

@@ -6,7 +6,7 @@ import {
 } from '../../composer/pipeline-leases.js';
 import type { PipelineLease } from '../../composer/pipeline-cache.js';
 import type { Engine } from '../../engine/engine.js';
-import type { PickSubject } from '../pick-source.js';
+import type { PickSubject } from '../sources/pick-source.js';
 import { precomposedSourceOf } from '../../engine/precomposed-shaders.js';
 import { createStagingPool, disposeStagingPool, type StagingPool } from '../../engine/staging-pool.js';
 import type { FragmentLists } from '../../engine/shader-spec-options.js';
@@ -37,8 +37,12 @@ export interface PickPipeline {
   vertexDataComponents: number;
   /** Vertex-index detail of an indexed mesh: draw non-indexed, the mesh's buffers bound as storage. */
   pulled: boolean;
-  /** Set when its rule text was released (`useRulePipelines`): a cached reference must not be drawn. */
+  /** Set when its rule text was released (`useRulePipelines`), or the device refused it: it must not be drawn. */
   released?: boolean;
+  /** Made by the synchronous acquire and not yet confirmed valid by the device (see `confirmPickPipelineAsync`). */
+  unverified?: boolean;
+  /** Its key in `PickGpu.pipelines` and `PickGpu.leases`. */
+  key: string;
 }
 
 /** A rule storage buffer of one mesh, and the bind group holding all of that mesh's. */

@@ -9,8 +9,8 @@ import {
   type PickRuleStorageBinding,
 } from '../../fragments/pick-discard.js';
 import { makePickFragments } from '../../fragments/standard-material.js';
-import type { PickSubjectShader } from '../pick-source.js';
-import { weftPickSource as source } from '../weft-pick-source.js';
+import type { PickSubjectShader } from '../sources/pick-source.js';
+import { weftPickSource as source } from '../sources/weft-pick-source.js';
 
 /** How the detailed pick pass learns the triangle: the `primitive_index` builtin, or `vertex_index / 3` (no feature). */
 export type PickDetailMethod = 'primitive-index' | 'vertex-index';

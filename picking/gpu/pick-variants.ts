@@ -1,8 +1,8 @@
 import { registerVariant, type VariantRegistry } from '../../composer/variant-registry.js';
 import { type PickShaderDescription, type PickVariant, pickShaderSpec } from './pick-shader.js';
 import { samplePickRule } from './pick-rule-variants.js';
-import type { PickSubjectShape } from '../pick-source.js';
-import { describeWeftMeshShape } from '../weft-pick-source.js';
+import type { PickSubjectShape } from '../sources/pick-source.js';
+import { describeWeftMeshShape } from '../sources/weft-pick-source.js';
 
 /** Name of a pick variant in the registry: `pick` plus `-detail`, `-thin-instances`. */
 function pickVariantName(v: PickVariant): string {

@@ -1,9 +1,9 @@
 // The vertex-index detail path's GPU side: the limits a pulled pick shader needs, checked before the GPU sees them, and
 // the bind group that exposes a mesh's own index and vertex buffers as read-only storage (no copies).
 import type { ComposedShader } from '../../composer/compose-shader.js';
-import type { PickSubject, PickSubjectBuffers } from '../pick-source.js';
+import type { PickSubject, PickSubjectBuffers } from '../sources/pick-source.js';
 import { PickError } from '../pick-errors.js';
-import { weftPickSource as source } from '../weft-pick-source.js';
+import { weftPickSource as source } from '../sources/weft-pick-source.js';
 
 const pulledPrefix = 'pulledVertices';
 

@@ -1,7 +1,7 @@
 import { describeValue } from '../../core/errors.js';
 import { checkOptionKeys, checkOptionTypes } from '../../core/options.js';
 import type { Camera } from '../../engine/camera.js';
-import type { PickCulling } from '../pick-source.js';
+import type { PickCulling } from '../sources/pick-source.js';
 import { type CheckedRule, checkDiscardRule } from '../discard-rules.js';
 import {
   assertAlive,

@@ -6,7 +6,7 @@ import { findCandidate, makePickSnapshot } from '../pick-snapshot.js';
 import { findCapturedSource, makeContributorViewData } from '../sources/pick-contributors.js';
 import { type PickedIdentity, sourceIdentity } from './pick-rect.js';
 import { checkRectCall, type PickRectOptions, startRectCall } from './pick-rect-async.js';
-import { weftPickSource } from '../weft-pick-source.js';
+import { weftPickSource } from '../sources/weft-pick-source.js';
 
 /** @internal `pickRectAsync` by reading every texel back: same arguments, same identities (scene order). */
 export async function pickRectByReadbackAsync(

@@ -22,8 +22,8 @@ import {
   sceneHasDeformedMeshes,
 } from '../pick-snapshot.js';
 import type { PixelRegion } from '../pick-zoom.js';
-import type { PickSubject } from '../pick-source.js';
-import { weftPickSource as source } from '../weft-pick-source.js';
+import type { PickSubject } from '../sources/pick-source.js';
+import { weftPickSource as source } from '../sources/weft-pick-source.js';
 
 /**
  * The five half-spaces (x ≥ left, x ≤ right, y ≥ bottom, y ≤ top, z ≤ w) of the rectangle's frustum in world space,

@@ -6,10 +6,10 @@ import type { PickPassRequest } from '../gpu/pick-pass-types.js';
 import { checkRectReduceLimits, makeRectIdReducer, setBitIds } from '../gpu/id-bitset-reduce.js';
 import { batchRectCandidates } from '../gpu/pick-batches.js';
 import { makeRectPlanes, makeRectSnapshot } from './pick-rect-snapshot.js';
-import type { PickCulling } from '../pick-source.js';
+import type { PickCulling } from '../sources/pick-source.js';
 import { findCandidateIndex, type PickOptions, type PickSnapshot } from '../pick-snapshot.js';
 import type { PixelRegion } from '../pick-zoom.js';
-import { weftPickSource } from '../weft-pick-source.js';
+import { weftPickSource } from '../sources/weft-pick-source.js';
 
 /** An identity visible in a marquee rectangle: a mesh (and thin instance), or a pick source's entity (and its detail). */
 export interface PickedIdentity {

@@ -50,7 +50,7 @@ describe(`architecture of ${root}`, () => {
     expectNone('import cycles', findImportCycles(graph, CYCLE_EDGE_KINDS));
   });
 
-  test('optional peers: only hosts/three/ imports three, only hosts/babylon/ imports @babylonjs/core', () => {
+  test('optional peers: only hosts/three/ imports three, hosts/babylon/ @babylonjs/core, hosts/typegpu/ typegpu', () => {
     expectNone('imports of an optional peer outside its adapter', findHostPeerViolations(graph, WEFT_HOST_PEERS));
   });
 
@@ -60,6 +60,11 @@ describe(`architecture of ${root}`, () => {
 
   test('picking rooms: cpu/ never imports gpu/, rect/ or sources/; gpu/ never imports rect/; cpu/bvh/ only itself', () => {
     expectNone('imports that break a picking room rule', findRoomViolations(graph, WEFT_PICKING_ROOMS));
+  });
+
+  test('picking/ keeps at most 12 files at its root; the rest live in its rooms', () => {
+    const root = [...graph.modules.keys()].filter((path) => /^picking\/[^/]+\.ts$/.test(path)).sort();
+    expect(root.length, root.join(', ')).toBeLessThanOrEqual(12);
   });
 
   test('pick-source seam: only its adapters import engine mesh internals into picking/', () => {
@@ -127,8 +132,8 @@ describe('the architecture checks report what they should', () => {
       'engine/mesh.ts': 'export interface Mesh { name: string }\nexport const ensureMeshGpu = () => 1;',
       'engine/winding.ts': 'export const materialFacing = () => 1;',
       'engine/camera.ts': 'export const camera = 1;',
-      'picking/weft-pick-source.ts':
-        "import { ensureMeshGpu } from '../engine/mesh.js';\nexport const s = ensureMeshGpu;",
+      'picking/sources/weft-pick-source.ts':
+        "import { ensureMeshGpu } from '../../engine/mesh.js';\nexport const s = ensureMeshGpu;",
       'picking/gpu/pick-pass-plan.ts': [
         "import { materialFacing } from '../../engine/winding.js';",
         "import { camera } from '../../engine/camera.js';",

@@ -107,6 +107,21 @@ describe('a compatibility-mode device (Dawn, featureLevel "compatibility")', () 
       );
       expect(detail).toBeInstanceOf(PickError);
       expect((detail as PickError).message).toContain('maxStorageBuffersInVertexStage is 0');
+      // A discard rule reading per-vertex data needs `flat, first` sampling, which such a device refuses: typed error.
+      const plain = createGpuPicker(scene);
+      const rule = {
+        key: 'vertex-data',
+        vertexData: 'normal' as const,
+        wgsl: 'fn pickDiscard(input: PickDiscardInput) -> bool {\n  return input.vertexData.y > 0.5;\n}',
+      };
+      const refused = await pickAsync(plain, hitPoint.x, hitPoint.y, { discard: rule }).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(refused).toBeInstanceOf(PickError);
+      // ... and the picker answers the next pick without the rule.
+      expect((await pickAsync(plain, hitPoint.x, hitPoint.y)).hit).toBe(true);
+      disposeGpuPicker(plain);
       disposeGpuPicker(picker);
       await device.queue.onSubmittedWorkDone();
       expect(errors).toEqual([]);

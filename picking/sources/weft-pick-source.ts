@@ -9,13 +9,13 @@ import {
   type Mesh,
   type ReadonlyFloat32Array,
   syncThinInstances,
-} from '../engine/mesh.js';
+} from '../../engine/mesh.js';
 import {
   findVertexAttribute,
   type MeshGeometry,
   readVertexAttribute,
   type VertexSemantic,
-} from '../engine/mesh-data.js';
+} from '../../engine/mesh-data.js';
 import {
   deformationComposeParts,
   deformationVariantKey,
@@ -28,13 +28,17 @@ import {
   type MeshDeformationVariant,
   meshDeformationGroup,
   syncMeshDeformation,
-} from '../engine/mesh-deformation.js';
-import { hostStorageUsage } from '../engine/mesh-host-buffers.js';
-import { describeMeshShader, type MeshShaderDescription, vertexBuffersOfDescription } from '../engine/mesh-layout.js';
-import { describeRepresentativeMesh } from '../engine/representative-mesh.js';
-import { drawMeshInstances, setMeshIndexBuffer } from '../engine/render/mesh-draw.js';
-import { multiplyByThinInstance } from '../engine/thin-instance-matrix.js';
-import { determinantSign, materialCullMode, materialFacing, splitByWinding } from '../engine/winding.js';
+} from '../../engine/mesh-deformation.js';
+import { hostStorageUsage } from '../../engine/mesh-host-buffers.js';
+import {
+  describeMeshShader,
+  type MeshShaderDescription,
+  vertexBuffersOfDescription,
+} from '../../engine/mesh-layout.js';
+import { describeRepresentativeMesh } from '../../engine/representative-mesh.js';
+import { drawMeshInstances, setMeshIndexBuffer } from '../../engine/render/mesh-draw.js';
+import { multiplyByThinInstance } from '../../engine/thin-instance-matrix.js';
+import { determinantSign, materialCullMode, materialFacing, splitByWinding } from '../../engine/winding.js';
 import type { PickPose, PickSourceOps, PickSubject, PickSubjectShader, PickSubjectShape } from './pick-source.js';
 
 /** The deformation state of a mesh at the call: bone matrices, morph weights, VAT time and playback. */

@@ -1,14 +1,14 @@
 // The GPU pick's candidates through the CPU picker's scene BVH, for scenes of many drawables (`usesSceneHierarchy`).
 // A module of its own, loaded by the GPU picker on first need: a page whose scenes stay small never loads the BVH code.
-import type { PickSubject } from './pick-source.js';
-import type { Scene } from '../engine/scene.js';
-import { getCpuPicker, syncCpuPicker } from './cpu/cpu-picker.js';
-import { collectSceneCandidates } from './cpu/scene-query.js';
-import { maxPickId } from './pick-id.js';
-import { PickError } from './pick-errors.js';
-import { makePickFilterTest, type PickFilter } from './pick-filter.js';
-import { captureCandidate, type InstanceRun, type PickCandidate, type PickSnapshot } from './pick-snapshot.js';
-import type { PickingRay } from './picking-ray.js';
+import type { PickSubject } from '../sources/pick-source.js';
+import type { Scene } from '../../engine/scene.js';
+import { getCpuPicker, syncCpuPicker } from '../cpu/cpu-picker.js';
+import { collectSceneCandidates } from '../cpu/scene-query.js';
+import { maxPickId } from '../pick-id.js';
+import { PickError } from '../pick-errors.js';
+import { makePickFilterTest, type PickFilter } from '../pick-filter.js';
+import { captureCandidate, type InstanceRun, type PickCandidate, type PickSnapshot } from '../pick-snapshot.js';
+import type { PickingRay } from '../picking-ray.js';
 
 /**
  * The same snapshot as the scan, with candidates found through the scene BVH, one query per ray: cost grows with

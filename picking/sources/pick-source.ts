@@ -2,9 +2,9 @@
 // `PickSubject`s and reaches everything else about them (GPU buffers, draws, deformation, face rule, pose) through a
 // `PickSourceOps` record. weft's own meshes are one implementation (weft-pick-source.ts, the only picking module
 // that reads engine mesh internals); a weft Mesh is a PickSubject as it is, so a weft scene pays no wrapper.
-import type { VertexBufferSpec } from '../composer/vertex-layout.js';
-import type { Fragment } from '../fragments/fragment-types.js';
-import type { Aabb } from '../engine/bounds.js';
+import type { VertexBufferSpec } from '../../composer/vertex-layout.js';
+import type { Fragment } from '../../fragments/fragment-types.js';
+import type { Aabb } from '../../engine/bounds.js';
 
 /** How a pick treats back faces: `'as-drawn'` culls exactly what the renderers cull; `'none'` picks every face. */
 export type PickCulling = 'as-drawn' | 'none';
