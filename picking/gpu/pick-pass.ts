@@ -63,7 +63,7 @@ export async function encodePickPass(gpu: PickGpu, request: PickPassRequest): Pr
   }
   if (request.reducer) {
     await request.reducer.readAsync(gpu);
-    await confirmDrawnPipelinesAsync(gpu, request.api, plans);
+    await confirmNewPipelinesAsync(gpu, request.api);
     return noTexels;
   }
   const block = request.layout === 'row' ? (request.overlayBlock ?? 0) : 0;
@@ -71,21 +71,17 @@ export async function encodePickPass(gpu: PickGpu, request: PickPassRequest): Pr
     copies.length === 1
       ? [await readPickTargetsAsync(gpu, copies[0], block)]
       : await Promise.all(copies.map((submitted) => readPickTargetsAsync(gpu, submitted, block)));
-  await confirmDrawnPipelinesAsync(gpu, request.api, plans);
+  await confirmNewPipelinesAsync(gpu, request.api);
   return joinPickReadbacks(request, passes, readbacks);
 }
 
-/** Confirms the pipelines these passes drew for the first time (a loop over flags once warm: nothing is awaited). */
-async function confirmDrawnPipelinesAsync(gpu: PickGpu, api: string, plans: readonly PickPassPlan[]): Promise<void> {
-  for (const plan of plans) {
-    for (const candidate of plan.candidates) {
-      if (candidate.pipeline?.unverified) await confirmPickPipelineAsync(gpu, api, candidate.pipeline);
-      for (const run of candidate.rasterRuns)
-        if (run.pipeline?.unverified) await confirmPickPipelineAsync(gpu, api, run.pipeline);
-    }
-    for (const batch of plan.batchDraws ?? [])
-      if (batch.pipeline.unverified) await confirmPickPipelineAsync(gpu, api, batch.pipeline);
-  }
+/**
+ * Confirms the pipelines made since the last pick (a request's own, or a concurrent one's): nothing to do once warm.
+ * The first refused one refuses the pick.
+ */
+async function confirmNewPipelinesAsync(gpu: PickGpu, api: string): Promise<void> {
+  if (gpu.unverified.size === 0) return;
+  for (const pipeline of [...gpu.unverified]) await confirmPickPipelineAsync(gpu, api, pipeline);
 }
 
 /** The readback of a reduced request: its result is the reducer's, no texel is read. */

@@ -160,13 +160,13 @@ function remember(
     key,
     lease,
     composed,
-    unverified,
     vertexBufferSources: composed.vertexBufferSources,
     pulled: composed.fragments.includes(vertexPullingFragmentId),
     vertexDataBuffer: request.vertexDataBuffer,
     vertexDataComponents: request.vertexDataComponents,
   };
   gpu.pipelines.set(key, pipeline);
+  if (unverified) gpu.unverified.add(pipeline);
   if (request.digest) {
     const keys = ruleCacheOf(gpu).keys;
     const known = keys.get(request.digest);
@@ -264,10 +264,8 @@ export function getBatchPickPipeline(
  */
 export async function confirmPickPipelineAsync(gpu: PickGpu, api: string, pipeline: PickPipeline): Promise<void> {
   const failure = await pipelineFailureAsync(gpu.device, pipeline.lease);
-  if (!failure) {
-    pipeline.unverified = false;
-    return;
-  }
+  gpu.unverified.delete(pipeline);
+  if (!failure) return;
   // Forgotten and given back, so the next pick that needs it creates it afresh (and is refused again, or drawn).
   pipeline.released = true;
   if (gpu.pipelines.get(pipeline.key) === pipeline) gpu.pipelines.delete(pipeline.key);

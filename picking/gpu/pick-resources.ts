@@ -39,8 +39,6 @@ export interface PickPipeline {
   pulled: boolean;
   /** Set when its rule text was released (`useRulePipelines`), or the device refused it: it must not be drawn. */
   released?: boolean;
-  /** Made by the synchronous acquire and not yet confirmed valid by the device (see `confirmPickPipelineAsync`). */
-  unverified?: boolean;
   /** Its key in `PickGpu.pipelines` and `PickGpu.leases`. */
   key: string;
 }
@@ -74,6 +72,8 @@ export interface PickGpu {
   /** The pick pipelines' leases, by the same key as `pipelines`. */
   readonly leases: PipelineLeaseSet;
   readonly pipelines: Map<string, PickPipeline>;
+  /** Pipelines the synchronous acquire made that the device has not confirmed yet (empty once warm). */
+  readonly unverified: Set<PickPipeline>;
   /** Per mesh: its pipeline by mode, so a warm pick skips the layout key (a mesh's layout never changes). */
   readonly meshPipelines: WeakMap<PickSubject, { thin: boolean; byMode: Map<string, PickPipeline | null> }>;
   readonly staging: StagingPool;
@@ -126,6 +126,7 @@ export function ensurePickGpu(picker: { gpu: PickGpu | null }, device: GPUDevice
     composeCache: makeComposeCache({ precomposed: precomposedSourceOf(engine) }),
     leases: createPipelineLeaseSet(device),
     pipelines: new Map(),
+    unverified: new Set(),
     meshPipelines: new WeakMap(),
     staging: createStagingPool(device, 'weft:pick'),
     targets: null,
