@@ -9,7 +9,7 @@ import {
   type WatertightRay,
 } from './ray-triangle.js';
 import { makeRayBox, type RayBox, rayBoxEntry, setRayBox } from './ray-box.js';
-import { maxLeafTriangles, type TriangleBvh } from './triangle-bvh.js';
+import type { TriangleBvh } from './triangle-bvh.js';
 
 /** Every hit of an all-hits query, as parallel arrays (t ascending is not guaranteed). */
 export interface TriangleHitList {
@@ -28,8 +28,6 @@ interface QueryScratch {
   stackNear: Float64Array;
   /** One triangle's 9 corner coordinates (float32 values, held exactly). */
   corners: Float64Array;
-  /** A leaf's corner offsets into the positions, 3 per triangle (a leaf holds at most maxLeafTriangles). */
-  leafCorners: Int32Array;
 }
 
 let scratch: QueryScratch | null = null;
@@ -44,7 +42,6 @@ function getScratch(depth: number): QueryScratch {
       stackNodes: new Int32Array(64),
       stackNear: new Float64Array(64),
       corners: new Float64Array(9),
-      leafCorners: new Int32Array(3 * maxLeafTriangles),
     };
   if (scratch.stackNodes.length < depth + 2) {
     scratch.stackNodes = new Int32Array(depth + 2);
@@ -147,9 +144,7 @@ export function raycastTriangleBvhFirst(
   const P = bvh.positions;
   const T = bvh.triangles;
   const idx = bvh.indices;
-  const Q = T !== null ? T : P;
   const faceIds = bvh.faceIds;
-  const corners = s.leafCorners;
   const stackNodes = s.stackNodes;
   const stackNear = s.stackNear;
   for (;;) {
@@ -157,34 +152,28 @@ export function raycastTriangleBvhFirst(
     const count = I[o + nodeCountWord];
     if (count > 0) {
       const first = I[o + nodeFirstWord];
-      const end = first + count;
-      // The leaf's corner offsets first, then its tests: the index reads do not wait on each other or on a test, so
-      // their cache misses overlap (~1.1× faster first hits on incoherent rays over a 500k-triangle mesh).
-      if (T !== null) {
-        for (let i = first, k = 0; i < end; i++, k += 3) {
-          corners[k] = i * 9;
-          corners[k + 1] = i * 9 + 3;
-          corners[k + 2] = i * 9 + 6;
-        }
-      } else if (idx !== null) {
-        for (let i = first, k = 0; i < end; i++, k += 3) {
+      for (let i = first, end = first + count; i < end; i++) {
+        let a: number;
+        let b: number;
+        let c: number;
+        if (T !== null) {
+          a = i * 9;
+          b = a + 3;
+          c = a + 6;
+        } else {
           const f = faceIds[i] * 3;
-          corners[k] = idx[f] * 3;
-          corners[k + 1] = idx[f + 1] * 3;
-          corners[k + 2] = idx[f + 2] * 3;
+          if (idx === null) {
+            a = f * 3;
+            b = a + 3;
+            c = a + 6;
+          } else {
+            a = idx[f] * 3;
+            b = idx[f + 1] * 3;
+            c = idx[f + 2] * 3;
+          }
         }
-      } else {
-        for (let i = first, k = 0; i < end; i++, k += 3) {
-          corners[k] = faceIds[i] * 9;
-          corners[k + 1] = faceIds[i] * 9 + 3;
-          corners[k + 2] = faceIds[i] * 9 + 6;
-        }
-      }
-      for (let i = first, k = 0; i < end; i++, k += 3) {
-        const a = corners[k];
-        const b = corners[k + 1];
-        const c = corners[k + 2];
         // Twin of picking/cpu/bvh/ray-triangle.ts:intersectTriangleWatertight (kept equal by test/unit/cpu-picking/twins.test.ts: raycastTriangleBvhFirst is a walk of rayBoxEntry and intersectTriangleWatertight)
+        const Q = T !== null ? T : P;
         const az = Q[a + kz] - rz;
         const ax = Q[a + kx] - rx - sx * az;
         const ay = Q[a + ky] - ry - sy * az;
