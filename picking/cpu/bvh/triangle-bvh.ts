@@ -32,7 +32,8 @@ export interface TriangleBvh {
 /**
  * Default build: 12 SAH bins on the longest centroid axis, leaves of up to 16 triangles, a node visit costing six
  * triangle tests (~8 triangles per leaf), no triangle copy. On a 500k-triangle torus: ~11 bytes per triangle (nodes and
- * face ids), about 1.3× three-mesh-bvh's, first hits ~1.3–1.5× as fast as on its SAH tree (bench/cpu-pick.ts).
+ * face ids), about 1.3× three-mesh-bvh's; first hits ~1.2–1.4× as fast as on its SAH tree, ~1.3× slower than with the
+ * copy on incoherent rays (bench/cpu-pick.ts).
  * @internal
  */
 export const defaultTriangleBvhOptions: Readonly<TriangleBvhOptions> = {
