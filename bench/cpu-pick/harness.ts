@@ -15,13 +15,14 @@ export interface BenchConfig {
 
 /**
  * Median milliseconds of each run over interleaved rounds: weft, three, weft, three, … after `warmUp` untimed rounds.
- * `before` (untimed) runs before every sample, e.g. to move vertices before a refit; a GC runs before every sample.
+ * `before` (untimed) runs before every sample with the index of the run about to be timed, e.g. to move vertices before a
+ * refit; a GC runs before every sample.
  */
-export function interleaved(config: BenchConfig, runs: Array<() => void>, before?: () => void): number[] {
+export function interleaved(config: BenchConfig, runs: Array<() => void>, before?: (run: number) => void): number[] {
   const samples = runs.map(() => [] as number[]);
   for (let round = -config.warmUp; round < config.rounds; round++) {
     runs.forEach((run, i) => {
-      before?.();
+      before?.(i);
       gc?.();
       const start = performance.now();
       run();

@@ -3,7 +3,7 @@ import type { Mesh } from '../../../engine/mesh.js';
 import { allocateBvhNodes, isLeafNode, nodeFirst, nodeLeafCount, nodeWords } from './bvh-nodes.js';
 import { CpuPickError } from '../cpu-pick-error.js';
 import { getMeshBvh, setMeshBvh } from './mesh-bvh-cache.js';
-import { compactFaceIds, copyLeafTriangles, type TriangleBvh } from './triangle-bvh.js';
+import { compactFaceIds, copyLeafTriangles, maxLeafTriangles, type TriangleBvh } from './triangle-bvh.js';
 
 const magic = 0x42544657; // "WFTB" read as a little-endian uint32
 /** 2: header word 5 holds flags (bit 0: the BVH keeps a triangle copy). Version 1 (flags always 0) always kept one. */
@@ -51,6 +51,7 @@ function checkTopology(ints: Int32Array, nodeCount: number, triangleCount: numbe
       maxDepth = Math.max(maxDepth, depth[n] + 1);
       continue;
     }
+    if (count > maxLeafTriangles) fail(`leaf ${n} holds ${count} triangles; a leaf holds at most ${maxLeafTriangles}`);
     if (link < 0 || link + count > triangleCount)
       fail(`leaf ${n} covers triangles ${link}..${link + count - 1}, outside 0..${triangleCount - 1}`);
     for (let i = link; i < link + count; i++) {

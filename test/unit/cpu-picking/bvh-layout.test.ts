@@ -78,7 +78,7 @@ describe('triangle BVH layout', () => {
     const roots = (new MeshBVH(g) as unknown as { _roots: ArrayBuffer[] })._roots;
     const threeBytes = roots.reduce((sum, r) => sum + r.byteLength, 0);
     expect(lean.nodes.floats.buffer.byteLength + lean.faceIds.byteLength).toBeLessThanOrEqual(1.2 * threeBytes);
-    const copy = buildTriangleBvh(positions, indices);
+    const copy = buildTriangleBvh(positions, indices, { copyTriangles: true });
     expect(copy.triangles?.length).toBe(copy.triangleCount * 9);
     const small = buildTriangleBvh(
       new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1]),
@@ -88,10 +88,32 @@ describe('triangle BVH layout', () => {
     expect(Array.from(small.faceIds).sort()).toEqual([0, 1]);
   });
 
+  test('the default layout keeps no copy: nodes and face ids take at most 1.5× three-mesh-bvh’s node memory', () => {
+    const bvh = buildTriangleBvh(positions, indices);
+    expect(bvh.triangles).toBeNull();
+    expect(Object.values(bvh).filter((v) => ArrayBuffer.isView(v))).toEqual([bvh.faceIds, positions, indices]);
+    const g = new BufferGeometry();
+    g.setAttribute('position', new BufferAttribute(positions.slice(), 3));
+    g.setIndex(new BufferAttribute(indices.slice(), 1));
+    const roots = (new MeshBVH(g) as unknown as { _roots: ArrayBuffer[] })._roots;
+    const threeBytes = roots.reduce((sum, r) => sum + r.byteLength, 0);
+    expect(bvh.nodes.floats.buffer.byteLength + bvh.faceIds.byteLength).toBeLessThanOrEqual(1.5 * threeBytes);
+    // Each leaf lists its faces in ascending order (the index and positions are then read in address order).
+    const { ints, nodeCount } = bvh.nodes;
+    let leaves = 0;
+    for (let n = 0; n < nodeCount; n++) {
+      const [first, count] = [ints[n * 8 + 6], ints[n * 8 + 7]];
+      if (count === 0) continue;
+      leaves++;
+      for (let i = first + 1; i < first + count; i++) expect(bvh.faceIds[i]).toBeGreaterThan(bvh.faceIds[i - 1]);
+    }
+    expect(leaves).toBe((nodeCount + 1) / 2);
+  });
+
   test('both layouts give the same answers as three-mesh-bvh, first hit and all hits', () => {
     const three = threeBvh(positions, indices);
-    const copy = buildTriangleBvh(positions, indices);
-    const lean = buildTriangleBvh(positions, indices, { copyTriangles: false });
+    const copy = buildTriangleBvh(positions, indices, { copyTriangles: true });
+    const lean = buildTriangleBvh(positions, indices);
     expectAgreesWithThree(copy, three, 1);
     expectAgreesWithThree(lean, three, 1);
     const hit = makeTriangleHit();
@@ -151,11 +173,13 @@ describe('triangle BVH layout', () => {
   });
 
   test('serialisation keeps the layout; a version-1 file loads with a copy; bad flags are a typed error', () => {
-    const lean = buildTriangleBvh(positions, indices, { copyTriangles: false });
-    const back = deserialiseTriangleBvh(serialiseTriangleBvh(lean), positions, indices);
+    const lean = buildTriangleBvh(positions, indices);
+    const leanBytes = serialiseTriangleBvh(lean);
+    expect(new Uint32Array(leanBytes.buffer)[5]).toBe(0);
+    const back = deserialiseTriangleBvh(leanBytes, positions, indices);
     expect(back.triangles).toBeNull();
     expect(back.faceIds).toEqual(lean.faceIds);
-    const bytes = serialiseTriangleBvh(buildTriangleBvh(positions, indices));
+    const bytes = serialiseTriangleBvh(buildTriangleBvh(positions, indices, { copyTriangles: true }));
     const words = new Uint32Array(bytes.buffer);
     expect(words[1]).toBe(2);
     expect(words[5]).toBe(1);
@@ -168,6 +192,41 @@ describe('triangle BVH layout', () => {
     expect(() => deserialiseTriangleBvh(bytes, positions, indices)).toThrow(/unknown flags 0x6/);
     words[1] = 3;
     expect(() => deserialiseTriangleBvh(bytes, positions, indices)).toThrow(CpuPickError);
+  });
+
+  test('a serialised leaf of more than 255 triangles is refused; one of 255 loads and answers like a fresh build', () => {
+    /** A file of one leaf holding every face of the first `faces` faces, as serialiseTriangleBvh lays it out. */
+    const oneLeaf = (faces: number): { bytes: ArrayBuffer; sub: Uint16Array | Uint32Array } => {
+      const sub = indices.slice(0, faces * 3);
+      const real = new Uint32Array(serialiseTriangleBvh(buildTriangleBvh(positions, sub)).buffer);
+      const words = new Uint32Array(6 + 8 + faces);
+      words.set(real.subarray(0, 12)); // header, then the root's bounds (those of every face)
+      words[3] = 1; // one node
+      words[4] = 0; // depth 0
+      words[12] = 0; // first face slot
+      words[13] = faces; // leaf count
+      for (let i = 0; i < faces; i++) words[14 + i] = i;
+      return { bytes: words.buffer, sub };
+    };
+    const big = oneLeaf(256);
+    expect(() => deserialiseTriangleBvh(big.bytes, positions, big.sub)).toThrow(
+      /holds 256 triangles; a leaf holds at most 255/,
+    );
+    const full = oneLeaf(255);
+    const loaded = deserialiseTriangleBvh(full.bytes, positions, full.sub);
+    expect(loaded.nodes.nodeCount).toBe(1);
+    const fresh = buildTriangleBvh(positions, full.sub);
+    const a = makeTriangleHit();
+    const b = makeTriangleHit();
+    let hits = 0;
+    for (const { o, d } of rays(6, 400)) {
+      const got = raycastTriangleBvhFirst(loaded, ...o, ...d, 0, Infinity, a);
+      expect(got).toBe(raycastTriangleBvhFirst(fresh, ...o, ...d, 0, Infinity, b));
+      if (!got) continue;
+      hits++;
+      expect(a.t).toBe(b.t);
+    }
+    expect(hits).toBeGreaterThan(0);
   });
 
   test('a shared BVH switches to another sharer’s positions when the mesh it reads is deformed and refitted', () => {

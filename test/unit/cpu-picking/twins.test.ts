@@ -186,7 +186,7 @@ describe('twins: a hand-inlined copy answers bit for bit like the function it co
     let compared = 0;
     let hits = 0;
     for (const mesh of meshes) {
-      for (const options of [{}, { copyTriangles: false }, { maxLeafSize: 1 }]) {
+      for (const options of [{}, { copyTriangles: true }, { maxLeafSize: 1 }]) {
         const bvh = buildTriangleBvh(mesh.positions, mesh.indices, options);
         const vertexCount = mesh.positions.length / 3;
         const vertex = (v: number) => Array.from(mesh.positions.subarray(v * 3, v * 3 + 3));
