@@ -11,7 +11,7 @@ import { CpuPickError } from '../cpu-pick-error.js';
 export interface TriangleBvh {
   nodes: BvhNodes;
   /**
-   * 9 floats per triangle (corners 0, 1, 2 of the face) in leaf order, or null (the default, `copyTriangles: false`):
+   * 9 floats per triangle (corners 0, 1, 2 of the face) in leaf order (the default), or null (`copyTriangles: false`):
    * the copy costs 36 bytes per triangle for ~1.3× faster first hits on incoherent rays over large meshes.
    */
   triangles: Float32Array | null;
@@ -31,9 +31,9 @@ export interface TriangleBvh {
 
 /**
  * Default build: 12 SAH bins on the longest centroid axis, leaves of up to 16 triangles, a node visit costing six
- * triangle tests (~8 triangles per leaf), no triangle copy. On a 500k-triangle torus: ~11 bytes per triangle (nodes and
- * face ids), about 1.3× three-mesh-bvh's; first hits ~1.2–1.4× as fast as on its SAH tree, ~1.3× slower than with the
- * copy on incoherent rays (bench/cpu-pick.ts).
+ * triangle tests (~8 triangles per leaf), with the triangle copy. On a 500k-triangle torus: ~47 bytes per triangle;
+ * without the copy ~11 (about 1.3× three-mesh-bvh's), but first hits on incoherent rays fall from ~1.5× three-mesh-bvh's
+ * speed to ~1.2× (bench/cpu-pick.ts), so the copy stays the default until a lean layout is as fast.
  * @internal
  */
 export const defaultTriangleBvhOptions: Readonly<TriangleBvhOptions> = {
@@ -41,15 +41,15 @@ export const defaultTriangleBvhOptions: Readonly<TriangleBvhOptions> = {
   maxLeafSize: 16,
   traversalCost: 6,
   intersectCost: 1,
-  copyTriangles: false,
+  copyTriangles: true,
 };
 
 /** Options of `buildTriangleBvh`: the SAH build parameters and the leaf layout. */
 export interface TriangleBvhOptions extends BvhBuildOptions {
   /**
-   * Keep a leaf-order copy of the triangles (36 bytes per triangle, ~4× the default BVH's memory) for ~1.3× faster
-   * first hits on incoherent rays over meshes too large for the CPU caches. Default false: queries read the mesh's
-   * positions through its index.
+   * Keep a leaf-order copy of the triangles (default true: 36 bytes per triangle, ~47 in all against ~11 without) for
+   * ~1.3× faster first hits on incoherent rays over meshes too large for the CPU caches. false: queries read the mesh's
+   * positions through its index (~1.3× three-mesh-bvh's memory at 500k triangles).
    */
   copyTriangles: boolean;
 }

@@ -88,8 +88,8 @@ describe('triangle BVH layout', () => {
     expect(Array.from(small.faceIds).sort()).toEqual([0, 1]);
   });
 
-  test('the default layout keeps no copy: nodes and face ids take at most 1.5× three-mesh-bvh’s node memory', () => {
-    const bvh = buildTriangleBvh(positions, indices);
+  test('the lean layout keeps no copy: nodes and face ids take at most 1.5× three-mesh-bvh’s node memory', () => {
+    const bvh = buildTriangleBvh(positions, indices, { copyTriangles: false });
     expect(bvh.triangles).toBeNull();
     expect(Object.values(bvh).filter((v) => ArrayBuffer.isView(v))).toEqual([bvh.faceIds, positions, indices]);
     const g = new BufferGeometry();
@@ -112,8 +112,9 @@ describe('triangle BVH layout', () => {
 
   test('both layouts give the same answers as three-mesh-bvh, first hit and all hits', () => {
     const three = threeBvh(positions, indices);
-    const copy = buildTriangleBvh(positions, indices, { copyTriangles: true });
-    const lean = buildTriangleBvh(positions, indices);
+    const copy = buildTriangleBvh(positions, indices);
+    const lean = buildTriangleBvh(positions, indices, { copyTriangles: false });
+    expect(copy.triangles).not.toBeNull();
     expectAgreesWithThree(copy, three, 1);
     expectAgreesWithThree(lean, three, 1);
     const hit = makeTriangleHit();
@@ -173,7 +174,7 @@ describe('triangle BVH layout', () => {
   });
 
   test('serialisation keeps the layout; a version-1 file loads with a copy; bad flags are a typed error', () => {
-    const lean = buildTriangleBvh(positions, indices);
+    const lean = buildTriangleBvh(positions, indices, { copyTriangles: false });
     const leanBytes = serialiseTriangleBvh(lean);
     expect(new Uint32Array(leanBytes.buffer)[5]).toBe(0);
     const back = deserialiseTriangleBvh(leanBytes, positions, indices);
@@ -198,7 +199,9 @@ describe('triangle BVH layout', () => {
     /** A file of one leaf holding every face of the first `faces` faces, as serialiseTriangleBvh lays it out. */
     const oneLeaf = (faces: number): { bytes: ArrayBuffer; sub: Uint16Array | Uint32Array } => {
       const sub = indices.slice(0, faces * 3);
-      const real = new Uint32Array(serialiseTriangleBvh(buildTriangleBvh(positions, sub)).buffer);
+      const real = new Uint32Array(
+        serialiseTriangleBvh(buildTriangleBvh(positions, sub, { copyTriangles: false })).buffer,
+      );
       const words = new Uint32Array(6 + 8 + faces);
       words.set(real.subarray(0, 12)); // header, then the root's bounds (those of every face)
       words[3] = 1; // one node
@@ -215,7 +218,7 @@ describe('triangle BVH layout', () => {
     const full = oneLeaf(255);
     const loaded = deserialiseTriangleBvh(full.bytes, positions, full.sub);
     expect(loaded.nodes.nodeCount).toBe(1);
-    const fresh = buildTriangleBvh(positions, full.sub);
+    const fresh = buildTriangleBvh(positions, full.sub, { copyTriangles: false });
     const a = makeTriangleHit();
     const b = makeTriangleHit();
     let hits = 0;
