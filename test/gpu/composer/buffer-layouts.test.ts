@@ -1,28 +1,11 @@
 import { describe, expect } from 'vitest';
-import {
-  type BufferLayout,
-  composeVariant,
-  listVariants,
-  makeWgslBufferLayouts,
-  type TypeLayout,
-} from '../../../composer/index.js';
-import { makeWeftVariantRegistry } from '../../../variants/index.js';
+import { makeWgslBufferLayouts, type TypeLayout } from '../../../composer/index.js';
 import { gpuTest } from '../../support/gpu.js';
-import { atomics, roundTrip, storageTraps, uniformTraps } from './layout-readback.js';
+import { atomics, roundTrip, storageTraps, uniformTraps, variantBufferLayouts } from './layout-readback.js';
 
 describe('buffer layouts read back on the device', () => {
   gpuTest('every uniform and storage binding of every weft variant', async ({ engine }) => {
-    const registry = makeWeftVariantRegistry();
-    const seen = new Map<string, { declarations: string; layout: BufferLayout }>();
-    for (const variant of listVariants(registry)) {
-      const shader = composeVariant(registry, variant.name);
-      for (const layout of Object.values(shader.bufferLayouts)) {
-        const key = `${layout.addressSpace}:${layout.type.wgsl}`;
-        if (seen.has(key)) continue;
-        const declarations = (shader.code.match(/struct\s+\w+\s*\{[^}]*\}/g) ?? []).join('\n');
-        seen.set(key, { declarations, layout });
-      }
-    }
+    const seen = variantBufferLayouts();
     const types = new Set<string>();
     const collect = (type: TypeLayout): void => {
       types.add(type.kind === 'array' ? `array<${type.element.kind}${type.length === null ? '' : ', N'}>` : type.wgsl);

@@ -5,10 +5,13 @@ import { expect } from 'vitest';
 import {
   type BufferLayout,
   bufferLayoutByteSize,
+  composeVariant,
   type LayoutValue,
+  listVariants,
   setUniforms,
   type TypeLayout,
 } from '../../../composer/index.js';
+import { makeWeftVariantRegistry } from '../../../variants/index.js';
 
 /**
  * The device is the reference: values are written through weft's layout, then a compute pass reads every scalar back
@@ -217,3 +220,26 @@ struct Frame {
 export const atomics = `
 struct Counters { hits: atomic<u32>, balance: atomic<i32>, bins: array<atomic<u32>, 3> }
 `;
+
+/** The struct declarations of a module's code (what a read-back program needs to name a buffer's type). */
+export function structDeclarationsOf(code: string): string {
+  return (code.match(/struct\s+\w+\s*\{[^}]*\}/g) ?? []).join('\n');
+}
+
+/**
+ * One buffer layout per distinct (address space, WGSL type) over every registered weft variant, with the struct
+ * declarations of the shader it came from (what a read-back program needs to name the type).
+ */
+export function variantBufferLayouts(): Map<string, { declarations: string; layout: BufferLayout }> {
+  const registry = makeWeftVariantRegistry();
+  const seen = new Map<string, { declarations: string; layout: BufferLayout }>();
+  for (const variant of listVariants(registry)) {
+    const shader = composeVariant(registry, variant.name);
+    for (const layout of Object.values(shader.bufferLayouts)) {
+      const key = `${layout.addressSpace}:${layout.type.wgsl}`;
+      if (seen.has(key)) continue;
+      seen.set(key, { declarations: structDeclarationsOf(shader.code), layout });
+    }
+  }
+  return seen;
+}

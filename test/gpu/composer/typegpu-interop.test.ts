@@ -2,20 +2,19 @@
 // fragment binding typed by a TypeGPU schema) are read back scalar by scalar through the WGSL weft composed.
 import tgpu, { d } from 'typegpu';
 import { describe, expect } from 'vitest';
-import {
-  type BufferLayout,
-  composeShader,
-  composeVariant,
-  type LayoutValue,
-  listVariants,
-  makeWgslBufferLayouts,
-  type TypeLayout,
-} from '../../../composer/index.js';
+import { composeShader, type LayoutValue, makeWgslBufferLayouts, type TypeLayout } from '../../../composer/index.js';
 import { makeStandardVertexFragments } from '../../../fragments/index.js';
 import { type TypeGpuSchema, toTypeGpuSchema, withTypeGpuSchemas } from '../../../hosts/typegpu/index.js';
-import { makeWeftVariantRegistry } from '../../../variants/index.js';
+import { surfaceCalling } from '../../unit/composer/composer-test-helpers.js';
 import { gpuTest } from '../../support/gpu.js';
-import { roundTrip, runtimeElements, storageTraps, uniformTraps } from './layout-readback.js';
+import {
+  roundTrip,
+  runtimeElements,
+  storageTraps,
+  structDeclarationsOf,
+  uniformTraps,
+  variantBufferLayouts,
+} from './layout-readback.js';
 
 type Data = Parameters<typeof d.sizeOf>[0];
 const suffix = { f32: 'f', i32: 'i', u32: 'u', f16: 'h' } as const;
@@ -87,24 +86,12 @@ function writeWithTypeGpu(
   };
 }
 
-function declarationsOf(code: string): string {
-  return (code.match(/struct\s+\w+\s*\{[^}]*\}/g) ?? []).join('\n');
-}
-
 describe('weft-gpu/typegpu on the device', () => {
   gpuTest(
     'TypeGPU writes every uniform and storage layout of every weft variant as the shaders read it',
     async ({ engine }) => {
       const root = tgpu.initFromDevice({ device: engine.device });
-      const registry = makeWeftVariantRegistry();
-      const seen = new Map<string, { declarations: string; layout: BufferLayout }>();
-      for (const variant of listVariants(registry)) {
-        const shader = composeVariant(registry, variant.name);
-        for (const layout of Object.values(shader.bufferLayouts)) {
-          const key = `${layout.addressSpace}:${layout.type.wgsl}`;
-          if (!seen.has(key)) seen.set(key, { declarations: declarationsOf(shader.code), layout });
-        }
-      }
+      const seen = variantBufferLayouts();
       expect(seen.size).toBeGreaterThanOrEqual(15);
       for (const [key, { declarations, layout }] of seen) {
         const schema = toTypeGpuSchema(layout, layout.runtimeArray ? { runtimeLength: runtimeElements } : {});
@@ -169,14 +156,7 @@ describe('weft-gpu/typegpu on the device', () => {
           'import bindings::tint;\nfn tinted(c: vec4f) -> vec4f {\n  return mix(c, tint.color, tint.amount) + vec4f(tint.lights[2].tint * tint.scale, 0.0);\n}\n',
         bindings: [{ kind: 'uniform', name: 'tint', role: 'material', visibility: ['fragment'], schema: Tint }],
       });
-      const surface = {
-        id: 'surface',
-        source:
-          'import io::{ FragmentInput, FragmentOutput };\nimport package::tint::tinted;\nfn surface(input: FragmentInput) -> FragmentOutput {\n  var o: FragmentOutput;\n  o.color = tinted(vec4f(1.0));\n  return o;\n}\n',
-        outputs: [{ name: 'color', type: 'vec4f' }],
-        fills: [{ slot: 'fragmentStage', fn: 'surface' }],
-        dependencies: ['tint'],
-      };
+      const surface = surfaceCalling('tint', 'tinted');
       const composed = composeShader({ fragments: [...makeStandardVertexFragments(), tint, surface] });
       const layout = composed.bufferLayouts.tint;
       expect(layout.type.kind).toBe('struct');
@@ -187,7 +167,7 @@ describe('weft-gpu/typegpu on the device', () => {
       expect(errors.map((m) => m.message)).toEqual([]);
       await roundTrip(
         engine.device,
-        declarationsOf(composed.code),
+        structDeclarationsOf(composed.code),
         layout,
         'schema-typed binding',
         writeWithTypeGpu(root, Tint as unknown as TypeGpuSchema, layout.type),

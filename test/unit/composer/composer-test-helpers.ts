@@ -52,3 +52,14 @@ export function surfaceFragment(extra: Record<string, unknown> = {}): Fragment {
     ...extra,
   } as Fragment;
 }
+
+/** A fragment stage whose colour is `fn(vec4f(1.0))`, imported from fragment `dependency` (which must export it). */
+export function surfaceCalling(dependency: string, fn: string): Fragment {
+  return {
+    id: 'surface',
+    source: `import io::{ FragmentInput, FragmentOutput };\nimport package::${dependency.replaceAll('-', '_')}::${fn};\nfn surface(input: FragmentInput) -> FragmentOutput {\n  var o: FragmentOutput;\n  o.color = ${fn}(vec4f(1.0));\n  return o;\n}\n`,
+    outputs: [{ name: 'color', type: 'vec4f' }],
+    fills: [{ slot: 'fragmentStage', fn: 'surface' }],
+    dependencies: [dependency],
+  };
+}

@@ -18,6 +18,7 @@ import {
   withTypeGpuSchemas,
 } from '../../../hosts/typegpu/index.js';
 import { makeWeftVariantRegistry } from '../../../variants/index.js';
+import { surfaceCalling } from './composer-test-helpers.js';
 
 /** Every scalar slot of a type as `path offset size align`, names left out (TypeGPU may name structs its own way). */
 function placements(type: TypeLayout, path = '', base = 0, out: string[] = []): string[] {
@@ -123,14 +124,7 @@ describe('withTypeGpuSchemas', () => {
     expect(made.source.slice(source.length)).toBe(`\n${tgpu.resolve([Tint])}\n`);
     // Deterministic: the same fragment gives byte-identical output, so shader snapshots stay stable.
     expect(withTypeGpuSchemas(fragment())).toEqual(made);
-    const surface = {
-      id: 'surface',
-      source:
-        'import io::{ FragmentInput, FragmentOutput };\nimport package::tint::tinted;\nfn surface(input: FragmentInput) -> FragmentOutput {\n  var o: FragmentOutput;\n  o.color = tinted(vec4f(1.0));\n  return o;\n}\n',
-      outputs: [{ name: 'color', type: 'vec4f' }],
-      fills: [{ slot: 'fragmentStage', fn: 'surface' }],
-      dependencies: ['tint'],
-    };
+    const surface = surfaceCalling('tint', 'tinted');
     const composed = composeShader({ fragments: [...makeStandardVertexFragments(), made, surface] });
     const layout = composed.bufferLayouts.tint;
     expect(layout.type.size).toBe(d.sizeOf(Tint));
