@@ -208,6 +208,38 @@ function checkSyncEntry(
 }
 
 /**
+ * The storage buffers a shader binds per stage against the device's per-stage limits, before any layout is made: a
+ * compatibility-mode device allows none in the vertex stage by default, and exceeding it invalidates the bind group
+ * layouts, so every draw with them would silently draw nothing.
+ */
+function checkStageStorageLimits(api: string, device: GPUDevice, composed: ComposedShader): void {
+  const limits = device.limits as GPUSupportedLimits & {
+    maxStorageBuffersInVertexStage?: number;
+    maxStorageBuffersInFragmentStage?: number;
+  };
+  let vertex = 0;
+  let fragment = 0;
+  for (const group of composed.bindGroups)
+    for (const entry of group.entries) {
+      const type = entry.buffer?.type;
+      if (type !== 'storage' && type !== 'read-only-storage') continue;
+      if (entry.visibility & 1) vertex++; // GPUShaderStage.VERTEX
+      if (entry.visibility & 2) fragment++; // GPUShaderStage.FRAGMENT
+    }
+  const stages = [
+    ['vertex', vertex, limits.maxStorageBuffersInVertexStage, 'maxStorageBuffersInVertexStage'],
+    ['fragment', fragment, limits.maxStorageBuffersInFragmentStage, 'maxStorageBuffersInFragmentStage'],
+  ] as const;
+  for (const [stage, count, limit, name] of stages)
+    if (typeof limit === 'number' && count > limit)
+      throw new WeftError(
+        api,
+        'pipeline-failed',
+        `the shader binds ${count} storage buffer(s) in the ${stage} stage but the device's ${name} is ${limit} (a compatibility-mode device has 0 in the vertex stage unless requested through requiredLimits); nothing was created`,
+      );
+}
+
+/**
  * Null when a lease's pipeline is valid, else the device's validation message. A pipeline made by the synchronous
  * `acquireRenderPipeline` is validated by the device after the call returns: this waits for that verdict (once; later
  * calls answer at once), so a caller that reads results drawn with it can refuse them instead of reading nothing drawn.
@@ -241,6 +273,7 @@ export function acquireRenderPipeline(
     caches.counters.pipelineHits++;
     return lease(caches, existing);
   }
+  checkStageStorageLimits('acquireRenderPipeline', device, composed);
   const { layout, bindGroupLayouts } = pipelineLayout(device, caches, composed);
   device.pushErrorScope('validation');
   let module: ShaderModuleLease | null = null;
@@ -294,6 +327,7 @@ export async function acquireRenderPipelineAsync(
     caches.counters.pipelineHits++;
     return lease(caches, entry);
   }
+  checkStageStorageLimits('acquireRenderPipelineAsync', device, composed);
   const create = (async () => {
     const { layout, bindGroupLayouts } = pipelineLayout(device, caches, composed);
     const module = await acquireCheckedShaderModuleAsync(device, composed, state.label ?? key);

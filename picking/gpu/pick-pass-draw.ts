@@ -1,6 +1,7 @@
 // Recording a planned pick pass: pass state kept between draws, mesh candidates, batches, contributors.
 import type { PickSubject } from '../sources/pick-source.js';
 import { weftPickSource } from '../sources/weft-pick-source.js';
+import { WeftError } from '../../core/errors.js';
 import { PickError } from '../pick-errors.js';
 import { isPulledGroup, pulledBufferGroup } from './vertex-pull-binding.js';
 import {
@@ -312,16 +313,23 @@ export function drawContributors(
   points: ContributorPoint[],
 ): void {
   if (!request.sources.length || !request.view) return;
-  encodeCapturedSources(
-    gpu.contributors,
-    request.sources,
-    {
-      device: gpu.device,
-      pass,
-      detailed: request.detailed,
-      points,
-      view: request.view,
-    },
-    gpu.composeCache.precomposed,
-  );
+  try {
+    encodeCapturedSources(
+      gpu.contributors,
+      request.sources,
+      {
+        device: gpu.device,
+        pass,
+        detailed: request.detailed,
+        points,
+        view: request.view,
+      },
+      gpu.composeCache.precomposed,
+    );
+  } catch (error) {
+    // A source's pipeline past a device limit (checked before the GPU sees it) refuses the pick, named as the pick's.
+    if (error instanceof WeftError && error.code === 'pipeline-failed')
+      throw new PickError(request.api, 'unsupported', `a pick source cannot be drawn on this device: ${error.message}`);
+    throw error;
+  }
 }

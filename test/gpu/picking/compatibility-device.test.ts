@@ -20,6 +20,8 @@ import {
   pickAsync,
   pickManyAsync,
 } from '../../../picking/index.js';
+import { createBillboardSystem, disposeBillboardSystem } from '../../../entities/billboards/index.js';
+import { createSplatMesh, disposeSplatMesh } from '../../../entities/splats/index.js';
 import { type RefBox, refRect } from '../../support/box-rays.js';
 import { getNodeGpu } from '../../support/gpu.js';
 
@@ -124,6 +126,55 @@ describe('a compatibility-mode device (Dawn, featureLevel "compatibility")', () 
       disposeGpuPicker(plain);
       disposeGpuPicker(picker);
       await device.queue.onSubmittedWorkDone();
+      expect(errors).toEqual([]);
+    } finally {
+      disposeEngine(engine);
+      device.destroy();
+    }
+  });
+
+  test('billboards and splats, which read storage in the vertex stage, are refused by name where they could be hit', async () => {
+    const device = await compatibilityDeviceAsync();
+    const errors: string[] = [];
+    device.addEventListener('uncapturederror', (event) =>
+      errors.push((event as GPUUncapturedErrorEvent).error.message),
+    );
+    const engine = await createEngineFromDeviceAsync(device, { width: 64, height: 64 });
+    try {
+      const scene = createScene(engine);
+      scene.camera = makePerspectiveCamera({ position: [0, 0, 4], target: [0, 0, 0] });
+      createBoxMesh(scene, 'box', { width: 0.5, height: 0.5, depth: 0.5 });
+      const labels = createBillboardSystem(scene, 'labels', {
+        positions: new Float32Array([-0.68, 0, 1]),
+        sizes: [0.4, 0.4],
+      });
+      const splats = createSplatMesh(scene, 'splats', {
+        centers: new Float32Array([0.72, 0, 1]),
+        scales: new Float32Array([0.08, 0.08, 0.08]),
+      });
+      renderFrame(scene);
+      const picker = createGpuPicker(scene);
+      // Left of centre: the billboard; right: the splat. Each needs a storage buffer in the vertex stage.
+      for (const x of [14, 50]) {
+        const refused = await pickAsync(picker, x, 32).then(
+          () => null,
+          (error: unknown) => error,
+        );
+        expect(refused, `pixel (${x}, 32)`).toBeInstanceOf(PickError);
+        expect((refused as PickError).message).toContain("the device's maxStorageBuffersInVertexStage is 0");
+      }
+      // The centre is the box alone: answered. Without the entities, every pixel is answered again.
+      expect((await pickAsync(picker, 32, 32)).pickedMesh?.name).toBe('box');
+      disposeBillboardSystem(labels);
+      disposeSplatMesh(splats);
+      const after = await pickManyAsync(
+        picker,
+        [14, 32, 50].map((x) => ({ x, y: 32 })),
+      );
+      expect(after.map((info) => info.pickedMesh?.name ?? null)).toEqual([null, 'box', null]);
+      disposeGpuPicker(picker);
+      await device.queue.onSubmittedWorkDone();
+      // Refused before the device saw anything: no bind group layout was ever made invalid.
       expect(errors).toEqual([]);
     } finally {
       disposeEngine(engine);
