@@ -1,13 +1,12 @@
 // Fragment buffer bindings typed by TypeGPU data schemas: the schema's WGSL joins the fragment's source.
 import tgpu from 'typegpu';
-import { d } from 'typegpu';
 import type { AnyWgslData } from 'typegpu/data';
 import { makeWgslBufferLayouts } from '../../composer/uniform-layout.js';
 import type { BufferLayout, TypeLayout } from '../../composer/uniform-layout-types.js';
 import { describeValue } from '../../core/errors.js';
 import type { Fragment, FragmentBinding, StorageBinding, UniformBinding } from '../../fragments/fragment-types.js';
 import { TypeGpuInteropError } from './typegpu-errors.js';
-import type { TypeGpuSchema } from './typegpu-schema.js';
+import { checkSchemaLayout, type TypeGpuSchema } from './typegpu-schema.js';
 
 /** A uniform or storage binding whose WGSL type is a TypeGPU data schema instead of WGSL text. */
 export type TypeGpuBufferBinding = (Omit<UniformBinding, 'type'> | Omit<StorageBinding, 'type'>) & {
@@ -156,26 +155,7 @@ function checkLayout(
       'unsupported-type',
       `${where}: ${binding.type} holds ${layout.runtimeArray ? 'a runtime-sized array' : 'an atomic'}, which a uniform buffer cannot; use a storage binding`,
     );
-  const data = schema as unknown as AnyWgslData;
-  const size = d.sizeOf(data);
-  const align = d.alignmentOf(data);
-  const sizeDiffers = layout.runtimeArray ? false : size !== layout.type.size;
-  if (sizeDiffers || align !== layout.type.align)
-    throw new TypeGpuInteropError(
-      api,
-      'layout-mismatch',
-      `${where}: TypeGPU lays ${binding.type} out as ${size} bytes aligned to ${align}, WGSL as ${layout.type.size} aligned to ${layout.type.align}`,
-    );
-  if (layout.type.kind !== 'struct') return;
-  for (const field of layout.type.fields) {
-    const placed = d.memoryLayoutOf(data, (value: unknown) => (value as Record<string, unknown>)[field.name]);
-    if (placed.offset !== field.offset)
-      throw new TypeGpuInteropError(
-        api,
-        'layout-mismatch',
-        `${where}: member ${field.name} starts at byte ${placed.offset} in TypeGPU, ${field.offset} in WGSL`,
-      );
-  }
+  checkSchemaLayout(api, schema as unknown as AnyWgslData, layout.type, where);
 }
 
 function holdsAtomic(type: TypeLayout): boolean {

@@ -85,7 +85,7 @@ function schemaOf(
     case 'array': {
       const element = schemaOf(type.element, `${path}[]`, undefined, structs);
       const array = d.arrayOf(element, type.length ?? runtimeLength ?? 0);
-      checkSameLayout(array, type, path);
+      checkSchemaLayout(api, array, type, path);
       return array;
     }
     case 'struct': {
@@ -100,37 +100,41 @@ function schemaOf(
         members[field.name] = member;
       }
       const struct = d.struct(members).$name(type.name);
-      checkSameLayout(struct, type, path);
-      for (const field of type.fields) {
-        const placed = d.memoryLayoutOf(struct, (value: unknown) => (value as Record<string, unknown>)[field.name]);
-        if (placed.offset !== field.offset)
-          mismatch(path, `member ${field.name} starts at byte ${placed.offset} in TypeGPU, ${field.offset} in WGSL`);
-      }
+      checkSchemaLayout(api, struct, type, path);
       structs.set(type.name, struct);
       return struct;
     }
   }
 }
 
-function checkSameLayout(schema: AnyWgslData, type: TypeLayout, path: string): void {
+/**
+ * Compares TypeGPU's layout of a schema with weft's WGSL layout of the same type: alignment, size (a runtime-sized
+ * array counts no elements in weft's size, so it is left out) and, for a struct, where each member starts.
+ * @throws {TypeGpuInteropError} `layout-mismatch` naming `path` and the first difference
+ * @internal
+ */
+export function checkSchemaLayout(api: string, schema: AnyWgslData, type: TypeLayout, path: string): void {
+  const mismatch = (what: string): never => {
+    throw new TypeGpuInteropError(
+      api,
+      'layout-mismatch',
+      `${path}: ${what}; refused rather than written at wrong offsets`,
+    );
+  };
   const align = d.alignmentOf(schema);
-  if (align !== type.align) mismatch(path, `TypeGPU aligns ${type.wgsl} to ${align} bytes, WGSL to ${type.align}`);
-  // A runtime-sized array counts no elements in weft's size; TypeGPU sizes what it was given.
-  if (type.kind === 'array' && type.length === null) return;
+  if (align !== type.align) mismatch(`TypeGPU aligns ${type.wgsl} to ${align} bytes, WGSL to ${type.align}`);
   const size = d.sizeOf(schema);
-  if (size !== type.size && !hasRuntimeArray(type))
-    mismatch(path, `TypeGPU sizes ${type.wgsl} at ${size} bytes, WGSL at ${type.size}`);
+  if (!hasRuntimeArray(type) && size !== type.size)
+    mismatch(`TypeGPU sizes ${type.wgsl} at ${size} bytes, WGSL at ${type.size}`);
+  if (type.kind !== 'struct') return;
+  for (const field of type.fields) {
+    const placed = d.memoryLayoutOf(schema, (value: unknown) => (value as Record<string, unknown>)[field.name]);
+    if (placed.offset !== field.offset)
+      mismatch(`member ${field.name} starts at byte ${placed.offset} in TypeGPU, ${field.offset} in WGSL`);
+  }
 }
 
 function hasRuntimeArray(type: TypeLayout): boolean {
   if (type.kind === 'array') return type.length === null;
   return type.kind === 'struct' && type.fields.length > 0 && hasRuntimeArray(type.fields[type.fields.length - 1].type);
-}
-
-function mismatch(path: string, what: string): never {
-  throw new TypeGpuInteropError(
-    api,
-    'layout-mismatch',
-    `${path}: ${what}; refused rather than written at wrong offsets`,
-  );
 }
