@@ -21,6 +21,7 @@ import type { Fragment, SlotDecl } from '../fragments/fragment-types.js';
 import { listVariants, makeWeftVariantRegistry } from '../index.js';
 import { makeRandom } from '../test/support/random.js';
 import { printTable } from './bench-timing.js';
+import { wgslKeywords } from './wgsl-keywords.js';
 
 type Rng = () => number;
 
@@ -279,11 +280,8 @@ const slotParamType: MutationKind = {
   },
 };
 
-const wgslWords = new Set(
-  'fn let var const return if else for while loop break continue switch case default struct true false discard ptr function private workgroup uniform storage read read_write array atomic bitcast enable override alias import package bindings io f32 u32 i32 f16 bool select'.split(
-    ' ',
-  ),
-);
+/** Keywords, wesl path roots, and scalar and builtin names a typo would turn into another error class. */
+const wgslWords = new Set([...wgslKeywords, 'package', 'bindings', 'io', 'f32', 'u32', 'i32', 'f16', 'bool', 'select']);
 
 const wgslIdentifierTypo: MutationKind = {
   name: 'typo in a WGSL identifier',

@@ -25,6 +25,7 @@ import {
   type VariantDefinition,
 } from '../index.js';
 import { makeRandom } from '../test/support/random.js';
+import { wgslKeywords } from './wgsl-keywords.js';
 
 const args = process.argv.slice(2).filter((a) => !a.startsWith('--'));
 const mutationCount = Number(args[0] ?? 300);
@@ -120,11 +121,7 @@ interface Mutation {
 type Random = () => number;
 const pick = <T>(random: Random, xs: readonly T[]): T => xs[Math.floor(random() * xs.length)];
 
-const keywords = new Set(
-  'fn let var const return if else for while loop break continue switch case default struct true false discard ptr function private workgroup uniform storage read read_write array atomic bitcast enable override alias import'.split(
-    ' ',
-  ),
-);
+const keywords = wgslKeywords;
 const typeSwaps: Record<string, string[]> = {
   f32: ['u32', 'i32'],
   u32: ['f32', 'i32'],
