@@ -155,7 +155,7 @@ function checkLayout(
       'unsupported-type',
       `${where}: ${binding.type} holds ${layout.runtimeArray ? 'a runtime-sized array' : 'an atomic'}, which a uniform buffer cannot; use a storage binding`,
     );
-  checkSchemaLayout(api, schema as unknown as AnyWgslData, layout.type, where);
+  checkSchemaLayout(api, schema, layout.type, where);
 }
 
 function holdsAtomic(type: TypeLayout): boolean {

@@ -85,7 +85,7 @@ function schemaOf(
     case 'array': {
       const element = schemaOf(type.element, `${path}[]`, undefined, structs);
       const array = d.arrayOf(element, type.length ?? runtimeLength ?? 0);
-      checkSchemaLayout(api, array, type, path);
+      checkSchemaLayout(api, array as TypeGpuSchema, type, path);
       return array;
     }
     case 'struct': {
@@ -100,7 +100,7 @@ function schemaOf(
         members[field.name] = member;
       }
       const struct = d.struct(members).$name(type.name);
-      checkSchemaLayout(api, struct, type, path);
+      checkSchemaLayout(api, struct as TypeGpuSchema, type, path);
       structs.set(type.name, struct);
       return struct;
     }
@@ -110,10 +110,12 @@ function schemaOf(
 /**
  * Compares TypeGPU's layout of a schema with weft's WGSL layout of the same type: alignment, size (a runtime-sized
  * array counts no elements in weft's size, so it is left out) and, for a struct, where each member starts.
+ * Typed structurally: exported declarations never name TypeGPU's types (see `TypeGpuSchema`).
  * @throws {TypeGpuInteropError} `layout-mismatch` naming `path` and the first difference
  * @internal
  */
-export function checkSchemaLayout(api: string, schema: AnyWgslData, type: TypeLayout, path: string): void {
+export function checkSchemaLayout(api: string, typeGpuSchema: TypeGpuSchema, type: TypeLayout, path: string): void {
+  const schema = typeGpuSchema as unknown as AnyWgslData;
   const mismatch = (what: string): never => {
     throw new TypeGpuInteropError(
       api,
