@@ -4,6 +4,13 @@ import type { Fragment } from '../fragments/fragment-types.js';
 import { describeValue } from '../core/errors.js';
 import { type Aabb, makeEmptyAabb, transformAabb, unionAabb } from './bounds.js';
 import { MeshDataError } from './engine-errors.js';
+import {
+  checkDeformationTexels,
+  createRowWrappedTexture,
+  type DeformationTexels,
+  deformationInTextures,
+  writeRowWrapped,
+} from './mesh-deformation-textures.js';
 import { findVertexAttribute, type MeshGeometry, readVertexAttribute } from './mesh-data.js';
 import type { Mesh } from './mesh.js';
 import type { VertexAnimation } from './vertex-animation-types.js';
@@ -38,6 +45,11 @@ export interface MeshDeformationGpu {
   morphDeltas: GPUBuffer | null;
   morphWeights: GPUBuffer | null;
   morphInfo: GPUBuffer | null;
+  /** Morph deltas and weights, VAT playback kept in row-wrapped textures instead (`deformationInTextures`). */
+  textures: boolean;
+  morphDeltaTexture: GPUTexture | null;
+  morphWeightTexture: GPUTexture | null;
+  vatPlaybackTexture: GPUTexture | null;
   /** VAT: the baked frames (uploaded once), playback records (room for `vatPlaybackRecords`) and time/counts uniform. */
   vatTexture: GPUTexture | null;
   vatPlayback: GPUBuffer | null;
@@ -91,8 +103,15 @@ export function isMeshDeformed(mesh: Mesh): boolean {
   return mesh.skeleton !== null || mesh.morphTargets !== null || mesh.vertexAnimation !== null;
 }
 
-/** @internal Fragments and conditions a deformed mesh adds to a pass's vertex stage. */
-export function deformationComposeParts(variant: MeshDeformationVariant): {
+/**
+ * Fragments and conditions a deformed mesh adds to a pass's vertex stage; `textures` (see `deformationInTextures`)
+ * composes the variant that reads morph and VAT playback data from textures.
+ * @internal
+ */
+export function deformationComposeParts(
+  variant: MeshDeformationVariant,
+  textures = false,
+): {
   fragments: Fragment[];
   conditions: Record<string, boolean>;
   key: string;
@@ -112,6 +131,7 @@ export function deformationComposeParts(variant: MeshDeformationVariant): {
       deformMorph: variant.morph,
       vat8: vat.length > 0 && variant.vat === 8,
       deformVat: vat.length > 0,
+      ...(textures && (variant.morph || vat.length > 0) ? { deformTextures: true } : {}),
     },
     key: deformationVariantKey(variant),
   };
@@ -119,8 +139,23 @@ export function deformationComposeParts(variant: MeshDeformationVariant): {
 
 function ensureVatPlayback(state: MeshDeformationGpu, mesh: Mesh, label: string): void {
   const records = mesh.vertexAnimationPlayback.length / 12;
-  if (state.vatPlayback && state.vatPlaybackRecords >= records) return;
+  if ((state.vatPlayback || state.vatPlaybackTexture) && state.vatPlaybackRecords >= records) return;
   // More instances than the buffer holds (setThinInstances bumped the structure, so every pass re-records).
+  if (state.textures) {
+    const texels = { morphDeltas: 0, morphWeights: 0, vatPlayback: records * 3 };
+    checkDeformationTexels('ensureMeshDeformation', mesh.name, state.device, texels);
+    state.vatPlaybackTexture?.destroy();
+    state.vatPlaybackTexture = createRowWrappedTexture(
+      state.device,
+      `${label}:vertex-animation-playback`,
+      records * 3,
+      'rgba32float',
+    );
+    state.vatPlaybackRecords = records;
+    state.resources.vatPlaybackTexture = state.vatPlaybackTexture.createView();
+    state.groups.clear();
+    return;
+  }
   state.vatPlayback?.destroy();
   state.vatPlayback = state.device.createBuffer({
     label: `${label}:vertex-animation-playback`,
@@ -144,6 +179,8 @@ export function ensureMeshDeformation(mesh: Mesh, device: GPUDevice): MeshDeform
     if (mesh.vertexAnimation) ensureVatPlayback(known, mesh, label);
     return known;
   }
+  const textures = deformationInTextures(device);
+  if (textures) checkDeformationTexels('ensureMeshDeformation', mesh.name, device, meshDeformationTexels(mesh));
   const state: MeshDeformationGpu = {
     device,
     boneTexture: null,
@@ -152,6 +189,10 @@ export function ensureMeshDeformation(mesh: Mesh, device: GPUDevice): MeshDeform
     morphDeltas: null,
     morphWeights: null,
     morphInfo: null,
+    textures,
+    morphDeltaTexture: null,
+    morphWeightTexture: null,
+    vatPlaybackTexture: null,
     vatTexture: null,
     vatPlayback: null,
     vatPlaybackRecords: 0,
@@ -178,16 +219,23 @@ export function ensureMeshDeformation(mesh: Mesh, device: GPUDevice): MeshDeform
         size: Math.max(16, Math.ceil(size / 16) * 16),
         usage: usage | GPUBufferUsage.COPY_DST,
       });
-    state.morphDeltas = make('morph-deltas', morph.deltas.byteLength, GPUBufferUsage.STORAGE);
-    device.queue.writeBuffer(state.morphDeltas, 0, morph.deltas);
-    state.morphWeights = make('morph-weights', morph.count * 4, GPUBufferUsage.STORAGE);
     state.morphInfo = make('morph-info', 16, GPUBufferUsage.UNIFORM);
     device.queue.writeBuffer(state.morphInfo, 0, new Uint32Array([morph.count, mesh.geometry.vertexCount, 0, 0]));
-    Object.assign(state.resources, {
-      morphDeltas: { buffer: state.morphDeltas },
-      morphWeights: { buffer: state.morphWeights },
-      morphInfo: { buffer: state.morphInfo },
-    });
+    state.resources.morphInfo = { buffer: state.morphInfo };
+    if (textures) {
+      const deltas = createRowWrappedTexture(device, `${label}:morph-deltas`, morph.deltas.length / 4, 'rgba32float');
+      writeRowWrapped(device.queue, deltas, morph.deltas as Float32Array<ArrayBuffer>);
+      state.morphDeltaTexture = deltas;
+      state.morphWeightTexture = createRowWrappedTexture(device, `${label}:morph-weights`, morph.count, 'r32float');
+      state.resources.morphDeltaTexture = deltas.createView();
+      state.resources.morphWeightTexture = state.morphWeightTexture.createView();
+    } else {
+      state.morphDeltas = make('morph-deltas', morph.deltas.byteLength, GPUBufferUsage.STORAGE);
+      device.queue.writeBuffer(state.morphDeltas, 0, morph.deltas);
+      state.morphWeights = make('morph-weights', morph.count * 4, GPUBufferUsage.STORAGE);
+      state.resources.morphDeltas = { buffer: state.morphDeltas };
+      state.resources.morphWeights = { buffer: state.morphWeights };
+    }
   }
   const vat = mesh.vertexAnimation;
   if (vat) {
@@ -231,10 +279,13 @@ export function syncMeshDeformation(mesh: Mesh): void {
   }
   if (state.morphWeights && mesh.morphWeights.length)
     state.device.queue.writeBuffer(state.morphWeights, 0, mesh.morphWeights as Float32Array<ArrayBuffer>);
-  if (state.vatInfo && state.vatPlayback) {
+  if (state.morphWeightTexture && mesh.morphWeights.length)
+    writeRowWrapped(state.device.queue, state.morphWeightTexture, mesh.morphWeights as Float32Array<ArrayBuffer>);
+  if (state.vatInfo && (state.vatPlayback || state.vatPlaybackTexture)) {
     state.vatInfoData[0] = mesh.vertexAnimationTime;
     state.device.queue.writeBuffer(state.vatInfo, 0, state.vatInfoData);
-    state.device.queue.writeBuffer(state.vatPlayback, 0, mesh.vertexAnimationPlayback);
+    if (state.vatPlayback) state.device.queue.writeBuffer(state.vatPlayback, 0, mesh.vertexAnimationPlayback);
+    else writeRowWrapped(state.device.queue, state.vatPlaybackTexture!, mesh.vertexAnimationPlayback);
   }
 }
 
@@ -263,11 +314,30 @@ export function meshDeformationGroup(
 export function disposeMeshDeformation(mesh: Mesh): void {
   const state = mesh.deformationGpu;
   if (!state) return;
-  state.boneTexture?.destroy();
-  state.vatTexture?.destroy();
+  for (const texture of [
+    state.boneTexture,
+    state.vatTexture,
+    state.morphDeltaTexture,
+    state.morphWeightTexture,
+    state.vatPlaybackTexture,
+  ])
+    texture?.destroy();
   for (const buffer of [state.morphDeltas, state.morphWeights, state.morphInfo, state.vatPlayback, state.vatInfo])
     buffer?.destroy();
   mesh.deformationGpu = null;
+}
+
+/**
+ * What the mesh keeps in row-wrapped textures on a device without vertex-stage storage buffers (element counts).
+ * @internal
+ */
+export function meshDeformationTexels(mesh: Pick<Mesh, 'morphTargets' | 'vertexAnimationPlayback'>): DeformationTexels {
+  const morph = mesh.morphTargets;
+  return {
+    morphDeltas: morph ? morph.deltas.length / 4 : 0,
+    morphWeights: morph ? morph.count : 0,
+    vatPlayback: (mesh.vertexAnimationPlayback.length / 12) * 3,
+  };
 }
 
 function readInfluences(mesh: Mesh, vertex: number): { joints: number[]; weights: number[] } {

@@ -10,6 +10,7 @@ import type { Skeleton } from './skeleton.js';
 import type { VertexAnimation } from './vertex-animation-types.js';
 import { type MeshDeformationGpu, disposeMeshDeformation } from './mesh-deformation.js';
 import { checkDeformation, checkVertexAnimation, type MeshMorphTargets } from './mesh-deformation-checks.js';
+import { checkDeformationTexels } from './mesh-deformation-textures.js';
 
 export type { MeshMorphTargets } from './mesh-deformation-checks.js';
 import type { Engine } from './engine.js';
@@ -228,6 +229,29 @@ function checkGeometryLimit(api: string, scene: Scene, name: string, geometry: M
   }
 }
 
+/**
+ * On a device that keeps deformation data in textures (no vertex-stage storage buffers): the morph deltas and VAT
+ * playback of these options must fit one texture. Runs before the deltas are packed (options not yet checked count 0).
+ */
+function checkDeformationTextureLimit(
+  api: string,
+  scene: Scene,
+  name: string,
+  vertexCount: number,
+  options: MeshOptions,
+): void {
+  const device = (scene.engine as Partial<Engine> | undefined)?.device;
+  if (!device) return;
+  const positions = options.morphTargets?.positions;
+  const targets = Array.isArray(positions) ? positions.length : 0;
+  const instances = options.thinInstances instanceof Float32Array ? Math.floor(options.thinInstances.length / 16) : 1;
+  checkDeformationTexels(api, name, device, {
+    morphDeltas: targets * vertexCount * (options.morphTargets?.normals ? 2 : 1),
+    morphWeights: targets,
+    vatPlayback: options.vertexAnimation ? instances * 3 : 0,
+  });
+}
+
 function checkInstanceLimit(api: string, scene: Scene, name: string, matrices: unknown): void {
   if (!(matrices instanceof Float32Array)) return;
   const count = Math.floor(matrices.length / 16);
@@ -273,6 +297,7 @@ export function createMeshFromData(scene: Scene, name: string, data: MeshData, o
   const geometry = makeMeshGeometry(name, data, api);
   checkInstanceLimit(api, scene, name, options.thinInstances);
   checkGeometryLimit(api, scene, name, geometry);
+  checkDeformationTextureLimit(api, scene, name, geometry.vertexCount, options);
   const deformation = checkDeformation(api, name, geometry, options);
   const worldMatrix =
     options.worldMatrix !== undefined ? checkMatrix(api, name, 'worldMatrix', options.worldMatrix) : mat4.identity();
@@ -339,6 +364,9 @@ export function setThinInstances(
   const countChanged = (next ? next.length / 16 : 0) !== mesh.thinInstanceCount;
   const vat = mesh.vertexAnimation;
   const records = next ? next.length / 16 : 1;
+  const device = (mesh.scene.engine as Partial<Engine> | undefined)?.device;
+  if (vat && device)
+    checkDeformationTexels(api, mesh.name, device, { morphDeltas: 0, morphWeights: 0, vatPlayback: records * 3 });
   if (!vat && vertexAnimationPlayback !== undefined)
     throw new MeshDataError(api, mesh.name, 'vertexAnimationPlayback', 'is given but the mesh has no vertex animation');
   if (vat && vertexAnimationPlayback === undefined && mesh.vertexAnimationPlayback.length !== records * 12) {

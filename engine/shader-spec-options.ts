@@ -7,10 +7,18 @@ import type { Fragment } from '../fragments/fragment-types.js';
  */
 export type FragmentLists = Map<string, readonly Fragment[]>;
 
-/** @internal What a pass's shader builder takes besides the description: neither changes the composed shader. */
+/**
+ * What a pass's shader builder takes besides the description: only `deformationTextures` changes the composed shader.
+ * @internal
+ */
 export interface ShaderSpecOptions {
   /** e.g. `device.features`: a required feature the device lacks is a `missing-feature` error. */
   deviceFeatures?: { has(feature: string): boolean };
+  /**
+   * Compose the deformation variant that reads morph and VAT playback data from textures: pass
+   * `deformationInTextures(device)` (true on a device without vertex-stage storage buffers). Default false.
+   */
+  deformationTextures?: boolean;
   /** Where to keep and find the fragment lists the builder makes. */
   fragmentLists?: FragmentLists;
 }

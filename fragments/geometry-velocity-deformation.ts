@@ -1,16 +1,20 @@
 import type { Fragment } from './fragment-types.js';
+import { rowWrappedTextureBinding } from './standard-vertex.js';
 
 const source = `@if(deformSkin) import bindings::prevBoneTexture;
-@if(deformMorph) import bindings::{ morphDeltas, morphInfo, prevMorphWeights };
+@if(deformMorph && !deformTextures) import bindings::{ morphDeltas, morphInfo, prevMorphWeights };
+@if(deformMorph && deformTextures) import bindings::{ morphDeltaTexture, morphInfo, prevMorphWeightTexture };
 import io::VertexInput;
 @if(deformSkin) import package::standard_vertex::blendBones;
+@if(deformMorph && deformTextures) import package::standard_vertex::rowWrappedTexel;
 
 // The vertex as the task's previous frame deformed it: previous morph weights, then previous bones.
 fn previousDeformedPosition(input: VertexInput) -> vec3f {
   var position = input.position;
   @if(deformMorph) {
     for (var t = 0u; t < morphInfo.targetCount; t++) {
-      position += prevMorphWeights[t] * morphDeltas[t * morphInfo.vertexCount + input.vertexIndex].xyz;
+      @if(deformTextures) position += rowWrappedTexel(prevMorphWeightTexture, t).x * rowWrappedTexel(morphDeltaTexture, t * morphInfo.vertexCount + input.vertexIndex).xyz;
+      @else position += prevMorphWeights[t] * morphDeltas[t * morphInfo.vertexCount + input.vertexIndex].xyz;
     }
   }
   @if(deformSkin) {
@@ -27,7 +31,8 @@ fn previousDeformedPosition(input: VertexInput) -> vec3f {
 
 /**
  * Previous-frame deformation for LINEAR_VELOCITY: fills `velocityPreviousPosition` with the vertex as deformed by
- * the task's previous bones (`prevBoneTexture`) and morph weights (`prevMorphWeights`), so skinned and morphed
+ * the task's previous bones (`prevBoneTexture`) and morph weights (`prevMorphWeights`; with `deformTextures` the
+ * r32float texture `prevMorphWeightTexture`), so skinned and morphed
  * meshes report the motion of their deformation too. Needs the skinning / morph-targets fragments composed.
  * @internal
  */
@@ -52,8 +57,9 @@ export function makeGeometryVelocityDeformationFragment(): Fragment {
         type: 'array<f32>',
         role: 'extra',
         visibility: ['vertex'],
-        when: 'deformMorph',
+        when: 'deformMorph && !deformTextures',
       },
+      { ...rowWrappedTextureBinding('prevMorphWeightTexture'), when: 'deformMorph && deformTextures' },
     ],
     fills: [{ slot: 'velocityPreviousPosition', fn: 'previousDeformedPosition' }],
   };

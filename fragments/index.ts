@@ -50,6 +50,8 @@ export { pickUniformsByteSize } from './pick-output.js';
 export { makeSkinningFragment, skin8Condition } from './skinning.js';
 export { makeMorphTargetsFragment, morphNormalsCondition } from './morph-targets.js';
 export { makeVertexAnimationFragment, vat8Condition } from './vertex-animation.js';
+// Compatibility-mode devices (no vertex-stage storage buffers): the same deformations read their data from textures.
+export { deformTexturesCondition } from './standard-vertex.js';
 
 // G-buffer outputs: one fragment list per set of outputs.
 export { type GeometryOutputName, makeGeometryFragments } from './geometry-fragments.js';

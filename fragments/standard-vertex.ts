@@ -1,4 +1,10 @@
-import type { Fragment } from './fragment-types.js';
+import type { Fragment, TextureBinding } from './fragment-types.js';
+
+/**
+ * Condition: deformation data (morph deltas and weights, VAT playback, their previous-frame copies) is read from
+ * textures (`rowWrappedTexel`) instead of vertex-stage storage buffers, for devices that have none (compatibility mode).
+ */
+export const deformTexturesCondition = 'deformTextures';
 
 const source = `import bindings::{ draw, scene };
 import io::{ VertexInput, VertexOutput };
@@ -22,6 +28,14 @@ fn boneMatrixAt(bones: texture_2d<f32>, texel: vec2i) -> mat4x4f {
 fn blendBones(bones: texture_2d<f32>, first: vec2i, step: vec2i, joints: vec4u, weights: vec4f) -> mat4x4f {
   return boneMatrixAt(bones, first + i32(joints.x) * step) * weights.x + boneMatrixAt(bones, first + i32(joints.y) * step) * weights.y
        + boneMatrixAt(bones, first + i32(joints.z) * step) * weights.z + boneMatrixAt(bones, first + i32(joints.w) * step) * weights.w;
+}
+
+@if(deformTextures)
+fn rowWrappedTexel(data: texture_2d<f32>, index: u32) -> vec4f {
+  // Element index of an array laid out in a texture row after row (deformation data on a device without vertex-stage
+  // storage buffers): the same floats the storage buffer holds on other devices.
+  let width = textureDimensions(data).x;
+  return textureLoad(data, vec2u(index % width, index / width), 0);
 }
 
 // Default of the adjustWorldPosition slot: the affine world position, unchanged.
@@ -56,7 +70,8 @@ fn standardVertex(input: VertexInput) -> VertexOutput {
  * fragment). Conditions: `normals`, `uvs`, `colors`, `thinInstances`. Provides the
  * `vertexVaryings` slot so other passes (pick, geometry) write extra varyings from the same transform, and the
  * `adjustWorldPosition` slot (world position after the affine transform, before projection) for displacement hooks.
- * Also holds the bone blend (`blendBones`) that skinning, VAT and the previous-frame deformation share.
+ * Also holds the bone blend (`blendBones`) that skinning, VAT and the previous-frame deformation share, and, with
+ * `deformTextures`, `rowWrappedTexel`: how morph and VAT data laid out in textures are read.
  */
 export function makeStandardVertexFragment(): Fragment {
   return {
@@ -106,5 +121,22 @@ export function makeStandardVertexFragment(): Fragment {
       },
     ],
     fills: [{ slot: 'vertexStage', fn: 'standardVertex' }],
+  };
+}
+
+/**
+ * A vertex-stage texture read by `rowWrappedTexel` (rgba32float or r32float, `textureLoad`), present only with
+ * `deformTextures`.
+ * @internal
+ */
+export function rowWrappedTextureBinding(name: string): TextureBinding {
+  return {
+    name,
+    kind: 'texture',
+    sampleType: 'unfilterable-float',
+    viewDimension: '2d',
+    role: 'extra',
+    visibility: ['vertex'],
+    when: deformTexturesCondition,
   };
 }

@@ -1,7 +1,11 @@
 import type { Fragment } from './fragment-types.js';
+import { rowWrappedTextureBinding } from './standard-vertex.js';
 
-const source = `import bindings::{ prevVatInfo, prevVatPlayback };
+const source = `import bindings::prevVatInfo;
+@if(!deformTextures) import bindings::prevVatPlayback;
+@if(deformTextures) import bindings::prevVatPlaybackTexture;
 import io::VertexInput;
+@if(deformTextures) import package::standard_vertex::rowWrappedTexel;
 import package::vertex_animation::vertexAnimationInfluence;
 
 struct PreviousVertexAnimation {
@@ -14,14 +18,16 @@ struct PreviousVertexAnimation {
 // The vertex as the task's previous frame animated it: the same baked frames, the previous playback and time.
 fn previousVertexAnimationPosition(input: VertexInput) -> vec3f {
   let base = input.instanceIndex * 3u;
-  let influence = vertexAnimationInfluence(input, prevVatPlayback[base], prevVatPlayback[base + 1u], prevVatPlayback[base + 2u].x, prevVatInfo.time);
+  @if(deformTextures) let influence = vertexAnimationInfluence(input, rowWrappedTexel(prevVatPlaybackTexture, base), rowWrappedTexel(prevVatPlaybackTexture, base + 1u), rowWrappedTexel(prevVatPlaybackTexture, base + 2u).x, prevVatInfo.time);
+  @else let influence = vertexAnimationInfluence(input, prevVatPlayback[base], prevVatPlayback[base + 1u], prevVatPlayback[base + 2u].x, prevVatInfo.time);
   return (influence * vec4f(input.position, 1.0)).xyz;
 }
 `;
 
 /**
  * Previous-frame vertex animation for LINEAR_VELOCITY: fills `velocityPreviousPosition` with the vertex as animated
- * at the task's previous time (`prevVatInfo`) with its previous playback records (`prevVatPlayback`). Needs the
+ * at the task's previous time (`prevVatInfo`) with its previous playback records (`prevVatPlayback`, or with
+ * `deformTextures` the texture `prevVatPlaybackTexture`). Needs the
  * `vertex-animation` fragment composed.
  * @internal
  */
@@ -37,7 +43,9 @@ export function makeVertexAnimationVelocityFragment(): Fragment {
         type: 'array<vec4f>',
         role: 'extra',
         visibility: ['vertex'],
+        when: '!deformTextures',
       },
+      rowWrappedTextureBinding('prevVatPlaybackTexture'),
       { name: 'prevVatInfo', kind: 'uniform', type: 'PreviousVertexAnimation', role: 'extra', visibility: ['vertex'] },
     ],
     fills: [{ slot: 'velocityPreviousPosition', fn: 'previousVertexAnimationPosition' }],

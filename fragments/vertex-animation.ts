@@ -1,11 +1,15 @@
 import type { Fragment } from './fragment-types.js';
+import { rowWrappedTextureBinding } from './standard-vertex.js';
 
 /** Condition for eight influences per vertex (joints2/weights2 as well as joints/weights). */
 export const vat8Condition = 'vat8';
 
-const source = `import bindings::{ vatInfo, vatPlayback, vatTexture };
+const source = `import bindings::{ vatInfo, vatTexture };
+@if(!deformTextures) import bindings::vatPlayback;
+@if(deformTextures) import bindings::vatPlaybackTexture;
 import io::VertexInput;
 import package::standard_vertex::{ DeformedVertex, blendBones };
+@if(deformTextures) import package::standard_vertex::rowWrappedTexel;
 
 struct VertexAnimationInfo {
   time: f32,
@@ -41,7 +45,8 @@ fn vertexAnimationInfluence(input: VertexInput, clipA: vec4f, clipB: vec4f, weig
 // Playback record i (12 floats = 3 vec4f) belongs to instance i; a mesh without thin instances draws instance 0.
 fn vertexAnimationVertex(input: VertexInput, vertex: ptr<function, DeformedVertex>) {
   let base = input.instanceIndex * 3u;
-  let influence = vertexAnimationInfluence(input, vatPlayback[base], vatPlayback[base + 1u], vatPlayback[base + 2u].x, vatInfo.time);
+  @if(deformTextures) let influence = vertexAnimationInfluence(input, rowWrappedTexel(vatPlaybackTexture, base), rowWrappedTexel(vatPlaybackTexture, base + 1u), rowWrappedTexel(vatPlaybackTexture, base + 2u).x, vatInfo.time);
+  @else let influence = vertexAnimationInfluence(input, vatPlayback[base], vatPlayback[base + 1u], vatPlayback[base + 2u].x, vatInfo.time);
   (*vertex).position = (influence * vec4f((*vertex).position, 1.0)).xyz;
   @if(normals) (*vertex).normal = (influence * vec4f((*vertex).normal, 0.0)).xyz;
 }
@@ -50,7 +55,8 @@ fn vertexAnimationVertex(input: VertexInput, vertex: ptr<function, DeformedVerte
 /**
  * Vertex animation texture (VAT): baked mesh-space bone matrices per frame in `vatTexture` (rgba32float, width
  * 4 × bone count, height frame count), 4 (or, with `vat8`, 8) influences per vertex, per-instance playback records
- * (two clips and a blend weight) in `vatPlayback`, time and counts in `vatInfo`. Fills `deformVertex`.
+ * (two clips and a blend weight) in `vatPlayback` (with `deformTextures`: the rgba32float texture
+ * `vatPlaybackTexture`, row-wrapped), time and counts in `vatInfo`. Fills `deformVertex`.
  */
 export function makeVertexAnimationFragment(): Fragment {
   return {
@@ -72,7 +78,15 @@ export function makeVertexAnimationFragment(): Fragment {
         role: 'extra',
         visibility: ['vertex'],
       },
-      { name: 'vatPlayback', kind: 'read-only-storage', type: 'array<vec4f>', role: 'extra', visibility: ['vertex'] },
+      {
+        name: 'vatPlayback',
+        kind: 'read-only-storage',
+        type: 'array<vec4f>',
+        role: 'extra',
+        visibility: ['vertex'],
+        when: '!deformTextures',
+      },
+      rowWrappedTextureBinding('vatPlaybackTexture'),
       { name: 'vatInfo', kind: 'uniform', type: 'VertexAnimationInfo', role: 'extra', visibility: ['vertex'] },
     ],
     fills: [{ slot: 'deformVertex', fn: 'vertexAnimationVertex' }],

@@ -82,6 +82,8 @@ export interface GeometryDrawContext {
   previousDepth: boolean;
   objectPrimitive: boolean;
   features: ReadonlySet<string>;
+  /** The device keeps deformation data in textures (`deformationInTextures`). */
+  deformationTextures: boolean;
 }
 
 const constantBlend: GPUBlendState = {
@@ -124,6 +126,7 @@ export function acquireGeometryDraw(
       geometryShaderSpec(describeGeometryShader(mesh, context, velocityStatic), {
         fragmentLists: context.fragmentLists,
         deviceFeatures: context.features,
+        deformationTextures: context.deformationTextures,
       }),
       context.cache,
     );

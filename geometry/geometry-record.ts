@@ -6,6 +6,7 @@ import { getRenderTargetTextures } from '../engine/render-target.js';
 import { createBlitPass, disposeBlitPass, resolveBlitRemap } from './blit-pass.js';
 import { makeFrameIdRanges } from '../engine/frame-ids.js';
 import { ensureMeshDeformation, meshDeformationGroup } from '../engine/mesh-deformation.js';
+import { deformationInTextures } from '../engine/mesh-deformation-textures.js';
 import {
   acquireGeometryDraw,
   clearTextureGroupCache,
@@ -305,6 +306,7 @@ export function recordGeometryTask(state: GeometryTaskState): void {
     previousDepth: state.velocity.previousDepth,
     objectPrimitive: state.setup.objectPrimitive,
     features: engine.features,
+    deformationTextures: deformationInTextures(device),
   });
   // The previous lease set is given back only once the whole record succeeded.
   const draws = swapPipelineLeaseSet(state, device, (pipelines) => {

@@ -184,7 +184,7 @@ export function geometryShaderSpec(
   if (variant.thinInstances && velocity) buffers.push(previousInstanceVertexBuffer());
   // With velocity a deformed mesh also composes its previous-frame deformation (previous bones and morph weights,
   // or the VAT's previous playback and time).
-  const deformation = deformationComposeParts(description.mesh.deformation);
+  const deformation = deformationComposeParts(description.mesh.deformation, options.deformationTextures);
   const previous = deformation.fragments.length > 0 && velocity;
   const vertexAnimation = description.mesh.deformation.vertexAnimation;
   const key = `${variant.outputs.join(',')}|${deformation.key}`;

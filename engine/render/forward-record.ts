@@ -10,6 +10,7 @@ import { disposeFrameIdReader, makeFrameIdRanges } from '../frame-ids.js';
 import type { TextureData } from '../material.js';
 import { ensureMeshGpu, type Mesh } from '../mesh.js';
 import { ensureMeshDeformation, meshDeformationGroup } from '../mesh-deformation.js';
+import { deformationInTextures } from '../mesh-deformation-textures.js';
 import { materialCullMode, meshUsesClockwise } from '../winding.js';
 import { ensureObjectIdTexture, forwardObjectIdFormat } from './forward-object-ids.js';
 import { describeForwardShader, forwardShaderSpec } from './forward-shader.js';
@@ -144,7 +145,11 @@ function acquireForwardDraw(
 ): ForwardDraw {
   const { engine, shaderOptions, fragmentLists, composeCache } = state;
   const composed = composeShader(
-    forwardShaderSpec(describeForwardShader(mesh, shaderOptions), { fragmentLists, deviceFeatures: engine.features }),
+    forwardShaderSpec(describeForwardShader(mesh, shaderOptions), {
+      fragmentLists,
+      deviceFeatures: engine.features,
+      deformationTextures: deformationInTextures(device),
+    }),
     composeCache,
   );
   const acquire = (frontFace: GPUFrontFace) => {

@@ -93,7 +93,7 @@ export function describeForwardShader(
  */
 export function forwardShaderSpec(description: ForwardShaderDescription, options: ShaderSpecOptions = {}): ComposeSpec {
   const { objectIds } = description;
-  const deformation = deformationComposeParts(description.mesh.deformation);
+  const deformation = deformationComposeParts(description.mesh.deformation, options.deformationTextures);
   const fragments = reuseFragmentList(
     options.fragmentLists,
     `${objectIds ? 'ids' : 'color'}|${deformation.key}`,

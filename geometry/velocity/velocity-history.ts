@@ -1,4 +1,9 @@
 import type { Mesh } from '../../engine/mesh.js';
+import {
+  createRowWrappedTexture,
+  deformationInTextures,
+  writeRowWrapped,
+} from '../../engine/mesh-deformation-textures.js';
 
 /** The task's copy of a thin-instanced mesh's previous matrices: a second instance buffer owned by the task. */
 interface PreviousInstances {
@@ -20,10 +25,16 @@ interface PreviousDeformation {
   /** VAT: previous playback records and `(time, 0, 0, 0)`; `vatTime` stages the current time when there is no history. */
   vatPlayback: GPUBuffer | null;
   vatInfo: GPUBuffer | null;
+  /** On a device without vertex-stage storage buffers: the previous weights and playback in row-wrapped textures. */
+  weightTexture: GPUTexture | null;
+  vatPlaybackTexture: GPUTexture | null;
   lastVatPlayback: Float32Array<ArrayBuffer>;
   lastVatTime: Float32Array<ArrayBuffer>;
   vatTime: Float32Array<ArrayBuffer>;
-  /** Bind resources by name: `prevBoneTexture`, `prevMorphWeights`, `prevVatPlayback`, `prevVatInfo`. */
+  /**
+   * Bind resources by name: `prevBoneTexture`, `prevMorphWeights`, `prevVatPlayback`, `prevVatInfo` (the texture
+   * variants `prevMorphWeightTexture`, `prevVatPlaybackTexture`).
+   */
   resources: Record<string, GPUBindingResource>;
 }
 
@@ -121,21 +132,38 @@ export function ensureMeshVelocityHistory(
           usage: GPUTextureUsage.TEXTURE_BINDING | GPUTextureUsage.COPY_DST,
         })
       : null;
-    const weights = mesh.morphTargets
-      ? device.createBuffer({
-          label: `${label}:previous-morph-weights:${mesh.name}`,
-          size: Math.max(16, Math.ceil(mesh.morphTargets.count / 4) * 16),
-          usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
-        })
-      : null;
+    const textures = deformationInTextures(device);
+    const weights =
+      mesh.morphTargets && !textures
+        ? device.createBuffer({
+            label: `${label}:previous-morph-weights:${mesh.name}`,
+            size: Math.max(16, Math.ceil(mesh.morphTargets.count / 4) * 16),
+            usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+          })
+        : null;
+    const weightTexture =
+      mesh.morphTargets && textures
+        ? createRowWrappedTexture(
+            device,
+            `${label}:previous-morph-weights:${mesh.name}`,
+            mesh.morphTargets.count,
+            'r32float',
+          )
+        : null;
     const vat = mesh.vertexAnimation !== null;
-    const playback = vat
-      ? device.createBuffer({
-          label: `${label}:previous-vat-playback:${mesh.name}`,
-          size: mesh.vertexAnimationPlayback.byteLength,
-          usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
-        })
-      : null;
+    const records = mesh.vertexAnimationPlayback.length / 12;
+    const playbackTexture =
+      vat && textures
+        ? createRowWrappedTexture(device, `${label}:previous-vat-playback:${mesh.name}`, records * 3, 'rgba32float')
+        : null;
+    const playback =
+      vat && !textures
+        ? device.createBuffer({
+            label: `${label}:previous-vat-playback:${mesh.name}`,
+            size: mesh.vertexAnimationPlayback.byteLength,
+            usage: GPUBufferUsage.STORAGE | GPUBufferUsage.COPY_DST,
+          })
+        : null;
     const info = vat
       ? device.createBuffer({
           label: `${label}:previous-vat-info:${mesh.name}`,
@@ -148,6 +176,8 @@ export function ensureMeshVelocityHistory(
       weights,
       vatPlayback: playback,
       vatInfo: info,
+      weightTexture,
+      vatPlaybackTexture: playbackTexture,
       lastBones: new Float32Array(mesh.skeleton ? mesh.skeleton.boneCount * 16 : 0),
       lastWeights: new Float32Array(mesh.morphWeights.length),
       lastVatPlayback: new Float32Array(mesh.vertexAnimationPlayback.length),
@@ -156,7 +186,10 @@ export function ensureMeshVelocityHistory(
       resources: {
         ...(bones ? { prevBoneTexture: bones.createView() } : {}),
         ...(weights ? { prevMorphWeights: { buffer: weights } } : {}),
-        ...(playback && info ? { prevVatPlayback: { buffer: playback }, prevVatInfo: { buffer: info } } : {}),
+        ...(weightTexture ? { prevMorphWeightTexture: weightTexture.createView() } : {}),
+        ...(info ? { prevVatInfo: { buffer: info } } : {}),
+        ...(playback ? { prevVatPlayback: { buffer: playback } } : {}),
+        ...(playbackTexture ? { prevVatPlaybackTexture: playbackTexture.createView() } : {}),
       },
     };
     entry.valid = false;
@@ -169,6 +202,8 @@ function destroyPreviousDeformation(previous: PreviousDeformation | null): void 
   previous?.weights?.destroy();
   previous?.vatPlayback?.destroy();
   previous?.vatInfo?.destroy();
+  previous?.weightTexture?.destroy();
+  previous?.vatPlaybackTexture?.destroy();
 }
 
 /** @internal Drops entries (and buffers) of meshes no longer drawn. */
@@ -211,19 +246,15 @@ export function writeMeshVelocity(
         { bytesPerRow: 64 },
         [4, mesh.skeleton.boneCount],
       );
-    if (deformation.weights && mesh.morphWeights.length)
-      queue.writeBuffer(
-        deformation.weights,
-        0,
-        (moving ? deformation.lastWeights : mesh.morphWeights) as Float32Array<ArrayBuffer>,
-      );
-    if (deformation.vatPlayback && deformation.vatInfo) {
+    const weights = (moving ? deformation.lastWeights : mesh.morphWeights) as Float32Array<ArrayBuffer>;
+    if (deformation.weights && mesh.morphWeights.length) queue.writeBuffer(deformation.weights, 0, weights);
+    if (deformation.weightTexture && mesh.morphWeights.length)
+      writeRowWrapped(queue, deformation.weightTexture, weights);
+    if (deformation.vatInfo) {
       deformation.vatTime[0] = mesh.vertexAnimationTime;
-      queue.writeBuffer(
-        deformation.vatPlayback,
-        0,
-        moving ? deformation.lastVatPlayback : mesh.vertexAnimationPlayback,
-      );
+      const playback = moving ? deformation.lastVatPlayback : mesh.vertexAnimationPlayback;
+      if (deformation.vatPlayback) queue.writeBuffer(deformation.vatPlayback, 0, playback);
+      if (deformation.vatPlaybackTexture) writeRowWrapped(queue, deformation.vatPlaybackTexture, playback);
       queue.writeBuffer(deformation.vatInfo, 0, moving ? deformation.lastVatTime : deformation.vatTime);
     }
   }

@@ -142,7 +142,13 @@ function describeRequest(
   const buffers = pickShaderVertexBuffers(description);
   const key = `${modeOf(detailed, method)}|${description.indexFormat}|${checked?.digest ?? 'no-rule'}|${source.deformationKey(description.mesh.deformation)}|${stableStringify(buffers)}|${rasterKey(raster)}`;
   const compose = () => {
-    const composed = composeShader(pickShaderSpec(description, { fragmentLists: gpu.fragmentLists }), gpu.composeCache);
+    const composed = composeShader(
+      pickShaderSpec(description, {
+        fragmentLists: gpu.fragmentLists,
+        deformationTextures: source.deformationInTextures(gpu.device),
+      }),
+      gpu.composeCache,
+    );
     checkVertexPullLimits(api, gpu.device, mesh, composed);
     return composed;
   };

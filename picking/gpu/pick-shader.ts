@@ -89,7 +89,7 @@ export function pickShaderVertexBuffers(description: PickShaderDescription): Ver
  */
 export function pickShaderSpec(description: PickShaderDescription, options: ShaderSpecOptions = {}): ComposeSpec {
   const { rule } = description;
-  const deformation = source.deformationParts(description.mesh.deformation);
+  const deformation = source.deformationParts(description.mesh.deformation, options.deformationTextures);
   const base = reuseFragmentList(options.fragmentLists, deformation.key, () => [
     ...makePickFragments(),
     ...deformation.fragments,

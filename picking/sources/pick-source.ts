@@ -190,7 +190,15 @@ export interface PickSourceOps<O> {
   /** The described subject's vertex buffers plus the thin-instance buffer, as the composer reads them (a new array). */
   shaderVertexBuffers(description: PickSubjectShader): VertexBufferSpec[];
   /** Fragments and conditions a deformation adds to the vertex stage, and its key (new arrays). */
-  deformationParts(deformation: object): { fragments: Fragment[]; conditions: Record<string, boolean>; key: string };
+  deformationParts(
+    deformation: object,
+    textures?: boolean,
+  ): { fragments: Fragment[]; conditions: Record<string, boolean>; key: string };
+  /**
+   * Whether this device's subjects keep deformation data in textures (no vertex-stage storage buffers): pass it to
+   * `deformationParts`.
+   */
+  deformationInTextures(device: GPUDevice): boolean;
   /** The deformation's part of a pipeline key. */
   deformationKey(deformation: object): string;
   /** Buffer usage a host buffer needs for the vertex-index detail path to bind it as storage. */

@@ -29,6 +29,7 @@ import {
   meshDeformationGroup,
   syncMeshDeformation,
 } from '../../engine/mesh-deformation.js';
+import { deformationInTextures } from '../../engine/mesh-deformation-textures.js';
 import { hostStorageUsage } from '../../engine/mesh-host-buffers.js';
 import {
   describeMeshShader,
@@ -189,7 +190,8 @@ export const weftPickSource: PickSourceOps<Mesh> = {
   drawInstances: (pass, subject, count, first) => drawMeshInstances(pass, subject as Mesh, count, first),
   describeShader: (subject) => describeMeshShader(subject as Mesh),
   shaderVertexBuffers: (description) => vertexBuffersOfDescription(description as MeshShaderDescription),
-  deformationParts: (deformation) => deformationComposeParts(deformation as MeshDeformationVariant),
+  deformationParts: (deformation, textures) => deformationComposeParts(deformation as MeshDeformationVariant, textures),
+  deformationInTextures,
   deformationKey: (deformation) => deformationVariantKey(deformation as MeshDeformationVariant),
   storageUsage: hostStorageUsage,
 };
