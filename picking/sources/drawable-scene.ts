@@ -188,6 +188,13 @@ function checkDrawable<T>(api: string, target: DrawableScene<T>, drawable: PickD
       `drawables[${at}].instances must be { matrices: Float32Array, version: number, buffer? }`,
     );
   const morph = d.morph;
+  const bufferAt = Array.isArray(morph?.positions) ? morph.positions.findIndex(isGpuBufferLike) : -1;
+  if (bufferAt >= 0)
+    throw new PickError(
+      api,
+      'bad-option',
+      `drawables[${at}].morph.positions[${bufferAt}] is a GPUBuffer; morph deltas are CPU data (Float32Array) that weft uploads itself, into textures on a device without vertex-stage storage buffers (a compatibility-mode device, maxStorageBuffersInVertexStage 0), where a storage buffer cannot be bound in the vertex stage: pass the deltas as Float32Array`,
+    );
   if (
     morph != null &&
     (!Array.isArray(morph.positions) ||
@@ -219,6 +226,11 @@ function checkDrawable<T>(api: string, target: DrawableScene<T>, drawable: PickD
       'bad-option',
       `drawables[${at}].skin.boneMatrices must be a Float32Array of 16 floats per bone`,
     );
+}
+
+/** A GPUBuffer, told by its shape (Node's WebGPU globals may be absent when this runs). */
+function isGpuBufferLike(value: unknown): boolean {
+  return typeof value === 'object' && value !== null && 'mapAsync' in value && 'usage' in value;
 }
 
 /** A hidden drawable is never picked (weft's own meshes keep `visible` and `pickable` apart; a host's hidden is gone). */

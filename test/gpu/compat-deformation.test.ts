@@ -23,7 +23,17 @@ import {
   type Scene,
 } from '../../engine/index.js';
 import { createGeometryRendererTask, GeometryTextureType } from '../../geometry/index.js';
-import { createGpuPicker, disposeGpuPicker, pickManyAsync } from '../../picking/index.js';
+import {
+  createDrawableScene,
+  createGpuPicker,
+  disposeDrawableScene,
+  disposeGpuPicker,
+  type PickDrawable,
+  PickError,
+  pickedObjectOf,
+  pickManyAsync,
+  syncDrawableScene,
+} from '../../picking/index.js';
 import { cameraPixelRay } from '../support/camera-rays.js';
 import { getNodeGpu } from '../support/gpu.js';
 import { clipRow, crowdFrames, crowdInstances, twoBoneBox } from '../support/vat-reference.js';
@@ -283,6 +293,22 @@ function castBodies(bodies: readonly ReferenceBody[], x: number, y: number): str
   return best?.key ?? null;
 }
 
+/**
+ * Pixel centres (framebuffer points) where the reference answer is the same 0.05 px to every side and diagonal: away
+ * from silhouettes, so a float32 rasterizer and a float64 ray agree on what covers them.
+ */
+function steadyPixels(bodies: readonly ReferenceBody[]): { x: number; y: number; want: string | null }[] {
+  const pixels: { x: number; y: number; want: string | null }[] = [];
+  const offsets = [-0.05, 0, 0.05].flatMap((dx) => [-0.05, 0, 0.05].map((dy) => [dx, dy]));
+  for (let y = 0; y < size[1]; y++)
+    for (let x = 0; x < size[0]; x++) {
+      const want = castBodies(bodies, x, y);
+      if (offsets.every(([dx, dy]) => castBodies(bodies, x + dx, y + dy) === want))
+        pixels.push({ x: x + 0.5, y: y + 0.5, want });
+    }
+  return pixels;
+}
+
 describe('morph targets and VAT on a compatibility-mode device', () => {
   test('the forward frame equals a core device’s, byte for byte', async () => {
     const core = await forwardFrameAsync('core');
@@ -306,23 +332,7 @@ describe('morph targets and VAT on a compatibility-mode device', () => {
       const built = buildScene(engine);
       secondPose(built);
       renderFrame(built.scene);
-      const bodies = [morphReference(secondWeights), ...crowdReference(1.9)];
-      const pixels: { x: number; y: number; want: string | null }[] = [];
-      for (let y = 0; y < size[1]; y++)
-        for (let x = 0; x < size[0]; x++) {
-          const want = castBodies(bodies, x, y);
-          const steady = [
-            [-0.05, 0],
-            [0.05, 0],
-            [0, -0.05],
-            [0, 0.05],
-            [0.05, 0.05],
-            [-0.05, -0.05],
-            [0.05, -0.05],
-            [-0.05, 0.05],
-          ].every(([dx, dy]) => castBodies(bodies, x + dx, y + dy) === want);
-          if (steady) pixels.push({ x: x + 0.5, y: y + 0.5, want });
-        }
+      const pixels = steadyPixels([morphReference(secondWeights), ...crowdReference(1.9)]);
       const picker = createGpuPicker(built.scene);
       try {
         const infos = await pickManyAsync(picker, pixels);
@@ -336,6 +346,7 @@ describe('morph targets and VAT on a compatibility-mode device', () => {
           if (got !== pixels[i].want) wrong.push(`(${pixels[i].x}, ${pixels[i].y}): ${got} != ${pixels[i].want}`);
         });
         expect(wrong).toEqual([]);
+        expect(pixels.filter((p) => p.want).length, 'steady pixels on a body').toBeGreaterThan(300);
         // Every body was hit somewhere: the morphed sphere and all five crowd members.
         expect([...seen].sort()).toEqual(['crowd#0', 'crowd#1', 'crowd#2', 'crowd#3', 'crowd#4', 'morphed']);
       } finally {
@@ -343,6 +354,76 @@ describe('morph targets and VAT on a compatibility-mode device', () => {
       }
     });
   }, 180_000);
+
+  test('a host drawable with morph targets is picked there; morph deltas given as a GPUBuffer are a PickError', async () => {
+    await onEngineAsync('compatibility', size, async (engine) => {
+      const device = engine.device;
+      const sphere = morphedSphere();
+      const upload = (data: ArrayBufferView, usage: number, label: string) => {
+        const buffer = device.createBuffer({ label, size: Math.ceil(data.byteLength / 4) * 4, usage: usage | 8 });
+        device.queue.writeBuffer(buffer, 0, data.buffer, data.byteOffset, data.byteLength);
+        return buffer;
+      };
+      const vertexBuffer = upload(sphere.data.positions!, GPUBufferUsage.VERTEX, 'host:positions');
+      const indexBuffer = upload(sphere.data.indices as Uint16Array, GPUBufferUsage.INDEX, 'host:indices');
+      const host = { id: 'host sphere' };
+      const drawable: PickDrawable<typeof host> = {
+        object: host,
+        vertexBuffers: [
+          {
+            buffer: vertexBuffer,
+            data: sphere.data.positions!,
+            arrayStride: 12,
+            attributes: { position: { format: 'float32x3', offset: 0 } },
+          },
+        ],
+        index: { buffer: indexBuffer, data: sphere.data.indices as Uint16Array },
+        worldMatrix: morphWorld,
+        morph: { positions: sphere.positions, weights: secondWeights },
+      };
+      const drawables = createDrawableScene<typeof host>(engine);
+      drawables.scene.camera = makePerspectiveCamera({
+        position: [...camera.position],
+        target: [...camera.target],
+        fovY: camera.fovY,
+      });
+      const picker = createGpuPicker(drawables.scene);
+      try {
+        const deltaBuffer = upload(sphere.positions[0], GPUBufferUsage.STORAGE, 'host:morph-deltas');
+        const refused = (() => {
+          try {
+            const positions = [deltaBuffer, ...sphere.positions.slice(1)] as unknown as Float32Array[];
+            syncDrawableScene(drawables, [{ ...drawable, morph: { positions, weights: secondWeights } }]);
+            return null;
+          } catch (error) {
+            return error;
+          }
+        })();
+        deltaBuffer.destroy();
+        expect(refused).toBeInstanceOf(PickError);
+        expect((refused as PickError).code).toBe('bad-option');
+        expect((refused as PickError).message).toContain('morph.positions[0] is a GPUBuffer');
+        expect(drawables.scene.meshes).toEqual([]);
+        // The same drawable with its deltas as CPU data: picked where the float64 reference says.
+        syncDrawableScene(drawables, [drawable]);
+        expect(drawables.scene.meshes[0].deformationGpu).toBeNull();
+        const pixels = steadyPixels([{ ...morphReference(secondWeights), key: 'host sphere' }]);
+        const infos = await pickManyAsync(picker, pixels);
+        expect(drawables.scene.meshes[0].deformationGpu?.morphDeltaTexture).toBeTruthy();
+        const wrong = infos.flatMap((info, i) => {
+          const got = pickedObjectOf(drawables, info)?.object.id ?? null;
+          return got === pixels[i].want ? [] : [`(${pixels[i].x}, ${pixels[i].y}): ${got} != ${pixels[i].want}`];
+        });
+        expect(wrong).toEqual([]);
+        expect(pixels.filter((p) => p.want).length).toBeGreaterThan(100);
+      } finally {
+        disposeGpuPicker(picker);
+        disposeDrawableScene(drawables);
+        vertexBuffer.destroy();
+        indexBuffer.destroy();
+      }
+    });
+  }, 120_000);
 
   test('morph data no texture of the device can hold is a MeshDataError naming the limit; the next frame works', async () => {
     await onEngineAsync('compatibility', [16, 16], async (engine) => {
