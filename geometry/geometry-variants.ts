@@ -139,14 +139,38 @@ export function registerGeometryVariants(registry: VariantRegistry): VariantRegi
   registerVariant(registry, {
     name: 'geometry-deform-vat4-velocity-thin-instances',
     description: 'geometry pass: linear velocity and world position of a thin-instanced VAT mesh',
-    spec: vertexAnimationVelocitySpec,
+    spec: () => vertexAnimationVelocitySpec(false),
+  });
+  registerVariant(registry, {
+    name: 'geometry-deform-vat4-velocity-thin-instances-textures',
+    description:
+      'the same on a device without vertex-stage storage buffers: playback and its history read from textures',
+    spec: () => vertexAnimationVelocitySpec(true),
+  });
+  registerVariant(registry, {
+    name: 'geometry-deform-morph-skin4-velocity-textures',
+    description:
+      'geometry pass: linear velocity and world position of a morphed, skinned mesh on a device without vertex-stage storage buffers',
+    spec: () =>
+      geometryShaderSpec(
+        {
+          mesh: describeRepresentativeMesh({ skin: 4, morph: true }),
+          outputs: ['linearVelocity', 'worldPosition'],
+          previousDepth: false,
+          objectPrimitive: false,
+        },
+        { deformationTextures: true },
+      ),
   });
   return registry;
 }
 
 /** The G-buffer's velocity variant of a thin-instanced VAT mesh (4 influences): current and previous animated positions. */
-function vertexAnimationVelocitySpec(): ComposeSpec {
+function vertexAnimationVelocitySpec(textures: boolean): ComposeSpec {
   const outputs: GeometryOutputName[] = ['linearVelocity', 'worldPosition'];
   const mesh = describeRepresentativeMesh({ vat: 4, thinInstances: true });
-  return geometryShaderSpec({ mesh, outputs, previousDepth: false, objectPrimitive: false });
+  return geometryShaderSpec(
+    { mesh, outputs, previousDepth: false, objectPrimitive: false },
+    { deformationTextures: textures },
+  );
 }

@@ -41,6 +41,21 @@ export function registerPickVariants(registry: VariantRegistry): VariantRegistry
       description: `pick ids, primitive detail, deformed mesh ${JSON.stringify(shape)}`,
       spec: () => pickShaderSpec({ mesh: describeWeftMeshShape(shape), detailed: true, rule: null }),
     });
+  // A compatibility-mode device's identity picks of deformed meshes: morph and VAT playback data read from textures.
+  const compatible: [string, PickSubjectShape][] = [
+    ['pick-deform-morph-skin4-textures', { skin: 4, morph: true }],
+    ['pick-deform-vat4-thin-instances-textures', { vat: 4, thinInstances: true }],
+  ];
+  for (const [name, shape] of compatible)
+    registerVariant(registry, {
+      name,
+      description: `pick ids, deformed mesh ${JSON.stringify(shape)}, deformation data in textures`,
+      spec: () =>
+        pickShaderSpec(
+          { mesh: describeWeftMeshShape(shape), detailed: false, rule: null },
+          { deformationTextures: true },
+        ),
+    });
   registerVertexIndexVariants(registry);
   return registry;
 }

@@ -37,10 +37,11 @@ describe('variant registry', () => {
     const weft = listVariants(makeWeftVariantRegistry()).map((v) => v.name);
     expect(weft).not.toContain('mine');
     expect(listVariants(makeWeftVariantRegistry()).map((v) => v.name)).toEqual(weft);
-    // 16 standard-material, 4 + 4 vertex-index pick, 16 + 1 vertex-index pick-rule and 10 + 3 vertex-index deformation
-    // variants at least (later features add theirs).
+    // 16 standard-material, 4 + 4 vertex-index pick, 16 + 1 vertex-index pick-rule and 10 + 3 vertex-index + 6
+    // compatibility-device (textures) deformation variants at least (later features add theirs).
     expect(weft.filter((n) => /^(standard|pick)/.test(n) && !n.includes('deform'))).toHaveLength(41);
-    expect(weft.filter((n) => n.includes('deform'))).toHaveLength(13);
+    expect(weft.filter((n) => n.includes('deform'))).toHaveLength(19);
+    expect(weft.filter((n) => n.includes('deform') && n.endsWith('-textures'))).toHaveLength(6);
   });
 
   test('rejects duplicate and non-kebab names', () => {

@@ -81,6 +81,30 @@ describe('registered variants are the shaders the runtimes compose', () => {
     expectVariant('deform-vat4', forward(mesh.animated));
   });
 
+  test('a device without vertex-stage storage buffers: the texture-reading deformation variants of every pass', () => {
+    const textures = { deformationTextures: true };
+    const forward = forwardShaderSpec(
+      describeForwardShader(mesh.morphed, { objectIds: false, objectPrimitive: false }),
+      textures,
+    );
+    expectVariant('deform-morph-skin4-thin-instances-textures', forward);
+    const pick = (m: Mesh) => pickShaderSpec(describePickShader('test', m, false, null).description, textures);
+    expectVariant('pick-deform-vat4-thin-instances-textures', pick(mesh.crowd));
+    const outputs: GeometryOutputName[] = ['linearVelocity', 'worldPosition'];
+    const geometry = (m: Mesh) =>
+      geometryShaderSpec(
+        describeGeometryShader(m, { outputs, previousDepth: false, objectPrimitive: false }),
+        textures,
+      );
+    expectVariant('geometry-deform-vat4-velocity-thin-instances-textures', geometry(mesh.crowd));
+    // Not one storage buffer left in the vertex stage of any of them.
+    for (const spec of [forward, pick(mesh.crowd), geometry(mesh.crowd), geometry(mesh.morphed)]) {
+      const composed = composeShader(spec);
+      const storage = composed.bindGroups.flatMap((g) => g.entries).filter((e) => e.buffer?.type?.includes('storage'));
+      expect(storage).toEqual([]);
+    }
+  });
+
   test('pick pass: basic and detailed, thin-instanced, skinned and thin-instanced VAT meshes', () => {
     const pick = (m: Mesh, detailed: boolean) =>
       pickShaderSpec(describePickShader('test', m, detailed, null).description);
