@@ -3,12 +3,9 @@
 // read with `rowWrappedTexel`. The texels hold the same floats the storage buffers hold on other devices.
 import { MeshDataError } from './engine-errors.js';
 
-/**
- * Storage buffers the deformation shaders bind in the vertex stage at most (the G-buffer's velocity of a morphed mesh:
- * deltas, weights, previous weights). A device that allows fewer reads deformation data from textures.
- * @internal
- */
-export const deformationVertexStorageBuffers = 3;
+// Storage buffers the deformation shaders bind in the vertex stage at most (the G-buffer's velocity of a morphed mesh:
+// deltas, weights, previous weights). A device that allows fewer reads deformation data from textures.
+const deformationVertexStorageBuffers = 3;
 
 let texturesByDevice: WeakMap<GPUDevice, boolean> | undefined;
 
