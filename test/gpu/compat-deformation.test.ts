@@ -20,6 +20,7 @@ import {
   readEngineFrameAsync,
   readRenderTargetPixelsAsync,
   setBoneMatrix,
+  setThinInstances,
   renderFrame,
   runTasks,
   type Scene,
@@ -369,6 +370,29 @@ describe('morph targets and VAT on a compatibility-mode device', () => {
     const counts = new Map<number, number>();
     for (const p of pixels) counts.set(p, (counts.get(p) ?? 0) + 1);
     expect(pixels.length - Math.max(...counts.values())).toBeGreaterThan(600);
+  }, 120_000);
+
+  test('a VAT crowd that grows (new playback texture) still draws as on a core device', async () => {
+    const grownFrame = (kind: DeviceKind) =>
+      onEngineAsync(kind, size, async (engine) => {
+        const built = buildScene(engine);
+        renderFrame(built.scene);
+        const { matrices, playback } = crowdInstances();
+        const grown = new Float32Array(7 * 16);
+        const grownPlayback = new Float32Array(7 * 12);
+        grown.set(matrices);
+        grownPlayback.set(playback);
+        for (const i of [5, 6]) {
+          grown.set(mat4.translation([-2.4 + 1.2 * (i - 5), 1.6, -1]), i * 16);
+          grownPlayback.set([0, 3, 0.5 * i, 1, 1, 2, 0, 1, 0.5, 0, 0, 0], i * 12);
+        }
+        setThinInstances(built.crowd, grown, grownPlayback);
+        renderFrame(built.scene);
+        if (kind === 'compatibility') expect(built.crowd.deformationGpu!.vatPlaybackTexture!.width).toBe(21);
+        return readEngineFrameAsync(engine);
+      });
+    const core = await grownFrame('core');
+    expect(differingBytes(core, await grownFrame('compatibility'))).toBe(0);
   }, 120_000);
 
   test('the G-buffer (world position, world normal, velocity from the previous pose) equals a core device’s', async () => {
