@@ -25,6 +25,7 @@ import { makePickingRay, type PickingRay } from '../picking-ray.js';
 import { makeRectPlanes, makeRectSnapshot } from '../rect/pick-rect-snapshot.js';
 import { makeContributorViewData } from '../sources/pick-contributors.js';
 import { weftPickSource as source } from '../sources/weft-pick-source.js';
+import { cullSnapCandidates } from './snap-cull.js';
 import { getFeatureEdges } from './snap-edges.js';
 import { findSnapFeature, type SnapTriangle, type SnapView } from './snap-features.js';
 import { type CheckedSnap, checkSnapOption, type SnapOptions } from './snap-options.js';
@@ -103,7 +104,8 @@ export async function pickSnappedAsync(
   const { width, height } = viewport;
   const viewProjection = ray.viewProjection;
   const planes = options?.preFilter !== false ? makeRectPlanes(viewProjection, region, width, height) : null;
-  const snapshot = makeRectSnapshot(api, picker.scene, options ?? {}, planes);
+  const rectSnapshot = makeRectSnapshot(api, picker.scene, options ?? {}, planes);
+  const snapshot = planes ? cullSnapCandidates(rectSnapshot, planes) : rectSnapshot;
   const sources = captureSceneSources(picker, api, snapshot, null, camera, options);
   const view = sources.length ? makeContributorViewData(camera, viewProjection, width, height) : null;
   const hasPrimitiveIndex = picker.scene.engine.features.has('primitive-index');
@@ -159,22 +161,27 @@ function snappedFeature(
   const size = 2 * radius + 1;
   const seen = new Map<string, SnapTriangle>();
   const owners = new Map<SnapTriangle, { mesh: SnappedFeature['mesh']; instance: number }>();
+  const faceAt = (index: number) => readback.detailWord?.(index) ?? readback.texel(index).detail?.[0] ?? noPrimitive;
   for (let dy = -radius; dy <= radius; dy++) {
     const py = Math.floor(ray.sampleY + dy);
     if (py < 0 || py >= ray.height) continue;
+    let lastId = 0;
+    let lastFace = noPrimitive;
     for (let dx = -radius; dx <= radius; dx++) {
       const px = Math.floor(ray.sampleX + dx);
       if (px < 0 || px >= ray.width) continue;
       const index = (dy + radius) * size + dx + radius;
       const id = readback.id(index);
       if (id === 0) continue;
-      const found = findCandidate(snapshot, id);
-      if (!found) continue;
-      const detail = readback.texel(index).detail;
-      const face = detail ? detail[0] : noPrimitive;
-      if (face === noPrimitive) continue;
+      const face = faceAt(index);
+      // Neighbouring texels mostly show the triangle their left neighbour shows.
+      if (face === noPrimitive || (id === lastId && face === lastFace)) continue;
+      lastId = id;
+      lastFace = face;
       const key = `${id}:${face}`;
       if (seen.has(key)) continue;
+      const found = findCandidate(snapshot, id);
+      if (!found) continue;
       const triangle = makeSnapTriangle(found.candidate, found.instance, id, face);
       seen.set(key, triangle);
       owners.set(triangle, {
