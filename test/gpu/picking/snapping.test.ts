@@ -416,4 +416,44 @@ describe('snapping (pickSnappedAsync)', () => {
     },
     size,
   );
+
+  gpuTest(
+    'a morphed mesh snaps to its vertex as posed at the call, exact in float64; a later pose change does not leak in',
+    async ({ engine }) => {
+      const scene = createScene(engine);
+      scene.camera = makePerspectiveCamera({ position: [1.6, 2.2, 3.1], target: [0, 0.4, 0], fovY: 0.8 });
+      const data = makeBoxData({ width: 1, height: 1, depth: 1 });
+      const positions = data.positions!;
+      // One target lifts the top vertices by 0.5 and pushes them 0.25 along x.
+      const delta = new Float32Array(positions.length);
+      for (let v = 0; v < positions.length / 3; v++) if (positions[v * 3 + 1] > 0) delta.set([0.25, 0.5, 0], v * 3);
+      const world = new Float32Array(mat4.multiply(mat4.translation([0.1, 0.2, -0.3]), mat4.rotationY(0.35)));
+      const mesh = createMeshFromData(scene, 'morphed', data, {
+        worldMatrix: world,
+        morphTargets: { positions: [delta] },
+        morphWeights: [0.6],
+      });
+      const picker = createGpuPicker(scene);
+      const camera = perspectiveReference(scene.camera);
+      // The top front-right corner as posed: local (0.5, 0.5, 0.5) + 0.6 · (0.25, 0.5, 0), placed in float64.
+      const local = [0.5 + 0.6 * 0.25, 0.5 + 0.6 * 0.5, 0.5, 1];
+      const corner = [0, 1, 2].map(
+        (r) => world[r] * local[0] + world[4 + r] * local[1] + world[8 + r] * local[2] + world[12 + r],
+      ) as Vec3;
+      const screen = camera.project(corner);
+      const picking = pickSnappedAsync(picker, screen.x + 3, screen.y + 2, { snap: { radius: 8, to: ['vertex'] } });
+      mesh.morphWeights[0] = 0; // after the call: the pick keeps the pose it captured
+      const info = await picking;
+      expect(info.snapped?.kind).toBe('vertex');
+      expect(info.snapped!.mesh).toBe(mesh);
+      const gap = Math.hypot(...sub(info.snapped!.point, corner));
+      expect(gap).toBeLessThanOrEqual(1e-6 * info.snapped!.distance);
+      expect(Math.hypot(info.snapped!.pixel[0] - screen.x, info.snapped!.pixel[1] - screen.y)).toBeLessThan(1e-3);
+      // The rest pose now: the snapped corner is the unlifted one, not the posed one.
+      const rest = await pickSnappedAsync(picker, screen.x + 3, screen.y + 2, { snap: { radius: 8, to: ['vertex'] } });
+      expect(rest.snapped == null || Math.hypot(...sub(rest.snapped.point, corner)) > 0.1).toBe(true);
+      disposeGpuPicker(picker);
+    },
+    size,
+  );
 });
