@@ -18,6 +18,10 @@ export {
 export { pickRectAsync, type PickRectOptions } from './rect/pick-rect-async.js';
 export type { PickedIdentity } from './rect/pick-rect.js';
 export type { PickOptions } from './pick-snapshot.js';
+// Snapping for measuring tools: the nearest visible vertex, edge midpoint or edge point around a pixel, exact in world.
+export { pickSnappedAsync, type SnapPickOptions } from './snap/pick-snapped-async.js';
+export { defaultSnapRadius, maxSnapRadius, type SnapOptions } from './snap/snap-options.js';
+export { snapCreaseAngle } from './snap/snap-edges.js';
 
 // The pick-source seam: a host engine's drawables (its own GPU buffers, matrices, instances, skin) picked where they
 // live, each pick handing back the host's object.
@@ -53,7 +57,13 @@ export { PickError, type PickErrorCode, type PickRuleMessage } from './pick-erro
 export type { PickDetailMethod } from './gpu/pick-shader.js';
 
 // Results and rays, shared by the GPU and CPU pickers.
-export { getPickedNormal, getPickedUV, type PickingInfo } from './picking-info.js';
+export {
+  getPickedNormal,
+  getPickedUV,
+  type PickingInfo,
+  type SnapKind,
+  type SnappedFeature,
+} from './picking-info.js';
 export { makePickingRay, type PickingRay, type PickViewport } from './picking-ray.js';
 
 // Custom discard rules: your WGSL decides which fragments a pick ignores.

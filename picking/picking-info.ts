@@ -42,6 +42,41 @@ export interface PickingInfo {
    * pixel; overlay hits carry no triangle detail. Null otherwise (always null from the CPU picker).
    */
   pickedOverlay: PickOverlayHit | null;
+  /**
+   * Only on `pickSnappedAsync`'s answer: the vertex, edge midpoint or edge point snapped to within the snap radius,
+   * or null when none is. Absent from every other pick.
+   */
+  snapped?: SnappedFeature | null;
+}
+
+/** What a snapping pick snaps to; when several are within the radius, a vertex beats a midpoint beats an edge point. */
+export type SnapKind = 'vertex' | 'midpoint' | 'edge';
+
+/** The feature a snapping pick (`pickSnappedAsync`) found near the point: what it is, where, and on which triangle. */
+export interface SnappedFeature {
+  kind: SnapKind;
+  /**
+   * The exact world position: the mesh vertex through its world × thin-instance matrix (and the skin / morph pose
+   * captured at the call), the midpoint of the world edge, or the point of the world edge nearest the cursor on screen.
+   */
+  point: Vec3;
+  /** Where `point` lies on the framebuffer (backing pixels, origin top-left, unrounded). */
+  pixel: [number, number];
+  /** Screen distance, in backing pixels, from the picked point (pixel centre, or the exact `subpixel` point). */
+  pixelDistance: number;
+  /** World distance from the camera (the start of the line of sight: the eye, or the eye plane) to `point`. */
+  distance: number;
+  mesh: Mesh;
+  /** Thin instance index, -1 when the mesh has none. */
+  thinInstanceIndex: number;
+  /** The triangle the feature was taken from (a shared vertex or edge names one of its triangles). */
+  faceId: number;
+  /** For a vertex: its vertex index (a corner of `faceId`); -1 otherwise. */
+  vertexIndex: number;
+  /** For an edge point or midpoint: the vertex indices of the edge's two corners; null for a vertex. */
+  edge: [number, number] | null;
+  /** Where `point` lies along the edge, from `edge[0]` (0) to `edge[1]` (1): 0.5 for a midpoint; 0 for a vertex. */
+  edgeParameter: number;
 }
 
 /** @internal A PickingInfo that hit nothing. */

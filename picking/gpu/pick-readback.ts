@@ -19,6 +19,8 @@ export interface PickReadback {
   blockTexel(point: number, dx: number, dy: number): PickTexel;
   /** The decoded pick ID of that texel. */
   blockId(point: number, dx: number, dy: number): number;
+  /** Word 0 of texel `index`'s detail (the primitive index), read without a copy; undefined without detail. */
+  detailWord?(index: number): number;
 }
 
 /** @internal The pick targets' copies in one staging buffer, encoded and waiting for the submit. */
@@ -95,6 +97,7 @@ export async function readPickTargetsAsync(
     (1 + half + dy) * width + point * overlayBlock + half + dx;
   return {
     texel,
+    detailWord: detailed ? (index) => view.getUint32(at(2, index), true) : undefined,
     blockTexel: (point, dx, dy) => texel(blockIndex(point, dx, dy)),
     blockId: (point, dx, dy) => id(blockIndex(point, dx, dy)),
     id,

@@ -225,6 +225,12 @@ export const WEFT_PICKING_ROOMS: readonly RoomRule[] = [
     never: ['picking/index.ts', 'picking/cpu/index.ts'],
     why: 'entry files are for users; library code imports the defining file',
   },
+  {
+    room: 'picking/snap/',
+    layer: 'picking/',
+    never: ['picking/index.ts', 'picking/cpu/index.ts'],
+    why: 'entry files are for users; library code imports the defining file',
+  },
 ];
 
 /** Every import from a room into a part of its layer the room's rule forbids, as `file:line → target  (why)`. */
