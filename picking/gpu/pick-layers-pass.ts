@@ -8,7 +8,7 @@ import { maxPickLayers, pickLayerMargin } from '../cpu/pick-layer-limits.js';
 import { confirmNewPipelinesAsync, writeDrawUniforms, writePointUniforms } from './pick-pass.js';
 import { planPickPass, planPickShared, preparePickTargets } from './pick-pass-plan.js';
 import { splitPickRequest } from './pick-pass-split.js';
-import type { PickPassRequest } from './pick-pass-types.js';
+import type { PickPassPlan, PickPassRequest } from './pick-pass-types.js';
 import { beginPickPass, drawMeshCandidates } from './pick-pass-draw.js';
 import type { PickReadback } from './pick-readback.js';
 import type { PickGpu, PickTargets } from './pick-resources.js';
@@ -155,9 +155,12 @@ export async function encodeLayeredPickPass(
   initial[layersOffset / 4 + 6] = 1;
   gpu.device.queue.writeBuffer(peel.peel, 0, initial);
   const encoder = gpu.device.createCommandEncoder({ label: 'weft:pick-layers' });
+  const draws = recordCandidateBundle(gpu, request, plan, targets);
   for (let k = 0; k < layers; k++) {
     const pass = beginPickPass(encoder, targets, request.detailed);
-    drawMeshCandidates(gpu, pass, request, plan, targets);
+    pass.setViewport(0, 0, 1, 1, 0, 1);
+    pass.setScissorRect(0, 0, 1, 1);
+    pass.executeBundles([draws]);
     pass.end();
     encodeLayerCopies(encoder, targets, peel.peel, layersOffset + k * layerBytes, request.detailed);
     if (k === layers - 1) break;
@@ -180,6 +183,42 @@ export async function encodeLayeredPickPass(
   const bytes = await readStagingBufferAsync(gpu.staging, staging, byteLength, (mapped) => mapped.slice());
   await confirmNewPipelinesAsync(gpu, request.api);
   return layersReadback(bytes, request.detailed);
+}
+
+/**
+ * The point's draws recorded once as a render bundle that every peel pass replays: the passes differ only in the
+ * camera the point's uniform slot holds, so their commands are the same, and each pass costs one call instead of
+ * a call per pipeline, bind group, buffer and draw. The point's 1×1 viewport is set on each pass (a bundle has none).
+ */
+function recordCandidateBundle(
+  gpu: PickGpu,
+  request: PickPassRequest,
+  plan: PickPassPlan,
+  targets: PickTargets,
+): GPURenderBundle {
+  const bundle = gpu.device.createRenderBundleEncoder({
+    label: 'weft:pick-layers:draws',
+    colorFormats: targets.textures.slice(0, request.detailed ? 3 : 2).map((texture) => texture.format),
+    depthStencilFormat: targets.depth.format,
+  });
+  // drawMeshCandidates records a pass; a bundle takes the same calls but the viewport and scissor (set per pass).
+  const recorder = {
+    setPipeline: (pipeline: GPURenderPipeline) => bundle.setPipeline(pipeline),
+    setBindGroup: (index: number, group: GPUBindGroup | null, offsets?: Iterable<number>) =>
+      bundle.setBindGroup(index, group, offsets),
+    setVertexBuffer: (slot: number, buffer: GPUBuffer | null, offset?: number, size?: number) =>
+      bundle.setVertexBuffer(slot, buffer, offset, size),
+    setIndexBuffer: (buffer: GPUBuffer, format: GPUIndexFormat, offset?: number, size?: number) =>
+      bundle.setIndexBuffer(buffer, format, offset, size),
+    draw: (vertices: number, instances?: number, firstVertex?: number, firstInstance?: number) =>
+      bundle.draw(vertices, instances, firstVertex, firstInstance),
+    drawIndexed: (indices: number, instances?: number, first?: number, base?: number, firstInstance?: number) =>
+      bundle.drawIndexed(indices, instances, first, base, firstInstance),
+    setViewport: () => undefined,
+    setScissorRect: () => undefined,
+  };
+  drawMeshCandidates(gpu, recorder as unknown as GPURenderPassEncoder, request, plan, { width: 1, height: 1 });
+  return bundle.finish();
 }
 
 /** Copies point 0's texels of the ID, depth-value (and detail) targets into layer record `offset`. */

@@ -158,7 +158,7 @@ describe('pickAllAsync: every layer under a pixel', () => {
   );
 
   gpuTest(
-    'stacks of 8 to 22 surfaces (thin-instanced boxes and spheres, a morphed sphere): every layer, max 8 and 16',
+    'stacks of 8 to 22 surfaces (thin-instanced boxes and spheres, a morphed sphere): every layer, max 8 and 16, both detail methods',
     async ({ engine }) => {
       const figures = newFigures();
       let deepPixels = 0;
@@ -169,7 +169,8 @@ describe('pickAllAsync: every layer under a pixel', () => {
       ] as const) {
         const built = buildStackScene(engine, seed, doubleSided);
         const picker = createGpuPicker(built.scene);
-        enableDetailedPicking(picker);
+        // The last stack takes the other detail path: non-indexed draws that pull their vertices.
+        enableDetailedPicking(picker, { method: max === 16 ? 'vertex-index' : 'auto' });
         const before = figures.pixels;
         await drillScene(picker, built, figures, { max }, detailChecks, 3, () => true, `stack ${seed}`);
         expect(figures.pixels - before).toBeGreaterThan(50);
