@@ -2,7 +2,7 @@
 // (three.js + three-mesh-bvh through rays built in float64 from the camera's parameters in this test).
 import { describe, expect, test } from 'vitest';
 import { createEngineFromDeviceAsync } from '../../../engine/host-device.js';
-import { disposeEngine, type Engine } from '../../../engine/index.js';
+import { disposeEngine, type Engine, makeOrthographicCamera } from '../../../engine/index.js';
 import {
   createGpuPicker,
   CpuPickError,
@@ -18,7 +18,7 @@ import {
   type PickingInfo,
 } from '../../../picking/index.js';
 import { ACCEPTANCE_VARIANTS, type AcceptanceScene, buildAcceptanceScene } from '../../support/acceptance-scenes.js';
-import { pixelRay } from '../../support/camera-rays.js';
+import { add, cross, normalize, pixelRay, scale, sub } from '../../support/camera-rays.js';
 import { buildStackScene } from '../../support/drill-scenes.js';
 import { getNodeGpu, gpuTest } from '../../support/gpu.js';
 import { isInterior } from '../../support/projected-edges.js';
@@ -182,6 +182,58 @@ describe('pickAllAsync: every layer under a pixel', () => {
       }
       expect(deepPixels).toBeGreaterThan(5);
       expectAllAgree(figures, 'stacks', 2000);
+    },
+    [64, 64],
+  );
+
+  gpuTest(
+    'an orthographic camera: every layer of a stack against float64 parallel rays',
+    async ({ engine }) => {
+      const figures = newFigures();
+      const built = buildStackScene(engine, 44, true);
+      const eye: [number, number, number] = [0.35, 0.3, 11];
+      const far = 50;
+      const height = 3;
+      built.scene.camera = makeOrthographicCamera({ height, position: eye, target: [0, 0, 0], near: 0.1, far });
+      // The rays, in float64 from the camera's parameters: from the eye plane, along the view axis.
+      const forward = normalize(sub([0, 0, 0], eye));
+      const right = normalize(cross(forward, [0, 1, 0]));
+      const up = cross(right, forward);
+      const castAt = (x: number, y: number) => {
+        const u = (((x + 0.5) / 64) * 2 - 1) * (height / 2);
+        const v = (1 - ((y + 0.5) / 64) * 2) * (height / 2);
+        const origin = add(eye, add(scale(right, u), scale(up, v)));
+        return castReferenceRayAll(built.reference, origin, forward);
+      };
+      const picker = createGpuPicker(built.scene);
+      enableDetailedPicking(picker);
+      const key = (hits: ReferenceHit[]) => hits.map((h) => `${h.meshId}/${h.thinInstanceIndex}/${h.faceId}`).join();
+      let judged = 0;
+      for (let y = 1; y < 64; y += 3)
+        for (let x = 1; x < 64; x += 3) {
+          const truth = castAt(x, y).slice(0, 12);
+          // Away from edges: the same triangles 0.05 px around; layers apart by more than depth precision and the
+          // peel margin (2^-18 of the linear depth, i.e. of far − near, for an orthographic camera).
+          const around = [
+            [-0.05, 0],
+            [0.05, 0],
+            [0, -0.05],
+            [0, 0.05],
+          ].map(([dx, dy]) => key(castAt(x + dx, y + dy).slice(0, 12)));
+          if (around.some((k) => k !== key(truth))) continue;
+          if (truth.some((h, k) => k > 0 && h.distance - truth[k - 1].distance < 1e-4 * h.distance + 2 ** -16 * far))
+            continue;
+          judged++;
+          compareLayers(
+            figures,
+            `ortho (${x}, ${y})`,
+            await pickAllAsync(picker, x, y, { max: 12 }),
+            truth,
+            detailChecks,
+          );
+        }
+      expect(judged).toBeGreaterThan(100);
+      expectAllAgree(figures, 'orthographic', 500);
     },
     [64, 64],
   );
