@@ -140,7 +140,6 @@ describe('pickAllAsync: every layer under a pixel', () => {
     'agrees with an all-hits ray cast on every layer (acceptance scenes: thin instances, one- and double-sided, mirrored)',
     async ({ engine }) => {
       const figures = newFigures();
-      let deep = 0;
       for (const variant of ACCEPTANCE_VARIANTS) {
         const built = await buildAcceptanceScene(engine, variant, 11);
         const picker = createGpuPicker(built.scene);
@@ -149,9 +148,7 @@ describe('pickAllAsync: every layer under a pixel', () => {
         await drillScene(picker, built, figures, { max: 8 }, detailChecks, 3, () => true, variant.name);
         expect(figures.layers - before, variant.name).toBeGreaterThan(100);
         disposeGpuPicker(picker);
-        deep += built.pixels.filter((p) => p.truth).length;
       }
-      expect(deep).toBeGreaterThan(0);
       expectAllAgree(figures, 'acceptance', 1000);
     },
     [64, 64],
@@ -252,8 +249,7 @@ describe('pickAllAsync: every layer under a pixel', () => {
       const built = await buildAcceptanceScene(engine, ACCEPTANCE_VARIANTS[0], 12);
       const picker = createGpuPicker(built.scene);
       enableDetailedPicking(picker);
-      // A hit within 1e-4 × distance of the plane: float rounding decides, not the rule. Such pixels are dropped by
-      // keeping the hit and then failing the depth-gap judgement is not enough, so those pixels are skipped here.
+      // A pixel with a hit within 1e-4 × distance of the plane is skipped: float rounding decides there, not the rule.
       const nearPlane = (x: number, y: number) => {
         const ray = pixelRay(built.camera, x, y);
         return castReferenceRayAll(built.reference, ray.origin, ray.direction).some(
