@@ -231,8 +231,9 @@ export function loadSceneHierarchyAsync(): Promise<void> {
  * The scene-hierarchy snapshot when this pick can use it and it is loaded. Until it is, the pick scans the meshes, which
  * answers the same (slower in a large scene): loading it never adds an await between the call and the capture, and a
  * page whose scenes stay under `hierarchyThreshold` drawables never loads it.
+ * @internal
  */
-function sceneHierarchyFor(
+export function sceneHierarchyFor(
   scene: Scene,
   options: PickOptions,
   rays: readonly PickingRay[],
@@ -287,13 +288,15 @@ export function captureSceneSources(
 
 /**
  * @internal Encodes and submits one request now (so it draws the scene as it is at the call), then reads it back.
- * If the device is lost before the readback, the same snapshot is drawn again on the new device.
+ * If the device is lost before the readback, the same snapshot is drawn again on the new device. `encode` draws and reads
+ * the request (default the point / marquee pass; drill-through passes its layered one).
  */
 export async function runRequest<T>(
   picker: GpuPicker,
   api: string,
   request: PickPassRequest,
   decode: (readback: PickReadback) => T,
+  encode: (gpu: PickGpu, request: PickPassRequest) => Promise<PickReadback> = encodePickPass,
 ): Promise<T> {
   let pending: { reject: (error: Error) => void } | null = null;
   const cancelled = new Promise<never>((_, reject) => {
@@ -325,7 +328,7 @@ export async function runRequest<T>(
           release();
           release = bindSnapshotMeshes(request.snapshot, gpu.device);
         }
-        const encoding = encodePickPass(gpu, request);
+        const encoding = encode(gpu, request);
         // The pass is submitted: the stand-ins' GPU copies can go (destruction waits for the submitted work).
         release();
         release = null;

@@ -14,6 +14,8 @@ export {
   pickAsync,
   pickManyAsync,
 } from './gpu-picker.js';
+// Drill-through: every surface under a pixel, nearest first (depth peeling, one submit and one readback).
+export { pickAllAsync, type PickAllOptions } from './drill/pick-all-async.js';
 // Marquee: the identities visible in a rectangle, culled to its frustum and reduced on the GPU.
 export { pickRectAsync, type PickRectOptions } from './rect/pick-rect-async.js';
 export type { PickedIdentity } from './rect/pick-rect.js';
@@ -101,6 +103,7 @@ export {
   type BoundingProxy,
   type BvhBuildOptions,
   buildTriangleBvh,
+  type CpuPickAllOptions,
   type CpuPickCensusReport,
   type CpuPickDiagnostic,
   type CpuPicker,
@@ -118,11 +121,13 @@ export {
   type EditorPickRule,
   type EntityHit,
   getCpuPicker,
+  maxPickLayers,
   loadMeshBvh,
   makeTriangleHit,
   makeTriangleHitList,
   type PickEntity,
   type PickGroup,
+  pickAllSync,
   pickManySync,
   pickManyWithRaysSync,
   pickSync,

@@ -45,6 +45,9 @@ export {
 } from './cpu-picker.js';
 export type { CpuPickIgnore, CpuPickOptions } from './pick-options.js';
 export { type CpuRay, pickManySync, pickManyWithRaysSync, pickSync, pickWithRaySync } from './pick-sync.js';
+// Drill-through: every surface under a pixel, nearest first, as pickAllAsync reports them.
+export { type CpuPickAllOptions, pickAllSync } from './pick-all-sync.js';
+export { maxPickLayers } from './pick-layer-limits.js';
 export { deserialiseTriangleBvh, loadMeshBvh, serialiseMeshBvh, serialiseTriangleBvh } from './bvh/bvh-serialise.js';
 export {
   type AnalyticTwin,

@@ -242,7 +242,17 @@ export function pickWithRaySync(scene: Scene, ray: CpuRay, options: CpuPickOptio
  * @throws {CpuPickError} when the pixel is not finite or an option is unknown or invalid
  */
 export function pickManySync(scene: Scene, x: number, y: number, options: CpuPickOptions = {}): PickingInfo[] {
-  const api = 'pickManySync';
+  return pickEveryHitSync('pickManySync', scene, x, y, options);
+}
+
+/** @internal pickManySync under the name of the API that calls it (its errors name that API). */
+export function pickEveryHitSync(
+  api: string,
+  scene: Scene,
+  x: number,
+  y: number,
+  options: CpuPickOptions = {},
+): PickingInfo[] {
   checkCpuPickOptions(api, options);
   const { ray, range } = cameraRay(api, scene, x, y, options);
   return all(api, scene, checkCameraRay(api, ray), range, options);

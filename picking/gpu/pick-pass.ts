@@ -78,8 +78,9 @@ export async function encodePickPass(gpu: PickGpu, request: PickPassRequest): Pr
 /**
  * Confirms the pipelines made since the last pick (a request's own, or a concurrent one's): nothing to do once warm.
  * The first refused one refuses the pick.
+ * @internal
  */
-async function confirmNewPipelinesAsync(gpu: PickGpu, api: string): Promise<void> {
+export async function confirmNewPipelinesAsync(gpu: PickGpu, api: string): Promise<void> {
   if (gpu.unverified.size === 0) return;
   for (const pipeline of [...gpu.unverified]) await confirmPickPipelineAsync(gpu, api, pipeline);
 }
@@ -129,8 +130,8 @@ const identityMatrix: readonly number[] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0
 /** @internal Extra magnification of a 1×1 point pick about its sample (see `writePointUniforms`). */
 export const pickPointMagnification = 4096;
 
-/** Writes each point's zoomed camera and frame offset; returns the points as the contributors draw them. */
-function writePointUniforms(gpu: PickGpu, request: PickPassRequest, row: boolean): ContributorPoint[] {
+/** @internal Writes each point's zoomed camera and frame offset; returns the points as the contributors draw them. */
+export function writePointUniforms(gpu: PickGpu, request: PickPassRequest, row: boolean): ContributorPoint[] {
   const { regions } = request;
   const { sceneAt } = getEngineUniformLayouts();
   const { pickFrameAt } = getPickUniformOffsets();
@@ -181,8 +182,8 @@ function writePointUniforms(gpu: PickGpu, request: PickPassRequest, row: boolean
   return points;
 }
 
-/** Writes, at each slot, the candidate's world matrix, base ID, instancing flag and vertex-data width. */
-function writeDrawUniforms(gpu: PickGpu, request: PickPassRequest, plan: PickPassPlan): void {
+/** @internal Writes, at each slot, the candidate's world matrix, base ID, instancing flag and vertex-data width. */
+export function writeDrawUniforms(gpu: PickGpu, request: PickPassRequest, plan: PickPassPlan): void {
   const floats = new Float32Array(gpu.drawData);
   const words = new Uint32Array(gpu.drawData);
   const { drawAt } = getEngineUniformLayouts();

@@ -220,6 +220,12 @@ export const WEFT_PICKING_ROOMS: readonly RoomRule[] = [
     why: 'the pass serves the pickers above it; the marquee may use the pass, not the reverse',
   },
   {
+    room: 'picking/drill/',
+    layer: 'picking/',
+    never: ['picking/rect/', 'picking/index.ts', 'picking/cpu/index.ts'],
+    why: 'drill-through is a point pick drawn in layers; it uses the pass and the picker, not the marquee',
+  },
+  {
     room: 'picking/rect/',
     layer: 'picking/',
     never: ['picking/index.ts', 'picking/cpu/index.ts'],
