@@ -27,6 +27,7 @@ import {
   PickError,
   pickManyAsync,
   pickRectAsync,
+  type PickDiscardRule,
   type PickingInfo,
 } from '../../../picking/index.js';
 import {
@@ -45,6 +46,8 @@ import {
 } from '../../support/acceptance-tally.js';
 import { onCompatibilityEngineAsync } from '../../support/compat-device.js';
 import { runOnGpu } from '../../support/gpu.js';
+import { cameraBasis, pixelRay } from '../../support/camera-rays.js';
+import { castReferenceRayAll, createReferenceScene, type ReferenceHit } from '../../support/reference-raycast.js';
 
 interface CompatPath {
   name: string;
@@ -300,6 +303,81 @@ describe('expanded-vertices detail: limits, host buffers, lifetime', () => {
         expect(new Set(picker.gpu!.expanded.keys())).toEqual(new Set([right, handle]));
         disposeGpuPicker(picker);
         expect(picker.gpu).toBeNull();
+      }),
+    120_000,
+  );
+
+  test(
+    'a discard rule and a world-adjust hook are honoured as drawn (float64 three-mesh-bvh reference)',
+    () =>
+      onCompatibilityEngineAsync(64, 64, async (engine) => {
+        const { width, height } = engine;
+        const scene = createScene(engine);
+        const eye: [number, number, number] = [0, 3, 4];
+        scene.camera = makePerspectiveCamera({ position: eye, target: [0, 0, 0], fovY: 0.8 });
+        const data = makeSphereData({ radius: 1, segments: 24 });
+        createMeshFromData(scene, 'ball', data);
+        // The hook scales the surface by 1.25 about the mesh's origin; the rule discards the adjusted surface above
+        // y = 0.3, through which the inside of the ball (back faces, culling 'none') is seen.
+        const rule: PickDiscardRule = {
+          key: 'cap',
+          wgsl: 'fn pickDiscard(input: PickDiscardInput) -> bool {\n  return input.worldPos.y > 0.3;\n}',
+          worldAdjustWgsl:
+            'fn adjustPickWorld(input: PickWorldInput) -> vec3f {\n  return input.origin + (input.worldPos - input.origin) * 1.25;\n}',
+        };
+        const picker = createGpuPicker(scene);
+        expect(enableDetailedPicking(picker)).toBe(true);
+        expect(picker.detailMethod).toBe('expanded-vertices');
+        const points: { x: number; y: number }[] = [];
+        for (let y = 0; y < height; y++) for (let x = 0; x < width; x++) points.push({ x, y });
+        const infos = await pickManyAsync(picker, points, { discard: rule, culling: 'none' });
+        const reference = createReferenceScene([
+          {
+            id: 1,
+            positions: data.positions!,
+            indices: data.indices ?? null,
+            uvs: data.uvs ?? null,
+            worldMatrix: new Float32Array(mat4.scaling([1.25, 1.25, 1.25])),
+            doubleSided: true,
+          },
+        ]);
+        const camera = cameraBasis(eye, [0, 0, 0], 0.8, width, height);
+        const keeps = (hit: ReferenceHit) => hit.point[1] <= 0.3;
+        const cast = (x: number, y: number) => {
+          const ray = pixelRay(camera, x, y, width, height);
+          return castReferenceRayAll(reference, ray.origin, ray.direction).find(keeps) ?? null;
+        };
+        let compared = 0;
+        let agree = 0;
+        let insideSeen = 0;
+        points.forEach(({ x, y }, k) => {
+          const truth = cast(x, y);
+          const stable = [
+            [-0.05, 0],
+            [0.05, 0],
+            [0, -0.05],
+            [0, 0.05],
+          ].every(([dx, dy]) => cast(x + dx, y + dy)?.faceId === truth?.faceId);
+          if (!stable || !truth || Math.abs(truth.point[1] - 0.3) < 1e-3) return;
+          compared++;
+          const info = infos[k];
+          const uv = getPickedUV(info);
+          if (!truth.frontFacing) insideSeen++;
+          if (
+            info.faceId === truth.faceId &&
+            Math.abs(info.bu - truth.bu) <= 1e-4 &&
+            Math.abs(info.bv - truth.bv) <= 1e-4 &&
+            info.pickedPoint!.every((c, i) => Math.abs(c - truth.point[i]) <= 1e-5 * truth.distance) &&
+            uv &&
+            Math.abs(uv[0] - truth.uv![0]) <= 1e-4 &&
+            Math.abs(uv[1] - truth.uv![1]) <= 1e-4
+          )
+            agree++;
+        });
+        expect(compared).toBeGreaterThan(600);
+        expect(insideSeen).toBeGreaterThan(50);
+        expect(agree / compared).toBeGreaterThanOrEqual(0.999);
+        disposeGpuPicker(picker);
       }),
     120_000,
   );
