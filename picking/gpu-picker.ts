@@ -31,6 +31,7 @@ import {
 import { useRulePipelines } from './gpu/pick-pipelines.js';
 import type { PixelRegion } from './pick-zoom.js';
 import type { PickDetailMethod } from './gpu/pick-shader.js';
+import { detailMethodPreference, detailMethodShortfall, supportedDetailMethods } from './gpu/detail-method-support.js';
 import type { PickingInfo } from './picking-info.js';
 import {
   captureSources,
@@ -117,21 +118,36 @@ export function createGpuPicker(scene: Scene): GpuPicker {
 /** Options of `enableDetailedPicking`. */
 export interface DetailedPickingOptions {
   /**
-   * How the pick pass learns the triangle. 'primitive-index': the `primitive_index` builtin (the optional
-   * `primitive-index` feature); 'vertex-index': a non-indexed draw that pulls the mesh's vertices from its index buffer
-   * as storage, triangle = `vertex_index / 3` (no optional feature). Both give the same `PickingInfo`. Default 'auto':
-   * 'primitive-index' where the device has it, else 'vertex-index'.
+   * How the pick pass learns the triangle; every method gives the same `PickingInfo`.
+   * - 'primitive-index': the `primitive_index` builtin (the optional `primitive-index` feature); the cheapest.
+   * - 'vertex-index': a non-indexed draw that pulls an indexed mesh's vertices from its index and vertex buffers as
+   *   storage in the vertex stage, triangle = `vertex_index / 3` (no feature; at least 2 vertex-stage storage buffers).
+   * - 'expanded-vertices': for devices whose vertex stage reads no storage (WebGPU compatibility mode): an indexed
+   *   mesh's vertex buffers are de-indexed once by a compute pass (kept until the mesh is disposed or re-uploaded:
+   *   3 × triangles × vertex stride bytes per mesh) and drawn non-indexed, triangle = `vertex_index / 3`. Morphed and
+   *   vertex-animated meshes are refused on it (PickError 'unsupported'); host buffers need STORAGE usage.
+   *
+   * Default 'auto': the first of 'primitive-index', 'vertex-index', 'expanded-vertices' the device can run.
    */
   method?: 'auto' | PickDetailMethod;
 }
 
 const detailedPickingOptionKeys: OptionKeys<DetailedPickingOptions> = { method: true };
-const detailMethods = ['auto', 'primitive-index', 'vertex-index'];
+const detailMethods = ['auto', ...detailMethodPreference];
+
+const quoteList = (items: readonly string[]): string =>
+  items.length < 2
+    ? items.map((m) => `'${m}'`).join('')
+    : `${items
+        .slice(0, -1)
+        .map((m) => `'${m}'`)
+        .join(', ')} or '${items[items.length - 1]}'`;
 
 /**
- * Turns on triangle detail (faceId, barycentrics, point, normals, UV) on every adapter; returns true when detail is on.
- * `picker.detailMethod` tells which path is active.
- * @throws {PickError} `bad-option` for an unknown method or option; `unsupported` for 'primitive-index' on a device without that feature
+ * Turns on triangle detail (faceId, barycentrics, point, normals, UV); returns true when detail is on, false when
+ * 'auto' finds no method the device can run (detail stays off). `picker.detailMethod` tells which path is active.
+ * @throws {PickError} `bad-option` for an unknown method or option; `unsupported` for a method the device cannot run
+ * (naming the feature or limit it lacks and the methods allowed there)
  */
 export function enableDetailedPicking(picker: GpuPicker, options?: DetailedPickingOptions): boolean {
   const api = 'enableDetailedPicking';
@@ -144,15 +160,18 @@ export function enableDetailedPicking(picker: GpuPicker, options?: DetailedPicki
       'bad-option',
       `method ${describeValue(method)} must be one of ${detailMethods.join(', ')}`,
     );
-  const hasPrimitiveIndex = picker.scene.engine.features.has('primitive-index');
-  if (method === 'primitive-index' && !hasPrimitiveIndex)
+  const { device, features } = picker.scene.engine;
+  const supported = supportedDetailMethods(device, features);
+  if (method !== 'auto' && !supported.includes(method)) {
+    const shortfall = detailMethodShortfall(method, device, features);
     throw new PickError(
       api,
       'unsupported',
-      `method 'primitive-index' needs the device feature primitive-index, which this device lacks; allowed here: 'auto' or 'vertex-index'`,
+      `method '${method}' ${shortfall}; allowed here: ${quoteList(['auto', ...supported])}`,
     );
-  const chosen: PickDetailMethod =
-    method === 'auto' ? (hasPrimitiveIndex ? 'primitive-index' : 'vertex-index') : method;
+  }
+  const chosen = method === 'auto' ? supported[0] : method;
+  if (!chosen) return false;
   picker.detailed = true;
   (picker as { detailMethod: PickDetailMethod | null }).detailMethod = chosen;
   return true;

@@ -4,6 +4,7 @@ import { weftPickSource } from '../sources/weft-pick-source.js';
 import { WeftError } from '../../core/errors.js';
 import { PickError } from '../pick-errors.js';
 import { isPulledGroup, pulledBufferGroup } from './vertex-pull-binding.js';
+import { ensureExpandedVertices } from './expanded-vertices.js';
 import {
   drawGroupFor,
   emptyGroupFor,
@@ -235,7 +236,8 @@ function setExtraGroups(
 
 /** Sets the vertex buffers in the pipeline's slot order (mesh, instances, rule vertex data) and the index buffer. */
 function setMeshBuffers(gpu: PickGpu, pass: GPURenderPassEncoder, pipeline: PickPipeline, mesh: PickSubject): void {
-  const { vertexBuffers, instanceBuffer } = weftPickSource.gpuBuffers(mesh);
+  const { instanceBuffer } = weftPickSource.gpuBuffers(mesh);
+  const vertexBuffers = meshVertexBuffers(gpu, pipeline, mesh);
   // Source indices count the mesh's vertex buffers, then its instance buffer (if any), then the rule's vertex data.
   const instanceAt = instanceBuffer ? vertexBuffers.length : -1;
   const sources = pipeline.vertexBufferSources;
@@ -250,13 +252,20 @@ function setMeshBuffers(gpu: PickGpu, pass: GPURenderPassEncoder, pipeline: Pick
           : vertexDataSource(gpu, pipeline, mesh),
     );
   }
-  if (!pipeline.pulled) weftPickSource.setIndexBuffer(pass, mesh);
+  if (!pipeline.pulled && !pipeline.expanded) weftPickSource.setIndexBuffer(pass, mesh);
+}
+
+/** The mesh's vertex buffers as the pipeline draws them: its own, or their de-indexed copies (made on first use). */
+function meshVertexBuffers(gpu: PickGpu, pipeline: PickPipeline, mesh: PickSubject): readonly GPUBuffer[] {
+  return pipeline.expanded
+    ? ensureExpandedVertices(gpu.expanded, gpu.device, mesh).vertexBuffers
+    : weftPickSource.gpuBuffers(mesh).vertexBuffers;
 }
 
 /** The buffer behind a rule's vertex-data stream: the attribute's own vertex buffer, or the zero buffer. */
 function vertexDataSource(gpu: PickGpu, pipeline: PickPipeline, mesh: PickSubject): GPUBuffer {
   const index = pipeline.vertexDataBuffer!;
-  return index < 0 ? gpu.zeros : weftPickSource.gpuBuffers(mesh).vertexBuffers[index];
+  return index < 0 ? gpu.zeros : meshVertexBuffers(gpu, pipeline, mesh)[index];
 }
 
 /** Per point drawing the candidate: its viewport, its uniforms, then one draw per run of thin instances. */
@@ -297,8 +306,9 @@ function drawCandidateUses(
         const count = Math.min(run.first + run.count, range.first + range.count) - first;
         if (count <= 0) continue;
         if (run.pipeline !== state.pipeline) pass.setPipeline((state.pipeline = run.pipeline).lease.pipeline);
-        // Pulled: corner k of triangle t is draw vertex 3t + k; the shader reads the index buffer itself.
-        if (run.pipeline.pulled) pass.draw(mesh.geometry.indices!.length, count, 0, first);
+        // Pulled or expanded: corner k of triangle t is draw vertex 3t + k (the shader reads the index buffer itself,
+        // or the vertex buffers are de-indexed copies).
+        if (run.pipeline.pulled || run.pipeline.expanded) pass.draw(mesh.geometry.indices!.length, count, 0, first);
         else weftPickSource.drawInstances(pass, mesh, count, first);
       }
     }

@@ -22,6 +22,7 @@ import { getPickUniformOffsets } from './pick-uniform-layouts.js';
 import type { PickPassPlan, PickPassRequest } from './pick-pass-types.js';
 import { splitPickRequest, joinPickReadbacks } from './pick-pass-split.js';
 import { rasterRunsOf, planPickShared, planPickPass, preparePickTargets } from './pick-pass-plan.js';
+import { pruneExpandedVertices } from './expanded-vertices.js';
 import { beginPickPass, drawMeshCandidates, drawContributors } from './pick-pass-draw.js';
 
 /**
@@ -47,6 +48,7 @@ export function preparePickPass(gpu: PickGpu, request: PickPassRequest): Promise
  * @internal
  */
 export async function encodePickPass(gpu: PickGpu, request: PickPassRequest): Promise<PickReadback> {
+  if (gpu.expanded.size > 0) pruneExpandedVertices(gpu.expanded);
   const passes = splitPickRequest(request, gpu.device.limits);
   const shared = planPickShared(gpu, request);
   const plans = passes.map((pass, i) => planPickPass(pass, shared, i === 0));

@@ -12,6 +12,7 @@ import {
   pickShaderVertexBuffers,
 } from './pick-shader.js';
 import { checkPulledBufferSizes, checkVertexPullLimits } from './vertex-pull-binding.js';
+import { checkExpandedVertexLimits } from './expanded-vertices.js';
 import { vertexPullingFragmentId } from '../../composer/vertex-pulling.js';
 import type { VertexBufferSpec } from '../../composer/vertex-layout.js';
 import type { PickSubject } from '../sources/pick-source.js';
@@ -81,6 +82,21 @@ interface PipelineRequest {
   compose: () => ComposedShader;
   vertexDataBuffer: number | null;
   vertexDataComponents: number;
+  /** Expanded-vertices detail of an indexed mesh: drawn non-indexed from its de-indexed copies. */
+  expanded: boolean;
+}
+
+/** Checks, before any GPU object is made, what a detail method needs of this mesh beyond its pipeline. */
+function checkDetailMethodNeeds(
+  api: string,
+  device: GPUDevice,
+  mesh: PickSubject,
+  detailed: boolean,
+  method: PickDetailMethod,
+): void {
+  if (!detailed || !mesh.geometry.indices) return;
+  if (method === 'vertex-index') checkPulledBufferSizes(api, device, mesh);
+  else if (method === 'expanded-vertices') checkExpandedVertexLimits(api, device, mesh);
 }
 
 /**
@@ -152,7 +168,8 @@ function describeRequest(
     checkVertexPullLimits(api, gpu.device, mesh, composed);
     return composed;
   };
-  return { key, raster, compose, vertexDataBuffer, vertexDataComponents, digest: checked?.digest ?? null };
+  const expanded = detailed && method === 'expanded-vertices' && description.indexFormat !== null;
+  return { key, raster, compose, vertexDataBuffer, vertexDataComponents, digest: checked?.digest ?? null, expanded };
 }
 
 function remember(
@@ -168,6 +185,7 @@ function remember(
     composed,
     vertexBufferSources: composed.vertexBufferSources,
     pulled: composed.fragments.includes(vertexPullingFragmentId),
+    expanded: request.expanded,
     vertexDataBuffer: request.vertexDataBuffer,
     vertexDataComponents: request.vertexDataComponents,
   };
@@ -201,7 +219,7 @@ export function getPickPipeline(
   if (!known || known.thin !== thin) gpu.meshPipelines.set(mesh, (known = { thin, byMode: new Map() }));
   const cached = known.byMode.get(mode);
   if (cached && !cached.released) return cached;
-  if (detailed && method === 'vertex-index' && mesh.geometry.indices) checkPulledBufferSizes(api, gpu.device, mesh);
+  checkDetailMethodNeeds(api, gpu.device, mesh, detailed, method);
   const request = describeRequest(gpu, api, mesh, detailed, checked, raster, method);
   let pipeline = gpu.pipelines.get(request.key) ?? null;
   if (!pipeline && !checked) {
@@ -302,7 +320,7 @@ export async function preparePickPipelines(
 ): Promise<void> {
   const requests = new Map<string, PipelineRequest>();
   for (const { mesh, raster } of draws) {
-    if (detailed && method === 'vertex-index' && mesh.geometry.indices) checkPulledBufferSizes(api, gpu.device, mesh);
+    checkDetailMethodNeeds(api, gpu.device, mesh, detailed, method);
     const request = describeRequest(gpu, api, mesh, detailed, checked, raster, method);
     if (!gpu.pipelines.has(request.key)) requests.set(request.key, request);
   }

@@ -15,6 +15,7 @@ import { pickFrameUniformsByteSize } from '../../fragments/pick-discard.js';
 import { pickUniformsByteSize } from '../../fragments/pick-output.js';
 import { sceneUniformsByteSize } from '../../fragments/scene-uniforms.js';
 import { type DeviceContributors, pruneContributors } from '../sources/pick-contributors.js';
+import { disposeExpandedVertices, type ExpandedVertexCache } from './expanded-vertices.js';
 
 /** @internal Per point: SceneUniforms at 0, PickFrameUniforms at 256 (binding offsets must be 256-aligned). */
 export const pointSlotBytes = 512;
@@ -37,6 +38,8 @@ export interface PickPipeline {
   vertexDataComponents: number;
   /** Vertex-index detail of an indexed mesh: draw non-indexed, the mesh's buffers bound as storage. */
   pulled: boolean;
+  /** Expanded-vertices detail of an indexed mesh: draw non-indexed from the mesh's de-indexed copies (`gpu.expanded`). */
+  expanded: boolean;
   /** Set when its rule text was released (`useRulePipelines`), or the device refused it: it must not be drawn. */
   released?: boolean;
   /** Its key in `PickGpu.pipelines` and `PickGpu.leases`. */
@@ -104,6 +107,8 @@ export interface PickGpu {
   /** 256 zero bytes: vertex data of meshes without the attribute, storage of meshes without data. */
   zeros: GPUBuffer;
   allBuffers: Set<GPUBuffer>;
+  /** The expanded-vertices detail path's de-indexed vertex buffers, by mesh. */
+  expanded: ExpandedVertexCache;
   /** Pick contributors (billboards, splats, …) on this device, by source. */
   contributors: DeviceContributors;
 }
@@ -145,6 +150,7 @@ export function ensurePickGpu(picker: { gpu: PickGpu | null }, device: GPUDevice
     storageBuffers: new Map(),
     zeros,
     allBuffers: new Set([zeros]),
+    expanded: new Map(),
     contributors: new Map(),
   };
   return picker.gpu;
@@ -406,6 +412,7 @@ export function disposePickGpu(gpu: PickGpu): void {
   for (const buffer of gpu.allBuffers) buffer.destroy();
   gpu.allBuffers.clear();
   disposeStagingPool(gpu.staging);
+  disposeExpandedVertices(gpu.expanded);
   pruneContributors(gpu.contributors, null);
 }
 

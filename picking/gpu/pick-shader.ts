@@ -12,8 +12,12 @@ import { makePickFragments } from '../../fragments/standard-material.js';
 import type { PickSubjectShader } from '../sources/pick-source.js';
 import { weftPickSource as source } from '../sources/weft-pick-source.js';
 
-/** How the detailed pick pass learns the triangle: the `primitive_index` builtin, or `vertex_index / 3` (no feature). */
-export type PickDetailMethod = 'primitive-index' | 'vertex-index';
+/**
+ * How the detailed pick pass learns the triangle: the `primitive_index` builtin; or `vertex_index / 3` of a non-indexed
+ * draw (no feature), whose indexed meshes either pull their vertices from storage in the vertex stage ('vertex-index')
+ * or are drawn from copies de-indexed by a compute pass ('expanded-vertices': no storage in the vertex stage).
+ */
+export type PickDetailMethod = 'primitive-index' | 'vertex-index' | 'expanded-vertices';
 
 /** @internal Options of the pick variants. */
 export interface PickVariant {
@@ -38,7 +42,9 @@ export function pickSpec(
       ...options.conditions,
       thinInstances: variant.thinInstances,
       primitiveDetail: variant.primitiveDetail,
-      ...(variant.primitiveDetail && variant.detailMethod === 'vertex-index' ? { pickTriangleFromVertex: true } : {}),
+      ...(variant.primitiveDetail && (variant.detailMethod ?? 'primitive-index') !== 'primitive-index'
+        ? { pickTriangleFromVertex: true }
+        : {}),
     },
     vertexLayout: options.vertexLayout ?? standardVertexLayout({ thinInstances: variant.thinInstances }),
     deviceFeatures: options.deviceFeatures,
@@ -103,7 +109,8 @@ export function pickShaderSpec(description: PickShaderDescription, options: Shad
       ]
     : [];
   // Vertex-index detail of an indexed mesh: a non-indexed draw that pulls its vertices (the pick pass reads no
-  // material, so the pulled buffers take the material group). A non-indexed mesh already draws vertex 3t..3t+2.
+  // material, so the pulled buffers take the material group). A non-indexed mesh already draws vertex 3t..3t+2, and so
+  // does an expanded-vertices one (its vertex buffers de-indexed): both compose as the non-indexed vertex-index shader.
   const pulled = description.detailed && description.method === 'vertex-index' && !!description.indexFormat;
   return pickSpec(
     {

@@ -169,6 +169,10 @@ export interface PickSourceOps<O> {
   prepareGpu(subject: PickSubject, device: GPUDevice): void;
   /** The subject's GPU buffers (after `prepareGpu`). */
   gpuBuffers(subject: PickSubject): PickSubjectBuffers;
+  /** Whether the subject has GPU buffers now (false before `prepareGpu` and after they were freed). */
+  hasGpuBuffers(subject: PickSubject): boolean;
+  /** Whether its vertex stage reads data by the original vertex index (morph targets, VAT), not only vertex buffers. */
+  readsVertexIndex(subject: PickSubject): boolean;
   /** The host-owned buffers the subject is drawn from, or null when the source uploaded its own. */
   hostBuffers(
     subject: PickSubject,

@@ -182,6 +182,8 @@ export const weftPickSource: PickSourceOps<Mesh> = {
     if (ensureMeshDeformation(mesh, device)) syncMeshDeformation(mesh);
   },
   gpuBuffers: (subject) => (subject as Mesh).gpu!,
+  hasGpuBuffers: (subject) => (subject as Mesh).gpu !== null,
+  readsVertexIndex: (subject) => (subject as Mesh).morphTargets !== null || (subject as Mesh).vertexAnimation !== null,
   hostBuffers: (subject) => (subject as Mesh).hostBuffers,
   hasDeformationGpu: (subject) => Boolean((subject as Mesh).deformationGpu),
   deformationGroup: (subject, layout, bindings) =>

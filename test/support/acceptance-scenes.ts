@@ -12,11 +12,14 @@ import {
   makePlaneData,
   makeSphereData,
   makeStandardMaterial,
+  makeSkeleton,
   makeTorusData,
   type Mesh,
   type MeshData,
   type Scene,
+  setBoneMatrix,
   setCameraOrbit,
+  type Skeleton,
 } from '../../engine/index.js';
 import { type CameraBasis, makeFloat64Camera, pixelRay, toView } from './camera-rays.js';
 import { type EdgeMap, type EdgeSource, isInterior, makeEdgeMap } from './projected-edges.js';
@@ -37,6 +40,8 @@ export interface AcceptanceMeshSpec {
   world: Float32Array;
   instances: Float32Array | null;
   doubleSided: boolean;
+  /** A skinned mesh: its skeleton, and its positions and normals as posed (computed in the test, the reference's). */
+  skin?: { skeleton: Skeleton; posedPositions: Float32Array; posedNormals: Float32Array | null };
 }
 
 /** The shapes a variant draws from (bunny is loaded once). */
@@ -176,12 +181,75 @@ export const ACCEPTANCE_VARIANTS: readonly SceneVariant[] = [
   },
 ];
 
+/**
+ * Skins a shape rigidly over two random bones (vertices above y = 0 follow bone 1, the rest bone 0, weight 1; with
+ * `eightInfluences` the weight is split in halves over joints and joints2), posed in float64 here, independently of
+ * weft's skinning.
+ */
+export function rigidTwoBoneSkin(
+  random: () => number,
+  data: MeshData,
+  eightInfluences: boolean,
+): { data: MeshData; skin: NonNullable<AcceptanceMeshSpec['skin']> } {
+  const skeleton = makeSkeleton(2);
+  for (let b = 0; b < 2; b++)
+    setBoneMatrix(
+      skeleton,
+      b,
+      mat4.multiply(
+        mat4.translation([(random() - 0.5) * 0.4, (random() - 0.5) * 0.4, (random() - 0.5) * 0.4]),
+        mat4.multiply(mat4.rotationZ((random() - 0.5) * 0.8), mat4.rotationX((random() - 0.5) * 0.8)),
+      ),
+    );
+  const positions = data.positions!;
+  const count = positions.length / 3;
+  const joints = new Uint16Array(count * 4);
+  const weights = new Float32Array(count * 4);
+  const posedPositions = new Float32Array(positions.length);
+  const posedNormals = data.normals ? new Float32Array(positions.length) : null;
+  for (let v = 0; v < count; v++) {
+    const bone = positions[v * 3 + 1] > 0 ? 1 : 0;
+    joints[v * 4] = bone;
+    weights[v * 4] = eightInfluences ? 0.5 : 1;
+    const m = Array.from(skeleton.matrices.subarray(bone * 16, bone * 16 + 16));
+    for (let r = 0; r < 3; r++) {
+      const [x, y, z] = [positions[v * 3], positions[v * 3 + 1], positions[v * 3 + 2]];
+      posedPositions[v * 3 + r] = m[r] * x + m[4 + r] * y + m[8 + r] * z + m[12 + r];
+      if (posedNormals && data.normals) {
+        const [nx, ny, nz] = [data.normals[v * 3], data.normals[v * 3 + 1], data.normals[v * 3 + 2]];
+        posedNormals[v * 3 + r] = m[r] * nx + m[4 + r] * ny + m[8 + r] * nz;
+      }
+    }
+  }
+  const influences = eightInfluences ? { joints2: joints, weights2: weights } : {};
+  return { data: { ...data, joints, weights, ...influences }, skin: { skeleton, posedPositions, posedNormals } };
+}
+
+/**
+ * The closed meshes skinned over two bones each (4 influences on even meshes, 8 on odd), some thin-instanced; the
+ * bunnies are spheres here, as a skinned bunny costs a software rasteriser seconds per pick without testing more.
+ */
+export function skinnedMeshes(random: () => number, shapes: AcceptanceShapes): AcceptanceMeshSpec[] {
+  return closedMeshes(random, { ...shapes, bunny: shapes.sphere }, false).map((spec, i) => {
+    const { data, skin } = rigidTwoBoneSkin(random, spec.data, i % 2 === 1);
+    return { ...spec, name: `skinned-${spec.name}`, data, skin };
+  });
+}
+
+/** Skinned meshes (bones in a texture, so compatibility-mode devices draw them too); not one of the core variants. */
+export const SKINNED_ACCEPTANCE_VARIANT: SceneVariant = {
+  name: 'skinned meshes',
+  description:
+    'the closed meshes (bunny → sphere) skinned rigidly over two posed bones, 4 or 8 influences, some thin-instanced',
+  meshes: skinnedMeshes,
+};
+
 function referenceMesh(mesh: Mesh, spec: AcceptanceMeshSpec): ReferenceMesh {
   return {
     id: mesh.uniqueId,
-    positions: spec.data.positions!,
+    positions: spec.skin?.posedPositions ?? spec.data.positions!,
     indices: spec.data.indices ?? null,
-    normals: spec.data.normals ?? null,
+    normals: spec.skin ? spec.skin.posedNormals : (spec.data.normals ?? null),
     uvs: spec.data.uvs ?? null,
     worldMatrix: new Float32Array(spec.world),
     thinInstances: spec.instances ? new Float32Array(spec.instances) : null,
@@ -206,7 +274,11 @@ function edgeSource(spec: AcceptanceMeshSpec): EdgeSource {
     m[15] = 1;
     worlds.push(multiply64(spec.world, m));
   }
-  return { positions: spec.data.positions!, indices: spec.data.indices ?? null, worldMatrices: worlds };
+  return {
+    positions: spec.skin?.posedPositions ?? spec.data.positions!,
+    indices: spec.data.indices ?? null,
+    worldMatrices: worlds,
+  };
 }
 
 /**
@@ -248,6 +320,7 @@ export async function buildAcceptanceScene(
     createMeshFromData(scene, spec.name, spec.data, {
       worldMatrix: spec.world,
       thinInstances: spec.instances ? new Float32Array(spec.instances) : undefined,
+      ...(spec.skin ? { skeleton: spec.skin.skeleton } : {}),
       material: makeStandardMaterial({ doubleSided: spec.doubleSided }),
     }),
   );

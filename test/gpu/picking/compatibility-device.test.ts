@@ -2,16 +2,13 @@
 // must be `@interpolate(flat, either)`, and a pipeline that fails to build must never read as "nothing under the
 // cursor". The reference is a float64 ray cast against the boxes, built from the camera's parameters in the test.
 import { describe, expect, test } from 'vitest';
-import { createEngineFromDeviceAsync } from '../../../engine/host-device.js';
 import {
   createBoxMesh,
   createScene,
-  disposeEngine,
   makePerspectiveCamera,
   renderFrame,
   setMeshWorldMatrix,
   setThinInstances,
-  type Engine,
 } from '../../../engine/index.js';
 import {
   createGpuPicker,
@@ -24,39 +21,10 @@ import {
 import { createBillboardSystem, disposeBillboardSystem } from '../../../entities/billboards/index.js';
 import { createSplatMesh, disposeSplatMesh } from '../../../entities/splats/index.js';
 import { type RefBox, refRect } from '../../support/box-rays.js';
-import { getNodeGpu } from '../../support/gpu.js';
+import { onCompatibilityEngineAsync } from '../../support/compat-device.js';
 
 const translation = (x: number, y: number, z: number, s = 1) =>
   new Float32Array([s, 0, 0, 0, 0, s, 0, 0, 0, 0, s, 0, x, y, z, 1]);
-
-async function compatibilityDeviceAsync(): Promise<GPUDevice> {
-  const adapter = await getNodeGpu().requestAdapter({ featureLevel: 'compatibility' } as GPURequestAdapterOptions);
-  if (!adapter) throw new Error('Dawn gave no compatibility adapter (lavapipe missing? `npm test` installs it)');
-  return adapter.requestDevice();
-}
-
-/**
- * Runs `body` on an engine over a fresh compatibility device, then fails on any uncaptured device error (a refusal must
- * come before the device sees anything) and disposes both.
- */
-async function onCompatibilityEngineAsync(
-  width: number,
-  height: number,
-  body: (engine: Engine) => Promise<void>,
-): Promise<void> {
-  const device = await compatibilityDeviceAsync();
-  const errors: string[] = [];
-  device.addEventListener('uncapturederror', (event) => errors.push((event as GPUUncapturedErrorEvent).error.message));
-  const engine = await createEngineFromDeviceAsync(device, { width, height });
-  try {
-    await body(engine);
-    await device.queue.onSubmittedWorkDone();
-    expect(errors).toEqual([]);
-  } finally {
-    disposeEngine(engine);
-    device.destroy();
-  }
-}
 
 /** What a promise rejects with, or null when it resolves. */
 const rejectionOf = (promise: Promise<unknown>): Promise<unknown> =>
@@ -66,7 +34,7 @@ const rejectionOf = (promise: Promise<unknown>): Promise<unknown> =>
   );
 
 describe('a compatibility-mode device (Dawn, featureLevel "compatibility")', () => {
-  test('identity picks agree with a float64 ray cast at every pixel; detail is refused by name', async () => {
+  test('identity picks agree with a float64 ray cast at every pixel; vertex-index detail is refused by name, auto takes expanded-vertices', async () => {
     const width = 48;
     const height = 40;
     await onCompatibilityEngineAsync(width, height, async (engine) => {
@@ -125,12 +93,28 @@ describe('a compatibility-mode device (Dawn, featureLevel "compatibility")', () 
       expect(wrong.slice(0, 10), `${wrong.length} of ${compared} pixels differ`).toEqual([]);
       expect(compared).toBeGreaterThan(width * height * 0.9);
       expect(hits).toBeGreaterThan(200);
-      // Triangle detail needs storage in the vertex stage (or primitive-index): refused by name, not answered wrong.
-      enableDetailedPicking(picker);
-      const hitPoint = points[infos.findIndex((info) => info.hit)];
-      const detail = await rejectionOf(pickAsync(picker, hitPoint.x, hitPoint.y));
-      expect(detail).toBeInstanceOf(PickError);
-      expect((detail as PickError).message).toContain('maxStorageBuffersInVertexStage is 0');
+      // Vertex-index detail needs storage in the vertex stage: refused by name at enable, nothing changed; 'auto' takes
+      // the expanded-vertices path, which answers the same identity with a face.
+      const refusedMethod = (() => {
+        try {
+          enableDetailedPicking(picker, { method: 'vertex-index' });
+        } catch (error) {
+          return error;
+        }
+      })();
+      expect(refusedMethod).toBeInstanceOf(PickError);
+      expect((refusedMethod as PickError).code).toBe('unsupported');
+      expect((refusedMethod as PickError).message).toContain(
+        "maxStorageBuffersInVertexStage is 0; allowed here: 'auto' or 'expanded-vertices'",
+      );
+      expect([picker.detailed, picker.detailMethod]).toEqual([false, null]);
+      expect(enableDetailedPicking(picker)).toBe(true);
+      expect(picker.detailMethod).toBe('expanded-vertices');
+      const hitIndex = infos.findIndex((info) => info.hit);
+      const hitPoint = points[hitIndex];
+      const detail = await pickAsync(picker, hitPoint.x, hitPoint.y);
+      expect(detail.pickedMesh).toBe(infos[hitIndex].pickedMesh);
+      expect(detail.faceId).toBeGreaterThanOrEqual(0);
       // A discard rule reading per-vertex data needs `flat, first` sampling, which such a device refuses: typed error.
       const plain = createGpuPicker(scene);
       const rule = {

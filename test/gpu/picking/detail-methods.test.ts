@@ -461,7 +461,7 @@ describe('vertex-index detail limits', () => {
       })();
       expect(refused).toBeInstanceOf(PickError);
       expect(refused!.code).toBe('unsupported');
-      expect(refused!.message).toMatch(/lacks; allowed here: 'auto' or 'vertex-index'/);
+      expect(refused!.message).toMatch(/lacks; allowed here: 'auto', 'vertex-index' or 'expanded-vertices'/);
       expect([picker.detailed, picker.detailMethod]).toEqual([false, null]);
       expect(enableDetailedPicking(picker)).toBe(true);
       expect(picker.detailMethod).toBe('vertex-index');
