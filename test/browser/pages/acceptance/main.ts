@@ -1,6 +1,7 @@
 // Issue 15's acceptance in Chromium (SwiftShader, no primitive-index: detail comes from the vertex-index path). The
 // page builds the Dawn suite's seeded scene variants, computes the float64 three.js + three-mesh-bvh reference here
 // (camera parameters only, never weft's ray or matrices), picks every pixel and returns the tallies to the Node test.
+import { createEngineFromDeviceAsync } from '../../../../engine/host-device.js';
 import { createEngineAsync, disposeScene, type Engine } from '../../../../engine/index.js';
 import {
   createGpuPicker,
@@ -13,7 +14,7 @@ import {
 } from '../../../../picking/index.js';
 import { ACCEPTANCE_VARIANTS, buildAcceptanceScene } from '../../../support/acceptance-scenes.js';
 import { makeTally, type PathSample, scoreSample } from '../../../support/acceptance-tally.js';
-import { type AcceptancePage, BROWSER_PATHS, type VariantRun } from './shared.js';
+import { type AcceptanceDeviceKind, type AcceptancePage, browserPaths, type VariantRun } from './shared.js';
 
 function fromInfo(info: PickingInfo): PathSample {
   return {
@@ -32,7 +33,9 @@ function fromInfo(info: PickingInfo): PathSample {
 
 async function runVariant(engine: Engine, index: number, seeds: number[]): Promise<VariantRun> {
   const variant = ACCEPTANCE_VARIANTS[index];
-  const tallies = BROWSER_PATHS.map((path) => makeTally(path, variant.name));
+  const tallies = browserPaths(engine.features.has('primitive-index') ? 'primitive-index' : methodOf(engine)).map(
+    (path) => makeTally(path, variant.name),
+  );
   const run: VariantRun = { variant: variant.name, tallies, methods: [], enabled: [], referenceMs: 0, pickMs: 0 };
   for (const seed of seeds) {
     let t = performance.now();
@@ -64,14 +67,37 @@ async function runVariant(engine: Engine, index: number, seeds: number[]): Promi
   return run;
 }
 
+/** The detail method 'auto' takes on this engine's device (named in the tallies). */
+function methodOf(engine: Engine): string {
+  const vertexStorage = (engine.device.limits as GPUSupportedLimits & { maxStorageBuffersInVertexStage?: number })
+    .maxStorageBuffersInVertexStage;
+  return vertexStorage === 0 ? 'expanded-vertices' : 'vertex-index';
+}
+
+/** A compatibility-mode device: the adapter asked for that feature level, the device without `core-features-and-limits`. */
+async function compatibilityDeviceAsync(): Promise<GPUDevice> {
+  const adapter = await navigator.gpu.requestAdapter({ featureLevel: 'compatibility' } as GPURequestAdapterOptions);
+  if (!adapter) throw new Error('this browser gave no adapter for featureLevel: compatibility');
+  return adapter.requestDevice();
+}
+
 async function start(): Promise<AcceptancePage> {
   const canvas = document.querySelector<HTMLCanvasElement>('#gpu')!;
-  const engine = await createEngineAsync(navigator.gpu, canvas, { devicePixelRatio: 1 });
+  const device: AcceptanceDeviceKind =
+    new URLSearchParams(location.search).get('device') === 'compatibility' ? 'compatibility' : 'core';
+  const engine =
+    device === 'compatibility'
+      ? await createEngineFromDeviceAsync(await compatibilityDeviceAsync(), canvas, { devicePixelRatio: 1 })
+      : await createEngineAsync(navigator.gpu, canvas, { devicePixelRatio: 1 });
   engine.device.addEventListener('uncapturederror', (event) =>
     (window.__weftErrors ??= []).push((event as GPUUncapturedErrorEvent).error.message),
   );
+  const vertexStorage = (engine.device.limits as GPUSupportedLimits & { maxStorageBuffersInVertexStage?: number })
+    .maxStorageBuffersInVertexStage;
   return {
-    adapterFeatures: [...engine.adapter!.features].sort(),
+    device,
+    vertexStorageBuffers: vertexStorage ?? null,
+    deviceFeatures: [...engine.device.features].sort(),
     size: [engine.width, engine.height],
     variants: ACCEPTANCE_VARIANTS.map((v) => v.name),
     runVariant: (index, seeds) => runVariant(engine, index, seeds),
@@ -81,7 +107,13 @@ async function start(): Promise<AcceptancePage> {
 start().then(
   (page) => {
     (window as unknown as { __weftAcceptance: AcceptancePage }).__weftAcceptance = page;
-    window.__weftResult = { adapterFeatures: page.adapterFeatures, size: page.size, variants: page.variants };
+    window.__weftResult = {
+      device: page.device,
+      vertexStorageBuffers: page.vertexStorageBuffers,
+      deviceFeatures: page.deviceFeatures,
+      size: page.size,
+      variants: page.variants,
+    };
   },
   (error: unknown) =>
     (window.__weftResult = { error: error instanceof Error ? `${error.name}: ${error.message}` : String(error) }),
