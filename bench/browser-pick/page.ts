@@ -31,7 +31,7 @@ import {
 } from './weft-side.js';
 
 import { profileStagesAsync } from './profile.js';
-import { makeBareRoundTrip } from '../pick-floors.js';
+import { makeBareRoundTrip, makePickDrawFloor } from '../pick-floors.js';
 
 const errors: string[] = [];
 /** What the page is doing right now, for the runner's timeout message. */
@@ -53,7 +53,7 @@ async function time(work: () => Promise<unknown>): Promise<number> {
 let weftEngine: Engine;
 let babylonEngine: WebGPUEngine;
 let babylonDevice: GPUDevice;
-let floors: { weft: () => Promise<void>; babylon: () => Promise<void> };
+let floors: { weft: () => Promise<void>; weftDraw: () => Promise<void>; babylon: () => Promise<void> };
 let weftPickSide: WeftPickSide | null = null;
 let babylonPickSide: BabylonPickSide | null = null;
 let pickSpec: PickSceneSpec | null = null;
@@ -91,7 +91,11 @@ const bench: BenchPage = {
     // Babylon.js keeps its device in a private field; its floor must be measured on that device.
     babylonDevice = (babylonEngine as unknown as { _device: GPUDevice })._device;
     watch(babylonDevice, 'babylon');
-    floors = { weft: makeBareRoundTrip(weftEngine.device), babylon: makeBareRoundTrip(babylonDevice) };
+    floors = {
+      weft: makeBareRoundTrip(weftEngine.device),
+      weftDraw: makePickDrawFloor(weftEngine.device),
+      babylon: makeBareRoundTrip(babylonDevice),
+    };
     const info = weftEngine.adapter?.info;
     return {
       adapter: info ? `${info.vendor} ${info.architecture} ${info.device} ${info.description}`.trim() : 'unknown',
@@ -131,6 +135,7 @@ const bench: BenchPage = {
     return timeSteps<keyof PickRound>(
       [
         ['weftFloor', floors.weft],
+        ['weftDrawFloor', floors.weftDraw],
         ['weftPick', () => weftPick(w)],
         ['weftMany', () => weftPickMany(w)],
         ['weftRect', () => weftPickRect(w)],
@@ -163,6 +168,7 @@ const bench: BenchPage = {
     const device = weftEngine.device;
     const result = {
       floor: await profileStagesAsync(device, floors.weft, 15),
+      drawFloor: await profileStagesAsync(device, floors.weftDraw, 15),
       pick: await profileStagesAsync(device, () => weftPick(w), 15),
       many: await profileStagesAsync(device, () => weftPickMany(w), 15),
       rect: await profileStagesAsync(device, () => weftPickRect(w), 15),

@@ -54,6 +54,8 @@ export type HitKey = string;
 /** Milliseconds of one interleaved round of the pick bench, per measured operation. */
 export interface PickRound {
   weftFloor: number;
+  /** The draw floor: the pick-shaped pass plus one raw draw of a box over the pixel, no weft code (pick-floors.ts). */
+  weftDrawFloor: number;
   babylonFloor: number;
   weftPick: number;
   babylonPick: number;
@@ -97,8 +99,8 @@ export interface BenchPage {
   setupPick(spec: PickSceneSpec): Promise<{ weftMs: number; babylonMs: number }>;
   pickRound(order: number): Promise<PickRound>;
   pickAnswers(): Promise<PickAnswers>;
-  /** Stage medians of weft's floor, pick, pickMany and marquee on the current scene (after its timed rounds). */
-  profile(): Promise<Record<'floor' | 'pick' | 'many' | 'rect', StageProfile>>;
+  /** Stage medians of weft's floor, draw floor, pick, pickMany and marquee on the current scene (after its timed rounds). */
+  profile(): Promise<Record<'floor' | 'drawFloor' | 'pick' | 'many' | 'rect', StageProfile>>;
   setupGbuffer(): Promise<void>;
   gbufferRound(order: number): Promise<GbufferRound>;
   errors(): string[];
