@@ -1,7 +1,8 @@
 // Where the Chromium benchmarks get their browser and pages. By default: test/browser/browser-rig.ts (Debian's
 // Chromium on SwiftShader, Vite's dev server). On a machine without node_modules (the device machines):
 //   WEFT_BENCH_PAGES  a folder built by bench/real-gpu/build-pages.ts, served as static files;
-//   WEFT_CHROMIUM     a Chromium binary, launched with the switches that let WebGPU reach a real GPU through Vulkan;
+//   WEFT_CHROMIUM     a Chromium binary, launched with the switches that let WebGPU reach a real GPU through Vulkan
+//                     (WEFT_CHROMIUM_ARGS adds switches, separated by spaces, to try others without repacking);
 //   WEFT_BENCH_ADAPTER a case-insensitive pattern the page's WebGPU adapter must match, checked before any bench
 //                      (with WEFT_CHROMIUM set it defaults to 'nvidia'; set it empty to measure any adapter).
 // browser-rig.ts is loaded only when needed: it imports Vite, which that machine does not have.
@@ -37,6 +38,8 @@ export const realGpuChromiumArgs: readonly string[] = [
   '--disable-component-update',
   '--disable-sync',
   '--disable-quic',
+  // Containers often have a small /dev/shm; Chromium's renderers crash when it fills.
+  '--disable-dev-shm-usage',
   // The device machine has no network; resolving nothing here too makes a page that fetches from a CDN fail alike.
   '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
 ];
@@ -112,6 +115,12 @@ export async function describePageAdapterAsync(browser: Browser, url: string): P
   }
 }
 
+/** realGpuChromiumArgs and the switches in WEFT_CHROMIUM_ARGS. */
+export function benchChromiumArgs(): string[] {
+  const extra = process.env.WEFT_CHROMIUM_ARGS?.split(' ').filter((arg) => arg) ?? [];
+  return [...realGpuChromiumArgs, ...extra];
+}
+
 /**
  * Launches the benchmark's Chromium: WEFT_CHROMIUM's binary on the real GPU, else browser-rig's SwiftShader one. With
  * WEFT_CHROMIUM set, prints the adapter a page at `pageUrl` gets and throws unless it matches WEFT_BENCH_ADAPTER, so no
@@ -123,7 +132,7 @@ export async function launchBenchChromium(pageUrl: string): Promise<Browser> {
     const rig = await import('../../test/browser/browser-rig.js');
     return rig.launchChromium();
   }
-  const browser = await chromium.launch({ executablePath, headless: true, args: [...realGpuChromiumArgs] });
+  const browser = await chromium.launch({ executablePath, headless: true, args: benchChromiumArgs() });
   try {
     const described = await describePageAdapterAsync(browser, pageUrl);
     console.log(`Chromium ${browser.version()} WebGPU adapter: ${described}`);

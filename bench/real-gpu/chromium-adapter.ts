@@ -3,11 +3,11 @@
 // says about the GPU process, the quickest account of why WebGPU fell back (or is off). chromium.sh runs it first.
 import { join } from 'node:path';
 import { chromium } from 'playwright-core';
-import { launchBenchChromium, realGpuChromiumArgs, startStaticServer } from './bench-chromium.js';
+import { benchChromiumArgs, launchBenchChromium, startStaticServer } from './bench-chromium.js';
 
 /** chrome://gpu's text, cut to what fits a terminal: feature status, driver bug workarounds, problems, log. */
 async function printGpuPageAsync(executablePath: string): Promise<void> {
-  const browser = await chromium.launch({ executablePath, headless: true, args: [...realGpuChromiumArgs] });
+  const browser = await chromium.launch({ executablePath, headless: true, args: benchChromiumArgs() });
   try {
     const page = await browser.newPage();
     await page.goto('chrome://gpu', { waitUntil: 'load' });
