@@ -4,7 +4,7 @@
 // interleaved rounds. Run: npm run bench:babylon [-- rounds]   (BENCH_SCENES=1000,10000 picks scenes; t: thin instances)
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { launchChromium, startPageServer } from '../../test/browser/browser-rig.js';
+import { launchBenchChromium, startBenchPageServer } from '../real-gpu/bench-chromium.js';
 import { median } from '../bench-timing.js';
 import type { BabylonBenchAnswers, BabylonBenchRound } from './babylon-page.js';
 import type { PickSceneSpec } from './shared.js';
@@ -33,8 +33,8 @@ const agree = (a: string[], b: string[]) => a.filter((k, i) => k === b[i]).lengt
 
 async function main(): Promise<void> {
   const root = fileURLToPath(new URL('.', import.meta.url));
-  const server = await startPageServer(root);
-  const browser = await launchChromium();
+  const server = await startBenchPageServer(root);
+  const browser = await launchBenchChromium(server.url);
   try {
     const page = await (await browser.newContext({ viewport: { width: 660, height: 500 } })).newPage();
     page.on('pageerror', (e) => console.log(`[page error] ${e.message}`));

@@ -6,7 +6,7 @@
 // past it fails naming the step and where the page was; BENCH_DEBUG=1 echoes the page's console.
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { launchChromium, startPageServer } from '../../test/browser/browser-rig.js';
+import { launchBenchChromium, startBenchPageServer } from '../real-gpu/bench-chromium.js';
 import { median } from '../bench-timing.js';
 import {
   type GbufferRound,
@@ -78,8 +78,8 @@ async function call<T>(page: Page, step: string, arg?: unknown): Promise<T> {
 async function main(): Promise<void> {
   const started = performance.now();
   const root = fileURLToPath(new URL('.', import.meta.url));
-  const server = await startPageServer(root);
-  const browser = await launchChromium();
+  const server = await startBenchPageServer(root);
+  const browser = await launchBenchChromium(server.url);
   try {
     const context = await browser.newContext({ viewport: { width: 660, height: 980 }, deviceScaleFactor: 1 });
     const page = await context.newPage();

@@ -4,7 +4,7 @@
 // interleaved rounds after warm-up; each round also checks that the adapter and Raycaster agree on the hit.
 // Run: npm run bench:three [-- rounds]   (default 10).
 import { fileURLToPath } from 'node:url';
-import { launchChromium, startPageServer } from '../../test/browser/browser-rig.js';
+import { launchBenchChromium, startBenchPageServer } from '../real-gpu/bench-chromium.js';
 import { median } from '../bench-timing.js';
 import type { ThreeRound, ThreeSceneSpec } from './page.js';
 
@@ -21,8 +21,8 @@ const scenes: (ThreeSceneSpec & { label: string })[] = [
 
 async function main(): Promise<void> {
   const root = fileURLToPath(new URL('.', import.meta.url));
-  const server = await startPageServer(root);
-  const browser = await launchChromium();
+  const server = await startBenchPageServer(root);
+  const browser = await launchBenchChromium(server.url);
   try {
     const context = await browser.newContext({ viewport: { width: 660, height: 500 }, deviceScaleFactor: 1 });
     const page = await context.newPage();
