@@ -157,10 +157,17 @@ export function checkVertexStreamLimits(
 ): void {
   const { maxVertexBuffers, maxVertexAttributes } = device.limits;
   const buffers = composed.vertexBuffers.length;
-  const attributes = composed.vertexBuffers.reduce((n, b) => n + [...b.attributes].length, 0);
+  // Compatibility mode counts the vertex_index and instance_index builtins (both in VertexInput) as attributes.
+  const builtins = device.features.has('core-features-and-limits') ? 0 : 2;
+  const attributes = composed.vertexBuffers.reduce((n, b) => n + [...b.attributes].length, builtins);
   const counts: [string, number, string, number][] = [
     ['vertex buffers', buffers, 'maxVertexBuffers', maxVertexBuffers],
-    ['vertex attributes', attributes, 'maxVertexAttributes', maxVertexAttributes],
+    [
+      `vertex attributes${builtins ? ' (2 of them the vertex_index and instance_index builtins, as compatibility mode counts them)' : ''}`,
+      attributes,
+      'maxVertexAttributes',
+      maxVertexAttributes,
+    ],
   ];
   for (const [what, count, name, limit] of counts)
     if (count > limit)
