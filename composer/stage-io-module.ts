@@ -82,7 +82,11 @@ function writeVertexInputs(
   attr: (text: string) => string,
 ): void {
   w.line('struct VertexInput {');
-  w.line(`  ${attr('@builtin(vertex_index) ')}vertexIndex: u32,`);
+  // A vertexIndex vertex input (e.g. the original index of a de-indexed mesh's corner) stands in for the builtin,
+  // which stays readable as drawVertexIndex.
+  if (vertexInputs.some((input) => input.semantic === 'vertexIndex'))
+    w.line(`  ${attr('@builtin(vertex_index) ')}drawVertexIndex: u32,`);
+  else w.line(`  ${attr('@builtin(vertex_index) ')}vertexIndex: u32,`);
   w.line(`  ${attr('@builtin(instance_index) ')}instanceIndex: u32,`);
   // A pulled variant builds VertexInput itself (composer/vertex-pulling.ts): pulled inputs have no location.
   if (pulled) w.line('  drawVertexIndex: u32,');

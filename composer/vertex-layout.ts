@@ -161,14 +161,16 @@ function checkVertexInput(api: string, fragment: Fragment, decl: FragmentVertexI
   if (
     typeof semantic !== 'string' ||
     !isWgslIdentifier(semantic) ||
-    semantic === 'vertexIndex' ||
-    semantic === 'instanceIndex'
+    semantic === 'instanceIndex' ||
+    semantic === 'drawVertexIndex' ||
+    (semantic === 'vertexIndex' &&
+      (decl.format !== 'uint32' || (decl.type ?? 'u32') !== 'u32' || (decl.stepMode ?? 'vertex') !== 'vertex'))
   ) {
     throw new ComposeError(
       api,
       'invalid-fragment',
       [fragment.id],
-      `fragment "${fragment.id}" vertex input semantic ${describeValue(semantic)} must be a WGSL identifier other than vertexIndex / instanceIndex (those builtins are always in VertexInput)`,
+      `fragment "${fragment.id}" vertex input semantic ${describeValue(semantic)} must be a WGSL identifier other than instanceIndex / drawVertexIndex (builtins of VertexInput); vertexIndex only as a per-vertex uint32 (u32), which then replaces the vertex_index builtin (read as drawVertexIndex)`,
     );
   }
   const stepMode = decl.stepMode ?? 'vertex';

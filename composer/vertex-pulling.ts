@@ -68,6 +68,25 @@ function inputExpression(input: ComposedVertexInput, name: string, offset: numbe
   return count === 1 ? parts[0] : `vec${count}${scalar}(${parts.join(', ')})`;
 }
 
+/** Refuses a malformed spec, and a vertexIndex vertex input (pulling sets `input.vertexIndex` itself). */
+function checkPullingSpec(api: string, layout: Layout, spec: VertexPullingSpec): void {
+  if (!spec || typeof spec !== 'object' || ![null, 'uint16', 'uint32'].includes(spec.indexFormat))
+    throw new ComposeError(
+      api,
+      'invalid-spec',
+      [],
+      `vertexPulling ${describeValue(spec)} must be { indexFormat: 'uint16' | 'uint32' | null, role }`,
+    );
+  const fed = layout.inputs.find((input) => input.semantic === 'vertexIndex');
+  if (fed)
+    throw new ComposeError(
+      api,
+      'invalid-spec',
+      fed.fragments,
+      `vertexPulling sets input.vertexIndex itself, but fragment "${fed.fragments[0]}" reads vertexIndex as a vertex input; use one or the other`,
+    );
+}
+
 /**
  * Splits a composed layout into pulled per-vertex inputs (location -1, buffer -1) and the instance-step inputs that stay
  * vertex buffers (renumbered from location 0), and makes the fragment that declares the pulled storage bindings and
@@ -79,13 +98,7 @@ export function applyVertexPulling(
   layout: Layout,
   spec: VertexPullingSpec,
 ): { layout: Layout; fragment: Fragment } {
-  if (!spec || typeof spec !== 'object' || ![null, 'uint16', 'uint32'].includes(spec.indexFormat))
-    throw new ComposeError(
-      api,
-      'invalid-spec',
-      [],
-      `vertexPulling ${describeValue(spec)} must be { indexFormat: 'uint16' | 'uint32' | null, role }`,
-    );
+  checkPullingSpec(api, layout, spec);
   const kept = layout.inputs.filter((i) => i.stepMode === 'instance');
   const keptBuffers = [...new Set(kept.map((i) => i.buffer))].sort((a, b) => a - b);
   const newLocation = new Map(kept.map((input, i) => [input.location, i]));

@@ -31,8 +31,8 @@ struct PickUniforms {
 fn writePickVaryings(input: VertexInput, output: ptr<function, VertexOutput>) {
   (*output).pickInstance = input.instanceIndex;
   @if(primitiveDetail) (*output).pickLocal = input.position;
-  @if(primitiveDetail && pickTriangleFromVertex && vertexPulling) (*output).pickTriangle = input.drawVertexIndex / 3u;
-  @if(primitiveDetail && pickTriangleFromVertex && !vertexPulling) (*output).pickTriangle = input.vertexIndex / 3u;
+  @if(primitiveDetail && pickTriangleFromVertex && (vertexPulling || vertexIndexAttribute)) (*output).pickTriangle = input.drawVertexIndex / 3u;
+  @if(primitiveDetail && pickTriangleFromVertex && !(vertexPulling || vertexIndexAttribute)) (*output).pickTriangle = input.vertexIndex / 3u;
   @if(pickDiscard && thinInstances) (*output).pickExtras = vec4f(input.instance0.w, input.instance1.w, input.instance2.w, input.instance3.w);
   @if(pickDiscard && pickVertexData) (*output).pickVertexData = zeroPadded(input.pickVertexData, pick.vertexDataComponents);
 }
@@ -76,7 +76,10 @@ fn pickFragment(input: FragmentInput) -> FragmentOutput {
  * Pick-ID outputs (fills `fragmentStage`, and `vertexVaryings` for the instance index): location 0 the 24-bit id
  * in rgba8unorm, 1 the NDC depth in r32float, 2 (when `primitiveDetail`) rgba32uint (triangle, bitcast local x, y, z): the
  * triangle is `primitive_index`, or with `pickTriangleFromVertex` the draw's `vertex_index / 3` (each triangle's corners are draw vertices 3t, 3t+1,
- * 3t+2: a non-indexed mesh draws so, an indexed one with `vertexPulling`, see composer/vertex-pulling.ts).
+ * 3t+2: a non-indexed mesh draws so, an indexed one with `vertexPulling`, see composer/vertex-pulling.ts). With
+ * `vertexIndexAttribute` (a de-indexed mesh drawn 3 vertices per triangle) `input.vertexIndex` is a per-vertex uint32
+ * stream holding each corner's original vertex (which morph targets and VAT index by) and the triangle is
+ * `drawVertexIndex / 3`.
  */
 export function makePickOutputFragment(): Fragment {
   return {
@@ -93,7 +96,10 @@ export function makePickOutputFragment(): Fragment {
       },
     ],
     dependencies: ['pick-discard-types'],
-    vertexInputs: [{ semantic: 'pickVertexData', format: 'float32x4', when: 'pickDiscard && pickVertexData' }],
+    vertexInputs: [
+      { semantic: 'pickVertexData', format: 'float32x4', when: 'pickDiscard && pickVertexData' },
+      { semantic: 'vertexIndex', format: 'uint32', when: `${primitiveDetailCondition} && vertexIndexAttribute` },
+    ],
     varyings: [
       { name: 'pickInstance', type: 'u32', interpolation: 'flat', sampling: 'either' },
       { name: 'pickLocal', type: 'vec3f', when: primitiveDetailCondition },

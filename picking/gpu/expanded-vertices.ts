@@ -35,10 +35,18 @@ fn expandVertices(@builtin(global_invocation_id) id: vec3u) {
 }
 `;
 
-/** @internal A mesh's de-indexed vertex buffers (one per mesh vertex buffer, 3 × triangles vertices each). */
+/**
+ * @internal A mesh's de-indexed vertex buffers (one per mesh vertex buffer, 3 × triangles vertices each), plus, for a
+ * morphed mesh, each corner's original vertex.
+ */
 export interface ExpandedVertices {
   /** The copies, in the mesh's vertex-buffer order: bound where the mesh's own buffers would be. */
   readonly vertexBuffers: readonly GPUBuffer[];
+  /**
+   * One uint32 per corner, the vertex it was copied from (index buffer widened): the original-vertex stream of a
+   * morphed mesh, whose deltas are read at that index; null for others.
+   */
+  readonly vertexIndices: GPUBuffer | null;
   /** Bytes the copies hold together. */
   readonly bytes: number;
   /** What they were copied from: a re-upload or a new geometry makes them stale. */
@@ -49,9 +57,26 @@ export interface ExpandedVertices {
 export type ExpandedVertexCache = Map<PickSubject, ExpandedVertices>;
 
 /** Bytes the expanded copies of a mesh take: 3 × triangles × the stride of each vertex buffer. */
-function expandedVertexBytes(mesh: PickSubject): number {
+function expandedVertexBytes(mesh: PickSubject, withVertexIndices: boolean): number {
   const corners = mesh.geometry.indices?.length ?? 0;
-  return mesh.geometry.buffers.reduce((sum, b) => sum + corners * b.arrayStride, 0);
+  return mesh.geometry.buffers.reduce((sum, b) => sum + corners * b.arrayStride, withVertexIndices ? corners * 4 : 0);
+}
+
+/**
+ * The original-vertex stream: the index buffer widened to uint32, written from the mesh's CPU indices (a typed-array
+ * copy; the index buffer the GPU copy reads holds the same values).
+ */
+function makeVertexIndexStream(device: GPUDevice, mesh: PickSubject): GPUBuffer {
+  const indices = mesh.geometry.indices!;
+  const buffer = device.createBuffer({
+    label: `weft:pick:expanded:${mesh.name}:vertex-indices`,
+    size: Math.max(4, indices.length * 4),
+    usage: GPUBufferUsage.VERTEX,
+    mappedAtCreation: true,
+  });
+  new Uint32Array(buffer.getMappedRange(), 0, indices.length).set(indices);
+  buffer.unmap();
+  return buffer;
 }
 
 const allowedMethods =
@@ -59,26 +84,20 @@ const allowedMethods =
 
 /**
  * Refuses, before anything is created, a mesh the expanded-vertices path cannot copy on this device: too few compute
- * storage buffers or invocations, a buffer past `maxStorageBufferBindingSize` / `maxBufferSize`, a dispatch past
- * `maxComputeWorkgroupsPerDimension`, or a deformation indexed by the original vertex.
- * @throws {PickError} `limit-exceeded` or `unsupported`, naming the mesh, the limit and what is allowed
+ * storage buffers or invocations, a buffer past `maxStorageBufferBindingSize` / `maxBufferSize`, or a dispatch past
+ * `maxComputeWorkgroupsPerDimension`.
+ * @throws {PickError} `limit-exceeded`, naming the mesh, the limit and what is allowed
  * @internal
  */
 export function checkExpandedVertexLimits(api: string, device: GPUDevice, mesh: PickSubject): void {
   const limits = device.limits;
-  const refuse = (code: 'limit-exceeded' | 'unsupported', what: string, fix: string): never => {
+  const refuse = (code: 'limit-exceeded', what: string, fix: string): never => {
     throw new PickError(
       api,
       code,
       `mesh "${mesh.name}": expanded-vertices detail ${what}; ${fix}, or use ${allowedMethods}`,
     );
   };
-  if (source.readsVertexIndex(mesh))
-    refuse(
-      'unsupported',
-      'draws 3 vertices per triangle, but the mesh is morphed or vertex-animated and those read its original vertex index',
-      'pick it without detail',
-    );
   if (limits.maxStorageBuffersPerShaderStage < copyStorageBuffers)
     refuse(
       'limit-exceeded',
@@ -124,6 +143,41 @@ export function checkExpandedVertexLimits(api: string, device: GPUDevice, mesh: 
     );
 }
 
+/**
+ * Refuses, before the pipeline is made, a composed expanded-vertices shader whose original-vertex stream (the extra
+ * per-vertex buffer a morphed mesh needs) does not fit the device's vertex buffers or attributes.
+ * @throws {PickError} `limit-exceeded`, naming the mesh, the limit and what is allowed
+ * @internal
+ */
+export function checkVertexStreamLimits(
+  api: string,
+  device: GPUDevice,
+  mesh: PickSubject,
+  composed: { readonly vertexBuffers: readonly GPUVertexBufferLayout[] },
+): void {
+  const { maxVertexBuffers, maxVertexAttributes } = device.limits;
+  const buffers = composed.vertexBuffers.length;
+  // Compatibility mode counts the vertex_index and instance_index builtins (both in VertexInput) as attributes.
+  const builtins = device.features.has('core-features-and-limits') ? 0 : 2;
+  const attributes = composed.vertexBuffers.reduce((n, b) => n + [...b.attributes].length, builtins);
+  const counts: [string, number, string, number][] = [
+    ['vertex buffers', buffers, 'maxVertexBuffers', maxVertexBuffers],
+    [
+      `vertex attributes${builtins ? ' (2 of them the vertex_index and instance_index builtins, as compatibility mode counts them)' : ''}`,
+      attributes,
+      'maxVertexAttributes',
+      maxVertexAttributes,
+    ],
+  ];
+  for (const [what, count, name, limit] of counts)
+    if (count > limit)
+      throw new PickError(
+        api,
+        'limit-exceeded',
+        `mesh "${mesh.name}": expanded-vertices detail of a morphed mesh draws ${count} ${what} (its own plus one holding each corner's original vertex) but the device's ${name} is ${limit}; use at most ${limit} (interleave the mesh's vertex buffers, request a higher limit with requiredLimits, or pick it without detail or with ${allowedMethods})`,
+      );
+}
+
 /** The copy's pipeline on one device (made on first use). */
 interface CopyPipeline {
   pipeline: GPUComputePipeline;
@@ -166,6 +220,7 @@ function isCurrent(entry: ExpandedVertices, mesh: PickSubject): boolean {
   const from = entry.from;
   return (
     from.geometry === mesh.geometry &&
+    (entry.vertexIndices !== null) === source.readsVertexIndex(mesh) &&
     from.indexBuffer === gpu.indexBuffer &&
     from.vertexBuffers.length === gpu.vertexBuffers.length &&
     from.vertexBuffers.every((b, i) => b === gpu.vertexBuffers[i])
@@ -206,6 +261,7 @@ function expandOnCpu(device: GPUDevice, mesh: PickSubject): GPUBuffer[] {
 
 function destroyExpanded(entry: ExpandedVertices): void {
   for (const buffer of entry.vertexBuffers) buffer.destroy();
+  entry.vertexIndices?.destroy();
 }
 
 /**
@@ -224,9 +280,11 @@ export function ensureExpandedVertices(
   cache.delete(mesh);
   const gpu = source.gpuBuffers(mesh);
   const vertexBuffers = readableAsStorage(mesh) ? expandOnGpu(device, mesh) : expandOnCpu(device, mesh);
+  const withVertexIndices = source.readsVertexIndex(mesh);
   const entry: ExpandedVertices = {
     vertexBuffers,
-    bytes: expandedVertexBytes(mesh),
+    vertexIndices: withVertexIndices ? makeVertexIndexStream(device, mesh) : null,
+    bytes: expandedVertexBytes(mesh, withVertexIndices),
     from: { geometry: mesh.geometry, vertexBuffers: [...gpu.vertexBuffers], indexBuffer: gpu.indexBuffer! },
   };
   cache.set(mesh, entry);

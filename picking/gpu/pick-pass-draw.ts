@@ -238,8 +238,12 @@ function setExtraGroups(
 function setMeshBuffers(gpu: PickGpu, pass: GPURenderPassEncoder, pipeline: PickPipeline, mesh: PickSubject): void {
   const { instanceBuffer } = weftPickSource.gpuBuffers(mesh);
   const vertexBuffers = meshVertexBuffers(gpu, pipeline, mesh);
-  // Source indices count the mesh's vertex buffers, then its instance buffer (if any), then the rule's vertex data.
+  // Source indices count the mesh's vertex buffers, then its instance buffer (if any), then the rule's vertex data,
+  // then an expanded mesh's original-vertex stream.
   const instanceAt = instanceBuffer ? vertexBuffers.length : -1;
+  const vertexIndicesAt = pipeline.vertexIndexStream
+    ? vertexBuffers.length + (instanceBuffer ? 1 : 0) + (pipeline.vertexDataBuffer === null ? 0 : 1)
+    : -1;
   const sources = pipeline.vertexBufferSources;
   for (let i = 0; i < sources.length; i++) {
     const source = sources[i];
@@ -249,7 +253,9 @@ function setMeshBuffers(gpu: PickGpu, pass: GPURenderPassEncoder, pipeline: Pick
         ? vertexBuffers[source]
         : source === instanceAt
           ? instanceBuffer!
-          : vertexDataSource(gpu, pipeline, mesh),
+          : source === vertexIndicesAt
+            ? ensureExpandedVertices(gpu.expanded, gpu.device, mesh).vertexIndices!
+            : vertexDataSource(gpu, pipeline, mesh),
     );
   }
   if (!pipeline.pulled && !pipeline.expanded) weftPickSource.setIndexBuffer(pass, mesh);

@@ -12,7 +12,7 @@ import {
   pickShaderVertexBuffers,
 } from './pick-shader.js';
 import { checkPulledBufferSizes, checkVertexPullLimits } from './vertex-pull-binding.js';
-import { checkExpandedVertexLimits } from './expanded-vertices.js';
+import { checkExpandedVertexLimits, checkVertexStreamLimits } from './expanded-vertices.js';
 import { vertexPullingFragmentId } from '../../composer/vertex-pulling.js';
 import type { VertexBufferSpec } from '../../composer/vertex-layout.js';
 import type { PickSubject } from '../sources/pick-source.js';
@@ -84,6 +84,8 @@ interface PipelineRequest {
   vertexDataComponents: number;
   /** Expanded-vertices detail of an indexed mesh: drawn non-indexed from its de-indexed copies. */
   expanded: boolean;
+  /** With `expanded`: a last vertex buffer holds each corner's original vertex (morph deltas are read at it). */
+  vertexIndexStream: boolean;
 }
 
 /** Checks, before any GPU object is made, what a detail method needs of this mesh beyond its pipeline. */
@@ -127,6 +129,9 @@ export function describePickShader(
       rule,
       method,
       indexFormat: mesh.geometry.indices ? (mesh.geometry.indices instanceof Uint16Array ? 'uint16' : 'uint32') : null,
+      ...(detailed && method === 'expanded-vertices' && mesh.geometry.indices && source.readsVertexIndex(mesh)
+        ? { vertexIndexStream: true }
+        : {}),
     },
     vertexDataBuffer: data?.buffer ?? null,
     vertexDataComponents: data?.components ?? 0,
@@ -166,10 +171,20 @@ function describeRequest(
       gpu.composeCache,
     );
     checkVertexPullLimits(api, gpu.device, mesh, composed);
+    if (description.vertexIndexStream) checkVertexStreamLimits(api, gpu.device, mesh, composed);
     return composed;
   };
   const expanded = detailed && method === 'expanded-vertices' && description.indexFormat !== null;
-  return { key, raster, compose, vertexDataBuffer, vertexDataComponents, digest: checked?.digest ?? null, expanded };
+  return {
+    key,
+    raster,
+    compose,
+    vertexDataBuffer,
+    vertexDataComponents,
+    digest: checked?.digest ?? null,
+    expanded,
+    vertexIndexStream: description.vertexIndexStream === true,
+  };
 }
 
 function remember(
@@ -186,6 +201,7 @@ function remember(
     vertexBufferSources: composed.vertexBufferSources,
     pulled: composed.fragments.includes(vertexPullingFragmentId),
     expanded: request.expanded,
+    vertexIndexStream: request.vertexIndexStream,
     vertexDataBuffer: request.vertexDataBuffer,
     vertexDataComponents: request.vertexDataComponents,
   };

@@ -40,6 +40,8 @@ export interface PickPipeline {
   pulled: boolean;
   /** Expanded-vertices detail of an indexed mesh: draw non-indexed from the mesh's de-indexed copies (`gpu.expanded`). */
   expanded: boolean;
+  /** With `expanded`: the last vertex buffer is the copies' original-vertex stream (`ExpandedVertices.vertexIndices`). */
+  vertexIndexStream: boolean;
   /** Set when its rule text was released (`useRulePipelines`), or the device refused it: it must not be drawn. */
   released?: boolean;
   /** Its key in `PickGpu.pipelines` and `PickGpu.leases`. */

@@ -76,15 +76,28 @@ export interface PickShaderDescription {
   /** The mesh's index format (null: non-indexed); a 'vertex-index' shader of an indexed mesh pulls its vertices by it. */
   indexFormat?: 'uint16' | 'uint32' | null;
   rule: PickShaderRule | null;
+  /**
+   * Expanded-vertices detail of a morphed indexed mesh: a last vertex buffer holds each corner's
+   * original vertex (uint32), read as `input.vertexIndex` (see `vertexIndexStream`).
+   */
+  vertexIndexStream?: boolean;
 }
 
+/** @internal The buffer of a `vertexIndexStream`: one uint32 per corner, the vertex the corner was copied from. */
+export const vertexIndexStreamBuffer: VertexBufferSpec = {
+  arrayStride: 4,
+  attributes: [{ semantic: 'vertexIndex', offset: 0, format: 'uint32' }],
+};
+
 /**
- * The vertex buffers of a pick shader: the mesh's own, its thin-instance buffer, then the rule's vertex data.
+ * The vertex buffers of a pick shader: the mesh's own, its thin-instance buffer, the rule's vertex data, then the
+ * original-vertex stream of an expanded morphed mesh.
  * @internal
  */
 export function pickShaderVertexBuffers(description: PickShaderDescription): VertexBufferSpec[] {
   const buffers = source.shaderVertexBuffers(description.mesh);
   if (description.rule?.vertexData) buffers.push(description.rule.vertexData);
+  if (description.vertexIndexStream) buffers.push(vertexIndexStreamBuffer);
   return buffers;
 }
 
@@ -110,7 +123,8 @@ export function pickShaderSpec(description: PickShaderDescription, options: Shad
     : [];
   // Vertex-index detail of an indexed mesh: a non-indexed draw that pulls its vertices (the pick pass reads no
   // material, so the pulled buffers take the material group). A non-indexed mesh already draws vertex 3t..3t+2, and so
-  // does an expanded-vertices one (its vertex buffers de-indexed): both compose as the non-indexed vertex-index shader.
+  // does an expanded-vertices one (its vertex buffers de-indexed): both compose as the non-indexed vertex-index shader,
+  // the latter with its original-vertex stream when a deformation reads the vertex index.
   const pulled = description.detailed && description.method === 'vertex-index' && !!description.indexFormat;
   return pickSpec(
     {
@@ -126,6 +140,7 @@ export function pickShaderSpec(description: PickShaderDescription, options: Shad
       conditions: {
         ...deformation.conditions,
         ...(pulled ? { vertexPulling: true } : {}),
+        ...(description.vertexIndexStream ? { vertexIndexAttribute: true } : {}),
         ...(rule
           ? {
               pickDiscard: true,

@@ -171,7 +171,10 @@ export interface PickSourceOps<O> {
   gpuBuffers(subject: PickSubject): PickSubjectBuffers;
   /** Whether the subject has GPU buffers now (false before `prepareGpu` and after they were freed). */
   hasGpuBuffers(subject: PickSubject): boolean;
-  /** Whether its vertex stage reads data by the original vertex index (morph targets, VAT), not only vertex buffers. */
+  /**
+   * Whether its vertex stage reads data by the original vertex index (morph targets), not only vertex buffers: drawn
+   * de-indexed ('expanded-vertices'), it then needs each corner's original vertex as a stream.
+   */
   readsVertexIndex(subject: PickSubject): boolean;
   /** The host-owned buffers the subject is drawn from, or null when the source uploaded its own. */
   hostBuffers(

@@ -183,7 +183,8 @@ export const weftPickSource: PickSourceOps<Mesh> = {
   },
   gpuBuffers: (subject) => (subject as Mesh).gpu!,
   hasGpuBuffers: (subject) => (subject as Mesh).gpu !== null,
-  readsVertexIndex: (subject) => (subject as Mesh).morphTargets !== null || (subject as Mesh).vertexAnimation !== null,
+  // VAT playback is read by instance index and its influences are vertex attributes: only morph deltas need the vertex.
+  readsVertexIndex: (subject) => (subject as Mesh).morphTargets !== null,
   hostBuffers: (subject) => (subject as Mesh).hostBuffers,
   hasDeformationGpu: (subject) => Boolean((subject as Mesh).deformationGpu),
   deformationGroup: (subject, layout, bindings) =>

@@ -46,6 +46,10 @@ import {
 } from '../../support/acceptance-tally.js';
 import { onCompatibilityEngineAsync } from '../../support/compat-device.js';
 import { runOnGpu } from '../../support/gpu.js';
+import { composeShader } from '../../../composer/compose-shader.js';
+import { checkVertexStreamLimits } from '../../../picking/gpu/expanded-vertices.js';
+import { describePickShader } from '../../../picking/gpu/pick-pipelines.js';
+import { pickShaderSpec } from '../../../picking/gpu/pick-shader.js';
 import { cameraBasis, pixelRay } from '../../support/camera-rays.js';
 import { castReferenceRayAll, createReferenceScene, type ReferenceHit } from '../../support/reference-raycast.js';
 
@@ -382,25 +386,64 @@ describe('expanded-vertices detail: limits, host buffers, lifetime', () => {
     120_000,
   );
 
-  test("a morphed mesh on 'expanded-vertices' is refused by name (its deltas are indexed by the original vertex)", () =>
+  test("a morphed mesh on 'expanded-vertices' (a core device's storage morph data) picks as on 'vertex-index'", () =>
     runOnGpu(async ({ engine }) => {
       const scene = frontScene(engine);
       const data = makeSphereData({ radius: 1 });
-      createMeshFromData(scene, 'morphed', data, {
+      const morphed = createMeshFromData(scene, 'morphed', data, {
+        morphTargets: { positions: [data.positions!.map((c, i) => (i % 3 === 0 ? c * 0.4 : 0))] },
+        morphWeights: [0.8],
+      });
+      const picker = createGpuPicker(scene);
+      expect(enableDetailedPicking(picker, { method: 'vertex-index' })).toBe(true);
+      const pulled = await detailGrid(picker, engine);
+      expect(enableDetailedPicking(picker, { method: 'expanded-vertices' })).toBe(true);
+      const expanded = await detailGrid(picker, engine);
+      expect(expanded.filter((row) => row[0] === 'morphed').length).toBe(25);
+      // The same triangles and barycentrics: the deltas were read at each corner's original vertex, not 3t + k.
+      expect(expanded).toEqual(pulled);
+      expect(picker.gpu!.expanded.get(morphed)?.vertexIndices?.size).toBe(data.indices!.length * 4);
+      expect(morphed.deformationGpu?.morphDeltas).toBeTruthy(); // storage, not textures: the core device's path
+      disposeGpuPicker(picker);
+    }));
+
+  test('the original-vertex stream past maxVertexBuffers / maxVertexAttributes is a typed PickError naming the limit', () =>
+    onCompatibilityEngineAsync(32, 32, async (engine) => {
+      const scene = frontScene(engine);
+      const data = makeSphereData({ radius: 1 });
+      const morphed = createMeshFromData(scene, 'morphed', data, {
         morphTargets: { positions: [data.positions!.map((c) => c * 0.1)] },
         morphWeights: [0.5],
       });
-      const picker = createGpuPicker(scene);
-      expect(enableDetailedPicking(picker, { method: 'expanded-vertices' })).toBe(true);
-      const refused = await pickAsync(picker, 32, 32).catch((error: unknown) => error);
-      expect(refused).toBeInstanceOf(PickError);
-      expect((refused as PickError).code).toBe('unsupported');
-      expect((refused as PickError).message).toContain(
-        'mesh "morphed": expanded-vertices detail draws 3 vertices per triangle',
-      );
-      // Nothing half-built: the same picker answers on another method.
-      enableDetailedPicking(picker, { method: 'vertex-index' });
-      expect((await pickAsync(picker, 32, 32)).faceId).toBeGreaterThanOrEqual(0);
-      disposeGpuPicker(picker);
+      const { description } = describePickShader('pickAsync', morphed, true, null, 'expanded-vertices');
+      expect(description.vertexIndexStream).toBe(true);
+      const composed = composeShader(pickShaderSpec(description, { deformationTextures: true }));
+      const buffers = composed.vertexBuffers.length;
+      // Dawn's compatibility mode counts the vertex_index and instance_index builtins as attributes too.
+      expect(engine.device.features.has('core-features-and-limits')).toBe(false);
+      const attributes = composed.vertexBuffers.reduce((n, b) => n + [...b.attributes].length, 2);
+      expect(composed.vertexInputs.some((input) => input.semantic === 'vertexIndex')).toBe(true);
+      const device = (limits: Partial<GPUSupportedLimits>) =>
+        ({
+          features: engine.device.features,
+          limits: { maxVertexBuffers: buffers, maxVertexAttributes: attributes, ...limits },
+        }) as GPUDevice;
+      expect(() => checkVertexStreamLimits('pickAsync', device({}), morphed, composed)).not.toThrow();
+      for (const [name, limit] of [
+        ['maxVertexBuffers', buffers - 1],
+        ['maxVertexAttributes', attributes - 1],
+      ] as const) {
+        const refused = (() => {
+          try {
+            checkVertexStreamLimits('pickAsync', device({ [name]: limit }), morphed, composed);
+          } catch (error) {
+            return error;
+          }
+        })();
+        expect(refused).toBeInstanceOf(PickError);
+        expect((refused as PickError).code).toBe('limit-exceeded');
+        expect((refused as PickError).message).toContain(`mesh "morphed": expanded-vertices detail`);
+        expect((refused as PickError).message).toContain(`but the device's ${name} is ${limit}`);
+      }
     }));
 });
