@@ -50,11 +50,12 @@ function getScratch(depth: number): QueryScratch {
   return scratch;
 }
 
-/** Copies face `face`'s corners 0, 1, 2 from the BVH's positions into `out`. */
-function gatherCorners(bvh: TriangleBvh, face: number, out: Float64Array): Float64Array {
-  const { positions: P, indices: idx } = bvh;
+/** Copies leaf position `i`'s corners 0, 1, 2 from the BVH's positions into `out` (through its leaf index copy when kept). */
+function gatherCorners(bvh: TriangleBvh, i: number, out: Float64Array): Float64Array {
+  const { positions: P, indices: idx, leafIndices: L } = bvh;
+  const face = bvh.faceIds[i];
   for (let k = 0; k < 3; k++) {
-    const v = (idx === null ? face * 3 + k : idx[face * 3 + k]) * 3;
+    const v = (L !== null ? L[i * 3 + k] : idx === null ? face * 3 + k : idx[face * 3 + k]) * 3;
     out[k * 3] = P[v];
     out[k * 3 + 1] = P[v + 1];
     out[k * 3 + 2] = P[v + 2];
@@ -143,6 +144,7 @@ export function raycastTriangleBvhFirst(
   const rz = r.oz;
   const P = bvh.positions;
   const T = bvh.triangles;
+  const L = bvh.leafIndices;
   const idx = bvh.indices;
   const faceIds = bvh.faceIds;
   const stackNodes = s.stackNodes;
@@ -156,7 +158,12 @@ export function raycastTriangleBvhFirst(
         let a: number;
         let b: number;
         let c: number;
-        if (T !== null) {
+        if (L !== null) {
+          const j = i * 3;
+          a = L[j] * 3;
+          b = L[j + 1] * 3;
+          c = L[j + 2] * 3;
+        } else if (T !== null) {
           a = i * 9;
           b = a + 3;
           c = a + 6;
@@ -311,15 +318,7 @@ export function raycastTriangleBvhAll(
       const hit =
         bvh.triangles !== null
           ? intersectTriangleWatertight(s.ray, bvh.triangles, i * 9, tMin, tMax, s.hit, facing)
-          : intersectTriangleWatertight(
-              s.ray,
-              gatherCorners(bvh, bvh.faceIds[i], s.corners),
-              0,
-              tMin,
-              tMax,
-              s.hit,
-              facing,
-            );
+          : intersectTriangleWatertight(s.ray, gatherCorners(bvh, i, s.corners), 0, tMin, tMax, s.hit, facing);
       if (!hit) continue;
       hits.t.push(s.hit.t);
       hits.u.push(s.hit.u);
