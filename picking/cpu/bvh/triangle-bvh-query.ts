@@ -146,6 +146,7 @@ export function raycastTriangleBvhFirst(
   const T = bvh.triangles;
   const L = bvh.leafIndices;
   const idx = bvh.indices;
+  const Q = T !== null ? T : P;
   const faceIds = bvh.faceIds;
   const stackNodes = s.stackNodes;
   const stackNear = s.stackNear;
@@ -180,7 +181,6 @@ export function raycastTriangleBvhFirst(
           }
         }
         // Twin of picking/cpu/bvh/ray-triangle.ts:intersectTriangleWatertight (kept equal by test/unit/cpu-picking/twins.test.ts: raycastTriangleBvhFirst is a walk of rayBoxEntry and intersectTriangleWatertight)
-        const Q = T !== null ? T : P;
         const az = Q[a + kz] - rz;
         const ax = Q[a + kx] - rx - sx * az;
         const ay = Q[a + ky] - ry - sy * az;
