@@ -8,10 +8,12 @@
  * - medians of interleaved rounds (weft, three, weft, three, …) after warm-up rounds, GC before every sample;
  * - answers checked on every benched ray before timing (a disagreement stops the bench).
  * Ratios: weft speed / three speed (> 1: weft faster); memory: weft bytes / three bytes.
+ * - the big mesh again by TriangleBvhLayout (build, memory, queries of each layout, interleaved with one another);
  * Run: npm run bench:cpu [-- rounds]   (NODE_OPTIONS=--expose-gc tsx bench/cpu-pick.ts [rounds], default 7)
  */
 import { benchQueries, querySink } from './cpu-pick/mesh-query.js';
 import { benchBuild, benchRefit } from './cpu-pick/mesh-build.js';
+import { benchLayouts } from './cpu-pick/layout-rows.js';
 import {
   boundsOf,
   cameraRays,
@@ -31,7 +33,7 @@ const config: BenchConfig = { rounds, warmUp: 1 };
 const rows: Row[] = [];
 const started = performance.now();
 
-function benchMesh(c: MeshCase, coherentSize: [number, number], randomCount: number): void {
+function benchMesh(c: MeshCase, coherentSize: [number, number], randomCount: number, byLayout = false): void {
   const built = benchBuild(
     c,
     threeGeometry(c.positions, c.indices),
@@ -41,24 +43,17 @@ function benchMesh(c: MeshCase, coherentSize: [number, number], randomCount: num
   );
   const { centre, extent } = boundsOf(c.positions);
   const camera = makeCameraPair(centre, extent * 1.6, coherentSize[0], coherentSize[1]);
-  benchQueries(
-    c,
-    built.weft,
-    built.sah,
-    built.center,
-    camera,
-    [
-      { kind: 'camera rays', rays: cameraRays(camera) },
-      { kind: 'random rays', rays: randomRays(centre, extent, randomCount, 7) },
-    ],
-    config,
-    rows,
-  );
+  const raySets = [
+    { kind: 'camera rays', rays: cameraRays(camera) },
+    { kind: 'random rays', rays: randomRays(centre, extent, randomCount, 7) },
+  ];
+  benchQueries(c, built.weft, built.sah, built.center, camera, raySets, config, rows);
   benchRefit(c, built, centre, extent, config, rows);
+  if (byLayout) benchLayouts(c, built.sah, raySets, config, rows);
 }
 
 benchMesh(await loadRawBunny(), [256, 192], 32768);
-benchMesh(makeBigMesh(), [256, 192], 32768);
+benchMesh(makeBigMesh(), [256, 192], 32768, true);
 benchScene(10_000, config, rows);
 
 console.log(

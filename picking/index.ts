@@ -144,6 +144,7 @@ export {
   syncCpuPicker,
   takeCpuPickCensus,
   type TriangleBvh,
+  type TriangleBvhLayout,
   type TriangleBvhOptions,
   type TriangleHit,
   type TriangleHitList,

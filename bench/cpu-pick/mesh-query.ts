@@ -20,7 +20,7 @@ let sink = 0;
 const perSecond = (n: number, ms: number) => `${fmt((n / ms) * 1000)} /s`;
 
 const queryHit = makeTriangleHit();
-function weftQuery(bvh: TriangleBvh, rays: Rays): void {
+export function weftQuery(bvh: TriangleBvh, rays: Rays): void {
   const hit = queryHit;
   for (let i = 0; i < rays.length; i += 6) {
     if (
@@ -42,7 +42,7 @@ function weftQuery(bvh: TriangleBvh, rays: Rays): void {
 }
 
 const ray = new Ray();
-function threeQuery(bvh: MeshBVH, rays: Rays): void {
+export function threeQuery(bvh: MeshBVH, rays: Rays): void {
   for (let i = 0; i < rays.length; i += 6) {
     ray.origin.set(rays[i], rays[i + 1], rays[i + 2]);
     ray.direction.set(rays[i + 3], rays[i + 4], rays[i + 5]);

@@ -68,8 +68,10 @@ export function makeCpuPickingInfo(
   const P = mesh.positions;
   const f = hit.faceId * 3;
   // The corners from the query's leaf copy when it kept one (the same float32 values, still in cache after the query;
-  // on a large mesh the index and position reads would miss it), else from the positions through the index.
+  // on a large mesh the index and position reads would miss it), else from the positions through the leaf index copy
+  // (equally hot) or the mesh's index.
   const T = hit.leaf >= 0 ? hit.triangles : null;
+  const L = hit.leaf >= 0 ? hit.leafIndices : null;
   let ax: number;
   let ay: number;
   let az: number;
@@ -91,9 +93,10 @@ export function makeCpuPickingInfo(
     e2y = T[c + 7] - ay;
     e2z = T[c + 8] - az;
   } else {
-    const a = (indices ? indices[f] : f) * 3;
-    const b = (indices ? indices[f + 1] : f + 1) * 3;
-    const c = (indices ? indices[f + 2] : f + 2) * 3;
+    const l = hit.leaf * 3;
+    const a = (L !== null ? L[l] : indices ? indices[f] : f) * 3;
+    const b = (L !== null ? L[l + 1] : indices ? indices[f + 1] : f + 1) * 3;
+    const c = (L !== null ? L[l + 2] : indices ? indices[f + 2] : f + 2) * 3;
     ax = P[a];
     ay = P[a + 1];
     az = P[a + 2];

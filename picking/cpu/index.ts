@@ -13,6 +13,7 @@ export {
   buildTriangleBvh,
   defaultTriangleBvhOptions,
   type TriangleBvh,
+  type TriangleBvhLayout,
   type TriangleBvhOptions,
 } from './bvh/triangle-bvh.js';
 export { type RefitTriangleBvhOptions, refitTriangleBvh } from './bvh/triangle-bvh-refit.js';

@@ -93,7 +93,7 @@ function acquireScratch(): PickScratch {
       direction: [0, 0, 0],
       near: 0,
       far: 0,
-      hit: { entry: -1, t: 0, u: 0, v: 0, faceId: -1, triangles: null, leaf: -1 },
+      hit: { entry: -1, t: 0, u: 0, v: 0, faceId: -1, triangles: null, leafIndices: null, leaf: -1 },
     };
     scratches[depth] = s;
   }
@@ -177,6 +177,7 @@ function nearest(
   hit.t = Infinity;
   hit.faceId = -1;
   hit.triangles = null;
+  hit.leafIndices = null;
   if (!raycastSceneFirst(picker, origin, direction, s.near, s.far, accept, hit, options.culling))
     return makeMissInfo(picking);
   return makeCpuPickingInfo(picker, hit, origin, direction, picking);

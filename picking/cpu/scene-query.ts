@@ -28,6 +28,8 @@ export interface SceneHit {
    * or null (leaf -1) when the BVH keeps no copy or the query does not say.
    */
   triangles: Float32Array | null;
+  /** The hit triangle's leaf-order vertex indices (at `leaf · 3`), or null, as `triangles`. */
+  leafIndices: Uint16Array | Uint32Array | null;
   leaf: number;
 }
 
@@ -193,6 +195,7 @@ function offer(q: Query, e: number, far: number): number {
         v: list.v[i],
         faceId: list.faceId[i],
         triangles: null,
+        leafIndices: null,
         leaf: -1,
       });
     return far;
@@ -207,6 +210,7 @@ function offer(q: Query, e: number, far: number): number {
   out.v = hit.v;
   out.faceId = hit.faceId;
   out.triangles = bvh.triangles;
+  out.leafIndices = bvh.leafIndices;
   out.leaf = lastFirstHitLeaf();
   return hit.t;
 }
@@ -310,6 +314,7 @@ function raycastSingleEntryFirst(
   out.v = hit.v;
   out.faceId = hit.faceId;
   out.triangles = bvh.triangles;
+  out.leafIndices = bvh.leafIndices;
   out.leaf = lastFirstHitLeaf();
   return true;
 }

@@ -3,23 +3,32 @@ import type { Mesh } from '../../../engine/mesh.js';
 import { allocateBvhNodes, isLeafNode, nodeFirst, nodeLeafCount, nodeWords } from './bvh-nodes.js';
 import { CpuPickError } from '../cpu-pick-error.js';
 import { getMeshBvh, setMeshBvh } from './mesh-bvh-cache.js';
-import { compactFaceIds, copyLeafTriangles, maxLeafTriangles, type TriangleBvh } from './triangle-bvh.js';
+import {
+  allocateLeafCopy,
+  compactFaceIds,
+  copyLeafTriangles,
+  maxLeafTriangles,
+  type TriangleBvh,
+  triangleBvhLayouts,
+} from './triangle-bvh.js';
 
 const magic = 0x42544657; // "WFTB" read as a little-endian uint32
-/** 2: header word 5 holds flags (bit 0: the BVH keeps a triangle copy). Version 1 (flags always 0) always kept one. */
-const version = 2;
-const copyFlag = 1;
+/**
+ * 3: header word 5 holds the layout (0 'face-ids', 1 'leaf-triangles', 2 'leaf-indices'). Version 2: word 5 was flags
+ * (bit 0: a triangle copy), the same numbers for the two layouts it knew; version 1 (word 5 always 0) always kept a copy.
+ */
+const version = 3;
 const headerWords = 6;
 
 /**
- * Serialises a triangle BVH (little-endian): header [magic, version, triangleCount, nodeCount, maxDepth, flags],
- * the nodes (8 words each), then the leaf-order face ids. Triangle coordinates are not stored: they are
+ * Serialises a triangle BVH (little-endian): header [magic, version, triangleCount, nodeCount, maxDepth, layout],
+ * the nodes (8 words each), then the leaf-order face ids. Triangle coordinates and leaf indices are not stored: they are
  * re-read from the mesh on load, which also proves the BVH belongs to it.
  */
 export function serialiseTriangleBvh(bvh: TriangleBvh): Uint8Array<ArrayBuffer> {
   const { nodeCount, maxDepth, ints } = bvh.nodes;
   const words = new Uint32Array(headerWords + nodeCount * nodeWords + bvh.triangleCount);
-  words.set([magic, version, bvh.triangleCount, nodeCount, maxDepth, bvh.triangles === null ? 0 : copyFlag]);
+  words.set([magic, version, bvh.triangleCount, nodeCount, maxDepth, triangleBvhLayouts.indexOf(bvh.layout)]);
   words.set(new Uint32Array(ints.buffer, ints.byteOffset, nodeCount * nodeWords), headerWords);
   words.set(bvh.faceIds, headerWords + nodeCount * nodeWords);
   return new Uint8Array(words.buffer);
@@ -80,9 +89,11 @@ export function deserialiseTriangleBvh(
   }
   const words = new Uint32Array(raw.slice().buffer); // a copy: aligned, and independent of the caller's bytes
   if (words[0] !== magic) fail(`bad magic 0x${words[0].toString(16)}; this is not a weft triangle BVH`);
-  if (words[1] !== version && words[1] !== 1) fail(`version ${words[1]} is not supported (expected 1 or ${version})`);
-  if (words[1] === version && words[5] > copyFlag) fail(`unknown flags 0x${words[5].toString(16)} (allowed: 0 or 1)`);
-  const copyTriangles = words[1] === 1 || words[5] === copyFlag;
+  if (words[1] < 1 || words[1] > version) fail(`version ${words[1]} is not supported (expected 1 to ${version})`);
+  const layoutCount = words[1] === version ? triangleBvhLayouts.length : 2;
+  if (words[1] > 1 && words[5] >= layoutCount)
+    fail(`unknown ${words[1] === version ? 'layout' : 'flags'} ${words[5]} (allowed: 0 to ${layoutCount - 1})`);
+  const layout = words[1] === 1 ? 'leaf-triangles' : triangleBvhLayouts[words[5]];
   const [triangleCount, nodeCount] = [words[2], words[3]];
   const expected = headerWords + nodeCount * nodeWords + triangleCount;
   if (words.length !== expected)
@@ -117,7 +128,9 @@ export function deserialiseTriangleBvh(
   const order = compactFaceIds(faceIds);
   const bvh: TriangleBvh = {
     nodes: { floats, ints, nodeCount, maxDepth },
+    layout,
     triangles: null,
+    leafIndices: null,
     faceIds: order,
     positions,
     indices,
@@ -125,10 +138,8 @@ export function deserialiseTriangleBvh(
     refitCount: 0,
   };
   checkBounds(bvh);
-  if (copyTriangles) {
-    bvh.triangles = new Float32Array(triangleCount * 9);
-    copyLeafTriangles(bvh);
-  }
+  allocateLeafCopy(bvh);
+  copyLeafTriangles(bvh);
   return bvh;
 }
 

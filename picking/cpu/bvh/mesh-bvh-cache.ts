@@ -123,7 +123,9 @@ function cloneTriangleBvh(bvh: TriangleBvh, mesh: BvhSubject): TriangleBvh {
   const buffer = floats.buffer.slice(floats.byteOffset, floats.byteOffset + floats.byteLength);
   return {
     nodes: { floats: new Float32Array(buffer), ints: new Int32Array(buffer), nodeCount, maxDepth },
+    layout: bvh.layout,
     triangles: bvh.triangles === null ? null : bvh.triangles.slice(),
+    leafIndices: bvh.leafIndices === null ? null : bvh.leafIndices.slice(),
     faceIds: bvh.faceIds,
     positions: mesh.positions,
     indices: mesh.geometry.indices,

@@ -50,11 +50,12 @@ function getScratch(depth: number): QueryScratch {
   return scratch;
 }
 
-/** Copies face `face`'s corners 0, 1, 2 from the BVH's positions into `out`. */
-function gatherCorners(bvh: TriangleBvh, face: number, out: Float64Array): Float64Array {
-  const { positions: P, indices: idx } = bvh;
+/** Copies leaf position `i`'s corners 0, 1, 2 from the BVH's positions into `out` (through its leaf index copy when kept). */
+function gatherCorners(bvh: TriangleBvh, i: number, out: Float64Array): Float64Array {
+  const { positions: P, indices: idx, leafIndices: L } = bvh;
+  const face = bvh.faceIds[i];
   for (let k = 0; k < 3; k++) {
-    const v = (idx === null ? face * 3 + k : idx[face * 3 + k]) * 3;
+    const v = (L !== null ? L[i * 3 + k] : idx === null ? face * 3 + k : idx[face * 3 + k]) * 3;
     out[k * 3] = P[v];
     out[k * 3 + 1] = P[v + 1];
     out[k * 3 + 2] = P[v + 2];
@@ -143,7 +144,9 @@ export function raycastTriangleBvhFirst(
   const rz = r.oz;
   const P = bvh.positions;
   const T = bvh.triangles;
+  const L = bvh.leafIndices;
   const idx = bvh.indices;
+  const Q = T !== null ? T : P;
   const faceIds = bvh.faceIds;
   const stackNodes = s.stackNodes;
   const stackNear = s.stackNear;
@@ -156,7 +159,12 @@ export function raycastTriangleBvhFirst(
         let a: number;
         let b: number;
         let c: number;
-        if (T !== null) {
+        if (L !== null) {
+          const j = i * 3;
+          a = L[j] * 3;
+          b = L[j + 1] * 3;
+          c = L[j + 2] * 3;
+        } else if (T !== null) {
           a = i * 9;
           b = a + 3;
           c = a + 6;
@@ -173,7 +181,6 @@ export function raycastTriangleBvhFirst(
           }
         }
         // Twin of picking/cpu/bvh/ray-triangle.ts:intersectTriangleWatertight (kept equal by test/unit/cpu-picking/twins.test.ts: raycastTriangleBvhFirst is a walk of rayBoxEntry and intersectTriangleWatertight)
-        const Q = T !== null ? T : P;
         const az = Q[a + kz] - rz;
         const ax = Q[a + kx] - rx - sx * az;
         const ay = Q[a + ky] - ry - sy * az;
@@ -311,15 +318,7 @@ export function raycastTriangleBvhAll(
       const hit =
         bvh.triangles !== null
           ? intersectTriangleWatertight(s.ray, bvh.triangles, i * 9, tMin, tMax, s.hit, facing)
-          : intersectTriangleWatertight(
-              s.ray,
-              gatherCorners(bvh, bvh.faceIds[i], s.corners),
-              0,
-              tMin,
-              tMax,
-              s.hit,
-              facing,
-            );
+          : intersectTriangleWatertight(s.ray, gatherCorners(bvh, i, s.corners), 0, tMin, tMax, s.hit, facing);
       if (!hit) continue;
       hits.t.push(s.hit.t);
       hits.u.push(s.hit.u);

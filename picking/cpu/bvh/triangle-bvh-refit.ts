@@ -2,7 +2,8 @@ import { describeValue } from '../../../core/errors.js';
 import { nodeCountWord, nodeFirst, nodeFirstWord, nodeLeafCount, nodeWords } from './bvh-nodes.js';
 import { noteTriangleBvhRefit } from './bvh-refit-epoch.js';
 import { CpuPickError } from '../cpu-pick-error.js';
-import { checkGeometry, type TriangleBvh } from './triangle-bvh.js';
+import { refitIndexedLeavesWithCopy, refitLeavesWithIndexCopy } from './refit-leaf-copies.js';
+import { checkGeometry, makeLeafIndices, type TriangleBvh } from './triangle-bvh.js';
 
 /** Options of `refitTriangleBvh`. */
 export interface RefitTriangleBvhOptions {
@@ -155,59 +156,15 @@ function unionChildren(floats: Float32Array, ints: Int32Array, n: number): void 
 }
 
 /**
- * Leaves `n` of the indexed BVH with a triangle copy: re-copies each leaf's triangles from the positions and bounds
- * them in the same pass (one read of the positions, one write of the copy, in leaf order).
- */
-function refitIndexedLeavesWithCopy(bvh: TriangleBvh, T: Float32Array, idx: Uint16Array | Uint32Array): void {
-  const { floats, ints, nodeCount } = bvh.nodes;
-  const { positions: P, faceIds } = bvh;
-  // Twin of picking/cpu/bvh/triangle-bvh-refit.ts:refitLeaf (kept equal by test/unit/cpu-picking/partial-refit.test.ts: equal to a whole refit, node for node; non-indexed geometry too)
-  for (let n = 0; n < nodeCount; n++) {
-    const o = n * nodeWords;
-    const count = ints[o + nodeCountWord];
-    if (count === 0) continue;
-    let x0 = Infinity;
-    let x1 = -Infinity;
-    let y0 = Infinity;
-    let y1 = -Infinity;
-    let z0 = Infinity;
-    let z1 = -Infinity;
-    for (let i = ints[o + nodeFirstWord], end = i + count, b = i * 9; i < end; i++) {
-      const f = faceIds[i] * 3;
-      for (let k = 0; k < 3; k++, b += 3) {
-        const v = idx[f + k] * 3;
-        const x = P[v];
-        const y = P[v + 1];
-        const z = P[v + 2];
-        T[b] = x;
-        T[b + 1] = y;
-        T[b + 2] = z;
-        if (x < x0) x0 = x;
-        if (x > x1) x1 = x;
-        if (y < y0) y0 = y;
-        if (y > y1) y1 = y;
-        if (z < z0) z0 = z;
-        if (z > z1) z1 = z;
-      }
-    }
-    floats[o] = x0;
-    floats[o + 1] = x1;
-    floats[o + 2] = y0;
-    floats[o + 3] = y1;
-    floats[o + 4] = z0;
-    floats[o + 5] = z1;
-  }
-}
-
-/**
- * Recomputes every node's bounds from the positions (re-copying the leaf-order triangles, when kept): the leaves in
+ * Recomputes every node's bounds from the positions (re-copying the leaf-order triangles or indices, when kept): the leaves in
  * one forward pass over the triangles, then the inner nodes in reverse, children before parents (topology unchanged).
  */
 function refitTriangleBvhBounds(bvh: TriangleBvh): void {
   const { floats, ints, nodeCount } = bvh.nodes;
   const T = bvh.triangles;
   const idx = bvh.indices;
-  if (T !== null && idx !== null) refitIndexedLeavesWithCopy(bvh, T, idx);
+  if (bvh.leafIndices !== null) refitLeavesWithIndexCopy(bvh, bvh.leafIndices);
+  else if (T !== null && idx !== null) refitIndexedLeavesWithCopy(bvh, T, idx);
   else for (let n = 0; n < nodeCount; n++) if (ints[n * nodeWords + nodeCountWord] > 0) refitLeaf(bvh, n);
   for (let n = nodeCount - 1; n >= 0; n--)
     if (ints[n * nodeWords + nodeCountWord] === 0) unionChildren(floats, ints, n);
@@ -341,5 +298,8 @@ export function refitTriangleBvh(
   }
   bvh.positions = positions;
   bvh.indices = indices;
+  // New positions may hold more vertices than 16-bit leaf indices can name.
+  if (bvh.leafIndices instanceof Uint16Array && positions.length / 3 > 65536)
+    bvh.leafIndices = makeLeafIndices(bvh.triangleCount, positions.length / 3);
   refitTriangleBvhBounds(bvh);
 }

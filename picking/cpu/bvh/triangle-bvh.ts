@@ -4,17 +4,40 @@ import { type BvhNodes, nodeCountWord, nodeFirstWord, nodeWords } from './bvh-no
 import { CpuPickError } from '../cpu-pick-error.js';
 
 /**
+ * How a triangle BVH holds its leaves' triangles (every layout also keeps `faceIds`, leaf position → face):
+ * - `'leaf-indices'` (default): a leaf-order copy of the faces' vertex indices (16 bits per index when the mesh has at
+ *   most 65 536 vertices, else 32); queries read 3 contiguous indices, then the mesh's positions. ~23 bytes per
+ *   triangle over a 500k-triangle mesh; first hits ~10–20 % slower than `'leaf-triangles'`, ~10–30 % faster than
+ *   `'face-ids'` on incoherent rays.
+ * - `'leaf-triangles'`: a leaf-order copy of the 9 corner coordinates (36 bytes per triangle; ~47 in all), the fastest
+ *   first hits on incoherent rays over meshes too large for the CPU caches.
+ * - `'face-ids'`: no copy (~11 bytes per triangle); queries read the mesh's own index through `faceIds` (scattered
+ *   reads: slower first hits on incoherent rays over large meshes).
+ */
+export type TriangleBvhLayout = 'leaf-indices' | 'leaf-triangles' | 'face-ids';
+
+/** @internal Every layout, in the order the serialised format numbers them. */
+export const triangleBvhLayouts: readonly TriangleBvhLayout[] = ['face-ids', 'leaf-triangles', 'leaf-indices'];
+
+/**
  * A triangle BVH over one mesh's local positions; `indirect`: the mesh's index buffer is never reordered.
- * Queries read `positions` through `indices` in leaf order (`faceIds`), or `triangles` when the BVH keeps that copy (the
- * arrays it was built or last refitted from; after deforming them in place call `refitTriangleBvh` before the next query).
+ * Queries read `positions` through `leafIndices` (the default layout), `triangles`, or `indices` through `faceIds`
+ * (the arrays it was built or last refitted from; after deforming them in place call `refitTriangleBvh` before the next
+ * query).
  */
 export interface TriangleBvh {
   nodes: BvhNodes;
+  /** Which leaf copy the BVH keeps (see `TriangleBvhLayout`). */
+  layout: TriangleBvhLayout;
   /**
-   * 9 floats per triangle (corners 0, 1, 2 of the face) in leaf order (the default), or null (`copyTriangles: false`):
-   * the copy costs 36 bytes per triangle for ~1.3× faster first hits on incoherent rays over large meshes.
+   * 9 floats per triangle (corners 0, 1, 2 of the face) in leaf order (`'leaf-triangles'`), else null.
    */
   triangles: Float32Array | null;
+  /**
+   * 3 vertex indices per triangle (corners 0, 1, 2 of the face) in leaf order, 16 bits when the mesh has at most 65 536
+   * vertices (`'leaf-indices'`), else null.
+   */
+  leafIndices: Uint16Array | Uint32Array | null;
   /**
    * Leaf position → faceId (triangle index into the mesh's index buffer), ascending within each leaf; 16 bits when
    * every face id fits.
@@ -31,9 +54,8 @@ export interface TriangleBvh {
 
 /**
  * Default build: 12 SAH bins on the longest centroid axis, leaves of up to 16 triangles, a node visit costing six
- * triangle tests (~8 triangles per leaf), with the triangle copy. On a 500k-triangle torus: ~47 bytes per triangle;
- * without the copy ~11 (about 1.3× three-mesh-bvh's), but first hits on incoherent rays fall from ~1.5× three-mesh-bvh's
- * speed to ~1.2× (bench/cpu-pick.ts), so the copy stays the default until a lean layout is as fast.
+ * triangle tests (~8 triangles per leaf), with a leaf-order copy of the index (`'leaf-indices'`). On a 500k-triangle
+ * torus: ~23 bytes per triangle, against ~47 with the triangle copy and ~11 with neither (bench/cpu-pick.ts).
  * @internal
  */
 export const defaultTriangleBvhOptions: Readonly<TriangleBvhOptions> = {
@@ -41,17 +63,17 @@ export const defaultTriangleBvhOptions: Readonly<TriangleBvhOptions> = {
   maxLeafSize: 16,
   traversalCost: 6,
   intersectCost: 1,
-  copyTriangles: true,
+  layout: 'leaf-indices',
 };
 
 /** Options of `buildTriangleBvh`: the SAH build parameters and the leaf layout. */
 export interface TriangleBvhOptions extends BvhBuildOptions {
+  /** What the leaves keep (default `'leaf-indices'`; see `TriangleBvhLayout`). */
+  layout: TriangleBvhLayout;
   /**
-   * Keep a leaf-order copy of the triangles (default true: 36 bytes per triangle, ~47 in all against ~11 without) for
-   * ~1.3× faster first hits on incoherent rays over meshes too large for the CPU caches. false: queries read the mesh's
-   * positions through its index (~1.3× three-mesh-bvh's memory at 500k triangles).
+   * @deprecated Use `layout`: true is `'leaf-triangles'`, false is `'face-ids'`. Read only when `layout` is not given.
    */
-  copyTriangles: boolean;
+  copyTriangles?: boolean;
 }
 
 /** @internal The most triangles a leaf holds (`maxLeafSize` at most; checked again when a serialised BVH loads). */
@@ -171,11 +193,18 @@ export function compactFaceIds(faceIds: Uint32Array): Uint16Array | Uint32Array 
   return faceIds.length <= 65536 ? new Uint16Array(faceIds) : faceIds;
 }
 
-/** @internal Fills `bvh.triangles` (when kept) from its positions and indices in leaf order. */
+/** @internal Fills the BVH's leaf copy (`triangles` or `leafIndices`, whichever it keeps) from its positions and indices. */
 export function copyLeafTriangles(bvh: TriangleBvh): void {
-  const T = bvh.triangles;
+  const { positions: P, indices: idx, faceIds, triangles: T, leafIndices: L } = bvh;
+  if (L !== null) {
+    for (let i = 0, b = 0; i < faceIds.length; i++, b += 3) {
+      const f = faceIds[i] * 3;
+      L[b] = idx === null ? f : idx[f];
+      L[b + 1] = idx === null ? f + 1 : idx[f + 1];
+      L[b + 2] = idx === null ? f + 2 : idx[f + 2];
+    }
+  }
   if (T === null) return;
-  const { positions: P, indices: idx, faceIds } = bvh;
   for (let i = 0, b = 0; i < faceIds.length; i++) {
     const f = faceIds[i] * 3;
     for (let k = 0; k < 3; k++, b += 3) {
@@ -185,6 +214,35 @@ export function copyLeafTriangles(bvh: TriangleBvh): void {
       T[b + 2] = P[v + 2];
     }
   }
+}
+
+/** @internal An empty leaf index copy for `vertexCount` vertices: 16 bits per index when they all fit. */
+export function makeLeafIndices(triangleCount: number, vertexCount: number): Uint16Array | Uint32Array {
+  return vertexCount <= 65536 ? new Uint16Array(triangleCount * 3) : new Uint32Array(triangleCount * 3);
+}
+
+/** @internal Allocates the (unfilled) leaf copy `layout` keeps on `bvh`. */
+export function allocateLeafCopy(bvh: TriangleBvh): void {
+  bvh.triangles = bvh.layout === 'leaf-triangles' ? new Float32Array(bvh.triangleCount * 9) : null;
+  bvh.leafIndices = bvh.layout === 'leaf-indices' ? makeLeafIndices(bvh.triangleCount, bvh.positions.length / 3) : null;
+}
+
+/** The layout `options` ask for: `layout`, else the deprecated `copyTriangles`, else the default. */
+function layoutOf(api: string, options: Partial<TriangleBvhOptions>): TriangleBvhLayout {
+  const layout =
+    options.layout ??
+    (options.copyTriangles === undefined
+      ? defaultTriangleBvhOptions.layout
+      : options.copyTriangles
+        ? 'leaf-triangles'
+        : 'face-ids');
+  if (!triangleBvhLayouts.includes(layout))
+    throw new CpuPickError(
+      api,
+      'bad-option',
+      `layout ${describeValue(layout)} must be one of ${triangleBvhLayouts.map((l) => `'${l}'`).join(', ')}`,
+    );
+  return layout;
 }
 
 /**
@@ -199,6 +257,7 @@ export function buildTriangleBvh(
   const api = 'buildTriangleBvh';
   const triangleCount = checkGeometry(api, positions, indices);
   const settings = { ...defaultTriangleBvhOptions, ...options };
+  const layout = layoutOf(api, options);
   if (
     !Number.isInteger(settings.binCount) ||
     settings.binCount < 2 ||
@@ -220,8 +279,18 @@ export function buildTriangleBvh(
   const nodes = buildBvhNodes(prims, faceIds, settings);
   sortLeafFaces(nodes, faceIds);
   const order = compactFaceIds(faceIds);
-  const triangles = settings.copyTriangles === false ? null : new Float32Array(triangleCount * 9);
-  const bvh: TriangleBvh = { nodes, triangles, faceIds: order, positions, indices, triangleCount, refitCount: 0 };
+  const bvh: TriangleBvh = {
+    nodes,
+    layout,
+    triangles: null,
+    leafIndices: null,
+    faceIds: order,
+    positions,
+    indices,
+    triangleCount,
+    refitCount: 0,
+  };
+  allocateLeafCopy(bvh);
   copyLeafTriangles(bvh);
   return bvh;
 }

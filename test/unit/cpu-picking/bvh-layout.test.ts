@@ -110,13 +110,16 @@ describe('triangle BVH layout', () => {
     expect(leaves).toBe((nodeCount + 1) / 2);
   });
 
-  test('both layouts give the same answers as three-mesh-bvh, first hit and all hits', () => {
+  test('every layout gives the same answers as three-mesh-bvh, first hit and all hits', () => {
     const three = threeBvh(positions, indices);
-    const copy = buildTriangleBvh(positions, indices);
+    const copy = buildTriangleBvh(positions, indices, { layout: 'leaf-triangles' });
     const lean = buildTriangleBvh(positions, indices, { copyTriangles: false });
+    const byIndex = buildTriangleBvh(positions, indices);
     expect(copy.triangles).not.toBeNull();
+    expect(byIndex.leafIndices).not.toBeNull();
     expectAgreesWithThree(copy, three, 1);
     expectAgreesWithThree(lean, three, 1);
+    expectAgreesWithThree(byIndex, three, 1);
     const hit = makeTriangleHit();
     const other = makeTriangleHit();
     const ray = new Ray();
@@ -173,7 +176,7 @@ describe('triangle BVH layout', () => {
     }
   });
 
-  test('serialisation keeps the layout; a version-1 file loads with a copy; bad flags are a typed error', () => {
+  test('serialisation keeps the layout; version-1 and -2 files load; bad flags are a typed error', () => {
     const lean = buildTriangleBvh(positions, indices, { copyTriangles: false });
     const leanBytes = serialiseTriangleBvh(lean);
     expect(new Uint32Array(leanBytes.buffer)[5]).toBe(0);
@@ -182,16 +185,18 @@ describe('triangle BVH layout', () => {
     expect(back.faceIds).toEqual(lean.faceIds);
     const bytes = serialiseTriangleBvh(buildTriangleBvh(positions, indices, { copyTriangles: true }));
     const words = new Uint32Array(bytes.buffer);
-    expect(words[1]).toBe(2);
+    expect(words[1]).toBe(3);
     expect(words[5]).toBe(1);
+    words[1] = 2; // version 2: flags 1, a triangle copy
+    expect(deserialiseTriangleBvh(bytes, positions, indices).triangles).not.toBeNull();
     expect(deserialiseTriangleBvh(bytes, positions, indices).triangles).not.toBeNull();
     words[1] = 1;
     words[5] = 0;
     expect(deserialiseTriangleBvh(bytes, positions, indices).triangles).not.toBeNull();
     words[1] = 2;
     words[5] = 6;
-    expect(() => deserialiseTriangleBvh(bytes, positions, indices)).toThrow(/unknown flags 0x6/);
-    words[1] = 3;
+    expect(() => deserialiseTriangleBvh(bytes, positions, indices)).toThrow(/unknown flags 6/);
+    words[1] = 4;
     expect(() => deserialiseTriangleBvh(bytes, positions, indices)).toThrow(CpuPickError);
   });
 
