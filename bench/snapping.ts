@@ -1,17 +1,7 @@
 // Snapping cost as ratios measured side by side in one run (run: npm run bench:snap [rounds]).
 // Issue #36 item 3's target: a snapping pick (radius 8) costs ≤ 1.5× a detailed pick at the same point.
 // NODE_OPTIONS=--expose-gc lets each sample start after a collection.
-import { mat4 } from 'wgpu-matrix';
-import {
-  createBoxMesh,
-  createEngineAsync,
-  createScene,
-  disposeEngine,
-  disposeScene,
-  type Engine,
-  makePerspectiveCamera,
-  type Scene,
-} from '../engine/index.js';
+import { createEngineAsync, disposeEngine, disposeScene } from '../engine/index.js';
 import {
   createGpuPicker,
   disposeGpuPicker,
@@ -21,42 +11,13 @@ import {
 } from '../picking/index.js';
 import { collectGarbage, median, printTable, time, verdict } from './bench-timing.js';
 import { createBenchGpu, reportBenchAdapter } from './bench-gpu.js';
+import { makeSnapGrid as makeGrid, snapBenchPoints as points } from './snapping-scene.js';
 
 const rounds = Number(process.argv[2] ?? 30);
 const width = 640;
 const height = 480;
 const radius = 8;
 const target = 1.5;
-/** Points near box corners and edges and on faces of the grid, visited in turn by both cases. */
-const points = [
-  { x: 320, y: 240 },
-  { x: 301, y: 222 },
-  { x: 347, y: 263 },
-  { x: 280, y: 250 },
-];
-
-/** `count` boxes on a square grid 1.1 apart, each a mesh of its own, seen obliquely so that edges and corners show. */
-function makeGrid(engine: Engine, count: number): Scene {
-  const scene = createScene(engine);
-  const side = Math.ceil(Math.sqrt(count));
-  const extent = side * 1.1;
-  scene.camera = makePerspectiveCamera({
-    position: [extent * 0.35 + 2, extent * 0.6 + 2, extent * 0.7 + 2],
-    target: [0, 0, 0],
-    fovY: 0.9,
-  });
-  for (let i = 0; i < count; i++) {
-    const x = ((i % side) - (side - 1) / 2) * 1.1;
-    const z = (Math.floor(i / side) - (side - 1) / 2) * 1.1;
-    createBoxMesh(
-      scene,
-      `box${i}`,
-      { width: 0.8, height: 0.8, depth: 0.8 },
-      { worldMatrix: mat4.multiply(mat4.translation([x, 0.4, z]), mat4.rotationY(0.3 + (i % 7) * 0.1)) },
-    );
-  }
-  return scene;
-}
 
 async function main(): Promise<void> {
   const gpu = createBenchGpu();

@@ -73,13 +73,26 @@ const noPrimitive = 0xffffffff;
  * non-empty array of 'vertex', 'midpoint', 'edge'); `unsupported` with a discard rule that moves geometry
  * (`worldAdjustWgsl`), whose snapped positions the CPU cannot compute
  */
-export async function pickSnappedAsync(
+export function pickSnappedAsync(
   picker: GpuPicker,
   x: number,
   y: number,
   options?: SnapPickOptions,
 ): Promise<PickingInfo> {
-  const api = 'pickSnappedAsync';
+  return snapPickAsync(picker, x, y, options, 'pickSnappedAsync');
+}
+
+/**
+ * `pickSnappedAsync` under the name of the API called (`pickAsync` with `snap` loads this module and runs it).
+ * @internal
+ */
+export async function snapPickAsync(
+  picker: GpuPicker,
+  x: number,
+  y: number,
+  options: SnapPickOptions | undefined,
+  api: string,
+): Promise<PickingInfo> {
   assertAlive(picker, api);
   checkOptionKeys(api, options, snapPickOptionKeys, pickOptionError);
   checkOptionTypes(api, options, gpuPickOptionTypes, pickOptionError);
