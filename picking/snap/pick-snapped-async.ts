@@ -121,9 +121,7 @@ export async function snapPickAsync(
   const viewProjection = ray.viewProjection;
   const planes = options?.preFilter !== false ? makeRectPlanes(viewProjection, region, width, height) : null;
   const rectSnapshot = makeRectSnapshot(api, picker.scene, options ?? {}, planes);
-  const snapshot = planes
-    ? cullSnapCandidates(rectSnapshot, planes, viewProjection, region, width, height)
-    : rectSnapshot;
+  const snapshot = planes ? cullSnapCandidates(rectSnapshot, planes) : rectSnapshot;
   const sources = captureSceneSources(picker, api, snapshot, null, camera, options);
   const view = sources.length ? makeContributorViewData(camera, viewProjection, width, height) : null;
   const hasPrimitiveIndex = picker.scene.engine.features.has('primitive-index');
