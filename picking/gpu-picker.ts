@@ -415,20 +415,6 @@ export function cullingOf(api: string, options: GpuPickOptions | undefined): Pic
 }
 
 /**
- * What is under framebuffer pixel (x, y): identity always, triangle detail in detailed mode.
- * @throws {PickError} when the pixel is not finite or outside the viewport, an option is unknown or invalid, a discard rule does not compile (naming its key, line and column), or the picker is disposed
- */
-export async function pickAsync(
-  picker: GpuPicker,
-  x: number,
-  y: number,
-  options?: GpuPickOptions,
-): Promise<PickingInfo> {
-  const [info] = await pickManyAsync(picker, [{ x, y }], options, 'pickAsync');
-  return info;
-}
-
-/**
  * K pixels in one pass and one readback; each result equals a single pick at that pixel. A request past the device's
  * limits (more points than `maxTextureDimension2D`, or points × meshes drawn × 512 B past `maxBufferSize`) is drawn
  * as several passes, all submitted at the call, and answers the same as smaller calls.

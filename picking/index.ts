@@ -11,9 +11,10 @@ export {
   enableDetailedPicking,
   type GpuPicker,
   type GpuPickOptions,
-  pickAsync,
   pickManyAsync,
 } from './gpu-picker.js';
+// The point pick, with an optional snap whose code loads on first use.
+export { pickAsync, type PointPickOptions } from './point/pick-async.js';
 // Drill-through: every surface under a pixel, nearest first (depth peeling, one submit and one readback).
 export { pickAllAsync, type PickAllOptions } from './drill/pick-all-async.js';
 // Marquee: the identities visible in a rectangle, culled to its frustum and reduced on the GPU.

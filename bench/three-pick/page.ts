@@ -29,7 +29,8 @@ import { createMeshFromData } from '../../engine/mesh.js';
 import { createScene, type Scene as WeftScene } from '../../engine/scene.js';
 import type { Engine } from '../../engine/engine.js';
 import { createThreePickerAsync, pickThreeAsync, type ThreePicker } from '../../hosts/three/index.js';
-import { createGpuPicker, enableDetailedPicking, type GpuPicker, pickAsync } from '../../picking/gpu-picker.js';
+import { createGpuPicker, enableDetailedPicking, type GpuPicker } from '../../picking/gpu-picker.js';
+import { pickAsync } from '../../picking/point/pick-async.js';
 import { makeBareRoundTrip } from '../pick-floors.js';
 
 const width = 640;

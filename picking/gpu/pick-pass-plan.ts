@@ -159,8 +159,8 @@ export function preparePickTargets(
   const width = Math.max(...plans.map((plan) => plan.targetWidth));
   const height = Math.max(...plans.map((plan) => plan.targetHeight));
   const targets =
-    request.layout === 'rect' && !request.detailed
-      ? ensureRectTargets(gpu, width, height)
+    request.layout === 'rect'
+      ? ensureRectTargets(gpu, width, height, request.detailed)
       : ensureTargets(gpu, width, height, request.detailed);
   ensureUniforms(
     gpu,

@@ -84,7 +84,7 @@ export interface PickGpu {
   readonly staging: StagingPool;
   /** The point passes' targets. */
   targets: PickTargets | null;
-  /** The marquee tiles' target sets, most recently used first (`ensureRectTargets`). */
+  /** The marquee tiles' and snap blocks' target sets, most recently used first (`ensureRectTargets`). */
   rectTargets: PickTargets[];
   pointBuffer: GPUBuffer | null;
   pointCapacity: number;
@@ -187,19 +187,21 @@ export function ensureTargets(gpu: PickGpu, width: number, height: number, detai
 const rectTargetSets = 2;
 
 /**
- * Targets for a marquee tile: the smallest kept set that holds it with at most 4× its texels (a pass clears its
- * whole attachment), else a new set of exactly its size; at most `rectTargetSets` are kept, so a big and a small
- * marquee in turn create nothing once warm.
+ * Targets for a marquee tile or a snap block (`detailed`): the smallest kept set of the same detail that holds it
+ * with at most 4× its texels (a pass clears its whole attachment), else a new set of exactly its size; at most
+ * `rectTargetSets` are kept, so a big and a small marquee, or a marquee and a snap, in turn create nothing once warm.
+ * A detailed block never grows the point passes' targets (`ensureTargets`), which every later pick clears.
  * @internal
  */
-export function ensureRectTargets(gpu: PickGpu, width: number, height: number): PickTargets {
+export function ensureRectTargets(gpu: PickGpu, width: number, height: number, detailed = false): PickTargets {
   const sets = gpu.rectTargets;
   let best = -1;
   sets.forEach((t, i) => {
-    const fits = t.width >= width && t.height >= height && t.width * t.height <= 4 * width * height;
+    const fits =
+      t.detailed === detailed && t.width >= width && t.height >= height && t.width * t.height <= 4 * width * height;
     if (fits && (best < 0 || t.width * t.height < sets[best].width * sets[best].height)) best = i;
   });
-  const targets = best >= 0 ? sets.splice(best, 1)[0] : makeTargets(gpu, width, height, false);
+  const targets = best >= 0 ? sets.splice(best, 1)[0] : makeTargets(gpu, width, height, detailed);
   sets.unshift(targets);
   while (sets.length > rectTargetSets) destroyTargets(sets.pop()!);
   return targets;

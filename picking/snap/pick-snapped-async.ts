@@ -73,13 +73,29 @@ const noPrimitive = 0xffffffff;
  * non-empty array of 'vertex', 'midpoint', 'edge'); `unsupported` with a discard rule that moves geometry
  * (`worldAdjustWgsl`), whose snapped positions the CPU cannot compute
  */
-export async function pickSnappedAsync(
+export function pickSnappedAsync(
   picker: GpuPicker,
   x: number,
   y: number,
   options?: SnapPickOptions,
 ): Promise<PickingInfo> {
-  const api = 'pickSnappedAsync';
+  return snapPickAsync(picker, x, y, options, 'pickSnappedAsync');
+}
+
+/**
+ * `pickSnappedAsync` under the name of the API called (`pickAsync` with `snap` loads this module and runs it).
+ * `blockOnly`: draw and read the block but skip the snapping (`snapped` stays unset), the floor bench/snapping.ts
+ * compares the snap's cost with.
+ * @internal
+ */
+export async function snapPickAsync(
+  picker: GpuPicker,
+  x: number,
+  y: number,
+  options: SnapPickOptions | undefined,
+  api: string,
+  blockOnly = false,
+): Promise<PickingInfo> {
   assertAlive(picker, api);
   checkOptionKeys(api, options, snapPickOptionKeys, pickOptionError);
   checkOptionTypes(api, options, gpuPickOptionTypes, pickOptionError);
@@ -133,6 +149,7 @@ export async function pickSnappedAsync(
       const centre = radius * size + radius;
       const inverse = mat4.inverse(viewProjection) as Float32Array;
       const info = decodePickTexel(snapshot, ray, inverse, readback.texel(centre), false, sources);
+      if (blockOnly) return info;
       const sightOrigin = (_: unknown, px: number, py: number) =>
         makePickingRay(camera, px, py, { width, height }, api, undefined, true).origin;
       const snapView: SnapView = {
@@ -159,41 +176,45 @@ function snappedFeature(
 ): SnappedFeature | null {
   const { radius } = snap;
   const size = 2 * radius + 1;
-  const seen = new Map<string, SnapTriangle>();
-  const owners = new Map<SnapTriangle, { mesh: SnappedFeature['mesh']; instance: number }>();
-  const faceAt = (index: number) => readback.detailWord?.(index) ?? readback.texel(index).detail?.[0] ?? noPrimitive;
-  for (let dy = -radius; dy <= radius; dy++) {
-    const py = Math.floor(ray.sampleY + dy);
-    if (py < 0 || py >= ray.height) continue;
+  // Per pick ID, its triangles by face: numbers as keys (no strings made per texel).
+  const seen = new Map<number, Map<number, SnapTriangle>>();
+  const triangles: SnapTriangle[] = [];
+  const owners: { candidate: PickSnapshot['candidates'][number]; instance: number }[] = [];
+  const detailWord = readback.detailWord;
+  const faceAt = (index: number) =>
+    detailWord ? detailWord(index) : (readback.texel(index).detail?.[0] ?? noPrimitive);
+  const rows = Math.min(radius, ray.height - 1 - Math.floor(ray.sampleY));
+  const columns = Math.min(radius, ray.width - 1 - Math.floor(ray.sampleX));
+  for (let dy = Math.max(-radius, -Math.floor(ray.sampleY)); dy <= rows; dy++) {
     let lastId = 0;
     let lastFace = noPrimitive;
-    for (let dx = -radius; dx <= radius; dx++) {
-      const px = Math.floor(ray.sampleX + dx);
-      if (px < 0 || px >= ray.width) continue;
+    let faces: Map<number, SnapTriangle> | undefined;
+    for (let dx = Math.max(-radius, -Math.floor(ray.sampleX)); dx <= columns; dx++) {
       const index = (dy + radius) * size + dx + radius;
       const id = readback.id(index);
       if (id === 0) continue;
       const face = faceAt(index);
       // Neighbouring texels mostly show the triangle their left neighbour shows.
       if (face === noPrimitive || (id === lastId && face === lastFace)) continue;
+      if (id !== lastId) {
+        faces = seen.get(id);
+        if (!faces) seen.set(id, (faces = new Map()));
+      }
       lastId = id;
       lastFace = face;
-      const key = `${id}:${face}`;
-      if (seen.has(key)) continue;
+      if (faces!.has(face)) continue;
       const found = findCandidate(snapshot, id);
       if (!found) continue;
       const triangle = makeSnapTriangle(found.candidate, found.instance, id, face);
-      seen.set(key, triangle);
-      owners.set(triangle, {
-        mesh: source.objectOf(found.candidate.mesh) as SnappedFeature['mesh'],
-        instance: found.instance,
-      });
+      faces!.set(face, triangle);
+      triangles.push(triangle);
+      owners.push(found);
     }
   }
-  const winner = findSnapFeature([...seen.values()], view, snap);
+  const winner = findSnapFeature(triangles, view, snap);
   if (!winner) return null;
   const { triangle, k } = winner;
-  const owner = owners.get(triangle)!;
+  const owner = owners[triangles.indexOf(triangle)];
   const vertex = winner.kind === 'vertex';
   return {
     kind: winner.kind,
@@ -201,7 +222,7 @@ function snappedFeature(
     pixel: winner.pixel,
     pixelDistance: winner.pixelDistance,
     distance: winner.depth,
-    mesh: owner.mesh,
+    mesh: source.objectOf(owner.candidate.mesh) as SnappedFeature['mesh'],
     thinInstanceIndex: owner.instance,
     faceId: triangle.face,
     vertexIndex: vertex ? triangle.vertices[k] : -1,
@@ -226,12 +247,14 @@ function makeSnapTriangle(
   const deformed = source.isDeformed(mesh);
   const corners = new Float64Array(9);
   const local: [number, number, number] = [0, 0, 0];
-  vertices.forEach((v, k) => {
+  const positions = mesh.positions;
+  for (let k = 0; k < 3; k++) {
+    const v = vertices[k];
     if (deformed) source.deformVertex(mesh, v, local, Math.max(0, instance));
-    else for (let i = 0; i < 3; i++) local[i] = mesh.positions[v * 3 + i];
+    else for (let i = 0; i < 3; i++) local[i] = positions[v * 3 + i];
     for (let i = 0; i < 3; i++)
       corners[k * 3 + i] = world[i] * local[0] + world[4 + i] * local[1] + world[8 + i] * local[2] + world[12 + i];
-  });
+  }
   const flags = getFeatureEdges(candidate.mesh);
   const featureEdges = flags[face * 3] | (flags[face * 3 + 1] << 1) | (flags[face * 3 + 2] << 2);
   return { corners, vertices, featureEdges, id, face };

@@ -71,24 +71,27 @@ export function findSnapFeature(
   snap: CheckedSnap,
 ): SnapFound | null {
   const found: SnapFound[] = [];
-  const clip = new Float64Array(12);
+  // Corners 0–2 in clip space, then edge k's midpoint at 12 + 4k (clip space is linear in world space).
+  const clip = new Float64Array(24);
+  const { vertex, midpoint, edge } = snap.kinds;
   for (const triangle of triangles) {
     const c = triangle.corners;
+    const edges = triangle.featureEdges;
+    if (edges === 0) continue;
     for (let k = 0; k < 3; k++) toClip(view.viewProjection, c[k * 3], c[k * 3 + 1], c[k * 3 + 2], clip, k * 4);
     for (let k = 0; k < 3; k++) {
-      const next = (k + 1) % 3;
-      const onFeature = (triangle.featureEdges >> k) & 1;
-      const previousFeature = (triangle.featureEdges >> ((k + 2) % 3)) & 1;
-      if (snap.kinds.vertex && (onFeature || previousFeature))
-        offer(found, view, snap.radius, 'vertex', triangle, k, 0, corner(c, k), clip, k * 4);
+      const onFeature = (edges >> k) & 1;
+      const previousFeature = (edges >> ((k + 2) % 3)) & 1;
+      if (vertex && (onFeature || previousFeature))
+        offer(found, view, snap.radius, 'vertex', triangle, k, 0, clip, k * 4);
       if (!onFeature) continue;
-      if (snap.kinds.midpoint) {
-        const mid = lerp(c, k, next, 0.5);
-        const at = new Float64Array(4);
-        toClip(view.viewProjection, mid[0], mid[1], mid[2], at, 0);
-        offer(found, view, snap.radius, 'midpoint', triangle, k, 0.5, mid, at, 0);
+      if (midpoint) {
+        const a = k * 4;
+        const b = ((k + 1) % 3) * 4;
+        for (let i = 0; i < 4; i++) clip[12 + a + i] = (clip[a + i] + clip[b + i]) / 2;
+        offer(found, view, snap.radius, 'midpoint', triangle, k, 0.5, clip, 12 + a);
       }
-      if (snap.kinds.edge) offerEdgePoint(found, view, snap.radius, triangle, k, clip);
+      if (edge) offerEdgePoint(found, view, snap.radius, triangle, k, clip);
     }
   }
   found.sort(
@@ -108,10 +111,11 @@ function toClip(m: ArrayLike<number>, x: number, y: number, z: number, out: Floa
   for (let i = 0; i < 4; i++) out[o + i] = m[i] * x + m[4 + i] * y + m[8 + i] * z + m[12 + i];
 }
 
-const corner = (c: Float64Array, k: number): Vec3 => [c[k * 3], c[k * 3 + 1], c[k * 3 + 2]];
-
-function lerp(c: Float64Array, a: number, b: number, t: number): Vec3 {
-  return [0, 1, 2].map((i) => c[a * 3 + i] + (c[b * 3 + i] - c[a * 3 + i]) * t) as Vec3;
+/** The world point at `t` along edge k of the corners (t = 0: corner k itself, exactly). */
+function edgePoint(c: Float64Array, k: number, t: number): Vec3 {
+  const a = k * 3;
+  const b = ((k + 1) % 3) * 3;
+  return [c[a] + (c[b] - c[a]) * t, c[a + 1] + (c[b + 1] - c[a + 1]) * t, c[a + 2] + (c[b + 2] - c[a + 2]) * t];
 }
 
 /** Whether clip point `o` is inside the depth range (reverse-Z: 0 ≤ z ≤ w) in front of the eye. */
@@ -121,7 +125,7 @@ function inDepthRange(clip: ArrayLike<number>, o: number): boolean {
   return w > 0 && z >= 0 && z <= w;
 }
 
-/** Adds the candidate when it is in the depth range, inside the framebuffer and within the radius. */
+/** Adds the candidate (at `t` along edge k) when it is in the depth range, inside the framebuffer and within the radius. */
 function offer(
   found: SnapFound[],
   view: SnapView,
@@ -130,7 +134,6 @@ function offer(
   triangle: SnapTriangle,
   k: number,
   t: number,
-  point: Vec3,
   clip: ArrayLike<number>,
   o: number,
 ): void {
@@ -138,9 +141,10 @@ function offer(
   const w = clip[o + 3];
   const x = ((clip[o] / w + 1) / 2) * view.width;
   const y = ((1 - clip[o + 1] / w) / 2) * view.height;
-  pushIfNear(found, view, radius, kind, triangle, k, t, point, x, y);
+  pushIfNear(found, view, radius, kind, triangle, k, t, x, y);
 }
 
+/** Adds the candidate when its screen position is inside the framebuffer and within the radius (its world point made only then). */
 function pushIfNear(
   found: SnapFound[],
   view: SnapView,
@@ -149,13 +153,13 @@ function pushIfNear(
   triangle: SnapTriangle,
   k: number,
   t: number,
-  point: Vec3,
   x: number,
   y: number,
 ): void {
   if (!(x >= 0 && y >= 0 && x < view.width && y < view.height)) return;
   const pixelDistance = Math.hypot(x - view.sampleX, y - view.sampleY);
   if (!(pixelDistance <= radius)) return;
+  const point = edgePoint(triangle.corners, k, t);
   const origin = view.sightOrigin(point, x, y);
   const depth = Math.hypot(point[0] - origin[0], point[1] - origin[1], point[2] - origin[2]);
   found.push({ kind, point, pixel: [x, y], pixelDistance, origin, depth, triangle, k, t });
@@ -179,10 +183,9 @@ function offerEdgePoint(
   let t0 = 0;
   let t1 = 1;
   // Keep w − z ≥ 0 (near) and z ≥ 0 (far): each is linear in t along the edge.
-  for (const [fa, fb] of [
-    [clip[a + 3] - clip[a + 2], clip[b + 3] - clip[b + 2]],
-    [clip[a + 2], clip[b + 2]],
-  ]) {
+  for (let bound = 0; bound < 2; bound++) {
+    const fa = bound === 0 ? clip[a + 3] - clip[a + 2] : clip[a + 2];
+    const fb = bound === 0 ? clip[b + 3] - clip[b + 2] : clip[b + 2];
     if (fa < 0 && fb < 0) return;
     if (fa < 0) t0 = Math.max(t0, fa / (fa - fb));
     else if (fb < 0) t1 = Math.min(t1, fa / (fa - fb));
@@ -202,8 +205,7 @@ function offerEdgePoint(
   const s = length2 > 0 ? Math.min(1, Math.max(0, ((view.sampleX - x0) * dx + (view.sampleY - y0) * dy) / length2)) : 0;
   const fraction = s * w0 + (1 - s) * w1 > 0 ? (s * w0) / (s * w0 + (1 - s) * w1) : 0;
   const t = t0 + (t1 - t0) * fraction;
-  const point = lerp(triangle.corners, k, (k + 1) % 3, t);
-  pushIfNear(found, view, radius, 'edge', triangle, k, t, point, x0 + dx * s, y0 + dy * s);
+  pushIfNear(found, view, radius, 'edge', triangle, k, t, x0 + dx * s, y0 + dy * s);
 }
 
 /** Whether a seen triangle crosses the feature's line of sight nearer than the feature (Möller–Trumbore, float64). */

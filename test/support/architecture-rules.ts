@@ -232,6 +232,12 @@ export const WEFT_PICKING_ROOMS: readonly RoomRule[] = [
     why: 'entry files are for users; library code imports the defining file',
   },
   {
+    room: 'picking/point/',
+    layer: 'picking/',
+    never: ['picking/rect/', 'picking/index.ts', 'picking/cpu/index.ts'],
+    why: 'the point pick loads snapping on demand (a dynamic import); it never uses the marquee',
+  },
+  {
     room: 'picking/snap/',
     layer: 'picking/',
     never: ['picking/index.ts', 'picking/cpu/index.ts'],

@@ -19,8 +19,11 @@ import { makeSphereData } from '../../../engine/primitives/sphere.js';
 import {
   createGpuPicker,
   disposeGpuPicker,
+  enableDetailedPicking,
   PickError,
   type PickingInfo,
+  pickAsync,
+  pickRectAsync,
   pickSnappedAsync,
   type SnapKind,
 } from '../../../picking/index.js';
@@ -452,6 +455,83 @@ describe('snapping (pickSnappedAsync)', () => {
       // The rest pose now: the snapped corner is the unlifted one, not the posed one.
       const rest = await pickSnappedAsync(picker, screen.x + 3, screen.y + 2, { snap: { radius: 8, to: ['vertex'] } });
       expect(rest.snapped == null || Math.hypot(...sub(rest.snapped.point, corner)) > 0.1).toBe(true);
+      disposeGpuPicker(picker);
+    },
+    size,
+  );
+
+  gpuTest(
+    'pickAsync with `snap` answers as pickSnappedAsync (hit and snapped feature); bad snap options name pickAsync',
+    async ({ engine }) => {
+      const { scene, placed } = buildScene(engine);
+      scene.camera = makePerspectiveCamera({ position: [3.2, 3.4, 5.6], target: [0.3, 0.5, 0.6], fovY: 0.75 });
+      const reference = makeReference(placed, perspectiveReference(scene.camera));
+      const picker = createGpuPicker(scene);
+      const random = makeRandom(3650);
+      let snapped = 0;
+      let agreed = 0;
+      const count = 150;
+      for (let i = 0; i < count; i++) {
+        const x = Math.floor(random() * size[0]);
+        const y = Math.floor(random() * size[1]);
+        const snap = { radius: 1 + (i % 12), to: i % 5 === 0 ? (['midpoint', 'edge'] as SnapKind[]) : undefined };
+        const viaOption = await pickAsync(picker, x, y, { snap });
+        const explicit = await pickSnappedAsync(picker, x, y, { snap });
+        expect(viaOption).toEqual(explicit);
+        if (viaOption.snapped) snapped++;
+        // At the default kinds and radius 8 the option is held to the brute-force reference too.
+        if (snap.radius === 8 && !snap.to) agreed += agrees(viaOption, reference.snapAt(x, y)) ? 1 : 0;
+      }
+      expect(snapped).toBeGreaterThan(count / 3);
+      expect(agreed).toBeGreaterThan(8);
+      // No snap option: no snapping, no `snapped` field.
+      expect((await pickAsync(picker, 48, 40)).snapped).toBeUndefined();
+      expect((await pickAsync(picker, 48, 40, { snap: undefined })).snapped).toBeUndefined();
+      const refusal = async (options: unknown) => {
+        const error = await pickAsync(picker, 48, 40, options as never).then(
+          () => null,
+          (e: unknown) => e,
+        );
+        expect(error).toBeInstanceOf(PickError);
+        expect((error as PickError).code).toBe('bad-option');
+        return (error as PickError).message;
+      };
+      expect(await refusal({ snap: { radius: 0 } })).toMatch(/pickAsync.*snap\.radius.*integer 1\.\.16/);
+      expect(await refusal({ snap: { radius: 4 }, overlays: false })).toMatch(/pickAsync.*overlays/);
+      expect((await pickAsync(picker, 48, 40, { snap: {} })).snapped).toEqual(
+        (await pickSnappedAsync(picker, 48, 40)).snapped,
+      );
+      disposeGpuPicker(picker);
+    },
+    size,
+  );
+
+  gpuTest(
+    'a snap draws into target sets of its own: point picks after it clear 1×1 targets again, marquees their own sets',
+    async ({ engine }) => {
+      const { scene } = buildScene(engine);
+      scene.camera = makePerspectiveCamera({ position: [3.2, 3.4, 5.6], target: [0.3, 0.5, 0.6], fovY: 0.75 });
+      const picker = createGpuPicker(scene);
+      enableDetailedPicking(picker);
+      const before = await pickAsync(picker, 48, 40);
+      const pointTargets = picker.gpu!.targets!;
+      expect([pointTargets.width, pointTargets.height, pointTargets.detailed]).toEqual([1, 1, true]);
+      const snappedInfo = await pickAsync(picker, 48, 40, { snap: { radius: 8 } });
+      expect(snappedInfo.snapped).not.toBeNull();
+      // The point targets are untouched: the same 1×1 set, not regrown to the 17×17 block.
+      expect(picker.gpu!.targets).toBe(pointTargets);
+      expect([pointTargets.width, pointTargets.height]).toEqual([1, 1]);
+      expect(picker.gpu!.rectTargets.map((t) => [t.width, t.height, t.detailed])).toEqual([[17, 17, true]]);
+      const after = await pickAsync(picker, 48, 40);
+      expect(after).toEqual(before);
+      expect(picker.gpu!.targets).toBe(pointTargets);
+      // A marquee takes a set without detail; the snap's set is kept beside it and used again as it is.
+      const snapSet = picker.gpu!.rectTargets[0];
+      await pickRectAsync(picker, 10, 10, 20, 20);
+      expect(picker.gpu!.rectTargets.map((t) => t.detailed)).toEqual([false, true]);
+      await pickSnappedAsync(picker, 30, 30, { snap: { radius: 8 } });
+      expect(picker.gpu!.rectTargets[0]).toBe(snapSet);
+      expect(picker.gpu!.targets).toBe(pointTargets);
       disposeGpuPicker(picker);
     },
     size,
