@@ -123,6 +123,14 @@ const bench = {
       gpuPicker: gpu,
     };
   },
+  /** weft's three requests only, `n` times each (the runner profiles this with BENCH_CPU_PROFILE). */
+  async weftOnly(n: number) {
+    for (let i = 0; i < n; i++) {
+      await weftPick();
+      await weftMulti();
+      await weftBox();
+    }
+  },
   errors: () => [...errors],
   step: () => current,
 };

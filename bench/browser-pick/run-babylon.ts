@@ -1,7 +1,9 @@
 // weft-gpu/babylon vs Babylon.js's GPUPicker on the same Babylon.js scene (one WebGPUEngine, SwiftShader in Chromium):
 // single pick, 64-point multiPickAsync, 191×120 boxPickAsync, each against the floor (submit + mapAsync of 256 B on that
 // device). Both libraries' answers are compared first (and with Babylon.js's CPU scene.pick); then medians of
-// interleaved rounds. Run: npm run bench:babylon [-- rounds]   (BENCH_SCENES=1000,10000 picks scenes; t: thin instances)
+// interleaved rounds. Run: npm run bench:babylon [-- rounds]   (BENCH_SCENES=1000,10000 picks scenes; t: thin instances;
+// BENCH_CPU_PROFILE=path writes a CPU profile of weft's requests per scene)
+import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { launchBenchChromium, startBenchPageServer } from '../real-gpu/bench-chromium.js';
@@ -60,6 +62,19 @@ async function main(): Promise<void> {
       for (let r = 0; r < 2; r++) await call(page, 'round', r);
       const samples: BabylonBenchRound[] = [];
       for (let r = 0; r < rounds; r++) samples.push(await call<BabylonBenchRound>(page, 'round', r));
+      const profilePath = process.env.BENCH_CPU_PROFILE;
+      if (profilePath) {
+        // A V8 CPU profile of weft's requests alone (open it in Chrome DevTools' Performance panel).
+        const cdp = await page.context().newCDPSession(page);
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
+        await cdp.send('Profiler.start');
+        await call(page, 'weftOnly', 20);
+        const { profile } = await cdp.send('Profiler.stop');
+        const file = `${profilePath}-${spec.count}${spec.thin ? 't' : ''}.cpuprofile`;
+        writeFileSync(file, JSON.stringify(profile));
+        console.log(`  CPU profile of 20 × (pick, 64 points, box) by weft: ${file}`);
+      }
       const m = Object.fromEntries(
         Object.keys(samples[0]).map((k) => [k, median(samples.map((s) => s[k as keyof BabylonBenchRound]))]),
       ) as unknown as BabylonBenchRound;
