@@ -103,6 +103,8 @@ interface DrawableEntry<T> {
   /** The host's world-matrix array and version the mesh's matrix was last found equal to (see `worldMatrixVersion`). */
   worldSource: ArrayLike<number> | null;
   worldVersion: number | undefined;
+  /** The drawable object last synced into it (its keys were checked then). */
+  drawable: PickDrawable<T>;
 }
 
 /** A weft scene that mirrors a host's drawables (see `syncDrawableScene`); pick it with any weft picker. */
@@ -121,6 +123,8 @@ export interface DrawableScene<T = unknown> {
   readonly planMade: (Mesh | null)[];
   /** @internal Per-call scratch: the meshes in the drawables' order. */
   readonly planOrder: Mesh[];
+  /** @internal The entries in the last sync's order: a steady host lists its objects in the same order each call. */
+  readonly lastOrder: DrawableEntry<T>[];
 }
 
 /**
@@ -141,6 +145,7 @@ export function createDrawableScene<T = unknown>(engine: Engine, camera: Camera 
     planEntries: [],
     planMade: [],
     planOrder: [],
+    lastOrder: [],
   };
 }
 
@@ -161,10 +166,14 @@ const drawableKeys: readonly string[] = [
   'pickable',
 ];
 
-function checkDrawable<T>(api: string, target: DrawableScene<T>, drawable: PickDrawable<T>, at: number): void {
-  if (drawable === null || typeof drawable !== 'object')
-    throw new PickError(api, 'bad-option', `drawables[${at}] ${describeValue(drawable)} must be a PickDrawable object`);
-  if (!target.keysChecked.has(drawable)) {
+function checkDrawable<T>(
+  api: string,
+  target: DrawableScene<T>,
+  drawable: PickDrawable<T>,
+  at: number,
+  keysKnown: boolean,
+): void {
+  if (!keysKnown && !target.keysChecked.has(drawable)) {
     for (const key of Object.keys(drawable))
       if (!drawableKeys.includes(key))
         throw new PickError(
@@ -330,8 +339,15 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
   try {
     for (let at = 0; at < count; at++) {
       const drawable = drawables[at];
-      checkDrawable(api, target, drawable, at);
-      const entry = target.entries.get(drawable.object);
+      if (drawable === null || typeof drawable !== 'object')
+        throw new PickError(
+          api,
+          'bad-option',
+          `drawables[${at}] ${describeValue(drawable)} must be a PickDrawable object`,
+        );
+      const guess = target.lastOrder[at];
+      const entry = guess?.object === drawable.object ? guess : target.entries.get(drawable.object);
+      checkDrawable(api, target, drawable, at, entry?.drawable === drawable);
       const twice = entry ? entry.listed === call : (newcomers ??= new Set()).has(drawable.object);
       if (twice)
         throw new PickError(api, 'bad-option', `drawables[${at}].object is listed twice; each object is one drawable`);
@@ -378,15 +394,20 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
         moved: false,
         worldSource: drawable.worldMatrix,
         worldVersion: drawable.worldMatrixVersion,
+        drawable,
       };
       target.entries.set(drawable.object, fresh);
+      target.lastOrder[at] = fresh;
       order[at] = made;
     } else {
       updateEntry(entry!, drawable);
       entry!.seen = pass;
+      entry!.drawable = drawable;
+      target.lastOrder[at] = entry!;
       order[at] = entry!.mesh;
     }
   }
+  target.lastOrder.length = count;
   if (target.entries.size > count)
     for (const [object, entry] of target.entries)
       if (entry.seen !== pass) {
@@ -483,5 +504,6 @@ export function disposeDrawableScene(target: DrawableScene): void {
   if (target.disposed) return;
   target.disposed = true;
   target.entries.clear();
+  target.lastOrder.length = 0;
   disposeScene(target.scene);
 }
