@@ -191,14 +191,13 @@ function offerEdgePoint(
     else if (fb < 0) t1 = Math.min(t1, fa / (fa - fb));
   }
   if (!(t0 <= t1)) return;
-  const at = (t: number, i: number) => clip[a + i] + (clip[b + i] - clip[a + i]) * t;
-  const w0 = at(t0, 3);
-  const w1 = at(t1, 3);
+  const w0 = lerpClip(clip, a, b, t0, 3);
+  const w1 = lerpClip(clip, a, b, t1, 3);
   if (!(w0 > 0 && w1 > 0)) return;
-  const x0 = ((at(t0, 0) / w0 + 1) / 2) * view.width;
-  const y0 = ((1 - at(t0, 1) / w0) / 2) * view.height;
-  const x1 = ((at(t1, 0) / w1 + 1) / 2) * view.width;
-  const y1 = ((1 - at(t1, 1) / w1) / 2) * view.height;
+  const x0 = ((lerpClip(clip, a, b, t0, 0) / w0 + 1) / 2) * view.width;
+  const y0 = ((1 - lerpClip(clip, a, b, t0, 1) / w0) / 2) * view.height;
+  const x1 = ((lerpClip(clip, a, b, t1, 0) / w1 + 1) / 2) * view.width;
+  const y1 = ((1 - lerpClip(clip, a, b, t1, 1) / w1) / 2) * view.height;
   const dx = x1 - x0;
   const dy = y1 - y0;
   const length2 = dx * dx + dy * dy;
@@ -206,6 +205,11 @@ function offerEdgePoint(
   const fraction = s * w0 + (1 - s) * w1 > 0 ? (s * w0) / (s * w0 + (1 - s) * w1) : 0;
   const t = t0 + (t1 - t0) * fraction;
   pushIfNear(found, view, radius, 'edge', triangle, k, t, x0 + dx * s, y0 + dy * s);
+}
+
+/** Component i of the clip point at `t` between clip points `a` and `b` (no closure per edge: this runs per candidate). */
+function lerpClip(clip: Float64Array, a: number, b: number, t: number, i: number): number {
+  return clip[a + i] + (clip[b + i] - clip[a + i]) * t;
 }
 
 /** Whether a seen triangle crosses the feature's line of sight nearer than the feature (Möller–Trumbore, float64). */
