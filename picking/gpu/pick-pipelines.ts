@@ -276,7 +276,10 @@ export function getBatchPickPipeline(
   const request = describeRequest(gpu, api, mesh, false, null, raster, 'primitive-index', true);
   const { maxVertexBuffers, maxVertexAttributes } = gpu.device.limits;
   const buffers = mesh.geometry.buffers.length + 1;
-  const attributes = mesh.geometry.buffers.reduce((n, b) => n + b.attributes.length, 0) + 4;
+  // The instance matrix's 4 columns, and on a compatibility device the vertex_index / instance_index builtins, which
+  // it counts as attributes (at most 2: counting both only ever sends a boundary mesh to one-by-one draws).
+  const builtins = gpu.device.features.has('core-features-and-limits') ? 0 : 2;
+  const attributes = mesh.geometry.buffers.reduce((n, b) => n + b.attributes.length, 0) + 4 + builtins;
   let pipeline = gpu.pipelines.get(request.key) ?? null;
   if (!pipeline && buffers <= maxVertexBuffers && attributes <= maxVertexAttributes) {
     try {
