@@ -9,6 +9,7 @@ import {
   cullingOf,
   type GpuPicker,
   type GpuPickOptions,
+  gpuPickOptionKeys,
   gpuPickOptionTypes,
   loadSources,
   pickOptionError,
@@ -33,19 +34,9 @@ import { type CheckedSnap, checkSnapOption, type SnapOptions } from './snap-opti
 /** Options of `pickSnappedAsync`: the GPU pick options but overlays, and what to snap to. */
 export type SnapPickOptions = Omit<GpuPickOptions, 'overlays' | 'overlayTolerance'> & { snap?: SnapOptions };
 
-const snapPickOptionKeys: OptionKeys<SnapPickOptions> = {
-  filter: true,
-  ignore: true,
-  preFilter: true,
-  viewport: true,
-  devicePixelRatio: true,
-  discard: true,
-  filterSource: true,
-  culling: true,
-  subpixel: true,
-  camera: true,
-  snap: true,
-};
+// The point pick's keys without the overlays (they take no part), plus `snap`: a key added to the pick is known here too.
+const { overlays: _overlays, overlayTolerance: _tolerance, ...pointKeys } = gpuPickOptionKeys;
+const snapPickOptionKeys: OptionKeys<SnapPickOptions> = { ...pointKeys, snap: true };
 
 /** The primitive index contributors write: "no triangle detail here". */
 const noPrimitive = 0xffffffff;
