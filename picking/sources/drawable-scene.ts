@@ -105,6 +105,10 @@ interface DrawableEntry<T> {
   worldVersion: number | undefined;
   /** The drawable object last synced into it (its keys were checked then). */
   drawable: PickDrawable<T>;
+  /** Its 16 slots in the scene's `worldValues`: the host's world matrix as last synced, compared first. */
+  slot: number;
+  /** Set by the check of this sync: the host's values differ from `worldValues` (written back by the update). */
+  worldChanged: boolean;
 }
 
 /** A weft scene that mirrors a host's drawables (see `syncDrawableScene`); pick it with any weft picker. */
@@ -125,6 +129,15 @@ export interface DrawableScene<T = unknown> {
   readonly planOrder: Mesh[];
   /** @internal The entries in the last sync's order: a steady host lists its objects in the same order each call. */
   readonly lastOrder: DrawableEntry<T>[];
+  /**
+   * @internal Every entry's host world matrix as last synced (float64, 16 per slot), side by side: a steady scene's
+   * compare reads this one array instead of each mesh's own matrix.
+   */
+  worldValues: Float64Array;
+  /** @internal Slots of `worldValues` given back by dropped entries. */
+  readonly freeSlots: number[];
+  /** @internal Slots handed out so far (free ones included). */
+  slotsUsed: number;
 }
 
 /**
@@ -146,6 +159,9 @@ export function createDrawableScene<T = unknown>(engine: Engine, camera: Camera 
     planMade: [],
     planOrder: [],
     lastOrder: [],
+    worldValues: new Float64Array(16 * 64),
+    freeSlots: [],
+    slotsUsed: 0,
   };
 }
 
@@ -306,6 +322,28 @@ function sameGeometryBuffers(mesh: Mesh, drawable: PickDrawable<unknown>): boole
   return (host.indexBuffer ?? null) === (drawable.index?.buffer ?? null);
 }
 
+/** A slot of `worldValues` for a new entry, holding `matrix`. */
+function takeWorldSlot(target: DrawableScene<unknown>, matrix: ArrayLike<number>): number {
+  let slot = target.freeSlots.pop();
+  if (slot === undefined) {
+    slot = target.slotsUsed++;
+    if (slot * 16 >= target.worldValues.length) {
+      const grown = new Float64Array(target.worldValues.length * 2);
+      grown.set(target.worldValues);
+      target.worldValues = grown;
+    }
+  }
+  for (let i = 0; i < 16; i++) target.worldValues[slot * 16 + i] = matrix[i];
+  return slot;
+}
+
+/** Whether the host's matrix still holds the values last synced into `slot` (a NaN reads as changed). */
+function sameWorldValues(values: Float64Array, slot: number, given: ArrayLike<number>): boolean {
+  const o = slot * 16;
+  for (let i = 0; i < 16; i++) if (values[o + i] !== given[i]) return false;
+  return true;
+}
+
 /** Whether the mesh's float32 world matrix already holds `given` (as float32: hosts keep float64 matrices). */
 function sameMatrix(a: ArrayLike<number>, given: ArrayLike<number>): boolean {
   // `!==`: a NaN reads as moved, and the check of the moved matrix refuses it.
@@ -359,7 +397,7 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
         !!entry.mesh.skeleton !== !!drawable.skin ||
         (entry.mesh.morphTargets?.count ?? 0) !== (drawable.morph?.positions.length ?? 0) ||
         !sameGeometryBuffers(entry.mesh, drawable);
-      if (!rebuild) checkUpdate(api, entry, drawable, at);
+      if (!rebuild) checkUpdate(api, target, entry, drawable, at);
       entries[at] = entry;
       madeFor[at] = rebuild ? makeDrawableMesh(target, drawable, at) : null;
       planned = at + 1;
@@ -381,7 +419,10 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
     entries[at] = undefined;
     madeFor[at] = null;
     if (made) {
-      if (entry) disposeMesh(entry.mesh);
+      if (entry) {
+        disposeMesh(entry.mesh);
+        target.freeSlots.push(entry.slot);
+      }
       const fresh: DrawableEntry<T> = {
         object: drawable.object,
         mesh: made,
@@ -395,12 +436,14 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
         worldSource: drawable.worldMatrix,
         worldVersion: drawable.worldMatrixVersion,
         drawable,
+        slot: takeWorldSlot(target as DrawableScene<unknown>, drawable.worldMatrix),
+        worldChanged: false,
       };
       target.entries.set(drawable.object, fresh);
       target.lastOrder[at] = fresh;
       order[at] = made;
     } else {
-      updateEntry(entry!, drawable);
+      updateEntry(target, entry!, drawable);
       entry!.seen = pass;
       entry!.drawable = drawable;
       target.lastOrder[at] = entry!;
@@ -412,6 +455,7 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
     for (const [object, entry] of target.entries)
       if (entry.seen !== pass) {
         disposeMesh(entry.mesh);
+        target.freeSlots.push(entry.slot);
         target.entries.delete(object);
       }
   const meshes = target.scene.meshes;
@@ -427,13 +471,21 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
 }
 
 /** Everything `updateEntry` would refuse, checked before the sync changes anything. */
-function checkUpdate<T>(api: string, entry: DrawableEntry<T>, drawable: PickDrawable<T>, at: number): void {
+function checkUpdate<T>(
+  api: string,
+  target: DrawableScene<T>,
+  entry: DrawableEntry<T>,
+  drawable: PickDrawable<T>,
+  at: number,
+): void {
   const mesh = entry.mesh;
   // What did not change was checked when it was set: a steady scene costs a compare per drawable, not a check (and
   // not even the compare where the host versions its matrices).
   const version = drawable.worldMatrixVersion;
   const held = version !== undefined && version === entry.worldVersion && drawable.worldMatrix === entry.worldSource;
-  entry.moved = !held && !sameMatrix(mesh.worldMatrix, drawable.worldMatrix);
+  // Values equal to the last synced ones need no float32 compare with the mesh (nor a look at its matrix).
+  entry.worldChanged = !held && !sameWorldValues(target.worldValues, entry.slot, drawable.worldMatrix);
+  entry.moved = entry.worldChanged && !sameMatrix(mesh.worldMatrix, drawable.worldMatrix);
   if (entry.moved) checkMatrix(api, mesh.name, `drawables[${at}].worldMatrix`, drawable.worldMatrix);
   const instances = drawable.instances;
   const instanceChange = (instances?.version ?? -1) !== entry.instanceVersion;
@@ -453,9 +505,13 @@ function checkUpdate<T>(api: string, entry: DrawableEntry<T>, drawable: PickDraw
 }
 
 /** Applies a checked drawable to its mesh (`checkUpdate` ran): nothing here throws. */
-function updateEntry<T>(entry: DrawableEntry<T>, drawable: PickDrawable<T>): void {
+function updateEntry<T>(target: DrawableScene<T>, entry: DrawableEntry<T>, drawable: PickDrawable<T>): void {
   const mesh = entry.mesh;
   if (entry.moved) setMeshWorldMatrix(mesh, drawable.worldMatrix);
+  if (entry.worldChanged) {
+    const o = entry.slot * 16;
+    for (let i = 0; i < 16; i++) target.worldValues[o + i] = drawable.worldMatrix[i];
+  }
   entry.worldSource = drawable.worldMatrix;
   entry.worldVersion = drawable.worldMatrixVersion;
   const instanceVersion = drawable.instances?.version ?? -1;
@@ -505,5 +561,6 @@ export function disposeDrawableScene(target: DrawableScene): void {
   target.disposed = true;
   target.entries.clear();
   target.lastOrder.length = 0;
+  target.freeSlots.length = 0;
   disposeScene(target.scene);
 }

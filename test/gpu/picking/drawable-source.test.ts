@@ -550,6 +550,35 @@ describe('pick-source seam: a host scene of plain WebGPU buffers is picked exact
   );
 
   gpuTest(
+    "a drawable that takes a dropped one's place follows its own matrix, also onto the dropped one's values",
+    async ({ engine }) => {
+      const host = makeHost(engine.device);
+      const target = createDrawableScene<string>(engine, null);
+      const plain = host.drawables.find((d) => d.object === 'plain')!;
+      const others = host.drawables.filter((d) => d !== plain);
+      syncDrawableScene(target, host.drawables);
+      syncDrawableScene(target, others); // the plain box is dropped: its matrix's place in the sync is free
+      const dropped = Array.from(plain.worldMatrix);
+      const world = dropped.slice();
+      world[12] += 3;
+      world[14] -= 1;
+      const newcomer: PickDrawable<string> = { ...plain, object: 'newcomer', worldMatrix: world };
+      syncDrawableScene(target, [...others, newcomer]);
+      const matrix = () => Array.from(target.scene.meshes[others.length].worldMatrix);
+      expect(matrix()).toEqual(world.map(Math.fround));
+      world.splice(0, 16, ...dropped); // moved, in place, onto exactly the dropped drawable's last values
+      syncDrawableScene(target, [...others, newcomer]);
+      expect(matrix()).toEqual(dropped.map(Math.fround));
+      world[13] += 0.5; // and on again
+      syncDrawableScene(target, [...others, newcomer]);
+      expect(matrix()).toEqual(world.map(Math.fround));
+      disposeDrawableScene(target);
+      for (const buffer of host.buffers) buffer.destroy();
+    },
+    size,
+  );
+
+  gpuTest(
     "a clockwise-front drawable (Babylon.js's winding, three.js BackSide) is culled as drawn, on the GPU and the CPU",
     async ({ engine }) => {
       // The plain box with every triangle reversed: its outside faces are clockwise in mesh space.
