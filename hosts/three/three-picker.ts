@@ -131,9 +131,11 @@ function syncScene(api: string, picker: ThreePicker, scene: Object3D, camera: Ca
   return view;
 }
 
+let drawingBufferSize: Vector2 | undefined;
+
 /** The drawing buffer the CSS coordinates map into: three's size × pixel ratio. */
 function viewportOf(renderer: WebGPURenderer) {
-  const size = renderer.getDrawingBufferSize(new Vector2());
+  const size = renderer.getDrawingBufferSize((drawingBufferSize ??= new Vector2()));
   return { width: size.x, height: size.y, ratio: renderer.getPixelRatio() };
 }
 
