@@ -220,6 +220,90 @@ async function profile() {
   };
 }
 
+/**
+ * Where an adapter pick's time goes beyond weft's own pick, interleaved `count` times at the first pixel (medians, ms):
+ * weft's own pick, the adapter's weft picker picked directly (its scene already synced), the same with the options
+ * the adapter passes, the adapter's scene walk + sync alone, and the whole adapter pick.
+ */
+async function gap(count: number) {
+  const { threeMatrixCamera } = await import('../../hosts/three/three-camera.js');
+  const { collectThreeDrawables } = await import('../../hosts/three/three-drawables.js');
+  const { syncDrawableScene } = await import('../../picking/sources/drawable-scene.js');
+  const { pickManyAsync } = await import('../../picking/gpu-picker.js');
+  const p = pixels[0];
+  const own = weftCamera();
+  const view = threeMatrixCamera('x', renderer, camera);
+  const viewport = { width, height };
+  const steps: [string, () => Promise<unknown> | unknown][] = [
+    ['own', () => (weftScene.meshes.length > 0 ? pickAsync(weftPicker, p.x, p.y, { camera: own, viewport }) : null)],
+    ['pickerDirect', () => pickAsync(picker.picker, p.x, p.y, { camera: view, viewport })],
+    [
+      'pickerAdapterOptions',
+      () => pickManyAsync(picker.picker, [p], { discard: undefined, camera: view, viewport, devicePixelRatio: 1 }),
+    ],
+    [
+      'walkAndSync',
+      () => {
+        threeMatrixCamera('x', renderer, camera);
+        scene.updateMatrixWorld();
+        syncDrawableScene(picker.target, collectThreeDrawables('x', picker.drawables, scene, camera));
+      },
+    ],
+    ['adapter', () => pickThreeAsync(picker, scene, camera, p.x, p.y)],
+  ];
+  const calls = await countGpuCalls(steps, 10);
+  const samples: Record<string, number[]> = Object.fromEntries(steps.map(([name]) => [name, []]));
+  for (let r = 0; r < count; r++)
+    for (let k = 0; k < steps.length; k++) {
+      const [name, body] = steps[(k + r) % steps.length];
+      samples[name].push(await time(body));
+    }
+  const median = (v: number[]) => [...v].sort((a, b) => a - b)[v.length >> 1];
+  const medians = Object.fromEntries(
+    Object.entries(samples).map(([name, v]) => [name, Math.round(median(v) * 1000) / 1000]),
+  );
+  return { medians, gpuCallsPerStep: calls };
+}
+
+/** WebGPU calls per run of each step (the mean of `runs`): what a step asks of the GPU process beyond the others. */
+async function countGpuCalls(steps: [string, () => Promise<unknown> | unknown][], runs: number) {
+  const targets: [object, string][] = [
+    [GPUDevice.prototype, 'createBuffer'],
+    [GPUDevice.prototype, 'createBindGroup'],
+    [GPUDevice.prototype, 'createTexture'],
+    [GPUDevice.prototype, 'createRenderPipeline'],
+    [GPUQueue.prototype, 'writeBuffer'],
+    [GPUQueue.prototype, 'submit'],
+    [GPUBuffer.prototype, 'mapAsync'],
+    [GPUCommandEncoder.prototype, 'beginRenderPass'],
+    [GPUCommandEncoder.prototype, 'beginComputePass'],
+    [GPUCommandEncoder.prototype, 'copyTextureToBuffer'],
+    [GPUCommandEncoder.prototype, 'copyBufferToBuffer'],
+  ];
+  const counts: Record<string, number> = {};
+  const originals = targets.map(([proto, name]) => {
+    const original = (proto as Record<string, (...a: unknown[]) => unknown>)[name];
+    (proto as Record<string, unknown>)[name] = function (this: unknown, ...args: unknown[]) {
+      counts[name] = (counts[name] ?? 0) + 1;
+      return original.apply(this, args);
+    };
+    return original;
+  });
+  const out: Record<string, Record<string, number>> = {};
+  try {
+    for (const [step, body] of steps) {
+      for (const key of Object.keys(counts)) delete counts[key];
+      for (let r = 0; r < runs; r++) await body();
+      out[step] = Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, v / runs]));
+    }
+  } finally {
+    targets.forEach(([proto, name], i) => {
+      (proto as Record<string, unknown>)[name] = originals[i];
+    });
+  }
+  return out;
+}
+
 /** `count` warm adapter picks and nothing else (what the CPU profile records). */
 async function adapterOnly(count: number): Promise<void> {
   for (let i = 0; i < count; i++) {
@@ -276,4 +360,5 @@ window.__threeBench = {
   round: (r) => round(r as number),
   profile: () => profile(),
   adapterOnly: (count) => adapterOnly(count as number),
+  gap: (count) => gap(count as number),
 };
