@@ -31,6 +31,7 @@ import type { Engine } from '../../engine/engine.js';
 import { createThreePickerAsync, pickThreeAsync, type ThreePicker } from '../../hosts/three/index.js';
 import { createGpuPicker, enableDetailedPicking, type GpuPicker } from '../../picking/gpu-picker.js';
 import { pickAsync } from '../../picking/point/pick-async.js';
+import { median } from '../bench-timing.js';
 import { makeBareRoundTrip } from '../pick-floors.js';
 
 const width = 640;
@@ -195,27 +196,36 @@ async function profile() {
   const { threeMatrixCamera } = await import('../../hosts/three/three-camera.js');
   const { collectThreeDrawables } = await import('../../hosts/three/three-drawables.js');
   const { syncDrawableScene } = await import('../../picking/sources/drawable-scene.js');
-  // Synchronous stages repeated `n` times: the page's clock is coarse (0.1 ms), one call would read 0 or 0.1.
-  const n = 20;
-  const t0 = performance.now();
-  for (let i = 0; i < n; i++) threeMatrixCamera('x', renderer, camera);
-  const t1 = performance.now();
-  for (let i = 0; i < n; i++) scene.updateMatrixWorld();
-  const t2 = performance.now();
+  // Each synchronous stage: the median of 7 batches of 10 calls (the page's clock is coarse, 0.1 ms, and the machine
+  // may be shared: a batch mean reads past the clock, the median of batches past a preempted one).
+  const batches = 7;
+  const n = 10;
+  const stage = (body: () => unknown) => {
+    const means: number[] = [];
+    for (let b = 0; b < batches; b++) {
+      const t = performance.now();
+      for (let i = 0; i < n; i++) body();
+      means.push((performance.now() - t) / n);
+    }
+    return median(means);
+  };
   let list: ReturnType<typeof collectThreeDrawables> = [];
-  for (let i = 0; i < n; i++) list = collectThreeDrawables('x', picker.drawables, scene, camera);
-  const t3 = performance.now();
-  for (let i = 0; i < n; i++) syncDrawableScene(picker.target, list);
-  const t4 = performance.now();
+  const cameraMs = stage(() => threeMatrixCamera('x', renderer, camera));
+  const worldMs = stage(() => scene.updateMatrixWorld());
+  const collectMs = stage(() => {
+    list = collectThreeDrawables('x', picker.drawables, scene, camera);
+  });
+  const syncMs = stage(() => syncDrawableScene(picker.target, list));
   const view = weftCamera();
+  const t4 = performance.now();
   for (let i = 0; i < 5; i++) await pickAsync(picker.picker, 320, 240, { camera: view, viewport: { width, height } });
   const t5 = performance.now();
   const round = (v: number) => Math.round(v * 1000) / 1000;
   return {
-    camera: round((t1 - t0) / n),
-    world: round((t2 - t1) / n),
-    collect: round((t3 - t2) / n),
-    sync: round((t4 - t3) / n),
+    camera: round(cameraMs),
+    world: round(worldMs),
+    collect: round(collectMs),
+    sync: round(syncMs),
     pickOnly: round((t5 - t4) / 5),
   };
 }
@@ -258,7 +268,6 @@ async function gap(count: number) {
       const [name, body] = steps[(k + r) % steps.length];
       samples[name].push(await time(body));
     }
-  const median = (v: number[]) => [...v].sort((a, b) => a - b)[v.length >> 1];
   const medians = Object.fromEntries(
     Object.entries(samples).map(([name, v]) => [name, Math.round(median(v) * 1000) / 1000]),
   );
