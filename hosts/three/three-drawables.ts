@@ -42,6 +42,8 @@ export interface ThreeDrawables extends GeometrySource {
   readonly geometries: WeakMap<BufferGeometry, GeometryState>;
   /** Whether the last walk found a clipped object (the picks then apply the clipping rule). */
   clipped: boolean;
+  /** The first drawn skinned or morphed drawable of the last walk (clipping and deformation do not mix yet). */
+  deformed: PickDrawable<Object3D> | null;
   /** The last material this walk checked (null at its start). */
   checkedMaterial: Material | null;
   pass: number;
@@ -65,6 +67,7 @@ export function makeThreeDrawables(
     frameClipped: [],
     geometries: new WeakMap(),
     clipped: false,
+    deformed: null,
     checkedMaterial: null,
     pass: 0,
   };
@@ -134,7 +137,11 @@ function visitMesh(
     record.visible = visible;
     record.drawable.visible = visible;
   }
-  if (record.deforms) refreshDeformation(record, mesh);
+  if (record.deforms) {
+    refreshDeformation(record, mesh);
+    const drawable = record.drawable;
+    if (visible && state.deformed === null && (drawable.skin || drawable.morph)) state.deformed = drawable;
+  }
   if (clippedAbove || record.clip !== null) record.clip = clippedAbove ? clipPlanesOf(api, mesh, record.clip) : null;
   if (record.clip) state.clipped = true;
   record.seen = pass;
@@ -165,6 +172,7 @@ export function collectThreeDrawables(
 ): PickDrawable<Object3D>[] {
   ++state.pass;
   state.clipped = false;
+  state.deformed = null;
   state.checkedMaterial = null;
   const list = state.list;
   const frames = state.frames;

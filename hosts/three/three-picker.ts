@@ -99,7 +99,7 @@ let clipRules: WeakMap<ThreePicker, PickDiscardRule> | undefined;
 /** The discard rule of a pick: three's clipping when the scene is clipped, else the caller's (never both yet). */
 function discardOf(api: string, picker: ThreePicker, given: PickDiscardRule | undefined): PickDiscardRule | undefined {
   if (!picker.drawables.clipped) return given;
-  const deformed = picker.drawables.list.find((d) => d.visible !== false && (d.skin || d.morph));
+  const deformed = picker.drawables.deformed;
   if (deformed)
     throw new PickError(
       api,
