@@ -28,9 +28,9 @@ import {
 /** @internal The adapter's memory of a three.js scene: one record per mesh, the drawables list it hands the seam. */
 export interface ThreeDrawables extends GeometrySource {
   readonly records: Map<Object3D, DrawableRecord>;
-  /** The records in the last walk's order: a steady scene finds each mesh's record at its place, without a lookup. */
-  readonly order: DrawableRecord[];
+  /** The last walk's drawables, and per place in it what a steady mesh is checked against (see WalkPlaces). */
   readonly list: PickDrawable<Object3D>[];
+  readonly places: WalkPlaces;
   /**
    * The walk's stack, reused every pick: per depth, the children array being walked, the next child's place in it and
    * whether an active ClippingGroup is above them.
@@ -49,6 +49,28 @@ export interface ThreeDrawables extends GeometrySource {
   pass: number;
 }
 
+/**
+ * @internal Per place of the last successful walk (an index into its list), the record there and what its mesh was
+ * when last written into the drawable. A mesh found at its place with the same geometry (same stamp), world-matrix
+ * array, side and visibility — the steady case — costs array reads in walk order, not a visit to its record.
+ */
+export interface WalkPlaces {
+  records: DrawableRecord[];
+  meshes: Mesh[];
+  geometries: BufferGeometry[];
+  states: GeometryState[];
+  stamps: number[];
+  elements: ArrayLike<number>[];
+  /** `side + 4 × visible` as written into the drawable; -1 where the record is refreshed every pick (deformed, clipped). */
+  looks: number[];
+}
+
+function resizePlaces(places: WalkPlaces, length: number): void {
+  if (places.records.length <= length) return;
+  places.records.length = places.meshes.length = places.geometries.length = length;
+  places.states.length = places.stamps.length = places.elements.length = places.looks.length = length;
+}
+
 /** @internal */
 export function makeThreeDrawables(
   renderer: WebGPURenderer,
@@ -59,9 +81,9 @@ export function makeThreeDrawables(
     renderer,
     bindHostBuffers,
     records: new Map(),
-    order: [],
     owned: makeOwnedBuffers(device, 'weft-three'),
     list: [],
+    places: { records: [], meshes: [], geometries: [], states: [], stamps: [], elements: [], looks: [] },
     frames: [],
     frameNext: [],
     frameClipped: [],
@@ -77,13 +99,14 @@ export function makeThreeDrawables(
 export function disposeThreeDrawables(state: ThreeDrawables): void {
   releaseAllOwned(state.owned);
   state.records.clear();
-  state.order.length = 0;
+  resizePlaces(state.places, 0);
 }
 
 /**
- * The record of `mesh` at place `at` of this walk, up to date: found at its place in the last walk (else by lookup),
- * made again when its geometry changed (read once per geometry per walk), its matrix, side, visibility, instances,
- * bones, morph weights and clip planes as they are now.
+ * Lists `mesh` at place `at` of this walk, up to date. A steady mesh (at its place in the last walk, nothing changed)
+ * is checked against the place arrays only; otherwise its record is found (at its place, else by lookup), made again
+ * when its geometry changed (read once per geometry per walk), and its matrix, side, visibility, instances, bones,
+ * morph weights and clip planes brought to what they are now.
  */
 function visitMesh(
   api: string,
@@ -92,7 +115,7 @@ function visitMesh(
   camera: Camera,
   at: number,
   clippedAbove: boolean,
-): DrawableRecord {
+): void {
   const pass = state.pass;
   const material = mesh.material;
   let side: Side;
@@ -107,8 +130,22 @@ function visitMesh(
     side = material.side;
     visible = material.visible;
   }
+  visible &&= (mesh.layers.mask & camera.layers.mask) !== 0;
   const geometry = mesh.geometry;
-  const previous = state.order[at];
+  const elements = mesh.matrixWorld.elements;
+  const places = state.places;
+  if (places.meshes[at] === mesh && places.geometries[at] === geometry && !clippedAbove) {
+    const known = places.states[at];
+    if (known.pass !== pass) readGeometryState(state, geometry, known, pass);
+    // The list still holds this place's drawable from the last walk.
+    if (
+      places.stamps[at] === known.stamp &&
+      places.elements[at] === elements &&
+      places.looks[at] === side + (visible ? 4 : 0)
+    )
+      return;
+  }
+  const previous = places.records[at];
   let record = previous !== undefined && previous.mesh === mesh ? previous : state.records.get(mesh);
   let known = record !== undefined && record.geometry === geometry ? record.geometryState : undefined;
   if (!known) {
@@ -122,31 +159,26 @@ function visitMesh(
     record = made;
     state.records.set(mesh, record);
   }
-  const elements = mesh.matrixWorld.elements;
-  if (record.elements !== elements) {
-    record.elements = elements;
-    record.drawable.worldMatrix = elements;
-  }
-  if (record.side !== side) {
-    record.side = side;
-    record.drawable.doubleSided = side === DoubleSide;
-    record.drawable.frontFace = side === BackSide ? 'cw' : 'ccw';
-  }
-  visible &&= (mesh.layers.mask & camera.layers.mask) !== 0;
-  if (record.visible !== visible) {
-    record.visible = visible;
-    record.drawable.visible = visible;
-  }
+  const drawable = record.drawable;
+  drawable.worldMatrix = elements;
+  drawable.doubleSided = side === DoubleSide;
+  drawable.frontFace = side === BackSide ? 'cw' : 'ccw';
+  drawable.visible = visible;
   if (record.deforms) {
     refreshDeformation(record, mesh);
-    const drawable = record.drawable;
     if (visible && state.deformed === null && (drawable.skin || drawable.morph)) state.deformed = drawable;
   }
-  if (clippedAbove || record.clip !== null) record.clip = clippedAbove ? clipPlanesOf(api, mesh, record.clip) : null;
+  record.clip = clippedAbove ? clipPlanesOf(api, mesh, record.clip) : null;
   if (record.clip) state.clipped = true;
-  record.seen = pass;
-  if (previous !== record) state.order[at] = record;
-  return record;
+  record.place = at;
+  state.list[at] = drawable;
+  places.records[at] = record;
+  places.meshes[at] = mesh;
+  places.geometries[at] = geometry;
+  places.states[at] = known;
+  places.stamps[at] = known.stamp;
+  places.elements[at] = elements;
+  places.looks[at] = record.deforms || record.clip ? -1 : side + (visible ? 4 : 0);
 }
 
 /** Whether `object` is a ClippingGroup that clips what is below it. */
@@ -213,16 +245,18 @@ export function collectThreeDrawables(
       }
     }
   } catch (error) {
-    // Let go of the children arrays still on the stack, and trust the order only as a successful walk leaves it.
+    // Let go of the children arrays still on the stack, and trust the places only as a successful walk leaves them.
     for (let i = 0; i < depth; i++) frames[i] = null;
-    state.order.length = 0;
+    resizePlaces(state.places, 0);
     throw error;
   }
-  // Each record seen this walk was counted once: as many records as drawables means none is stale.
-  if (state.records.size > count)
-    for (const [object, record] of state.records) if (record.seen !== state.pass) state.records.delete(object);
   list.length = count;
-  if (state.order.length > count) state.order.length = count;
+  resizePlaces(state.places, count);
+  // Each mesh of this walk has its record at its place: as many records as places means none is stale.
+  const placed = state.places.records;
+  if (state.records.size > count)
+    for (const [object, record] of state.records)
+      if (record.place >= count || placed[record.place] !== record) state.records.delete(object);
   return list;
 }
 
@@ -243,7 +277,7 @@ function visitObject(
       'unsupported',
       `${describeValue(object.name || object.uuid)} is a BatchedMesh; weft-gpu/three does not pick BatchedMesh yet (use InstancedMesh or separate meshes, or hide it from the pick with layers)`,
     );
-  state.list[count] = visitMesh(api, state, object as Mesh, camera, count, clippedAbove).drawable;
+  visitMesh(api, state, object as Mesh, camera, count, clippedAbove);
   return count + 1;
 }
 

@@ -15,21 +15,15 @@ import { PickError } from '../../picking/pick-errors.js';
 import type { PickDrawable } from '../../picking/sources/drawable-scene.js';
 import { bufferFor, type GeometrySource, type GeometryState, morphDeltas, vertexBuffersOf } from './three-geometry.js';
 
-/**
- * @internal What the adapter keeps per three.js mesh between picks. What a steady pick reads comes first (at 10 000
- * meshes a cache line per mesh matters): the drawable is only written when what it was last given changes.
- */
+/** @internal What the adapter keeps per three.js mesh between picks (a steady pick does not visit it). */
 export interface DrawableRecord {
   mesh: Mesh;
   geometry: BufferGeometry;
   /** The geometry's shared state, and its stamp when the drawable was made (another stamp makes it again). */
   geometryState: GeometryState;
   stamp: number;
-  seen: number;
-  /** The world matrix array, side and visibility last written into the drawable (side -1: none yet). */
-  elements: ArrayLike<number> | null;
-  side: number;
-  visible: boolean;
+  /** Its place in the last walk that listed it (records not at their place are dropped). */
+  place: number;
   /** Whether the mesh has instances, bones or morph weights (read each pick); fixed by its class and geometry. */
   deforms: boolean;
   /** The ClippingGroup planes that clip it (clipPlanesOf), or null. */
@@ -146,10 +140,7 @@ export function makeRecord(
     geometry,
     geometryState,
     stamp: geometryState.stamp,
-    seen: 0,
-    elements: drawable.worldMatrix,
-    side: -1,
-    visible: true,
+    place: -1,
     deforms: skinned || morphPositions !== undefined || (mesh as InstancedMesh).isInstancedMesh === true,
     clip: null,
     drawable,
