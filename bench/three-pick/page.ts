@@ -31,6 +31,7 @@ import type { Engine } from '../../engine/engine.js';
 import { createThreePickerAsync, pickThreeAsync, type ThreePicker } from '../../hosts/three/index.js';
 import { createGpuPicker, enableDetailedPicking, type GpuPicker } from '../../picking/gpu-picker.js';
 import { pickAsync } from '../../picking/point/pick-async.js';
+import { median } from '../bench-timing.js';
 import { makeBareRoundTrip } from '../pick-floors.js';
 
 const width = 640;
@@ -195,26 +196,129 @@ async function profile() {
   const { threeMatrixCamera } = await import('../../hosts/three/three-camera.js');
   const { collectThreeDrawables } = await import('../../hosts/three/three-drawables.js');
   const { syncDrawableScene } = await import('../../picking/sources/drawable-scene.js');
-  const t0 = performance.now();
-  for (let i = 0; i < 5; i++) threeMatrixCamera('x', renderer, camera);
-  const t1 = performance.now();
-  for (let i = 0; i < 5; i++) scene.updateMatrixWorld();
-  const t2 = performance.now();
+  // Each synchronous stage: the median of 7 batches of 10 calls (the page's clock is coarse, 0.1 ms, and the machine
+  // may be shared: a batch mean reads past the clock, the median of batches past a preempted one).
+  const batches = 7;
+  const n = 10;
+  const stage = (body: () => unknown) => {
+    const means: number[] = [];
+    for (let b = 0; b < batches; b++) {
+      const t = performance.now();
+      for (let i = 0; i < n; i++) body();
+      means.push((performance.now() - t) / n);
+    }
+    return median(means);
+  };
   let list: ReturnType<typeof collectThreeDrawables> = [];
-  for (let i = 0; i < 5; i++) list = collectThreeDrawables('x', picker.drawables, scene, camera);
-  const t3 = performance.now();
-  for (let i = 0; i < 5; i++) syncDrawableScene(picker.target, list);
-  const t4 = performance.now();
+  const cameraMs = stage(() => threeMatrixCamera('x', renderer, camera));
+  const worldMs = stage(() => scene.updateMatrixWorld());
+  const collectMs = stage(() => {
+    list = collectThreeDrawables('x', picker.drawables, scene, camera);
+  });
+  const syncMs = stage(() => syncDrawableScene(picker.target, list));
   const view = weftCamera();
+  const t4 = performance.now();
   for (let i = 0; i < 5; i++) await pickAsync(picker.picker, 320, 240, { camera: view, viewport: { width, height } });
   const t5 = performance.now();
+  const round = (v: number) => Math.round(v * 1000) / 1000;
   return {
-    camera: (t1 - t0) / 5,
-    world: (t2 - t1) / 5,
-    collect: (t3 - t2) / 5,
-    sync: (t4 - t3) / 5,
-    pickOnly: (t5 - t4) / 5,
+    camera: round(cameraMs),
+    world: round(worldMs),
+    collect: round(collectMs),
+    sync: round(syncMs),
+    pickOnly: round((t5 - t4) / 5),
   };
+}
+
+/**
+ * Where an adapter pick's time goes beyond weft's own pick, interleaved `count` times at the first pixel (medians, ms):
+ * weft's own pick, the adapter's weft picker picked directly (its scene already synced), the same with the options
+ * the adapter passes, the adapter's scene walk + sync alone, and the whole adapter pick.
+ */
+async function gap(count: number) {
+  const { threeMatrixCamera } = await import('../../hosts/three/three-camera.js');
+  const { collectThreeDrawables } = await import('../../hosts/three/three-drawables.js');
+  const { syncDrawableScene } = await import('../../picking/sources/drawable-scene.js');
+  const { pickManyAsync } = await import('../../picking/gpu-picker.js');
+  const p = pixels[0];
+  const own = weftCamera();
+  const view = threeMatrixCamera('x', renderer, camera);
+  const viewport = { width, height };
+  const steps: [string, () => Promise<unknown> | unknown][] = [
+    ['own', () => (weftScene.meshes.length > 0 ? pickAsync(weftPicker, p.x, p.y, { camera: own, viewport }) : null)],
+    ['pickerDirect', () => pickAsync(picker.picker, p.x, p.y, { camera: view, viewport })],
+    [
+      'pickerAdapterOptions',
+      () => pickManyAsync(picker.picker, [p], { discard: undefined, camera: view, viewport, devicePixelRatio: 1 }),
+    ],
+    [
+      'walkAndSync',
+      () => {
+        threeMatrixCamera('x', renderer, camera);
+        scene.updateMatrixWorld();
+        syncDrawableScene(picker.target, collectThreeDrawables('x', picker.drawables, scene, camera));
+      },
+    ],
+    ['adapter', () => pickThreeAsync(picker, scene, camera, p.x, p.y)],
+  ];
+  const calls = await countGpuCalls(steps, 10);
+  const samples: Record<string, number[]> = Object.fromEntries(steps.map(([name]) => [name, []]));
+  for (let r = 0; r < count; r++)
+    for (let k = 0; k < steps.length; k++) {
+      const [name, body] = steps[(k + r) % steps.length];
+      samples[name].push(await time(body));
+    }
+  const medians = Object.fromEntries(
+    Object.entries(samples).map(([name, v]) => [name, Math.round(median(v) * 1000) / 1000]),
+  );
+  return { medians, gpuCallsPerStep: calls };
+}
+
+/** WebGPU calls per run of each step (the mean of `runs`): what a step asks of the GPU process beyond the others. */
+async function countGpuCalls(steps: [string, () => Promise<unknown> | unknown][], runs: number) {
+  const targets: [object, string][] = [
+    [GPUDevice.prototype, 'createBuffer'],
+    [GPUDevice.prototype, 'createBindGroup'],
+    [GPUDevice.prototype, 'createTexture'],
+    [GPUDevice.prototype, 'createRenderPipeline'],
+    [GPUQueue.prototype, 'writeBuffer'],
+    [GPUQueue.prototype, 'submit'],
+    [GPUBuffer.prototype, 'mapAsync'],
+    [GPUCommandEncoder.prototype, 'beginRenderPass'],
+    [GPUCommandEncoder.prototype, 'beginComputePass'],
+    [GPUCommandEncoder.prototype, 'copyTextureToBuffer'],
+    [GPUCommandEncoder.prototype, 'copyBufferToBuffer'],
+  ];
+  const counts: Record<string, number> = {};
+  const originals = targets.map(([proto, name]) => {
+    const original = (proto as Record<string, (...a: unknown[]) => unknown>)[name];
+    (proto as Record<string, unknown>)[name] = function (this: unknown, ...args: unknown[]) {
+      counts[name] = (counts[name] ?? 0) + 1;
+      return original.apply(this, args);
+    };
+    return original;
+  });
+  const out: Record<string, Record<string, number>> = {};
+  try {
+    for (const [step, body] of steps) {
+      for (const key of Object.keys(counts)) delete counts[key];
+      for (let r = 0; r < runs; r++) await body();
+      out[step] = Object.fromEntries(Object.entries(counts).map(([k, v]) => [k, v / runs]));
+    }
+  } finally {
+    targets.forEach(([proto, name], i) => {
+      (proto as Record<string, unknown>)[name] = originals[i];
+    });
+  }
+  return out;
+}
+
+/** `count` warm adapter picks and nothing else (what the CPU profile records). */
+async function adapterOnly(count: number): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    const p = pixels[i % pixels.length];
+    await pickThreeAsync(picker, scene, camera, p.x, p.y);
+  }
 }
 
 async function round(r: number): Promise<ThreeRound & { agree: boolean }> {
@@ -264,4 +368,6 @@ window.__threeBench = {
   setup: (spec) => setup(spec as ThreeSceneSpec),
   round: (r) => round(r as number),
   profile: () => profile(),
+  adapterOnly: (count) => adapterOnly(count as number),
+  gap: (count) => gap(count as number),
 };

@@ -2,7 +2,10 @@
 // the same geometry as a weft scene (same device), three.js's Raycaster through the same pixel, and the floor (submit
 // + mapAsync of 256 B), on 1 – 10 000 boxes, 10 000 instances and a 50 000-triangle posed SkinnedMesh. Medians of
 // interleaved rounds after warm-up; each round also checks that the adapter and Raycaster agree on the hit.
-// Run: npm run bench:three [-- rounds]   (default 10).
+// Run: npm run bench:three [-- rounds]   (default 10; BENCH_CPU_PROFILE=path writes a V8 CPU profile of adapter picks
+// alone per scene, path-<scene>.cpuprofile; bench/three-pick/profile-summary.ts summarises one; BENCH_THREE_GAP=1 prints
+// the adapter pick beside weft's own and its parts, interleaved).
+import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { launchBenchChromium, startBenchPageServer } from '../real-gpu/bench-chromium.js';
 import { median } from '../bench-timing.js';
@@ -10,6 +13,7 @@ import type { ThreeRound, ThreeSceneSpec } from './page.js';
 
 const rounds = Math.max(3, Number(process.argv[2] ?? 10));
 const warmUp = 2;
+const profiledPicks = Number(process.env.BENCH_CPU_PROFILE_PICKS ?? 40);
 const scenes: (ThreeSceneSpec & { label: string })[] = [
   { kind: 'meshes', count: 1, label: '1 mesh' },
   { kind: 'meshes', count: 100, label: '100 meshes' },
@@ -50,6 +54,21 @@ async function main(): Promise<void> {
         `| ${spec.label} | ${m('adapter').toFixed(2)} | ${weft} | ${ratio} | ${m('raycaster').toFixed(2)} | ${(m('raycaster') / m('adapter')).toFixed(1)}× | ${m('floor').toFixed(2)} | ${(m('adapter') / m('floor')).toFixed(2)}× | ${agree}/${samples.length} | ${(made.bytes / 1024).toFixed(0)} KiB in ${made.buffers} buffers |`,
       );
       console.log(`  ${spec.label}: done; adapter stages (ms): ${JSON.stringify(await call('profile'))}`);
+      if (process.env.BENCH_THREE_GAP)
+        console.log(`  where the adapter's time goes (medians, ms): ${JSON.stringify(await call('gap', 30))}`);
+      const profilePath = process.env.BENCH_CPU_PROFILE;
+      if (profilePath) {
+        // A V8 CPU profile of adapter picks alone (open it in Chrome DevTools' Performance panel).
+        const cdp = await page.context().newCDPSession(page);
+        await cdp.send('Profiler.enable');
+        await cdp.send('Profiler.setSamplingInterval', { interval: 50 });
+        await cdp.send('Profiler.start');
+        await call('adapterOnly', profiledPicks);
+        const { profile } = await cdp.send('Profiler.stop');
+        const file = `${profilePath}-${spec.kind}-${spec.count}.cpuprofile`;
+        writeFileSync(file, JSON.stringify(profile));
+        console.log(`  CPU profile of ${profiledPicks} adapter picks: ${file}`);
+      }
     }
     console.log(
       '\n| scene | weft-gpu/three pick | weft own scene pick | adapter ÷ own | Raycaster | Raycaster ÷ adapter | floor | adapter ÷ floor | answers agree | picker allocated (first pick) |\n|---|---|---|---|---|---|---|---|---|---|',

@@ -18,11 +18,12 @@ interface ClippingGroupLike extends Object3D {
 
 /**
  * The planes that clip `object` as three draws it, packed for the rule: [unionCount, intersectionCount, 0, 0], then
- * the union planes and the intersection planes as (normal, constant); null when nothing clips it.
+ * the union planes and the intersection planes as (normal, constant), written into `out` when given; null when nothing
+ * clips it.
  * @throws {PickError} `unsupported` past maxThreeClipPlanes planes
  * @internal
  */
-export function clipPlanesOf(api: string, object: Object3D): Float32Array | null {
+export function clipPlanesOf(api: string, object: Object3D, out?: Float32Array | null): Float32Array | null {
   let unions: Plane[] | null = null;
   let intersections: Plane[] | null = null;
   for (let o: Object3D | null = object.parent; o; o = o.parent) {
@@ -39,13 +40,14 @@ export function clipPlanesOf(api: string, object: Object3D): Float32Array | null
       'unsupported',
       `"${object.name || object.uuid}" is clipped by ${count} planes of its ClippingGroups; weft-gpu/three follows at most ${maxThreeClipPlanes}`,
     );
-  const out = new Float32Array(4 * (1 + maxThreeClipPlanes));
-  out[0] = unions?.length ?? 0;
-  out[1] = intersections?.length ?? 0;
+  const planes = out ?? new Float32Array(4 * (1 + maxThreeClipPlanes));
+  planes.fill(0);
+  planes[0] = unions?.length ?? 0;
+  planes[1] = intersections?.length ?? 0;
   [...(unions ?? []), ...(intersections ?? [])].forEach((plane, i) =>
-    out.set([plane.normal.x, plane.normal.y, plane.normal.z, plane.constant], 4 + i * 4),
+    planes.set([plane.normal.x, plane.normal.y, plane.normal.z, plane.constant], 4 + i * 4),
   );
-  return out;
+  return planes;
 }
 
 const clipWgsl = `

@@ -46,12 +46,14 @@ export interface ThreeIntersection {
 }
 
 let raycaster: Raycaster | undefined;
+let scratch: { ndc: Vector2; toPoint: Vector3; instance: Matrix4 } | undefined;
 
-/** The ray three.js's `Raycaster.setFromCamera` casts through a CSS pixel of the canvas (for `distance`). */
+/** The ray origin three.js's `Raycaster.setFromCamera` uses for a CSS pixel of the canvas (for `distance`). */
 function threeRayOrigin(camera: Camera, x: number, y: number, width: number, height: number): Vector3 {
   raycaster ??= new Raycaster();
-  raycaster.setFromCamera(new Vector2((x / width) * 2 - 1, -(y / height) * 2 + 1), camera);
-  return raycaster.ray.origin.clone();
+  scratch ??= { ndc: new Vector2(), toPoint: new Vector3(), instance: new Matrix4() };
+  raycaster.setFromCamera(scratch.ndc.set((x / width) * 2 - 1, -(y / height) * 2 + 1), camera);
+  return raycaster.ray.origin;
 }
 
 /** Vertex indices of a triangle (index buffer or, without one, 3 × face). */
@@ -88,18 +90,17 @@ export function makeThreeIntersection(
   const faceNormal = Triangle.getNormal(local[0], local[1], local[2], new Vector3());
   const face: Face = { a, b, c, normal: faceNormal, materialIndex: materialIndexOf(mesh, info.faceId) };
   const barycoord = new Vector3(info.bu, info.bv, 1 - info.bu - info.bv);
-  const world = mesh.matrixWorld.clone();
+  const origin = threeRayOrigin(camera, pixel.x, pixel.y, pixel.width, pixel.height);
+  let world = mesh.matrixWorld;
   if (instance >= 0) {
-    const instanceMatrix = new Matrix4();
-    (mesh as InstancedMesh).getMatrixAt(instance, instanceMatrix);
-    world.multiply(instanceMatrix);
+    (mesh as InstancedMesh).getMatrixAt(instance, scratch!.instance);
+    world = scratch!.instance.premultiply(mesh.matrixWorld);
   }
   const corners = local.map((p) => p.clone().applyMatrix4(world)) as [Vector3, Vector3, Vector3];
   const normal = new Vector3(...(info.pickedNormalWorld ?? info.pickedFaceNormalWorld!)).normalize();
-  const origin = threeRayOrigin(camera, pixel.x, pixel.y, pixel.width, pixel.height);
   // Raycaster's rule: the interpolated normal is turned against the ray (weft turns it to the face's side, which
   // differs only where the interpolated normal and the face disagree, e.g. grazing views inside a clipped sphere).
-  if (normal.dot(point.clone().sub(origin)) > 0) normal.negate();
+  if (normal.dot(scratch!.toPoint.subVectors(point, origin)) > 0) normal.negate();
   const result: ThreeIntersection = {
     object,
     distance: origin.distanceTo(point),

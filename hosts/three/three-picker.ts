@@ -99,7 +99,7 @@ let clipRules: WeakMap<ThreePicker, PickDiscardRule> | undefined;
 /** The discard rule of a pick: three's clipping when the scene is clipped, else the caller's (never both yet). */
 function discardOf(api: string, picker: ThreePicker, given: PickDiscardRule | undefined): PickDiscardRule | undefined {
   if (!picker.drawables.clipped) return given;
-  const deformed = picker.drawables.list.find((d) => d.visible !== false && (d.skin || d.morph));
+  const deformed = picker.drawables.deformed;
   if (deformed)
     throw new PickError(
       api,
@@ -131,9 +131,11 @@ function syncScene(api: string, picker: ThreePicker, scene: Object3D, camera: Ca
   return view;
 }
 
+let drawingBufferSize: Vector2 | undefined;
+
 /** The drawing buffer the CSS coordinates map into: three's size × pixel ratio. */
 function viewportOf(renderer: WebGPURenderer) {
-  const size = renderer.getDrawingBufferSize(new Vector2());
+  const size = renderer.getDrawingBufferSize((drawingBufferSize ??= new Vector2()));
   return { width: size.x, height: size.y, ratio: renderer.getPixelRatio() };
 }
 

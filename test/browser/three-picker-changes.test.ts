@@ -1,0 +1,50 @@
+// weft-gpu/three's caches against changes between two picks (test/browser/pages/three-picker-changes/main.ts changes
+// one thing three draws at a time, without rendering, and casts three.js's Raycaster through the same pixel).
+import { fileURLToPath } from 'node:url';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { launchChromium, type PageServer, readPageResultAsync, startPageServer } from './browser-rig';
+import type { ChangeStep } from './pages/three-picker-changes/main';
+
+const pagesRoot = fileURLToPath(new URL('./pages', import.meta.url));
+
+interface PageResult {
+  steps: ChangeStep[];
+  drawRangeError: string;
+  afterDrawRange: [string, string];
+}
+
+describe('weft-gpu/three sees every change between two picks (Chromium, SwiftShader)', () => {
+  let server: PageServer | undefined;
+  let browser: Browser | undefined;
+  let result: PageResult;
+
+  beforeAll(async () => {
+    server = await startPageServer(pagesRoot);
+    browser = await launchChromium();
+    result = await readPageResultAsync<PageResult>(browser, `${server.url}three-picker-changes/index.html`, 120_000);
+  }, 180_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  it('after each change the pick equals Raycaster at that pixel, and each change changed what Raycaster sees', () => {
+    console.info(
+      `[three changes]\n${result.steps.map((s) => `${s.name}: reference ${s.referenceBefore} → ${s.referenceAfter}; weft ${s.weftBefore} → ${s.weftAfter}`).join('\n')}`,
+    );
+    expect(result.steps.length).toBe(17);
+    for (const s of result.steps) {
+      expect(s.weftBefore, `${s.name} (before)`).toBe(s.referenceBefore);
+      expect(s.weftAfter, `${s.name} (after)`).toBe(s.referenceAfter);
+      expect(s.referenceAfter, `${s.name} changes the answer`).not.toBe(s.referenceBefore);
+    }
+  });
+
+  it('a draw range set after the first pick is refused naming it, and the next pick after clearing it works', () => {
+    expect(result.drawRangeError).toMatch(/PickError: pickManyThreeAsync: mesh "box": geometry\.drawRange/);
+    expect(result.afterDrawRange[1]).toBe(result.afterDrawRange[0]);
+    expect(result.afterDrawRange[0]).not.toBe('miss');
+  });
+});
