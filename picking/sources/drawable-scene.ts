@@ -109,6 +109,17 @@ interface DrawableEntry<T> {
   slot: number;
   /** Set by the check of this sync: the host's values differ from `worldValues` (written back by the update). */
   worldChanged: boolean;
+  // What a steady sync compares, kept here so that it reads the entry and not the mesh and its parts.
+  /** The GPU buffers the mesh was made with (vertex buffers', then the index buffer), null where weft copied. */
+  geometryBuffers: (GPUBuffer | null)[];
+  skinned: boolean;
+  morphTargetCount: number;
+  /** The host's instance buffer the mesh binds (null: weft's own copy, or no instances). */
+  instanceBuffer: GPUBuffer | null;
+  doubleSided: boolean;
+  frontFace: GPUFrontFace;
+  visible: boolean;
+  pickable: boolean;
 }
 
 /** A weft scene that mirrors a host's drawables (see `syncDrawableScene`); pick it with any weft picker. */
@@ -313,13 +324,16 @@ function makeDrawableMesh<T>(target: DrawableScene<T>, drawable: PickDrawable<T>
   return mesh;
 }
 
-/** Whether the drawable names the GPU buffers the mesh was made with (a new buffer object makes the mesh again). */
-function sameGeometryBuffers(mesh: Mesh, drawable: PickDrawable<unknown>): boolean {
-  const host = mesh.hostBuffers;
-  if (!host || host.vertexBuffers.length !== drawable.vertexBuffers.length) return false;
-  for (let i = 0; i < host.vertexBuffers.length; i++)
-    if (host.vertexBuffers[i] !== (drawable.vertexBuffers[i].buffer ?? null)) return false;
-  return (host.indexBuffer ?? null) === (drawable.index?.buffer ?? null);
+/**
+ * Whether the drawable names the GPU buffers the mesh was made with (`made`: its vertex buffers', then its index
+ * buffer); a new buffer object makes the mesh again.
+ */
+function sameGeometryBuffers(made: readonly (GPUBuffer | null)[], drawable: PickDrawable<unknown>): boolean {
+  const vertexBuffers = drawable.vertexBuffers;
+  const count = vertexBuffers.length;
+  if (made.length !== count + 1) return false;
+  for (let i = 0; i < count; i++) if (made[i] !== (vertexBuffers[i].buffer ?? null)) return false;
+  return made[count] === (drawable.index?.buffer ?? null);
 }
 
 /** A slot of `worldValues` for a new entry, holding `matrix`. */
@@ -394,9 +408,9 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
       const rebuild =
         !entry ||
         entry.geometryVersion !== (drawable.geometryVersion ?? 0) ||
-        !!entry.mesh.skeleton !== !!drawable.skin ||
-        (entry.mesh.morphTargets?.count ?? 0) !== (drawable.morph?.positions.length ?? 0) ||
-        !sameGeometryBuffers(entry.mesh, drawable);
+        entry.skinned !== !!drawable.skin ||
+        entry.morphTargetCount !== (drawable.morph?.positions.length ?? 0) ||
+        !sameGeometryBuffers(entry.geometryBuffers, drawable);
       if (!rebuild) checkUpdate(api, target, entry, drawable, at);
       entries[at] = entry;
       madeFor[at] = rebuild ? makeDrawableMesh(target, drawable, at) : null;
@@ -438,6 +452,14 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
         drawable,
         slot: takeWorldSlot(target as DrawableScene<unknown>, drawable.worldMatrix),
         worldChanged: false,
+        geometryBuffers: [...(made.hostBuffers?.vertexBuffers ?? []), made.hostBuffers?.indexBuffer ?? null],
+        skinned: !!made.skeleton,
+        morphTargetCount: made.morphTargets?.count ?? 0,
+        instanceBuffer: made.hostBuffers?.instanceBuffer ?? null,
+        doubleSided: made.material.doubleSided,
+        frontFace: made.material.frontFace ?? 'ccw',
+        visible: made.visible,
+        pickable: made.pickable,
       };
       target.entries.set(drawable.object, fresh);
       target.lastOrder[at] = fresh;
@@ -490,7 +512,7 @@ function checkUpdate<T>(
   const instances = drawable.instances;
   const instanceChange = (instances?.version ?? -1) !== entry.instanceVersion;
   if (instances && instanceChange) checkThinInstances(api, mesh.name, instances.matrices);
-  if (instanceChange || (instances?.buffer ?? null) !== (mesh.hostBuffers?.instanceBuffer ?? null))
+  if (instanceChange || (instances?.buffer ?? null) !== entry.instanceBuffer)
     checkMeshHostBuffers(api, mesh.name, mesh.geometry, instances ? instances.matrices.length / 16 : 0, {
       ...mesh.hostBuffers!,
       instanceBuffer: instances?.buffer ?? null,
@@ -521,8 +543,10 @@ function updateEntry<T>(target: DrawableScene<T>, entry: DrawableEntry<T>, drawa
     entry.instanceVersion = instanceVersion;
   }
   // Only a different buffer re-binds (and drops the mesh's GPU wrapper); new matrices in the same buffer do not.
-  if (hostInstances !== (mesh.hostBuffers?.instanceBuffer ?? null))
+  if (hostInstances !== entry.instanceBuffer) {
     setMeshHostBuffers(mesh, { ...mesh.hostBuffers!, instanceBuffer: hostInstances });
+    entry.instanceBuffer = hostInstances;
+  }
   const skin = drawable.skin;
   if (skin && mesh.skeleton && skin.version !== entry.skinVersion) {
     mesh.skeleton.matrices.set(skin.boneMatrices);
@@ -531,15 +555,20 @@ function updateEntry<T>(target: DrawableScene<T>, entry: DrawableEntry<T>, drawa
   }
   const weights = drawable.morph?.weights;
   if (weights) for (let i = 0; i < weights.length; i++) mesh.morphWeights[i] = weights[i];
-  if (
-    entry.material.doubleSided !== (drawable.doubleSided === true) ||
-    (entry.material.frontFace ?? 'ccw') !== (drawable.frontFace ?? 'ccw')
-  ) {
+  const doubleSided = drawable.doubleSided === true;
+  const frontFace = drawable.frontFace ?? 'ccw';
+  if (entry.doubleSided !== doubleSided || entry.frontFace !== frontFace) {
     entry.material = drawableMaterial(drawable);
     mesh.material = entry.material;
+    entry.doubleSided = doubleSided;
+    entry.frontFace = frontFace;
   }
-  mesh.visible = drawable.visible ?? true;
-  mesh.pickable = pickableAsDrawn(drawable);
+  const visible = drawable.visible ?? true;
+  const pickable = pickableAsDrawn(drawable);
+  if (entry.visible !== visible || entry.pickable !== pickable) {
+    mesh.visible = entry.visible = visible;
+    mesh.pickable = entry.pickable = pickable;
+  }
 }
 
 /**

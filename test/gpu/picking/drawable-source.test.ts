@@ -579,6 +579,61 @@ describe('pick-source seam: a host scene of plain WebGPU buffers is picked exact
   );
 
   gpuTest(
+    'one drawable changes its culling, visibility and pickability between syncs: each pick follows the last sync',
+    async ({ engine }) => {
+      const host = makeHost(engine.device);
+      const plain = host.drawables.find((d) => d.object === 'plain')!;
+      const target = createDrawableScene<string>(engine, makePerspectiveCamera({ ...perspective, near: 0.1 }));
+      const picker = createGpuPicker(target.scene);
+      enableDetailedPicking(picker);
+      const viewport = { width: size[0], height: size[1] };
+      let pixel: { x: number; y: number; face: number } | null = null;
+      for (let y = 0; y < size[1] && !pixel; y++)
+        for (let x = 0; x < size[0] && !pixel; x++) {
+          const ray = referenceRay('perspective', x, y);
+          const hit = castReference(
+            { ...host, triangles: host.triangles.filter((t) => t.object === 'plain') },
+            ray.origin,
+            ray.direction,
+          );
+          if (hit && hit !== 'edge') pixel = { x, y, face: hit.face };
+        }
+      if (!pixel) throw new Error('no pixel on the plain box');
+      const drawable: PickDrawable<string> = { ...plain };
+      const pickFace = async () => {
+        syncDrawableScene(target, [drawable]);
+        const [info] = await pickManyAsync(picker, [pixel!], { viewport });
+        return info.hit ? info.faceId : -1;
+      };
+      expect(await pickFace()).toBe(pixel.face);
+      drawable.frontFace = 'cw'; // its outside faces now count as back faces: the inside far side is seen
+      const inside = await pickFace();
+      expect(inside).toBeGreaterThanOrEqual(0);
+      expect(inside).not.toBe(pixel.face);
+      drawable.frontFace = 'ccw';
+      expect(await pickFace()).toBe(pixel.face);
+      drawable.frontFace = 'cw';
+      expect(await pickFace()).toBe(inside);
+      drawable.doubleSided = true;
+      expect(await pickFace()).toBe(pixel.face);
+      drawable.visible = false;
+      expect(await pickFace()).toBe(-1);
+      drawable.visible = true;
+      expect(await pickFace()).toBe(pixel.face);
+      drawable.pickable = false;
+      expect(await pickFace()).toBe(-1);
+      drawable.pickable = true;
+      drawable.doubleSided = false;
+      drawable.frontFace = 'ccw';
+      expect(await pickFace()).toBe(pixel.face);
+      disposeGpuPicker(picker);
+      disposeDrawableScene(target);
+      for (const buffer of host.buffers) buffer.destroy();
+    },
+    size,
+  );
+
+  gpuTest(
     "a clockwise-front drawable (Babylon.js's winding, three.js BackSide) is culled as drawn, on the GPU and the CPU",
     async ({ engine }) => {
       // The plain box with every triangle reversed: its outside faces are clockwise in mesh space.
