@@ -214,24 +214,37 @@ function lerpClip(clip: Float64Array, a: number, b: number, t: number, i: number
 
 /** Whether a seen triangle crosses the feature's line of sight nearer than the feature (Möller–Trumbore, float64). */
 function isOccluded(triangles: readonly SnapTriangle[], feature: SnapFound): boolean {
-  const o = feature.origin;
-  const d: Vec3 = [feature.point[0] - o[0], feature.point[1] - o[1], feature.point[2] - o[2]];
+  // Scalars only: this runs for every seen triangle per candidate tried.
+  const [ox, oy, oz] = feature.origin;
+  const dx = feature.point[0] - ox;
+  const dy = feature.point[1] - oy;
+  const dz = feature.point[2] - oz;
   const limit = 1 - snapOcclusionTolerance;
   for (const triangle of triangles) {
     const c = triangle.corners;
-    const e1: Vec3 = [c[3] - c[0], c[4] - c[1], c[5] - c[2]];
-    const e2: Vec3 = [c[6] - c[0], c[7] - c[1], c[8] - c[2]];
-    const p: Vec3 = [d[1] * e2[2] - d[2] * e2[1], d[2] * e2[0] - d[0] * e2[2], d[0] * e2[1] - d[1] * e2[0]];
-    const det = e1[0] * p[0] + e1[1] * p[1] + e1[2] * p[2];
+    const e1x = c[3] - c[0];
+    const e1y = c[4] - c[1];
+    const e1z = c[5] - c[2];
+    const e2x = c[6] - c[0];
+    const e2y = c[7] - c[1];
+    const e2z = c[8] - c[2];
+    const px = dy * e2z - dz * e2y;
+    const py = dz * e2x - dx * e2z;
+    const pz = dx * e2y - dy * e2x;
+    const det = e1x * px + e1y * py + e1z * pz;
     if (det === 0) continue;
     const inverse = 1 / det;
-    const s: Vec3 = [o[0] - c[0], o[1] - c[1], o[2] - c[2]];
-    const u = (s[0] * p[0] + s[1] * p[1] + s[2] * p[2]) * inverse;
+    const sx = ox - c[0];
+    const sy = oy - c[1];
+    const sz = oz - c[2];
+    const u = (sx * px + sy * py + sz * pz) * inverse;
     if (u < 0 || u > 1) continue;
-    const q: Vec3 = [s[1] * e1[2] - s[2] * e1[1], s[2] * e1[0] - s[0] * e1[2], s[0] * e1[1] - s[1] * e1[0]];
-    const v = (d[0] * q[0] + d[1] * q[1] + d[2] * q[2]) * inverse;
+    const qx = sy * e1z - sz * e1y;
+    const qy = sz * e1x - sx * e1z;
+    const qz = sx * e1y - sy * e1x;
+    const v = (dx * qx + dy * qy + dz * qz) * inverse;
     if (v < 0 || u + v > 1) continue;
-    const t = (e2[0] * q[0] + e2[1] * q[1] + e2[2] * q[2]) * inverse;
+    const t = (e2x * qx + e2y * qy + e2z * qz) * inverse;
     if (t > 0 && t < limit) return true;
   }
   return false;
