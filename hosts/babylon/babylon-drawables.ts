@@ -229,7 +229,11 @@ export function walkBabylonScene(
   let count = 0;
   for (let i = 0; i < meshes.length; i++) {
     const mesh = meshes[i];
-    if (!isDrawn(mesh, layerMask) || (include && !include(mesh))) continue;
+    if (!isDrawn(mesh, layerMask) || (include && !include(mesh))) {
+      // What was met here may be a disposed mesh's record: let it go.
+      byIndex[i] = undefined;
+      continue;
+    }
     // A steady scene lists its meshes in the same order each pick: the record at this index is the one, without a
     // lookup (also when meshes before it were hidden, which shifts the drawable list).
     let record = byIndex[i];
