@@ -85,7 +85,7 @@ function isDrawn(mesh: AbstractMesh, layerMask: number): boolean {
 function writeCulling(api: string, mesh: AbstractMesh, source: Mesh, drawable: PickDrawable<AbstractMesh>): void {
   let found = false;
   let doubleSided = false;
-  let clockwise = source.sideOrientation === clockWise;
+  let clockwise = false;
   let first: Material | null = null;
   let previous: Material | null = null;
   const subMeshes = source.subMeshes;
@@ -118,8 +118,11 @@ function writeCulling(api: string, mesh: AbstractMesh, source: Mesh, drawable: P
       );
     }
   }
-  drawable.doubleSided = doubleSided;
-  drawable.frontFace = clockwise ? 'cw' : 'ccw';
+  if (!found) clockwise = source.sideOrientation === clockWise;
+  const frontFace = clockwise ? 'cw' : 'ccw';
+  // Written only on a change: most meshes keep their culling, and an unwritten object stays clean in the cache.
+  if (drawable.doubleSided !== doubleSided) drawable.doubleSided = doubleSided;
+  if (drawable.frontFace !== frontFace) drawable.frontFace = frontFace;
 }
 
 function changed(copy: Float32Array | null, data: Float32Array, length: number): boolean {
@@ -148,8 +151,7 @@ function updateInstances(api: string, record: MeshRecord, mesh: Mesh): void {
   const count = storage?.instancesCount ?? 0;
   const drawable = record.drawable;
   if (!storage || count === 0 || !storage.matrixData) {
-    drawable.instances = null;
-    record.instanceCopy = null;
+    if (drawable.instances !== null) drawable.instances = record.instanceCopy = null;
     return;
   }
   const length = count * 16;
@@ -173,8 +175,7 @@ function updateSkin(record: MeshRecord, mesh: AbstractMesh, source: Mesh): void 
   const skeleton = source.skeleton;
   const drawable = record.drawable;
   if (!skeleton || !source.useBones) {
-    drawable.skin = null;
-    record.skinCopy = null;
+    if (drawable.skin !== null) drawable.skin = record.skinCopy = null;
     return;
   }
   const matrices = skeleton.getTransformMatrices(mesh);
@@ -197,7 +198,20 @@ function recordOf(walk: SceneWalk, mesh: AbstractMesh): MeshRecord {
     walk.geometries.set(source, geometry);
   }
   const record: MeshRecord = {
-    drawable: { object: mesh, name: mesh.name, vertexBuffers: geometry.vertexBuffers, worldMatrix: [] },
+    // Every key the walk writes is there from the start (one object shape; a key added later would change it).
+    drawable: {
+      object: mesh,
+      name: mesh.name,
+      vertexBuffers: geometry.vertexBuffers,
+      index: null,
+      geometryVersion: -1,
+      worldMatrix: [],
+      worldMatrixVersion: -1,
+      instances: null,
+      skin: null,
+      doubleSided: false,
+      frontFace: 'ccw',
+    },
     source,
     geometry,
     refusedClass: refusedClasses.includes(className) ? className : null,
@@ -257,9 +271,10 @@ export function walkBabylonScene(
     // Within one render id Babylon.js returns its cached world matrix even after the mesh (or a parent) moved; the
     // next frame recomputes it. Picks made before that frame recompute what is out of date, as that frame will.
     const world = mesh.computeWorldMatrix(!mesh.isSynchronized(), camera);
-    drawable.worldMatrix = world.m;
+    const m = world.m;
+    if (drawable.worldMatrix !== m) drawable.worldMatrix = m;
     // Babylon.js gives a matrix a new updateFlag on every write: the sync skips the compare while it holds.
-    drawable.worldMatrixVersion = world.updateFlag;
+    if (drawable.worldMatrixVersion !== world.updateFlag) drawable.worldMatrixVersion = world.updateFlag;
     writeCulling(api, mesh, source, drawable);
     if (mesh === source) updateInstances(api, record, source);
     updateSkin(record, mesh, source);

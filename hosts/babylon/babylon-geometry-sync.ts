@@ -49,8 +49,16 @@ export interface GeometryState extends MadeGeometry {
   /** Bone influencers per vertex when skinned on the GPU; −1 unskinned, −2 skinned on the CPU. */
   skin: number;
   unIndexed: boolean;
-  /** indexStart, indexCount, verticesStart, verticesCount of each sub-mesh. */
-  subMeshSpans: number[];
+  // The sub-meshes' spans and the morph targets as made. Most meshes have one sub-mesh and no morph targets: the first
+  // sub-mesh and the counts are fields of their own, compared without reaching into arrays (a cache miss per mesh).
+  subMeshCount: number;
+  firstIndexStart: number;
+  firstIndexCount: number;
+  firstVerticesStart: number;
+  firstVerticesCount: number;
+  /** indexStart, indexCount, verticesStart, verticesCount of each sub-mesh after the first. */
+  moreSubMeshSpans: number[];
+  morphCount: number;
   morphTargets: (FloatArray | null)[];
   morphInfluences: number[];
   /** Bumped each time it is made again. */
@@ -82,22 +90,29 @@ function makeBuffersKey(): GeometryBuffersKey {
 
 /** @internal An empty state of a source mesh: its first `syncGeometry` makes it. */
 export function makeGeometryState(): GeometryState {
+  // Fields read on every pick first (they share the object's first cache lines); what a make writes after.
   return {
+    checked: 0,
+    version: -1,
     geometry: null,
     buffers: makeBuffersKey(),
     buffersVersion: -2,
     ownBuffers: false,
     skin: -1,
     unIndexed: false,
-    subMeshSpans: [],
+    subMeshCount: 0,
+    firstIndexStart: 0,
+    firstIndexCount: 0,
+    firstVerticesStart: 0,
+    firstVerticesCount: 0,
+    morphCount: 0,
+    moreSubMeshSpans: [],
     morphTargets: [],
     morphInfluences: [],
-    version: -1,
     vertexBuffers: [],
     index: null,
     subMeshFaceStarts: [],
     subMeshFaceCounts: [],
-    checked: 0,
   };
 }
 /** Compares the key with what `source` and `geometry` hold now (once per pick) and bumps its version on a change. */
@@ -160,24 +175,37 @@ function skinOf(mesh: Mesh): number {
 function sameMeshKey(mesh: Mesh, state: GeometryState): boolean {
   if (skinOf(mesh) !== state.skin || mesh.isUnIndexed !== state.unIndexed) return false;
   const subMeshes = mesh.subMeshes;
-  const spans = state.subMeshSpans;
-  if (subMeshes.length * 4 !== spans.length) return false;
-  for (let i = 0, at = 0; i < subMeshes.length; i++, at += 4) {
-    const s = subMeshes[i];
+  const count = subMeshes.length;
+  if (count !== state.subMeshCount) return false;
+  if (count > 0) {
+    const s = subMeshes[0];
     if (
-      s.indexStart !== spans[at] ||
-      s.indexCount !== spans[at + 1] ||
-      s.verticesStart !== spans[at + 2] ||
-      s.verticesCount !== spans[at + 3]
+      s.indexStart !== state.firstIndexStart ||
+      s.indexCount !== state.firstIndexCount ||
+      s.verticesStart !== state.firstVerticesStart ||
+      s.verticesCount !== state.firstVerticesCount
     )
       return false;
   }
+  if (count > 1) {
+    const spans = state.moreSubMeshSpans;
+    for (let i = 1, at = 0; i < count; i++, at += 4) {
+      const s = subMeshes[i];
+      if (
+        s.indexStart !== spans[at] ||
+        s.indexCount !== spans[at + 1] ||
+        s.verticesStart !== spans[at + 2] ||
+        s.verticesCount !== spans[at + 3]
+      )
+        return false;
+    }
+  }
   const manager = mesh.morphTargetManager;
-  const count = manager?.supportsPositions ? manager.numInfluencers : 0;
-  if (count !== state.morphTargets.length) return false;
-  if (count > 0) {
+  const targets = manager?.supportsPositions ? manager.numInfluencers : 0;
+  if (targets !== state.morphCount) return false;
+  if (targets > 0) {
     const influences = manager!.influences;
-    for (let i = 0; i < count; i++)
+    for (let i = 0; i < targets; i++)
       if (
         manager!.getActiveTarget(i).getPositions() !== state.morphTargets[i] ||
         influences[i] !== state.morphInfluences[i]
@@ -190,13 +218,21 @@ function sameMeshKey(mesh: Mesh, state: GeometryState): boolean {
 function writeMeshKey(mesh: Mesh, state: GeometryState): void {
   state.skin = skinOf(mesh);
   state.unIndexed = mesh.isUnIndexed;
-  const spans: number[] = [];
-  for (const s of mesh.subMeshes) spans.push(s.indexStart, s.indexCount, s.verticesStart, s.verticesCount);
-  state.subMeshSpans = spans;
+  const subMeshes = mesh.subMeshes;
+  const first = subMeshes[0];
+  state.subMeshCount = subMeshes.length;
+  state.firstIndexStart = first?.indexStart ?? 0;
+  state.firstIndexCount = first?.indexCount ?? 0;
+  state.firstVerticesStart = first?.verticesStart ?? 0;
+  state.firstVerticesCount = first?.verticesCount ?? 0;
+  state.moreSubMeshSpans = subMeshes
+    .slice(1)
+    .flatMap((s) => [s.indexStart, s.indexCount, s.verticesStart, s.verticesCount]);
   const manager = mesh.morphTargetManager;
-  const count = manager?.supportsPositions ? manager.numInfluencers : 0;
-  state.morphTargets = Array.from({ length: count }, (_, i) => manager!.getActiveTarget(i).getPositions());
-  state.morphInfluences = Array.from({ length: count }, (_, i) => manager!.influences[i]);
+  const targets = manager?.supportsPositions ? manager.numInfluencers : 0;
+  state.morphCount = targets;
+  state.morphTargets = Array.from({ length: targets }, (_, i) => manager!.getActiveTarget(i).getPositions());
+  state.morphInfluences = Array.from({ length: targets }, (_, i) => manager!.influences[i]);
 }
 
 /**
