@@ -22,6 +22,8 @@ import {
 } from './babylon-side.js';
 import { centre, marquee, type PickSceneSpec, points } from './shared.js';
 import { makeBareRoundTrip } from '../pick-floors.js';
+import { pickManyAsync } from '../../picking/gpu-picker.js';
+import { profileStagesAsync, type StageProfile } from './profile.js';
 
 export interface BabylonBenchRound {
   floor: number;
@@ -102,6 +104,9 @@ const bench = {
     const result = {} as BabylonBenchRound;
     for (const [name, step] of order % 2 ? [...steps].reverse() : steps) {
       current = `${name} (order ${order})`;
+      // Each request starts on an idle device: a GPUPicker request resolves once its target is read back, while the
+      // rest of the Babylon.js frame that drew it is still queued; without this wait the next request pays for it.
+      await device.queue.onSubmittedWorkDone();
       result[name] = await time(step);
     }
     current = 'idle';
@@ -130,6 +135,34 @@ const bench = {
       await weftMulti();
       await weftBox();
     }
+  },
+  /**
+   * Where each request's time goes (profile.ts stages, medians of 15): the adapter's requests, weft's own pickManyAsync
+   * on the picker's drawable scene without the walk, sync and PickingInfo conversion, each with detail on and off.
+   */
+  async stages(): Promise<Record<string, StageProfile>> {
+    current = 'stages';
+    const gpuPicker = picker!.gpuPicker;
+    await weftPick();
+    const core = (at: readonly { x: number; y: number }[]) => () =>
+      pickManyAsync(gpuPicker, at, {
+        camera: picker!.camera!,
+        viewport: { width: engine.getRenderWidth(), height: engine.getRenderHeight() },
+        devicePixelRatio: 1 / engine.getHardwareScalingLevel(),
+      });
+    const result: Record<string, StageProfile> = {};
+    for (const detailed of [true, false]) {
+      gpuPicker.detailed = detailed;
+      const tag = detailed ? 'detail' : 'no detail';
+      result[`adapter pick, ${tag}`] = await profileStagesAsync(device, weftPick, 15);
+      result[`adapter 64 pts, ${tag}`] = await profileStagesAsync(device, weftMulti, 15);
+      result[`core pickMany(1), ${tag}`] = await profileStagesAsync(device, core([centre]), 15);
+      result[`core pickMany(64), ${tag}`] = await profileStagesAsync(device, core(points), 15);
+    }
+    gpuPicker.detailed = true;
+    result['adapter box'] = await profileStagesAsync(device, weftBox, 15);
+    current = 'idle';
+    return result;
   },
   errors: () => [...errors],
   step: () => current,

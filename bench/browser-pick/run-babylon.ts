@@ -2,13 +2,15 @@
 // single pick, 64-point multiPickAsync, 191×120 boxPickAsync, each against the floor (submit + mapAsync of 256 B on that
 // device). Both libraries' answers are compared first (and with Babylon.js's CPU scene.pick); then medians of
 // interleaved rounds. Run: npm run bench:babylon [-- rounds]   (BENCH_SCENES=1000,10000 picks scenes; t: thin instances;
-// BENCH_CPU_PROFILE=path writes a CPU profile of weft's requests per scene)
+// BENCH_CPU_PROFILE=path writes a CPU profile of weft's requests per scene; BENCH_STAGES=1 prints where each of weft's
+// requests spends its time, the adapter's and weft's own pickManyAsync side by side, with pick detail on and off)
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { launchBenchChromium, startBenchPageServer } from '../real-gpu/bench-chromium.js';
 import { median } from '../bench-timing.js';
 import type { BabylonBenchAnswers, BabylonBenchRound } from './babylon-page.js';
+import type { StageProfile } from './profile.js';
 import type { PickSceneSpec } from './shared.js';
 
 const rounds = Math.max(3, Number(process.argv[2] ?? 7));
@@ -62,6 +64,15 @@ async function main(): Promise<void> {
       for (let r = 0; r < 2; r++) await call(page, 'round', r);
       const samples: BabylonBenchRound[] = [];
       for (let r = 0; r < rounds; r++) samples.push(await call<BabylonBenchRound>(page, 'round', r));
+      if (process.env.BENCH_STAGES) {
+        const stages = await call<Record<string, StageProfile>>(page, 'stages');
+        console.log('  | request | JS to submit | submit → map | map wait | decode | total | submits |');
+        console.log('  | --- | --- | --- | --- | --- | --- | --- |');
+        for (const [name, s] of Object.entries(stages))
+          console.log(
+            `  | ${name} | ${[s.js, s.submitToMap, s.mapWait, s.decode, s.total].map((v) => v.toFixed(2)).join(' | ')} | ${s.submits} |`,
+          );
+      }
       const profilePath = process.env.BENCH_CPU_PROFILE;
       if (profilePath) {
         // A V8 CPU profile of weft's requests alone (open it in Chrome DevTools' Performance panel).

@@ -9,7 +9,7 @@ import type { Mesh } from '@babylonjs/core/Meshes/mesh.js';
 import type { Scene } from '@babylonjs/core/scene.js';
 import type { PickDrawable } from '../../picking/sources/drawable-scene.js';
 import { BabylonPickError } from './babylon-errors.js';
-import { type GeometryState, syncGeometry } from './babylon-geometry.js';
+import { type GeometryKeys, type GeometryState, makeGeometryState, syncGeometry } from './babylon-geometry-sync.js';
 import type { OwnedBuffers } from '../owned-buffers.js';
 
 /** @internal What the picker keeps per Babylon.js mesh between picks. */
@@ -17,28 +17,39 @@ export interface MeshRecord {
   drawable: PickDrawable<AbstractMesh>;
   /** The mesh whose geometry is drawn (the source of an InstancedMesh). */
   source: Mesh;
+  /** The source's geometry state (shared with the source's other instances). */
   geometry: GeometryState;
+  /** The mesh's class when it is one that draws no triangles (refused while drawn), else null. */
+  refusedClass: string | null;
   instanceCopy: Float32Array | null;
   skinCopy: Float32Array | null;
-  seen: number;
 }
 
 /**
- * The picker's view of the scene: records per mesh, geometry per source mesh, and the drawable list it reuses.
+ * The picker's view of the scene: records per mesh, geometry per source mesh and per Babylon.js Geometry, and the
+ * drawable list it reuses. WeakMaps: a disposed mesh or geometry takes its entry with it, without a sweep per pick.
  * @internal
  */
 export interface SceneWalk {
-  records: Map<AbstractMesh, MeshRecord>;
-  geometries: Map<Mesh, GeometryState>;
+  records: WeakMap<AbstractMesh, MeshRecord>;
+  geometries: WeakMap<Mesh, GeometryState>;
+  geometryKeys: GeometryKeys;
   list: PickDrawable<AbstractMesh>[];
-  /** The records in the last walk's order (reused by index). */
-  order: MeshRecord[];
+  /** The record of each of `scene.meshes` the last walk met, by its index there (a steady scene keeps its order). */
+  byIndex: (MeshRecord | undefined)[];
   pick: number;
 }
 
 /** @internal */
 export function makeSceneWalk(): SceneWalk {
-  return { records: new Map(), geometries: new Map(), list: [], order: [], pick: 0 };
+  return {
+    records: new WeakMap(),
+    geometries: new WeakMap(),
+    geometryKeys: new WeakMap(),
+    list: [],
+    byIndex: [],
+    pick: 0,
+  };
 }
 
 /** Babylon.js `Material.TriangleFillMode`, `ClockWiseSideOrientation`. */
@@ -52,28 +63,37 @@ const refusedClasses: readonly string[] = [
   'GaussianSplattingMesh',
 ];
 
-/** Whether Babylon.js draws `mesh` for `camera` and picks may see it (the scene.pick predicate, plus layers). */
-function isDrawn(mesh: AbstractMesh, camera: Camera): boolean {
+/**
+ * Whether Babylon.js draws `mesh` for a camera of `layerMask` and picks may see it (the scene.pick predicate, plus
+ * layers). Cheapest tests first: most meshes of a large scene pass them all.
+ */
+function isDrawn(mesh: AbstractMesh, layerMask: number): boolean {
   return (
     mesh.isPickable &&
     mesh.isVisible &&
+    (mesh.layerMask & layerMask) !== 0 &&
     mesh.visibility > 0 &&
-    (mesh.layerMask & camera.layerMask) !== 0 &&
     mesh.isEnabled() &&
     mesh.getTotalVertices() > 0
   );
 }
 
-/** Culling as Babylon.js draws the mesh: `backFaceCulling`, `cullBackFaces` and the side orientation. */
-function cullingOf(api: string, mesh: AbstractMesh, source: Mesh): { doubleSided: boolean; frontFace: GPUFrontFace } {
-  let result: { doubleSided: boolean; frontFace: GPUFrontFace } | null = null;
-  let firstName = '';
-  let previous: Material | null | undefined;
-  for (const subMesh of source.subMeshes) {
+/**
+ * Writes the drawable's culling as Babylon.js draws the mesh: `backFaceCulling`, `cullBackFaces` and the side
+ * orientation of its sub-meshes' materials (runs per drawn mesh per pick: no allocation).
+ */
+function writeCulling(api: string, mesh: AbstractMesh, source: Mesh, drawable: PickDrawable<AbstractMesh>): void {
+  let found = false;
+  let doubleSided = false;
+  let clockwise = false;
+  let first: Material | null = null;
+  let previous: Material | null = null;
+  const subMeshes = source.subMeshes;
+  for (let i = 0; i < subMeshes.length; i++) {
     // Without a material (Babylon.js makes the scene's default one at the first render) it draws as a new material
     // does: back faces culled, the mesh's own side orientation.
-    const material = subMesh.getMaterial(true);
-    if (material === previous) continue;
+    const material = subMeshes[i].getMaterial(true);
+    if (found && material === previous) continue;
     previous = material;
     if (material && material.fillMode !== triangleFillMode)
       throw new BabylonPickError(
@@ -81,28 +101,28 @@ function cullingOf(api: string, mesh: AbstractMesh, source: Mesh): { doubleSided
         'unsupported',
         `mesh "${mesh.name}": material "${material.name}" draws with fillMode ${material.fillMode} (wireframe, points or lines); only triangles (Material.TriangleFillMode) can be picked`,
       );
+    const twoSided = !(material?.backFaceCulling ?? true);
     const orientation = material?.sideOrientation ?? source.sideOrientation;
-    const clockwise = (orientation === clockWise) === (material?.cullBackFaces ?? true);
-    const culling = {
-      doubleSided: !(material?.backFaceCulling ?? true),
-      frontFace: (clockwise ? 'cw' : 'ccw') as GPUFrontFace,
-    };
-    const name = material ? `"${material.name}"` : 'no material';
-    if (
-      result &&
-      (result.doubleSided !== culling.doubleSided || (!culling.doubleSided && result.frontFace !== culling.frontFace))
-    )
+    const cw = (orientation === clockWise) === (material?.cullBackFaces ?? true);
+    if (!found) {
+      found = true;
+      doubleSided = twoSided;
+      clockwise = cw;
+      first = material;
+    } else if (doubleSided !== twoSided || (!twoSided && clockwise !== cw)) {
+      const nameOf = (m: Material | null) => (m ? `"${m.name}"` : 'no material');
       throw new BabylonPickError(
         api,
         'unsupported',
-        `mesh "${mesh.name}": its sub-meshes' materials cull differently (${firstName} and ${name}); only one culling per mesh can be picked`,
+        `mesh "${mesh.name}": its sub-meshes' materials cull differently (${nameOf(first)} and ${nameOf(material)}); only one culling per mesh can be picked`,
       );
-    if (!result) {
-      result = culling;
-      firstName = name;
     }
   }
-  return result ?? { doubleSided: false, frontFace: source.sideOrientation === clockWise ? 'cw' : 'ccw' };
+  if (!found) clockwise = source.sideOrientation === clockWise;
+  const frontFace = clockwise ? 'cw' : 'ccw';
+  // Written only on a change: most meshes keep their culling, and an unwritten object stays clean in the cache.
+  if (drawable.doubleSided !== doubleSided) drawable.doubleSided = doubleSided;
+  if (drawable.frontFace !== frontFace) drawable.frontFace = frontFace;
 }
 
 function changed(copy: Float32Array | null, data: Float32Array, length: number): boolean {
@@ -131,8 +151,7 @@ function updateInstances(api: string, record: MeshRecord, mesh: Mesh): void {
   const count = storage?.instancesCount ?? 0;
   const drawable = record.drawable;
   if (!storage || count === 0 || !storage.matrixData) {
-    drawable.instances = null;
-    record.instanceCopy = null;
+    if (drawable.instances !== null) drawable.instances = record.instanceCopy = null;
     return;
   }
   const length = count * 16;
@@ -156,8 +175,7 @@ function updateSkin(record: MeshRecord, mesh: AbstractMesh, source: Mesh): void 
   const skeleton = source.skeleton;
   const drawable = record.drawable;
   if (!skeleton || !source.useBones) {
-    drawable.skin = null;
-    record.skinCopy = null;
+    if (drawable.skin !== null) drawable.skin = record.skinCopy = null;
     return;
   }
   const matrices = skeleton.getTransformMatrices(mesh);
@@ -168,22 +186,39 @@ function updateSkin(record: MeshRecord, mesh: AbstractMesh, source: Mesh): void 
   }
 }
 
-function recordOf(walk: SceneWalk, at: number, mesh: AbstractMesh, source: Mesh, geometry: GeometryState): MeshRecord {
-  // A steady scene lists its meshes in the same order each pick: the record at this place is the one, without a lookup.
-  const previous = walk.order[at];
-  let record = previous?.drawable.object === mesh ? previous : walk.records.get(mesh);
-  if (!record || record.source !== source) {
-    record = {
-      drawable: { object: mesh, name: mesh.name, vertexBuffers: geometry.vertexBuffers, worldMatrix: [] },
-      source,
-      geometry,
-      instanceCopy: null,
-      skinCopy: null,
-      seen: 0,
-    };
-    walk.records.set(mesh, record);
+/** The record of a mesh the walk has not met before (or met at another place in the list). */
+function recordOf(walk: SceneWalk, mesh: AbstractMesh): MeshRecord {
+  const known = walk.records.get(mesh);
+  if (known) return known;
+  const className = mesh.getClassName();
+  const source = className === 'InstancedMesh' ? (mesh as InstancedMesh).sourceMesh : (mesh as Mesh);
+  let geometry = walk.geometries.get(source);
+  if (!geometry) {
+    geometry = makeGeometryState();
+    walk.geometries.set(source, geometry);
   }
-  walk.order[at] = record;
+  const record: MeshRecord = {
+    // Every key the walk writes is there from the start (one object shape; a key added later would change it).
+    drawable: {
+      object: mesh,
+      name: mesh.name,
+      vertexBuffers: geometry.vertexBuffers,
+      index: null,
+      geometryVersion: -1,
+      worldMatrix: [],
+      worldMatrixVersion: -1,
+      instances: null,
+      skin: null,
+      doubleSided: false,
+      frontFace: 'ccw',
+    },
+    source,
+    geometry,
+    refusedClass: refusedClasses.includes(className) ? className : null,
+    instanceCopy: null,
+    skinCopy: null,
+  };
+  walk.records.set(mesh, record);
   return record;
 }
 
@@ -201,26 +236,34 @@ export function walkBabylonScene(
 ): PickDrawable<AbstractMesh>[] {
   const pick = ++walk.pick;
   const list = walk.list;
+  const byIndex = walk.byIndex;
+  const layerMask = camera.layerMask;
+  const meshes = scene.meshes;
   // Written by index, its length set once at the end: emptying and refilling it would reallocate it every pick.
   let count = 0;
-  for (const mesh of scene.meshes) {
-    if (!isDrawn(mesh, camera) || (include && !include(mesh))) continue;
-    const className = mesh.getClassName();
-    if (refusedClasses.includes(className))
+  for (let i = 0; i < meshes.length; i++) {
+    const mesh = meshes[i];
+    if (!isDrawn(mesh, layerMask) || (include && !include(mesh))) {
+      // What was met here may be a disposed mesh's record: let it go.
+      byIndex[i] = undefined;
+      continue;
+    }
+    // A steady scene lists its meshes in the same order each pick: the record at this index is the one, without a
+    // lookup (also when meshes before it were hidden, which shifts the drawable list).
+    let record = byIndex[i];
+    if (record === undefined || record.drawable.object !== mesh) byIndex[i] = record = recordOf(walk, mesh);
+    if (record.refusedClass)
       throw new BabylonPickError(
         api,
         'unsupported',
-        `mesh "${mesh.name}" is a ${className}; only triangle meshes (Mesh, InstancedMesh) can be picked: make it isPickable false or leave it out with the predicate`,
+        `mesh "${mesh.name}" is a ${record.refusedClass}; only triangle meshes (Mesh, InstancedMesh) can be picked: make it isPickable false or leave it out with the predicate`,
       );
-    const source = className === 'InstancedMesh' ? (mesh as InstancedMesh).sourceMesh : (mesh as Mesh);
+    const source = record.source;
     if (!source.geometry || !source.subMeshes?.length) continue;
-    const known = walk.geometries.get(source);
-    const geometry = syncGeometry(api, source, known, owned, pick);
-    if (geometry !== known) walk.geometries.set(source, geometry);
-    const record = recordOf(walk, count, mesh, source, geometry);
+    const geometry = record.geometry;
+    syncGeometry(api, source, geometry, walk.geometryKeys, owned, pick);
     const drawable = record.drawable;
-    if (record.geometry !== geometry || drawable.geometryVersion !== geometry.version) {
-      record.geometry = geometry;
+    if (drawable.geometryVersion !== geometry.version) {
       drawable.vertexBuffers = geometry.vertexBuffers;
       drawable.index = geometry.index;
       drawable.geometryVersion = geometry.version;
@@ -228,20 +271,17 @@ export function walkBabylonScene(
     // Within one render id Babylon.js returns its cached world matrix even after the mesh (or a parent) moved; the
     // next frame recomputes it. Picks made before that frame recompute what is out of date, as that frame will.
     const world = mesh.computeWorldMatrix(!mesh.isSynchronized(), camera);
-    drawable.worldMatrix = world.m;
+    const m = world.m;
+    if (drawable.worldMatrix !== m) drawable.worldMatrix = m;
     // Babylon.js gives a matrix a new updateFlag on every write: the sync skips the compare while it holds.
-    drawable.worldMatrixVersion = world.updateFlag;
-    const culling = cullingOf(api, mesh, source);
-    drawable.doubleSided = culling.doubleSided;
-    drawable.frontFace = culling.frontFace;
+    if (drawable.worldMatrixVersion !== world.updateFlag) drawable.worldMatrixVersion = world.updateFlag;
+    writeCulling(api, mesh, source, drawable);
     if (mesh === source) updateInstances(api, record, source);
     updateSkin(record, mesh, source);
-    record.seen = pick;
     list[count++] = drawable;
   }
   list.length = count;
-  walk.order.length = count;
-  for (const [mesh, record] of walk.records) if (record.seen !== pick && mesh.isDisposed()) walk.records.delete(mesh);
-  for (const source of walk.geometries.keys()) if (source.isDisposed()) walk.geometries.delete(source);
+  // Let go of records past the scene's end (a shorter scene) so disposed meshes are not kept alive.
+  if (byIndex.length > meshes.length) byIndex.length = meshes.length;
   return list;
 }

@@ -7,22 +7,17 @@ import type { PickVertexBuffer } from '../../picking/sources/drawable-scene.js';
 import { BabylonPickError } from './babylon-errors.js';
 import { type OwnedBuffers, ownedBuffer } from '../owned-buffers.js';
 
-/** The vertex kinds a geometry's key holds (the ones its pick buffers are made from). */
-const keyedVertexKinds: readonly string[] = ['position', 'matricesIndices', 'matricesWeights'];
-
 /** Babylon.js's `VertexBuffer.FLOAT`. */
 const floatType = 5126;
 
-/** @internal A source mesh's geometry as drawn, and the identities it was made from (compared on every pick). */
-export interface GeometryState {
-  key: unknown[];
-  version: number;
+/** @internal A source mesh's geometry as weft binds it. */
+export interface MadeGeometry {
   vertexBuffers: PickVertexBuffer[];
   index: { buffer: GPUBuffer; data: Uint16Array | Uint32Array } | null;
   /** First face of each sub-mesh, in `mesh.subMeshes` order (Babylon.js's `faceId` counts over the whole mesh). */
   subMeshFaceStarts: number[];
-  /** The pick that last checked it. */
-  checked: number;
+  /** Faces of each sub-mesh, in `mesh.subMeshes` order. */
+  subMeshFaceCounts: number[];
 }
 
 function gpuBufferOf(api: string, mesh: Mesh, kind: string, vb: VertexBuffer): GPUBuffer {
@@ -45,79 +40,11 @@ function floatData(api: string, mesh: Mesh, kind: string, vb: VertexBuffer): Flo
   if (ArrayBuffer.isView(data)) return new Float32Array(data.buffer, data.byteOffset, data.byteLength / 4);
   return new Float32Array(data as ArrayBuffer);
 }
-
-/** Writes `value` at `out[at]`; true when it differs from what was there. */
-function putKey(out: unknown[], at: number, value: unknown): boolean {
-  if (out[at] === value) return false;
-  out[at] = value;
-  return true;
-}
-
-/** The key of everything the geometry is made from, written into `out`; true when it differs from `out`'s old values. */
-function writeKey(mesh: Mesh, out: unknown[]): boolean {
-  // Runs for every drawn mesh on every pick: no closure, no allocation.
-  const geometry = mesh.geometry;
-  let changed = putKey(out, 0, geometry);
-  let at = 1;
-  for (const kind of keyedVertexKinds) {
-    const vb = mesh.getVertexBuffer(kind);
-    changed = putKey(out, at++, vb) || changed;
-    changed = putKey(out, at++, vb?.getBuffer()) || changed;
-    changed = putKey(out, at++, vb?.getData()) || changed;
-  }
-  changed = putKey(out, at++, geometry?.getIndexBuffer()) || changed;
-  changed = putKey(out, at++, geometry?.getIndices(false)) || changed;
-  changed = putKey(out, at++, mesh.skeleton && mesh.useBones ? mesh.numBoneInfluencers : 0) || changed;
-  const subMeshes = mesh.subMeshes ?? [];
-  changed = putKey(out, at++, subMeshes.length) || changed;
-  for (const subMesh of subMeshes) {
-    changed = putKey(out, at++, subMesh.indexStart) || changed;
-    changed = putKey(out, at++, subMesh.indexCount) || changed;
-  }
-  const manager = mesh.morphTargetManager;
-  const count = manager?.supportsPositions ? manager.numInfluencers : 0;
-  changed = putKey(out, at++, count) || changed;
-  if (manager && count > 0) {
-    const influences = manager.influences;
-    for (let i = 0; i < count; i++) {
-      changed = putKey(out, at++, manager.getActiveTarget(i).getPositions()) || changed;
-      changed = putKey(out, at++, influences[i]) || changed;
-    }
-  }
-  if (out.length !== at) {
-    out.length = at;
-    changed = true;
-  }
-  return changed;
-}
-
 /**
- * The geometry state of `mesh` (a source mesh), made again when what it is made from changed since the last pick.
- * @internal
+ * @internal The buffers weft binds for `mesh` (a source mesh) as it is now.
+ * @throws {BabylonPickError} `unsupported` for what weft cannot pick (see docs/babylon.md)
  */
-export function syncGeometry(
-  api: string,
-  mesh: Mesh,
-  state: GeometryState | undefined,
-  owned: OwnedBuffers,
-  pick: number,
-): GeometryState {
-  if (state?.checked === pick) return state;
-  const key = state?.key ?? [];
-  if (state && !writeKey(mesh, key)) {
-    state.checked = pick;
-    return state;
-  }
-  if (!state) writeKey(mesh, key);
-  const made = makeGeometry(api, mesh, owned);
-  return { ...made, key, version: (state?.version ?? -1) + 1, checked: pick };
-}
-
-function makeGeometry(
-  api: string,
-  mesh: Mesh,
-  owned: OwnedBuffers,
-): Pick<GeometryState, 'vertexBuffers' | 'index' | 'subMeshFaceStarts'> {
+export function makeGeometry(api: string, mesh: Mesh, owned: OwnedBuffers): MadeGeometry {
   const position = mesh.getVertexBuffer('position');
   if (!position) throw new BabylonPickError(api, 'unsupported', `mesh "${mesh.name}" has no positions`);
   if (position.type !== floatType || position.normalized || position.getSize() !== 3)
@@ -146,7 +73,14 @@ function makeGeometry(
   ];
   if (mesh.skeleton && mesh.useBones) vertexBuffers.push(skinBuffer(api, mesh, owned, vertexCount));
   const index = indexOf(api, mesh);
-  return { vertexBuffers, index, subMeshFaceStarts: subMeshStarts(api, mesh, index) };
+  checkSubMeshes(api, mesh, index);
+  const indexed = index !== null;
+  return {
+    vertexBuffers,
+    index,
+    subMeshFaceStarts: mesh.subMeshes.map((s) => (indexed ? s.indexStart : s.verticesStart) / 3),
+    subMeshFaceCounts: mesh.subMeshes.map((s) => (indexed ? s.indexCount : s.verticesCount) / 3),
+  };
 }
 
 /** Positions after the morph targets Babylon.js's shader applies (base + Σ influence · (target − base)), or null. */
@@ -208,7 +142,7 @@ function skinBuffer(api: string, mesh: Mesh, owned: OwnedBuffers, vertexCount: n
   };
 }
 
-function indexOf(api: string, mesh: Mesh): GeometryState['index'] {
+function indexOf(api: string, mesh: Mesh): MadeGeometry['index'] {
   const geometry = mesh.geometry;
   const indices = geometry?.getIndices(false);
   if (mesh.isUnIndexed || !indices || indices.length === 0) return null;
@@ -225,8 +159,8 @@ function indexOf(api: string, mesh: Mesh): GeometryState['index'] {
   return { buffer, data };
 }
 
-/** Each sub-mesh's first face; refuses sub-meshes that leave triangles of the buffers undrawn or drawn twice. */
-function subMeshStarts(api: string, mesh: Mesh, index: GeometryState['index']): number[] {
+/** Refuses sub-meshes that leave triangles of the buffers undrawn or drawn twice. */
+function checkSubMeshes(api: string, mesh: Mesh, index: MadeGeometry['index']): void {
   const subMeshes = mesh.subMeshes ?? [];
   const total = index ? index.data.length : mesh.getTotalVertices();
   const spans = subMeshes.map((s, id) =>
@@ -244,5 +178,4 @@ function subMeshStarts(api: string, mesh: Mesh, index: GeometryState['index']): 
       'unsupported',
       `mesh "${mesh.name}": its sub-meshes do not cover its ${index ? 'indices' : 'vertices'} once each (0 .. ${total}, whole triangles); only such sub-meshes can be picked`,
     );
-  return subMeshes.map((s) => (index ? s.indexStart : s.verticesStart) / 3);
 }

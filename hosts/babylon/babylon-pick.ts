@@ -90,11 +90,15 @@ function rethrow(picker: BabylonPicker, api: string, error: unknown): never {
   throw error;
 }
 
+/** The sub-mesh that holds the mesh's face `faceId` (its span, not just the nearest start) and the face within it. */
 function subMeshOf(picker: BabylonPicker, mesh: AbstractMesh, faceId: number): [number, number] {
-  const starts = picker.walk.records.get(mesh)?.geometry.subMeshFaceStarts ?? [0];
-  let best = 0;
-  for (let i = 1; i < starts.length; i++) if (starts[i] <= faceId && starts[i] >= starts[best]) best = i;
-  return [best, faceId - starts[best]];
+  const geometry = picker.walk.records.get(mesh)?.geometry;
+  if (!geometry) return [0, faceId];
+  const starts = geometry.subMeshFaceStarts;
+  const counts = geometry.subMeshFaceCounts;
+  for (let i = 0; i < starts.length; i++)
+    if (faceId >= starts[i] && faceId < starts[i] + counts[i]) return [i, faceId - starts[i]];
+  return [0, faceId];
 }
 
 /** What maps weft's answers of one call: the camera's float64 frame and the framebuffer size. */

@@ -159,7 +159,6 @@ export function disposeBabylonPicker(picker: BabylonPicker): void {
   disposeGpuPicker(picker.gpuPicker);
   disposeDrawableScene(picker.drawables);
   releaseAllOwned(picker.owned);
-  picker.walk.records.clear();
-  picker.walk.geometries.clear();
+  Object.assign(picker.walk, makeSceneWalk());
   disposeEngine(picker.weftEngine);
 }

@@ -18,6 +18,7 @@ import {
 } from '../../../../hosts/babylon/index.js';
 import { PickError } from '../../../../picking/index.js';
 import { beforeFirstFrame } from './before-first-frame.js';
+import { sharedGeometry } from './shared-geometry.js';
 import { babylonReference, deformedReference, drawnSoups, interiorPixels, makeFrame, pixelRay } from './reference.js';
 import { buildScene, type SceneVariant } from './scene.js';
 
@@ -293,6 +294,7 @@ async function run() {
   const checks: Record<string, unknown> = {};
   const tallies: Tally[] = [];
   await beforeFirstFrame(engine, checks);
+  await sharedGeometry(engine, checks);
   for (const variant of variants) tallies.push(await accuracy(engine, variant, checks));
   // A lost device: picks are refused with a typed error that says what to do.
   const test = buildScene(engine, variants[0]);
