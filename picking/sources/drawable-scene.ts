@@ -94,9 +94,7 @@ interface DrawableEntry<T> {
   instanceVersion: number;
   skinVersion: number;
   material: StandardMaterial;
-  /** Sync pass that last saw it (entries not seen are disposed). */
-  seen: number;
-  /** The sync call that last listed it (a second listing in one call is an error). */
+  /** The sync call that last listed it (a second listing in one call is an error; after a sync, not listed: dropped). */
   listed: number;
   /** Set by the check of this sync: the world matrix differs from the mesh's. */
   moved: boolean;
@@ -136,6 +134,8 @@ export interface DrawableScene<T = unknown> {
   /** @internal Per-call scratch, one slot per drawable: its entry and the mesh made for it. */
   readonly planEntries: (DrawableEntry<T> | undefined)[];
   readonly planMade: (Mesh | null)[];
+  /** @internal Per-call scratch: whether the entry at that place has something to apply (else it is left as it is). */
+  readonly planUpdate: boolean[];
   /** @internal Per-call scratch: the meshes in the drawables' order. */
   readonly planOrder: Mesh[];
   /** @internal The entries in the last sync's order: a steady host lists its objects in the same order each call. */
@@ -168,6 +168,7 @@ export function createDrawableScene<T = unknown>(engine: Engine, camera: Camera 
     keysChecked: new WeakSet(),
     planEntries: [],
     planMade: [],
+    planUpdate: [],
     planOrder: [],
     lastOrder: [],
     worldValues: new Float64Array(16 * 64),
@@ -383,9 +384,11 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
   // Reused arrays, written by index (emptying and refilling them would reallocate their storage on every sync).
   const entries = target.planEntries;
   const madeFor = target.planMade;
+  const updates = target.planUpdate;
   const order = target.planOrder;
+  const lastOrder = target.lastOrder;
   const count = drawables.length;
-  if (entries.length < count) entries.length = madeFor.length = order.length = count;
+  if (entries.length < count) entries.length = madeFor.length = updates.length = order.length = count;
   let newcomers: Set<T> | undefined;
   let planned = 0;
   try {
@@ -397,7 +400,7 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
           'bad-option',
           `drawables[${at}] ${describeValue(drawable)} must be a PickDrawable object`,
         );
-      const guess = target.lastOrder[at];
+      const guess = lastOrder[at];
       const entry = guess?.object === drawable.object ? guess : target.entries.get(drawable.object);
       checkDrawable(api, target, drawable, at, entry?.drawable === drawable);
       const twice = entry ? entry.listed === call : (newcomers ??= new Set()).has(drawable.object);
@@ -411,9 +414,19 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
         entry.skinned !== !!drawable.skin ||
         entry.morphTargetCount !== (drawable.morph?.positions.length ?? 0) ||
         !sameGeometryBuffers(entry.geometryBuffers, drawable);
-      if (!rebuild) checkUpdate(api, target, entry, drawable, at);
       entries[at] = entry;
-      madeFor[at] = rebuild ? makeDrawableMesh(target, drawable, at) : null;
+      if (rebuild) {
+        updates[at] = false;
+        madeFor[at] = makeDrawableMesh(target, drawable, at);
+      } else {
+        updates[at] = checkUpdate(api, target, entry, drawable, at);
+        madeFor[at] = null;
+        // A steady entry is done here, so the second pass need not read it again. (Hints and scratch only: a later
+        // throw leaves the scene as it was.)
+        entry.drawable = drawable;
+        lastOrder[at] = entry;
+        order[at] = entry.mesh;
+      }
       planned = at + 1;
     }
   } catch (error) {
@@ -425,57 +438,53 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
     }
     throw error;
   }
-  const pass = ++target.syncs;
+  target.syncs++;
   for (let at = 0; at < count; at++) {
+    const made = madeFor[at];
+    if (!made) {
+      if (updates[at]) updateEntry(target, entries[at]!, drawables[at]);
+      entries[at] = undefined;
+      continue;
+    }
     const drawable = drawables[at];
     const entry = entries[at];
-    const made = madeFor[at];
     entries[at] = undefined;
     madeFor[at] = null;
-    if (made) {
-      if (entry) {
-        disposeMesh(entry.mesh);
-        target.freeSlots.push(entry.slot);
-      }
-      const fresh: DrawableEntry<T> = {
-        object: drawable.object,
-        mesh: made,
-        geometryVersion: drawable.geometryVersion ?? 0,
-        instanceVersion: drawable.instances?.version ?? -1,
-        skinVersion: drawable.skin?.version ?? -1,
-        material: made.material,
-        seen: pass,
-        listed: call,
-        moved: false,
-        worldSource: drawable.worldMatrix,
-        worldVersion: drawable.worldMatrixVersion,
-        drawable,
-        slot: takeWorldSlot(target as DrawableScene<unknown>, drawable.worldMatrix),
-        worldChanged: false,
-        geometryBuffers: [...(made.hostBuffers?.vertexBuffers ?? []), made.hostBuffers?.indexBuffer ?? null],
-        skinned: !!made.skeleton,
-        morphTargetCount: made.morphTargets?.count ?? 0,
-        instanceBuffer: made.hostBuffers?.instanceBuffer ?? null,
-        doubleSided: made.material.doubleSided,
-        frontFace: made.material.frontFace ?? 'ccw',
-        visible: made.visible,
-        pickable: made.pickable,
-      };
-      target.entries.set(drawable.object, fresh);
-      target.lastOrder[at] = fresh;
-      order[at] = made;
-    } else {
-      updateEntry(target, entry!, drawable);
-      entry!.seen = pass;
-      entry!.drawable = drawable;
-      target.lastOrder[at] = entry!;
-      order[at] = entry!.mesh;
+    if (entry) {
+      disposeMesh(entry.mesh);
+      target.freeSlots.push(entry.slot);
     }
+    const fresh: DrawableEntry<T> = {
+      object: drawable.object,
+      mesh: made,
+      geometryVersion: drawable.geometryVersion ?? 0,
+      instanceVersion: drawable.instances?.version ?? -1,
+      skinVersion: drawable.skin?.version ?? -1,
+      material: made.material,
+      listed: call,
+      moved: false,
+      worldSource: drawable.worldMatrix,
+      worldVersion: drawable.worldMatrixVersion,
+      drawable,
+      slot: takeWorldSlot(target as DrawableScene<unknown>, drawable.worldMatrix),
+      worldChanged: false,
+      geometryBuffers: [...(made.hostBuffers?.vertexBuffers ?? []), made.hostBuffers?.indexBuffer ?? null],
+      skinned: !!made.skeleton,
+      morphTargetCount: made.morphTargets?.count ?? 0,
+      instanceBuffer: made.hostBuffers?.instanceBuffer ?? null,
+      doubleSided: made.material.doubleSided,
+      frontFace: made.material.frontFace ?? 'ccw',
+      visible: made.visible,
+      pickable: made.pickable,
+    };
+    target.entries.set(drawable.object, fresh);
+    lastOrder[at] = fresh;
+    order[at] = made;
   }
-  target.lastOrder.length = count;
+  lastOrder.length = count;
   if (target.entries.size > count)
     for (const [object, entry] of target.entries)
-      if (entry.seen !== pass) {
+      if (entry.listed !== call) {
         disposeMesh(entry.mesh);
         target.freeSlots.push(entry.slot);
         target.entries.delete(object);
@@ -499,7 +508,7 @@ function checkUpdate<T>(
   entry: DrawableEntry<T>,
   drawable: PickDrawable<T>,
   at: number,
-): void {
+): boolean {
   const mesh = entry.mesh;
   // What did not change was checked when it was set: a steady scene costs a compare per drawable, not a check (and
   // not even the compare where the host versions its matrices).
@@ -524,6 +533,20 @@ function checkUpdate<T>(
       'bad-option',
       `drawables[${at}].skin.boneMatrices holds ${skin.boneMatrices.length / 16} bones, the drawable was made with ${mesh.skeleton.boneCount}; bump geometryVersion to change the bone count`,
     );
+  // Whether `updateEntry` has anything to apply.
+  return (
+    entry.worldChanged ||
+    drawable.worldMatrix !== entry.worldSource ||
+    version !== entry.worldVersion ||
+    instanceChange ||
+    (instances?.buffer ?? null) !== entry.instanceBuffer ||
+    (skin != null && skin.version !== entry.skinVersion) ||
+    drawable.morph != null ||
+    (drawable.doubleSided === true) !== entry.doubleSided ||
+    (drawable.frontFace ?? 'ccw') !== entry.frontFace ||
+    (drawable.visible ?? true) !== entry.visible ||
+    pickableAsDrawn(drawable) !== entry.pickable
+  );
 }
 
 /** Applies a checked drawable to its mesh (`checkUpdate` ran): nothing here throws. */
