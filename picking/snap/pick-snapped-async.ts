@@ -27,7 +27,8 @@ import { makeRectPlanes, makeRectSnapshot } from '../rect/pick-rect-snapshot.js'
 import { makeContributorViewData } from '../sources/pick-contributors.js';
 import { weftPickSource as source } from '../sources/weft-pick-source.js';
 import { cullSnapCandidates } from './snap-cull.js';
-import { findSnapFeature, type SnapSight, type SnapView } from './snap-features.js';
+import type { SnapSight, SnapView } from './snap-candidates.js';
+import { findSnapFeature } from './snap-features.js';
 import { collectSeenTriangles } from './snap-seen.js';
 import { type CheckedSnap, checkSnapOption, type SnapOptions } from './snap-options.js';
 
