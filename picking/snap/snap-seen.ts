@@ -72,7 +72,6 @@ interface SeenScratch {
   stamps: Uint32Array;
   keyIds: Uint32Array;
   keyFaces: Uint32Array;
-  slots: Int32Array;
   local: [number, number, number];
 }
 
@@ -99,7 +98,6 @@ export function collectSeenTriangles(
     stamps: new Uint32Array(tableSize),
     keyIds: new Uint32Array(tableSize),
     keyFaces: new Uint32Array(tableSize),
-    slots: new Int32Array(tableSize),
     local: [0, 0, 0],
   };
   const s = scratch;
