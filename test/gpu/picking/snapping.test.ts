@@ -221,7 +221,10 @@ function makeReference(placed: Placed[], camera: ReferenceCamera) {
     const at = (r: number) => m[r] * local[0] + m[4 + r] * local[1] + m[8 + r] * local[2] + m[12 + r];
     return [at(0), at(1), at(2)];
   };
-  /** Whether a snapped feature's fields describe its point: the named corners of faceId, placed and projected. */
+  /**
+   * Whether a snapped feature's fields describe its point: the named corners of faceId, placed and projected, and its
+   * distance from the line of sight's origin.
+   */
   const describesPoint = (info: PickingInfo): boolean => {
     const got = info.snapped!;
     const entry = byId.get(got.mesh.uniqueId);
@@ -236,8 +239,11 @@ function makeReference(placed: Placed[], camera: ReferenceCamera) {
     const t = got.edgeParameter;
     const expected = [0, 1, 2].map((i) => a[i] + (b[i] - a[i]) * t);
     const screen = camera.project(got.point);
+    // The distance runs from where the line of sight starts (the eye, or the point's foot on the eye plane).
+    const distance = Math.hypot(...sub(got.point, camera.sightOrigin(got.point)));
     return (
       Math.hypot(...sub(got.point, expected)) <= 1e-5 * got.distance &&
+      Math.abs(got.distance - distance) <= 1e-5 * distance &&
       Math.hypot(screen.x - got.pixel[0], screen.y - got.pixel[1]) <= 1e-3 &&
       (got.kind !== 'midpoint' || t === 0.5)
     );
