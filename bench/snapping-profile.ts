@@ -1,8 +1,10 @@
 // One case of the snapping benchmark in a loop, to profile it: tsx bench/snapping-profile.ts <meshes> <case> [picks]
-// with case 'snap' (pickAsync with snap, radius 8) or 'detailed' (a detailed pickAsync), e.g. under
+// with case 'snap' (pickAsync with snap, radius 8), 'block' (the snap's pass and readback without the CPU snapping) or
+// 'detailed' (a detailed pickAsync), e.g. under
 // NODE_OPTIONS='--cpu-prof --cpu-prof-dir=/tmp/prof'. Prints the mean time per pick.
 import { createEngineAsync, disposeEngine, disposeScene } from '../engine/index.js';
 import { createGpuPicker, disposeGpuPicker, enableDetailedPicking, pickAsync } from '../picking/index.js';
+import { snapPickAsync } from '../picking/snap/pick-snapped-async.js';
 import { createBenchGpu, reportBenchAdapter } from './bench-gpu.js';
 import { makeSnapGrid, snapBenchPoints as points } from './snapping-scene.js';
 
@@ -16,8 +18,11 @@ async function main(): Promise<void> {
   const scene = makeSnapGrid(engine, count);
   const picker = createGpuPicker(scene);
   enableDetailedPicking(picker);
-  const options = which === 'snap' ? { snap: { radius: 8 } } : undefined;
-  const pick = (i: number) => pickAsync(picker, points[i % points.length].x, points[i % points.length].y, options);
+  const options = which === 'detailed' ? undefined : { snap: { radius: 8 } };
+  const pick = (i: number) => {
+    const { x, y } = points[i % points.length];
+    return which === 'block' ? snapPickAsync(picker, x, y, options, 'bench', true) : pickAsync(picker, x, y, options);
+  };
   for (let i = 0; i < 10; i++) await pick(i);
   const start = performance.now();
   for (let i = 0; i < picks; i++) await pick(i);

@@ -43,10 +43,13 @@ export function makeRectPlanes(
   const top = 1 - ((region.y - margin) / height) * 2;
   const bottom = 1 - ((region.y + region.height + margin) / height) * 2;
   const m = viewProjection;
-  const row = (i: number, k: number) => m[k * 4 + i];
   const planes = new Float64Array(20);
+  // Column k of the matrix: rows x, y, z, w (scalars, no tuple: a snap runs this cold).
   for (let k = 0; k < 4; k++) {
-    const [x, y, z, w] = [row(0, k), row(1, k), row(2, k), row(3, k)];
+    const x = m[k * 4];
+    const y = m[k * 4 + 1];
+    const z = m[k * 4 + 2];
+    const w = m[k * 4 + 3];
     planes[k] = x - left * w;
     planes[4 + k] = right * w - x;
     planes[8 + k] = y - bottom * w;

@@ -1,7 +1,7 @@
 import { mat4 } from 'wgpu-matrix';
+import type { Camera } from '../../engine/camera.js';
 import { checkOptionKeys, checkOptionTypes, type OptionKeys } from '../../core/options.js';
 import { checkDiscardRule } from '../discard-rules.js';
-import { composeInstanceWorld } from '../detailed-picking.js';
 import {
   assertAlive,
   cameraOf,
@@ -20,15 +20,16 @@ import { decodePickTexel } from '../gpu/pick-decode.js';
 import type { PickReadback } from '../gpu/pick-readback.js';
 import type { PickDetailMethod } from '../gpu/pick-shader.js';
 import { PickError } from '../pick-errors.js';
-import { findCandidate, meshAsCaptured, type PickSnapshot, snapshotInstanceMatrix } from '../pick-snapshot.js';
-import { getTriangleVertices, type PickingInfo, type SnappedFeature } from '../picking-info.js';
+import { findCandidate, type PickSnapshot } from '../pick-snapshot.js';
+import type { PickingInfo, SnappedFeature } from '../picking-info.js';
 import { makePickingRay, type PickingRay } from '../picking-ray.js';
 import { makeRectPlanes, makeRectSnapshot } from '../rect/pick-rect-snapshot.js';
 import { makeContributorViewData } from '../sources/pick-contributors.js';
 import { weftPickSource as source } from '../sources/weft-pick-source.js';
 import { cullSnapCandidates } from './snap-cull.js';
-import { getFeatureEdges } from './snap-edges.js';
-import { findSnapFeature, type SnapTriangle, type SnapView } from './snap-features.js';
+import type { SnapSight, SnapView } from './snap-candidates.js';
+import { findSnapFeature } from './snap-features.js';
+import { collectSeenTriangles } from './snap-seen.js';
 import { type CheckedSnap, checkSnapOption, type SnapOptions } from './snap-options.js';
 
 /** Options of `pickSnappedAsync`: the GPU pick options but overlays, and what to snap to. */
@@ -37,9 +38,6 @@ export type SnapPickOptions = Omit<GpuPickOptions, 'overlays' | 'overlayToleranc
 // The point pick's keys without the overlays (they take no part), plus `snap`: a key added to the pick is known here too.
 const { overlays: _overlays, overlayTolerance: _tolerance, ...pointKeys } = gpuPickOptionKeys;
 const snapPickOptionKeys: OptionKeys<SnapPickOptions> = { ...pointKeys, snap: true };
-
-/** The primitive index contributors write: "no triangle detail here". */
-const noPrimitive = 0xffffffff;
 
 /**
  * A pick that also snaps, for measuring tools: the `PickingInfo` of pixel (x, y) with triangle detail, plus `snapped`:
@@ -141,15 +139,14 @@ export async function snapPickAsync(
       const inverse = mat4.inverse(viewProjection) as Float32Array;
       const info = decodePickTexel(snapshot, ray, inverse, readback.texel(centre), false, sources);
       if (blockOnly) return info;
-      const sightOrigin = (_: unknown, px: number, py: number) =>
-        makePickingRay(camera, px, py, { width, height }, api, undefined, true).origin;
       const snapView: SnapView = {
         viewProjection,
         width,
         height,
         sampleX: ray.sampleX,
         sampleY: ray.sampleY,
-        sightOrigin,
+        radius: snap.radius,
+        sight: sightOf(camera, ray, width, height, api),
       };
       info.snapped = snappedFeature(snapshot, readback, ray, snap, snapView);
       return info;
@@ -157,7 +154,7 @@ export async function snapPickAsync(
   );
 }
 
-/** The triangles seen in the block, each once, with world corners as drawn; then the feature snapped to. */
+/** The feature snapped to among the triangles seen in the block, as the answer names it. */
 function snappedFeature(
   snapshot: PickSnapshot,
   readback: PickReadback,
@@ -165,48 +162,13 @@ function snappedFeature(
   snap: CheckedSnap,
   view: SnapView,
 ): SnappedFeature | null {
-  const { radius } = snap;
-  const size = 2 * radius + 1;
-  // Per pick ID, its triangles by face: numbers as keys (no strings made per texel).
-  const seen = new Map<number, Map<number, SnapTriangle>>();
-  const triangles: SnapTriangle[] = [];
-  const owners: { candidate: PickSnapshot['candidates'][number]; instance: number }[] = [];
-  const detailWord = readback.detailWord;
-  const faceAt = (index: number) =>
-    detailWord ? detailWord(index) : (readback.texel(index).detail?.[0] ?? noPrimitive);
-  const rows = Math.min(radius, ray.height - 1 - Math.floor(ray.sampleY));
-  const columns = Math.min(radius, ray.width - 1 - Math.floor(ray.sampleX));
-  for (let dy = Math.max(-radius, -Math.floor(ray.sampleY)); dy <= rows; dy++) {
-    let lastId = 0;
-    let lastFace = noPrimitive;
-    let faces: Map<number, SnapTriangle> | undefined;
-    for (let dx = Math.max(-radius, -Math.floor(ray.sampleX)); dx <= columns; dx++) {
-      const index = (dy + radius) * size + dx + radius;
-      const id = readback.id(index);
-      if (id === 0) continue;
-      const face = faceAt(index);
-      // Neighbouring texels mostly show the triangle their left neighbour shows.
-      if (face === noPrimitive || (id === lastId && face === lastFace)) continue;
-      if (id !== lastId) {
-        faces = seen.get(id);
-        if (!faces) seen.set(id, (faces = new Map()));
-      }
-      lastId = id;
-      lastFace = face;
-      if (faces!.has(face)) continue;
-      const found = findCandidate(snapshot, id);
-      if (!found) continue;
-      const triangle = makeSnapTriangle(found.candidate, found.instance, id, face);
-      faces!.set(face, triangle);
-      triangles.push(triangle);
-      owners.push(found);
-    }
-  }
-  const winner = findSnapFeature(triangles, view, snap);
+  const triangles = collectSeenTriangles(snapshot, readback, ray, snap.radius);
+  const winner = findSnapFeature(triangles, view, snap.kinds);
   if (!winner) return null;
   const { triangle, k } = winner;
-  const owner = owners[triangles.indexOf(triangle)];
+  const owner = findCandidate(snapshot, triangles.ids[triangle])!;
   const vertex = winner.kind === 'vertex';
+  const corner = (i: number) => triangles.vertices[triangle * 3 + ((k + i) % 3)];
   return {
     kind: winner.kind,
     point: winner.point,
@@ -215,38 +177,16 @@ function snappedFeature(
     distance: winner.depth,
     mesh: source.objectOf(owner.candidate.mesh) as SnappedFeature['mesh'],
     thinInstanceIndex: owner.instance,
-    faceId: triangle.face,
-    vertexIndex: vertex ? triangle.vertices[k] : -1,
-    edge: vertex ? null : [triangle.vertices[k], triangle.vertices[(k + 1) % 3]],
+    faceId: triangles.faces[triangle],
+    vertexIndex: vertex ? corner(0) : -1,
+    edge: vertex ? null : [corner(0), corner(1)],
     edgeParameter: vertex ? 0 : winner.t,
   };
 }
 
-/** A seen triangle's world corners (float64 from the captured matrices and pose) and its feature edges. */
-function makeSnapTriangle(
-  candidate: PickSnapshot['candidates'][number],
-  instance: number,
-  id: number,
-  face: number,
-): SnapTriangle {
-  const mesh = meshAsCaptured(candidate);
-  const world = composeInstanceWorld(
-    candidate.worldMatrix,
-    instance >= 0 ? snapshotInstanceMatrix(candidate, instance) : null,
-  );
-  const vertices = getTriangleVertices(mesh, face);
-  const deformed = source.isDeformed(mesh);
-  const corners = new Float64Array(9);
-  const local: [number, number, number] = [0, 0, 0];
-  const positions = mesh.positions;
-  for (let k = 0; k < 3; k++) {
-    const v = vertices[k];
-    if (deformed) source.deformVertex(mesh, v, local, Math.max(0, instance));
-    else for (let i = 0; i < 3; i++) local[i] = positions[v * 3 + i];
-    for (let i = 0; i < 3; i++)
-      corners[k * 3 + i] = world[i] * local[0] + world[4 + i] * local[1] + world[8 + i] * local[2] + world[12 + i];
-  }
-  const flags = getFeatureEdges(candidate.mesh);
-  const featureEdges = flags[face * 3] | (flags[face * 3 + 1] << 1) | (flags[face * 3 + 2] << 2);
-  return { corners, vertices, featureEdges, id, face };
+/** Where lines of sight start for the camera (see `SnapSight`): direct for placed cameras, the picking ray otherwise. */
+function sightOf(camera: Camera, ray: PickingRay, width: number, height: number, api: string): SnapSight {
+  if (camera.kind === 'perspective') return { kind: 'eye', origin: ray.origin };
+  if (camera.kind === 'orthographic') return { kind: 'plane', origin: ray.origin, direction: ray.direction };
+  return { kind: 'ray', at: (x, y) => makePickingRay(camera, x, y, { width, height }, api, undefined, true).origin };
 }

@@ -1,36 +1,18 @@
-// Choosing the snapped feature among the triangles seen around the point: pure float64 geometry, no GPU.
+// Choosing the snapped feature among the triangles seen around the point: pure float64 geometry, no GPU. A snap runs
+// once between idle moments (a cursor stops), so its code mostly runs unoptimised: nothing is allocated per triangle
+// or candidate, and the kinds are gathered one at a time (a snap near a corner never computes an edge point).
 import type { SnapKind } from '../picking-info.js';
 import type { CheckedSnap } from './snap-options.js';
+import {
+  firstVisible,
+  makeSnapCandidates,
+  pushSnapCandidate,
+  type SnapCandidates,
+  type SnapView,
+} from './snap-candidates.js';
+import type { SnapTriangles } from './snap-seen.js';
 
 type Vec3 = [number, number, number];
-
-/** @internal A triangle seen in the snap block, with its corners in world space (float64, as drawn). */
-export interface SnapTriangle {
-  /** World corners: x, y, z of corner 0, 1, 2. */
-  corners: Float64Array;
-  /** The corners' vertex indices. */
-  vertices: [number, number, number];
-  /** Bit k set: edge k (corners k, (k + 1) % 3) is a feature edge. */
-  featureEdges: number;
-  /** The pick ID it was drawn with (orders equal candidates deterministically), and its face index. */
-  id: number;
-  face: number;
-}
-
-/** @internal What the snapping looks through: the drawn view-projection, the framebuffer, the point. */
-export interface SnapView {
-  viewProjection: ArrayLike<number>;
-  width: number;
-  height: number;
-  /** The point snapped from (framebuffer pixels: a pixel centre, or the exact `subpixel` point). */
-  sampleX: number;
-  sampleY: number;
-  /**
-   * Where the line of sight to a world point starts (the eye; for an orthographic view, on the eye plane), given the
-   * point and its framebuffer position.
-   */
-  sightOrigin(point: Vec3, x: number, y: number): Vec3;
-}
 
 /** @internal The winning feature: which triangle, where in the world and on the screen. */
 export interface SnapFound {
@@ -38,131 +20,169 @@ export interface SnapFound {
   point: Vec3;
   pixel: [number, number];
   pixelDistance: number;
-  /** Where its line of sight starts, and the distance from there (orders ties). */
-  origin: Vec3;
+  /** The distance from where its line of sight starts. */
   depth: number;
-  triangle: SnapTriangle;
+  /** Index of the triangle in the `SnapTriangles`. */
+  triangle: number;
   /** Corner k of the triangle (vertex), or edge k (edge, midpoint: corners k and (k + 1) % 3). */
   k: number;
   /** Along edge k from its first corner: 0..1 (0 for a vertex). */
   t: number;
 }
 
-const kindRank: Record<SnapKind, number> = { vertex: 0, midpoint: 1, edge: 2 };
+const kinds: readonly SnapKind[] = ['vertex', 'midpoint', 'edge'];
 
 /**
- * An occluder must be nearer than the feature by more than this fraction of the sight line's length: surfaces that
- * meet the feature (its own faces, a neighbour's coplanar face along a shared edge) never hide it.
- * @internal
+ * Per snap (made on the first, so importing the module allocates nothing; grown for more triangles): the candidates,
+ * each triangle's corners in clip space (12 per triangle) and on screen (2 per corner, NaN outside the depth range),
+ * and one edge midpoint in clip space.
  */
-export const snapOcclusionTolerance = 1e-4;
+let scratch: { candidates: SnapCandidates; clip: Float64Array; screen: Float64Array; midpoint: Float64Array } | null =
+  null;
 
 /**
- * The feature snapped to, or null. Candidates: each triangle's corners on a feature edge, its feature edges' midpoints
- * and their points nearest the point on screen (the edge clipped to the depth range first), kept when inside the
- * framebuffer and the depth range and within `radius` pixels. Order: vertex before midpoint before edge, then the
- * smaller pixel distance, the nearer, the lower pick ID, face and corner. The first one whose line of sight no seen
- * triangle crosses nearer than itself wins.
+ * The feature snapped to among the `allowed` kinds, or null. Candidates: each triangle's corners on a feature edge,
+ * its feature edges' midpoints and their points nearest the point on screen (the edge clipped to the depth range
+ * first), kept when inside the framebuffer and the depth range and within `radius` pixels. Order: vertex before
+ * midpoint before edge, then the smaller pixel distance, the nearer, the lower pick ID, face and corner. The first one
+ * whose line of sight no seen triangle crosses nearer than itself wins (`snapOcclusionTolerance`).
  * @internal
  */
 export function findSnapFeature(
-  triangles: readonly SnapTriangle[],
+  triangles: SnapTriangles,
   view: SnapView,
-  snap: CheckedSnap,
+  allowed: CheckedSnap['kinds'],
 ): SnapFound | null {
-  const found: SnapFound[] = [];
-  // Corners 0–2 in clip space, then edge k's midpoint at 12 + 4k (clip space is linear in world space).
-  const clip = new Float64Array(24);
-  const { vertex, midpoint, edge } = snap.kinds;
-  for (const triangle of triangles) {
-    const c = triangle.corners;
-    const edges = triangle.featureEdges;
-    if (edges === 0) continue;
-    for (let k = 0; k < 3; k++) toClip(view.viewProjection, c[k * 3], c[k * 3 + 1], c[k * 3 + 2], clip, k * 4);
-    for (let k = 0; k < 3; k++) {
-      const onFeature = (edges >> k) & 1;
-      const previousFeature = (edges >> ((k + 2) % 3)) & 1;
-      if (vertex && (onFeature || previousFeature))
-        offer(found, view, snap.radius, 'vertex', triangle, k, 0, clip, k * 4);
-      if (!onFeature) continue;
-      if (midpoint) {
-        const a = k * 4;
-        const b = ((k + 1) % 3) * 4;
-        for (let i = 0; i < 4; i++) clip[12 + a + i] = (clip[a + i] + clip[b + i]) / 2;
-        offer(found, view, snap.radius, 'midpoint', triangle, k, 0.5, clip, 12 + a);
-      }
-      if (edge) offerEdgePoint(found, view, snap.radius, triangle, k, clip);
-    }
+  const count = triangles.count;
+  // At most 3 candidates of one kind per triangle.
+  if (!scratch || scratch.candidates.x.length < count * 3) {
+    const capacity = Math.max(128, count * 3);
+    scratch = {
+      candidates: makeSnapCandidates(capacity),
+      clip: new Float64Array(capacity * 4),
+      screen: new Float64Array(capacity * 2),
+      midpoint: new Float64Array(4),
+    };
   }
-  found.sort(
-    (a, b) =>
-      kindRank[a.kind] - kindRank[b.kind] ||
-      a.pixelDistance - b.pixelDistance ||
-      a.depth - b.depth ||
-      a.triangle.id - b.triangle.id ||
-      a.triangle.face - b.triangle.face ||
-      a.k - b.k,
-  );
-  for (const feature of found) if (!isOccluded(triangles, feature)) return feature;
+  const { candidates, clip, screen, midpoint } = scratch;
+  projectCorners(triangles, view, clip, screen);
+  const { featureEdges } = triangles;
+  const { radius, sampleX, sampleY } = view;
+  for (let rank = 0; rank < 3; rank++) {
+    if (!(rank === 0 ? allowed.vertex : rank === 1 ? allowed.midpoint : allowed.edge)) continue;
+    candidates.count = 0;
+    for (let i = 0; i < count; i++) {
+      const edges = featureEdges[i];
+      if (edges === 0) continue;
+      for (let k = 0; k < 3; k++) {
+        const a = i * 12 + k * 4;
+        if (rank === 0) {
+          // A corner counts when one of its two edges is a feature edge; its screen position is known.
+          if (((edges >> k) & 1) === 0 && ((edges >> ((k + 2) % 3)) & 1) === 0) continue;
+          const x = screen[(i * 3 + k) * 2];
+          const y = screen[(i * 3 + k) * 2 + 1];
+          const dx = x - sampleX;
+          const dy = y - sampleY;
+          // NaN (outside the depth range) fails every comparison.
+          if (dx * dx + dy * dy <= radius * radius && isOnFramebuffer(view, x, y))
+            pushSnapCandidate(candidates, i, k, 0, x, y, Math.sqrt(dx * dx + dy * dy));
+          continue;
+        }
+        if (((edges >> k) & 1) === 0) continue;
+        const b = i * 12 + ((k + 1) % 3) * 4;
+        if (rank === 2) {
+          offerEdgePoint(candidates, view, i, k, clip, a, b);
+          continue;
+        }
+        for (let r = 0; r < 4; r++) midpoint[r] = (clip[a + r] + clip[b + r]) / 2;
+        offerMidpoint(candidates, view, i, k, midpoint);
+      }
+    }
+    const winner = firstVisible(candidates, triangles, view);
+    if (winner < 0) continue;
+    const p = winner * 3;
+    return {
+      kind: kinds[rank],
+      point: [candidates.point[p], candidates.point[p + 1], candidates.point[p + 2]],
+      pixel: [candidates.x[winner], candidates.y[winner]],
+      pixelDistance: candidates.distance[winner],
+      depth: candidates.depth[winner],
+      triangle: candidates.triangle[winner],
+      k: candidates.edge[winner],
+      t: candidates.t[winner],
+    };
+  }
   return null;
 }
 
-function toClip(m: ArrayLike<number>, x: number, y: number, z: number, out: Float64Array, o: number): void {
-  for (let i = 0; i < 4; i++) out[o + i] = m[i] * x + m[4 + i] * y + m[8 + i] * z + m[12 + i];
+/**
+ * Writes each triangle's corners in clip space (12 per triangle) and on screen (2 per corner; NaN when outside the
+ * depth range, reverse-Z: 0 ≤ z ≤ w, in front of the eye). The matrix is read once.
+ */
+function projectCorners(triangles: SnapTriangles, view: SnapView, clip: Float64Array, screen: Float64Array): void {
+  const m = view.viewProjection;
+  const m0 = m[0];
+  const m1 = m[1];
+  const m2 = m[2];
+  const m3 = m[3];
+  const m4 = m[4];
+  const m5 = m[5];
+  const m6 = m[6];
+  const m7 = m[7];
+  const m8 = m[8];
+  const m9 = m[9];
+  const m10 = m[10];
+  const m11 = m[11];
+  const m12 = m[12];
+  const m13 = m[13];
+  const m14 = m[14];
+  const m15 = m[15];
+  const { width, height } = view;
+  const c = triangles.corners;
+  for (let j = 0, n = triangles.count * 3; j < n; j++) {
+    const x = c[j * 3];
+    const y = c[j * 3 + 1];
+    const z = c[j * 3 + 2];
+    const cx = m0 * x + m4 * y + m8 * z + m12;
+    const cy = m1 * x + m5 * y + m9 * z + m13;
+    const cz = m2 * x + m6 * y + m10 * z + m14;
+    const cw = m3 * x + m7 * y + m11 * z + m15;
+    clip[j * 4] = cx;
+    clip[j * 4 + 1] = cy;
+    clip[j * 4 + 2] = cz;
+    clip[j * 4 + 3] = cw;
+    const inRange = cw > 0 && cz >= 0 && cz <= cw;
+    screen[j * 2] = inRange ? ((cx / cw + 1) / 2) * width : Number.NaN;
+    screen[j * 2 + 1] = inRange ? ((1 - cy / cw) / 2) * height : Number.NaN;
+  }
 }
 
-/** The world point at `t` along edge k of the corners (t = 0: corner k itself, exactly). */
-function edgePoint(c: Float64Array, k: number, t: number): Vec3 {
-  const a = k * 3;
-  const b = ((k + 1) % 3) * 3;
-  return [c[a] + (c[b] - c[a]) * t, c[a + 1] + (c[b + 1] - c[a + 1]) * t, c[a + 2] + (c[b + 2] - c[a + 2]) * t];
+function isOnFramebuffer(view: SnapView, x: number, y: number): boolean {
+  return x >= 0 && y >= 0 && x < view.width && y < view.height;
 }
 
-/** Whether clip point `o` is inside the depth range (reverse-Z: 0 ≤ z ≤ w) in front of the eye. */
-function inDepthRange(clip: ArrayLike<number>, o: number): boolean {
-  const z = clip[o + 2];
-  const w = clip[o + 3];
-  return w > 0 && z >= 0 && z <= w;
+/** Adds edge k's midpoint (clip point `m`) when it is in the depth range, inside the framebuffer and within the radius. */
+function offerMidpoint(candidates: SnapCandidates, view: SnapView, triangle: number, k: number, m: Float64Array): void {
+  const w = m[3];
+  if (!(w > 0 && m[2] >= 0 && m[2] <= w)) return;
+  pushIfNear(candidates, view, triangle, k, 0.5, ((m[0] / w + 1) / 2) * view.width, ((1 - m[1] / w) / 2) * view.height);
 }
 
-/** Adds the candidate (at `t` along edge k) when it is in the depth range, inside the framebuffer and within the radius. */
-function offer(
-  found: SnapFound[],
-  view: SnapView,
-  radius: number,
-  kind: SnapKind,
-  triangle: SnapTriangle,
-  k: number,
-  t: number,
-  clip: ArrayLike<number>,
-  o: number,
-): void {
-  if (!inDepthRange(clip, o)) return;
-  const w = clip[o + 3];
-  const x = ((clip[o] / w + 1) / 2) * view.width;
-  const y = ((1 - clip[o + 1] / w) / 2) * view.height;
-  pushIfNear(found, view, radius, kind, triangle, k, t, x, y);
-}
-
-/** Adds the candidate when its screen position is inside the framebuffer and within the radius (its world point made only then). */
+/** Adds the candidate when its screen position is inside the framebuffer and within the radius. */
 function pushIfNear(
-  found: SnapFound[],
+  candidates: SnapCandidates,
   view: SnapView,
-  radius: number,
-  kind: SnapKind,
-  triangle: SnapTriangle,
+  triangle: number,
   k: number,
   t: number,
   x: number,
   y: number,
 ): void {
-  if (!(x >= 0 && y >= 0 && x < view.width && y < view.height)) return;
-  const pixelDistance = Math.hypot(x - view.sampleX, y - view.sampleY);
-  if (!(pixelDistance <= radius)) return;
-  const point = edgePoint(triangle.corners, k, t);
-  const origin = view.sightOrigin(point, x, y);
-  const depth = Math.hypot(point[0] - origin[0], point[1] - origin[1], point[2] - origin[2]);
-  found.push({ kind, point, pixel: [x, y], pixelDistance, origin, depth, triangle, k, t });
+  if (!isOnFramebuffer(view, x, y)) return;
+  const dx = x - view.sampleX;
+  const dy = y - view.sampleY;
+  const distance = Math.sqrt(dx * dx + dy * dy);
+  if (distance <= view.radius) pushSnapCandidate(candidates, triangle, k, t, x, y, distance);
 }
 
 /**
@@ -171,15 +191,14 @@ function pushIfNear(
  * (perspective-correct: screen fraction s between clip ends of w0, w1 is world fraction s·w0 / (s·w0 + (1 − s)·w1)).
  */
 function offerEdgePoint(
-  found: SnapFound[],
+  candidates: SnapCandidates,
   view: SnapView,
-  radius: number,
-  triangle: SnapTriangle,
+  triangle: number,
   k: number,
   clip: Float64Array,
+  a: number,
+  b: number,
 ): void {
-  const a = k * 4;
-  const b = ((k + 1) % 3) * 4;
   let t0 = 0;
   let t1 = 1;
   // Keep w − z ≥ 0 (near) and z ≥ 0 (far): each is linear in t along the edge.
@@ -204,48 +223,10 @@ function offerEdgePoint(
   const s = length2 > 0 ? Math.min(1, Math.max(0, ((view.sampleX - x0) * dx + (view.sampleY - y0) * dy) / length2)) : 0;
   const fraction = s * w0 + (1 - s) * w1 > 0 ? (s * w0) / (s * w0 + (1 - s) * w1) : 0;
   const t = t0 + (t1 - t0) * fraction;
-  pushIfNear(found, view, radius, 'edge', triangle, k, t, x0 + dx * s, y0 + dy * s);
+  pushIfNear(candidates, view, triangle, k, t, x0 + dx * s, y0 + dy * s);
 }
 
-/** Component i of the clip point at `t` between clip points `a` and `b` (no closure per edge: this runs per candidate). */
+/** Component i of the clip point at `t` between clip points `a` and `b`. */
 function lerpClip(clip: Float64Array, a: number, b: number, t: number, i: number): number {
   return clip[a + i] + (clip[b + i] - clip[a + i]) * t;
-}
-
-/** Whether a seen triangle crosses the feature's line of sight nearer than the feature (Möller–Trumbore, float64). */
-function isOccluded(triangles: readonly SnapTriangle[], feature: SnapFound): boolean {
-  // Scalars only: this runs for every seen triangle per candidate tried.
-  const [ox, oy, oz] = feature.origin;
-  const dx = feature.point[0] - ox;
-  const dy = feature.point[1] - oy;
-  const dz = feature.point[2] - oz;
-  const limit = 1 - snapOcclusionTolerance;
-  for (const triangle of triangles) {
-    const c = triangle.corners;
-    const e1x = c[3] - c[0];
-    const e1y = c[4] - c[1];
-    const e1z = c[5] - c[2];
-    const e2x = c[6] - c[0];
-    const e2y = c[7] - c[1];
-    const e2z = c[8] - c[2];
-    const px = dy * e2z - dz * e2y;
-    const py = dz * e2x - dx * e2z;
-    const pz = dx * e2y - dy * e2x;
-    const det = e1x * px + e1y * py + e1z * pz;
-    if (det === 0) continue;
-    const inverse = 1 / det;
-    const sx = ox - c[0];
-    const sy = oy - c[1];
-    const sz = oz - c[2];
-    const u = (sx * px + sy * py + sz * pz) * inverse;
-    if (u < 0 || u > 1) continue;
-    const qx = sy * e1z - sz * e1y;
-    const qy = sz * e1x - sx * e1z;
-    const qz = sx * e1y - sy * e1x;
-    const v = (dx * qx + dy * qy + dz * qz) * inverse;
-    if (v < 0 || u + v > 1) continue;
-    const t = (e2x * qx + e2y * qy + e2z * qz) * inverse;
-    if (t > 0 && t < limit) return true;
-  }
-  return false;
 }

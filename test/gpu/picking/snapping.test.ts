@@ -8,6 +8,7 @@ import {
   createMeshFromData,
   createScene,
   type Engine,
+  makeMatrixCamera,
   makeOrthographicCamera,
   makePerspectiveCamera,
   type MeshData,
@@ -28,7 +29,13 @@ import {
   type SnapKind,
 } from '../../../picking/index.js';
 import { dot, makeFloat64Camera, normalize, pixelRay, sub, toView } from '../../support/camera-rays.js';
-import { lookAtBasis, orthographicPixelRay } from '../../support/camera-matrices64.js';
+import {
+  lookAt64,
+  lookAtBasis,
+  orthographic64,
+  orthographicPixelRay,
+  perspective64,
+} from '../../support/camera-matrices64.js';
 import { gpuTest } from '../../support/gpu.js';
 import { makeRandom } from '../../support/random.js';
 import {
@@ -214,7 +221,10 @@ function makeReference(placed: Placed[], camera: ReferenceCamera) {
     const at = (r: number) => m[r] * local[0] + m[4 + r] * local[1] + m[8 + r] * local[2] + m[12 + r];
     return [at(0), at(1), at(2)];
   };
-  /** Whether a snapped feature's fields describe its point: the named corners of faceId, placed and projected. */
+  /**
+   * Whether a snapped feature's fields describe its point: the named corners of faceId, placed and projected, and its
+   * distance from the line of sight's origin.
+   */
   const describesPoint = (info: PickingInfo): boolean => {
     const got = info.snapped!;
     const entry = byId.get(got.mesh.uniqueId);
@@ -229,8 +239,11 @@ function makeReference(placed: Placed[], camera: ReferenceCamera) {
     const t = got.edgeParameter;
     const expected = [0, 1, 2].map((i) => a[i] + (b[i] - a[i]) * t);
     const screen = camera.project(got.point);
+    // The distance runs from where the line of sight starts (the eye, or the point's foot on the eye plane).
+    const distance = Math.hypot(...sub(got.point, camera.sightOrigin(got.point)));
     return (
       Math.hypot(...sub(got.point, expected)) <= 1e-5 * got.distance &&
+      Math.abs(got.distance - distance) <= 1e-5 * distance &&
       Math.hypot(screen.x - got.pixel[0], screen.y - got.pixel[1]) <= 1e-3 &&
       (got.kind !== 'midpoint' || t === 0.5)
     );
@@ -366,6 +379,74 @@ describe('snapping (pickSnappedAsync)', () => {
       }
       console.log(`snapping: ${total}/${count * cameras.length} agree with the reference`);
       expect(total / (count * cameras.length)).toBeGreaterThanOrEqual(0.999);
+      disposeGpuPicker(picker);
+    },
+    size,
+  );
+
+  gpuTest(
+    "a host's matrix cameras (perspective, orthographic) snap as the reference of the camera they copy",
+    async ({ engine }) => {
+      const { scene, placed } = buildScene(engine);
+      const picker = createGpuPicker(scene);
+      // A finite far plane: a host's projection matrix holds finite numbers.
+      const perspective = makePerspectiveCamera({
+        position: [3.2, 3.4, 5.6],
+        target: [0.3, 0.5, 0.6],
+        fovY: 0.75,
+        far: 60,
+      });
+      const orthographic = makeOrthographicCamera({
+        position: [-3, 4.5, 5.5],
+        target: [0.3, 0.4, 0.7],
+        height: 5,
+        far: 40,
+      });
+      const aspect = size[0] / size[1];
+      const cases = [
+        {
+          reference: perspectiveReference(perspective),
+          camera: makeMatrixCamera({
+            view: lookAt64(perspective.position, perspective.target, perspective.up),
+            projection: perspective64(perspective.fovY, aspect, perspective.near, perspective.far, 'standard'),
+            depth: 'standard',
+          }),
+        },
+        {
+          reference: orthographicReference(orthographic as Camera & { kind: 'orthographic' }),
+          camera: makeMatrixCamera({
+            view: lookAt64(orthographic.position, orthographic.target, orthographic.up),
+            projection: orthographic64(orthographic.height, aspect, orthographic.near, orthographic.far, 'standard'),
+            depth: 'standard',
+          }),
+        },
+      ];
+      const count = 250;
+      for (const [c, { reference: camera, camera: matrices }] of cases.entries()) {
+        scene.camera = matrices;
+        const reference = makeReference(placed, camera);
+        const random = makeRandom(3701 + c);
+        let agreed = 0;
+        let snapped = 0;
+        let distanceOff = 0;
+        for (let i = 0; i < count; i++) {
+          const x = Math.floor(random() * size[0]);
+          const y = Math.floor(random() * size[1]);
+          const info = await pickSnappedAsync(picker, x, y, { snap: { radius } });
+          if (agrees(info, reference.snapAt(x, y))) agreed++;
+          if (!info.snapped) continue;
+          snapped++;
+          // A perspective matrix camera measures from its eye, as a placed one does (an orthographic one from its
+          // near plane, where its picking rays start).
+          if (!camera.perspective) continue;
+          const expected = Math.hypot(...sub(info.snapped.point, camera.sightOrigin(info.snapped.point)));
+          if (!(Math.abs(info.snapped.distance - expected) <= 1e-5 * expected)) distanceOff++;
+        }
+        console.log(`snapping matrices (${camera.perspective ? 'perspective' : 'orthographic'}): ${agreed}/${count}`);
+        expect(snapped).toBeGreaterThan(count / 3);
+        expect(distanceOff).toBe(0);
+        expect(agreed / count).toBeGreaterThanOrEqual(0.99);
+      }
       disposeGpuPicker(picker);
     },
     size,
