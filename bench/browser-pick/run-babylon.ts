@@ -4,10 +4,9 @@
 // interleaved rounds. Run: npm run bench:babylon [-- rounds]   (BENCH_SCENES=1000,10000 picks scenes; t: thin instances;
 // BENCH_CPU_PROFILE=path writes a CPU profile of weft's requests per scene; BENCH_STAGES=1 prints where each of weft's
 // requests spends its time, the adapter's and weft's own pickManyAsync side by side, with pick detail on and off)
-import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
-import { launchBenchChromium, startBenchPageServer } from '../real-gpu/bench-chromium.js';
+import { launchBenchChromium, startBenchPageServer, writePageCpuProfile } from '../real-gpu/bench-chromium.js';
 import { median } from '../bench-timing.js';
 import type { BabylonBenchAnswers, BabylonBenchRound } from './babylon-page.js';
 import type { StageProfile } from './profile.js';
@@ -75,15 +74,8 @@ async function main(): Promise<void> {
       }
       const profilePath = process.env.BENCH_CPU_PROFILE;
       if (profilePath) {
-        // A V8 CPU profile of weft's requests alone (open it in Chrome DevTools' Performance panel).
-        const cdp = await page.context().newCDPSession(page);
-        await cdp.send('Profiler.enable');
-        await cdp.send('Profiler.setSamplingInterval', { interval: 100 });
-        await cdp.send('Profiler.start');
-        await call(page, 'weftOnly', 20);
-        const { profile } = await cdp.send('Profiler.stop');
         const file = `${profilePath}-${spec.count}${spec.thin ? 't' : ''}.cpuprofile`;
-        writeFileSync(file, JSON.stringify(profile));
+        await writePageCpuProfile(page, file, () => call(page, 'weftOnly', 20));
         console.log(`  CPU profile of 20 × (pick, 64 points, box) by weft: ${file}`);
       }
       const m = Object.fromEntries(

@@ -6,11 +6,11 @@
 //   WEFT_BENCH_ADAPTER a case-insensitive pattern the page's WebGPU adapter must match, checked before any bench
 //                      (with WEFT_CHROMIUM set it defaults to 'nvidia'; set it empty to measure any adapter).
 // browser-rig.ts is loaded only when needed: it imports Vite, which that machine does not have.
-import { createReadStream, existsSync, statSync } from 'node:fs';
+import { createReadStream, existsSync, statSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { basename, extname, join, normalize, resolve } from 'node:path';
-import { type Browser, chromium } from 'playwright-core';
+import { type Browser, chromium, type Page } from 'playwright-core';
 
 /** The page server a benchmark talks to (same shape as browser-rig's). */
 export interface BenchPageServer {
@@ -144,4 +144,24 @@ export async function launchBenchChromium(pageUrl: string): Promise<Browser> {
     throw error;
   }
   return browser;
+}
+
+/**
+ * Runs `work` (steps on `page`) under V8's sampling profiler and writes the profile to `file` (open it in Chrome
+ * DevTools' Performance panel): the benches' `BENCH_CPU_PROFILE` option.
+ */
+export async function writePageCpuProfile(
+  page: Page,
+  file: string,
+  work: () => Promise<unknown>,
+  samplingMicros = 100,
+): Promise<void> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Profiler.enable');
+  await cdp.send('Profiler.setSamplingInterval', { interval: samplingMicros });
+  await cdp.send('Profiler.start');
+  await work();
+  const { profile } = await cdp.send('Profiler.stop');
+  writeFileSync(file, JSON.stringify(profile));
+  await cdp.detach();
 }

@@ -5,9 +5,8 @@
 // Run: npm run bench:three [-- rounds]   (default 10; BENCH_CPU_PROFILE=path writes a V8 CPU profile of adapter picks
 // alone per scene, path-<scene>.cpuprofile; bench/three-pick/profile-summary.ts summarises one; BENCH_THREE_GAP=1 prints
 // the adapter pick beside weft's own and its parts, interleaved).
-import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { launchBenchChromium, startBenchPageServer } from '../real-gpu/bench-chromium.js';
+import { launchBenchChromium, startBenchPageServer, writePageCpuProfile } from '../real-gpu/bench-chromium.js';
 import { median } from '../bench-timing.js';
 import type { ThreeRound, ThreeSceneSpec } from './page.js';
 
@@ -58,15 +57,8 @@ async function main(): Promise<void> {
         console.log(`  where the adapter's time goes (medians, ms): ${JSON.stringify(await call('gap', 30))}`);
       const profilePath = process.env.BENCH_CPU_PROFILE;
       if (profilePath) {
-        // A V8 CPU profile of adapter picks alone (open it in Chrome DevTools' Performance panel).
-        const cdp = await page.context().newCDPSession(page);
-        await cdp.send('Profiler.enable');
-        await cdp.send('Profiler.setSamplingInterval', { interval: 50 });
-        await cdp.send('Profiler.start');
-        await call('adapterOnly', profiledPicks);
-        const { profile } = await cdp.send('Profiler.stop');
         const file = `${profilePath}-${spec.kind}-${spec.count}.cpuprofile`;
-        writeFileSync(file, JSON.stringify(profile));
+        await writePageCpuProfile(page, file, () => call('adapterOnly', profiledPicks), 50);
         console.log(`  CPU profile of ${profiledPicks} adapter picks: ${file}`);
       }
     }
