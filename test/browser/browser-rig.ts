@@ -1,6 +1,6 @@
 // Browser test rig: a Vite dev server for test pages, Debian's Chromium with WebGPU on
 // (DESIGN.md §7), and pages that record console, page and WebGPU errors.
-import { existsSync, realpathSync, statSync } from 'node:fs';
+import { existsSync, mkdtempSync, realpathSync, rmSync, statSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -71,6 +71,7 @@ function repoFallback(root: string): Plugin {
  */
 export async function startPageServer(root: string, prebundle: readonly string[] = []): Promise<PageServer> {
   const pagesRoot = resolve(root);
+  const cacheDir = mkdtempSync(join(repoRoot, 'node_modules', '.vite-pages-'));
   const server = await createServer({
     configFile: false,
     envDir: false,
@@ -79,6 +80,9 @@ export async function startPageServer(root: string, prebundle: readonly string[]
     clearScreen: false,
     appType: 'mpa',
     plugins: [repoFallback(pagesRoot)],
+    // A cache folder per server, removed with it: test files run side by side, and servers sharing one folder rewrite
+    // each other's pre-bundled packages (a page then fails to fetch a `bunny.js` another server's optimiser replaced).
+    cacheDir,
     optimizeDeps: { noDiscovery: true, include: [...prebundle] },
     server: {
       host: '127.0.0.1',
@@ -94,9 +98,16 @@ export async function startPageServer(root: string, prebundle: readonly string[]
   const address = server.httpServer?.address() as AddressInfo | null;
   if (!address || typeof address === 'string') {
     await server.close();
+    rmSync(cacheDir, { recursive: true, force: true });
     throw new Error('Vite dev server did not report a TCP address');
   }
-  return { url: `http://127.0.0.1:${address.port}/`, close: () => server.close() };
+  return {
+    url: `http://127.0.0.1:${address.port}/`,
+    close: async () => {
+      await server.close();
+      rmSync(cacheDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** Launches headless Debian Chromium with WebGPU on SwiftShader and a fresh temporary profile. */
