@@ -1,6 +1,7 @@
 import { describeValue, WeftError } from '../core/errors.js';
 import { type Engine, getEngineColorTexture, hostDeviceLostError, isDeviceLostAsync } from './engine.js';
 import { EngineError } from './engine-errors.js';
+import { mapForReadPromptlyAsync } from './map-prompt.js';
 import {
   acquireStagingBuffer,
   createStagingPool,
@@ -78,7 +79,7 @@ export async function readStagingBufferAsync<T>(
   copyOut: (mapped: Uint8Array) => T,
 ): Promise<T> {
   try {
-    await buffer.mapAsync(GPUMapMode.READ, 0, byteLength);
+    await mapForReadPromptlyAsync(pool.device, buffer, byteLength);
   } catch (error) {
     discardStagingBuffer(pool, buffer);
     throw error;
