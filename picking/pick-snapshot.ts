@@ -336,18 +336,25 @@ function makeStandIn(c: PickCandidate, device: GPUDevice): { subject: PickSubjec
  * @internal
  */
 export function bindSnapshotMeshes(snapshot: PickSnapshot, device: GPUDevice): () => void {
-  const releases: (() => void)[] = [];
-  for (const c of snapshot.candidates) {
+  let releases: (() => void)[] | null = null;
+  const candidates = snapshot.candidates;
+  for (let i = 0; i < candidates.length; i++) {
+    const c = candidates[i];
     if (isAsCaptured(c)) {
       c.drawMesh = undefined;
       continue;
     }
     const standIn = makeStandIn(c, device);
     c.drawMesh = standIn.subject;
-    releases.push(standIn.release);
+    (releases ??= []).push(standIn.release);
   }
+  // Every mesh as captured (the usual case): nothing to free, every candidate already draws its mesh.
+  if (!releases) return releaseNothing;
+  const made = releases;
   return () => {
-    for (const release of releases) release();
-    for (const c of snapshot.candidates) c.drawMesh = undefined;
+    for (const release of made) release();
+    for (const c of candidates) c.drawMesh = undefined;
   };
 }
+
+function releaseNothing(): void {}
