@@ -211,19 +211,36 @@ export function makePickSnapshot(
   return { candidates, drawLists };
 }
 
-let deformedScenes: WeakMap<Scene, { version: number; deformed: boolean }> | undefined;
+/** What a pick asks of the whole mesh list, known per scene structure version (thin-instance counts bump it too). */
+interface SceneFacts {
+  version: number;
+  deformed: boolean;
+  /** At least `hierarchyThreshold` drawables. */
+  manyDrawables: boolean;
+}
+
+let sceneFacts: WeakMap<Scene, SceneFacts> | undefined;
+
+/** The scene's facts, computed again when its structure changed (the cache appears on first use). */
+function factsOf(scene: Scene): SceneFacts {
+  sceneFacts ??= new WeakMap();
+  const known = sceneFacts.get(scene);
+  if (known && known.version === scene.structureVersion) return known;
+  const facts = {
+    version: scene.structureVersion,
+    deformed: scene.meshes.some(source.isDeformed),
+    manyDrawables: countDrawables(scene.meshes) >= hierarchyThreshold,
+  };
+  sceneFacts.set(scene, facts);
+  return facts;
+}
 
 /**
  * Whether any mesh of the scene is deformed (cached per scene structure version; the cache appears on first use).
  * @internal
  */
 export function sceneHasDeformedMeshes(scene: Scene): boolean {
-  deformedScenes ??= new WeakMap();
-  const known = deformedScenes.get(scene);
-  if (known && known.version === scene.structureVersion) return known.deformed;
-  const deformed = scene.meshes.some(source.isDeformed);
-  deformedScenes.set(scene, { version: scene.structureVersion, deformed });
-  return deformed;
+  return factsOf(scene).deformed;
 }
 
 /**
@@ -247,15 +264,10 @@ export function usesSceneHierarchy(
   points: number,
   scene: Scene | undefined,
 ): boolean {
-  return (
-    scene !== undefined &&
-    rays !== null &&
-    rays.length === points &&
-    options.preFilter !== false &&
-    meshes === scene.meshes &&
-    countDrawables(meshes) >= hierarchyThreshold &&
-    !sceneHasDeformedMeshes(scene)
-  );
+  if (scene === undefined || rays === null || rays.length !== points || options.preFilter === false) return false;
+  if (meshes !== scene.meshes) return false;
+  const facts = factsOf(scene);
+  return facts.manyDrawables && !facts.deformed;
 }
 
 /** Meshes without thin instances plus thin instances, counted until the threshold is reached (O(meshes) at most). */

@@ -303,7 +303,7 @@ function dropBuffer(gpu: PickGpu, buffer: GPUBuffer | null): void {
  * @internal
  */
 export function ensureUniforms(gpu: PickGpu, points: number, draws: number): void {
-  const maxBufferSize = gpu.device.limits.maxBufferSize;
+  const maxBufferSize = gpu.limits.maxBufferSize;
   if (!gpu.pointBuffer || gpu.pointCapacity < points) {
     dropBuffer(gpu, gpu.pointBuffer);
     gpu.pointCapacity = Math.max(
@@ -322,10 +322,11 @@ export function ensureUniforms(gpu: PickGpu, points: number, draws: number): voi
     gpu.pointUploaded = { copy: new Uint32Array(gpu.pointData.length), words: 0 };
     gpu.pointGroups.clear();
   }
-  if (!gpu.drawBuffer || gpu.drawBuffer.size < draws * drawSlotBytes) {
+  // drawData is as large as drawBuffer (read here instead of the buffer's native size getter).
+  if (!gpu.drawBuffer || gpu.drawData.byteLength < draws * drawSlotBytes) {
     const capacity = Math.max(
       draws,
-      Math.min(2 * ((gpu.drawBuffer?.size ?? 0) / drawSlotBytes), Math.floor(maxBufferSize / drawSlotBytes)),
+      Math.min(2 * (gpu.drawData.byteLength / drawSlotBytes), Math.floor(maxBufferSize / drawSlotBytes)),
       16,
     );
     dropBuffer(gpu, gpu.drawBuffer);
