@@ -276,7 +276,8 @@ async function main(): Promise<void> {
       `${(pick / d).toFixed(2)}×`,
       jsMicros.toFixed(0),
       String(calls),
-      meshes >= 10000 ? `≤ 50 (${verdict(jsMicros, 50, 'atMost')})` : '-',
+      // Issue #33: weft's own JS at most 40 µs per warm pick at 10 000 meshes.
+      meshes >= 10000 ? `≤ 40 (${verdict(jsMicros, 40, 'atMost')})` : '-',
       `${manualRatio.toFixed(2)}×`,
       `${(full / b).toFixed(1)}×`,
     ]);

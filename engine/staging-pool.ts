@@ -25,6 +25,8 @@ export interface StagingPool {
   readonly peaks: number[];
   /** Buffers created so far (for tests and benchmarks). */
   created: number;
+  /** The device's `maxBufferSize`, read once (a native getter). */
+  readonly maxBufferSize: number;
   /** Set by `disposeStagingPool`: buffers still in use are destroyed when released. */
   disposed: boolean;
 }
@@ -46,6 +48,7 @@ export function createStagingPool(device: GPUDevice, label: string): StagingPool
     epochPeak: 0,
     peaks: [],
     created: 0,
+    maxBufferSize: device.limits.maxBufferSize,
     disposed: false,
   };
 }
@@ -77,7 +80,7 @@ function stagingSizeClass(bytes: number): number {
 /** @internal Takes a free buffer of at least `bytes`, creating one only when none is free. */
 export function acquireStagingBuffer(pool: StagingPool, bytes: number): GPUBuffer {
   // Rounding up never takes a read that fits the device's buffer limit over it.
-  const size = Math.min(stagingSizeClass(bytes), Math.max(bytes, pool.device.limits.maxBufferSize));
+  const size = Math.min(stagingSizeClass(bytes), Math.max(bytes, pool.maxBufferSize));
   const buffer = pool.free.get(size)?.pop();
   pool.inUse++;
   pool.epochPeak = Math.max(pool.epochPeak, pool.inUse);

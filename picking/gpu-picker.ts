@@ -305,6 +305,28 @@ export function captureSceneSources(
   );
 }
 
+/** A pick in flight, as `disposeGpuPicker` sees it: `reject` rejects what the pick awaits now (no-op between awaits). */
+interface PendingPick {
+  reject: (error: Error) => void;
+}
+
+function ignoreRejection(): void {}
+
+function disposedInFlight(api: string): PickError {
+  return new PickError(api, 'disposed', 'the picker was disposed while the pick was in flight');
+}
+
+/**
+ * `promise`, or a rejection as soon as the picker is disposed (`pending.reject`), whichever comes first. One promise
+ * per await instead of a race against a promise kept for the whole pick.
+ */
+function unlessDisposed<T>(promise: Promise<T>, pending: PendingPick): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    pending.reject = reject;
+    promise.then(resolve, reject);
+  });
+}
+
 /**
  * @internal Encodes and submits one request now (so it draws the scene as it is at the call), then reads it back.
  * If the device is lost before the readback, the same snapshot is drawn again on the new device. `encode` draws and reads
@@ -317,13 +339,8 @@ export async function runRequest<T>(
   decode: (readback: PickReadback) => T,
   encode: (gpu: PickGpu, request: PickPassRequest) => Promise<PickReadback> = encodePickPass,
 ): Promise<T> {
-  let pending: { reject: (error: Error) => void } | null = null;
-  const cancelled = new Promise<never>((_, reject) => {
-    pending = { reject };
-    picker.inFlight.add(pending);
-  });
-  cancelled.catch(() => undefined);
-  const disposedError = () => new PickError(api, 'disposed', 'the picker was disposed while the pick was in flight');
+  const pending: PendingPick = { reject: ignoreRejection };
+  picker.inFlight.add(pending);
   let release: (() => void) | null = null;
   try {
     // Everything the pass reads is captured now, before any await: the snapshot holds the mesh list, matrices,
@@ -332,8 +349,8 @@ export async function runRequest<T>(
     if (request.ruleStorage === undefined) request.ruleStorage = readPickRuleStorage(request);
     for (let attempt = 0; ; attempt++) {
       const engine = picker.scene.engine;
-      if (engine.recovery) await Promise.race([whenEngineReadyAsync(engine), cancelled]);
-      if (picker.disposed) throw disposedError();
+      if (engine.recovery) await unlessDisposed(whenEngineReadyAsync(engine), pending);
+      if (picker.disposed) throw disposedInFlight(api);
       assertEngineDevice(engine, api);
       const gpu = ensurePickGpu(picker, engine.device, engine);
       // The rule text stays compiled while this pick uses it; a text replaced under its key is released after.
@@ -342,8 +359,8 @@ export async function runRequest<T>(
         release = bindSnapshotMeshes(request.snapshot, gpu.device);
         const preparing = preparePickPass(gpu, request);
         if (preparing) {
-          await Promise.race([preparing, cancelled]);
-          if (picker.disposed) throw disposedError();
+          await unlessDisposed(preparing, pending);
+          if (picker.disposed) throw disposedInFlight(api);
           release();
           release = bindSnapshotMeshes(request.snapshot, gpu.device);
         }
@@ -351,14 +368,14 @@ export async function runRequest<T>(
         // The pass is submitted: the stand-ins' GPU copies can go (destruction waits for the submitted work).
         release();
         release = null;
-        const readback = await Promise.race([encoding, cancelled]);
+        const readback = await unlessDisposed(encoding, pending);
         ruleUse?.();
         return decode(readback);
       } catch (error) {
         release?.();
         release = null;
         ruleUse?.();
-        if (picker.disposed) throw disposedError();
+        if (picker.disposed) throw disposedInFlight(api);
         if (error instanceof PickError) throw error;
         await throwIfHostDeviceLostAsync(engine, gpu.device, api);
         if (attempt === 0 && (engine.device !== gpu.device || engine.recovery)) continue;
@@ -372,7 +389,7 @@ export async function runRequest<T>(
       }
     }
   } finally {
-    picker.inFlight.delete(pending!);
+    picker.inFlight.delete(pending);
     picker.picks++;
   }
 }
@@ -420,31 +437,53 @@ export function cullingOf(api: string, options: GpuPickOptions | undefined): Pic
  * as several passes, all submitted at the call, and answers the same as smaller calls.
  * @throws {PickError} when the point list is empty, a point is invalid, an option is unknown or invalid, the picker is disposed, or (`limit-exceeded`) a single point draws more meshes than one pass can hold
  */
-export async function pickManyAsync(
+export function pickManyAsync(
   picker: GpuPicker,
   points: readonly { x: number; y: number }[],
   options?: GpuPickOptions,
   api = 'pickManyAsync',
 ): Promise<PickingInfo[]> {
-  assertAlive(picker, api);
-  checkOptionKeys(api, options, gpuPickOptionKeys, pickOptionError);
-  checkOptionTypes(api, options, gpuPickOptionTypes, pickOptionError);
-  const culling = cullingOf(api, options);
-  if (!Array.isArray(points) || points.length === 0)
-    throw new PickError(
-      api,
-      'bad-coordinates',
-      `points ${describeValue(points)} must be a non-empty array of { x, y }`,
-    );
-  const loading = loadSources(picker, api);
-  if (loading) await loading;
+  // Not an async function (a warm pick pays no extra promise and generator): what it throws it returns rejected.
+  try {
+    assertAlive(picker, api);
+    checkOptionKeys(api, options, gpuPickOptionKeys, pickOptionError);
+    checkOptionTypes(api, options, gpuPickOptionTypes, pickOptionError);
+    const culling = cullingOf(api, options);
+    if (!Array.isArray(points) || points.length === 0)
+      throw new PickError(
+        api,
+        'bad-coordinates',
+        `points ${describeValue(points)} must be a non-empty array of { x, y }`,
+      );
+    const loading = loadSources(picker, api);
+    if (loading) return loading.then(() => pickLoadedPoints(picker, points, options, api, culling));
+    return pickLoadedPoints(picker, points, options, api, culling);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** `pickManyAsync` once the pick sources' modules are loaded: captures the scene now and submits the pass. */
+function pickLoadedPoints(
+  picker: GpuPicker,
+  points: readonly { x: number; y: number }[],
+  options: GpuPickOptions | undefined,
+  api: string,
+  culling: PickCulling,
+): Promise<PickingInfo[]> {
   const camera = cameraOf(picker, api, options);
   const viewport = viewportOf(picker, options, api);
-  const rays: PickingRay[] = points.map((p, i) => {
+  const rays: PickingRay[] = [];
+  // The zoom centres each 1×1 region on its point: the pixel centre, or the exact sub-pixel point.
+  const regions: PixelRegion[] = [];
+  for (let i = 0; i < points.length; i++) {
+    const p = points[i];
     if (!p || typeof p !== 'object')
       throw new PickError(api, 'bad-coordinates', `points[${i}] ${describeValue(p)} must be { x, y }`);
-    return makePickingRay(camera, p.x, p.y, viewport, api, points.length > 1 ? i : undefined, options?.subpixel);
-  });
+    const ray = makePickingRay(camera, p.x, p.y, viewport, api, points.length > 1 ? i : undefined, options?.subpixel);
+    rays.push(ray);
+    regions.push({ x: ray.sampleX - 0.5, y: ray.sampleY - 0.5, width: 1, height: 1 });
+  }
   const rule = options?.discard !== undefined ? checkDiscardRule(api, options.discard) : null;
   const tolerance = checkOverlayTolerance(api, options?.overlayTolerance);
   // A world-adjust hook moves geometry outside its bounds: the ray pre-filter cannot be trusted then.
@@ -459,14 +498,7 @@ export async function pickManyAsync(
     sceneHierarchyFor(picker.scene, snapshotOptions, rays),
   );
   const viewProjection = rays[0].viewProjection;
-  const inverse = mat4.inverse(viewProjection) as Float32Array;
-  // The zoom centres each 1×1 region on its point: the pixel centre, or the exact sub-pixel point.
-  const regions: PixelRegion[] = rays.map((ray) => ({
-    x: ray.sampleX - 0.5,
-    y: ray.sampleY - 0.5,
-    width: 1,
-    height: 1,
-  }));
+  const inverse = inverseViewProjectionOf(viewProjection);
   const detailed = picker.detailed;
   const sources = captureSceneSources(picker, api, snapshot, rays, camera, options);
   const view = sources.length ? makeContributorViewData(camera, viewProjection, viewport.width, viewport.height) : null;
@@ -500,6 +532,28 @@ export async function pickManyAsync(
           decodePickTexel(snapshot, ray, inverse, readback.texel(i), rule?.rule.worldAdjustWgsl !== undefined, sources),
       ),
   );
+}
+
+/** The last camera matrix a pick inverted, as it was then, and its inverse (read-only: decoding only reads it). */
+let lastInverse: { viewProjection: Float32Array; inverse: Float32Array } | null = null;
+
+/** The inverse of a pick's camera matrix, computed again only when the matrix differs from the last pick's. */
+function inverseViewProjectionOf(viewProjection: Float32Array): Float32Array {
+  const last = lastInverse;
+  if (last) {
+    const held = last.viewProjection;
+    let i = 0;
+    // Equal entries, zeros of the same sign (NaN never equals: it is inverted again).
+    for (; i < 16; i++) {
+      const a = held[i];
+      const b = viewProjection[i];
+      if (a !== b || (a === 0 && 1 / a !== 1 / b)) break;
+    }
+    if (i === 16) return last.inverse;
+  }
+  const inverse = mat4.inverse(viewProjection) as Float32Array;
+  lastInverse = { viewProjection: viewProjection.slice(), inverse };
+  return inverse;
 }
 
 /** The last ID the snapshot's meshes and the captured sources use (0 when none). */

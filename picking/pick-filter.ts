@@ -78,6 +78,7 @@ export function makePickFilter(
       'bad-option',
       `ignore ${describeValue(ignore)} must be an array of meshes or { mesh, thinInstances }`,
     );
+  if (filter === undefined && ignore === undefined) return noFilter();
   const ignored = new Map<Mesh, 'all' | [number, number][]>();
   for (const [k, entry] of (ignore ?? []).entries()) {
     if (isMesh(entry)) {

@@ -211,19 +211,36 @@ export function makePickSnapshot(
   return { candidates, drawLists };
 }
 
-let deformedScenes: WeakMap<Scene, { version: number; deformed: boolean }> | undefined;
+/** What a pick asks of the whole mesh list, known per scene structure version (thin-instance counts bump it too). */
+interface SceneFacts {
+  version: number;
+  deformed: boolean;
+  /** At least `hierarchyThreshold` drawables. */
+  manyDrawables: boolean;
+}
+
+let sceneFacts: WeakMap<Scene, SceneFacts> | undefined;
+
+/** The scene's facts, computed again when its structure changed (the cache appears on first use). */
+function factsOf(scene: Scene): SceneFacts {
+  sceneFacts ??= new WeakMap();
+  const known = sceneFacts.get(scene);
+  if (known && known.version === scene.structureVersion) return known;
+  const facts = {
+    version: scene.structureVersion,
+    deformed: scene.meshes.some(source.isDeformed),
+    manyDrawables: countDrawables(scene.meshes) >= hierarchyThreshold,
+  };
+  sceneFacts.set(scene, facts);
+  return facts;
+}
 
 /**
  * Whether any mesh of the scene is deformed (cached per scene structure version; the cache appears on first use).
  * @internal
  */
 export function sceneHasDeformedMeshes(scene: Scene): boolean {
-  deformedScenes ??= new WeakMap();
-  const known = deformedScenes.get(scene);
-  if (known && known.version === scene.structureVersion) return known.deformed;
-  const deformed = scene.meshes.some(source.isDeformed);
-  deformedScenes.set(scene, { version: scene.structureVersion, deformed });
-  return deformed;
+  return factsOf(scene).deformed;
 }
 
 /**
@@ -247,15 +264,10 @@ export function usesSceneHierarchy(
   points: number,
   scene: Scene | undefined,
 ): boolean {
-  return (
-    scene !== undefined &&
-    rays !== null &&
-    rays.length === points &&
-    options.preFilter !== false &&
-    meshes === scene.meshes &&
-    countDrawables(meshes) >= hierarchyThreshold &&
-    !sceneHasDeformedMeshes(scene)
-  );
+  if (scene === undefined || rays === null || rays.length !== points || options.preFilter === false) return false;
+  if (meshes !== scene.meshes) return false;
+  const facts = factsOf(scene);
+  return facts.manyDrawables && !facts.deformed;
 }
 
 /** Meshes without thin instances plus thin instances, counted until the threshold is reached (O(meshes) at most). */
@@ -336,18 +348,25 @@ function makeStandIn(c: PickCandidate, device: GPUDevice): { subject: PickSubjec
  * @internal
  */
 export function bindSnapshotMeshes(snapshot: PickSnapshot, device: GPUDevice): () => void {
-  const releases: (() => void)[] = [];
-  for (const c of snapshot.candidates) {
+  let releases: (() => void)[] | null = null;
+  const candidates = snapshot.candidates;
+  for (let i = 0; i < candidates.length; i++) {
+    const c = candidates[i];
     if (isAsCaptured(c)) {
       c.drawMesh = undefined;
       continue;
     }
     const standIn = makeStandIn(c, device);
     c.drawMesh = standIn.subject;
-    releases.push(standIn.release);
+    (releases ??= []).push(standIn.release);
   }
+  // Every mesh as captured (the usual case): nothing to free, every candidate already draws its mesh.
+  if (!releases) return releaseNothing;
+  const made = releases;
   return () => {
-    for (const release of releases) release();
-    for (const c of snapshot.candidates) c.drawMesh = undefined;
+    for (const release of made) release();
+    for (const c of candidates) c.drawMesh = undefined;
   };
 }
+
+function releaseNothing(): void {}

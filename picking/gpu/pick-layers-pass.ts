@@ -138,7 +138,7 @@ export async function encodeLayeredPickPass(
       'unsupported',
       'drill-through draws one point of meshes, without sources or overlays',
     );
-  if (splitPickRequest(request, gpu.device.limits).length !== 1)
+  if (splitPickRequest(request, gpu.limits).length !== 1)
     throw new PickError(
       request.api,
       'limit-exceeded',
@@ -148,6 +148,8 @@ export async function encodeLayeredPickPass(
   const targets = preparePickTargets(gpu, request, [request], [plan]);
   const peel = getPeelGpu(gpu);
   writePointUniforms(gpu, request, true);
+  // The peel steps below copy into the point buffer on the GPU: what the picker last uploaded is no longer known.
+  gpu.pointUploaded.words = 0;
   writeDrawUniforms(gpu, request, plan);
   const { sceneAt } = getEngineUniformLayouts();
   const initial = new Float32Array((layersOffset + layers * layerBytes) / 4);

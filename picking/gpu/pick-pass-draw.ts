@@ -25,21 +25,28 @@ export function beginPickPass(
   targets: PickTargets,
   detailed: boolean,
 ): GPURenderPassEncoder {
-  return encoder.beginRenderPass({
-    label: 'weft:pick-pass',
-    colorAttachments: targets.views.slice(0, detailed ? 3 : 2).map((view) => ({
-      view,
-      loadOp: 'clear' as const,
-      storeOp: 'store' as const,
-      clearValue: { r: 0, g: 0, b: 0, a: 0 },
-    })),
-    depthStencilAttachment: {
-      view: targets.depthView,
-      depthLoadOp: 'clear',
-      depthClearValue: 0,
-      depthStoreOp: 'discard',
-    },
-  });
+  // The descriptor depends only on the targets: made once per target set (the call reads it, never keeps it).
+  const index = detailed ? 1 : 0;
+  let descriptor = targets.passDescriptors[index];
+  if (!descriptor) {
+    descriptor = {
+      label: 'weft:pick-pass',
+      colorAttachments: targets.views.slice(0, detailed ? 3 : 2).map((view) => ({
+        view,
+        loadOp: 'clear' as const,
+        storeOp: 'store' as const,
+        clearValue: { r: 0, g: 0, b: 0, a: 0 },
+      })),
+      depthStencilAttachment: {
+        view: targets.depthView,
+        depthLoadOp: 'clear',
+        depthClearValue: 0,
+        depthStoreOp: 'discard',
+      },
+    };
+    targets.passDescriptors[index] = descriptor;
+  }
+  return encoder.beginRenderPass(descriptor);
 }
 
 /** @internal Draws each mesh candidate for the points that draw it. */
@@ -60,17 +67,18 @@ export function drawMeshCandidates(
   };
   const batches = plan.batchDraws;
   let nextBatch = 0;
-  plan.candidates.forEach((candidatePlan, index) => {
+  for (let index = 0; index < plan.candidates.length; index++) {
+    const candidatePlan = plan.candidates[index];
     const { role, pipeline, storage, uses } = candidatePlan;
-    if (role === 'batch-follower') return;
+    if (role === 'batch-follower') continue;
     // Batches are in candidate order: the next one is this leader's.
     if (role === 'batch-leader') {
       const batch = batches![nextBatch++];
       if (uses.length > 0) drawBatch(gpu, pass, request, batch, uses[0], state);
-      return;
+      continue;
     }
     // Only a redraw after a device loss can meet a mesh disposed since the snapshot; it has no buffers left.
-    if (!pipeline || uses.length === 0) return;
+    if (!pipeline || uses.length === 0) continue;
     const candidate = request.snapshot.candidates[index];
     const mesh = candidate.drawMesh ?? candidate.mesh;
     if (state.pipeline !== pipeline) pass.setPipeline((state.pipeline = pipeline).lease.pipeline);
@@ -82,7 +90,7 @@ export function drawMeshCandidates(
       state.buffers = shareable ? { pipeline, mesh, geometryClass } : null;
     }
     drawCandidateUses(gpu, pass, request, plan, index, pipeline, candidatePlan, state);
-  });
+  }
 }
 
 /**
@@ -291,7 +299,8 @@ function drawCandidateUses(
   const pointGroups = pointGroupsFor(gpu, lease.bindGroupLayouts[0], composed.bindGroups[0].bindings);
   const drawBindings = composed.bindGroups[1].bindings;
   const block = candidate.overlay === 'on-top' ? request.overlayBlock! : 0;
-  for (const { point, slot, instances } of uses) {
+  for (let u = 0; u < uses.length; u++) {
+    const { point, slot, instances } = uses[u];
     const region = request.regions[point];
     if (block) {
       // An on-top overlay item: its own neighbourhood texels, depth-tested only against other overlay items.
@@ -304,9 +313,13 @@ function drawCandidateUses(
     }
     pass.setBindGroup(1, drawGroupFor(gpu, lease.bindGroupLayouts[1], drawBindings, slot));
     // Runs of one front face; a run whose pipeline differs (mirrored instances, culled faces) switches pipeline.
-    for (const run of rasterRuns) {
+    for (let r = 0; r < rasterRuns.length; r++) {
+      const run = rasterRuns[r];
       if (!run.pipeline) continue;
-      for (const range of instances ?? [run]) {
+      // Without instance ranges of its own the point draws the whole run.
+      const ranges = instances ? instances.length : 1;
+      for (let k = 0; k < ranges; k++) {
+        const range = instances ? instances[k] : run;
         // Only the part of the run this point's ray crosses.
         const first = Math.max(run.first, range.first);
         const count = Math.min(run.first + run.count, range.first + range.count) - first;

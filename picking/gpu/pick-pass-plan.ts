@@ -1,5 +1,5 @@
 import { readRuleStorage } from '../discard-rules.js';
-import { getPickPipeline } from './pick-pipelines.js';
+import { getPickPipeline, type PickRaster } from './pick-pipelines.js';
 import { weftPickSource as source } from '../sources/weft-pick-source.js';
 import { ensureRectTargets, ensureTargets, ensureUniforms, type PickGpu, type PickTargets } from './pick-resources.js';
 import type { PickSnapshot } from '../pick-snapshot.js';
@@ -25,15 +25,34 @@ export function rasterRunsOf(request: PickPassRequest, candidate: PickSnapshot['
   if (mesh.disposed) return [];
   const cullMode = request.culling === 'none' ? 'none' : source.cullMode(mesh);
   const runs: RasterRun[] = [];
-  for (const run of candidate.runs ?? wholeMesh)
-    for (const split of source.splitByWinding(mesh, candidate.worldMatrix, run.first, run.count, []))
+  const instanceRuns = candidate.runs ?? wholeMesh;
+  const splits: { first: number; count: number; frontFace: GPUFrontFace }[] = [];
+  for (let r = 0; r < instanceRuns.length; r++) {
+    const run = instanceRuns[r];
+    splits.length = 0;
+    source.splitByWinding(mesh, candidate.worldMatrix, run.first, run.count, splits);
+    for (let k = 0; k < splits.length; k++) {
+      const split = splits[k];
       runs.push({
         first: split.first,
         count: split.count,
-        raster: { cullMode, frontFace: split.frontFace },
+        raster: rasterOf(cullMode, split.frontFace),
         pipeline: null,
       });
+    }
+  }
   return runs;
+}
+
+let rasters: Map<string, PickRaster> | null = null;
+
+/** The raster state of a cull mode and front face: one shared, never written record each (made on first use). */
+function rasterOf(cullMode: GPUCullMode, frontFace: GPUFrontFace): PickRaster {
+  rasters ??= new Map();
+  const key = frontFace === 'cw' ? `${cullMode}-cw` : cullMode;
+  let raster = rasters.get(key);
+  if (!raster) rasters.set(key, (raster = { cullMode, frontFace }));
+  return raster;
 }
 
 /**
@@ -60,23 +79,26 @@ export function planPickShared(gpu: PickGpu, request: PickPassRequest): SharedPl
     request.layout === 'rect' && !rule && !detailed
       ? prepareBatchDraws(gpu, request.api, snapshot, (c) => rasterRunsOf(request, snapshot.candidates[c])[0]?.raster)
       : null;
-  const candidates = snapshot.candidates.map(
-    (): CandidatePlan => ({ pipeline: null, rasterRuns: noRasterRuns, storage: null, role: 'alone', uses: noUses }),
-  );
-  for (const batch of batchDraws ?? []) {
-    candidates[batch.first].role = 'batch-leader';
-    for (let k = 1; k < batch.count; k++) candidates[batch.first + k].role = 'batch-follower';
-  }
-  snapshot.candidates.forEach((c, index) => {
+  const candidates: CandidatePlan[] = [];
+  for (let index = 0; index < snapshot.candidates.length; index++)
+    candidates.push({ pipeline: null, rasterRuns: noRasterRuns, storage: null, role: 'alone', uses: noUses });
+  if (batchDraws)
+    for (const batch of batchDraws) {
+      candidates[batch.first].role = 'batch-leader';
+      for (let k = 1; k < batch.count; k++) candidates[batch.first + k].role = 'batch-follower';
+    }
+  for (let index = 0; index < snapshot.candidates.length; index++) {
+    const c = snapshot.candidates[index];
     const plan = candidates[index];
     // A batch draws with its own pipeline, from its leader's buffers and draw slot: no member needs runs.
-    if (plan.role !== 'alone') return;
+    if (plan.role !== 'alone') continue;
     const runs = rasterRunsOf(request, c);
     // Overlay items are the caller's handles, not scene geometry: the discard rule does not apply to them.
     const candidateRule = c.overlay ? null : rule;
     const mesh = c.drawMesh ?? c.mesh;
     let previous: RasterRun | null = null;
-    for (const run of runs) {
+    for (let r = 0; r < runs.length; r++) {
+      const run = runs[r];
       run.pipeline = reusesPreviousRunPipeline(previous, run)
         ? previous.pipeline
         : getPickPipeline(gpu, request.api, mesh, detailed, candidateRule, run.raster, request.detailMethod);
@@ -86,7 +108,7 @@ export function planPickShared(gpu: PickGpu, request: PickPassRequest): SharedPl
       plan.rasterRuns = runs;
       plan.pipeline = runs[0].pipeline;
     }
-  });
+  }
   const storage = request.ruleStorage !== undefined ? request.ruleStorage : readPickRuleStorage(request);
   if (storage) candidates.forEach((plan, index) => (plan.storage = storage[index] ?? null));
   return { candidates, batchDraws };
@@ -124,9 +146,11 @@ export function planPickPass(request: PickPassRequest, shared: SharedPlan, first
   // Slots are numbered point by point; draws go candidate by candidate, so pipeline, buffers and storage are set
   // once for all the points that draw a candidate.
   let slots = 0;
-  snapshot.drawLists.forEach((list, point) => {
+  for (let point = 0; point < snapshot.drawLists.length; point++) {
+    const list = snapshot.drawLists[point];
     const instances = snapshot.pointInstances?.[point];
-    for (const candidate of list) {
+    for (let k = 0; k < list.length; k++) {
+      const candidate = list[k];
       const plan = candidates[candidate];
       if (plan.role === 'batch-follower') continue;
       const use = { point, slot: slots++, instances: instances?.get(candidate) ?? null };
@@ -134,7 +158,7 @@ export function planPickPass(request: PickPassRequest, shared: SharedPlan, first
       if (plan.uses === noUses) plan.uses = [use];
       else (plan.uses as PointUse[]).push(use);
     }
-  });
+  }
   const block = row ? (request.overlayBlock ?? 0) : 0;
   return {
     row,
@@ -156,24 +180,29 @@ export function preparePickTargets(
   passes: readonly PickPassRequest[],
   plans: readonly PickPassPlan[],
 ): PickTargets {
-  const width = Math.max(...plans.map((plan) => plan.targetWidth));
-  const height = Math.max(...plans.map((plan) => plan.targetHeight));
+  let width = 0;
+  let height = 0;
+  let slots = 0;
+  for (let p = 0; p < plans.length; p++) {
+    width = Math.max(width, plans[p].targetWidth);
+    height = Math.max(height, plans[p].targetHeight);
+    slots = Math.max(slots, plans[p].slots);
+  }
+  let points = 0;
+  for (let p = 0; p < passes.length; p++) points = Math.max(points, passes[p].regions.length);
   const targets =
     request.layout === 'rect'
       ? ensureRectTargets(gpu, width, height, request.detailed)
       : ensureTargets(gpu, width, height, request.detailed);
-  ensureUniforms(
-    gpu,
-    Math.max(...passes.map((pass) => pass.regions.length)) * (request.overlayBlock ? 2 : 1),
-    Math.max(...plans.map((plan) => plan.slots)),
-  );
+  ensureUniforms(gpu, points * (request.overlayBlock ? 2 : 1), slots);
   // The renderer may not have uploaded the latest instance matrices yet.
   const candidatePlans = plans[0]?.candidates;
-  request.snapshot.candidates.forEach((c, index) => {
-    if (candidatePlans?.[index].role === 'batch-follower') return;
+  const candidates = request.snapshot.candidates;
+  for (let index = 0; index < candidates.length; index++) {
+    if (candidatePlans?.[index].role === 'batch-follower') continue;
+    const c = candidates[index];
     const mesh = c.drawMesh ?? c.mesh;
-    if (mesh.disposed) return;
-    source.prepareGpu(mesh, gpu.device);
-  });
+    if (!mesh.disposed) source.prepareGpu(mesh, gpu.device);
+  }
   return targets;
 }

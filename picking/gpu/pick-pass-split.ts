@@ -118,6 +118,13 @@ export function splitPickRequest(request: PickPassRequest, limits: PickPassLimit
     const tiles = splitPickRect(request.api, regions[0], snapshot.drawLists[0]?.length ?? 0, limits, request.detailed);
     return tiles.length === 1 ? [request] : tiles.map((tile) => ({ ...request, regions: [tile] }));
   }
+  if (regions.length === 1) {
+    // One point always fits one pass, unless its draw list alone is past the draw uniforms' bound.
+    const draws = snapshot.drawLists[0]?.length ?? 0;
+    if (draws > Math.floor(limits.maxBufferSize / drawSlotBytes))
+      throw drawsExceeded(request.api, 'points[0]', draws, limits);
+    return [request];
+  }
   const batches = splitPickPoints(
     request.api,
     snapshot.drawLists.map((list) => list.length),

@@ -14,9 +14,10 @@ import {
   type PickTargets,
   pickUniformOffset,
   pointSlotBytes,
+  uploadUniformsIfChanged,
 } from './pick-resources.js';
 import type { ContributorPoint } from '../sources/pick-contributors.js';
-import { makePickZoomMatrix } from '../pick-zoom.js';
+import { makePickZoomedViewProjection, makePickZoomMatrix } from '../pick-zoom.js';
 import { getEngineUniformLayouts } from '../../engine/uniform-layouts.js';
 import { getPickUniformOffsets } from './pick-uniform-layouts.js';
 import type { PickPassPlan, PickPassRequest } from './pick-pass-types.js';
@@ -47,10 +48,42 @@ export function preparePickPass(gpu: PickGpu, request: PickPassRequest): Promise
  * @throws {PickError} `limit-exceeded` when one point's (or the rectangle's) draw list alone is past a limit
  * @internal
  */
-export async function encodePickPass(gpu: PickGpu, request: PickPassRequest): Promise<PickReadback> {
-  if (gpu.expanded.size > 0) pruneExpandedVertices(gpu.expanded);
-  const passes = splitPickRequest(request, gpu.device.limits);
+export function encodePickPass(gpu: PickGpu, request: PickPassRequest): Promise<PickReadback> {
+  // Not an async function: the usual single pass encodes, submits and maps without one more promise and generator.
+  try {
+    if (gpu.expanded.size > 0) pruneExpandedVertices(gpu.expanded);
+    const passes = splitPickRequest(request, gpu.limits);
+    if (passes.length !== 1) return encodePassesAsync(gpu, request, passes);
+    const plan = planPickPass(request, planPickShared(gpu, request), true);
+    const submitted = submitPickPass(gpu, request, plan, preparePickTargets(gpu, request, passes, [plan]), 0, 1);
+    if (!submitted) return readReducedAsync(gpu, request);
+    const block = request.layout === 'row' ? (request.overlayBlock ?? 0) : 0;
+    return readSinglePassAsync(gpu, request.api, submitted, block);
+  } catch (error) {
+    return Promise.reject(error);
+  }
+}
+
+/** The readback of a single submitted pass, once any pipeline made for it is confirmed. */
+async function readSinglePassAsync(
+  gpu: PickGpu,
+  api: string,
+  submitted: PickTargetCopies,
+  block: number,
+): Promise<PickReadback> {
+  const readback = await readPickTargetsAsync(gpu, submitted, block);
+  if (gpu.unverified.size > 0) await confirmNewPipelinesAsync(gpu, api);
+  return readback;
+}
+
+/** A request split into several passes (`splitPickRequest`): all encoded and submitted now, read back together. */
+async function encodePassesAsync(
+  gpu: PickGpu,
+  request: PickPassRequest,
+  passes: PickPassRequest[],
+): Promise<PickReadback> {
   const shared = planPickShared(gpu, request);
+  const block = request.layout === 'row' ? (request.overlayBlock ?? 0) : 0;
   const plans = passes.map((pass, i) => planPickPass(pass, shared, i === 0));
   const targets = preparePickTargets(gpu, request, passes, plans);
   const copies: PickTargetCopies[] = [];
@@ -63,18 +96,17 @@ export async function encodePickPass(gpu: PickGpu, request: PickPassRequest): Pr
     for (const submitted of copies) releaseStagingBuffer(gpu.staging, submitted.buffer);
     throw error;
   }
-  if (request.reducer) {
-    await request.reducer.readAsync(gpu);
-    await confirmNewPipelinesAsync(gpu, request.api);
-    return noTexels;
-  }
-  const block = request.layout === 'row' ? (request.overlayBlock ?? 0) : 0;
-  const readbacks =
-    copies.length === 1
-      ? [await readPickTargetsAsync(gpu, copies[0], block)]
-      : await Promise.all(copies.map((submitted) => readPickTargetsAsync(gpu, submitted, block)));
+  if (request.reducer) return readReducedAsync(gpu, request);
+  const readbacks = await Promise.all(copies.map((submitted) => readPickTargetsAsync(gpu, submitted, block)));
   await confirmNewPipelinesAsync(gpu, request.api);
   return joinPickReadbacks(request, passes, readbacks);
+}
+
+/** Reads a reduced request's result (the reducer holds it; no texel is read). */
+async function readReducedAsync(gpu: PickGpu, request: PickPassRequest): Promise<PickReadback> {
+  await request.reducer!.readAsync(gpu);
+  await confirmNewPipelinesAsync(gpu, request.api);
+  return noTexels;
 }
 
 /**
@@ -132,29 +164,33 @@ const identityMatrix: readonly number[] = [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0
 /** @internal Extra magnification of a 1×1 point pick about its sample (see `writePointUniforms`). */
 export const pickPointMagnification = 4096;
 
-/** @internal Writes each point's zoomed camera and frame offset; returns the points as the contributors draw them. */
+/**
+ * @internal Writes each point's zoomed camera and frame offset (uploaded unless the buffer holds them already);
+ * returns the points as the contributors draw them (none without contributors).
+ */
 export function writePointUniforms(gpu: PickGpu, request: PickPassRequest, row: boolean): ContributorPoint[] {
   const { regions } = request;
   const { sceneAt } = getEngineUniformLayouts();
   const { pickFrameAt } = getPickUniformOffsets();
-  const zoom = new Float32Array(16);
+  const data = gpu.pointData;
   // Only the contributors keep each point's matrix; without them one scratch matrix serves every point.
-  const scratch = request.sources.length ? null : new Float32Array(16);
+  const keep = request.sources.length > 0;
   const points: ContributorPoint[] = [];
-  regions.forEach((region, p) => {
-    makePickZoomMatrix(region, request.width, request.height, zoom);
+  for (let p = 0; p < regions.length; p++) {
+    const region = regions[p];
     // A point's 1×1 target samples NDC (0, 0) only: magnifying about it keeps the sample where it is but puts every
     // vertex pickPointMagnification× farther in target texels, so rasterisers that snap vertices to a coarse sub-pixel
     // grid (SwiftShader) interpolate the detail varyings 1/pickPointMagnification as far off the pixel centre.
-    if (row) {
-      zoom[0] *= pickPointMagnification;
-      zoom[5] *= pickPointMagnification;
-      zoom[12] *= pickPointMagnification;
-      zoom[13] *= pickPointMagnification;
-    }
-    const zoomed = mat4.multiply(zoom, request.viewProjection, scratch ?? undefined) as Float32Array;
-    gpu.pointData.set(zoomed, (p * pointSlotBytes) / 4 + sceneAt.viewProjection);
-    if (!scratch)
+    const zoomed = makePickZoomedViewProjection(
+      region,
+      request.width,
+      request.height,
+      row ? pickPointMagnification : 1,
+      request.viewProjection,
+      keep ? new Float32Array(16) : gpu.scratchZoomed,
+    );
+    data.set(zoomed, (p * pointSlotBytes) / 4 + sceneAt.viewProjection);
+    if (keep)
       points.push({
         viewProjection: zoomed,
         viewport: row ? [p, 0, 1, 1] : [0, 0, region.width, region.height],
@@ -162,54 +198,75 @@ export function writePointUniforms(gpu: PickGpu, request: PickPassRequest, row: 
       });
     // Fragment coordinates in the pick target plus this offset give the original framebuffer's.
     const offset = (p * pointSlotBytes + pickFrameOffset) / 4 + pickFrameAt.pixelOffset;
-    gpu.pointData[offset] = region.x - (row ? p : 0);
-    gpu.pointData[offset + 1] = region.y;
-    gpu.pointData[offset + 2] = 0;
-    gpu.pointData[offset + 3] = 0;
-  });
+    data[offset] = region.x - (row ? p : 0);
+    data[offset + 1] = region.y;
+    data[offset + 2] = 0;
+    data[offset + 3] = 0;
+  }
   const block = row ? (request.overlayBlock ?? 0) : 0;
   if (block) {
     // Slot K + p: point p's overlay neighbourhood, the block × block pixels centred on its pixel, at (p · block, 1).
     const half = (block - 1) / 2;
+    const zoom = new Float32Array(16);
     regions.forEach((region, p) => {
       const around = { x: region.x - half, y: region.y - half, width: block, height: block };
       makePickZoomMatrix(around, request.width, request.height, zoom);
       const slot = regions.length + p;
-      gpu.pointData.set(mat4.multiply(zoom, request.viewProjection), (slot * pointSlotBytes) / 4);
-      gpu.pointData.set([around.x - p * block, around.y - 1, 0, 0], (slot * pointSlotBytes + pickFrameOffset) / 4);
+      data.set(mat4.multiply(zoom, request.viewProjection), (slot * pointSlotBytes) / 4);
+      data.set([around.x - p * block, around.y - 1, 0, 0], (slot * pointSlotBytes + pickFrameOffset) / 4);
     });
   }
   const slots = regions.length * (block ? 2 : 1);
-  gpu.device.queue.writeBuffer(gpu.pointBuffer!, 0, gpu.pointData, 0, (slots * pointSlotBytes) / 4);
+  uploadUniformsIfChanged(
+    gpu.device.queue,
+    gpu.pointBuffer!,
+    gpu.pointWords,
+    (slots * pointSlotBytes) / 4,
+    gpu.pointUploaded,
+  );
   return points;
 }
 
-/** @internal Writes, at each slot, the candidate's world matrix, base ID, instancing flag and vertex-data width. */
+/**
+ * @internal Writes, at each slot, the candidate's world matrix, base ID, instancing flag and vertex-data width
+ * (uploaded unless the buffer holds them already).
+ */
 export function writeDrawUniforms(gpu: PickGpu, request: PickPassRequest, plan: PickPassPlan): void {
-  const floats = new Float32Array(gpu.drawData);
-  const words = new Uint32Array(gpu.drawData);
+  const floats = gpu.drawFloats;
+  const words = gpu.drawWords;
   const { drawAt } = getEngineUniformLayouts();
   const { pickAt } = getPickUniformOffsets();
-  plan.candidates.forEach(({ uses, pipeline }, candidate) => {
-    const c = request.snapshot.candidates[candidate];
-    for (const { slot } of uses) {
+  const candidates = request.snapshot.candidates;
+  for (let candidate = 0; candidate < plan.candidates.length; candidate++) {
+    const { uses, pipeline } = plan.candidates[candidate];
+    const c = candidates[candidate];
+    for (let u = 0; u < uses.length; u++) {
+      const slot = uses[u].slot;
       floats.set(c.worldMatrix, (slot * drawSlotBytes) / 4 + drawAt.world);
       const pick = (slot * drawSlotBytes + pickUniformOffset) / 4;
       words[pick + pickAt.id] = c.baseId;
       words[pick + pickAt.hasThinInstance] = c.runs ? 1 : 0;
       words[pick + pickAt.vertexDataComponents] = pipeline?.vertexDataComponents ?? 0;
     }
-  });
+  }
   // A batch draws with its first member's slot: identity world (the instances carry the matrices), and the ID of
   // instance 0 so that instance firstInstance + k writes member k's ID.
-  for (const batch of plan.batchDraws ?? []) {
-    const slot = plan.candidates[batch.first].uses[0]?.slot;
-    if (slot === undefined) continue;
-    floats.set(identityMatrix, (slot * drawSlotBytes) / 4 + drawAt.world);
-    const pick = (slot * drawSlotBytes + pickUniformOffset) / 4;
-    words[pick + pickAt.id] = (request.snapshot.candidates[batch.first].baseId - batch.firstInstance) >>> 0;
-    words[pick + pickAt.hasThinInstance] = 1;
-    words[pick + pickAt.vertexDataComponents] = 0;
-  }
-  if (plan.slots) gpu.device.queue.writeBuffer(gpu.drawBuffer!, 0, gpu.drawData, 0, plan.slots * drawSlotBytes);
+  if (plan.batchDraws)
+    for (const batch of plan.batchDraws) {
+      const slot = plan.candidates[batch.first].uses[0]?.slot;
+      if (slot === undefined) continue;
+      floats.set(identityMatrix, (slot * drawSlotBytes) / 4 + drawAt.world);
+      const pick = (slot * drawSlotBytes + pickUniformOffset) / 4;
+      words[pick + pickAt.id] = (candidates[batch.first].baseId - batch.firstInstance) >>> 0;
+      words[pick + pickAt.hasThinInstance] = 1;
+      words[pick + pickAt.vertexDataComponents] = 0;
+    }
+  if (plan.slots)
+    uploadUniformsIfChanged(
+      gpu.device.queue,
+      gpu.drawBuffer!,
+      words,
+      (plan.slots * drawSlotBytes) / 4,
+      gpu.drawUploaded,
+    );
 }

@@ -138,6 +138,22 @@ export function describePickShader(
   };
 }
 
+let ruleFreeModes: Map<string, string>[] | null = null;
+
+/**
+ * The mode key of a pipeline without a rule, kept once made (a warm pick looks its mesh's pipeline up by it without
+ * building the string again): the same string as `${modeOf}||${rasterKey}`.
+ */
+function ruleFreeMode(detailed: boolean, method: PickDetailMethod, raster: PickRaster): string {
+  ruleFreeModes ??= [new Map(), new Map(), new Map(), new Map(), new Map(), new Map()];
+  const byRaster =
+    ruleFreeModes[(detailed ? 3 : 0) + (raster.cullMode === 'none' ? 0 : raster.frontFace === 'cw' ? 2 : 1)];
+  const key = detailed ? `${method}|${raster.cullMode}` : raster.cullMode;
+  let mode = byRaster.get(key);
+  if (mode === undefined) byRaster.set(key, (mode = `${modeOf(detailed, method)}||${rasterKey(raster)}`));
+  return mode;
+}
+
 function modeOf(detailed: boolean, method: PickDetailMethod): string {
   return detailed ? `detail:${method}` : 'basic';
 }
@@ -230,7 +246,9 @@ export function getPickPipeline(
   method: PickDetailMethod = 'primitive-index',
 ): PickPipeline | null {
   const thin = mesh.thinInstances !== null;
-  const mode = `${modeOf(detailed, method)}|${checked?.digest ?? ''}|${rasterKey(raster)}`;
+  const mode = checked
+    ? `${modeOf(detailed, method)}|${checked.digest}|${rasterKey(raster)}`
+    : ruleFreeMode(detailed, method, raster);
   let known = gpu.meshPipelines.get(mesh);
   if (!known || known.thin !== thin) gpu.meshPipelines.set(mesh, (known = { thin, byMode: new Map() }));
   const cached = known.byMode.get(mode);

@@ -1,9 +1,4 @@
-import {
-  encodeTextureRegionCopy,
-  makeStagedRegion,
-  readStagingBufferAsync,
-  type StagedRegion,
-} from '../../engine/readback.js';
+import { makeStagedRegion, readStagingBufferAsync, type StagedRegion } from '../../engine/readback.js';
 import { acquireStagingBuffer } from '../../engine/staging-pool.js';
 import type { PickTexel } from '../pick-id.js';
 import { decodePickId } from '../pick-id.js';
@@ -36,6 +31,53 @@ export interface PickTargetCopies {
 /** @internal Bytes per texel of the ID (rgba8unorm), depth-value (r32float) and detail (rgba32uint) attachments. */
 export const attachmentTexelBytes: readonly number[] = [4, 4, 16];
 
+/** The copies of one width × height corner of a target set: where each attachment lands, and the copy arguments. */
+interface TargetCopyPlan {
+  width: number;
+  height: number;
+  detailed: boolean;
+  staged: StagedRegion[];
+  byteLength: number;
+  /** Per attachment: source, destination (its buffer set at each use) and size of `copyTextureToBuffer`. */
+  copies: [GPUTexelCopyTextureInfo, GPUTexelCopyBufferInfo & { buffer: GPUBuffer }, GPUExtent3DDict][];
+}
+
+let copyPlans: WeakMap<PickTargets, TargetCopyPlan> | null = null;
+
+/** The copy plan of a target set's corner, kept per target set while the corner stays the same (made on first use). */
+function targetCopyPlan(targets: PickTargets, width: number, height: number, detailed: boolean): TargetCopyPlan {
+  copyPlans ??= new WeakMap();
+  const known = copyPlans.get(targets);
+  if (known && known.width === width && known.height === height && known.detailed === detailed) return known;
+  const textures = targets.textures.slice(0, detailed ? 3 : 2);
+  let byteLength = 0;
+  const staged = textures.map((_, a) => {
+    const region = makeStagedRegion(width, height, attachmentTexelBytes[a], byteLength);
+    byteLength += region.byteLength;
+    return region;
+  });
+  const plan: TargetCopyPlan = {
+    width,
+    height,
+    detailed,
+    staged,
+    byteLength,
+    copies: textures.map((texture, a) => [
+      { texture, mipLevel: 0, origin: { x: 0, y: 0 } },
+      // The buffer is set at each use (staging buffers come from a pool).
+      {
+        buffer: null as unknown as GPUBuffer,
+        offset: staged[a].offset,
+        bytesPerRow: staged[a].bytesPerRow,
+        rowsPerImage: staged[a].height,
+      },
+      { width, height },
+    ]),
+  };
+  copyPlans.set(targets, plan);
+  return plan;
+}
+
 /** @internal Encodes the copies of the used width × height corner of the ID, depth-value (and detail) targets. */
 export function encodePickTargetCopies(
   gpu: PickGpu,
@@ -45,22 +87,19 @@ export function encodePickTargetCopies(
   height: number,
   detailed: boolean,
 ): PickTargetCopies {
-  const textures = targets.textures.slice(0, detailed ? 3 : 2);
-  let byteLength = 0;
-  const staged = textures.map((_, a) => {
-    const region = makeStagedRegion(width, height, attachmentTexelBytes[a], byteLength);
-    byteLength += region.byteLength;
-    return region;
-  });
-  const buffer = acquireStagingBuffer(gpu.staging, byteLength);
-  for (let a = 0; a < textures.length; a++)
-    encodeTextureRegionCopy(
-      encoder,
-      { texture: textures[a], x: 0, y: 0, width, height, mipLevel: 0 },
-      buffer,
-      staged[a],
-    );
-  return { buffer, staged, byteLength, width, detailed };
+  const plan = targetCopyPlan(targets, width, height, detailed);
+  const buffer = acquireStagingBuffer(gpu.staging, plan.byteLength);
+  for (let a = 0; a < plan.copies.length; a++) {
+    const [source, destination, size] = plan.copies[a];
+    destination.buffer = buffer;
+    encoder.copyTextureToBuffer(source, destination, size);
+  }
+  return { buffer, staged: plan.staged, byteLength: plan.byteLength, width, detailed };
+}
+
+/** A copy of mapped bytes (the mapping goes when the buffer is unmapped). */
+function copyMapped(mapped: Uint8Array): Uint8Array {
+  return mapped.slice();
 }
 
 /**
@@ -73,7 +112,7 @@ export async function readPickTargetsAsync(
   overlayBlock = 0,
 ): Promise<PickReadback> {
   const { staged, width, detailed } = copies;
-  const bytes = await readStagingBufferAsync(gpu.staging, copies.buffer, copies.byteLength, (mapped) => mapped.slice());
+  const bytes = await readStagingBufferAsync(gpu.staging, copies.buffer, copies.byteLength, copyMapped);
   const at = (attachment: number, index: number) =>
     staged[attachment].offset +
     (index % width) * attachmentTexelBytes[attachment] +

@@ -64,6 +64,19 @@ export interface PickTargets {
   views: GPUTextureView[];
   depth: GPUTexture;
   depthView: GPUTextureView;
+  /** The pass descriptor clearing these targets, without and with detail, made on first use (`beginPickPass`). */
+  passDescriptors: [GPURenderPassDescriptor | null, GPURenderPassDescriptor | null];
+}
+
+/**
+ * What a uniform buffer holds as far as the picker wrote it: a copy of the words last uploaded from its CPU data, so
+ * a pick whose uniforms equal them skips the upload. `words` 0 means nothing is known (a fresh buffer, or one a GPU
+ * copy wrote behind the CPU data's back).
+ * @internal
+ */
+export interface UploadedUniforms {
+  copy: Uint32Array<ArrayBuffer>;
+  words: number;
 }
 
 /** @internal The picker's GPU objects on one device; grown on demand, reused by every later pick. */
@@ -82,8 +95,13 @@ export interface PickGpu {
   /** Per mesh: its pipeline by mode, so a warm pick skips the layout key (a mesh's layout never changes). */
   readonly meshPipelines: WeakMap<PickSubject, { thin: boolean; byMode: Map<string, PickPipeline | null> }>;
   readonly staging: StagingPool;
-  /** The point passes' targets. */
+  /** A single point pass's 1×1 targets. */
   targets: PickTargets | null;
+  /**
+   * The targets of point passes past 1×1 (several points, overlay neighbourhoods), kept apart from `targets`: a single
+   * pick after a multi-point one then clears one texel and sets no viewport or scissor.
+   */
+  rowTargets: PickTargets | null;
   /** The marquee tiles' and snap blocks' target sets, most recently used first (`ensureRectTargets`). */
   rectTargets: PickTargets[];
   pointBuffer: GPUBuffer | null;
@@ -98,7 +116,18 @@ export interface PickGpu {
   drawGroups: Map<GPUBindGroupLayout, GPUBindGroup[]>;
   emptyGroups: Map<GPUBindGroupLayout, GPUBindGroup>;
   pointData: Float32Array<ArrayBuffer>;
+  /** `pointData` as words, for comparing with `pointUploaded`. */
+  pointWords: Uint32Array<ArrayBuffer>;
+  pointUploaded: UploadedUniforms;
   drawData: ArrayBuffer;
+  /** `drawData` as floats and as words (made with it, so a pick makes no view). */
+  drawFloats: Float32Array<ArrayBuffer>;
+  drawWords: Uint32Array<ArrayBuffer>;
+  drawUploaded: UploadedUniforms;
+  /** The device limits a pick pass must fit, read once (`device.limits` is a native getter). */
+  readonly limits: { readonly maxBufferSize: number; readonly maxTextureDimension2D: number };
+  /** `writePointUniforms`' zoomed camera of a point, when no contributor keeps it. */
+  readonly scratchZoomed: Float32Array<ArrayBuffer>;
   /** A marquee's batch instances (world matrices, 64 B each), grown on demand. */
   batchBuffer: GPUBuffer | null;
   batchData: Float32Array<ArrayBuffer>;
@@ -137,6 +166,7 @@ export function ensurePickGpu(picker: { gpu: PickGpu | null }, device: GPUDevice
     meshPipelines: new WeakMap(),
     staging: createStagingPool(device, 'weft:pick'),
     targets: null,
+    rowTargets: null,
     rectTargets: [],
     pointBuffer: null,
     pointCapacity: 0,
@@ -145,7 +175,17 @@ export function ensurePickGpu(picker: { gpu: PickGpu | null }, device: GPUDevice
     drawGroups: new Map(),
     emptyGroups: new Map(),
     pointData: new Float32Array(0),
+    pointWords: new Uint32Array(0),
+    pointUploaded: { copy: new Uint32Array(0), words: 0 },
     drawData: new ArrayBuffer(0),
+    drawFloats: new Float32Array(0),
+    drawWords: new Uint32Array(0),
+    drawUploaded: { copy: new Uint32Array(0), words: 0 },
+    limits: {
+      maxBufferSize: device.limits.maxBufferSize,
+      maxTextureDimension2D: device.limits.maxTextureDimension2D,
+    },
+    scratchZoomed: new Float32Array(16),
     batchBuffer: null,
     batchData: new Float32Array(0),
     storage: new Map(),
@@ -166,21 +206,28 @@ export function ensurePickGpu(picker: { gpu: PickGpu | null }, device: GPUDevice
 export const pickTileTexelBudget = 1 << 22;
 
 /**
- * ID, depth-value, detail and depth targets for point passes (1×1, K×1, or K × block + 1 with overlays), grown when
- * a request needs more. Marquee tiles have their own (`ensureRectTargets`), so a pick after a marquee clears a texel
+ * ID, depth-value, detail and depth targets for point passes: a single point's 1×1 set, and one for K×1 or
+ * K × block + 1 (overlays) grown when a request needs more. Marquee tiles have their own (`ensureRectTargets`), so a pick after a marquee clears a texel
  * per point, not the rectangle.
  * @internal
  */
 export function ensureTargets(gpu: PickGpu, width: number, height: number, detailed: boolean): PickTargets {
-  const current = gpu.targets;
+  if (width === 1 && height === 1) {
+    const single = gpu.targets;
+    if (single && (single.detailed || !detailed)) return single;
+    destroyTargets(single);
+    gpu.targets = makeTargets(gpu, 1, 1, detailed || (single?.detailed ?? false));
+    return gpu.targets;
+  }
+  const current = gpu.rowTargets;
   if (current && current.width >= width && current.height >= height && (current.detailed || !detailed)) return current;
   let w = Math.max(width, current?.width ?? 1);
   let h = Math.max(height, current?.height ?? 1);
   if (w * h > pickTileTexelBudget && w * h > width * height) [w, h] = [width, height];
   const wantDetail = detailed || (current?.detailed ?? false);
   destroyTargets(current);
-  gpu.targets = makeTargets(gpu, w, h, wantDetail);
-  return gpu.targets;
+  gpu.rowTargets = makeTargets(gpu, w, h, wantDetail);
+  return gpu.rowTargets;
 }
 
 /** Marquee target sets a picker keeps (most recently used first). */
@@ -230,6 +277,7 @@ function makeTargets(gpu: PickGpu, w: number, h: number, detailed: boolean): Pic
     views: textures.map((t) => t.createView()),
     depth,
     depthView: depth.createView(),
+    passDescriptors: [null, null],
   };
 }
 
@@ -255,7 +303,7 @@ function dropBuffer(gpu: PickGpu, buffer: GPUBuffer | null): void {
  * @internal
  */
 export function ensureUniforms(gpu: PickGpu, points: number, draws: number): void {
-  const maxBufferSize = gpu.device.limits.maxBufferSize;
+  const maxBufferSize = gpu.limits.maxBufferSize;
   if (!gpu.pointBuffer || gpu.pointCapacity < points) {
     dropBuffer(gpu, gpu.pointBuffer);
     gpu.pointCapacity = Math.max(
@@ -270,19 +318,51 @@ export function ensureUniforms(gpu: PickGpu, points: number, draws: number): voi
       GPUBufferUsage.UNIFORM,
     );
     gpu.pointData = new Float32Array((gpu.pointCapacity * pointSlotBytes) / 4);
+    gpu.pointWords = new Uint32Array(gpu.pointData.buffer);
+    gpu.pointUploaded = { copy: new Uint32Array(gpu.pointData.length), words: 0 };
     gpu.pointGroups.clear();
   }
-  if (!gpu.drawBuffer || gpu.drawBuffer.size < draws * drawSlotBytes) {
+  // drawData is as large as drawBuffer (read here instead of the buffer's native size getter).
+  if (!gpu.drawBuffer || gpu.drawData.byteLength < draws * drawSlotBytes) {
     const capacity = Math.max(
       draws,
-      Math.min(2 * ((gpu.drawBuffer?.size ?? 0) / drawSlotBytes), Math.floor(maxBufferSize / drawSlotBytes)),
+      Math.min(2 * (gpu.drawData.byteLength / drawSlotBytes), Math.floor(maxBufferSize / drawSlotBytes)),
       16,
     );
     dropBuffer(gpu, gpu.drawBuffer);
     gpu.drawBuffer = makeBuffer(gpu, 'weft:pick:draw-uniforms', capacity * drawSlotBytes, GPUBufferUsage.UNIFORM);
     gpu.drawData = new ArrayBuffer(capacity * drawSlotBytes);
+    gpu.drawFloats = new Float32Array(gpu.drawData);
+    gpu.drawWords = new Uint32Array(gpu.drawData);
+    gpu.drawUploaded = { copy: new Uint32Array(gpu.drawWords.length), words: 0 };
     gpu.drawGroups.clear();
   }
+}
+
+/**
+ * Uploads the first `words` words of `data` to `buffer` unless the buffer already holds exactly them (`uploaded`);
+ * returns whether it wrote. Compared as words, so -0 and NaN payloads count as the bytes they are.
+ * @internal
+ */
+export function uploadUniformsIfChanged(
+  queue: GPUQueue,
+  buffer: GPUBuffer,
+  data: Uint32Array<ArrayBuffer>,
+  words: number,
+  uploaded: UploadedUniforms,
+): boolean {
+  const copy = uploaded.copy;
+  let i = 0;
+  if (words <= uploaded.words) {
+    while (i < words && data[i] === copy[i]) i++;
+    if (i === words) return false;
+  }
+  queue.writeBuffer(buffer, 0, data, 0, words);
+  // Words before i were compared equal.
+  for (; i < words; i++) copy[i] = data[i];
+  // Past `words` the buffer holds what earlier uploads left, which the copy still holds too.
+  uploaded.words = Math.max(uploaded.words, words);
+  return true;
 }
 
 /**
@@ -410,8 +490,9 @@ export function storageGroupFor(
 export function disposePickGpu(gpu: PickGpu): void {
   disposePipelineLeaseSet(gpu.leases);
   gpu.pipelines.clear();
-  for (const targets of [gpu.targets, ...gpu.rectTargets]) destroyTargets(targets);
+  for (const targets of [gpu.targets, gpu.rowTargets, ...gpu.rectTargets]) destroyTargets(targets);
   gpu.targets = null;
+  gpu.rowTargets = null;
   gpu.rectTargets = [];
   for (const buffer of gpu.allBuffers) buffer.destroy();
   gpu.allBuffers.clear();

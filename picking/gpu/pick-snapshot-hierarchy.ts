@@ -25,11 +25,14 @@ export function snapshotFromSceneHierarchy(
   const accept = makePickFilterTest(pickFilter);
   const picker = getCpuPicker(scene);
   syncCpuPicker(picker);
-  const perRay = rays.map((ray) => collectSceneCandidates(picker, ray.origin, ray.direction, accept));
-  const entries =
-    rays.length === 1 ? perRay[0].sort((a, b) => a - b) : [...new Set(perRay.flat())].sort((a, b) => a - b);
+  const single = rays.length === 1;
+  const perRay = single
+    ? [collectSceneCandidates(picker, rays[0].origin, rays[0].direction, accept)]
+    : rays.map((ray) => collectSceneCandidates(picker, ray.origin, ray.direction, accept));
+  const entries = sortAscending(single ? perRay[0] : [...new Set(perRay.flat())]);
   const candidates: PickCandidate[] = [];
-  const candidateOfMesh = new Map<PickSubject, number>();
+  // Which candidate each mesh became, for the points' own draw lists (one point draws them all).
+  const candidateOfMesh = single ? null : new Map<PickSubject, number>();
   let nextId = 1;
   for (let k = 0; k < entries.length; ) {
     const mesh = picker.entries.meshes[entries[k]];
@@ -49,7 +52,7 @@ export function snapshotFromSceneHierarchy(
       k += count;
     }
     const idCount = Math.max(1, mesh.thinInstanceCount);
-    candidateOfMesh.set(mesh, candidates.length);
+    candidateOfMesh?.set(mesh, candidates.length);
     candidates.push(captureCandidate(mesh, nextId, idCount, mesh.thinInstances ? runs : null));
     nextId += idCount;
     if (nextId - 1 > maxPickId)
@@ -59,7 +62,11 @@ export function snapshotFromSceneHierarchy(
         `the pick needs more than ${maxPickId} IDs (24-bit RGB); filter or ignore meshes`,
       );
   }
-  if (rays.length === 1) return { candidates, drawLists: [candidates.map((_, i) => i)] };
+  if (!candidateOfMesh) {
+    const all: number[] = [];
+    for (let i = 0; i < candidates.length; i++) all.push(i);
+    return { candidates, drawLists: [all] };
+  }
   const { meshes, instances } = picker.entries;
   const drawLists = perRay.map((list) =>
     [...new Set(list.map((e) => candidateOfMesh.get(meshes[e])!))].sort((a, b) => a - b),
@@ -79,4 +86,16 @@ export function snapshotFromSceneHierarchy(
     return byCandidate;
   });
   return { candidates, drawLists, pointInstances };
+}
+
+/** Sorts a list of entry indices in place, ascending: by insertion while short (a ray crosses few), else natively. */
+function sortAscending(list: number[]): number[] {
+  if (list.length > 32) return list.sort((a, b) => a - b);
+  for (let i = 1; i < list.length; i++) {
+    const value = list[i];
+    let j = i - 1;
+    for (; j >= 0 && list[j] > value; j--) list[j + 1] = list[j];
+    list[j + 1] = value;
+  }
+  return list;
 }

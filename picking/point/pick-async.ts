@@ -37,23 +37,28 @@ function loadSnapPickAsync(): Promise<SnapPick> {
  * for a capture at the call from the first snap on.
  * @throws {PickError} when the pixel is not finite or outside the viewport, an option is unknown or invalid, a discard rule does not compile (naming its key, line and column), or the picker is disposed; with `snap`, what `pickSnappedAsync` throws (`overlays` and `overlayTolerance` are then unknown options)
  */
-export async function pickAsync(
-  picker: GpuPicker,
-  x: number,
-  y: number,
-  options?: PointPickOptions,
-): Promise<PickingInfo> {
-  if (options?.snap !== undefined) {
-    const snap = snapPick ?? (await loadSnapPickAsync());
-    return snap(picker, x, y, options, 'pickAsync');
+export function pickAsync(picker: GpuPicker, x: number, y: number, options?: PointPickOptions): Promise<PickingInfo> {
+  // Not an async function (a warm pick pays no extra promise and generator): what it throws it returns rejected.
+  try {
+    if (options?.snap !== undefined) return snapAsync(picker, x, y, options);
+    return pickManyAsync(
+      picker,
+      [{ x, y }],
+      options && 'snap' in options ? withoutSnap(options) : options,
+      'pickAsync',
+    ).then(firstInfo);
+  } catch (error) {
+    return Promise.reject(error);
   }
-  const [info] = await pickManyAsync(
-    picker,
-    [{ x, y }],
-    options && 'snap' in options ? withoutSnap(options) : options,
-    'pickAsync',
-  );
-  return info;
+}
+
+function firstInfo(infos: PickingInfo[]): PickingInfo {
+  return infos[0];
+}
+
+async function snapAsync(picker: GpuPicker, x: number, y: number, options: PointPickOptions): Promise<PickingInfo> {
+  const snap = snapPick ?? (await loadSnapPickAsync());
+  return snap(picker, x, y, options, 'pickAsync');
 }
 
 /** The options less an explicit `snap: undefined`, which the point pick would call unknown. */

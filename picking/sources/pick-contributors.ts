@@ -154,6 +154,8 @@ function checkModule(api: string, source: PickSource, module: unknown): PickCont
 
 /** @internal Loads (once per source) every registered source's contributor module; null when all are loaded already. */
 export function loadContributorModulesAsync(api: string, state: ContributorState, scene: Scene): Promise<void> | null {
+  // A scene without pick sources, none known before (every pick of most scenes): nothing to load or forget.
+  if (scene.pickSources.length === 0 && state.modules.size === 0) return null;
   const pending: Promise<unknown>[] = [];
   for (const source of scene.pickSources) {
     const known = state.modules.get(source);
@@ -238,6 +240,7 @@ export function encodeCapturedSources(
 
 /** @internal Frees contributors whose source is no longer registered (or all of them, without a scene). */
 export function pruneContributors(contributors: DeviceContributors, scene: Scene | null): void {
+  if (contributors.size === 0) return;
   for (const [source, contributor] of contributors) {
     if (scene?.pickSources.includes(source)) continue;
     contributor.dispose();

@@ -271,6 +271,7 @@ export function captureOverlays(
   lastId: number,
   tolerance: number,
 ): CapturedOverlays | null {
+  if (picker.overlays.length === 0) return null;
   const items: CapturedOverlayItem[] = [];
   let nextId = lastId + 1;
   for (const overlay of picker.overlays) {
