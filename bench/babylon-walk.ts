@@ -4,8 +4,9 @@
 // reads only what a correct pick needs (isPickable, isVisible, layerMask, isEnabled, the world matrix brought up to date
 // and its updateFlag). Cloned boxes, in Node (Dawn GPU buffers stand in for the WebGPUEngine's); one mesh moved per round,
 // each round timing every column in a rotated order. Medians (and fastest) of rounds: on a shared machine the fastest
-// round is the one least disturbed by other processes. The ratios are of medians.
-//   npx tsx bench/babylon-walk.ts [rounds] [mesh counts, e.g. 1000,10000]
+// round is the one least disturbed by other processes. The ratios are of medians. With `cold`, 64 MiB are written
+// before each timed step, so each starts with none of the scene in the CPU caches (as a pick may, after a frame).
+//   npx tsx bench/babylon-walk.ts [rounds] [mesh counts, e.g. 1000,10000] [cold]
 import { NullEngine } from '@babylonjs/core/Engines/nullEngine.js';
 import { FreeCamera } from '@babylonjs/core/Cameras/freeCamera.js';
 import { Vector3 } from '@babylonjs/core/Maths/math.vector.js';
@@ -22,6 +23,7 @@ import { median, printTable } from './bench-timing.js';
 
 const rounds = Number(process.argv[2] ?? 40);
 const counts = (process.argv[3] ?? '1000,10000').split(',').map(Number);
+const cold = process.argv[4] === 'cold';
 
 function standIn(data: object, buffer: GPUBuffer): void {
   Object.defineProperty(data, 'underlyingResource', { value: buffer });
@@ -122,9 +124,13 @@ async function main(): Promise<void> {
         if (record) times.bare.push(performance.now() - t0);
       },
     ];
+    const evict = cold ? new Float64Array(8 << 20) : null;
     for (let r = 0; r < rounds + 5; r++) {
       meshes[r % count].position.x += 0.001;
-      for (let k = 0; k < steps.length; k++) steps[(r + k) % steps.length](r >= 5);
+      for (let k = 0; k < steps.length; k++) {
+        if (evict) for (let j = 0; j < evict.length; j += 8) evict[j]++;
+        steps[(r + k) % steps.length](r >= 5);
+      }
     }
     const ms = (t: number[]) => `${median(t).toFixed(3)} (${Math.min(...t).toFixed(3)})`;
     const ratio = (a: number[], b: number[]) => (median(a) / median(b)).toFixed(2);
@@ -143,7 +149,9 @@ async function main(): Promise<void> {
     scene.dispose();
     babylon.dispose();
   }
-  console.log(`Medians (fastest) of ${rounds} rounds, each column timed once per round in a rotated order:`);
+  console.log(
+    `Medians (fastest) of ${rounds} rounds, each column timed once per round in a rotated order${cold ? ', caches emptied before each' : ''}:`,
+  );
   printTable(columns, rows);
   disposeEngine(engine);
 }
