@@ -23,6 +23,11 @@ export interface MeshRecord {
   refusedClass: string | null;
   instanceCopy: Float32Array | null;
   skinCopy: Float32Array | null;
+  /**
+   * The mesh's thin-instance storage, read through this reference (checked against the mesh's each pick): at 10 000
+   * meshes mesh → storage → count is two cache misses in a row, the reference's load runs beside the mesh's.
+   */
+  thin: ThinStorage | undefined;
 }
 
 /**
@@ -146,9 +151,18 @@ function checkThinMirrors(api: string, mesh: AbstractMesh, matrices: Float32Arra
   }
 }
 
+function thinStorageOf(mesh: AbstractMesh): ThinStorage | undefined {
+  return (mesh as unknown as { _thinInstanceDataStorage?: ThinStorage })._thinInstanceDataStorage;
+}
+
 function updateInstances(api: string, record: MeshRecord, mesh: Mesh): void {
-  const storage = (mesh as unknown as { _thinInstanceDataStorage?: ThinStorage })._thinInstanceDataStorage;
-  const count = storage?.instancesCount ?? 0;
+  let storage = record.thin;
+  let count = storage?.instancesCount ?? 0;
+  const current = thinStorageOf(mesh);
+  if (storage !== current) {
+    record.thin = storage = current;
+    count = storage?.instancesCount ?? 0;
+  }
   const drawable = record.drawable;
   if (!storage || count === 0 || !storage.matrixData) {
     if (drawable.instances !== null) drawable.instances = record.instanceCopy = null;
@@ -217,6 +231,7 @@ function recordOf(walk: SceneWalk, mesh: AbstractMesh): MeshRecord {
     refusedClass: refusedClasses.includes(className) ? className : null,
     instanceCopy: null,
     skinCopy: null,
+    thin: thinStorageOf(mesh),
   };
   walk.records.set(mesh, record);
   return record;
@@ -259,9 +274,8 @@ export function walkBabylonScene(
         `mesh "${mesh.name}" is a ${record.refusedClass}; only triangle meshes (Mesh, InstancedMesh) can be picked: make it isPickable false or leave it out with the predicate`,
       );
     const source = record.source;
-    if (!source.geometry || !source.subMeshes?.length) continue;
     const geometry = record.geometry;
-    syncGeometry(api, source, geometry, walk.geometryKeys, owned, pick);
+    if (!syncGeometry(api, source, geometry, walk.geometryKeys, owned, pick)) continue;
     const drawable = record.drawable;
     if (drawable.geometryVersion !== geometry.version) {
       drawable.vertexBuffers = geometry.vertexBuffers;

@@ -89,7 +89,8 @@ const transform = (m: ArrayLike<number>, p: ArrayLike<number>, at: number): Vec3
   m[1] * p[at] + m[5] * p[at + 1] + m[9] * p[at + 2] + m[13],
   m[2] * p[at] + m[6] * p[at + 1] + m[10] * p[at + 2] + m[14],
 ];
-function multiply(a: ArrayLike<number>, b: ArrayLike<number>): number[] {
+/** a · b of column-major 4×4 matrices (Babylon.js's `m` order): a thin instance's world is multiply(world, its matrix). */
+export function multiply(a: ArrayLike<number>, b: ArrayLike<number>): number[] {
   const out = new Array(16).fill(0);
   for (let c = 0; c < 4; c++)
     for (let r = 0; r < 4; r++) for (let k = 0; k < 4; k++) out[c * 4 + r] += a[k * 4 + r] * b[c * 4 + k];

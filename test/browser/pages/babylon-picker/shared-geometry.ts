@@ -1,14 +1,16 @@
 // Clones that share one Babylon.js Geometry (the picker compares a geometry's buffers once per pick for all of its
 // meshes, and the rest per mesh): between two picks the shared positions get a new array in the same vertex buffer,
-// the indices a new array and buffer (winding reversed), one clone new sub-meshes (then edited in place), the shared
-// material its side orientation, and one clone a geometry of its own with new positions. After each change every
-// interior pixel is judged by Babylon.js's own CPU pick (scene.pickWithRay, rays in float64, the drawn side by the
-// test's own rule).
+// the indices a new array and buffer (winding reversed), one clone new sub-meshes (then edited in place, then its first
+// one replaced in the same array), the shared material its side orientation, one clone a geometry of its own with new
+// positions, and one clone a thin instance in a new thin-instance storage object. After each change every interior
+// pixel is judged by Babylon.js's own CPU pick (scene.pickWithRay, rays in float64, the drawn side by the test's own
+// rule). The picker reads a mesh's first sub-mesh and thin-instance storage through references it keeps: the last two
+// changes fail if it stops checking them against the mesh's own.
 import { FreeCamera } from '@babylonjs/core/Cameras/freeCamera.js';
 import type { PickingInfo } from '@babylonjs/core/Collisions/pickingInfo.js';
 import type { WebGPUEngine } from '@babylonjs/core/Engines/webgpuEngine.js';
 import { StandardMaterial } from '@babylonjs/core/Materials/standardMaterial.js';
-import { Vector3 } from '@babylonjs/core/Maths/math.vector.js';
+import { Matrix, Vector3 } from '@babylonjs/core/Maths/math.vector.js';
 import type { AbstractMesh } from '@babylonjs/core/Meshes/abstractMesh.js';
 import { CreateBox } from '@babylonjs/core/Meshes/Builders/boxBuilder.js';
 import type { Mesh } from '@babylonjs/core/Meshes/mesh.js';
@@ -19,7 +21,7 @@ import {
   disposeBabylonPicker,
   multiPickBabylonAsync,
 } from '../../../../hosts/babylon/index.js';
-import { babylonReference, interiorPixels, makeFrame, pixelRay } from './reference.js';
+import { babylonReference, interiorPixels, makeFrame, multiply, pixelRay } from './reference.js';
 import type { TestScene } from './scene.js';
 
 type Vec3 = [number, number, number];
@@ -83,14 +85,21 @@ export async function sharedGeometry(engine: WebGPUEngine, checks: Record<string
     // Picked right after the change, before Babylon.js draws it; the reference once it has.
     const got = await multiPickBabylonAsync(picker, points);
     render();
-    for (const mesh of clones) mesh.refreshBoundingInfo();
+    for (const mesh of clones) {
+      mesh.refreshBoundingInfo();
+      if (mesh.thinInstanceCount) mesh.thinInstanceRefreshBoundingInfo();
+    }
     const inside = interiorPixels(
       frame,
-      clones.map((mesh) => ({
-        positions: mesh.getVerticesData('position')!,
-        indices: mesh.getIndices()!,
-        worlds: [mesh.getWorldMatrix().m],
-      })),
+      clones.map((mesh) => {
+        const world = mesh.getWorldMatrix().m;
+        const thin = mesh.thinInstanceCount ? mesh.thinInstanceGetWorldMatrices() : [];
+        return {
+          positions: mesh.getVerticesData('position')!,
+          indices: mesh.getIndices()!,
+          worlds: thin.length ? thin.map((m) => multiply(world, m.m)) : [world],
+        };
+      }),
     );
     let interior = 0;
     let agree = 0;
@@ -139,6 +148,17 @@ export async function sharedGeometry(engine: WebGPUEngine, checks: Record<string
   second.indexCount = 2 * half - 12;
   firstHalf.indexCount = 12;
   await step("that clone's sub-meshes edited in place (indexStart, indexCount)");
+  // Its first sub-mesh replaced in the same array (same count) by one that overlaps the second: faces drawn twice,
+  // refused. Put back, it picks as before.
+  const kept = split.subMeshes[0];
+  split.subMeshes[0] = new SubMesh(0, 0, vertices, 0, half, split, undefined, true, false);
+  checks['sub-mesh replaced in the same array: typed error'] = await multiPickBabylonAsync(picker, [
+    { x: 0, y: 0 },
+  ]).then(
+    () => 'no error',
+    (error: { code?: string; message?: string }) => `${error.code}: ${error.message}`,
+  );
+  split.subMeshes[0] = kept;
   material.sideOrientation = 1 - (material.sideOrientation ?? first.sideOrientation);
   await step("the shared material's sideOrientation flipped");
   const own = clones[4];
@@ -148,6 +168,14 @@ export async function sharedGeometry(engine: WebGPUEngine, checks: Record<string
     Float32Array.from(own.getVerticesData('position')!, (v, i) => (i % 3 === 1 ? v * 0.4 : v * 1.3)),
   );
   await step('one clone: a geometry of its own with new positions (makeGeometryUnique, setVerticesData)');
+  // Babylon.js 9 makes a mesh's thin-instance storage once; a version that made it again must not leave the picker
+  // reading the old one (no thin instances: the clone where it was).
+  const thinned = clones[5];
+  type Storage = typeof thinned._thinInstanceDataStorage;
+  thinned._thinInstanceDataStorage = new (thinned._thinInstanceDataStorage.constructor as new () => Storage)();
+  thinned.thinInstanceSetBuffer('matrix', new Float32Array(Matrix.Translation(0.5, 0.7, 0).asArray()), 16, false);
+  thinned.thinInstanceEnablePicking = true;
+  await step('one clone: a thin instance, moved, in a new thin-instance storage object');
   disposeBabylonPicker(picker);
   scene.dispose();
 }
