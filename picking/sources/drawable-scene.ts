@@ -121,11 +121,7 @@ export interface DrawableSync<T> {
   planSlots: Int32Array;
   readonly planMade: (Mesh | null)[];
   planUpdate: Uint8Array;
-  /**
-   * Within one call (the host's arrays cannot change during it): a vertex-buffer array found to name exactly the
-   * vertex buffers of `verifiedBuffers`, a list that slots made from equal buffers share.
-   */
-  verifiedVertexBuffers: readonly PickVertexBuffer[] | null;
+  /** A made-with buffer list some drawable of this call names (a new mesh with equal buffers shares it). */
   verifiedBuffers: readonly (GPUBuffer | null)[] | null;
   /** The buffer list of the last mesh this call made (the next equal one shares it). */
   madeBuffers: readonly (GPUBuffer | null)[] | null;
@@ -170,7 +166,6 @@ export function createDrawableScene<T = unknown>(engine: Engine, camera: Camera 
       planSlots: new Int32Array(64),
       planMade: [],
       planUpdate: new Uint8Array(64),
-      verifiedVertexBuffers: null,
       verifiedBuffers: null,
       madeBuffers: null,
     },
@@ -341,31 +336,10 @@ function makeDrawableMesh<T>(target: DrawableScene<T>, drawable: PickDrawable<T>
   return mesh;
 }
 
-/**
- * Whether the drawable names the GPU buffers the mesh was made with (`made`: its vertex buffers', then its index
- * buffer); a new buffer object makes the mesh again. A host vertex-buffer array already found to name the same shared
- * list in this call is not read again.
- */
-function namesMadeBuffers<T>(sync: DrawableSync<T>, made: readonly (GPUBuffer | null)[], drawable: PickDrawable<T>) {
-  const vertexBuffers = drawable.vertexBuffers;
-  const count = vertexBuffers.length;
-  if (made.length !== count + 1 || made[count] !== (drawable.index?.buffer ?? null)) return false;
-  if (made === sync.verifiedBuffers && vertexBuffers === sync.verifiedVertexBuffers) return true;
-  for (let i = 0; i < count; i++) if (made[i] !== (vertexBuffers[i].buffer ?? null)) return false;
-  sync.verifiedBuffers = made;
-  sync.verifiedVertexBuffers = vertexBuffers;
+/** Whether a drawable's vertex buffers are, in order, those a mesh was made with (`made` ends with its index buffer). */
+function namesVertexBuffers(made: readonly (GPUBuffer | null)[], vertexBuffers: readonly PickVertexBuffer[]): boolean {
+  for (let i = 0; i < vertexBuffers.length; i++) if (made[i] !== (vertexBuffers[i].buffer ?? null)) return false;
   return true;
-}
-
-/** Whether the slot's mesh must be made again for the drawable: another geometry version, shape or buffer. */
-function mustRemake<T>(sync: DrawableSync<T>, slot: number, drawable: PickDrawable<T>): boolean {
-  const numbers = sync.slots.numbers;
-  const o = slot * slotNumbers;
-  return (
-    numbers[o + geometryVersionAt] !== (drawable.geometryVersion ?? 0) ||
-    numbers[o + shapeAt] !== shapeOf(drawable) ||
-    !namesMadeBuffers(sync, sync.slots.geometryBuffers[slot]!, drawable)
-  );
 }
 
 /** Whether the host's matrix still holds the values last synced into `slot` (a NaN reads as changed). */
@@ -425,7 +399,8 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
   let pending = 0;
   // Whether a place lists another slot than in the last sync (else the scene's mesh order stands, unless remade).
   let replaced = count !== placeCount;
-  sync.verifiedBuffers = null;
+  let verifiedBuffers: readonly (GPUBuffer | null)[] | null = null;
+  let verifiedVertexBuffers: readonly PickVertexBuffer[] | null = null;
   try {
     for (let at = 0; at < count; at++) {
       const drawable = drawables[at];
@@ -463,7 +438,29 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
         (newcomers ??= new Set()).add(object);
       }
       planSlots[at] = slot;
-      if (slot < 0 || mustRemake(sync, slot, drawable)) {
+      // Made again for another geometry version, shape or buffer (a new buffer object is noticed by itself).
+      let remake = slot < 0;
+      if (!remake) {
+        const o = slot * slotNumbers;
+        const made = slots.geometryBuffers[slot]!;
+        const vertexBuffers = drawable.vertexBuffers;
+        const last = vertexBuffers.length;
+        remake =
+          numbers[o + geometryVersionAt] !== (drawable.geometryVersion ?? 0) ||
+          numbers[o + shapeAt] !== shapeOf(drawable) ||
+          made.length !== last + 1 ||
+          made[last] !== (drawable.index?.buffer ?? null);
+        // An array of vertex buffers that drawables share is read once per call against the list their meshes share
+        // (the host's arrays cannot change during the call).
+        if (!remake && (made !== verifiedBuffers || vertexBuffers !== verifiedVertexBuffers)) {
+          remake = !namesVertexBuffers(made, vertexBuffers);
+          if (!remake) {
+            verifiedBuffers = made;
+            verifiedVertexBuffers = vertexBuffers;
+          }
+        }
+      }
+      if (remake) {
         planUpdate[at] = 0;
         planMade[at] = makeDrawableMesh(target, drawable, at);
         pending++;
@@ -487,6 +484,7 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
     throw error;
   }
   target.syncs++;
+  sync.verifiedBuffers = verifiedBuffers;
   if (pending > 0)
     for (let at = 0; at < count; at++) {
       const made = planMade[at];
@@ -514,7 +512,7 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
 
 /** Lets go of the host's arrays the call verified (they are not kept past it). */
 function forgetVerified<T>(sync: DrawableSync<T>): void {
-  sync.verifiedBuffers = sync.verifiedVertexBuffers = sync.madeBuffers = null;
+  sync.verifiedBuffers = sync.madeBuffers = null;
 }
 
 /** Drops the entries the sync `call` did not list. */
