@@ -280,4 +280,47 @@ describe("pick-source seam: a steady sync's memory never hides a change", () => 
     },
     size,
   );
+
+  gpuTest(
+    "a steady sync reads none of weft's meshes; a moved drawable's mesh alone is read",
+    async ({ engine }) => {
+      const box = boxBuffers(engine.device, 1);
+      const vertexBuffers = [vertexBufferOf(box.vertex, box.positions)];
+      const index = { buffer: box.index, data: box.indices };
+      const drawables: PickDrawable<string>[] = [-2, 0, 2].map((x, i) => ({
+        object: `box${i}`,
+        vertexBuffers,
+        index,
+        worldMatrix: translation(x),
+      }));
+      const target = createDrawableScene<string>(engine, null);
+      syncDrawableScene(target, drawables);
+      // Count every read of what a sync could look at on a mesh.
+      const reads = new Map<Mesh, number>();
+      for (const mesh of target.scene.meshes)
+        for (const key of ['worldMatrix', 'hostBuffers', 'skeleton', 'geometry', 'name', 'material'] as const) {
+          let value = mesh[key];
+          Object.defineProperty(mesh, key, {
+            get: () => {
+              reads.set(mesh, (reads.get(mesh) ?? 0) + 1);
+              return value;
+            },
+            set: (next) => {
+              value = next;
+            },
+            configurable: true,
+          });
+        }
+      syncDrawableScene(target, drawables);
+      expect([...reads.values()]).toEqual([]);
+      (drawables[1].worldMatrix as number[])[13] += 0.5;
+      syncDrawableScene(target, drawables);
+      expect([...reads.keys()]).toEqual([target.scene.meshes[1]]);
+      expect(target.scene.meshes[1].worldMatrix[13]).toBe(0.5);
+      disposeDrawableScene(target);
+      box.vertex.destroy();
+      box.index.destroy();
+    },
+    size,
+  );
 });
