@@ -22,18 +22,14 @@ import { makeSkeleton, type Skeleton } from '../../engine/skeleton.js';
 import { PickError } from '../pick-errors.js';
 import {
   type DrawableSlots,
+  formAt,
   freeSlotOf,
   geometryVersionAt,
   instanceVersionAt,
-  listedAt,
-  lookAt,
   makeDrawableSlots,
   movedBit,
-  pendingAt,
   sameBufferList,
   sameVersion,
-  shapeAt,
-  skinVersionAt,
   slotNumbers,
   takeSlot,
   worldChangedBit,
@@ -276,6 +272,11 @@ function shapeOf(drawable: PickDrawable<unknown>): number {
   return (drawable.skin ? 1 : 0) | ((drawable.morph?.positions.length ?? 0) << 1);
 }
 
+/** The shape × 16 + the look: both in one number, compared at once while neither changes. */
+function formOf(drawable: PickDrawable<unknown>): number {
+  return shapeOf(drawable) * 16 + lookOf(drawable);
+}
+
 /** A GPUBuffer, told by its shape (Node's WebGPU globals may be absent when this runs). */
 function isGpuBufferLike(value: unknown): boolean {
   return typeof value === 'object' && value !== null && 'mapAsync' in value && 'usage' in value;
@@ -411,11 +412,15 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
   // Slots are only taken after the checks: these arrays stay the slots' own during them.
   const numbers = slots.numbers;
   const objects = slots.object;
+  const listed = slots.listed;
   let newcomers: Set<T> | undefined;
   let planned = 0;
   let pending = 0;
   // Whether a place lists another slot than in the last sync (else the scene's mesh order stands, unless remade).
   let replaced = count !== placeCount;
+  // Listed slots are marked (to find a second listing, and after the sync the entries no longer listed) once a place
+  // lists another object than in the last sync: while every object is at its place, none is listed twice or dropped.
+  let marking = count !== placeCount;
   let verifiedBuffers: readonly (GPUBuffer | null)[] | null = null;
   let verifiedVertexBuffers: readonly PickVertexBuffer[] | null = null;
   try {
@@ -433,18 +438,24 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
       if (slot < 0 || objects[slot] !== object) {
         slot = target.slotOf.get(object) ?? -1;
         replaced = true;
+        if (!marking) {
+          marking = true;
+          for (let before = 0; before < at; before++) listed[planSlots[before]] = call;
+        }
       }
       const known = slot >= 0 && slots.drawable[slot] === drawable;
       checkDrawable(api, target, drawable, at, known);
       if (slot >= 0) {
         // A mark only (each call has its own number): a later throw leaves the scene as it was.
-        if (numbers[slot * slotNumbers + listedAt] === call)
-          throw new PickError(
-            api,
-            'bad-option',
-            `drawables[${at}].object is listed twice; each object is one drawable`,
-          );
-        numbers[slot * slotNumbers + listedAt] = call;
+        if (marking) {
+          if (listed[slot] === call)
+            throw new PickError(
+              api,
+              'bad-option',
+              `drawables[${at}].object is listed twice; each object is one drawable`,
+            );
+          listed[slot] = call;
+        }
       } else {
         if (newcomers?.has(object))
           throw new PickError(
@@ -462,9 +473,11 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
         const made = slots.geometryBuffers[slot]!;
         const vertexBuffers = drawable.vertexBuffers;
         const last = vertexBuffers.length;
+        const form = formOf(drawable);
+        const was = numbers[o + formAt];
         remake =
           numbers[o + geometryVersionAt] !== (drawable.geometryVersion ?? 0) ||
-          numbers[o + shapeAt] !== shapeOf(drawable) ||
+          (form !== was && form >> 4 !== was >> 4) ||
           made.length !== last + 1 ||
           made[last] !== (drawable.index?.buffer ?? null);
         // An array of vertex buffers that drawables share is read once per call against the list their meshes share
@@ -495,6 +508,7 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
     for (let at = 0; at < planned; at++) {
       const made = planMade[at];
       if (made) disposeMesh(made);
+      else if (planSlots[at] >= 0) slots.pending[planSlots[at]] = 0;
       planMade[at] = null;
     }
     forgetVerified(sync);
@@ -514,7 +528,7 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
   sync.places = planSlots;
   sync.planSlots = places;
   sync.placeCount = count;
-  if (target.slotOf.size > count) dropUnlisted(target, call);
+  if (marking && target.slotOf.size > count) dropUnlisted(target, call);
   forgetVerified(sync);
   const meshes = target.scene.meshes;
   const meshOf = sync.meshOf;
@@ -537,7 +551,7 @@ function dropUnlisted<T>(target: DrawableScene<T>, call: number): void {
   const sync = target.sync;
   const slots = sync.slots;
   for (const [object, slot] of target.slotOf)
-    if (slots.numbers[slot * slotNumbers + listedAt] !== call) {
+    if (slots.listed[slot] !== call) {
       disposeMesh(sync.meshOf[slot]!);
       sync.meshOf[slot] = null;
       freeSlotOf(slots, slot);
@@ -567,11 +581,10 @@ function installMesh<T>(target: DrawableScene<T>, slot: number, drawable: PickDr
   numbers[o + geometryVersionAt] = drawable.geometryVersion ?? 0;
   numbers[o + worldVersionAt] = drawable.worldMatrixVersion ?? Number.NaN;
   numbers[o + instanceVersionAt] = drawable.instances?.version ?? Number.NaN;
-  numbers[o + skinVersionAt] = drawable.skin?.version ?? Number.NaN;
-  numbers[o + lookAt] = lookOf(drawable);
-  numbers[o + shapeAt] = shapeOf(drawable);
-  numbers[o + listedAt] = call;
-  numbers[o + pendingAt] = 0;
+  numbers[o + formAt] = formOf(drawable);
+  slots.skinVersions[slot] = drawable.skin?.version ?? Number.NaN;
+  slots.listed[slot] = call;
+  slots.pending[slot] = 0;
   const world = slots.world;
   for (let i = 0; i < 16; i++) world[slot * 16 + i] = drawable.worldMatrix[i];
   return slot;
@@ -598,7 +611,7 @@ function checkUpdate<T>(api: string, sync: DrawableSync<T>, slot: number, drawab
     moved = !sameMatrix(mesh.worldMatrix, source);
     if (moved) checkMatrix(api, mesh.name, `drawables[${at}].worldMatrix`, source);
   }
-  numbers[o + pendingAt] = (worldChanged ? worldChangedBit : 0) | (moved ? movedBit : 0);
+  if (worldChanged) slots.pending[slot] = worldChangedBit | (moved ? movedBit : 0);
   const instances = drawable.instances;
   const instanceChange = !sameVersion(instances?.version, numbers[o + instanceVersionAt]);
   const instanceBuffer = instances?.buffer ?? null;
@@ -612,7 +625,7 @@ function checkUpdate<T>(api: string, sync: DrawableSync<T>, slot: number, drawab
     });
   }
   const skin = drawable.skin;
-  const skinChange = skin != null && skin.version !== numbers[o + skinVersionAt];
+  const skinChange = skin != null && skin.version !== slots.skinVersions[slot];
   const skeleton = skinChange ? sync.meshOf[slot]!.skeleton : undefined;
   if (skin && skeleton && skin.boneMatrices.length !== skeleton.matrices.length)
     throw new PickError(
@@ -628,7 +641,7 @@ function checkUpdate<T>(api: string, sync: DrawableSync<T>, slot: number, drawab
     rebind ||
     skinChange ||
     drawable.morph != null ||
-    lookOf(drawable) !== numbers[o + lookAt]
+    lookOf(drawable) !== (numbers[o + formAt] & 15)
   );
 }
 
@@ -638,8 +651,8 @@ function updateSlot<T>(sync: DrawableSync<T>, slot: number, drawable: PickDrawab
   const numbers = slots.numbers;
   const o = slot * slotNumbers;
   const mesh = sync.meshOf[slot]!;
-  const pending = numbers[o + pendingAt];
-  numbers[o + pendingAt] = 0;
+  const pending = slots.pending[slot];
+  slots.pending[slot] = 0;
   if (pending & movedBit) setMeshWorldMatrix(mesh, drawable.worldMatrix);
   if (pending & worldChangedBit) for (let i = 0; i < 16; i++) slots.world[slot * 16 + i] = drawable.worldMatrix[i];
   slots.worldSource[slot] = drawable.worldMatrix;
@@ -656,20 +669,20 @@ function updateSlot<T>(sync: DrawableSync<T>, slot: number, drawable: PickDrawab
     slots.instanceBuffer[slot] = hostInstances;
   }
   const skin = drawable.skin;
-  if (skin && mesh.skeleton && skin.version !== numbers[o + skinVersionAt]) {
+  if (skin && mesh.skeleton && skin.version !== slots.skinVersions[slot]) {
     mesh.skeleton.matrices.set(skin.boneMatrices);
     mesh.skeleton.version++;
-    numbers[o + skinVersionAt] = skin.version;
+    slots.skinVersions[slot] = skin.version;
   }
   const weights = drawable.morph?.weights;
   if (weights) for (let i = 0; i < weights.length; i++) mesh.morphWeights[i] = weights[i];
   const look = lookOf(drawable);
-  const was = numbers[o + lookAt];
+  const was = numbers[o + formAt] & 15;
   if (look !== was) {
     if ((look ^ was) & 3) mesh.material = drawableMaterial(drawable);
     mesh.visible = (look & 4) !== 0;
     mesh.pickable = (look & 8) !== 0;
-    numbers[o + lookAt] = look;
+    numbers[o + formAt] = numbers[o + formAt] - was + look;
   }
 }
 

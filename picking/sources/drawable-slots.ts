@@ -2,30 +2,19 @@
 // per entry, for its life) so that a steady sync reads the host's drawable and these arrays, in order, and nothing of
 // weft's own meshes. A host that lists its objects in the same order each call finds each one's slot at its place.
 
-/** @internal Offsets of a slot's numbers in `DrawableSlots.numbers` (`slotNumbers` per slot). */
+/**
+ * @internal Offsets of a slot's numbers in `DrawableSlots.numbers`, `slotNumbers` (32 bytes) per slot: what a steady
+ * drawable is compared with, and nothing it does not need (a steady sync writes none of it).
+ */
 export const geometryVersionAt = 0;
 /** @internal The drawable's `worldMatrixVersion` as last synced; NaN where it gave none. */
 export const worldVersionAt = 1;
 /** @internal Its instances' version as last synced; NaN where it had none. */
 export const instanceVersionAt = 2;
-/** @internal Its skin's version as last synced; NaN where it had none. */
-export const skinVersionAt = 3;
-/** @internal `lookOf` as last synced: culling, winding, visibility, pickability. */
-export const lookAt = 4;
-/**
- * `shapeOf` the drawable the mesh was made from: skinned, morph target count (another shape makes it again).
- * @internal
- */
-export const shapeAt = 5;
-/**
- * The sync call that last listed it (a second listing in one call is an error; after a sync, not listed: dropped).
- * @internal
- */
-export const listedAt = 6;
-/** @internal Set by the check of this sync for its update: `worldChangedBit`, `movedBit`. */
-export const pendingAt = 7;
+/** @internal `formOf` as last synced: the shape the mesh was made with × 16 + the look (culling, visibility). */
+export const formAt = 3;
 /** @internal */
-export const slotNumbers = 8;
+export const slotNumbers = 4;
 /** @internal The host's values differ from the slot's `world` values (written back by the update). */
 export const worldChangedBit = 1;
 /** @internal The host's matrix differs from the mesh's float32 matrix. */
@@ -42,6 +31,15 @@ export interface DrawableSlots<T, D> {
   readonly free: number[];
   /** `slotNumbers` float64 per slot (see the offsets above). */
   numbers: Float64Array;
+  /** Per slot: its skin's version as last synced (NaN where it had none). */
+  skinVersions: Float64Array;
+  /**
+   * Per slot: the sync call that last listed it, marked once a sync finds a drawable away from its last place (for
+   * a second listing in one call, an error, and for the entries no longer listed, dropped).
+   */
+  listed: Float64Array;
+  /** Per slot, set by the check of a sync for its update (`worldChangedBit`, `movedBit`); 0 between syncs. */
+  pending: Uint8Array;
   /** 16 float64 per slot: the host's world matrix as last synced, compared before the mesh's own. */
   world: Float64Array;
   /** The host object of each slot; a freed slot names the slots themselves, which no host object is. */
@@ -66,6 +64,9 @@ export function makeDrawableSlots<T, D>(capacity: number): DrawableSlots<T, D> {
     capacity,
     free: [],
     numbers: new Float64Array(capacity * slotNumbers),
+    skinVersions: new Float64Array(capacity),
+    listed: new Float64Array(capacity),
+    pending: new Uint8Array(capacity),
     world: new Float64Array(capacity * 16),
     object: [],
     drawable: [],
@@ -88,6 +89,15 @@ export function takeSlot<T, D>(slots: DrawableSlots<T, D>): number {
     const world = new Float64Array(slots.capacity * 16);
     world.set(slots.world);
     slots.world = world;
+    const skinVersions = new Float64Array(slots.capacity);
+    skinVersions.set(slots.skinVersions);
+    slots.skinVersions = skinVersions;
+    const listed = new Float64Array(slots.capacity);
+    listed.set(slots.listed);
+    slots.listed = listed;
+    const pending = new Uint8Array(slots.capacity);
+    pending.set(slots.pending);
+    slots.pending = pending;
   }
   return slot;
 }

@@ -224,6 +224,12 @@ describe("pick-source seam: a steady sync's memory never hides a change", () => 
       expect(meshObjects(target)).toEqual(['a', 'b', 'c', 'e']);
       expect(target.scene.meshes.slice(0, 3)).toEqual(['a', 'b', 'c'].map((o) => meshOf.get(o)));
       expect(target.scene.meshes[3]).not.toBe(meshOf.get('d'));
+      expect([...target.slotOf.keys()].sort()).toEqual(['a', 'b', 'c', 'e']);
+      // A list as long as the last one, every place but one as it was, naming an object twice: refused, nothing changed.
+      const before = [...target.scene.meshes];
+      expect(() => syncDrawableScene(target, [a, b, c, b])).toThrowError(/drawables\[3\]\.object is listed twice/);
+      expect(() => syncDrawableScene(target, [a, a, c, d])).toThrowError(/drawables\[1\]\.object is listed twice/);
+      expect(target.scene.meshes).toEqual(before);
       // a is dropped and f comes first: every place holds another object than before.
       const f = drawableOf('f', 5);
       syncDrawableScene(target, [f, b, c, d]);
@@ -239,6 +245,10 @@ describe("pick-source seam: a steady sync's memory never hides a change", () => 
       const picks = await picksOf(target, pixels);
       expect(picks).toEqual(referencePicks(boxes, box.edge, pixels));
       expect(new Set(picks)).toEqual(new Set(['b', 'c', 'e', 'f', null]));
+      // The last one left off, every other at its place: it is dropped.
+      syncDrawableScene(target, [f, b, c]);
+      expect(meshObjects(target)).toEqual(['f', 'b', 'c']);
+      expect([...target.slotOf.keys()].sort()).toEqual(['b', 'c', 'f']);
       disposeDrawableScene(target);
       box.vertex.destroy();
       box.index.destroy();
