@@ -1,9 +1,21 @@
 // The JS a weft-gpu/three pick spends before the GPU sees it, in Node with a precise clock: three's
 // `scene.updateMatrixWorld()`, the adapter's walk (collectThreeDrawables) and the seam's sync, on 1 – 10 000 boxes of
 // one geometry (Dawn device; a stand-in renderer whose buffers weft cannot bind, so weft keeps one copy, as on
-// SwiftShader). Medians of rounds of a steady scene with one mesh moved per round.
+// SwiftShader). Medians of rounds of a steady scene with one mesh moved per round. The floor is the least walk of what
+// three draws (bareWalk: visibility, layers, geometry, material); three's own per-frame walk (threeFrameWalk), collect
+// and sync are printed as multiples of it.
 //   npx tsx bench/three-pick/walk.ts [rounds (default 60)] [mesh counts, e.g. 1,1000,10000]
-import { BoxGeometry, Mesh, MeshBasicMaterial, PerspectiveCamera, Scene } from 'three';
+import {
+  BoxGeometry,
+  type Camera,
+  Matrix4,
+  Mesh,
+  MeshBasicMaterial,
+  type Object3D,
+  PerspectiveCamera,
+  Scene,
+  Vector4,
+} from 'three';
 import type { WebGPURenderer } from 'three/webgpu';
 import { createEngineAsync, disposeEngine, makePerspectiveCamera } from '../../engine/index.js';
 import { collectThreeDrawables, makeThreeDrawables } from '../../hosts/three/three-drawables.js';
@@ -13,6 +25,55 @@ import { median } from '../bench-timing.js';
 
 const rounds = Number(process.argv[2] ?? 60);
 const counts = (process.argv[3] ?? '1,100,1000,10000').split(',').map(Number);
+
+/** A render item as three's RenderList keeps them: made once, rewritten each frame. */
+interface FrameItem {
+  object: Object3D;
+  geometry: unknown;
+  material: unknown;
+  z: number;
+}
+
+/**
+ * What three's renderer does per object each frame before it draws (the WebGPU renderer's `project`, frustum culling
+ * left out as picking leaves it out): skip hidden subtrees, test layers, and for each mesh read its geometry and
+ * material, place its bounding-sphere centre in clip space for sorting and write a reused render item. Returns the
+ * item count.
+ */
+function threeFrameWalk(object: Object3D, camera: Camera, viewProjection: Matrix4, items: FrameItem[], count: number) {
+  if (object.visible === false) return count;
+  if (object.layers.test(camera.layers) && (object as Mesh).isMesh) {
+    const { geometry, material } = object as Mesh;
+    if (geometry.boundingSphere === null) geometry.computeBoundingSphere();
+    const z = centre.copy(geometry.boundingSphere!.center as unknown as Vector4);
+    z.w = 1;
+    z.applyMatrix4(object.matrixWorld).applyMatrix4(viewProjection);
+    if ((material as MeshBasicMaterial).visible) {
+      const item = (items[count] ??= { object, geometry, material, z: 0 });
+      item.object = object;
+      item.geometry = geometry;
+      item.material = material;
+      item.z = z.z;
+      count++;
+    }
+  }
+  const children = object.children;
+  for (let i = 0; i < children.length; i++) count = threeFrameWalk(children[i], camera, viewProjection, items, count);
+  return count;
+}
+const centre = new Vector4();
+
+/** The least a walk of what three draws reads: visibility, layers, the mesh's geometry and material; no render item. */
+function bareWalk(object: Object3D, camera: Camera, count: number): number {
+  if (object.visible === false) return count;
+  if (object.layers.test(camera.layers) && (object as Mesh).isMesh) {
+    const { geometry, material } = object as Mesh;
+    if (geometry !== null && (material as MeshBasicMaterial).visible) count++;
+  }
+  const children = object.children;
+  for (let i = 0; i < children.length; i++) count = bareWalk(children[i], camera, count);
+  return count;
+}
 
 async function main(): Promise<void> {
   const engine = await createEngineAsync(createBenchGpu(), { width: 64, height: 64 });
@@ -33,27 +94,47 @@ async function main(): Promise<void> {
     const camera = new PerspectiveCamera(50, 1, 0.1, 500);
     camera.position.set(0, 0, 100);
     camera.updateMatrixWorld();
+    const viewProjection = new Matrix4().multiplyMatrices(camera.projectionMatrix, camera.matrixWorldInverse);
+    const items: FrameItem[] = [];
     const state = makeThreeDrawables(renderer, engine.device, false);
     const target = createDrawableScene<unknown>(engine, makePerspectiveCamera({ position: [0, 0, 60] }));
     const world: number[] = [];
+    const bare: number[] = [];
+    const frame: number[] = [];
     const walk: number[] = [];
     const sync: number[] = [];
     for (let r = 0; r < rounds + 10; r++) {
       meshes[r % count].position.x += 0.001;
+      // Each walk starts where a pick does, right after three's matrix update (which leaves the caches as it likes).
       const t0 = performance.now();
       scene.updateMatrixWorld();
       const t1 = performance.now();
-      const list = collectThreeDrawables('bench', state, scene, camera);
+      const seen = bareWalk(scene, camera, 0);
       const t2 = performance.now();
-      syncDrawableScene(target, list);
+      scene.updateMatrixWorld();
       const t3 = performance.now();
+      const listed = threeFrameWalk(scene, camera, viewProjection, items, 0);
+      const t4 = performance.now();
+      scene.updateMatrixWorld();
+      const t5 = performance.now();
+      const list = collectThreeDrawables('bench', state, scene, camera);
+      const t6 = performance.now();
+      syncDrawableScene(target, list);
+      const t7 = performance.now();
+      if (listed !== list.length || seen !== listed)
+        throw new Error(`three's walk lists ${listed} meshes, the adapter ${list.length}`);
       if (r < 10) continue;
       world.push(t1 - t0);
-      walk.push(t2 - t1);
-      sync.push(t3 - t2);
+      bare.push(t2 - t1);
+      frame.push(t4 - t3);
+      walk.push(t6 - t5);
+      sync.push(t7 - t6);
     }
-    const f = (v: number[]) => median(v).toFixed(3);
-    console.log(`${count} meshes: updateMatrixWorld ${f(world)} ms, collect ${f(walk)} ms, sync ${f(sync)} ms`);
+    const floor = median(bare);
+    const f = (v: number[]) => `${median(v).toFixed(3)} ms (${(median(v) / floor).toFixed(1)}× floor)`;
+    console.log(
+      `${count} meshes: updateMatrixWorld ${median(world).toFixed(3)} ms, floor (bare walk) ${floor.toFixed(3)} ms, three's frame walk ${f(frame)}, collect ${f(walk)}, sync ${f(sync)}`,
+    );
   }
   disposeEngine(engine);
 }

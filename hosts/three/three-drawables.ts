@@ -52,23 +52,25 @@ export interface ThreeDrawables extends GeometrySource {
 /**
  * @internal Per place of the last successful walk (an index into its list), the record there and what its mesh was
  * when last written into the drawable. A mesh found at its place with the same geometry (same stamp), world-matrix
- * array, side and visibility — the steady case — costs array reads in walk order, not a visit to its record.
+ * array, side and visibility — the steady case — costs reads of these arrays in walk order, not a visit to its record.
  */
 export interface WalkPlaces {
   records: DrawableRecord[];
   meshes: Mesh[];
-  geometries: BufferGeometry[];
+  /** The geometry's state (its `geometry` tells the geometry) as the drawable was made from. */
   states: GeometryState[];
-  stamps: number[];
   elements: ArrayLike<number>[];
-  /** `side + 4 × visible` as written into the drawable; -1 where the record is refreshed every pick (deformed, clipped). */
-  looks: number[];
+  /**
+   * `stamp × 8 + side + 4 × visible` as written into the drawable (the geometry's stamp, then its look); -1 where the
+   * record is refreshed every pick (deformed, clipped).
+   */
+  marks: number[];
 }
 
 function resizePlaces(places: WalkPlaces, length: number): void {
   if (places.records.length <= length) return;
-  places.records.length = places.meshes.length = places.geometries.length = length;
-  places.states.length = places.stamps.length = places.elements.length = places.looks.length = length;
+  places.records.length = places.meshes.length = places.states.length = length;
+  places.elements.length = places.marks.length = length;
 }
 
 /** @internal */
@@ -83,7 +85,7 @@ export function makeThreeDrawables(
     records: new Map(),
     owned: makeOwnedBuffers(device, 'weft-three'),
     list: [],
-    places: { records: [], meshes: [], geometries: [], states: [], stamps: [], elements: [], looks: [] },
+    places: { records: [], meshes: [], states: [], elements: [], marks: [] },
     frames: [],
     frameNext: [],
     frameClipped: [],
@@ -134,23 +136,22 @@ function visitMesh(
   const geometry = mesh.geometry;
   const elements = mesh.matrixWorld.elements;
   const places = state.places;
-  if (places.meshes[at] === mesh && places.geometries[at] === geometry && !clippedAbove) {
+  const look = side + (visible ? 4 : 0);
+  if (places.meshes[at] === mesh && !clippedAbove) {
     const known = places.states[at];
-    if (known.pass !== pass) readGeometryState(state, geometry, known, pass);
-    // The list still holds this place's drawable from the last walk.
-    if (
-      places.stamps[at] === known.stamp &&
-      places.elements[at] === elements &&
-      places.looks[at] === side + (visible ? 4 : 0)
-    )
-      return;
+    if (known.geometry === geometry) {
+      if (known.pass !== pass) readGeometryState(state, geometry, known, pass);
+      // The list still holds this place's drawable from the last walk.
+      if (places.marks[at] === known.stamp * 8 + look && places.elements[at] === elements) return;
+    }
   }
   const previous = places.records[at];
   let record = previous !== undefined && previous.mesh === mesh ? previous : state.records.get(mesh);
   let known = record !== undefined && record.geometry === geometry ? record.geometryState : undefined;
   if (!known) {
     known = state.geometries.get(geometry);
-    if (!known) state.geometries.set(geometry, (known = { pass: 0, stamp: 0, values: [] }));
+    if (!known)
+      state.geometries.set(geometry, (known = { geometry, pass: 0, stamp: 0, values: [], plain: null, skinned: null }));
   }
   if (known.pass !== pass) readGeometryState(state, geometry, known, pass);
   if (record === undefined || record.geometryState !== known || record.stamp !== known.stamp) {
@@ -174,11 +175,9 @@ function visitMesh(
   state.list[at] = drawable;
   places.records[at] = record;
   places.meshes[at] = mesh;
-  places.geometries[at] = geometry;
   places.states[at] = known;
-  places.stamps[at] = known.stamp;
   places.elements[at] = elements;
-  places.looks[at] = record.deforms || record.clip ? -1 : side + (visible ? 4 : 0);
+  places.marks[at] = record.deforms || record.clip ? -1 : known.stamp * 8 + look;
 }
 
 /** Whether `object` is a ClippingGroup that clips what is below it. */

@@ -21,10 +21,24 @@ export interface GeometrySource {
  * `stamp` bumped whenever anything read differs from the last read (records made at another stamp are made again).
  */
 export interface GeometryState {
+  readonly geometry: BufferGeometry;
   pass: number;
   stamp: number;
   /** Per attribute: the object, its bytes' owner version and three's GPU buffer; then draw range and morph flags. */
   readonly values: unknown[];
+  /**
+   * The drawable buffers made at a stamp, without and with the skin attributes: every mesh of the geometry lists the
+   * same arrays, so the seam's sync reads them once per pick, not once per mesh.
+   */
+  plain: SharedDrawableBuffers | null;
+  skinned: SharedDrawableBuffers | null;
+}
+
+/** @internal A geometry's vertex buffers and index as drawables list them, made at `stamp`. */
+export interface SharedDrawableBuffers {
+  readonly stamp: number;
+  readonly vertexBuffers: PickVertexBuffer[];
+  readonly index: { buffer: GPUBuffer; data: Uint16Array | Uint32Array } | null;
 }
 
 const semantics: ReadonlyArray<[string, VertexSemantic]> = [

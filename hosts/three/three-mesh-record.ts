@@ -105,18 +105,23 @@ export function makeRecord(
       'unsupported',
       `mesh ${describeValue(mesh.name || mesh.uuid)}: geometry.drawRange { start: ${range.start}, count: ${range.count} } is not picked yet; weft-gpu/three picks whole geometries (drawRange start 0, count Infinity)`,
     );
+  let buffers = skinned ? geometryState.skinned : geometryState.plain;
+  if (buffers === null || buffers.stamp !== geometryState.stamp) {
+    buffers = {
+      stamp: geometryState.stamp,
+      vertexBuffers: vertexBuffersOf(source, mesh, skinned),
+      index: index ? { buffer: bufferFor(source, index), data: indexData as Uint16Array | Uint32Array } : null,
+    };
+    if (skinned) geometryState.skinned = buffers;
+    else geometryState.plain = buffers;
+  }
   const morphPositions = morphDeltas(geometry, 'position');
   const morphNormals = morphDeltas(geometry, 'normal');
   const drawable: PickDrawable<Object3D> = {
     object: mesh,
     name: mesh.name || mesh.uuid,
-    vertexBuffers: vertexBuffersOf(source, mesh, skinned),
-    index: index
-      ? {
-          buffer: bufferFor(source, index),
-          data: indexData as Uint16Array | Uint32Array,
-        }
-      : null,
+    vertexBuffers: buffers.vertexBuffers,
+    index: buffers.index,
     geometryVersion: 0,
     worldMatrix: mesh.matrixWorld.elements,
     // Set by each visit; present from the start so every drawable keeps one shape.

@@ -20,6 +20,21 @@ import { checkMeshHostBuffers } from '../../engine/mesh-host-buffers.js';
 import { createScene, disposeScene, type Scene } from '../../engine/scene.js';
 import { makeSkeleton, type Skeleton } from '../../engine/skeleton.js';
 import { PickError } from '../pick-errors.js';
+import {
+  type DrawableSlots,
+  formAt,
+  freeSlotOf,
+  geometryVersionAt,
+  instanceVersionAt,
+  makeDrawableSlots,
+  movedBit,
+  sameBufferList,
+  sameVersion,
+  slotNumbers,
+  takeSlot,
+  worldChangedBit,
+  worldVersionAt,
+} from './drawable-slots.js';
 
 /** One vertex buffer of a drawable: the host's GPU buffer, the CPU bytes it holds, and how its attributes lie. */
 export interface PickVertexBuffer {
@@ -87,68 +102,41 @@ export interface PickDrawable<T = unknown> {
   pickable?: boolean;
 }
 
-interface DrawableEntry<T> {
-  object: T;
-  mesh: Mesh;
-  geometryVersion: number;
-  instanceVersion: number;
-  skinVersion: number;
-  material: StandardMaterial;
-  /** The sync call that last listed it (a second listing in one call is an error; after a sync, not listed: dropped). */
-  listed: number;
-  /** Set by the check of this sync: the world matrix differs from the mesh's. */
-  moved: boolean;
-  /** The host's world-matrix array and version the mesh's matrix was last found equal to (see `worldMatrixVersion`). */
-  worldSource: ArrayLike<number> | null;
-  worldVersion: number | undefined;
-  /** The drawable object last synced into it (its keys were checked then). */
-  drawable: PickDrawable<T>;
-  /** Its 16 slots in the scene's `worldValues`: the host's world matrix as last synced, compared first. */
-  slot: number;
-  /** Set by the check of this sync: the host's values differ from `worldValues` (written back by the update). */
-  worldChanged: boolean;
-  // What a steady sync compares, kept here so that it reads the entry and not the mesh and its parts.
-  /** The GPU buffers the mesh was made with (vertex buffers', then the index buffer), null where weft copied. */
-  geometryBuffers: (GPUBuffer | null)[];
-  skinned: boolean;
-  morphTargetCount: number;
-  /** The host's instance buffer the mesh binds (null: weft's own copy, or no instances). */
-  instanceBuffer: GPUBuffer | null;
-  doubleSided: boolean;
-  frontFace: GPUFrontFace;
-  visible: boolean;
-  pickable: boolean;
+/**
+ * @internal The sync's memory: the slots (drawable-slots.ts), the slot listed at each place of the last sync, and
+ * per-call scratch.
+ */
+export interface DrawableSync<T> {
+  readonly slots: DrawableSlots<T, PickDrawable<T>>;
+  /** Per slot, the mesh made for its drawable. */
+  readonly meshOf: (Mesh | null)[];
+  /** Per place of the last successful sync, the slot of the drawable listed there (`placeCount` of them). */
+  places: Int32Array;
+  placeCount: number;
+  /** Per-call scratch, per place: its slot (-1: new), the mesh made for it, whether it has something to apply. */
+  planSlots: Int32Array;
+  readonly planMade: (Mesh | null)[];
+  planUpdate: Uint8Array;
+  /** A made-with buffer list some drawable of this call names (a new mesh with equal buffers shares it). */
+  verifiedBuffers: readonly (GPUBuffer | null)[] | null;
+  /** The buffer list of the last mesh this call made (the next equal one shares it). */
+  madeBuffers: readonly (GPUBuffer | null)[] | null;
 }
 
 /** A weft scene that mirrors a host's drawables (see `syncDrawableScene`); pick it with any weft picker. */
 export interface DrawableScene<T = unknown> {
   readonly scene: Scene;
-  readonly entries: Map<T, DrawableEntry<T>>;
   readonly objectOfMesh: WeakMap<Mesh, T>;
   syncs: number;
   disposed: boolean;
+  /** @internal Each listed object's slot. */
+  readonly slotOf: Map<T, number>;
   /** @internal Sync calls made (failed ones too). */
   calls: number;
   /** @internal Drawable objects whose keys were checked (a steady host passes the same objects each call). */
   readonly keysChecked: WeakSet<object>;
-  /** @internal Per-call scratch, one slot per drawable: its entry and the mesh made for it. */
-  readonly planEntries: (DrawableEntry<T> | undefined)[];
-  readonly planMade: (Mesh | null)[];
-  /** @internal Per-call scratch: whether the entry at that place has something to apply (else it is left as it is). */
-  readonly planUpdate: boolean[];
-  /** @internal Per-call scratch: the meshes in the drawables' order. */
-  readonly planOrder: Mesh[];
-  /** @internal The entries in the last sync's order: a steady host lists its objects in the same order each call. */
-  readonly lastOrder: DrawableEntry<T>[];
-  /**
-   * @internal Every entry's host world matrix as last synced (float64, 16 per slot), side by side: a steady scene's
-   * compare reads this one array instead of each mesh's own matrix.
-   */
-  worldValues: Float64Array;
-  /** @internal Slots of `worldValues` given back by dropped entries. */
-  readonly freeSlots: number[];
-  /** @internal Slots handed out so far (free ones included). */
-  slotsUsed: number;
+  /** @internal */
+  readonly sync: DrawableSync<T>;
 }
 
 /**
@@ -160,20 +148,23 @@ export function createDrawableScene<T = unknown>(engine: Engine, camera: Camera 
   scene.camera = camera;
   return {
     scene,
-    entries: new Map(),
     objectOfMesh: new WeakMap(),
     syncs: 0,
     disposed: false,
+    slotOf: new Map(),
     calls: 0,
     keysChecked: new WeakSet(),
-    planEntries: [],
-    planMade: [],
-    planUpdate: [],
-    planOrder: [],
-    lastOrder: [],
-    worldValues: new Float64Array(16 * 64),
-    freeSlots: [],
-    slotsUsed: 0,
+    sync: {
+      slots: makeDrawableSlots(64),
+      meshOf: [],
+      places: new Int32Array(64),
+      placeCount: 0,
+      planSlots: new Int32Array(64),
+      planMade: [],
+      planUpdate: new Uint8Array(64),
+      verifiedBuffers: null,
+      madeBuffers: null,
+    },
   };
 }
 
@@ -265,6 +256,27 @@ function checkDrawable<T>(
     );
 }
 
+/** `doubleSided | cw << 1 | visible << 2 | pickable << 3`, as drawn (a hidden drawable is not pickable). */
+function lookOf(drawable: PickDrawable<unknown>): number {
+  const visible = drawable.visible ?? true;
+  return (
+    (drawable.doubleSided === true ? 1 : 0) |
+    (drawable.frontFace === 'cw' ? 2 : 0) |
+    (visible ? 4 : 0) |
+    (visible && (drawable.pickable ?? true) ? 8 : 0)
+  );
+}
+
+/** `skinned | morph target count << 1`: what a mesh is made with besides its buffers. */
+function shapeOf(drawable: PickDrawable<unknown>): number {
+  return (drawable.skin ? 1 : 0) | ((drawable.morph?.positions.length ?? 0) << 1);
+}
+
+/** The shape × 16 + the look: both in one number, compared at once while neither changes. */
+function formOf(drawable: PickDrawable<unknown>): number {
+  return shapeOf(drawable) * 16 + lookOf(drawable);
+}
+
 /** A GPUBuffer, told by its shape (Node's WebGPU globals may be absent when this runs). */
 function isGpuBufferLike(value: unknown): boolean {
   return typeof value === 'object' && value !== null && 'mapAsync' in value && 'usage' in value;
@@ -325,38 +337,34 @@ function makeDrawableMesh<T>(target: DrawableScene<T>, drawable: PickDrawable<T>
   return mesh;
 }
 
-/**
- * Whether the drawable names the GPU buffers the mesh was made with (`made`: its vertex buffers', then its index
- * buffer); a new buffer object makes the mesh again.
- */
-function sameGeometryBuffers(made: readonly (GPUBuffer | null)[], drawable: PickDrawable<unknown>): boolean {
-  const vertexBuffers = drawable.vertexBuffers;
-  const count = vertexBuffers.length;
-  if (made.length !== count + 1) return false;
-  for (let i = 0; i < count; i++) if (made[i] !== (vertexBuffers[i].buffer ?? null)) return false;
-  return made[count] === (drawable.index?.buffer ?? null);
-}
-
-/** A slot of `worldValues` for a new entry, holding `matrix`. */
-function takeWorldSlot(target: DrawableScene<unknown>, matrix: ArrayLike<number>): number {
-  let slot = target.freeSlots.pop();
-  if (slot === undefined) {
-    slot = target.slotsUsed++;
-    if (slot * 16 >= target.worldValues.length) {
-      const grown = new Float64Array(target.worldValues.length * 2);
-      grown.set(target.worldValues);
-      target.worldValues = grown;
-    }
-  }
-  for (let i = 0; i < 16; i++) target.worldValues[slot * 16 + i] = matrix[i];
-  return slot;
+/** Whether a drawable's vertex buffers are, in order, those a mesh was made with (`made` ends with its index buffer). */
+function namesVertexBuffers(made: readonly (GPUBuffer | null)[], vertexBuffers: readonly PickVertexBuffer[]): boolean {
+  for (let i = 0; i < vertexBuffers.length; i++) if (made[i] !== (vertexBuffers[i].buffer ?? null)) return false;
+  return true;
 }
 
 /** Whether the host's matrix still holds the values last synced into `slot` (a NaN reads as changed). */
 function sameWorldValues(values: Float64Array, slot: number, given: ArrayLike<number>): boolean {
   const o = slot * 16;
-  for (let i = 0; i < 16; i++) if (values[o + i] !== given[i]) return false;
-  return true;
+  // Written out: the steady scene's hottest loop, 16 compares per drawable.
+  return (
+    values[o] === given[0] &&
+    values[o + 1] === given[1] &&
+    values[o + 2] === given[2] &&
+    values[o + 3] === given[3] &&
+    values[o + 4] === given[4] &&
+    values[o + 5] === given[5] &&
+    values[o + 6] === given[6] &&
+    values[o + 7] === given[7] &&
+    values[o + 8] === given[8] &&
+    values[o + 9] === given[9] &&
+    values[o + 10] === given[10] &&
+    values[o + 11] === given[11] &&
+    values[o + 12] === given[12] &&
+    values[o + 13] === given[13] &&
+    values[o + 14] === given[14] &&
+    values[o + 15] === given[15]
+  );
 }
 
 /** Whether the mesh's float32 world matrix already holds `given` (as float32: hosts keep float64 matrices). */
@@ -364,6 +372,16 @@ function sameMatrix(a: ArrayLike<number>, given: ArrayLike<number>): boolean {
   // `!==`: a NaN reads as moved, and the check of the moved matrix refuses it.
   for (let i = 0; i < 16; i++) if (a[i] !== Math.fround(given[i])) return false;
   return true;
+}
+
+/** Grows the per-place arrays to hold `count` places (the places of the last sync kept). */
+function growPlaces<T>(sync: DrawableSync<T>, count: number): void {
+  const length = Math.max(count, sync.places.length * 2);
+  const places = new Int32Array(length);
+  places.set(sync.places);
+  sync.places = places;
+  sync.planSlots = new Int32Array(length);
+  sync.planUpdate = new Uint8Array(length);
 }
 
 /**
@@ -381,16 +399,30 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
   if (!Array.isArray(drawables))
     throw new PickError(api, 'bad-option', `drawables ${describeValue(drawables)} must be an array of PickDrawable`);
   const call = ++target.calls;
-  // Reused arrays, written by index (emptying and refilling them would reallocate their storage on every sync).
-  const entries = target.planEntries;
-  const madeFor = target.planMade;
-  const updates = target.planUpdate;
-  const order = target.planOrder;
-  const lastOrder = target.lastOrder;
+  const sync = target.sync;
+  const slots = sync.slots;
   const count = drawables.length;
-  if (entries.length < count) entries.length = madeFor.length = updates.length = order.length = count;
+  if (sync.places.length < count) growPlaces(sync, count);
+  // Reused arrays, written by index (emptying and refilling them would reallocate their storage on every sync).
+  const planSlots = sync.planSlots;
+  const planMade = sync.planMade;
+  const planUpdate = sync.planUpdate;
+  const places = sync.places;
+  const placeCount = sync.placeCount;
+  // Slots are only taken after the checks: these arrays stay the slots' own during them.
+  const numbers = slots.numbers;
+  const objects = slots.object;
+  const listed = slots.listed;
   let newcomers: Set<T> | undefined;
   let planned = 0;
+  let pending = 0;
+  // Whether a place lists another slot than in the last sync (else the scene's mesh order stands, unless remade).
+  let replaced = count !== placeCount;
+  // Listed slots are marked (to find a second listing, and after the sync the entries no longer listed) once a place
+  // lists another object than in the last sync: while every object is at its place, none is listed twice or dropped.
+  let marking = count !== placeCount;
+  let verifiedBuffers: readonly (GPUBuffer | null)[] | null = null;
+  let verifiedVertexBuffers: readonly PickVertexBuffer[] | null = null;
   try {
     for (let at = 0; at < count; at++) {
       const drawable = drawables[at];
@@ -400,197 +432,257 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
           'bad-option',
           `drawables[${at}] ${describeValue(drawable)} must be a PickDrawable object`,
         );
-      const guess = lastOrder[at];
-      const entry = guess?.object === drawable.object ? guess : target.entries.get(drawable.object);
-      checkDrawable(api, target, drawable, at, entry?.drawable === drawable);
-      const twice = entry ? entry.listed === call : (newcomers ??= new Set()).has(drawable.object);
-      if (twice)
-        throw new PickError(api, 'bad-option', `drawables[${at}].object is listed twice; each object is one drawable`);
-      if (entry) entry.listed = call;
-      else newcomers!.add(drawable.object);
-      const rebuild =
-        !entry ||
-        entry.geometryVersion !== (drawable.geometryVersion ?? 0) ||
-        entry.skinned !== !!drawable.skin ||
-        entry.morphTargetCount !== (drawable.morph?.positions.length ?? 0) ||
-        !sameGeometryBuffers(entry.geometryBuffers, drawable);
-      entries[at] = entry;
-      if (rebuild) {
-        updates[at] = false;
-        madeFor[at] = makeDrawableMesh(target, drawable, at);
+      const object = drawable.object;
+      // A steady host lists each object at its place of the last sync: its slot is found there, without a lookup.
+      let slot = at < placeCount ? places[at] : -1;
+      if (slot < 0 || objects[slot] !== object) {
+        slot = target.slotOf.get(object) ?? -1;
+        replaced = true;
+        if (!marking) {
+          marking = true;
+          for (let before = 0; before < at; before++) listed[planSlots[before]] = call;
+        }
+      }
+      const known = slot >= 0 && slots.drawable[slot] === drawable;
+      checkDrawable(api, target, drawable, at, known);
+      if (slot >= 0) {
+        // A mark only (each call has its own number): a later throw leaves the scene as it was.
+        if (marking) {
+          if (listed[slot] === call)
+            throw new PickError(
+              api,
+              'bad-option',
+              `drawables[${at}].object is listed twice; each object is one drawable`,
+            );
+          listed[slot] = call;
+        }
       } else {
-        updates[at] = checkUpdate(api, target, entry, drawable, at);
-        madeFor[at] = null;
-        // A steady entry is done here, so the second pass need not read it again. (Hints and scratch only: a later
-        // throw leaves the scene as it was.)
-        entry.drawable = drawable;
-        lastOrder[at] = entry;
-        order[at] = entry.mesh;
+        if (newcomers?.has(object))
+          throw new PickError(
+            api,
+            'bad-option',
+            `drawables[${at}].object is listed twice; each object is one drawable`,
+          );
+        (newcomers ??= new Set()).add(object);
+      }
+      planSlots[at] = slot;
+      // Made again for another geometry version, shape or buffer (a new buffer object is noticed by itself).
+      let remake = slot < 0;
+      if (!remake) {
+        const o = slot * slotNumbers;
+        const made = slots.geometryBuffers[slot]!;
+        const vertexBuffers = drawable.vertexBuffers;
+        const last = vertexBuffers.length;
+        const form = formOf(drawable);
+        const was = numbers[o + formAt];
+        remake =
+          numbers[o + geometryVersionAt] !== (drawable.geometryVersion ?? 0) ||
+          (form !== was && form >> 4 !== was >> 4) ||
+          made.length !== last + 1 ||
+          made[last] !== (drawable.index?.buffer ?? null);
+        // An array of vertex buffers that drawables share is read once per call against the list their meshes share
+        // (the host's arrays cannot change during the call).
+        if (!remake && (made !== verifiedBuffers || vertexBuffers !== verifiedVertexBuffers)) {
+          remake = !namesVertexBuffers(made, vertexBuffers);
+          if (!remake) {
+            verifiedBuffers = made;
+            verifiedVertexBuffers = vertexBuffers;
+          }
+        }
+      }
+      if (remake) {
+        planUpdate[at] = 0;
+        planMade[at] = makeDrawableMesh(target, drawable, at);
+        pending++;
+        replaced = true;
+      } else {
+        // A hint: its keys were checked just now.
+        if (!known) slots.drawable[slot] = drawable;
+        const update = checkUpdate(api, sync, slot, drawable, at);
+        planUpdate[at] = update ? 1 : 0;
+        if (update) pending++;
       }
       planned = at + 1;
     }
   } catch (error) {
     for (let at = 0; at < planned; at++) {
-      const made = madeFor[at];
+      const made = planMade[at];
       if (made) disposeMesh(made);
-      entries[at] = undefined;
-      madeFor[at] = null;
+      else if (planSlots[at] >= 0) slots.pending[planSlots[at]] = 0;
+      planMade[at] = null;
     }
+    forgetVerified(sync);
     throw error;
   }
   target.syncs++;
-  for (let at = 0; at < count; at++) {
-    const made = madeFor[at];
-    if (!made) {
-      if (updates[at]) updateEntry(target, entries[at]!, drawables[at]);
-      entries[at] = undefined;
-      continue;
+  sync.verifiedBuffers = verifiedBuffers;
+  if (pending > 0)
+    for (let at = 0; at < count; at++) {
+      const made = planMade[at];
+      if (made) {
+        planMade[at] = null;
+        planSlots[at] = installMesh(target, planSlots[at], drawables[at], made, call);
+      } else if (planUpdate[at] !== 0) updateSlot(sync, planSlots[at], drawables[at]);
     }
-    const drawable = drawables[at];
-    const entry = entries[at];
-    entries[at] = undefined;
-    madeFor[at] = null;
-    if (entry) {
-      disposeMesh(entry.mesh);
-      target.freeSlots.push(entry.slot);
-    }
-    const fresh: DrawableEntry<T> = {
-      object: drawable.object,
-      mesh: made,
-      geometryVersion: drawable.geometryVersion ?? 0,
-      instanceVersion: drawable.instances?.version ?? -1,
-      skinVersion: drawable.skin?.version ?? -1,
-      material: made.material,
-      listed: call,
-      moved: false,
-      worldSource: drawable.worldMatrix,
-      worldVersion: drawable.worldMatrixVersion,
-      drawable,
-      slot: takeWorldSlot(target as DrawableScene<unknown>, drawable.worldMatrix),
-      worldChanged: false,
-      geometryBuffers: [...(made.hostBuffers?.vertexBuffers ?? []), made.hostBuffers?.indexBuffer ?? null],
-      skinned: !!made.skeleton,
-      morphTargetCount: made.morphTargets?.count ?? 0,
-      instanceBuffer: made.hostBuffers?.instanceBuffer ?? null,
-      doubleSided: made.material.doubleSided,
-      frontFace: made.material.frontFace ?? 'ccw',
-      visible: made.visible,
-      pickable: made.pickable,
-    };
-    target.entries.set(drawable.object, fresh);
-    lastOrder[at] = fresh;
-    order[at] = made;
-  }
-  lastOrder.length = count;
-  if (target.entries.size > count)
-    for (const [object, entry] of target.entries)
-      if (entry.listed !== call) {
-        disposeMesh(entry.mesh);
-        target.freeSlots.push(entry.slot);
-        target.entries.delete(object);
-      }
+  // This call's plan is the next call's places.
+  sync.places = planSlots;
+  sync.planSlots = places;
+  sync.placeCount = count;
+  if (marking && target.slotOf.size > count) dropUnlisted(target, call);
+  forgetVerified(sync);
   const meshes = target.scene.meshes;
+  const meshOf = sync.meshOf;
   let same = meshes.length === count;
-  for (let i = 0; same && i < count; i++) same = meshes[i] === order[i];
+  if (replaced) for (let i = 0; same && i < count; i++) same = meshes[i] === meshOf[planSlots[i]];
   if (!same) {
     meshes.length = count;
-    for (let i = 0; i < count; i++) meshes[i] = order[i];
+    for (let i = 0; i < count; i++) meshes[i] = meshOf[planSlots[i]]!;
     target.scene.structureVersion++;
   }
-  // Let go of meshes a shorter list no longer names (the order array keeps its length).
-  for (let i = count; i < order.length && order[i] !== undefined; i++) order[i] = undefined as unknown as Mesh;
 }
 
-/** Everything `updateEntry` would refuse, checked before the sync changes anything. */
-function checkUpdate<T>(
-  api: string,
-  target: DrawableScene<T>,
-  entry: DrawableEntry<T>,
-  drawable: PickDrawable<T>,
-  at: number,
-): boolean {
-  const mesh = entry.mesh;
-  // What did not change was checked when it was set: a steady scene costs a compare per drawable, not a check (and
-  // not even the compare where the host versions its matrices).
+/** Lets go of the host's arrays the call verified (they are not kept past it). */
+function forgetVerified<T>(sync: DrawableSync<T>): void {
+  sync.verifiedBuffers = sync.madeBuffers = null;
+}
+
+/** Drops the entries the sync `call` did not list. */
+function dropUnlisted<T>(target: DrawableScene<T>, call: number): void {
+  const sync = target.sync;
+  const slots = sync.slots;
+  for (const [object, slot] of target.slotOf)
+    if (slots.listed[slot] !== call) {
+      disposeMesh(sync.meshOf[slot]!);
+      sync.meshOf[slot] = null;
+      freeSlotOf(slots, slot);
+      target.slotOf.delete(object);
+    }
+}
+
+/** Puts a mesh made for `drawable` in its slot (a new one for a new object; the old mesh is disposed); returns it. */
+function installMesh<T>(target: DrawableScene<T>, slot: number, drawable: PickDrawable<T>, made: Mesh, call: number) {
+  const sync = target.sync;
+  const slots = sync.slots;
+  if (slot >= 0) disposeMesh(sync.meshOf[slot]!);
+  else {
+    slot = takeSlot(slots);
+    target.slotOf.set(drawable.object, slot);
+  }
+  slots.object[slot] = drawable.object;
+  sync.meshOf[slot] = made;
+  slots.drawable[slot] = drawable;
+  slots.worldSource[slot] = drawable.worldMatrix;
+  const buffers = [...(made.hostBuffers?.vertexBuffers ?? []), made.hostBuffers?.indexBuffer ?? null];
+  const shared = sync.verifiedBuffers ?? sync.madeBuffers;
+  slots.geometryBuffers[slot] = shared && sameBufferList(shared, buffers) ? shared : (sync.madeBuffers = buffers);
+  slots.instanceBuffer[slot] = made.hostBuffers?.instanceBuffer ?? null;
+  const numbers = slots.numbers;
+  const o = slot * slotNumbers;
+  numbers[o + geometryVersionAt] = drawable.geometryVersion ?? 0;
+  numbers[o + worldVersionAt] = drawable.worldMatrixVersion ?? Number.NaN;
+  numbers[o + instanceVersionAt] = drawable.instances?.version ?? Number.NaN;
+  numbers[o + formAt] = formOf(drawable);
+  slots.skinVersions[slot] = drawable.skin?.version ?? Number.NaN;
+  slots.listed[slot] = call;
+  slots.pending[slot] = 0;
+  const world = slots.world;
+  for (let i = 0; i < 16; i++) world[slot * 16 + i] = drawable.worldMatrix[i];
+  return slot;
+}
+
+/**
+ * Everything `updateSlot` would refuse, checked before the sync changes anything; returns whether it has anything to
+ * apply. A steady drawable is compared with its slot's numbers and world values, not checked, and its mesh is not
+ * read (not even compared where the host versions its matrices).
+ */
+function checkUpdate<T>(api: string, sync: DrawableSync<T>, slot: number, drawable: PickDrawable<T>, at: number) {
+  const slots = sync.slots;
+  const numbers = slots.numbers;
+  const o = slot * slotNumbers;
+  const source = drawable.worldMatrix;
   const version = drawable.worldMatrixVersion;
-  const held = version !== undefined && version === entry.worldVersion && drawable.worldMatrix === entry.worldSource;
+  const sameSource = source === slots.worldSource[slot];
+  const held = version !== undefined && version === numbers[o + worldVersionAt] && sameSource;
   // Values equal to the last synced ones need no float32 compare with the mesh (nor a look at its matrix).
-  entry.worldChanged = !held && !sameWorldValues(target.worldValues, entry.slot, drawable.worldMatrix);
-  entry.moved = entry.worldChanged && !sameMatrix(mesh.worldMatrix, drawable.worldMatrix);
-  if (entry.moved) checkMatrix(api, mesh.name, `drawables[${at}].worldMatrix`, drawable.worldMatrix);
+  const worldChanged = !held && !sameWorldValues(slots.world, slot, source);
+  let moved = false;
+  if (worldChanged) {
+    const mesh = sync.meshOf[slot]!;
+    moved = !sameMatrix(mesh.worldMatrix, source);
+    if (moved) checkMatrix(api, mesh.name, `drawables[${at}].worldMatrix`, source);
+  }
+  if (worldChanged) slots.pending[slot] = worldChangedBit | (moved ? movedBit : 0);
   const instances = drawable.instances;
-  const instanceChange = (instances?.version ?? -1) !== entry.instanceVersion;
-  if (instances && instanceChange) checkThinInstances(api, mesh.name, instances.matrices);
-  if (instanceChange || (instances?.buffer ?? null) !== entry.instanceBuffer)
+  const instanceChange = !sameVersion(instances?.version, numbers[o + instanceVersionAt]);
+  const instanceBuffer = instances?.buffer ?? null;
+  const rebind = instanceBuffer !== slots.instanceBuffer[slot];
+  if (instanceChange || rebind) {
+    const mesh = sync.meshOf[slot]!;
+    if (instances && instanceChange) checkThinInstances(api, mesh.name, instances.matrices);
     checkMeshHostBuffers(api, mesh.name, mesh.geometry, instances ? instances.matrices.length / 16 : 0, {
       ...mesh.hostBuffers!,
-      instanceBuffer: instances?.buffer ?? null,
+      instanceBuffer,
     });
+  }
   const skin = drawable.skin;
-  if (skin && mesh.skeleton && skin.boneMatrices.length !== mesh.skeleton.matrices.length)
+  const skinChange = skin != null && skin.version !== slots.skinVersions[slot];
+  const skeleton = skinChange ? sync.meshOf[slot]!.skeleton : undefined;
+  if (skin && skeleton && skin.boneMatrices.length !== skeleton.matrices.length)
     throw new PickError(
       api,
       'bad-option',
-      `drawables[${at}].skin.boneMatrices holds ${skin.boneMatrices.length / 16} bones, the drawable was made with ${mesh.skeleton.boneCount}; bump geometryVersion to change the bone count`,
+      `drawables[${at}].skin.boneMatrices holds ${skin.boneMatrices.length / 16} bones, the drawable was made with ${skeleton.boneCount}; bump geometryVersion to change the bone count`,
     );
-  // Whether `updateEntry` has anything to apply.
   return (
-    entry.worldChanged ||
-    drawable.worldMatrix !== entry.worldSource ||
-    version !== entry.worldVersion ||
+    worldChanged ||
+    !sameSource ||
+    !sameVersion(version, numbers[o + worldVersionAt]) ||
     instanceChange ||
-    (instances?.buffer ?? null) !== entry.instanceBuffer ||
-    (skin != null && skin.version !== entry.skinVersion) ||
+    rebind ||
+    skinChange ||
     drawable.morph != null ||
-    (drawable.doubleSided === true) !== entry.doubleSided ||
-    (drawable.frontFace ?? 'ccw') !== entry.frontFace ||
-    (drawable.visible ?? true) !== entry.visible ||
-    pickableAsDrawn(drawable) !== entry.pickable
+    lookOf(drawable) !== (numbers[o + formAt] & 15)
   );
 }
 
-/** Applies a checked drawable to its mesh (`checkUpdate` ran): nothing here throws. */
-function updateEntry<T>(target: DrawableScene<T>, entry: DrawableEntry<T>, drawable: PickDrawable<T>): void {
-  const mesh = entry.mesh;
-  if (entry.moved) setMeshWorldMatrix(mesh, drawable.worldMatrix);
-  if (entry.worldChanged) {
-    const o = entry.slot * 16;
-    for (let i = 0; i < 16; i++) target.worldValues[o + i] = drawable.worldMatrix[i];
-  }
-  entry.worldSource = drawable.worldMatrix;
-  entry.worldVersion = drawable.worldMatrixVersion;
-  const instanceVersion = drawable.instances?.version ?? -1;
-  const hostInstances = drawable.instances?.buffer ?? null;
-  if (instanceVersion !== entry.instanceVersion) {
-    setThinInstances(mesh, drawable.instances?.matrices ?? null);
-    entry.instanceVersion = instanceVersion;
+/** Applies a checked drawable to its slot and mesh (`checkUpdate` ran): nothing here throws. */
+function updateSlot<T>(sync: DrawableSync<T>, slot: number, drawable: PickDrawable<T>): void {
+  const slots = sync.slots;
+  const numbers = slots.numbers;
+  const o = slot * slotNumbers;
+  const mesh = sync.meshOf[slot]!;
+  const pending = slots.pending[slot];
+  slots.pending[slot] = 0;
+  if (pending & movedBit) setMeshWorldMatrix(mesh, drawable.worldMatrix);
+  if (pending & worldChangedBit) for (let i = 0; i < 16; i++) slots.world[slot * 16 + i] = drawable.worldMatrix[i];
+  slots.worldSource[slot] = drawable.worldMatrix;
+  numbers[o + worldVersionAt] = drawable.worldMatrixVersion ?? Number.NaN;
+  const instances = drawable.instances;
+  if (!sameVersion(instances?.version, numbers[o + instanceVersionAt])) {
+    setThinInstances(mesh, instances?.matrices ?? null);
+    numbers[o + instanceVersionAt] = instances?.version ?? Number.NaN;
   }
   // Only a different buffer re-binds (and drops the mesh's GPU wrapper); new matrices in the same buffer do not.
-  if (hostInstances !== entry.instanceBuffer) {
+  const hostInstances = instances?.buffer ?? null;
+  if (hostInstances !== slots.instanceBuffer[slot]) {
     setMeshHostBuffers(mesh, { ...mesh.hostBuffers!, instanceBuffer: hostInstances });
-    entry.instanceBuffer = hostInstances;
+    slots.instanceBuffer[slot] = hostInstances;
   }
   const skin = drawable.skin;
-  if (skin && mesh.skeleton && skin.version !== entry.skinVersion) {
+  if (skin && mesh.skeleton && skin.version !== slots.skinVersions[slot]) {
     mesh.skeleton.matrices.set(skin.boneMatrices);
     mesh.skeleton.version++;
-    entry.skinVersion = skin.version;
+    slots.skinVersions[slot] = skin.version;
   }
   const weights = drawable.morph?.weights;
   if (weights) for (let i = 0; i < weights.length; i++) mesh.morphWeights[i] = weights[i];
-  const doubleSided = drawable.doubleSided === true;
-  const frontFace = drawable.frontFace ?? 'ccw';
-  if (entry.doubleSided !== doubleSided || entry.frontFace !== frontFace) {
-    entry.material = drawableMaterial(drawable);
-    mesh.material = entry.material;
-    entry.doubleSided = doubleSided;
-    entry.frontFace = frontFace;
-  }
-  const visible = drawable.visible ?? true;
-  const pickable = pickableAsDrawn(drawable);
-  if (entry.visible !== visible || entry.pickable !== pickable) {
-    mesh.visible = entry.visible = visible;
-    mesh.pickable = entry.pickable = pickable;
+  const look = lookOf(drawable);
+  const was = numbers[o + formAt] & 15;
+  if (look !== was) {
+    if ((look ^ was) & 3) mesh.material = drawableMaterial(drawable);
+    mesh.visible = (look & 4) !== 0;
+    mesh.pickable = (look & 8) !== 0;
+    numbers[o + formAt] = numbers[o + formAt] - was + look;
   }
 }
 
@@ -611,8 +703,11 @@ export function pickedObjectOf<T>(
 export function disposeDrawableScene(target: DrawableScene): void {
   if (target.disposed) return;
   target.disposed = true;
-  target.entries.clear();
-  target.lastOrder.length = 0;
-  target.freeSlots.length = 0;
+  target.slotOf.clear();
+  target.sync.placeCount = 0;
+  target.sync.planMade.length = 0;
+  const slots = target.sync.slots;
+  for (let slot = 0; slot < slots.used; slot++) if (slots.object[slot] !== slots) freeSlotOf(slots, slot);
+  target.sync.meshOf.length = 0;
   disposeScene(target.scene);
 }
