@@ -8,6 +8,7 @@ import type { Mesh } from '@babylonjs/core/Meshes/mesh.js';
 import type { SubMesh } from '@babylonjs/core/Meshes/subMesh.js';
 import type { DataArray, FloatArray, IndicesArray } from '@babylonjs/core/types.js';
 import { makeGeometry, type MadeGeometry } from './babylon-geometry.js';
+import type { PickVertexBuffer } from '../../picking/sources/drawable-scene.js';
 import type { OwnedBuffers } from '../owned-buffers.js';
 
 /** The source of a mesh's vertex buffers: its Geometry, or the mesh itself where it overrides one of them. */
@@ -33,6 +34,9 @@ export interface GeometryBuffersKey {
   version: number;
   /** The pick that last compared it. */
   checked: number;
+  /** What the last make from these buffers listed, and at which `version`: equal makes of other meshes reuse it. */
+  made: Pick<MadeGeometry, 'vertexBuffers' | 'index'> | null;
+  madeVersion: number;
 }
 
 /**
@@ -89,7 +93,62 @@ function makeBuffersKey(): GeometryBuffersKey {
     indices: null,
     version: -1,
     checked: 0,
+    made: null,
+    madeVersion: -1,
   };
+}
+
+function sameView(a: ArrayBuffer | ArrayBufferView, b: ArrayBuffer | ArrayBufferView): boolean {
+  if (a === b) return true;
+  if (!ArrayBuffer.isView(a) || !ArrayBuffer.isView(b)) return false;
+  return (
+    a.constructor === b.constructor &&
+    a.buffer === b.buffer &&
+    a.byteOffset === b.byteOffset &&
+    a.byteLength === b.byteLength
+  );
+}
+
+function sameVertexBuffers(a: readonly PickVertexBuffer[], b: readonly PickVertexBuffer[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    // One host GPU buffer under an unchanged key holds the same bytes (the key compares the data Babylon.js keeps):
+    // a CPU copy made from Babylon.js's plain array is a new object per make, but not other data. So for the index.
+    if (x.buffer !== y.buffer || x.arrayStride !== y.arrayStride || (x.buffer === null && !sameView(x.data, y.data)))
+      return false;
+    const names = Object.keys(x.attributes) as (keyof PickVertexBuffer['attributes'])[];
+    if (names.length !== Object.keys(y.attributes).length) return false;
+    for (const name of names) {
+      const p = x.attributes[name];
+      const q = y.attributes[name];
+      if (!p || !q || p.format !== q.format || p.offset !== q.offset) return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * Meshes drawn from one Babylon.js Geometry (clones) list one vertex-buffer array and one index when their makes are
+ * equal (the same GPU buffers, made under the same key version; a skinned or morphed mesh's own buffers never are):
+ * the seam then checks that array once per pick instead of once per mesh, and one CPU copy of the bytes is kept.
+ */
+function shareMade(key: GeometryBuffersKey, made: MadeGeometry): void {
+  const last = key.made;
+  if (
+    last &&
+    key.madeVersion === key.version &&
+    sameVertexBuffers(last.vertexBuffers, made.vertexBuffers) &&
+    (last.index === made.index ||
+      (last.index !== null && made.index !== null && last.index.buffer === made.index.buffer))
+  ) {
+    made.vertexBuffers = last.vertexBuffers;
+    made.index = last.index;
+    return;
+  }
+  key.made = { vertexBuffers: made.vertexBuffers, index: made.index };
+  key.madeVersion = key.version;
 }
 
 /** @internal An empty state of a source mesh: its first `syncGeometry` makes it. */
@@ -286,6 +345,7 @@ export function syncGeometry(
     return true;
   }
   const made = makeGeometry(api, mesh, owned);
+  if (!own) shareMade(buffers, made);
   writeMeshKey(mesh, state);
   state.geometry = geometry;
   state.buffers = buffers;
