@@ -1,5 +1,10 @@
-// The floors a GPU pick is measured against in bench/pick.ts: raw WebGPU, no weft code.
-/** The bare cost a pick cannot avoid: one submit and a mapAsync of a 256-byte buffer. */
+import { mapForReadPromptlyAsync } from '../engine/map-prompt.js';
+// The floors a GPU pick is measured against in bench/pick.ts and the browser benches: raw WebGPU, no weft code but the
+// readback's map, which waits as weft's does (in a page, prompted: engine/map-prompt.ts).
+/**
+ * The bare cost a pick cannot avoid: one submit and a mapAsync of a 256-byte buffer. Floors map as weft's readbacks do
+ * (in a page, prompted while pending: engine/map-prompt.ts), so a floor and a pick wait for the browser alike.
+ */
 export function makeBareRoundTrip(device: GPUDevice): () => Promise<void> {
   const source = device.createBuffer({ size: 256, usage: GPUBufferUsage.COPY_SRC | GPUBufferUsage.COPY_DST });
   const staging = device.createBuffer({ size: 256, usage: GPUBufferUsage.COPY_DST | GPUBufferUsage.MAP_READ });
@@ -7,7 +12,7 @@ export function makeBareRoundTrip(device: GPUDevice): () => Promise<void> {
     const encoder = device.createCommandEncoder();
     encoder.copyBufferToBuffer(source, 0, staging, 0, 256);
     device.queue.submit([encoder.finish()]);
-    await staging.mapAsync(GPUMapMode.READ);
+    await mapForReadPromptlyAsync(device, staging, 256);
     staging.unmap();
   };
 }
@@ -44,7 +49,7 @@ export function makePickShapedPass(device: GPUDevice, draw?: FloorDraw): () => P
       encoder.copyTextureToBuffer({ texture }, { buffer: staging, offset: i * 256 }, [1, 1]),
     );
     device.queue.submit([encoder.finish()]);
-    await staging.mapAsync(GPUMapMode.READ);
+    await mapForReadPromptlyAsync(device, staging, staging.size);
     if (draw) draw.check(new Uint8Array(staging.getMappedRange(0, 4))[0]);
     staging.unmap();
   };
