@@ -5,7 +5,7 @@
 // Dawn polls on its own, so only pages (windows and workers) prompt.
 
 /** How long a pending map is prompted before weft leaves it to the browser (a map that slow is waiting on the GPU). */
-const promptLimitMs = 50;
+const promptLimitMs = 20;
 
 interface PromptState {
   /** Maps of the device in flight. */
@@ -25,7 +25,7 @@ function inBrowser(): boolean {
 
 /**
  * Maps `buffer` for reading, prompting the browser while the map is pending (one empty submit per task on `device`,
- * shared by every map of that device in flight, for at most 50 ms).
+ * shared by every map of that device in flight, for at most 20 ms).
  * @internal
  */
 export function mapForReadPromptlyAsync(device: GPUDevice, buffer: GPUBuffer, byteLength: number): Promise<void> {
