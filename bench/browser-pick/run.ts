@@ -92,7 +92,9 @@ async function main(): Promise<void> {
     await page.goto(`${server.url}index.html`, { waitUntil: 'load' });
     await page.waitForFunction(() => window.__bench !== undefined, undefined, { timeout: 180_000 });
     const info = await call<PageInfo>(page, 'init');
-    console.log(`Chromium ${browser.version()}, adapter: ${info.adapter}; Babylon.js ${info.babylonVersion}`);
+    console.log(
+      `Chromium ${browser.version()}, adapter: ${info.adapter}; Babylon.js ${info.babylonVersion}; page clock: ${info.isolated ? 'cross-origin isolated (~5 µs)' : 'not isolated (100 µs steps)'}`,
+    );
     console.log(
       `${rounds} interleaved rounds per scene after ${warmUp} warm-up rounds (10 000 separate meshes: ${roundsFor(allScenes[3])})`,
     );

@@ -87,6 +87,8 @@ export interface GbufferRound {
 /** What the page reports once both engines are up. */
 export interface PageInfo {
   adapter: string;
+  /** Whether the page is cross-origin isolated (its clock ticks in ~5 µs rather than 100 µs). */
+  isolated: boolean;
   babylonVersion: string;
   weftOutputs: string[];
   babylonOutputs: string[];

@@ -67,9 +67,14 @@ function repoFallback(root: string): Plugin {
 
 /**
  * Starts a Vite dev server on 127.0.0.1 (free port) serving the pages under `root`. `prebundle` names CommonJS
- * packages a page imports (e.g. `bunny`), which the dev server must convert to ES modules first.
+ * packages a page imports (e.g. `bunny`), which the dev server must convert to ES modules first; `headers` go on
+ * every response (the benches' cross-origin isolation).
  */
-export async function startPageServer(root: string, prebundle: readonly string[] = []): Promise<PageServer> {
+export async function startPageServer(
+  root: string,
+  prebundle: readonly string[] = [],
+  headers: Readonly<Record<string, string>> = {},
+): Promise<PageServer> {
   const pagesRoot = resolve(root);
   const cacheDir = mkdtempSync(join(repoRoot, 'node_modules', '.vite-pages-'));
   const server = await createServer({
@@ -90,6 +95,7 @@ export async function startPageServer(root: string, prebundle: readonly string[]
       strictPort: false,
       hmr: false,
       watch: null,
+      headers: { ...headers },
       // node_modules may be a link out of the checkout (a git worktree's); a page fetches files there too (.wasm).
       fs: { strict: true, allow: [pagesRoot, repoRoot, realpathSync(join(repoRoot, 'node_modules'))] },
     },
