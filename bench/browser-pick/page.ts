@@ -60,6 +60,15 @@ let pickSpec: PickSceneSpec | null = null;
 let weftGbuffer: WeftGbufferSide | null = null;
 let babylonGbuffer: BabylonGbufferSide | null = null;
 
+/**
+ * A GC (where the page may call `gc()`: the bench launches Chromium with it) and a short pause before each timed step:
+ * no step pays for the garbage or the GPU process's tail of the step before it, the other library's included.
+ */
+async function settleBeforeStep(): Promise<void> {
+  (globalThis as { gc?: () => void }).gc?.();
+  await new Promise((resolve) => setTimeout(resolve, 2));
+}
+
 /** Runs the named steps in `order` (0: as listed, 1: reversed) so neither library always goes first. */
 async function timeSteps<K extends string>(
   steps: [K, () => Promise<unknown>][],
@@ -68,6 +77,7 @@ async function timeSteps<K extends string>(
   const result = {} as Record<K, number>;
   for (const [name, step] of order % 2 ? [...steps].reverse() : steps) {
     current = `${name} (round order ${order})`;
+    await settleBeforeStep();
     result[name] = await time(step);
   }
   current = 'idle';
@@ -122,6 +132,7 @@ const bench: BenchPage = {
     return {
       adapter: info ? `${info.vendor} ${info.architecture} ${info.device} ${info.description}`.trim() : 'unknown',
       isolated: globalThis.crossOriginIsolated === true,
+      collects: typeof (globalThis as { gc?: unknown }).gc === 'function',
       babylonVersion: WebGPUEngine.Version,
       weftOutputs: weftOutputs.map(String),
       babylonOutputs,

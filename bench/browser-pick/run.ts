@@ -93,7 +93,7 @@ async function main(): Promise<void> {
     await page.waitForFunction(() => window.__bench !== undefined, undefined, { timeout: 180_000 });
     const info = await call<PageInfo>(page, 'init');
     console.log(
-      `Chromium ${browser.version()}, adapter: ${info.adapter}; Babylon.js ${info.babylonVersion}; page clock: ${info.isolated ? 'cross-origin isolated (~5 µs)' : 'not isolated (100 µs steps)'}`,
+      `Chromium ${browser.version()}, adapter: ${info.adapter}; Babylon.js ${info.babylonVersion}; page clock: ${info.isolated ? 'cross-origin isolated (~5 µs)' : 'not isolated (100 µs steps)'}; ${info.collects ? 'a GC and a 2 ms pause before each timed step' : 'no gc() in the page: steps may pay for earlier garbage'}`,
     );
     console.log(
       `${rounds} interleaved rounds per scene after ${warmUp} warm-up rounds (10 000 separate meshes: ${roundsFor(allScenes[3])})`,

@@ -89,6 +89,8 @@ export interface PageInfo {
   adapter: string;
   /** Whether the page is cross-origin isolated (its clock ticks in ~5 µs rather than 100 µs). */
   isolated: boolean;
+  /** Whether the page can call `gc()` (it then collects before each timed step). */
+  collects: boolean;
   babylonVersion: string;
   weftOutputs: string[];
   babylonOutputs: string[];

@@ -125,10 +125,16 @@ export async function describePageAdapterAsync(browser: Browser, url: string): P
   }
 }
 
-/** realGpuChromiumArgs and the switches in WEFT_CHROMIUM_ARGS. */
+/**
+ * Switches every bench Chromium gets: `gc()` in pages, so a bench can collect before each timed step and no step pays
+ * for the garbage of the one before it (the other library's, in a side-by-side round).
+ */
+export const benchPageArgs: readonly string[] = ['--js-flags=--expose-gc'];
+
+/** realGpuChromiumArgs, benchPageArgs and the switches in WEFT_CHROMIUM_ARGS. */
 export function benchChromiumArgs(): string[] {
   const extra = process.env.WEFT_CHROMIUM_ARGS?.split(' ').filter((arg) => arg) ?? [];
-  return [...realGpuChromiumArgs, ...extra];
+  return [...realGpuChromiumArgs, ...benchPageArgs, ...extra];
 }
 
 /**
@@ -140,7 +146,7 @@ export async function launchBenchChromium(pageUrl: string): Promise<Browser> {
   const executablePath = process.env.WEFT_CHROMIUM;
   if (!executablePath) {
     const rig = await import('../../test/browser/browser-rig.js');
-    return rig.launchChromium();
+    return rig.launchChromium(benchPageArgs);
   }
   const browser = await chromium.launch({ executablePath, headless: true, args: benchChromiumArgs() });
   try {

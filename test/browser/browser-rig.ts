@@ -117,7 +117,7 @@ export async function startPageServer(
 }
 
 /** Launches headless Debian Chromium with WebGPU on SwiftShader and a fresh temporary profile. */
-export async function launchChromium(): Promise<Browser> {
+export async function launchChromium(extraArgs: readonly string[] = []): Promise<Browser> {
   if (!existsSync(chromiumPath)) {
     throw new Error(
       `${chromiumPath} is missing: install Debian's \`chromium\` package (apt-get install chromium); ` +
@@ -126,7 +126,7 @@ export async function launchChromium(): Promise<Browser> {
   }
   // chromium.launch() always passes its own fresh `--user-data-dir` (a mkdtemp'd
   // playwright_chromiumdev_profile-* folder, deleted on close) and rejects one in `args`.
-  return chromium.launch({ executablePath: chromiumPath, headless: true, args: [...chromiumArgs] });
+  return chromium.launch({ executablePath: chromiumPath, headless: true, args: [...chromiumArgs, ...extraArgs] });
 }
 
 /** Opens `url` in a new context, recording console errors, page errors and `window.__weftErrors`. */
