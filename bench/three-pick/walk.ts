@@ -5,7 +5,9 @@
 // three draws (bareWalk: visibility, layers, geometry, material); three's own per-frame walk (threeFrameWalk), collect
 // and sync are printed as multiples of it. Last, per round on their own caches: the adapter's pick path now (the fused
 // walk that updates only what moved, then the sync taking the walk's steady places as they are) against the path
-// before it (three's updateMatrixWorld, the walk, a sync that checks every drawable).
+// before it (three's updateMatrixWorld, the walk — this version's, which then finds every matrix as it left it — and a
+// sync that checks every drawable), each once with warm caches and once right after reading 64 MiB (caches cold, as
+// after a frame's work or a Raycaster pass in a page).
 //   npx tsx bench/three-pick/walk.ts [rounds (default 60)] [mesh counts, e.g. 1,1000,10000]
 import {
   BoxGeometry,
@@ -69,6 +71,15 @@ function threeFrameWalk(object: Object3D, camera: Camera, viewProjection: Matrix
 }
 const centre = new Vector4();
 
+let evictBuffer: Float64Array | undefined;
+/** Reads 64 MiB, more than the last-level cache holds. */
+function evictCaches(): number {
+  evictBuffer ??= new Float64Array(8 * 1024 * 1024).fill(1);
+  let sum = 0;
+  for (let i = 0; i < evictBuffer.length; i += 8) sum += evictBuffer[i];
+  return sum;
+}
+
 /** The least a walk of what three draws reads: visibility, layers, the mesh's geometry and material; no render item. */
 function bareWalk(object: Object3D, camera: Camera, count: number): number {
   if (object.visible === false) return count;
@@ -110,6 +121,8 @@ async function main(): Promise<void> {
     const oldTarget = createDrawableScene<unknown>(engine, makePerspectiveCamera({ position: [0, 0, 60] }));
     const fused: number[] = [];
     const old: number[] = [];
+    const fusedCold: number[] = [];
+    const oldCold: number[] = [];
     const world: number[] = [];
     const bare: number[] = [];
     const frame: number[] = [];
@@ -124,6 +137,16 @@ async function main(): Promise<void> {
       scene.updateMatrixWorld();
       syncDrawableScene(oldTarget, collectThreeDrawables('bench', oldState, scene, camera));
       const f2 = performance.now();
+      meshes[(r + 1) % count].position.y += 0.001;
+      evictCaches();
+      const c0 = performance.now();
+      syncDrawableSceneHinted(fusedTarget, collectThreeDrawables('bench', fusedState, scene, camera), fusedState);
+      const c1 = performance.now();
+      evictCaches();
+      const c2 = performance.now();
+      scene.updateMatrixWorld();
+      syncDrawableScene(oldTarget, collectThreeDrawables('bench', oldState, scene, camera));
+      const c3 = performance.now();
       // Each walk starts where a pick does, right after three's matrix update (which leaves the caches as it likes).
       const t0 = performance.now();
       scene.updateMatrixWorld();
@@ -150,11 +173,13 @@ async function main(): Promise<void> {
       sync.push(t7 - t6);
       fused.push(f1 - f0);
       old.push(f2 - f1);
+      fusedCold.push(c1 - c0);
+      oldCold.push(c3 - c2);
     }
     const floor = median(bare);
     const f = (v: number[]) => `${median(v).toFixed(3)} ms (${(median(v) / floor).toFixed(1)}× floor)`;
     console.log(
-      `${count} meshes: updateMatrixWorld ${median(world).toFixed(3)} ms, floor (bare walk) ${floor.toFixed(3)} ms, three's frame walk ${f(frame)}, collect ${f(walk)}, sync ${f(sync)}; fused walk + hinted sync ${median(fused).toFixed(3)} ms vs updateMatrixWorld + collect + sync ${median(old).toFixed(3)} ms (${(median(old) / median(fused)).toFixed(1)}×)`,
+      `${count} meshes: updateMatrixWorld ${median(world).toFixed(3)} ms, floor (bare walk) ${floor.toFixed(3)} ms, three's frame walk ${f(frame)}, collect ${f(walk)}, sync ${f(sync)}; fused walk + hinted sync ${median(fused).toFixed(3)} ms vs updateMatrixWorld + collect + sync ${median(old).toFixed(3)} ms (${(median(old) / median(fused)).toFixed(1)}×); caches cold: ${median(fusedCold).toFixed(3)} ms vs ${median(oldCold).toFixed(3)} ms (${(median(oldCold) / median(fusedCold)).toFixed(1)}×)`,
     );
   }
   disposeEngine(engine);
