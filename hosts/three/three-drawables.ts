@@ -347,7 +347,7 @@ function visitObject(
 ): number {
   const force = (above & forceFlag) !== 0;
   let updated = (above & updatedFlag) !== 0;
-  if (!updated && updatesItsOwnWorld(object)) {
+  if (!updated && updatesItsOwnWorld(state.world, object)) {
     // three calls the override for the object and everything below it; this walk then only compares.
     object.updateMatrixWorld(force);
     updated = true;

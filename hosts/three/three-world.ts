@@ -30,6 +30,8 @@ export interface WorldPlaces {
   nextVersion: number;
   /** Matrix work done by the last walk (composes + products), for tests and benches. */
   computed: number;
+  /** three's own `Object3D.prototype.updateMatrixWorld`, read once (a prototype's property costs a lookup). */
+  readonly threeUpdate: Object3D['updateMatrixWorld'];
 }
 
 /** @internal */
@@ -42,6 +44,7 @@ export function makeWorldPlaces(): WorldPlaces {
     versions: new Float64Array(64),
     nextVersion: 1,
     computed: 0,
+    threeUpdate: Object3D.prototype.updateMatrixWorld,
   };
 }
 
@@ -128,8 +131,8 @@ function keepLocal(values: Float64Array, o: number, object: Object3D): void {
 }
 
 /** @internal Whether three calls the object's own `updateMatrixWorld` (a Camera, a SkinnedMesh, a helper, yours). */
-export function updatesItsOwnWorld(object: Object3D): boolean {
-  return object.updateMatrixWorld !== Object3D.prototype.updateMatrixWorld;
+export function updatesItsOwnWorld(places: WorldPlaces, object: Object3D): boolean {
+  return object.updateMatrixWorld !== places.threeUpdate;
 }
 
 /**
