@@ -9,6 +9,10 @@ const stride = 32;
 const worldAt = 0;
 const localAt = 16;
 
+const derivedFlag = 1;
+const keptFlag = 2;
+const composedFlag = 4;
+
 /** @internal Bits `updateObjectWorld` returns. */
 export const forceBelow = 1;
 /** @internal The object's world matrix differs from the one the last walk saw there (or the place is new). */
@@ -23,8 +27,12 @@ export interface WorldPlaces {
   objects: (Object3D | null)[];
   parents: (Object3D | null)[];
   values: Float64Array;
-  /** 1 where the world matrix was derived by a walk from the kept local values and has not been touched since. */
-  derived: Uint8Array;
+  /**
+   * Per place: `derivedFlag` where the world matrix was derived by a walk from the kept local values and has not been
+   * touched since; `keptFlag` where local values of this object are kept, `composedFlag` too where they are position,
+   * quaternion and scale (else the matrix).
+   */
+  flags: Uint8Array;
   /** Per place, the version of the world matrix there: a new number (from `nextVersion`) at each change seen. */
   versions: Float64Array;
   nextVersion: number;
@@ -40,7 +48,7 @@ export function makeWorldPlaces(): WorldPlaces {
     objects: [],
     parents: [],
     values: new Float64Array(64 * stride),
-    derived: new Uint8Array(64),
+    flags: new Uint8Array(64),
     versions: new Float64Array(64),
     nextVersion: 1,
     computed: 0,
@@ -51,19 +59,19 @@ export function makeWorldPlaces(): WorldPlaces {
 /** @internal Forgets every place (the next walk derives everything again, as three would). */
 export function forgetWorldPlaces(places: WorldPlaces): void {
   places.objects.length = places.parents.length = 0;
-  places.derived.fill(0);
+  places.flags.fill(0);
 }
 
 /** Room for place `at`. */
 function reserve(places: WorldPlaces, at: number): void {
-  if (at < places.derived.length) return;
-  const length = Math.max(at + 1, places.derived.length * 2);
+  if (at < places.flags.length) return;
+  const length = Math.max(at + 1, places.flags.length * 2);
   const values = new Float64Array(length * stride);
   values.set(places.values);
   places.values = values;
-  const derived = new Uint8Array(length);
-  derived.set(places.derived);
-  places.derived = derived;
+  const flags = new Uint8Array(length);
+  flags.set(places.flags);
+  places.flags = flags;
   const versions = new Float64Array(length);
   versions.set(places.versions);
   places.versions = versions;
@@ -165,22 +173,28 @@ export function updateObjectWorld(
   const world = object.matrixWorld.elements;
   // Whether the world matrix holds what the last walk saw there (a hand-written one does not).
   let worldSame = known && same16(values, o + worldAt, world);
-  let derived = worldSame && places.derived[at] === 1;
+  const flags = places.flags[at];
+  let derived = worldSame && (flags & derivedFlag) !== 0;
+  const auto = object.matrixAutoUpdate;
+  // The kept local values are of the kind this object composes from now (matrixAutoUpdate may have been toggled).
+  let kept = known ? flags & (keptFlag | composedFlag) : 0;
+  const localKnown = kept === (auto ? keptFlag | composedFlag : keptFlag);
   if (!updated) {
-    const auto = object.matrixAutoUpdate;
     // three composes `matrix` on every call: composed again here only when what it composes from changed (a pivot is
     // rare: composed every walk). A matrix written by hand under matrixAutoUpdate is overwritten by three before use,
     // so it is never read here without composing first.
     let composed = false;
     if (auto) {
-      if (!known || object.pivot !== null || !sameLocal(values, o + localAt, object)) {
+      if (!localKnown || object.pivot !== null || !sameLocal(values, o + localAt, object)) {
         object.updateMatrix();
         keepLocal(values, o + localAt, object);
+        kept = keptFlag | composedFlag;
         composed = true;
         derived = false;
       }
-    } else if (!known || !same16(values, o + localAt, object.matrix.elements)) {
+    } else if (!localKnown || !same16(values, o + localAt, object.matrix.elements)) {
       keep16(values, o + localAt, object.matrix.elements);
+      kept = keptFlag;
       derived = false;
     }
     if (parentChanged) derived = false;
@@ -205,6 +219,7 @@ export function updateObjectWorld(
     keep16(values, o + worldAt, world);
     places.versions[at] = places.nextVersion++;
   }
-  if (places.derived[at] !== (derived ? 1 : 0)) places.derived[at] = derived ? 1 : 0;
+  const next = (derived ? derivedFlag : 0) | kept;
+  if (flags !== next) places.flags[at] = next;
   return (force ? forceBelow : 0) | (changed ? worldChanged : 0);
 }

@@ -179,4 +179,36 @@ describe("weft-gpu/three's matrix walk equals three's updateMatrixWorld", () => 
       disposeDrawableScene(target);
     },
   );
+
+  gpuTest(
+    'matrixAutoUpdate turned on over a hand-written matrix that starts with the position, quaternion and scale',
+    async ({ engine }) => {
+      // The kept local values of the two modes lie in the same place: a matrix whose first ten numbers are the object's
+      // position, quaternion and scale must not pass for them when three starts composing again.
+      const make = () => {
+        const scene = new Scene();
+        const mesh = new Mesh(box, material);
+        mesh.position.set(0.5, -1, 2);
+        mesh.quaternion.setFromEuler(new Euler(0.3, 0.2, 0.1));
+        mesh.scale.set(1, 2, 1);
+        const { x, y, z, w } = mesh.quaternion;
+        mesh.matrixAutoUpdate = false;
+        mesh.matrix.fromArray([0.5, -1, 2, x, y, z, w, 1, 2, 1, 1, 0, 3, 0, 0, 1]);
+        mesh.matrixWorldNeedsUpdate = true;
+        scene.add(mesh);
+        return { scene, mesh };
+      };
+      const walked = make();
+      const updated = make();
+      const state = makeThreeDrawables(renderer, engine.device, false);
+      const camera = new PerspectiveCamera();
+      collectThreeDrawables('test', state, walked.scene, camera);
+      updated.scene.updateMatrixWorld();
+      expect(walked.mesh.matrixWorld.elements).toEqual(updated.mesh.matrixWorld.elements);
+      walked.mesh.matrixAutoUpdate = updated.mesh.matrixAutoUpdate = true;
+      collectThreeDrawables('test', state, walked.scene, camera);
+      updated.scene.updateMatrixWorld();
+      expect(walked.mesh.matrixWorld.elements).toEqual(updated.mesh.matrixWorld.elements);
+    },
+  );
 });
