@@ -195,7 +195,7 @@ async function time(body: () => Promise<unknown> | unknown): Promise<number> {
 async function profile() {
   const { threeMatrixCamera } = await import('../../hosts/three/three-camera.js');
   const { collectThreeDrawables } = await import('../../hosts/three/three-drawables.js');
-  const { syncDrawableScene } = await import('../../picking/sources/drawable-scene.js');
+  const { syncDrawableSceneHinted } = await import('../../picking/sources/drawable-scene.js');
   // Each synchronous stage: the median of 7 batches of 10 calls (the page's clock is coarse, 0.1 ms, and the machine
   // may be shared: a batch mean reads past the clock, the median of batches past a preempted one).
   const batches = 7;
@@ -211,11 +211,12 @@ async function profile() {
   };
   let list: ReturnType<typeof collectThreeDrawables> = [];
   const cameraMs = stage(() => threeMatrixCamera('x', renderer, camera));
+  // three's own update, for comparison: the adapter's walk (collect) does its work where something moved.
   const worldMs = stage(() => scene.updateMatrixWorld());
   const collectMs = stage(() => {
     list = collectThreeDrawables('x', picker.drawables, scene, camera);
   });
-  const syncMs = stage(() => syncDrawableScene(picker.target, list));
+  const syncMs = stage(() => syncDrawableSceneHinted(picker.target, list, picker.drawables));
   const view = weftCamera();
   const t4 = performance.now();
   for (let i = 0; i < 5; i++) await pickAsync(picker.picker, 320, 240, { camera: view, viewport: { width, height } });
@@ -238,7 +239,7 @@ async function profile() {
 async function gap(count: number) {
   const { threeMatrixCamera } = await import('../../hosts/three/three-camera.js');
   const { collectThreeDrawables } = await import('../../hosts/three/three-drawables.js');
-  const { syncDrawableScene } = await import('../../picking/sources/drawable-scene.js');
+  const { syncDrawableSceneHinted } = await import('../../picking/sources/drawable-scene.js');
   const { pickManyAsync } = await import('../../picking/gpu-picker.js');
   const p = pixels[0];
   const own = weftCamera();
@@ -254,9 +255,9 @@ async function gap(count: number) {
     [
       'walkAndSync',
       () => {
+        const list = collectThreeDrawables('x', picker.drawables, scene, camera);
+        syncDrawableSceneHinted(picker.target, list, picker.drawables);
         threeMatrixCamera('x', renderer, camera);
-        scene.updateMatrixWorld();
-        syncDrawableScene(picker.target, collectThreeDrawables('x', picker.drawables, scene, camera));
       },
     ],
     ['adapter', () => pickThreeAsync(picker, scene, camera, p.x, p.y)],
@@ -268,10 +269,31 @@ async function gap(count: number) {
       const [name, body] = steps[(k + r) % steps.length];
       samples[name].push(await time(body));
     }
+  // The same walk + sync and adapter pick right after reading 64 MiB: what they cost where caches are cold, as in
+  // the rounds, after weft's own pick and a Raycaster pass over the other 10 000 objects.
+  const walkAndSync = steps.find(([name]) => name === 'walkAndSync')![1];
+  const adapter = steps.find(([name]) => name === 'adapter')![1];
+  samples.walkAndSyncCold = [];
+  samples.adapterCold = [];
+  for (let r = 0; r < count; r++) {
+    evictCaches();
+    samples.walkAndSyncCold.push(await time(walkAndSync));
+    evictCaches();
+    samples.adapterCold.push(await time(adapter));
+  }
   const medians = Object.fromEntries(
     Object.entries(samples).map(([name, v]) => [name, Math.round(median(v) * 1000) / 1000]),
   );
   return { medians, gpuCallsPerStep: calls };
+}
+
+let evictBuffer: Float64Array | undefined;
+/** Reads 64 MiB, more than the last-level cache holds. */
+function evictCaches(): number {
+  evictBuffer ??= new Float64Array(8 * 1024 * 1024).fill(1);
+  let sum = 0;
+  for (let i = 0; i < evictBuffer.length; i += 8) sum += evictBuffer[i];
+  return sum;
 }
 
 /** WebGPU calls per run of each step (the mean of `runs`): what a step asks of the GPU process beyond the others. */
@@ -313,6 +335,15 @@ async function countGpuCalls(steps: [string, () => Promise<unknown> | unknown][]
   return out;
 }
 
+/** `count` Raycaster casts through the round's pixels and nothing else (what the allocation sampling records). */
+async function raycastOnly(count: number): Promise<void> {
+  for (let i = 0; i < count; i++) {
+    const p = pixels[i % pixels.length];
+    raycaster.setFromCamera(new Vector2(((p.x + 0.5) / width) * 2 - 1, -((p.y + 0.5) / height) * 2 + 1), camera);
+    raycaster.intersectObject(scene, true);
+  }
+}
+
 /** `count` warm adapter picks and nothing else (what the CPU profile records). */
 async function adapterOnly(count: number): Promise<void> {
   for (let i = 0; i < count; i++) {
@@ -321,8 +352,15 @@ async function adapterOnly(count: number): Promise<void> {
   }
 }
 
-async function round(r: number): Promise<ThreeRound & { agree: boolean }> {
-  const p = pixels[r % pixels.length];
+/**
+ * One interleaved round (`r` picks the pixel and the first step); `variant` leaves out a step or keeps the pixel, to
+ * tell what in a round makes its adapter pick slower than the same pick interleaved with its parts alone (the gap).
+ */
+async function round(
+  r: number,
+  variant: 'full' | 'no-raycaster' | 'no-own' | 'same-pixel' = 'full',
+): Promise<ThreeRound & { agree: boolean }> {
+  const p = pixels[variant === 'same-pixel' ? 0 : r % pixels.length];
   const view = weftCamera();
   const out = { adapter: 0, weft: 0, raycaster: 0, floor: 0 };
   let adapterHit: { object: Object3D; faceIndex?: number | null; instanceId?: number } | null = null;
@@ -348,6 +386,7 @@ async function round(r: number): Promise<ThreeRound & { agree: boolean }> {
   // Interleaved: each round starts with a different step.
   for (let k = 0; k < steps.length; k++) {
     const [name, body] = steps[(k + r) % steps.length];
+    if ((variant === 'no-raycaster' && name === 'raycaster') || (variant === 'no-own' && name === 'weft')) continue;
     out[name] = await time(body);
   }
   type Hit = { object: Object3D; faceIndex?: number | null; instanceId?: number } | null;
@@ -367,7 +406,12 @@ window.__threeBench = {
   init,
   setup: (spec) => setup(spec as ThreeSceneSpec),
   round: (r) => round(r as number),
+  roundVariant: (arg) => {
+    const [r, variant] = arg as [number, 'full' | 'no-raycaster' | 'no-own' | 'same-pixel'];
+    return round(r, variant);
+  },
   profile: () => profile(),
   adapterOnly: (count) => adapterOnly(count as number),
+  raycastOnly: (count) => raycastOnly(count as number),
   gap: (count) => gap(count as number),
 };

@@ -4,8 +4,10 @@
 // interleaved rounds after warm-up; each round also checks that the adapter and Raycaster agree on the hit.
 // Run: npm run bench:three [-- rounds]   (default 10; BENCH_CPU_PROFILE=path writes a V8 CPU profile of adapter picks
 // alone per scene, path-<scene>.cpuprofile; bench/three-pick/profile-summary.ts summarises one; BENCH_THREE_GAP=1 prints
-// the adapter pick beside weft's own and its parts, interleaved).
+// the adapter pick beside weft's own and its parts, interleaved, and the bytes an adapter pick and a Raycaster cast
+// allocate, sampled by V8 with garbage included).
 import { fileURLToPath } from 'node:url';
+import type { Page } from 'playwright-core';
 import { launchBenchChromium, startBenchPageServer, writePageCpuProfile } from '../real-gpu/bench-chromium.js';
 import { median } from '../bench-timing.js';
 import type { ThreeRound, ThreeSceneSpec } from './page.js';
@@ -53,8 +55,21 @@ async function main(): Promise<void> {
         `| ${spec.label} | ${m('adapter').toFixed(2)} | ${weft} | ${ratio} | ${m('raycaster').toFixed(2)} | ${(m('raycaster') / m('adapter')).toFixed(1)}× | ${m('floor').toFixed(2)} | ${(m('adapter') / m('floor')).toFixed(2)}× | ${agree}/${samples.length} | ${(made.bytes / 1024).toFixed(0)} KiB in ${made.buffers} buffers |`,
       );
       console.log(`  ${spec.label}: done; adapter stages (ms): ${JSON.stringify(await call('profile'))}`);
-      if (process.env.BENCH_THREE_GAP)
+      if (process.env.BENCH_THREE_GAP) {
         console.log(`  where the adapter's time goes (medians, ms): ${JSON.stringify(await call('gap', 30))}`);
+        const picks = 40;
+        const adapter = await sampleAllocations(page, () => call('adapterOnly', picks), picks);
+        const raycaster = await sampleAllocations(page, () => call('raycastOnly', picks), picks);
+        console.log(`  allocated per adapter pick: ${adapter}\n  allocated per Raycaster cast: ${raycaster}`);
+        // Rounds without one of their other steps, interleaved variant by variant: the adapter pick's median in each.
+        const variants = ['full', 'no-raycaster', 'no-own', 'same-pixel'] as const;
+        const times: Record<string, number[]> = Object.fromEntries(variants.map((v) => [v, []]));
+        for (let r = 0; r < 16; r++)
+          for (const variant of variants)
+            times[variant].push((await call<ThreeRound>('roundVariant', [r, variant])).adapter);
+        const medians = variants.map((v) => `${v} ${median(times[v]).toFixed(2)}`).join(', ');
+        console.log(`  adapter pick in rounds without one step (medians of 16, ms): ${medians}`);
+      }
       const profilePath = process.env.BENCH_CPU_PROFILE;
       if (profilePath) {
         const file = `${profilePath}-${spec.kind}-${spec.count}.cpuprofile`;
@@ -71,6 +86,47 @@ async function main(): Promise<void> {
     await browser.close();
     await server.close();
   }
+}
+
+interface SamplingNode {
+  callFrame: { functionName: string; url: string };
+  selfSize: number;
+  children: SamplingNode[];
+}
+
+/**
+ * The bytes `work` allocates per call (`calls` of them), garbage included, as V8's sampling heap profiler sees them
+ * (one sample per 256 B on average): the total and the functions that allocate most.
+ */
+async function sampleAllocations(page: Page, work: () => Promise<unknown>, calls: number): Promise<string> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('HeapProfiler.enable');
+  await cdp.send('HeapProfiler.collectGarbage');
+  await cdp.send('HeapProfiler.startSampling', {
+    samplingInterval: 256,
+    includeObjectsCollectedByMajorGC: true,
+    includeObjectsCollectedByMinorGC: true,
+  });
+  await work();
+  const { profile } = (await cdp.send('HeapProfiler.stopSampling')) as unknown as { profile: { head: SamplingNode } };
+  await cdp.detach();
+  const bySite = new Map<string, number>();
+  let total = 0;
+  const visit = (node: SamplingNode) => {
+    if (node.selfSize > 0) {
+      const file = node.callFrame.url.split('/').pop() || '(native)';
+      const site = `${node.callFrame.functionName || '(anonymous)'} ${file}`;
+      bySite.set(site, (bySite.get(site) ?? 0) + node.selfSize);
+      total += node.selfSize;
+    }
+    for (const child of node.children) visit(child);
+  };
+  visit(profile.head);
+  const top = [...bySite.entries()]
+    .sort((a, b) => b[1] - a[1])
+    .slice(0, 6)
+    .map(([site, bytes]) => `${site} ${(bytes / calls / 1024).toFixed(1)} KiB`);
+  return `${(total / calls / 1024).toFixed(1)} KiB (${top.join('; ')})`;
 }
 
 main().catch((error) => {

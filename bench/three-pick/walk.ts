@@ -3,7 +3,11 @@
 // one geometry (Dawn device; a stand-in renderer whose buffers weft cannot bind, so weft keeps one copy, as on
 // SwiftShader). Medians of rounds of a steady scene with one mesh moved per round. The floor is the least walk of what
 // three draws (bareWalk: visibility, layers, geometry, material); three's own per-frame walk (threeFrameWalk), collect
-// and sync are printed as multiples of it.
+// and sync are printed as multiples of it. Last, per round on their own caches: the adapter's pick path now (the fused
+// walk that updates only what moved, then the sync taking the walk's steady places as they are) against the path
+// before it (three's updateMatrixWorld, the walk — this version's, which then finds every matrix as it left it — and a
+// sync that checks every drawable), each once with warm caches and once right after reading 64 MiB (caches cold, as
+// after a frame's work or a Raycaster pass in a page).
 //   npx tsx bench/three-pick/walk.ts [rounds (default 60)] [mesh counts, e.g. 1,1000,10000]
 import {
   BoxGeometry,
@@ -19,7 +23,11 @@ import {
 import type { WebGPURenderer } from 'three/webgpu';
 import { createEngineAsync, disposeEngine, makePerspectiveCamera } from '../../engine/index.js';
 import { collectThreeDrawables, makeThreeDrawables } from '../../hosts/three/three-drawables.js';
-import { createDrawableScene, syncDrawableScene } from '../../picking/sources/drawable-scene.js';
+import {
+  createDrawableScene,
+  syncDrawableScene,
+  syncDrawableSceneHinted,
+} from '../../picking/sources/drawable-scene.js';
 import { createBenchGpu } from '../bench-gpu.js';
 import { median } from '../bench-timing.js';
 
@@ -63,6 +71,15 @@ function threeFrameWalk(object: Object3D, camera: Camera, viewProjection: Matrix
 }
 const centre = new Vector4();
 
+let evictBuffer: Float64Array | undefined;
+/** Reads 64 MiB, more than the last-level cache holds. */
+function evictCaches(): number {
+  evictBuffer ??= new Float64Array(8 * 1024 * 1024).fill(1);
+  let sum = 0;
+  for (let i = 0; i < evictBuffer.length; i += 8) sum += evictBuffer[i];
+  return sum;
+}
+
 /** The least a walk of what three draws reads: visibility, layers, the mesh's geometry and material; no render item. */
 function bareWalk(object: Object3D, camera: Camera, count: number): number {
   if (object.visible === false) return count;
@@ -98,6 +115,14 @@ async function main(): Promise<void> {
     const items: FrameItem[] = [];
     const state = makeThreeDrawables(renderer, engine.device, false);
     const target = createDrawableScene<unknown>(engine, makePerspectiveCamera({ position: [0, 0, 60] }));
+    const fusedState = makeThreeDrawables(renderer, engine.device, false);
+    const fusedTarget = createDrawableScene<unknown>(engine, makePerspectiveCamera({ position: [0, 0, 60] }));
+    const oldState = makeThreeDrawables(renderer, engine.device, false);
+    const oldTarget = createDrawableScene<unknown>(engine, makePerspectiveCamera({ position: [0, 0, 60] }));
+    const fused: number[] = [];
+    const old: number[] = [];
+    const fusedCold: number[] = [];
+    const oldCold: number[] = [];
     const world: number[] = [];
     const bare: number[] = [];
     const frame: number[] = [];
@@ -105,6 +130,23 @@ async function main(): Promise<void> {
     const sync: number[] = [];
     for (let r = 0; r < rounds + 10; r++) {
       meshes[r % count].position.x += 0.001;
+      // The fused path first: it finds the moved mesh's matrix still to update, as a pick does.
+      const f0 = performance.now();
+      syncDrawableSceneHinted(fusedTarget, collectThreeDrawables('bench', fusedState, scene, camera), fusedState);
+      const f1 = performance.now();
+      scene.updateMatrixWorld();
+      syncDrawableScene(oldTarget, collectThreeDrawables('bench', oldState, scene, camera));
+      const f2 = performance.now();
+      meshes[(r + 1) % count].position.y += 0.001;
+      evictCaches();
+      const c0 = performance.now();
+      syncDrawableSceneHinted(fusedTarget, collectThreeDrawables('bench', fusedState, scene, camera), fusedState);
+      const c1 = performance.now();
+      evictCaches();
+      const c2 = performance.now();
+      scene.updateMatrixWorld();
+      syncDrawableScene(oldTarget, collectThreeDrawables('bench', oldState, scene, camera));
+      const c3 = performance.now();
       // Each walk starts where a pick does, right after three's matrix update (which leaves the caches as it likes).
       const t0 = performance.now();
       scene.updateMatrixWorld();
@@ -129,11 +171,15 @@ async function main(): Promise<void> {
       frame.push(t4 - t3);
       walk.push(t6 - t5);
       sync.push(t7 - t6);
+      fused.push(f1 - f0);
+      old.push(f2 - f1);
+      fusedCold.push(c1 - c0);
+      oldCold.push(c3 - c2);
     }
     const floor = median(bare);
     const f = (v: number[]) => `${median(v).toFixed(3)} ms (${(median(v) / floor).toFixed(1)}× floor)`;
     console.log(
-      `${count} meshes: updateMatrixWorld ${median(world).toFixed(3)} ms, floor (bare walk) ${floor.toFixed(3)} ms, three's frame walk ${f(frame)}, collect ${f(walk)}, sync ${f(sync)}`,
+      `${count} meshes: updateMatrixWorld ${median(world).toFixed(3)} ms, floor (bare walk) ${floor.toFixed(3)} ms, three's frame walk ${f(frame)}, collect ${f(walk)}, sync ${f(sync)}; fused walk + hinted sync ${median(fused).toFixed(3)} ms vs updateMatrixWorld + collect + sync ${median(old).toFixed(3)} ms (${(median(old) / median(fused)).toFixed(1)}×); caches cold: ${median(fusedCold).toFixed(3)} ms vs ${median(oldCold).toFixed(3)} ms (${(median(oldCold) / median(fusedCold)).toFixed(1)}×)`,
     );
   }
   disposeEngine(engine);

@@ -5,6 +5,12 @@ import { describeValue } from '../../core/errors.js';
 import { type MatrixCamera, makeMatrixCamera } from '../../engine/matrix-camera.js';
 import { PickError } from '../../picking/pick-errors.js';
 
+/** @internal Throws unless `camera` is a three.js Camera. */
+export function checkThreeCamera(api: string, camera: Camera): void {
+  if (!camera || (camera as { isCamera?: boolean }).isCamera !== true)
+    throw new PickError(api, 'bad-option', `camera ${describeValue(camera)} must be a three.js Camera`);
+}
+
 let cameras: WeakMap<Camera, MatrixCamera> | undefined;
 
 /**
@@ -13,8 +19,7 @@ let cameras: WeakMap<Camera, MatrixCamera> | undefined;
  * @internal
  */
 export function threeMatrixCamera(api: string, renderer: WebGPURenderer, camera: Camera): MatrixCamera {
-  if (!camera || (camera as { isCamera?: boolean }).isCamera !== true)
-    throw new PickError(api, 'bad-option', `camera ${describeValue(camera)} must be a three.js Camera`);
+  checkThreeCamera(api, camera);
   let changed = false;
   const reversed = renderer.reversedDepthBuffer === true;
   const internal = camera as unknown as { _reversedDepth: boolean };

@@ -18,6 +18,15 @@ import { makeOwnedBuffers, releaseAllOwned } from '../owned-buffers.js';
 import { clipPlanesOf } from './three-clipping.js';
 import { type GeometrySource, type GeometryState, readGeometryState } from './three-geometry.js';
 import {
+  forceBelow,
+  forgetWorldPlaces,
+  makeWorldPlaces,
+  updateObjectWorld,
+  updatesItsOwnWorld,
+  type WorldPlaces,
+  worldChanged,
+} from './three-world.js';
+import {
   checkMaterial,
   checkMaterialList,
   type DrawableRecord,
@@ -31,13 +40,22 @@ export interface ThreeDrawables extends GeometrySource {
   /** The last walk's drawables, and per place in it what a steady mesh is checked against (see WalkPlaces). */
   readonly list: PickDrawable<Object3D>[];
   readonly places: WalkPlaces;
+  /** Per object of the walk (hidden ones too), what three's matrix update last left there (three-world.ts). */
+  readonly world: WorldPlaces;
+  /**
+   * Per place of `list`, 1 where the drawable is the one listed there by the last walk and nothing it describes changed
+   * since (the seam's steady hint; valid only while the last sync succeeded, see `forgetSteady`).
+   */
+  steady: Uint8Array;
   /**
    * The walk's stack, reused every pick: per depth, the children array being walked, the next child's place in it and
-   * whether an active ClippingGroup is above them.
+   * what holds for those children (`frameFlags`: clipped, forced, parent moved, updated by three, shown).
    */
   readonly frames: (Object3D[] | null)[];
   readonly frameNext: number[];
-  readonly frameClipped: boolean[];
+  readonly frameFlags: number[];
+  /** Records whose instances, bones and morph weights are read after the walk (bones may come later in it). */
+  readonly deforming: DrawableRecord[];
   /** What the walks know of each geometry (read once per walk: meshes that share a geometry share the read). */
   readonly geometries: WeakMap<BufferGeometry, GeometryState>;
   /** Whether the last walk found a clipped object (the picks then apply the clipping rule). */
@@ -47,6 +65,8 @@ export interface ThreeDrawables extends GeometrySource {
   /** The last material this walk checked (null at its start). */
   checkedMaterial: Material | null;
   pass: number;
+  /** Drawables listed so far by the running walk. */
+  count: number;
 }
 
 /**
@@ -60,6 +80,8 @@ export interface WalkPlaces {
   /** The geometry's state (its `geometry` tells the geometry) as the drawable was made from. */
   states: GeometryState[];
   elements: ArrayLike<number>[];
+  /** The world-matrix version written into the drawable (WorldPlaces.versions of its object). */
+  versions: number[];
   /**
    * `stamp × 8 + side + 4 × visible` as written into the drawable (the geometry's stamp, then its look); -1 where the
    * record is refreshed every pick (deformed, clipped).
@@ -70,7 +92,7 @@ export interface WalkPlaces {
 function resizePlaces(places: WalkPlaces, length: number): void {
   if (places.records.length <= length) return;
   places.records.length = places.meshes.length = places.states.length = length;
-  places.elements.length = places.marks.length = length;
+  places.elements.length = places.marks.length = places.versions.length = length;
 }
 
 /** @internal */
@@ -85,15 +107,19 @@ export function makeThreeDrawables(
     records: new Map(),
     owned: makeOwnedBuffers(device, 'weft-three'),
     list: [],
-    places: { records: [], meshes: [], states: [], elements: [], marks: [] },
+    places: { records: [], meshes: [], states: [], elements: [], marks: [], versions: [] },
+    world: makeWorldPlaces(),
+    steady: new Uint8Array(64),
     frames: [],
     frameNext: [],
-    frameClipped: [],
+    frameFlags: [],
+    deforming: [],
     geometries: new WeakMap(),
     clipped: false,
     deformed: null,
     checkedMaterial: null,
     pass: 0,
+    count: 0,
   };
 }
 
@@ -101,6 +127,16 @@ export function makeThreeDrawables(
 export function disposeThreeDrawables(state: ThreeDrawables): void {
   releaseAllOwned(state.owned);
   state.records.clear();
+  resizePlaces(state.places, 0);
+  forgetWorldPlaces(state.world);
+  state.deforming.length = 0;
+}
+
+/**
+ * @internal Makes the next walk vouch for nothing: call it when the seam's sync of this walk's list failed (the steady
+ * hint promises no change since the last successful sync).
+ */
+export function forgetSteady(state: ThreeDrawables): void {
   resizePlaces(state.places, 0);
 }
 
@@ -117,6 +153,7 @@ function visitMesh(
   camera: Camera,
   at: number,
   clippedAbove: boolean,
+  worldVersion: number,
 ): void {
   const pass = state.pass;
   const material = mesh.material;
@@ -141,8 +178,15 @@ function visitMesh(
     const known = places.states[at];
     if (known.geometry === geometry) {
       if (known.pass !== pass) readGeometryState(state, geometry, known, pass);
-      // The list still holds this place's drawable from the last walk.
-      if (places.marks[at] === known.stamp * 8 + look && places.elements[at] === elements) return;
+      // The list still holds this place's drawable from the last walk: steady unless its world matrix changed.
+      if (places.marks[at] === known.stamp * 8 + look && places.elements[at] === elements) {
+        if (places.versions[at] === worldVersion) state.steady[at] = 1;
+        else {
+          state.list[at].worldMatrixVersion = places.versions[at] = worldVersion;
+          state.steady[at] = 0;
+        }
+        return;
+      }
     }
   }
   const previous = places.records[at];
@@ -162,11 +206,12 @@ function visitMesh(
   }
   const drawable = record.drawable;
   drawable.worldMatrix = elements;
+  drawable.worldMatrixVersion = worldVersion;
   drawable.doubleSided = side === DoubleSide;
   drawable.frontFace = side === BackSide ? 'cw' : 'ccw';
   drawable.visible = visible;
   if (record.deforms) {
-    refreshDeformation(record, mesh);
+    state.deforming.push(record);
     if (visible && state.deformed === null && (drawable.skin || drawable.morph)) state.deformed = drawable;
   }
   record.clip = clippedAbove ? clipPlanesOf(api, mesh, record.clip) : null;
@@ -177,6 +222,8 @@ function visitMesh(
   places.meshes[at] = mesh;
   places.states[at] = known;
   places.elements[at] = elements;
+  places.versions[at] = worldVersion;
+  state.steady[at] = 0;
   places.marks[at] = record.deforms || record.clip ? -1 : known.stamp * 8 + look;
 }
 
@@ -186,11 +233,24 @@ function clipsBelow(object: Object3D): boolean {
   return group.isClippingGroup === true && group.enabled === true && (group.clippingPlanes?.length ?? 0) > 0;
 }
 
+/** Per depth of the walk, what holds for the children walked there. */
+const clippedFlag = 1;
+/** three's `force` for them (their parent's world was derived). */
+const forceFlag = 2;
+/** Their parent's world matrix changed in this walk. */
+const movedFlag = 4;
+/** three's own method already updated them (an ancestor overrides updateMatrixWorld, or no update at all). */
+const updatedFlag = 8;
+/** Every ancestor is visible. */
+const shownFlag = 16;
+
 /**
  * Walks the scene as three draws it for `camera` and returns the drawables in scene order (one per Mesh,
- * InstancedMesh or SkinnedMesh), reusing each mesh's record: only what changed is rebuilt. The walk is three's
- * `traverseVisible` order (an object, then its visible children in order, depth first) on an explicit stack of
- * children arrays: no callback, and no allocation per object in a steady scene.
+ * InstancedMesh or SkinnedMesh), reusing each mesh's record: only what changed is rebuilt. The same walk does what
+ * `scene.updateMatrixWorld()` would (three-world.ts: only where something moved), so hidden subtrees are walked too,
+ * for their matrices; the drawables are three's `traverseVisible` order (an object, then its visible children in
+ * order, depth first). An explicit stack of children arrays: no callback, and no allocation per object in a steady
+ * scene. Fills `state.steady` for the seam.
  * @throws {PickError} `unsupported` naming the object for what weft-gpu/three does not pick yet (BatchedMesh, draw
  * ranges, mixed sides)
  * @internal
@@ -205,22 +265,27 @@ export function collectThreeDrawables(
   state.clipped = false;
   state.deformed = null;
   state.checkedMaterial = null;
+  state.deforming.length = 0;
+  state.world.computed = 0;
   const list = state.list;
   const frames = state.frames;
   const next = state.frameNext;
-  const clipped = state.frameClipped;
+  const flags = state.frameFlags;
   // Written by index, lengths set once at the end: emptying and refilling them would reallocate them every pick.
-  let count = 0;
+  state.count = 0;
+  let objects = 0;
   let depth = 0;
   try {
-    if (scene.visible) {
-      count = visitObject(api, state, scene, camera, count, false);
-      if (scene.children.length > 0) {
-        frames[0] = scene.children;
-        next[0] = 0;
-        clipped[0] = clipsBelow(scene);
-        depth = 1;
-      }
+    // three's `scene.updateMatrixWorld()`: no update at all when the scene is not auto-updated; a root with a parent
+    // multiplies by a world this walk does not see change.
+    let below = scene.matrixWorldAutoUpdate ? 0 : updatedFlag;
+    below |= scene.parent !== null ? movedFlag : 0;
+    below = visitObject(api, state, scene, camera, objects++, below | shownFlag);
+    if (scene.children.length > 0) {
+      frames[0] = scene.children;
+      next[0] = 0;
+      flags[0] = below & shownFlag && clipsBelow(scene) ? below | clippedFlag : below;
+      depth = 1;
     }
     while (depth > 0) {
       const frame = depth - 1;
@@ -233,22 +298,30 @@ export function collectThreeDrawables(
       }
       next[frame] = at + 1;
       const child = children[at];
-      if (!child.visible) continue;
-      const clippedAbove = clipped[frame];
-      count = visitObject(api, state, child, camera, count, clippedAbove);
+      const childBelow = visitObject(api, state, child, camera, objects++, flags[frame]);
       if (child.children.length > 0) {
         frames[depth] = child.children;
         next[depth] = 0;
-        clipped[depth] = clippedAbove || clipsBelow(child);
+        flags[depth] =
+          childBelow & shownFlag && !(childBelow & clippedFlag) && clipsBelow(child)
+            ? childBelow | clippedFlag
+            : childBelow;
         depth++;
       }
     }
+    // After the walk: bones anywhere in the scene have their world matrices now.
+    const deforming = state.deforming;
+    for (let i = 0; i < deforming.length; i++) refreshDeformation(deforming[i], deforming[i].mesh);
   } catch (error) {
     // Let go of the children arrays still on the stack, and trust the places only as a successful walk leaves them.
     for (let i = 0; i < depth; i++) frames[i] = null;
     resizePlaces(state.places, 0);
+    state.deforming.length = 0;
     throw error;
   }
+  state.deforming.length = 0;
+  state.world.objects.length = state.world.parents.length = objects;
+  const count = state.count;
   list.length = count;
   resizePlaces(state.places, count);
   // Each mesh of this walk has its record at its place: as many records as places means none is stale.
@@ -259,25 +332,52 @@ export function collectThreeDrawables(
   return list;
 }
 
-/** Visits one visible object of the walk: a mesh is listed at `count` (returns the new count); a BatchedMesh throws. */
+/**
+ * Visits one object of the walk (place `objectAt` of every object): its world matrix as three's update leaves it, then,
+ * when it is shown, a mesh is listed at `state.count` (a BatchedMesh throws). Returns the flags for its children, but
+ * for a clipping of its own (the caller adds that where it has children).
+ */
 function visitObject(
   api: string,
   state: ThreeDrawables,
   object: Object3D,
   camera: Camera,
-  count: number,
-  clippedAbove: boolean,
+  objectAt: number,
+  above: number,
 ): number {
-  if (!(object as Mesh).isMesh) return count;
-  // A BatchedMesh is a Mesh too.
-  if ((object as { isBatchedMesh?: boolean }).isBatchedMesh)
-    throw new PickError(
-      api,
-      'unsupported',
-      `${describeValue(object.name || object.uuid)} is a BatchedMesh; weft-gpu/three does not pick BatchedMesh yet (use InstancedMesh or separate meshes, or hide it from the pick with layers)`,
-    );
-  visitMesh(api, state, object as Mesh, camera, count, clippedAbove);
-  return count + 1;
+  const force = (above & forceFlag) !== 0;
+  let updated = (above & updatedFlag) !== 0;
+  if (!updated && updatesItsOwnWorld(state.world, object)) {
+    // three calls the override for the object and everything below it; this walk then only compares.
+    object.updateMatrixWorld(force);
+    updated = true;
+  }
+  const bits = updateObjectWorld(state.world, object, objectAt, force, (above & movedFlag) !== 0, updated);
+  const shown = (above & shownFlag) !== 0 && object.visible;
+  const clipped = (above & clippedFlag) !== 0;
+  if (shown && (object as Mesh).isMesh) {
+    const count = state.count++;
+    // A BatchedMesh is a Mesh too.
+    if ((object as { isBatchedMesh?: boolean }).isBatchedMesh)
+      throw new PickError(
+        api,
+        'unsupported',
+        `${describeValue(object.name || object.uuid)} is a BatchedMesh; weft-gpu/three does not pick BatchedMesh yet (use InstancedMesh or separate meshes, or hide it from the pick with layers)`,
+      );
+    if (state.steady.length <= count) {
+      const grown = new Uint8Array(Math.max(64, state.steady.length * 2));
+      grown.set(state.steady);
+      state.steady = grown;
+    }
+    visitMesh(api, state, object as Mesh, camera, count, clipped, state.world.versions[objectAt]);
+  }
+  return (
+    (clipped ? clippedFlag : 0) |
+    (bits & forceBelow ? forceFlag : 0) |
+    (bits & worldChanged ? movedFlag : 0) |
+    (updated ? updatedFlag : 0) |
+    (shown ? shownFlag : 0)
+  );
 }
 
 /** @internal The clip planes the last walk found for `object` (null when nothing clips it). */

@@ -125,6 +125,7 @@ export function makeRecord(
     geometryVersion: 0,
     worldMatrix: mesh.matrixWorld.elements,
     // Set by each visit; present from the start so every drawable keeps one shape.
+    worldMatrixVersion: 0,
     doubleSided: false,
     frontFace: 'ccw',
     visible: true,

@@ -21,14 +21,15 @@ import {
   type DrawableScene,
   disposeDrawableScene,
   pickedObjectOf,
-  syncDrawableScene,
+  syncDrawableSceneHinted,
 } from '../../picking/sources/drawable-scene.js';
-import { threeMatrixCamera } from './three-camera.js';
+import { checkThreeCamera, threeMatrixCamera } from './three-camera.js';
 import type { PickDiscardRule } from '../../picking/discard-rules.js';
 import { makeThreeClipRule } from './three-clipping.js';
 import {
   collectThreeDrawables,
   disposeThreeDrawables,
+  forgetSteady,
   makeThreeDrawables,
   type ThreeDrawables,
   threeClipPlanesOf,
@@ -121,14 +122,23 @@ function discardOf(api: string, picker: ThreePicker, given: PickDiscardRule | un
   return rule;
 }
 
-/** Reads the scene as three draws it now: world matrices updated, drawables synced. */
+/**
+ * Reads the scene as three draws it now, in renderer.render's order: world matrices updated (by the walk, where
+ * something moved), drawables synced (the walk vouches for the steady ones), then the camera.
+ */
 function syncScene(api: string, picker: ThreePicker, scene: Object3D, camera: Camera) {
   if (!scene || (scene as { isObject3D?: boolean }).isObject3D !== true)
     throw new PickError(api, 'bad-option', `scene ${describeValue(scene)} must be a three.js Scene or Object3D`);
-  const view = threeMatrixCamera(api, picker.renderer, camera);
-  if (scene.matrixWorldAutoUpdate) scene.updateMatrixWorld();
-  syncDrawableScene(picker.target, collectThreeDrawables(api, picker.drawables, scene, camera));
-  return view;
+  checkThreeCamera(api, camera);
+  const drawables = picker.drawables;
+  const list = collectThreeDrawables(api, drawables, scene, camera);
+  try {
+    syncDrawableSceneHinted(picker.target, list, drawables);
+  } catch (error) {
+    forgetSteady(drawables);
+    throw error;
+  }
+  return threeMatrixCamera(api, picker.renderer, camera);
 }
 
 let drawingBufferSize: Vector2 | undefined;

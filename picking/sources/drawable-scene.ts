@@ -121,6 +121,22 @@ export interface DrawableSync<T> {
   verifiedBuffers: readonly (GPUBuffer | null)[] | null;
   /** The buffer list of the last mesh this call made (the next equal one shares it). */
   madeBuffers: readonly (GPUBuffer | null)[] | null;
+  /** The call number of the last successful sync (a hint speaks of the state that sync left). */
+  syncedCall: number;
+  /** Places the last call took on the host's word (`SteadyHint`), checked no further. */
+  steadySkipped: number;
+}
+
+/**
+ * @internal What a host adapter vouches for, per place of the list it passes (host-neutral: the three.js walk fills
+ * it; a Babylon.js one can). `steady[at] === 1`: `drawables[at]` is the same drawable object, at the same place, as in
+ * the last successful sync of this scene, and nothing it describes changed since — geometry and buffers, world matrix
+ * (values and array), instances, skin, morph weights, culling, visibility. Such a place costs the sync two reads; any
+ * other value (or a place past the array) is checked as without a hint. The hint is ignored whole when the previous
+ * call failed, and a place whose slot does not hold that drawable object is checked in full.
+ */
+export interface SteadyHint {
+  steady: Uint8Array;
 }
 
 /** A weft scene that mirrors a host's drawables (see `syncDrawableScene`); pick it with any weft picker. */
@@ -164,6 +180,8 @@ export function createDrawableScene<T = unknown>(engine: Engine, camera: Camera 
       planUpdate: new Uint8Array(64),
       verifiedBuffers: null,
       madeBuffers: null,
+      syncedCall: 0,
+      steadySkipped: 0,
     },
   };
 }
@@ -394,12 +412,28 @@ function growPlaces<T>(sync: DrawableSync<T>, count: number): void {
  * was before the call.
  */
 export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readonly PickDrawable<T>[]): void {
+  syncDrawableSceneHinted(target, drawables, undefined);
+}
+
+/**
+ * @internal `syncDrawableScene` with a host adapter's word on the places that did not change (`SteadyHint`): the same
+ * behaviour, errors included, with the steady places taken as they are. Kept apart so the public signature stays two
+ * arguments.
+ */
+export function syncDrawableSceneHinted<T>(
+  target: DrawableScene<T>,
+  drawables: readonly PickDrawable<T>[],
+  hint: SteadyHint | undefined,
+): void {
   const api = 'syncDrawableScene';
   if (target.disposed) throw new PickError(api, 'disposed', 'the drawable scene was disposed');
   if (!Array.isArray(drawables))
     throw new PickError(api, 'bad-option', `drawables ${describeValue(drawables)} must be an array of PickDrawable`);
   const call = ++target.calls;
   const sync = target.sync;
+  // The hint speaks of the state the last sync left: after a failed call, the scene may hold an older one.
+  const steady = hint !== undefined && sync.syncedCall === call - 1 ? hint.steady : null;
+  let skipped = 0;
   const slots = sync.slots;
   const count = drawables.length;
   if (sync.places.length < count) growPlaces(sync, count);
@@ -426,6 +460,27 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
   try {
     for (let at = 0; at < count; at++) {
       const drawable = drawables[at];
+      if (steady !== null && steady[at] === 1 && at < placeCount) {
+        // The host vouches for it: its slot is the one listed here last time, holding this very drawable object.
+        const slot = places[at];
+        // (A slot's drawable is only ever set with its object: no read of the drawable itself.)
+        if (slots.drawable[slot] === drawable) {
+          if (marking) {
+            if (listed[slot] === call)
+              throw new PickError(
+                api,
+                'bad-option',
+                `drawables[${at}].object is listed twice; each object is one drawable`,
+              );
+            listed[slot] = call;
+          }
+          planSlots[at] = slot;
+          planUpdate[at] = 0;
+          planned = at + 1;
+          skipped++;
+          continue;
+        }
+      }
       if (drawable === null || typeof drawable !== 'object')
         throw new PickError(
           api,
@@ -515,6 +570,8 @@ export function syncDrawableScene<T>(target: DrawableScene<T>, drawables: readon
     throw error;
   }
   target.syncs++;
+  sync.syncedCall = call;
+  sync.steadySkipped = skipped;
   sync.verifiedBuffers = verifiedBuffers;
   if (pending > 0)
     for (let at = 0; at < count; at++) {

@@ -10,6 +10,7 @@ const pagesRoot = fileURLToPath(new URL('./pages', import.meta.url));
 
 interface PageResult {
   steps: ChangeStep[];
+  overwritten: ChangeStep[];
   drawRangeError: string;
   afterDrawRange: [string, string];
 }
@@ -34,12 +35,23 @@ describe('weft-gpu/three sees every change between two picks (Chromium, SwiftSha
     console.info(
       `[three changes]\n${result.steps.map((s) => `${s.name}: reference ${s.referenceBefore} → ${s.referenceAfter}; weft ${s.weftBefore} → ${s.weftAfter}`).join('\n')}`,
     );
-    expect(result.steps.length).toBe(17);
+    expect(result.steps.length).toBe(26);
     for (const s of result.steps) {
       expect(s.weftBefore, `${s.name} (before)`).toBe(s.referenceBefore);
       expect(s.weftAfter, `${s.name} (after)`).toBe(s.referenceAfter);
       expect(s.referenceAfter, `${s.name} changes the answer`).not.toBe(s.referenceBefore);
     }
+  });
+
+  it("a matrixWorld written by hand that three's update overwrites: the pick ignores it as three does", () => {
+    const [s] = result.overwritten;
+    console.info(
+      `[three changes] ${s.name}: reference ${s.referenceBefore} → ${s.referenceAfter}; weft ${s.weftAfter}`,
+    );
+    expect(s.referenceAfter).toBe(s.referenceBefore);
+    expect(s.referenceAfter).toMatch(/^mover#/);
+    expect(s.weftBefore).toBe(s.referenceBefore);
+    expect(s.weftAfter).toBe(s.referenceAfter);
   });
 
   it('a draw range set after the first pick is refused naming it, and the next pick after clearing it works', () => {

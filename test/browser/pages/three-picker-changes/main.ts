@@ -1,7 +1,8 @@
 // weft-gpu/three keeps what it learnt of a three.js scene between picks (records, geometry stamps, what it last wrote
 // into each drawable). Each step here changes one thing three draws — without rendering — and picks the same pixel
 // again; three.js's Raycaster (through the pixel centre, the camera's layers, visible ancestors only) is the
-// reference. A step counts only if the change changes the reference answer, so a stale cache cannot pass.
+// reference. A step counts only if the change changes the reference answer, so a stale cache cannot pass. weft picks
+// before the reference runs three's `updateMatrixWorld`, so the adapter's own matrix walk is what is tested.
 import {
   BackSide,
   BoxGeometry,
@@ -114,18 +115,19 @@ async function run() {
     key(await pickThreeAsync(picker, scene, camera, pixel.x, pixel.y));
 
   const steps: ChangeStep[] = [];
-  /** Picks `pixel`, applies `change`, picks it again (no render between), each against the reference. */
-  const step = async (label: string, pixel: { x: number; y: number }, change: () => void) => {
-    const referenceBefore = reference(pixel);
-    const weftBefore = await weft(pixel);
+  /**
+   * Picks `pixel`, applies `change`, picks it again (no render between), each against the reference (weft first: the
+   * reference updates three's matrices).
+   */
+  const pickBoth = async (pixel: { x: number; y: number }) => {
+    const picked = await weft(pixel);
+    return [picked, reference(pixel)];
+  };
+  const step = async (label: string, pixel: { x: number; y: number }, change: () => void, into = steps) => {
+    const [weftBefore, referenceBefore] = await pickBoth(pixel);
     change();
-    steps.push({
-      name: label,
-      referenceBefore,
-      weftBefore,
-      referenceAfter: reference(pixel),
-      weftAfter: await weft(pixel),
-    });
+    const [weftAfter, referenceAfter] = await pickBoth(pixel);
+    into.push({ name: label, referenceBefore, weftBefore, referenceAfter, weftAfter });
   };
   // Off the box face's diagonals, so the face under the pixel is one triangle's interior.
   const onBox = pixelOf(0.21, 0.12, 0.5);
@@ -189,6 +191,56 @@ async function run() {
   await step('morph influence 1 → 0', onMorphed, () => {
     morphed.morphTargetInfluences![0] = 0;
   });
+  // Matrices, moved between two picks in each way three allows: a 0.8 box alone in its group, right of the others.
+  const moverGroup = new Group();
+  moverGroup.position.set(1.8, 1.1, 0);
+  const mover = name(new Mesh(new BoxGeometry(0.8, 0.8, 0.8), new MeshBasicMaterial()), 'mover') as Mesh;
+  moverGroup.add(mover);
+  scene.add(moverGroup);
+  const onMover = pixelOf(1.8 + 0.17, 1.1 + 0.09, 0.4);
+  await step('mesh moved by position', onMover, () => {
+    mover.position.x = 1;
+  });
+  await step('mesh moved back by position', onMover, () => {
+    mover.position.x = 0;
+  });
+  await step("parent group's rotation", onMover, () => {
+    moverGroup.rotation.y = -Math.PI / 4;
+  });
+  await step("parent group's rotation undone", onMover, () => {
+    moverGroup.rotation.y = 0;
+  });
+  await step('matrix by hand (matrixAutoUpdate false, matrixWorldNeedsUpdate)', onMover, () => {
+    mover.matrixAutoUpdate = false;
+    mover.matrix.makeTranslation(0, 1, 0);
+    mover.matrixWorldNeedsUpdate = true;
+  });
+  await step('matrixAutoUpdate on again (composed from position)', onMover, () => {
+    mover.matrixAutoUpdate = true;
+  });
+  await step('matrixWorldAutoUpdate false, matrixWorld by hand', onMover, () => {
+    mover.matrixWorldAutoUpdate = false;
+    mover.matrixWorld.makeTranslation(1.8, 2.1, 0);
+  });
+  await step('matrixWorldAutoUpdate on again', onMover, () => {
+    mover.matrixWorldAutoUpdate = true;
+  });
+  // three's update overwrites a matrixWorld written by hand (matrixWorldAutoUpdate on): the answer must not change.
+  const overwritten: ChangeStep[] = [];
+  await step(
+    'matrixWorld by hand, overwritten by three',
+    onMover,
+    () => mover.matrixWorld.makeTranslation(1.8, 2.1, 0),
+    overwritten,
+  );
+  // A camera in the scene moves with its parent (its matrices are read after the walk updated them).
+  const rig = new Group();
+  scene.add(rig);
+  rig.add(camera);
+  await step("camera's parent moved", onMover, () => {
+    rig.position.x = -1;
+  });
+  rig.position.x = 0;
   // A draw range is refused (typed error naming it) even when set after the mesh was first picked; cleared, picks work.
   box.geometry.setDrawRange(0, 6);
   let drawRangeError = '';
@@ -197,7 +249,7 @@ async function run() {
   const afterDrawRange = [reference(onBox), await weft(onBox)];
   disposeThreePicker(picker);
   renderer.dispose();
-  return { steps, drawRangeError, afterDrawRange };
+  return { steps, overwritten, drawRangeError, afterDrawRange };
 }
 
 run().then(

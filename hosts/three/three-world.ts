@@ -1,0 +1,225 @@
+// three's `scene.updateMatrixWorld()` done inside the adapter's walk, object by object, for the objects whose local
+// transform, matrix, parent or world matrix changed since the last walk: three recomposes and remultiplies every
+// object on every call, which at 10 000 meshes costs more than the pick. Each object's result is the one three's call
+// would leave (same float64 operations on the same values), and each world matrix gets a version the seam can trust.
+import { Object3D } from 'three';
+
+/** Numbers kept per walk place: the world matrix last seen (16), then the local values or matrix (16). */
+const stride = 32;
+const worldAt = 0;
+const localAt = 16;
+
+const derivedFlag = 1;
+const keptFlag = 2;
+const composedFlag = 4;
+
+/** @internal Bits `updateObjectWorld` returns. */
+export const forceBelow = 1;
+/** @internal The object's world matrix differs from the one the last walk saw there (or the place is new). */
+export const worldChanged = 2;
+
+/**
+ * @internal What the walks remember per place of the object walk (every object, hidden ones too, in scene order):
+ * the object and parent there, the world matrix last seen, the local values (position, quaternion, scale) or the local
+ * matrix the world was derived from, and whether the world still is `parent.world × matrix` of those values.
+ */
+export interface WorldPlaces {
+  objects: (Object3D | null)[];
+  parents: (Object3D | null)[];
+  values: Float64Array;
+  /**
+   * Per place: `derivedFlag` where the world matrix was derived by a walk from the kept local values and has not been
+   * touched since; `keptFlag` where local values of this object are kept, `composedFlag` too where they are position,
+   * quaternion and scale (else the matrix).
+   */
+  flags: Uint8Array;
+  /** Per place, the version of the world matrix there: a new number (from `nextVersion`) at each change seen. */
+  versions: Float64Array;
+  nextVersion: number;
+  /** Matrix work done by the last walk (composes + products), for tests and benches. */
+  computed: number;
+  /** three's own `Object3D.prototype.updateMatrixWorld`, read once (a prototype's property costs a lookup). */
+  readonly threeUpdate: Object3D['updateMatrixWorld'];
+}
+
+/** @internal */
+export function makeWorldPlaces(): WorldPlaces {
+  return {
+    objects: [],
+    parents: [],
+    values: new Float64Array(64 * stride),
+    flags: new Uint8Array(64),
+    versions: new Float64Array(64),
+    nextVersion: 1,
+    computed: 0,
+    threeUpdate: Object3D.prototype.updateMatrixWorld,
+  };
+}
+
+/** @internal Forgets every place (the next walk derives everything again, as three would). */
+export function forgetWorldPlaces(places: WorldPlaces): void {
+  places.objects.length = places.parents.length = 0;
+  places.flags.fill(0);
+}
+
+/** Room for place `at`. */
+function reserve(places: WorldPlaces, at: number): void {
+  if (at < places.flags.length) return;
+  const length = Math.max(at + 1, places.flags.length * 2);
+  const values = new Float64Array(length * stride);
+  values.set(places.values);
+  places.values = values;
+  const flags = new Uint8Array(length);
+  flags.set(places.flags);
+  places.flags = flags;
+  const versions = new Float64Array(length);
+  versions.set(places.versions);
+  places.versions = versions;
+}
+
+function same16(values: Float64Array, o: number, given: ArrayLike<number>): boolean {
+  // Written out: 16 compares per object per walk is the steady scene's cost.
+  return (
+    values[o] === given[0] &&
+    values[o + 1] === given[1] &&
+    values[o + 2] === given[2] &&
+    values[o + 3] === given[3] &&
+    values[o + 4] === given[4] &&
+    values[o + 5] === given[5] &&
+    values[o + 6] === given[6] &&
+    values[o + 7] === given[7] &&
+    values[o + 8] === given[8] &&
+    values[o + 9] === given[9] &&
+    values[o + 10] === given[10] &&
+    values[o + 11] === given[11] &&
+    values[o + 12] === given[12] &&
+    values[o + 13] === given[13] &&
+    values[o + 14] === given[14] &&
+    values[o + 15] === given[15]
+  );
+}
+
+function keep16(values: Float64Array, o: number, given: ArrayLike<number>): void {
+  for (let i = 0; i < 16; i++) values[o + i] = given[i];
+}
+
+/** Whether position, quaternion and scale hold the kept values (what `updateMatrix` composes; NaN reads as changed). */
+function sameLocal(values: Float64Array, o: number, object: Object3D): boolean {
+  const p = object.position;
+  const q = object.quaternion;
+  const s = object.scale;
+  return (
+    values[o] === p.x &&
+    values[o + 1] === p.y &&
+    values[o + 2] === p.z &&
+    values[o + 3] === q.x &&
+    values[o + 4] === q.y &&
+    values[o + 5] === q.z &&
+    values[o + 6] === q.w &&
+    values[o + 7] === s.x &&
+    values[o + 8] === s.y &&
+    values[o + 9] === s.z
+  );
+}
+
+function keepLocal(values: Float64Array, o: number, object: Object3D): void {
+  const p = object.position;
+  const q = object.quaternion;
+  const s = object.scale;
+  values[o] = p.x;
+  values[o + 1] = p.y;
+  values[o + 2] = p.z;
+  values[o + 3] = q.x;
+  values[o + 4] = q.y;
+  values[o + 5] = q.z;
+  values[o + 6] = q.w;
+  values[o + 7] = s.x;
+  values[o + 8] = s.y;
+  values[o + 9] = s.z;
+}
+
+/** @internal Whether three calls the object's own `updateMatrixWorld` (a Camera, a SkinnedMesh, a helper, yours). */
+export function updatesItsOwnWorld(places: WorldPlaces, object: Object3D): boolean {
+  return object.updateMatrixWorld !== places.threeUpdate;
+}
+
+/**
+ * Does for `object`, at place `at` of the object walk, what three's `updateMatrixWorld(force)` does for it alone
+ * (children excluded), skipping the compose and the product where they would write the values already there: the
+ * world matrix is derived again only when the place is new, the local values (`matrixAutoUpdate`) or the matrix
+ * changed, the parent's world changed this walk, or someone wrote `matrixWorld` since the last walk.
+ * `updated`: three's own method already updated it (an ancestor or itself overrides `updateMatrixWorld`, or the scene
+ * is not auto-updated): only its world matrix is compared. Returns `forceBelow` (three's `force` for its children)
+ * and `worldChanged` bits.
+ * @internal
+ */
+export function updateObjectWorld(
+  places: WorldPlaces,
+  object: Object3D,
+  at: number,
+  force: boolean,
+  parentChanged: boolean,
+  updated: boolean,
+): number {
+  reserve(places, at);
+  const values = places.values;
+  const o = at * stride;
+  const parent = object.parent;
+  const known = places.objects[at] === object && places.parents[at] === parent;
+  if (!known) {
+    places.objects[at] = object;
+    places.parents[at] = parent;
+  }
+  const world = object.matrixWorld.elements;
+  // Whether the world matrix holds what the last walk saw there (a hand-written one does not).
+  let worldSame = known && same16(values, o + worldAt, world);
+  const flags = places.flags[at];
+  let derived = worldSame && (flags & derivedFlag) !== 0;
+  const auto = object.matrixAutoUpdate;
+  // The kept local values are of the kind this object composes from now (matrixAutoUpdate may have been toggled).
+  let kept = known ? flags & (keptFlag | composedFlag) : 0;
+  const localKnown = kept === (auto ? keptFlag | composedFlag : keptFlag);
+  if (!updated) {
+    // three composes `matrix` on every call: composed again here only when what it composes from changed (a pivot is
+    // rare: composed every walk). A matrix written by hand under matrixAutoUpdate is overwritten by three before use,
+    // so it is never read here without composing first.
+    let composed = false;
+    if (auto) {
+      if (!localKnown || object.pivot !== null || !sameLocal(values, o + localAt, object)) {
+        object.updateMatrix();
+        keepLocal(values, o + localAt, object);
+        kept = keptFlag | composedFlag;
+        composed = true;
+        derived = false;
+      }
+    } else if (!localKnown || !same16(values, o + localAt, object.matrix.elements)) {
+      keep16(values, o + localAt, object.matrix.elements);
+      kept = keptFlag;
+      derived = false;
+    }
+    if (parentChanged) derived = false;
+    if (auto || object.matrixWorldNeedsUpdate || force) {
+      if (object.matrixWorldAutoUpdate) {
+        if (!derived) {
+          if (auto && !composed) object.updateMatrix();
+          if (parent === null) object.matrixWorld.copy(object.matrix);
+          else object.matrixWorld.multiplyMatrices(parent.matrixWorld, object.matrix);
+          places.computed++;
+          derived = true;
+          worldSame = known && same16(values, o + worldAt, world);
+        }
+      } else derived = false;
+      // Written only when set: a write per object per walk costs as much as the compares.
+      if (object.matrixWorldNeedsUpdate) object.matrixWorldNeedsUpdate = false;
+      force = true;
+    }
+  } else derived = false;
+  const changed = !worldSame;
+  if (changed) {
+    keep16(values, o + worldAt, world);
+    places.versions[at] = places.nextVersion++;
+  }
+  const next = (derived ? derivedFlag : 0) | kept;
+  if (flags !== next) places.flags[at] = next;
+  return (force ? forceBelow : 0) | (changed ? worldChanged : 0);
+}

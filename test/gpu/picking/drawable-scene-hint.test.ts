@@ -1,0 +1,203 @@
+// The pick-source seam's steady hint (syncDrawableSceneHinted): a place a host vouches for costs the sync no read of
+// its drawable (counted through a Proxy) and is taken as it is; every other place is checked and applied as without a
+// hint; a hint is ignored after a failed call and where the slot holds another drawable object; errors stay errors.
+// Picks are checked against a float64 slab test of the boxes' world extents through the test camera's pixel centres.
+import { describe, expect } from 'vitest';
+import { makePerspectiveCamera } from '../../../engine/index.js';
+import { makeBoxData } from '../../../engine/primitives/box.js';
+import {
+  createDrawableScene,
+  createGpuPicker,
+  type DrawableScene,
+  disposeDrawableScene,
+  disposeGpuPicker,
+  type PickDrawable,
+  type PickVertexBuffer,
+  pickedObjectOf,
+  pickManyAsync,
+} from '../../../picking/index.js';
+import { syncDrawableSceneHinted } from '../../../picking/sources/drawable-scene.js';
+import { cameraPixelRay, rayBox } from '../../support/camera-rays.js';
+import { gpuTest } from '../../support/gpu.js';
+
+type Vec3 = [number, number, number];
+const size: [number, number] = [64, 48];
+const view = { position: [0, 0.5, 9] as Vec3, target: [0, 0, 0] as Vec3, fovY: Math.PI / 4 };
+
+function gpuBuffer(device: GPUDevice, label: string, data: ArrayBufferView, usage: number): GPUBuffer {
+  const bytes = Math.ceil(data.byteLength / 4) * 4;
+  const buffer = device.createBuffer({ label, size: bytes, usage: usage | GPUBufferUsage.COPY_DST });
+  device.queue.writeBuffer(buffer, 0, data.buffer, data.byteOffset, bytes);
+  return buffer;
+}
+
+/** A box of `edge` as one position buffer and an index buffer, on the device. */
+function boxBuffers(device: GPUDevice, edge: number) {
+  const box = makeBoxData({ width: edge, height: edge, depth: edge });
+  const positions = Float32Array.from(box.positions!);
+  const indices = Uint16Array.from(box.indices!);
+  const usage = GPUBufferUsage.STORAGE;
+  return {
+    edge,
+    positions,
+    indices,
+    vertex: gpuBuffer(device, `box ${edge}:vertices`, positions, GPUBufferUsage.VERTEX | usage),
+    index: gpuBuffer(device, `box ${edge}:indices`, indices, GPUBufferUsage.INDEX | usage),
+  };
+}
+
+const vertexBufferOf = (buffer: GPUBuffer, positions: Float32Array): PickVertexBuffer => ({
+  buffer,
+  data: positions,
+  arrayStride: 12,
+  attributes: { position: { format: 'float32x3', offset: 0 } },
+});
+
+const translation = (x: number, y = 0, z = 0) => [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, y, z, 1];
+
+/** Per pixel centre, the object whose box (edge `edge`, centred at its x) the float64 ray enters first; null: none. */
+function referencePicks(boxes: { object: string; x: number }[], edge: number, pixels: { x: number; y: number }[]) {
+  return pixels.map(({ x, y }) => {
+    const ray = cameraPixelRay(view, x, y, size[0], size[1]);
+    let best: { object: string; t: number } | null = null;
+    for (const box of boxes) {
+      const h = edge / 2;
+      const hit = rayBox(ray, [box.x - h, -h, -h], [box.x + h, h, h]);
+      if (hit && (!best || hit.t < best.t)) best = { object: box.object, t: hit.t };
+    }
+    return best?.object ?? null;
+  });
+}
+
+/** Pixels whose rays enter every box of the first list by at least 0.05 from an edge, or miss them all cleanly. */
+function clearPixels(boxes: { x: number }[], edges: number[]): { x: number; y: number }[] {
+  const pixels: { x: number; y: number }[] = [];
+  for (let y = 1; y < size[1]; y += 2)
+    for (let x = 1; x < size[0]; x += 2) {
+      const ray = cameraPixelRay(view, x, y, size[0], size[1]);
+      const clear = edges.every((edge) =>
+        boxes.every((box) => {
+          const h = edge / 2;
+          const grown = rayBox(ray, [box.x - h - 0.05, -h - 0.05, -h - 0.05], [box.x + h + 0.05, h + 0.05, h + 0.05]);
+          const shrunk = rayBox(ray, [box.x - h + 0.05, -h + 0.05, -h + 0.05], [box.x + h - 0.05, h - 0.05, h - 0.05]);
+          return (grown === null) === (shrunk === null);
+        }),
+      );
+      if (clear) pixels.push({ x, y });
+    }
+  return pixels;
+}
+
+async function picksOf(target: DrawableScene<string>, pixels: { x: number; y: number }[]) {
+  // Enough clear pixels, on boxes and off them, for a wrong scene to show.
+  expect(pixels.length).toBeGreaterThan(100);
+  const picker = createGpuPicker(target.scene);
+  const infos = await pickManyAsync(picker, pixels, { viewport: { width: size[0], height: size[1] } });
+  disposeGpuPicker(picker);
+  const picks = infos.map((info) => (info.hit ? (pickedObjectOf(target, info)?.object ?? '?') : null));
+  expect(picks.filter((p) => p !== null).length).toBeGreaterThan(10);
+  return picks;
+}
+
+/** A drawable whose property reads are counted. */
+function counted<T extends object>(drawable: T, reads: { count: number }): T {
+  return new Proxy(drawable, {
+    get(target, key, receiver) {
+      reads.count++;
+      return Reflect.get(target, key, receiver);
+    },
+  });
+}
+
+describe('pick-source seam: the steady hint', () => {
+  gpuTest(
+    'steady places cost no read of their drawable; a moved non-steady place is checked and applied; picks follow',
+    async ({ engine }) => {
+      const box = boxBuffers(engine.device, 1);
+      const vertexBuffers = [vertexBufferOf(box.vertex, box.positions)];
+      const index = { buffer: box.index, data: box.indices };
+      const boxes = [-2, 0, 2].map((x, i) => ({ object: `box${i}`, x }));
+      const reads = boxes.map(() => ({ count: 0 }));
+      const plain = boxes.map((b) => ({ object: b.object, vertexBuffers, index, worldMatrix: translation(b.x) }));
+      const drawables: PickDrawable<string>[] = plain.map((d, i) => counted(d, reads[i]));
+      const target = createDrawableScene<string>(engine, makePerspectiveCamera({ ...view, near: 0.1 }));
+      syncDrawableSceneHinted(target, drawables, { steady: new Uint8Array(3) });
+      expect(target.sync.steadySkipped).toBe(0);
+      const pixels = clearPixels(boxes, [box.edge]);
+      expect(await picksOf(target, pixels)).toEqual(referencePicks(boxes, box.edge, pixels));
+      for (const r of reads) r.count = 0;
+      syncDrawableSceneHinted(target, drawables, { steady: Uint8Array.of(1, 1, 1) });
+      expect(target.sync.steadySkipped).toBe(3);
+      expect(reads.map((r) => r.count)).toEqual([0, 0, 0]);
+      // Without the hint the same steady sync reads every drawable.
+      syncDrawableSceneHinted(target, drawables, undefined);
+      expect(reads.every((r) => r.count > 0)).toBe(true);
+      // box2 moves left by 1 (its place not steady): checked and applied, the others still skipped.
+      for (const r of reads) r.count = 0;
+      plain[2].worldMatrix = translation(1);
+      syncDrawableSceneHinted(target, drawables, { steady: Uint8Array.of(1, 1, 0) });
+      expect(target.sync.steadySkipped).toBe(2);
+      expect(reads.map((r) => r.count > 0)).toEqual([false, false, true]);
+      expect(target.scene.meshes[2].worldMatrix[12]).toBe(1);
+      const moved = [boxes[0], boxes[1], { object: 'box2', x: 1 }];
+      const movedPixels = clearPixels(moved, [box.edge]);
+      expect(await picksOf(target, movedPixels)).toEqual(referencePicks(moved, box.edge, movedPixels));
+      disposeDrawableScene(target);
+      box.vertex.destroy();
+      box.index.destroy();
+    },
+    size,
+  );
+
+  gpuTest(
+    'a hint is not taken where the slot holds another drawable object, nor after a failed call; errors still throw',
+    async ({ engine }) => {
+      const box = boxBuffers(engine.device, 1);
+      const vertexBuffers = [vertexBufferOf(box.vertex, box.positions)];
+      const index = { buffer: box.index, data: box.indices };
+      const make = (object: string, x: number): PickDrawable<string> => ({
+        object,
+        vertexBuffers,
+        index,
+        worldMatrix: translation(x),
+      });
+      const drawables = [make('a', -2), make('b', 2)];
+      const target = createDrawableScene<string>(engine, makePerspectiveCamera({ ...view, near: 0.1 }));
+      const all = { steady: Uint8Array.of(1, 1) };
+      syncDrawableSceneHinted(target, drawables, { steady: new Uint8Array(2) });
+      // A new drawable object for 'b' (moved) under a wrong "steady": checked in full, the move applied.
+      drawables[1] = make('b', 1);
+      syncDrawableSceneHinted(target, drawables, all);
+      expect(target.sync.steadySkipped).toBe(1);
+      expect(target.scene.meshes[1].worldMatrix[12]).toBe(1);
+      // A failed call ('a' moved, then a bad drawable): the scene stays as it was...
+      drawables[0].worldMatrix = translation(-1);
+      const bad = [...drawables, { object: 'c' } as unknown as PickDrawable<string>];
+      expect(() => syncDrawableSceneHinted(target, bad, { steady: Uint8Array.of(0, 1, 0) })).toThrow(
+        /drawables\[2\]\.vertexBuffers/,
+      );
+      expect(target.scene.meshes[0].worldMatrix[12]).toBe(-2);
+      // ...and the next call's hint speaks of a state the scene never took: ignored, the move applied.
+      syncDrawableSceneHinted(target, drawables, all);
+      expect(target.sync.steadySkipped).toBe(0);
+      expect(target.scene.meshes[0].worldMatrix[12]).toBe(-1);
+      // After a successful call it is taken again.
+      syncDrawableSceneHinted(target, drawables, all);
+      expect(target.sync.steadySkipped).toBe(2);
+      // Listing an object twice is refused even where a place is vouched for.
+      expect(() =>
+        syncDrawableSceneHinted(target, [drawables[0], drawables[1], drawables[0]], { steady: Uint8Array.of(1, 1, 1) }),
+      ).toThrow(/listed twice/);
+      const boxes = [
+        { object: 'a', x: -1 },
+        { object: 'b', x: 1 },
+      ];
+      const pixels = clearPixels(boxes, [box.edge]);
+      expect(await picksOf(target, pixels)).toEqual(referencePicks(boxes, box.edge, pixels));
+      disposeDrawableScene(target);
+      box.vertex.destroy();
+      box.index.destroy();
+    },
+    size,
+  );
+});
