@@ -167,7 +167,7 @@ function materialKeyOf(places: WalkPlaces, material: Material | null, pick: numb
   return key;
 }
 
-/** What SubMesh.getMaterial reads of the sub-mesh besides the mesh. */
+/** What SubMesh.getMaterial reads of the sub-mesh besides the mesh (its constructor sets both, nothing else does). */
 interface SubMeshInternals {
   _renderingMesh: AbstractMesh;
   _engine: unknown;
@@ -233,7 +233,13 @@ export function writeSnapshot(
   const material = first.getMaterial(true);
   // The fast check reads the material as getMaterial does for one that is no MultiMaterial.
   const root = mesh.getMaterialForRenderPass(places.renderPassId) ?? mesh.material;
-  if (root && (root as unknown as { getSubMaterial?: unknown }).getSubMaterial !== undefined) {
+  const internals = first as unknown as SubMeshInternals;
+  if (
+    first.getMaterial !== standardGetMaterial ||
+    internals._renderingMesh !== mesh ||
+    internals._engine !== places.engine ||
+    (root && (root as unknown as { getSubMaterial?: unknown }).getSubMaterial !== undefined)
+  ) {
     places.snapshot[at] = 0;
     return;
   }
@@ -280,13 +286,13 @@ export function checkSnapshot(
   const n = at * numberStride;
   // Kept references first: their loads run beside the mesh's own instead of after them.
   const first = refs[base + refFirst] as SubMesh;
+  const subMeshes = refs[base + refSubMeshes] as SubMesh[];
   const thin = refs[base + refThin] as ThinCount | undefined;
   const key = refs[base + refKey] as GeometryBuffersKey;
   const geometry = mesh.geometry;
-  const subMeshes = mesh.subMeshes;
   if (
     geometry !== refs[base + refGeometry] ||
-    subMeshes !== refs[base + refSubMeshes] ||
+    mesh.subMeshes !== subMeshes ||
     (thin !== undefined && thin.instancesCount !== 0) ||
     (mesh as unknown as { _thinInstanceDataStorage?: ThinCount })._thinInstanceDataStorage !== thin ||
     subMeshes.length !== 1 ||
@@ -303,16 +309,10 @@ export function checkSnapshot(
     return null;
   if (key.checked !== pick) checkBuffersKey(key, geometry!, geometry!, pick);
   if (key.version !== numbers[n + numKeyVersion]) return null;
-  // SubMesh.getMaterial(true) for a mesh of one material that is no MultiMaterial (the snapshot's condition): the
-  // render pass's material, else the mesh's, else the scene's default one; read here without the call, which at
-  // 10 000 meshes cost about a fifth of the walk.
-  const internals = first as unknown as SubMeshInternals;
-  if (
-    first.getMaterial !== standardGetMaterial ||
-    internals._renderingMesh !== mesh ||
-    internals._engine !== places.engine
-  )
-    return null;
+  // SubMesh.getMaterial(true) for a mesh of one material that is no MultiMaterial, its sub-mesh drawing this mesh on
+  // this engine (the snapshot's conditions; a SubMesh sets both once): the render pass's material, else the mesh's,
+  // else the scene's default one, read here without the call (at 10 000 meshes the call cost about a fifth of the walk).
+  if (first.getMaterial !== standardGetMaterial) return null;
   const material = mesh.getMaterialForRenderPass(places.renderPassId) ?? mesh.material ?? places.defaultMaterial;
   if (material !== refs[base + refMaterial]) return null;
   const materialKey = refs[base + refMaterialKey] as MaterialKey;
