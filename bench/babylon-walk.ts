@@ -1,8 +1,10 @@
 // The JS a weft-gpu/babylon pick spends before the GPU sees it — the walk of a Babylon.js scene into pick drawables and
 // the seam's sync — beside Babylon.js's own floor for the same scene: `scene.render()` on the NullEngine (a whole frame's
-// CPU), `_evaluateActiveMeshes` (what a frame spends deciding what to draw, world matrices included) and a bare loop that
-// reads only what a correct pick needs (isPickable, isVisible, layerMask, isEnabled, the world matrix brought up to date
-// and its updateFlag). Cloned boxes, in Node (Dawn GPU buffers stand in for the WebGPUEngine's); one mesh moved per round,
+// CPU), `_evaluateActiveMeshes` (what a frame spends deciding what to draw, world matrices included), a bare loop that
+// reads only isPickable, isVisible, layerMask, isEnabled, the world matrix brought up to date and its updateFlag, and a
+// reads loop that also reads what else of a steady plain mesh a pick that trusts no cache must read from Babylon.js
+// each time (visibility, vertex count, geometry, the sub-mesh array, its one sub-mesh's span, indexing, skeleton, morph
+// targets, material and side, thin-instance count): no weft state at all, the floor of a correct walk. Cloned boxes, in Node (Dawn GPU buffers stand in for the WebGPUEngine's); one mesh moved per round,
 // each round timing every column in a rotated order. Medians (and fastest) of rounds: on a shared machine the fastest
 // round is the one least disturbed by other processes. The ratios are of medians. With `cold`, 64 MiB are written
 // before each timed step, so each starts with none of the scene in the CPU caches (as a pick may, after a frame).
@@ -40,6 +42,33 @@ function bareLoop(meshes: readonly AbstractMesh[], layerMask: number): number {
   return sum;
 }
 
+/** The bare loop plus every other Babylon.js read a correct walk makes of a steady plain mesh, and nothing of weft's. */
+function readsLoop(meshes: readonly AbstractMesh[], layerMask: number): number {
+  let sum = 0;
+  for (let i = 0; i < meshes.length; i++) {
+    const mesh = meshes[i] as Mesh;
+    if (
+      !mesh.isPickable ||
+      !mesh.isVisible ||
+      (mesh.layerMask & layerMask) === 0 ||
+      mesh.visibility <= 0 ||
+      !mesh.isEnabled() ||
+      mesh.getTotalVertices() <= 0
+    )
+      continue;
+    sum += mesh.computeWorldMatrix(!mesh.isSynchronized()).updateFlag;
+    const subMeshes = mesh.subMeshes;
+    const first = subMeshes[0];
+    sum += subMeshes.length + first.indexStart + first.indexCount + first.verticesStart + first.verticesCount;
+    if (mesh.geometry === null || mesh.isUnIndexed || mesh.skeleton || mesh.morphTargetManager) sum++;
+    const material = mesh.getMaterialForRenderPass(0) ?? mesh.material;
+    sum += mesh.sideOrientation + (material ? 1 : 0);
+    sum += (mesh as unknown as { _thinInstanceDataStorage: { instancesCount: number } })._thinInstanceDataStorage
+      .instancesCount;
+  }
+  return sum;
+}
+
 async function main(): Promise<void> {
   const engine = await createEngineAsync(createBenchGpu(), { width: 64, height: 64 });
   const device = engine.device;
@@ -50,9 +79,11 @@ async function main(): Promise<void> {
     'render ms',
     'evaluate ms',
     'bare ms',
+    'reads ms',
     'walk/render',
     'walk/eval',
     'walk/bare',
+    'walk/reads',
   ];
   const rows: string[][] = [];
   for (const count of counts) {
@@ -92,6 +123,7 @@ async function main(): Promise<void> {
       render: [] as number[],
       evaluate: [] as number[],
       bare: [] as number[],
+      reads: [] as number[],
     };
     let keep = 0;
     const steps: ((record: boolean) => void)[] = [
@@ -123,6 +155,11 @@ async function main(): Promise<void> {
         keep += bareLoop(scene.meshes, camera.layerMask);
         if (record) times.bare.push(performance.now() - t0);
       },
+      (record) => {
+        const t0 = performance.now();
+        keep += readsLoop(scene.meshes, camera.layerMask);
+        if (record) times.reads.push(performance.now() - t0);
+      },
     ];
     const evict = cold ? new Float64Array(8 << 20) : null;
     for (let r = 0; r < rounds + 5; r++) {
@@ -141,9 +178,11 @@ async function main(): Promise<void> {
       ms(times.render),
       ms(times.evaluate),
       ms(times.bare),
+      ms(times.reads),
       ratio(times.walk, times.render),
       ratio(times.walk, times.evaluate),
       ratio(times.walk, times.bare),
+      ratio(times.walk, times.reads),
     ]);
     if (keep === -1) console.log(keep);
     scene.dispose();

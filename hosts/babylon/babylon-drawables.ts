@@ -11,6 +11,18 @@ import type { PickDrawable } from '../../picking/sources/drawable-scene.js';
 import { BabylonPickError } from './babylon-errors.js';
 import { type GeometryKeys, type GeometryState, makeGeometryState, syncGeometry } from './babylon-geometry-sync.js';
 import type { OwnedBuffers } from '../owned-buffers.js';
+import {
+  beginPlacesPick,
+  checkSnapshot,
+  clearPlace,
+  listedAt,
+  makeWalkPlaces,
+  recordAt,
+  reservePlaces,
+  setListedAt,
+  type WalkPlaces,
+  writeSnapshot,
+} from './babylon-places.js';
 
 /** @internal What the picker keeps per Babylon.js mesh between picks. */
 export interface MeshRecord {
@@ -40,8 +52,18 @@ export interface SceneWalk {
   geometries: WeakMap<Mesh, GeometryState>;
   geometryKeys: GeometryKeys;
   list: PickDrawable<AbstractMesh>[];
-  /** The record of each of `scene.meshes` the last walk met, by its index there (a steady scene keeps its order). */
-  byIndex: (MeshRecord | undefined)[];
+  /** What the last walk saw at each place of `scene.meshes` (a steady scene keeps its order). */
+  places: WalkPlaces;
+  /**
+   * Per place of `list` (its first `list.length` entries): 1 when the drawable there is the one the last complete walk
+   * listed there and nothing it describes changed since (geometry and buffers, world matrix, thin instances, skin,
+   * culling; a listed drawable is drawn and pickable), else 0. Reused; longer than the list.
+   */
+  steady: Uint8Array;
+  /** Whether the last walk ran to its end (set false when what it listed was not synced). */
+  complete: boolean;
+  /** Set by the full path of one mesh: whether its drawable is the last walk's there and unchanged. */
+  unchanged: boolean;
   pick: number;
 }
 
@@ -52,7 +74,10 @@ export function makeSceneWalk(): SceneWalk {
     geometries: new WeakMap(),
     geometryKeys: new WeakMap(),
     list: [],
-    byIndex: [],
+    places: makeWalkPlaces(),
+    steady: new Uint8Array(0),
+    complete: false,
+    unchanged: false,
     pick: 0,
   };
 }
@@ -200,7 +225,7 @@ function updateSkin(record: MeshRecord, mesh: AbstractMesh, source: Mesh): void 
   }
 }
 
-/** The record of a mesh the walk has not met before (or met at another place in the list). */
+/** The record of a mesh the walk has not met at this place before. */
 function recordOf(walk: SceneWalk, mesh: AbstractMesh): MeshRecord {
   const known = walk.records.get(mesh);
   if (known) return known;
@@ -238,7 +263,78 @@ function recordOf(walk: SceneWalk, mesh: AbstractMesh): MeshRecord {
 }
 
 /**
- * The drawables of what Babylon.js draws for `camera` now (the list is the walk's own array, reused by the next walk).
+ * The full path of one drawn mesh at place `at`: everything checked and brought up to date, and the place's snapshot
+ * made again. Null when the mesh draws nothing (no geometry or sub-meshes). `walk.unchanged` says whether the drawable
+ * is the one listed from this place last time and describes what it did then.
+ */
+function walkMesh(
+  api: string,
+  walk: SceneWalk,
+  at: number,
+  mesh: AbstractMesh,
+  camera: Camera,
+  owned: OwnedBuffers,
+  pick: number,
+): PickDrawable<AbstractMesh> | null {
+  const places = walk.places;
+  const kept = recordAt<MeshRecord>(places, at, mesh);
+  const record = kept ?? recordOf(walk, mesh);
+  if (record.refusedClass)
+    throw new BabylonPickError(
+      api,
+      'unsupported',
+      `mesh "${mesh.name}" is a ${record.refusedClass}; only triangle meshes (Mesh, InstancedMesh) can be picked: make it isPickable false or leave it out with the predicate`,
+    );
+  const source = record.source;
+  const geometry = record.geometry;
+  if (!syncGeometry(api, source, geometry, walk.geometryKeys, owned, pick)) return null;
+  const drawable = record.drawable;
+  // What the drawable described before this walk: compared after it, for the steady places the seam may skip.
+  const geometryVersion = drawable.geometryVersion;
+  const worldMatrix = drawable.worldMatrix;
+  const worldMatrixVersion = drawable.worldMatrixVersion;
+  const instances = drawable.instances;
+  const instancesVersion = instances?.version;
+  const instancesBuffer = instances?.buffer;
+  const skin = drawable.skin;
+  const skinVersion = skin?.version;
+  const doubleSided = drawable.doubleSided;
+  const frontFace = drawable.frontFace;
+  if (drawable.geometryVersion !== geometry.version) {
+    drawable.vertexBuffers = geometry.vertexBuffers;
+    drawable.index = geometry.index;
+    drawable.geometryVersion = geometry.version;
+  }
+  // Within one render id Babylon.js returns its cached world matrix even after the mesh (or a parent) moved; the
+  // next frame recomputes it. Picks made before that frame recompute what is out of date, as that frame will.
+  const world = mesh.computeWorldMatrix(!mesh.isSynchronized(), camera);
+  const m = world.m;
+  if (drawable.worldMatrix !== m) drawable.worldMatrix = m;
+  // Babylon.js gives a matrix a new updateFlag on every write: the sync skips the compare while it holds.
+  if (drawable.worldMatrixVersion !== world.updateFlag) drawable.worldMatrixVersion = world.updateFlag;
+  writeCulling(api, mesh, source, drawable);
+  if (mesh === source) updateInstances(api, record, source);
+  updateSkin(record, mesh, source);
+  const now = drawable.instances;
+  walk.unchanged =
+    kept !== undefined &&
+    geometryVersion === drawable.geometryVersion &&
+    worldMatrix === drawable.worldMatrix &&
+    worldMatrixVersion === drawable.worldMatrixVersion &&
+    instances === now &&
+    instancesVersion === now?.version &&
+    instancesBuffer === now?.buffer &&
+    skin === drawable.skin &&
+    skinVersion === drawable.skin?.version &&
+    doubleSided === drawable.doubleSided &&
+    frontFace === drawable.frontFace;
+  writeSnapshot(places, at, mesh, record, drawable, geometry, mesh === source, pick);
+  return drawable;
+}
+
+/**
+ * The drawables of what Babylon.js draws for `camera` now (the list is the walk's own array, reused by the next walk),
+ * and `walk.steady` for them.
  * @internal
  */
 export function walkBabylonScene(
@@ -250,52 +346,48 @@ export function walkBabylonScene(
   include: ((mesh: AbstractMesh) => boolean) | null,
 ): PickDrawable<AbstractMesh>[] {
   const pick = ++walk.pick;
+  // Steady places are relative to the last walk that was handed on whole: after a failed one, none is.
+  const trusted = walk.complete;
+  walk.complete = false;
   const list = walk.list;
-  const byIndex = walk.byIndex;
+  const places = walk.places;
   const layerMask = camera.layerMask;
   const meshes = scene.meshes;
+  const total = meshes.length;
+  reservePlaces(places, total);
+  beginPlacesPick(places, scene);
+  if (walk.steady.length < places.capacity) walk.steady = new Uint8Array(places.capacity);
+  const steady = walk.steady;
   // Written by index, its length set once at the end: emptying and refilling it would reallocate it every pick.
   let count = 0;
-  for (let i = 0; i < meshes.length; i++) {
+  for (let i = 0; i < total; i++) {
     const mesh = meshes[i];
     if (!isDrawn(mesh, layerMask) || (include && !include(mesh))) {
-      // What was met here may be a disposed mesh's record: let it go.
-      byIndex[i] = undefined;
+      // What was met here may be a disposed mesh's: let it go.
+      clearPlace(places, i);
       continue;
     }
-    // A steady scene lists its meshes in the same order each pick: the record at this index is the one, without a
-    // lookup (also when meshes before it were hidden, which shifts the drawable list).
-    let record = byIndex[i];
-    if (record === undefined || record.drawable.object !== mesh) byIndex[i] = record = recordOf(walk, mesh);
-    if (record.refusedClass)
-      throw new BabylonPickError(
-        api,
-        'unsupported',
-        `mesh "${mesh.name}" is a ${record.refusedClass}; only triangle meshes (Mesh, InstancedMesh) can be picked: make it isPickable false or leave it out with the predicate`,
-      );
-    const source = record.source;
-    const geometry = record.geometry;
-    if (!syncGeometry(api, source, geometry, walk.geometryKeys, owned, pick)) continue;
-    const drawable = record.drawable;
-    if (drawable.geometryVersion !== geometry.version) {
-      drawable.vertexBuffers = geometry.vertexBuffers;
-      drawable.index = geometry.index;
-      drawable.geometryVersion = geometry.version;
+    // A steady scene lists its meshes in the same order each pick: a plain mesh whose snapshot at this place holds
+    // is checked through the places' arrays alone.
+    let drawable = checkSnapshot(places, i, mesh as Mesh, camera, pick);
+    let unchanged: boolean;
+    if (drawable) unchanged = !places.worldChanged;
+    else {
+      drawable = walkMesh(api, walk, i, mesh, camera, owned, pick);
+      if (!drawable) {
+        clearPlace(places, i);
+        continue;
+      }
+      unchanged = walk.unchanged;
     }
-    // Within one render id Babylon.js returns its cached world matrix even after the mesh (or a parent) moved; the
-    // next frame recomputes it. Picks made before that frame recompute what is out of date, as that frame will.
-    const world = mesh.computeWorldMatrix(!mesh.isSynchronized(), camera);
-    const m = world.m;
-    if (drawable.worldMatrix !== m) drawable.worldMatrix = m;
-    // Babylon.js gives a matrix a new updateFlag on every write: the sync skips the compare while it holds.
-    if (drawable.worldMatrixVersion !== world.updateFlag) drawable.worldMatrixVersion = world.updateFlag;
-    writeCulling(api, mesh, source, drawable);
-    if (mesh === source) updateInstances(api, record, source);
-    updateSkin(record, mesh, source);
+    steady[count] = trusted && unchanged && listedAt(places, i) === count ? 1 : 0;
+    setListedAt(places, i, count);
     list[count++] = drawable;
   }
   list.length = count;
-  // Let go of records past the scene's end (a shorter scene) so disposed meshes are not kept alive.
-  if (byIndex.length > meshes.length) byIndex.length = meshes.length;
+  // Let go of places past the scene's end (a shorter scene) so disposed meshes are not kept alive.
+  for (let i = total; i < places.count; i++) clearPlace(places, i);
+  places.count = total;
+  walk.complete = true;
   return list;
 }

@@ -180,8 +180,13 @@ export function makeGeometryState(): GeometryState {
     subMeshFaceCounts: [],
   };
 }
-/** Compares the key with what `source` and `geometry` hold now (once per pick) and bumps its version on a change. */
-function checkBuffersKey(key: GeometryBuffersKey, source: VertexBufferSource, geometry: Geometry, pick: number): void {
+/** @internal Compares the key with what `source` and `geometry` hold now (once per pick) and bumps its version on a change. */
+export function checkBuffersKey(
+  key: GeometryBuffersKey,
+  source: VertexBufferSource,
+  geometry: Geometry,
+  pick: number,
+): void {
   if (key.checked === pick) return;
   key.checked = pick;
   const position = source.getVertexBuffer('position');

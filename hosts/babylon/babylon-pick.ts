@@ -60,7 +60,13 @@ function prepare(
   const include =
     list || predicate ? (mesh: AbstractMesh) => (!list || list.has(mesh)) && (!predicate || predicate(mesh)) : null;
   const drawables = walkBabylonScene(api, picker.walk, scene, camera, picker.owned, include);
-  syncDrawableScene(picker.drawables, drawables);
+  try {
+    syncDrawableScene(picker.drawables, drawables);
+  } catch (error) {
+    // What the walk listed was not synced: its steady places say nothing about the next walk.
+    picker.walk.complete = false;
+    throw error;
+  }
   let discard = options?.discard;
   if (hasClipPlanes(scene, drawables)) {
     if (discard)

@@ -74,11 +74,14 @@ describe('weft-gpu/babylon picker (Chromium, SwiftShader)', () => {
         expect([key, value]).toEqual([key, true]);
     // Picks before Babylon.js drew a frame (meshes moved in place, no material yet, a picking list): both handedness.
     expect(Object.keys(c).filter((key) => key.startsWith('before the first frame'))).toHaveLength(8);
-    // Clones sharing one Geometry, picked after their geometry, sub-meshes, material and thin instances changed
-    // between two picks.
-    expect(Object.keys(c).filter((key) => key.startsWith('shared geometry'))).toHaveLength(8);
+    // Clones sharing one Geometry, picked after their geometry, sub-meshes, materials, sides, culling and thin
+    // instances changed between two picks.
+    expect(Object.keys(c).filter((key) => key.startsWith('shared geometry'))).toHaveLength(13);
     expect(String(c['sub-mesh replaced in the same array: typed error'])).toMatch(
       /^unsupported: multiPickBabylonAsync: mesh "clone2": its sub-meshes do not cover/,
+    );
+    expect(String(c['single sub-mesh edited in place: typed error'])).toMatch(
+      /^unsupported: multiPickBabylonAsync: mesh "clone3": its sub-meshes do not cover/,
     );
     expect(c['clip plane: no picked point on the clipped side']).toBe(true);
     expect(c['clip plane: pixels where a surface behind the plane is picked instead']).toBeGreaterThan(0);

@@ -5,7 +5,8 @@
 // positions, and one clone a thin instance in a new thin-instance storage object. After each change every interior
 // pixel is judged by Babylon.js's own CPU pick (scene.pickWithRay, rays in float64, the drawn side by the test's own
 // rule). The picker reads a mesh's first sub-mesh and thin-instance storage through references it keeps: the last two
-// changes fail if it stops checking them against the mesh's own.
+// changes fail if it stops checking them against the mesh's own. A steady mesh's material, side, culling, sub-mesh
+// span and thin-instance count are checked on every pick too: a change to each is picked right after it.
 import { FreeCamera } from '@babylonjs/core/Cameras/freeCamera.js';
 import type { PickingInfo } from '@babylonjs/core/Collisions/pickingInfo.js';
 import type { WebGPUEngine } from '@babylonjs/core/Engines/webgpuEngine.js';
@@ -161,6 +162,29 @@ export async function sharedGeometry(engine: WebGPUEngine, checks: Record<string
   split.subMeshes[0] = kept;
   material.sideOrientation = 1 - (material.sideOrientation ?? first.sideOrientation);
   await step("the shared material's sideOrientation flipped");
+  // A steady mesh is checked without its records: its material (as SubMesh.getMaterial finds it), the mesh's own side
+  // where the material has none, a material's culling (compared once per pick), its one sub-mesh's span and its
+  // thin-instance count. Each of the next changes fails if the picker stops reading what it changes.
+  const ownMaterial = new StandardMaterial('own', scene);
+  clones[1].material = ownMaterial;
+  ownMaterial.sideOrientation = null;
+  await step("one clone: a material of its own, without a side orientation (the mesh's own)");
+  clones[1].sideOrientation = 1 - clones[1].sideOrientation;
+  await step("that clone's own sideOrientation flipped");
+  material.cullBackFaces = false;
+  await step('the shared material culls front faces (cullBackFaces false)');
+  material.backFaceCulling = false;
+  await step("the shared material's backFaceCulling off");
+  const lone = clones[3].subMeshes[0];
+  lone.indexCount -= 6;
+  checks['single sub-mesh edited in place: typed error'] = await multiPickBabylonAsync(picker, [{ x: 0, y: 0 }]).then(
+    () => 'no error',
+    (error: { code?: string; message?: string }) => `${error.code}: ${error.message}`,
+  );
+  lone.indexCount += 6;
+  clones[3].thinInstanceSetBuffer('matrix', new Float32Array(Matrix.Translation(-0.5, 0.6, 0).asArray()), 16, false);
+  clones[3].thinInstanceEnablePicking = true;
+  await step('one clone: a thin instance in the thin-instance storage it had');
   const own = clones[4];
   own.makeGeometryUnique();
   own.setVerticesData(
