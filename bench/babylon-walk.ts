@@ -19,7 +19,7 @@ import { Scene } from '@babylonjs/core/scene.js';
 import { createEngineAsync, disposeEngine, makePerspectiveCamera } from '../engine/index.js';
 import { makeSceneWalk, walkBabylonScene } from '../hosts/babylon/babylon-drawables.js';
 import { makeOwnedBuffers } from '../hosts/owned-buffers.js';
-import { createDrawableScene, syncDrawableScene } from '../picking/sources/drawable-scene.js';
+import { createDrawableScene, syncDrawableSceneHinted } from '../picking/sources/drawable-scene.js';
 import { createBenchGpu } from './bench-gpu.js';
 import { median, printTable } from './bench-timing.js';
 
@@ -131,7 +131,7 @@ async function main(): Promise<void> {
         const t0 = performance.now();
         const list = walkBabylonScene('bench', walk, scene, camera, owned, null);
         const t1 = performance.now();
-        syncDrawableScene(drawables, list);
+        syncDrawableSceneHinted(drawables, list, walk);
         const t2 = performance.now();
         if (record) {
           times.walk.push(t1 - t0);

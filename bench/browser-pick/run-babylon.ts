@@ -43,9 +43,9 @@ async function main(): Promise<void> {
     page.on('pageerror', (e) => console.log(`[page error] ${e.message}`));
     await page.goto(`${server.url}babylon.html`, { waitUntil: 'load' });
     await page.waitForFunction(() => '__babylonBench' in window, undefined, { timeout: 180_000 });
-    const info = await call<{ babylonVersion: string }>(page, 'init');
+    const info = await call<{ babylonVersion: string; isolated: boolean; collects: boolean }>(page, 'init');
     console.log(
-      `Chromium ${browser.version()}; Babylon.js ${info.babylonVersion}; ${rounds} interleaved rounds after 2 warm-up`,
+      `Chromium ${browser.version()}; Babylon.js ${info.babylonVersion}; ${rounds} interleaved rounds after 2 warm-up; page clock ${info.isolated ? 'cross-origin isolated (~5 µs)' : 'not isolated (100 µs steps)'}; ${info.collects ? 'a GC before each timed request' : 'no gc() in the page'}`,
     );
     const rows: string[] = [];
     for (const spec of scenes) {

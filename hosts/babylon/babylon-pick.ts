@@ -10,7 +10,7 @@ import type { PickDiscardRule } from '../../picking/discard-rules.js';
 import { type GpuPickOptions, pickManyAsync } from '../../picking/gpu-picker.js';
 import type { PickingInfo as WeftPickingInfo } from '../../picking/picking-info.js';
 import { pickRectAsync } from '../../picking/rect/pick-rect-async.js';
-import { pickedObjectOf, syncDrawableScene } from '../../picking/sources/drawable-scene.js';
+import { pickedObjectOf, syncDrawableSceneHinted } from '../../picking/sources/drawable-scene.js';
 import { writeBabylonCamera } from './babylon-camera.js';
 import { hasClipPlanes, makeClipPlaneRule } from './babylon-clip-planes.js';
 import { walkBabylonScene } from './babylon-drawables.js';
@@ -61,7 +61,8 @@ function prepare(
     list || predicate ? (mesh: AbstractMesh) => (!list || list.has(mesh)) && (!predicate || predicate(mesh)) : null;
   const drawables = walkBabylonScene(api, picker.walk, scene, camera, picker.owned, include);
   try {
-    syncDrawableScene(picker.drawables, drawables);
+    // The walk vouches for its steady places (walk.steady): the seam takes them without reading their drawables.
+    syncDrawableSceneHinted(picker.drawables, drawables, picker.walk);
   } catch (error) {
     // What the walk listed was not synced: its steady places say nothing about the next walk.
     picker.walk.complete = false;
