@@ -12,7 +12,7 @@ export const compactMaxAddress = 1 << 24;
 export const wideLeafFlag = 0x80000000;
 
 /**
- * @internal Nodes and leaves of a 'compact' triangle BVH.
+ * @internal Nodes and leaves of a `'compact'` triangle BVH (see `TriangleBvhLayout`).
  * Node n: `bounds[n·8 .. n·8+5]` = quantised minX, maxX, minY, maxY, minZ, maxZ (value = lo + q × step per axis,
  * conservative: never inside the exact float bounds), `links[n·4 + 3]` = (first << 8) | count: count 0 for an inner node
  * whose children are first and first + 1, else a leaf of `count` triangles whose header is leaf stream unit `first`.

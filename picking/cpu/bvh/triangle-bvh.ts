@@ -38,7 +38,7 @@ export const triangleBvhLayouts: readonly TriangleBvhLayout[] = [
 export interface TriangleBvh {
   /** 32-byte float nodes; null in the `'compact'` layout (see `compact`). */
   nodes: BvhNodes | null;
-  /** @internal The `'compact'` layout's quantised nodes and leaf stream, else null. */
+  /** The `'compact'` layout's quantised nodes and leaf stream, else null. */
   compact: CompactBvh | null;
   /** Which leaf copy the BVH keeps (see `TriangleBvhLayout`). */
   layout: TriangleBvhLayout;
