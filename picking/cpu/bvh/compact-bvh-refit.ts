@@ -58,6 +58,8 @@ export function refitCompactBvh(api: string, c: CompactBvh, positions: Float32Ar
 
 /** What a partial refit walks: vertex → the leaf nodes holding its triangles (CSR), node → parent, and marks. */
 interface CompactRefitLinks {
+  /** Vertices the links were made for (a whole refit may have switched to longer positions since). */
+  vertexCount: number;
   start: Uint32Array;
   leaves: Int32Array;
   parents: Int32Array;
@@ -113,6 +115,7 @@ function makeLinks(c: CompactBvh, vertexCount: number): CompactRefitLinks {
   }
   start[vertexCount] = out;
   return {
+    vertexCount,
     start,
     leaves: leaves.slice(0, out),
     parents,
@@ -171,7 +174,7 @@ function refitCompactLeaf(c: CompactBvh, n: number, P: Float32Array): number {
 export function refitCompactMoved(api: string, c: CompactBvh, positions: Float32Array, moved: ArrayLike<number>): void {
   links ??= new WeakMap();
   let l = links.get(c);
-  if (!l) {
+  if (!l || l.vertexCount !== positions.length / 3) {
     l = makeLinks(c, positions.length / 3);
     links.set(c, l);
   }

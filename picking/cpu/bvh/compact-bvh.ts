@@ -56,7 +56,7 @@ export function setCompactGrid(grid: Float64Array, b: ArrayLike<number>): void {
 
 /**
  * @internal Quantises the float box `b[s..s+6]` into node `n`; false when it leaves the grid (the node then partly written).
- * A quantised bound lies strictly outside the float one except at the grid's low end.
+ * A quantised bound lies at least 1/1024 of a step outside the float one, except at the grid's low end.
  */
 export function quantiseNode(c: CompactBvh, n: number, b: Float32Array, s: number): boolean {
   const { grid, bounds } = c;
@@ -69,12 +69,17 @@ export function quantiseNode(c: CompactBvh, n: number, b: Float32Array, s: numbe
     const x = (min - lo) / step;
     const y = (max - lo) / step;
     if (!(x >= 0 && y < compactQuantMax)) return false;
-    // floor and ceil (both in 0..65535 here), then one step outwards where rounding left the bound on or inside.
+    // floor and ceil (both in 0..65535 here), then one step outwards where that left the plane within 1/1024 step of
+    // the bound: a query's rounding (about 1e-16 of the box's distance) never moves a plane inside it. Only the grid's
+    // low end (q = 0, the root's exact minimum) has no margin: there the query computes (lo − origin) / d exactly as
+    // the float layouts do.
+    const margin = step / 1024;
     let q0 = x | 0;
-    if (q0 > 0 && lo + q0 * step >= min) q0--;
+    if (q0 > 0 && lo + q0 * step > min - margin) q0--;
     let q1 = y | 0;
     if (q1 < y) q1++;
-    if (lo + q1 * step <= max) q1++;
+    if (lo + q1 * step < max + margin) q1++;
+    if (q1 > compactQuantMax) return false;
     bounds[o + 2 * a] = q0;
     bounds[o + 2 * a + 1] = q1;
   }
