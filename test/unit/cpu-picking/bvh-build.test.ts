@@ -1,5 +1,10 @@
 import { describe, expect, test } from 'vitest';
-import { buildTriangleBvh, type TriangleBvh, type TriangleBvhOptions } from '../../../picking/cpu/index.js';
+import {
+  buildTriangleBvh,
+  defaultTriangleBvhOptions,
+  type TriangleBvh,
+  type TriangleBvhOptions,
+} from '../../../picking/cpu/index.js';
 import { bvhView } from './bvh-view.js';
 import { mulberry32 } from './scene-fixtures.js';
 
@@ -70,7 +75,7 @@ describe('binned SAH build (buildTriangleBvh)', () => {
   test.each(cases)('stacks of identical triangles split in halves; options %o keep every invariant', (options) => {
     const positions = clusteredSoup(5);
     const bvh = buildTriangleBvh(positions, null, options);
-    checkTree(bvh, positions, options.maxLeafSize ?? 16);
+    checkTree(bvh, positions, options.maxLeafSize ?? defaultTriangleBvhOptions.maxLeafSize);
   });
 
   test('the same input builds the same tree, indexed or not', () => {
