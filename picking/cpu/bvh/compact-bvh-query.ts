@@ -12,11 +12,13 @@ import {
 } from './ray-triangle.js';
 
 interface CompactScratch {
+  /** The last first hit's 3 vertex indices (see lastCompactHitCorners). */
+  corners: Uint32Array;
   ray: WatertightRay;
   hit: TriangleHit;
   stackNodes: Int32Array;
   stackNear: Float64Array;
-  corners: Float64Array;
+  cornerCoordinates: Float64Array;
 }
 
 let scratch: CompactScratch | null = null;
@@ -25,11 +27,12 @@ let scratch: CompactScratch | null = null;
 function getScratch(depth: number): CompactScratch {
   if (!scratch)
     scratch = {
+      corners: new Uint32Array(3),
       ray: makeWatertightRay(),
       hit: makeTriangleHit(),
       stackNodes: new Int32Array(64),
       stackNear: new Float64Array(64),
-      corners: new Float64Array(9),
+      cornerCoordinates: new Float64Array(9),
     };
   if (scratch.stackNodes.length < depth + 2) {
     scratch.stackNodes = new Int32Array(depth + 2);
@@ -79,6 +82,9 @@ export function raycastCompactFirst(
   let bestIndex = -1;
   let bestU = 0;
   let bestV = 0;
+  let bestA = 0;
+  let bestB = 0;
+  let bestC = 0;
   let sp = 0;
   let node = 0;
   {
@@ -152,6 +158,9 @@ export function raycastCompactFirst(
         best = t;
         bestUnit = unit;
         bestIndex = i;
+        bestA = a;
+        bestB = b;
+        bestC = c;
         bestU = u / det;
         bestV = v / det;
       }
@@ -222,6 +231,10 @@ export function raycastCompactFirst(
     node = next;
   }
   if (bestUnit < 0) return false;
+  const hitCorners = s.corners;
+  hitCorners[0] = bestA / 3;
+  hitCorners[1] = bestB / 3;
+  hitCorners[2] = bestC / 3;
   out.t = best;
   out.u = bestU;
   out.v = bestV;
@@ -229,6 +242,14 @@ export function raycastCompactFirst(
   out.faceId =
     face & wideLeafFlag ? S32[(bestUnit + 1 + 2 * bestIndex) * 2 + 3] : face + S16[(bestUnit + 1 + bestIndex) * 4 + 3];
   return true;
+}
+
+/**
+ * @internal The vertex indices (corners 0, 1, 2) of the last successful `raycastCompactFirst` hit, in a reused array:
+ * copy them before the next query. Their positions were just read by the query, so they are still in cache.
+ */
+export function lastCompactHitCorners(): Uint32Array {
+  return getScratch(0).corners;
 }
 
 /** Whether the ray enters compact node `n`'s box within [tMin, tMax] (the first-hit walk's test, not inlined). */
@@ -289,7 +310,7 @@ export function raycastCompactAll(
   const iy = 1 / dy;
   const iz = 1 / dz;
   const stack = s.stackNodes;
-  const corners = s.corners;
+  const corners = s.cornerCoordinates;
   const P = positions;
   let sp = 0;
   stack[sp++] = 0;
