@@ -9,8 +9,8 @@ import { type CompactBvh, packCompactBvh } from './compact-bvh.js';
  * - `'compact'` (default): 16-byte nodes (bounds quantised to 16 bits per axis on a grid over the root box, widened
  *   outwards so no hit is lost) and a leaf stream: per leaf a base vertex and face, per triangle its 3 vertex and 1
  *   face offsets in 16 bits (32 bits for a leaf whose vertices or faces span more than 65 535). ~10.5 bytes per
- *   triangle over a 500k-triangle torus, first hits as fast as `'leaf-indices'` (a leaf is one contiguous read, then
- *   the positions). `nodes` and `faceIds` are null; a mesh too large for its 24-bit addresses (over ~8 million
+ *   triangle over a 500k-triangle torus, first hits about as fast as `'leaf-indices'` (a leaf is one contiguous read,
+ *   then the positions). `nodes` and `faceIds` are null; a mesh too large for its 24-bit addresses (over ~8 million
  *   triangles) gets `'leaf-indices'` instead.
  * - `'leaf-indices'`: 32-byte float nodes and a leaf-order copy of the faces' vertex indices (16 bits per index when
  *   the mesh has at most 65 536 vertices, else 32); ~23 bytes per triangle over a 500k-triangle mesh.
