@@ -10,6 +10,7 @@ import { BufferAttribute, BufferGeometry, DoubleSide, Ray } from 'three';
 import { MeshBVH, SAH } from 'three-mesh-bvh';
 import type { MeshData } from '../engine/mesh-data.js';
 import { makeBunnyDataAsync, makeTorusData } from '../engine/primitives/index.js';
+import { triangleBvhRootBounds } from '../picking/cpu/bvh/triangle-bvh.js';
 import {
   buildTriangleBvh,
   makeTriangleHit,
@@ -65,7 +66,8 @@ function threeBytes(bvh: MeshBVH, hadIndex: boolean): number {
 function weftBytes(bvh: TriangleBvh): number {
   const owned = new Set<ArrayBufferLike>();
   let bytes = 0;
-  for (const v of Object.values(bvh as unknown as Record<string, unknown>).concat(Object.values(bvh.nodes))) {
+  const parts = [bvh, bvh.nodes ?? {}, bvh.compact ?? {}] as unknown as Array<Record<string, unknown>>;
+  for (const v of parts.flatMap((part) => Object.values(part))) {
     if (ArrayBuffer.isView(v) && !owned.has(v.buffer) && v !== bvh.positions && v !== bvh.indices) {
       owned.add(v.buffer);
       bytes += v.buffer.byteLength;
@@ -118,7 +120,8 @@ function benchMesh(label: string, data: MeshData): void {
   // Query: first hit of 65 536 random rays through the bounds, vs raycastFirst on three's SAH tree.
   const sahGeom = geoms();
   const sah = new MeshBVH(sahGeom, { strategy: SAH });
-  const box = weft.nodes.floats;
+  const box = new Float64Array(6);
+  triangleBvhRootBounds(weft, box);
   const lo = [box[0], box[2], box[4]];
   const size = [box[1] - box[0], box[3] - box[2], box[5] - box[4]];
   const extent = Math.max(...size);

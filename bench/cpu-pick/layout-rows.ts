@@ -6,7 +6,7 @@ import { type MeshCase, threeBvhBytes, threeGeometry, typedArrayBytes } from './
 import { type BenchConfig, fmt, interleaved, type Row } from './harness.js';
 import { type RaySet, threeQuery, weftQuery } from './mesh-query.js';
 
-const layouts: readonly TriangleBvhLayout[] = ['leaf-indices', 'leaf-triangles', 'face-ids'];
+const layouts: readonly TriangleBvhLayout[] = ['compact', 'leaf-indices', 'leaf-triangles', 'face-ids'];
 
 /** Build, memory and query rows of every layout (`sah`: the three-mesh-bvh tree the query rows compare against). */
 export function benchLayouts(

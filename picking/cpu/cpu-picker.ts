@@ -8,7 +8,7 @@ import { checkOptionKeys, type OptionKeys } from '../../core/options.js';
 import { CpuPickError, cpuPickOptionError } from './cpu-pick-error.js';
 import { triangleBvhRefitEpoch } from './bvh/bvh-refit-epoch.js';
 import { meshBvhCacheEpoch, peekMeshBvh } from './bvh/mesh-bvh-cache.js';
-import type { TriangleBvh } from './bvh/triangle-bvh.js';
+import { type TriangleBvh, triangleBvhRootBounds } from './bvh/triangle-bvh.js';
 import { bvhSahCost } from './bvh/bvh-nodes.js';
 import {
   buildSceneBvh,
@@ -188,6 +188,8 @@ function changed(mesh: PickSubject, s: MeshSnapshot, cacheSame: boolean): boolea
   return false;
 }
 
+let rootScratch: Float64Array | null = null;
+
 /**
  * Called by the narrow phase after it built mesh `m`'s BVH: the snapshot adopts it when its root lies
  * inside the bounds the entries already use (the normal case), so the next pick does not refit for nothing.
@@ -197,8 +199,10 @@ export function adoptBuiltMeshBvh(picker: CpuPicker, m: number): void {
   const mesh = picker.meshes[m];
   const bvh = peekMeshBvh(mesh);
   const s = picker.snapshots[m];
-  if (!bvh || s.bvhRef !== null || bvh.nodes.nodeCount === 0) return;
-  const root = bvh.nodes.floats;
+  if (!bvh || s.bvhRef !== null) return;
+  rootScratch ??= new Float64Array(6);
+  const root = rootScratch;
+  if (!triangleBvhRootBounds(bvh, root)) return;
   const { min, max } = mesh.localBounds;
   for (let a = 0; a < 3; a++) if (root[2 * a] < min[a] || root[2 * a + 1] > max[a]) return;
   s.bvhRef = bvh;

@@ -12,6 +12,7 @@ import {
   raycastTriangleBvhAll,
   raycastTriangleBvhFirst,
 } from './bvh/triangle-bvh-query.js';
+import { lastCompactHitCorners } from './bvh/compact-bvh-query.js';
 
 /** @internal Decides whether an entry (mesh, thin instance or -1) may be hit by this query. */
 export type EntryAcceptor = (mesh: PickSubject, thinInstance: number) => boolean;
@@ -31,6 +32,22 @@ export interface SceneHit {
   /** The hit triangle's leaf-order vertex indices (at `leaf · 3`), or null, as `triangles`. */
   leafIndices: Uint16Array | Uint32Array | null;
   leaf: number;
+  /** A 'compact' BVH's hit corners, copied here (then `leafIndices`, with leaf 0); made on the first such hit. */
+  corners?: Uint32Array;
+}
+
+/** Points `out` at the hit triangle's corners as the query just read them (no index read, no cache miss). */
+function setHitCorners(out: SceneHit, bvh: TriangleBvh): void {
+  out.triangles = bvh.triangles;
+  if (bvh.compact === null) {
+    out.leafIndices = bvh.leafIndices;
+    out.leaf = lastFirstHitLeaf();
+    return;
+  }
+  out.corners ??= new Uint32Array(3);
+  out.corners.set(lastCompactHitCorners());
+  out.leafIndices = out.corners;
+  out.leaf = 0;
 }
 
 /** Per-query state handed to the candidate visitor (reused, so a query allocates nothing). */
@@ -209,9 +226,7 @@ function offer(q: Query, e: number, far: number): number {
   out.u = hit.u;
   out.v = hit.v;
   out.faceId = hit.faceId;
-  out.triangles = bvh.triangles;
-  out.leafIndices = bvh.leafIndices;
-  out.leaf = lastFirstHitLeaf();
+  setHitCorners(out, bvh);
   return hit.t;
 }
 
@@ -313,9 +328,7 @@ function raycastSingleEntryFirst(
   out.u = hit.u;
   out.v = hit.v;
   out.faceId = hit.faceId;
-  out.triangles = bvh.triangles;
-  out.leafIndices = bvh.leafIndices;
-  out.leaf = lastFirstHitLeaf();
+  setHitCorners(out, bvh);
   return true;
 }
 

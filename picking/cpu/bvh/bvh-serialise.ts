@@ -8,16 +8,22 @@ import {
   compactFaceIds,
   copyLeafTriangles,
   maxLeafTriangles,
+  type FloatTriangleBvh,
   type TriangleBvh,
   triangleBvhLayouts,
 } from './triangle-bvh.js';
+import { expandCompactBvh, packCompactBvh } from './compact-bvh.js';
 
 const magic = 0x42544657; // "WFTB" read as a little-endian uint32
 /**
- * 3: header word 5 holds the layout (0 'face-ids', 1 'leaf-triangles', 2 'leaf-indices'). Version 2: word 5 was flags
- * (bit 0: a triangle copy), the same numbers for the two layouts it knew; version 1 (word 5 always 0) always kept a copy.
+ * 4: header word 5 holds the layout (0 'face-ids', 1 'leaf-triangles', 2 'leaf-indices', 3 'compact'); a compact BVH is
+ * stored as its float nodes (bounds from the positions) and face ids, and packed again on load. Version 3: the same
+ * without 'compact'. Version 2: word 5 was flags (bit 0: a triangle copy), the same numbers for the two layouts it
+ * knew; version 1 (word 5 always 0) always kept a copy.
  */
-const version = 3;
+const version = 4;
+/** Layouts each version knows (versions 2 and 3 number them as version 4 does). */
+const layoutsOfVersion = [0, 1, 2, 3, 4];
 const headerWords = 6;
 
 /**
@@ -26,11 +32,13 @@ const headerWords = 6;
  * re-read from the mesh on load, which also proves the BVH belongs to it.
  */
 export function serialiseTriangleBvh(bvh: TriangleBvh): Uint8Array<ArrayBuffer> {
-  const { nodeCount, maxDepth, ints } = bvh.nodes;
+  const { nodes, faceIds } =
+    bvh.compact !== null ? expandCompactBvh(bvh.compact, bvh.positions) : { nodes: bvh.nodes!, faceIds: bvh.faceIds! };
+  const { nodeCount, maxDepth, ints } = nodes;
   const words = new Uint32Array(headerWords + nodeCount * nodeWords + bvh.triangleCount);
   words.set([magic, version, bvh.triangleCount, nodeCount, maxDepth, triangleBvhLayouts.indexOf(bvh.layout)]);
   words.set(new Uint32Array(ints.buffer, ints.byteOffset, nodeCount * nodeWords), headerWords);
-  words.set(bvh.faceIds, headerWords + nodeCount * nodeWords);
+  words.set(faceIds, headerWords + nodeCount * nodeWords);
   return new Uint8Array(words.buffer);
 }
 
@@ -90,9 +98,11 @@ export function deserialiseTriangleBvh(
   const words = new Uint32Array(raw.slice().buffer); // a copy: aligned, and independent of the caller's bytes
   if (words[0] !== magic) fail(`bad magic 0x${words[0].toString(16)}; this is not a weft triangle BVH`);
   if (words[1] < 1 || words[1] > version) fail(`version ${words[1]} is not supported (expected 1 to ${version})`);
-  const layoutCount = words[1] === version ? triangleBvhLayouts.length : 2;
+  const layoutCount = layoutsOfVersion[words[1]];
   if (words[1] > 1 && words[5] >= layoutCount)
-    fail(`unknown ${words[1] === version ? 'layout' : 'flags'} ${words[5]} (allowed: 0 to ${layoutCount - 1})`);
+    fail(
+      `unknown ${words[1] > 2 ? 'layout' : 'flags'} ${words[5]} for version ${words[1]} (allowed: 0 to ${layoutCount - 1})`,
+    );
   const layout = words[1] === 1 ? 'leaf-triangles' : triangleBvhLayouts[words[5]];
   const [triangleCount, nodeCount] = [words[2], words[3]];
   const expected = headerWords + nodeCount * nodeWords + triangleCount;
@@ -126,9 +136,10 @@ export function deserialiseTriangleBvh(
   } else if (triangleCount * 9 > positions.length)
     fail(`${triangleCount} faces need more than the ${vertexCount} positions`);
   const order = compactFaceIds(faceIds);
-  const bvh: TriangleBvh = {
+  const bvh: FloatTriangleBvh = {
     nodes: { floats, ints, nodeCount, maxDepth },
-    layout,
+    compact: null,
+    layout: layout === 'compact' ? 'leaf-indices' : layout,
     triangles: null,
     leafIndices: null,
     faceIds: order,
@@ -138,13 +149,23 @@ export function deserialiseTriangleBvh(
     refitCount: 0,
   };
   checkBounds(bvh);
+  if (layout === 'compact') {
+    // Sorted as the build sorts them: the leaf stream stores offsets from each leaf's first face.
+    for (let n = 0; n < nodeCount; n++) {
+      const o = n * nodeWords;
+      const first = nodeFirst(ints, o);
+      if (isLeafNode(ints, o)) faceIds.subarray(first, first + nodeLeafCount(ints, o)).sort();
+    }
+    const compact = packCompactBvh(bvh.nodes, faceIds, indices);
+    if (compact !== null) return { ...bvh, nodes: null, faceIds: null, compact, layout };
+  }
   allocateLeafCopy(bvh);
   copyLeafTriangles(bvh);
   return bvh;
 }
 
 /** Every leaf box must contain its triangles and every inner box its children, or the BVH was built for other data. */
-function checkBounds(bvh: TriangleBvh): void {
+function checkBounds(bvh: FloatTriangleBvh): void {
   const { floats, ints, nodeCount } = bvh.nodes;
   const { positions, indices, faceIds } = bvh;
   for (let n = 0; n < nodeCount; n++) {

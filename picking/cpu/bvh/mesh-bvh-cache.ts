@@ -1,6 +1,7 @@
 import type { Mesh } from '../../../engine/mesh.js';
 import { CpuPickError } from '../cpu-pick-error.js';
-import { buildTriangleBvh, type TriangleBvh } from './triangle-bvh.js';
+import { nodeWords } from './bvh-nodes.js';
+import { buildTriangleBvh, type TriangleBvh, triangleBvhRootBounds } from './triangle-bvh.js';
 import { type RefitTriangleBvhOptions, refitTriangleBvh } from './triangle-bvh-refit.js';
 
 /**
@@ -119,10 +120,30 @@ export function getMeshBvh(mesh: BvhSubject): TriangleBvh {
 
 /** A private copy of a possibly shared BVH: own nodes, the (never rewritten) face order shared, reading `mesh`'s arrays. */
 function cloneTriangleBvh(bvh: TriangleBvh, mesh: BvhSubject): TriangleBvh {
-  const { floats, nodeCount, maxDepth } = bvh.nodes;
-  const buffer = floats.buffer.slice(floats.byteOffset, floats.byteOffset + floats.byteLength);
+  const { nodes, compact } = bvh;
+  const compactBuffer = compact === null ? null : compact.bounds.buffer.slice(0);
+  const buffer = nodes === null ? null : nodes.floats.buffer.slice(0, nodes.nodeCount * nodeWords * 4);
   return {
-    nodes: { floats: new Float32Array(buffer), ints: new Int32Array(buffer), nodeCount, maxDepth },
+    nodes:
+      nodes === null || buffer === null
+        ? null
+        : {
+            floats: new Float32Array(buffer),
+            ints: new Int32Array(buffer),
+            nodeCount: nodes.nodeCount,
+            maxDepth: nodes.maxDepth,
+          },
+    // Own nodes and grid (refits rewrite them), the (never rewritten) leaf stream shared.
+    compact:
+      compact === null || compactBuffer === null
+        ? null
+        : {
+            ...compact,
+            bounds: new Uint16Array(compactBuffer),
+            links: new Uint32Array(compactBuffer),
+            grid: compact.grid.slice(),
+            root: compact.root.slice(),
+          },
     layout: bvh.layout,
     triangles: bvh.triangles === null ? null : bvh.triangles.slice(),
     leafIndices: bvh.leafIndices === null ? null : bvh.leafIndices.slice(),
@@ -215,10 +236,7 @@ export function refitMeshBvh(mesh: Mesh, options: RefitTriangleBvhOptions = {}):
  */
 export function getPickLocalBounds(mesh: BvhSubject, out: Float64Array): Float64Array {
   const bvh = peekMeshBvh(mesh);
-  if (bvh && bvh.nodes.nodeCount > 0) {
-    for (let k = 0; k < 6; k++) out[k] = bvh.nodes.floats[k];
-    return out;
-  }
+  if (bvh && triangleBvhRootBounds(bvh, out)) return out;
   const { min, max } = mesh.localBounds;
   out[0] = min[0];
   out[1] = max[0];

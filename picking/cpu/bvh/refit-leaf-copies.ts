@@ -1,13 +1,17 @@
 // The leaf passes of a whole refit for the BVH layouts that keep a leaf copy (triangle-bvh-refit.ts): each re-copies
 // its leaves' triangles or indices and bounds the leaves in the same pass.
 import { nodeCountWord, nodeFirstWord, nodeWords } from './bvh-nodes.js';
-import type { TriangleBvh } from './triangle-bvh.js';
+import type { FloatTriangleBvh } from './triangle-bvh.js';
 
 /**
  * @internal Leaves of the indexed BVH with a triangle copy: re-copies each leaf's triangles from the positions and bounds
  * them in the same pass (one read of the positions, one write of the copy, in leaf order).
  */
-export function refitIndexedLeavesWithCopy(bvh: TriangleBvh, T: Float32Array, idx: Uint16Array | Uint32Array): void {
+export function refitIndexedLeavesWithCopy(
+  bvh: FloatTriangleBvh,
+  T: Float32Array,
+  idx: Uint16Array | Uint32Array,
+): void {
   const { floats, ints, nodeCount } = bvh.nodes;
   const { positions: P, faceIds } = bvh;
   // Twin of picking/cpu/bvh/triangle-bvh-refit.ts:refitLeaf (kept equal by test/unit/cpu-picking/partial-refit.test.ts: equal to a whole refit, node for node; non-indexed geometry too)
@@ -52,7 +56,7 @@ export function refitIndexedLeavesWithCopy(bvh: TriangleBvh, T: Float32Array, id
  * @internal Leaves of the BVH with a leaf index copy: re-copies each leaf's vertex indices from the mesh's index (it may be a new
  * array) and bounds the leaf from the positions in the same pass.
  */
-export function refitLeavesWithIndexCopy(bvh: TriangleBvh, L: Uint16Array | Uint32Array): void {
+export function refitLeavesWithIndexCopy(bvh: FloatTriangleBvh, L: Uint16Array | Uint32Array): void {
   const { floats, ints, nodeCount } = bvh.nodes;
   const { positions: P, faceIds, indices: idx } = bvh;
   // Twin of picking/cpu/bvh/triangle-bvh-refit.ts:refitLeaf (kept equal by test/unit/cpu-picking/partial-refit.test.ts: equal to a whole refit, node for node; non-indexed geometry too)

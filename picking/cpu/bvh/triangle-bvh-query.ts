@@ -9,7 +9,8 @@ import {
   type WatertightRay,
 } from './ray-triangle.js';
 import { makeRayBox, type RayBox, rayBoxEntry, setRayBox } from './ray-box.js';
-import type { TriangleBvh } from './triangle-bvh.js';
+import type { FloatTriangleBvh, TriangleBvh } from './triangle-bvh.js';
+import { raycastCompactAll, raycastCompactFirst } from './compact-bvh-query.js';
 
 /** Every hit of an all-hits query, as parallel arrays (t ascending is not guaranteed). */
 export interface TriangleHitList {
@@ -51,7 +52,7 @@ function getScratch(depth: number): QueryScratch {
 }
 
 /** Copies leaf position `i`'s corners 0, 1, 2 from the BVH's positions into `out` (through its leaf index copy when kept). */
-function gatherCorners(bvh: TriangleBvh, i: number, out: Float64Array): Float64Array {
+function gatherCorners(bvh: FloatTriangleBvh, i: number, out: Float64Array): Float64Array {
   const { positions: P, indices: idx, leafIndices: L } = bvh;
   const face = bvh.faceIds[i];
   for (let k = 0; k < 3; k++) {
@@ -97,7 +98,11 @@ export function raycastTriangleBvhFirst(
   out: TriangleHit,
   facing = 0,
 ): boolean {
-  const { floats: F, ints: I, nodeCount, maxDepth } = bvh.nodes;
+  if (bvh.compact !== null) {
+    lastLeaf = -1; // no leaf copy to read the corners from
+    return raycastCompactFirst(bvh.compact, bvh.positions, ox, oy, oz, dx, dy, dz, tMin, tMax, out, facing);
+  }
+  const { floats: F, ints: I, nodeCount, maxDepth } = bvh.nodes!;
   if (nodeCount === 0) return false;
   // Twin of picking/cpu/bvh/ray-box.ts:setRayBox (kept equal by test/unit/cpu-picking/twins.test.ts: raycastTriangleBvhFirst is a walk of rayBoxEntry and intersectTriangleWatertight)
   const ix = 1 / dx;
@@ -147,7 +152,7 @@ export function raycastTriangleBvhFirst(
   const L = bvh.leafIndices;
   const idx = bvh.indices;
   const Q = T !== null ? T : P;
-  const faceIds = bvh.faceIds;
+  const faceIds = bvh.faceIds!;
   const stackNodes = s.stackNodes;
   const stackNear = s.stackNear;
   for (;;) {
@@ -294,14 +299,26 @@ export function raycastTriangleBvhAll(
   hits: TriangleHitList,
   facing = 0,
 ): number {
-  const { floats, ints, nodeCount, maxDepth } = bvh.nodes;
+  const before = hits.count;
+  if (bvh.compact !== null) {
+    raycastCompactAll(bvh.compact, bvh.positions, ox, oy, oz, dx, dy, dz, tMin, tMax, facing, (hit) => {
+      hits.t.push(hit.t);
+      hits.u.push(hit.u);
+      hits.v.push(hit.v);
+      hits.faceId.push(hit.faceId);
+      hits.count++;
+    });
+    return hits.count - before;
+  }
+  if (bvh.nodes === null || bvh.faceIds === null) return 0;
+  const flat = bvh as FloatTriangleBvh;
+  const { floats, ints, nodeCount, maxDepth } = flat.nodes;
   if (nodeCount === 0) return 0;
   const s = getScratch(maxDepth);
   if (!setWatertightRay(s.ray, ox, oy, oz, dx, dy, dz)) return 0;
   const box = s.box;
   setRayBox(box, ox, oy, oz, dx, dy, dz);
   const stack = s.stackNodes;
-  const before = hits.count;
   let sp = 0;
   stack[sp++] = 0;
   while (sp > 0) {
@@ -318,12 +335,12 @@ export function raycastTriangleBvhAll(
       const hit =
         bvh.triangles !== null
           ? intersectTriangleWatertight(s.ray, bvh.triangles, i * 9, tMin, tMax, s.hit, facing)
-          : intersectTriangleWatertight(s.ray, gatherCorners(bvh, i, s.corners), 0, tMin, tMax, s.hit, facing);
+          : intersectTriangleWatertight(s.ray, gatherCorners(flat, i, s.corners), 0, tMin, tMax, s.hit, facing);
       if (!hit) continue;
       hits.t.push(s.hit.t);
       hits.u.push(s.hit.u);
       hits.v.push(s.hit.v);
-      hits.faceId.push(bvh.faceIds[i]);
+      hits.faceId.push(flat.faceIds[i]);
       hits.count++;
     }
   }

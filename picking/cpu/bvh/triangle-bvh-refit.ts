@@ -3,7 +3,9 @@ import { nodeCountWord, nodeFirst, nodeFirstWord, nodeLeafCount, nodeWords } fro
 import { noteTriangleBvhRefit } from './bvh-refit-epoch.js';
 import { CpuPickError } from '../cpu-pick-error.js';
 import { refitIndexedLeavesWithCopy, refitLeavesWithIndexCopy } from './refit-leaf-copies.js';
-import { checkGeometry, makeLeafIndices, type TriangleBvh } from './triangle-bvh.js';
+import { checkGeometry, type FloatTriangleBvh, makeLeafIndices, type TriangleBvh } from './triangle-bvh.js';
+import { expandCompactBvh, packCompactBvh } from './compact-bvh.js';
+import { refitCompactBvh, refitCompactMoved } from './compact-bvh-refit.js';
 
 /** Options of `refitTriangleBvh`. */
 export interface RefitTriangleBvhOptions {
@@ -32,10 +34,10 @@ interface RefitLinks {
   list: Int32Array;
 }
 
-let links: WeakMap<TriangleBvh, RefitLinks> | null = null;
+let links: WeakMap<FloatTriangleBvh, RefitLinks> | null = null;
 
 /** Node → parent (-1 for the root) and leaf position → its leaf node. */
-function nodeParentsAndLeaves(bvh: TriangleBvh): { parents: Int32Array; leafOf: Int32Array } {
+function nodeParentsAndLeaves(bvh: FloatTriangleBvh): { parents: Int32Array; leafOf: Int32Array } {
   const { ints, nodeCount } = bvh.nodes;
   const parents = new Int32Array(nodeCount).fill(-1);
   const leafOf = new Int32Array(bvh.triangleCount);
@@ -51,7 +53,7 @@ function nodeParentsAndLeaves(bvh: TriangleBvh): { parents: Int32Array; leafOf: 
   return { parents, leafOf };
 }
 
-function makeRefitLinks(bvh: TriangleBvh): RefitLinks {
+function makeRefitLinks(bvh: FloatTriangleBvh): RefitLinks {
   const { faceIds, indices: idx, triangleCount } = bvh;
   const vertexCount = bvh.positions.length / 3;
   const { parents, leafOf } = nodeParentsAndLeaves(bvh);
@@ -94,7 +96,7 @@ function makeRefitLinks(bvh: TriangleBvh): RefitLinks {
 }
 
 /** Bounds of leaf node `n` from the positions (re-copying its triangles into `bvh.triangles` when kept); true when they changed. */
-function refitLeaf(bvh: TriangleBvh, n: number): boolean {
+function refitLeaf(bvh: FloatTriangleBvh, n: number): boolean {
   const { floats, ints } = bvh.nodes;
   const { positions: P, indices: idx, faceIds, triangles: T } = bvh;
   const o = n * nodeWords;
@@ -159,7 +161,7 @@ function unionChildren(floats: Float32Array, ints: Int32Array, n: number): void 
  * Recomputes every node's bounds from the positions (re-copying the leaf-order triangles or indices, when kept): the leaves in
  * one forward pass over the triangles, then the inner nodes in reverse, children before parents (topology unchanged).
  */
-function refitTriangleBvhBounds(bvh: TriangleBvh): void {
+function refitTriangleBvhBounds(bvh: FloatTriangleBvh): void {
   const { floats, ints, nodeCount } = bvh.nodes;
   const T = bvh.triangles;
   const idx = bvh.indices;
@@ -199,7 +201,7 @@ function checkMovedVertices(api: string, bvh: TriangleBvh, moved: ArrayLike<numb
 }
 
 /** Refits the leaves over `moved`'s triangles and, where a leaf's bounds changed, its ancestors. */
-function refitMoved(bvh: TriangleBvh, moved: ArrayLike<number>): void {
+function refitMoved(bvh: FloatTriangleBvh, moved: ArrayLike<number>): void {
   links ??= new WeakMap();
   let l = links.get(bvh);
   if (!l || l.indices !== bvh.indices) {
@@ -263,7 +265,8 @@ export function refitTriangleBvh(
         'movedVertices needs the positions and indices the BVH reads, edited in place; refit new arrays without it',
       );
     checkMovedVertices(api, bvh, moved);
-    refitMoved(bvh, moved);
+    if (bvh.compact !== null) refitCompactMoved(api, bvh.compact, bvh.positions, moved);
+    else refitMoved(bvh as FloatTriangleBvh, moved);
     bvh.refitCount++;
     noteTriangleBvhRefit();
     return;
@@ -296,10 +299,28 @@ export function refitTriangleBvh(
         );
     }
   }
+  if (bvh.compact !== null) {
+    let c = bvh.compact;
+    if (indices !== bvh.indices) {
+      // The leaf stream holds the old index's vertex ids: re-read them from the new one (same faces, same tree).
+      const { nodes, faceIds } = expandCompactBvh(c, bvh.positions);
+      const repacked = packCompactBvh(nodes, faceIds, indices);
+      if (repacked === null)
+        throw new CpuPickError(api, 'bad-geometry', 'the new indices do not fit the compact layout; rebuild the BVH');
+      c = repacked;
+    }
+    refitCompactBvh(api, c, positions);
+    bvh.compact = c;
+    bvh.positions = positions;
+    bvh.indices = indices;
+    bvh.refitCount++;
+    noteTriangleBvhRefit();
+    return;
+  }
   bvh.positions = positions;
   bvh.indices = indices;
   // New positions may hold more vertices than 16-bit leaf indices can name.
   if (bvh.leafIndices instanceof Uint16Array && positions.length / 3 > 65536)
     bvh.leafIndices = makeLeafIndices(bvh.triangleCount, positions.length / 3);
-  refitTriangleBvhBounds(bvh);
+  refitTriangleBvhBounds(bvh as FloatTriangleBvh);
 }

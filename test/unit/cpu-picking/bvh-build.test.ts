@@ -1,5 +1,11 @@
 import { describe, expect, test } from 'vitest';
-import { buildTriangleBvh, type TriangleBvh, type TriangleBvhOptions } from '../../../picking/cpu/index.js';
+import {
+  buildTriangleBvh,
+  defaultTriangleBvhOptions,
+  type TriangleBvh,
+  type TriangleBvhOptions,
+} from '../../../picking/cpu/index.js';
+import { bvhView } from './bvh-view.js';
 import { mulberry32 } from './scene-fixtures.js';
 
 /**
@@ -7,7 +13,8 @@ import { mulberry32 } from './scene-fixtures.js';
  * box containing its whole subtree's vertices, the leaf copy equal to the mesh's corners.
  */
 function checkTree(bvh: TriangleBvh, positions: Float32Array, maxLeafSize: number): { leaves: number } {
-  const { floats, ints, nodeCount } = bvh.nodes;
+  const { nodes, faceIds } = bvhView(bvh);
+  const { floats, ints, nodeCount } = nodes;
   const seen = new Uint8Array(bvh.triangleCount);
   let leaves = 0;
   const visit = (node: number, depth: number, parent: number[]): void => {
@@ -17,7 +24,7 @@ function checkTree(bvh: TriangleBvh, positions: Float32Array, maxLeafSize: numbe
       expect(box[a]).toBeGreaterThanOrEqual(parent[a]);
       expect(box[a + 1]).toBeLessThanOrEqual(parent[a + 1]);
     }
-    expect(depth).toBeLessThanOrEqual(bvh.nodes.maxDepth);
+    expect(depth).toBeLessThanOrEqual(nodes.maxDepth);
     if (ints[o + 7] === 0) {
       expect(ints[o + 6]).toBeGreaterThan(node);
       visit(ints[o + 6], depth + 1, box);
@@ -27,7 +34,7 @@ function checkTree(bvh: TriangleBvh, positions: Float32Array, maxLeafSize: numbe
     leaves++;
     expect(ints[o + 7]).toBeLessThanOrEqual(maxLeafSize);
     for (let i = ints[o + 6]; i < ints[o + 6] + ints[o + 7]; i++) {
-      const face = bvh.faceIds[i];
+      const face = faceIds[i];
       seen[face]++;
       for (let k = 0; k < 3; k++) {
         const v = (bvh.indices ? bvh.indices[face * 3 + k] : face * 3 + k) * 3;
@@ -68,14 +75,14 @@ describe('binned SAH build (buildTriangleBvh)', () => {
   test.each(cases)('stacks of identical triangles split in halves; options %o keep every invariant', (options) => {
     const positions = clusteredSoup(5);
     const bvh = buildTriangleBvh(positions, null, options);
-    checkTree(bvh, positions, options.maxLeafSize ?? 16);
+    checkTree(bvh, positions, options.maxLeafSize ?? defaultTriangleBvhOptions.maxLeafSize);
   });
 
   test('the same input builds the same tree, indexed or not', () => {
     const positions = clusteredSoup(9);
     const indices = Uint16Array.from({ length: positions.length / 3 }, (_, i) => i);
-    const a = buildTriangleBvh(positions, null);
-    const b = buildTriangleBvh(positions.slice(), indices);
+    const a = bvhView(buildTriangleBvh(positions, null));
+    const b = bvhView(buildTriangleBvh(positions.slice(), indices));
     expect(b.nodes.nodeCount).toBe(a.nodes.nodeCount);
     expect(Array.from(b.nodes.ints)).toEqual(Array.from(a.nodes.ints));
     expect(Array.from(b.nodes.floats)).toEqual(Array.from(a.nodes.floats));
@@ -85,8 +92,8 @@ describe('binned SAH build (buildTriangleBvh)', () => {
   test('a node small enough that no split can pay (intersectCost × n ≤ traversalCost) is one leaf', () => {
     const rand = mulberry32(3);
     const positions = new Float32Array(6 * 9).map(() => rand() * 10);
-    expect(buildTriangleBvh(positions, null, { traversalCost: 6 }).nodes.nodeCount).toBe(1);
+    expect(bvhView(buildTriangleBvh(positions, null, { traversalCost: 6 })).nodes.nodeCount).toBe(1);
     // with cheap traversal, six scattered triangles are worth splitting
-    expect(buildTriangleBvh(positions, null, { traversalCost: 0.1 }).nodes.nodeCount).toBeGreaterThan(1);
+    expect(bvhView(buildTriangleBvh(positions, null, { traversalCost: 0.1 })).nodes.nodeCount).toBeGreaterThan(1);
   });
 });

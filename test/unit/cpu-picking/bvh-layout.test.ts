@@ -77,15 +77,18 @@ describe('triangle BVH layout', () => {
     g.setIndex(new BufferAttribute(indices.slice(), 1));
     const roots = (new MeshBVH(g) as unknown as { _roots: ArrayBuffer[] })._roots;
     const threeBytes = roots.reduce((sum, r) => sum + r.byteLength, 0);
-    expect(lean.nodes.floats.buffer.byteLength + lean.faceIds.byteLength).toBeLessThanOrEqual(1.2 * threeBytes);
+    expect(lean.nodes!.floats.buffer.byteLength + lean.faceIds!.byteLength).toBeLessThanOrEqual(1.2 * threeBytes);
     const copy = buildTriangleBvh(positions, indices, { copyTriangles: true });
     expect(copy.triangles?.length).toBe(copy.triangleCount * 9);
     const small = buildTriangleBvh(
       new Float32Array([0, 0, 0, 1, 0, 0, 0, 1, 0, 0, 0, 1]),
       new Uint16Array([0, 1, 2, 0, 2, 3]),
     );
-    expect(small.faceIds).toBeInstanceOf(Uint16Array);
-    expect(Array.from(small.faceIds).sort()).toEqual([0, 1]);
+    expect(buildTriangleBvh(small.positions, small.indices, { layout: 'face-ids' }).faceIds).toBeInstanceOf(
+      Uint16Array,
+    );
+    // The default ('compact') leaf: header [base vertex 0, base face 0], then per face 3 vertex and 1 face offsets.
+    expect(Array.from(small.compact!.leaf16)).toEqual([0, 0, 0, 0, 0, 1, 2, 0, 0, 2, 3, 1]);
   });
 
   test('the lean layout keeps no copy: nodes and face ids take at most 1.5× three-mesh-bvh’s node memory', () => {
@@ -97,15 +100,15 @@ describe('triangle BVH layout', () => {
     g.setIndex(new BufferAttribute(indices.slice(), 1));
     const roots = (new MeshBVH(g) as unknown as { _roots: ArrayBuffer[] })._roots;
     const threeBytes = roots.reduce((sum, r) => sum + r.byteLength, 0);
-    expect(bvh.nodes.floats.buffer.byteLength + bvh.faceIds.byteLength).toBeLessThanOrEqual(1.5 * threeBytes);
+    expect(bvh.nodes!.floats.buffer.byteLength + bvh.faceIds!.byteLength).toBeLessThanOrEqual(1.5 * threeBytes);
     // Each leaf lists its faces in ascending order (the index and positions are then read in address order).
-    const { ints, nodeCount } = bvh.nodes;
+    const { ints, nodeCount } = bvh.nodes!;
     let leaves = 0;
     for (let n = 0; n < nodeCount; n++) {
       const [first, count] = [ints[n * 8 + 6], ints[n * 8 + 7]];
       if (count === 0) continue;
       leaves++;
-      for (let i = first + 1; i < first + count; i++) expect(bvh.faceIds[i]).toBeGreaterThan(bvh.faceIds[i - 1]);
+      for (let i = first + 1; i < first + count; i++) expect(bvh.faceIds![i]).toBeGreaterThan(bvh.faceIds![i - 1]);
     }
     expect(leaves).toBe((nodeCount + 1) / 2);
   });
@@ -114,12 +117,15 @@ describe('triangle BVH layout', () => {
     const three = threeBvh(positions, indices);
     const copy = buildTriangleBvh(positions, indices, { layout: 'leaf-triangles' });
     const lean = buildTriangleBvh(positions, indices, { copyTriangles: false });
-    const byIndex = buildTriangleBvh(positions, indices);
+    const byIndex = buildTriangleBvh(positions, indices, { layout: 'leaf-indices' });
+    const compact = buildTriangleBvh(positions, indices);
     expect(copy.triangles).not.toBeNull();
     expect(byIndex.leafIndices).not.toBeNull();
+    expect(compact.compact).not.toBeNull();
     expectAgreesWithThree(copy, three, 1);
     expectAgreesWithThree(lean, three, 1);
     expectAgreesWithThree(byIndex, three, 1);
+    expectAgreesWithThree(compact, three, 1);
     const hit = makeTriangleHit();
     const other = makeTriangleHit();
     const ray = new Ray();
@@ -129,22 +135,30 @@ describe('triangle BVH layout', () => {
         raycastTriangleBvhFirst(copy, ...o, ...d, 0, Infinity, other),
       );
       expect([hit.t, hit.u, hit.v, hit.faceId]).toEqual([other.t, other.u, other.v, other.faceId]);
-      const list = makeTriangleHitList();
-      raycastTriangleBvhAll(lean, ...o, ...d, 0, Infinity, list);
+      // The compact tree tests the same triangles with the same arithmetic: the same nearest t.
+      expect(raycastTriangleBvhFirst(compact, ...o, ...d, 0, Infinity, hit)).toBe(
+        raycastTriangleBvhFirst(copy, ...o, ...d, 0, Infinity, other),
+      );
+      expect(hit.t).toBe(other.t);
       ray.origin.set(...o);
       ray.direction.set(...d);
       const ref = three.raycast(ray, DoubleSide);
-      expect(list.count).toBe(ref.length);
-      const ours = [...list.t].sort((x, y) => x - y);
-      const theirs = ref.map((r) => r.distance).sort((x, y) => x - y);
-      ours.forEach((t, i) => expect(Math.abs(t - theirs[i])).toBeLessThan(1e-6));
+      for (const bvh of [lean, compact]) {
+        const list = makeTriangleHitList();
+        raycastTriangleBvhAll(bvh, ...o, ...d, 0, Infinity, list);
+        expect(list.count).toBe(ref.length);
+        expect([...list.faceId].sort((x, y) => x - y)).toEqual(ref.map((r) => r.faceIndex).sort((x, y) => x! - y!));
+        const ours = [...list.t].sort((x, y) => x - y);
+        const theirs = ref.map((r) => r.distance).sort((x, y) => x - y);
+        ours.forEach((t, i) => expect(Math.abs(t - theirs[i])).toBeLessThan(1e-6));
+      }
     }
   });
 
-  test('refit: equal to a fresh build and to three-mesh-bvh after its own refit, in both layouts', () => {
-    for (const copyTriangles of [true, false]) {
+  test('refit: equal to a fresh build and to three-mesh-bvh after its own refit, in every layout', () => {
+    for (const layout of ['leaf-triangles', 'face-ids', 'leaf-indices', 'compact'] as const) {
       const moved = positions.slice();
-      const bvh = buildTriangleBvh(moved, indices, { copyTriangles });
+      const bvh = buildTriangleBvh(moved, indices, { layout });
       const three = threeBvh(positions, indices);
       const threeMoved = three.geometry.getAttribute('position').array as Float32Array;
       for (let v = 0; v < moved.length; v += 3) {
@@ -157,7 +171,7 @@ describe('triangle BVH layout', () => {
       refitTriangleBvh(bvh, moved, indices);
       three.refit();
       expectAgreesWithThree(bvh, three, 3);
-      const fresh = buildTriangleBvh(moved, indices, { copyTriangles });
+      const fresh = buildTriangleBvh(moved, indices, { layout });
       const a = makeTriangleHit();
       const b = makeTriangleHit();
       for (const { o, d } of rays(4, 500)) {
@@ -167,12 +181,13 @@ describe('triangle BVH layout', () => {
         expect(a.t).toBe(b.t);
       }
       // A refit that fails leaves the BVH reading the last good arrays with the last good bounds.
-      const bounds = bvh.nodes.floats.slice();
+      const boundsOf = () => (bvh.compact ? bvh.compact.bounds.slice() : bvh.nodes!.floats.slice());
+      const bounds = boundsOf();
       const broken = moved.slice();
       broken[7] = Number.POSITIVE_INFINITY;
       expect(() => refitTriangleBvh(bvh, broken, indices)).toThrow(CpuPickError);
       expect(bvh.positions).toBe(moved);
-      expect(bvh.nodes.floats).toEqual(bounds);
+      expect(boundsOf()).toEqual(bounds);
     }
   });
 
@@ -185,7 +200,7 @@ describe('triangle BVH layout', () => {
     expect(back.faceIds).toEqual(lean.faceIds);
     const bytes = serialiseTriangleBvh(buildTriangleBvh(positions, indices, { copyTriangles: true }));
     const words = new Uint32Array(bytes.buffer);
-    expect(words[1]).toBe(3);
+    expect(words[1]).toBe(4);
     expect(words[5]).toBe(1);
     words[1] = 2; // version 2: flags 1, a triangle copy
     expect(deserialiseTriangleBvh(bytes, positions, indices).triangles).not.toBeNull();
@@ -196,8 +211,13 @@ describe('triangle BVH layout', () => {
     words[1] = 2;
     words[5] = 6;
     expect(() => deserialiseTriangleBvh(bytes, positions, indices)).toThrow(/unknown flags 6/);
-    words[1] = 4;
-    expect(() => deserialiseTriangleBvh(bytes, positions, indices)).toThrow(CpuPickError);
+    words[1] = 3; // version 3 knew no 'compact' (layout 3)
+    words[5] = 3;
+    expect(() => deserialiseTriangleBvh(bytes, positions, indices)).toThrow(/unknown layout 3 for version 3/);
+    words[1] = 5;
+    expect(() => deserialiseTriangleBvh(bytes, positions, indices)).toThrow(
+      /version 5 is not supported \(expected 1 to 4\)/,
+    );
   });
 
   test('a serialised leaf of more than 255 triangles is refused; one of 255 loads and answers like a fresh build', () => {
@@ -222,7 +242,7 @@ describe('triangle BVH layout', () => {
     );
     const full = oneLeaf(255);
     const loaded = deserialiseTriangleBvh(full.bytes, positions, full.sub);
-    expect(loaded.nodes.nodeCount).toBe(1);
+    expect(loaded.nodes!.nodeCount).toBe(1);
     const fresh = buildTriangleBvh(positions, full.sub, { copyTriangles: false });
     const a = makeTriangleHit();
     const b = makeTriangleHit();

@@ -1,6 +1,7 @@
 // refitTriangleBvh({ movedVertices }): only the leaves over the moved vertices and their ancestors are refitted.
 // References: a float64 Möller–Trumbore brute force over the moved triangles written here, and three-mesh-bvh 0.9.17
 // refitted over the same positions.
+import { bvhView } from './bvh-view.js';
 import { BufferAttribute, BufferGeometry, DoubleSide, Ray } from 'three';
 import { MeshBVH } from 'three-mesh-bvh';
 import { describe, expect, test } from 'vitest';
@@ -91,8 +92,9 @@ function randomRay(rand: () => number, reach: number): { o: V3; d: V3 } {
 
 /** Every node's box holds every triangle of its subtree (checked from the positions, not from the refit). */
 function expectBoundsHoldTriangles(bvh: TriangleBvh): void {
-  const { floats, ints, nodeCount } = bvh.nodes;
-  const { positions: P, indices: idx, faceIds } = bvh;
+  const { nodes, faceIds } = bvhView(bvh);
+  const { floats, ints, nodeCount } = nodes;
+  const { positions: P, indices: idx } = bvh;
   const range = (n: number): [number, number] => {
     const o = n * 8;
     if (ints[o + 7] > 0) return [ints[o + 6], ints[o + 6] + ints[o + 7]];
@@ -219,15 +221,18 @@ describe('partial triangle-BVH refit (movedVertices)', () => {
     const indexed = sphere.positions!.slice();
     const flat = new Float32Array(sphere.indices!.length * 3);
     sphere.indices!.forEach((v, i) => flat.set(sphere.positions!.subarray(v * 3, v * 3 + 3), i * 3));
-    for (const [positions, indices, copyTriangles] of [
-      [indexed, sphere.indices!, true],
-      [flat, null, true],
-      [indexed.slice(), sphere.indices!, false],
-      [flat.slice(), null, false],
+    for (const [positions, indices, layout] of [
+      [indexed, sphere.indices!, 'leaf-triangles'],
+      [flat, null, 'leaf-triangles'],
+      [indexed.slice(), sphere.indices!, 'face-ids'],
+      [flat.slice(), null, 'face-ids'],
+      [indexed.slice(), sphere.indices!, 'compact'],
+      [flat.slice(), null, 'compact'],
     ] as const) {
-      const partial = buildTriangleBvh(positions, indices, { copyTriangles });
+      const copyTriangles = layout === 'leaf-triangles';
+      const partial = buildTriangleBvh(positions, indices, { layout });
       const twin = positions.slice();
-      const whole = buildTriangleBvh(twin, indices, { copyTriangles });
+      const whole = buildTriangleBvh(twin, indices, { layout });
       const moved = stroke(positions, 40, 0.5);
       for (const v of moved) {
         positions[v * 3 + 1] += 0.7;
@@ -235,7 +240,8 @@ describe('partial triangle-BVH refit (movedVertices)', () => {
       }
       refitTriangleBvh(partial, positions, indices, { movedVertices: moved });
       refitTriangleBvh(whole, twin, indices);
-      expect(Array.from(partial.nodes.floats)).toEqual(Array.from(whole.nodes.floats));
+      expect(Array.from(bvhView(partial).nodes.floats)).toEqual(Array.from(bvhView(whole).nodes.floats));
+      expect(partial.compact?.grid).toEqual(whole.compact?.grid);
       if (copyTriangles) expect(Array.from(partial.triangles!)).toEqual(Array.from(whole.triangles!));
       else expect([partial.triangles, whole.triangles]).toEqual([null, null]);
     }
@@ -248,7 +254,7 @@ describe('partial triangle-BVH refit (movedVertices)', () => {
     const bvh = buildTriangleBvh(positions, indices);
     const vertexCount = positions.length / 3;
     positions[4] += 5; // vertex 1 moved, not yet refitted
-    const before = bvh.nodes.floats.slice();
+    const before = bvh.compact!.bounds.slice();
     const refit = (movedVertices: unknown, p: Float32Array = positions) =>
       refitTriangleBvh(bvh, p, indices, { movedVertices } as { movedVertices: number[] });
     expect(() => refit([1, vertexCount])).toThrow(
@@ -260,7 +266,7 @@ describe('partial triangle-BVH refit (movedVertices)', () => {
     positions[9] = Number.NaN;
     expect(() => refit([1, 3])).toThrow(/vertex 3 is not finite/);
     expect(() => refitTriangleBvh(bvh, positions, indices, { moved: [1] } as never)).toThrow(/unknown option "moved"/);
-    expect(bvh.nodes.floats).toEqual(before);
+    expect(bvh.compact!.bounds).toEqual(before);
     expect(bvh.refitCount).toBe(0);
     positions[9] = 0.5;
     refit([1, 3]);

@@ -1,3 +1,4 @@
+import { bvhView } from './bvh-view.js';
 import { describe, expect, test } from 'vitest';
 import { makeSphereData, makeTorusData } from '../../../engine/primitives/index.js';
 import {
@@ -174,7 +175,7 @@ describe('triangle BVH (binned SAH, indirect)', () => {
     const before = indices.slice();
     const bvh = buildTriangleBvh(positions, indices);
     expect(indices).toEqual(before);
-    expect(Array.from(bvh.faceIds).sort((a, b) => a - b)).toEqual(
+    expect(Array.from(bvhView(bvh).faceIds).sort((a, b) => a - b)).toEqual(
       Array.from({ length: indices.length / 3 }, (_, i) => i),
     );
     const rand = mulberry32(5);
@@ -209,7 +210,7 @@ describe('triangle BVH (binned SAH, indirect)', () => {
 
   test('empty geometry builds an empty BVH that misses; bad geometry is a typed error', () => {
     const empty = buildTriangleBvh(new Float32Array(0), null);
-    expect(empty.nodes.nodeCount).toBe(0);
+    expect(bvhView(empty).nodes.nodeCount).toBe(0);
     expect(first(empty, [0, 0, 5], [0, 0, -1])).toBeNull();
     expect(raycastTriangleBvhAll(empty, 0, 0, 5, 0, 0, -1, 0, Infinity, makeTriangleHitList())).toBe(0);
     const code = (run: () => unknown): string => {
@@ -251,11 +252,11 @@ describe('triangle BVH (binned SAH, indirect)', () => {
       expect(a?.faceId ?? null).toBe(first(fresh, o, d)?.faceId ?? null);
       expect(a?.faceId ?? null).toBe(brute(positions, indices, o, d).first?.faceId ?? null);
     }
-    const snapshot = bvh.nodes.floats.slice();
+    const snapshot = bvhView(bvh).nodes.floats.slice();
     const broken = positions.slice();
     broken[broken.length - 1] = Number.NaN;
     expect(() => refitTriangleBvh(bvh, broken, indices)).toThrow(CpuPickError);
-    expect(bvh.nodes.floats).toEqual(snapshot);
+    expect(bvhView(bvh).nodes.floats).toEqual(snapshot);
     expect(bvh.positions).toBe(positions); // still reads the arrays of the last good refit
     expect(() => refitTriangleBvh(bvh, positions, indices.subarray(0, 30))).toThrow(/rebuild instead of refitting/);
   });
@@ -270,15 +271,19 @@ describe('BVH serialisation', () => {
     const bvh = buildTriangleBvh(positions, indices);
     const bytes = serialiseTriangleBvh(bvh);
     const back = deserialiseTriangleBvh(bytes, positions, indices);
-    expect(back.nodes.nodeCount).toBe(bvh.nodes.nodeCount);
-    expect(back.nodes.maxDepth).toBe(bvh.nodes.maxDepth);
-    expect(back.nodes.ints).toEqual(bvh.nodes.ints);
-    expect(back.faceIds).toEqual(bvh.faceIds);
+    expect(back.layout).toBe('compact');
+    expect(back.compact!.nodeCount).toBe(bvh.compact!.nodeCount);
+    expect(back.compact!.maxDepth).toBe(bvh.compact!.maxDepth);
+    expect(back.compact!.bounds).toEqual(bvh.compact!.bounds); // the links share the bounds' buffer
+    expect(back.compact!.grid).toEqual(bvh.compact!.grid);
+    expect(back.compact!.leaf32).toEqual(bvh.compact!.leaf32); // the 16-bit view shares its buffer
     expect(back.positions).toBe(positions); // reads the geometry it was validated against, no copy
     expect(back.indices).toBe(indices);
     const unaligned = new Uint8Array(bytes.length + 1);
     unaligned.set(bytes, 1);
-    expect(deserialiseTriangleBvh(unaligned.subarray(1), positions, indices).nodes.ints).toEqual(bvh.nodes.ints);
+    expect(deserialiseTriangleBvh(unaligned.subarray(1), positions, indices).compact!.bounds).toEqual(
+      bvh.compact!.bounds,
+    );
     const rand = mulberry32(3);
     for (let i = 0; i < 200; i++) {
       const { o, d } = randomRay(rand, 3);
@@ -289,7 +294,7 @@ describe('BVH serialisation', () => {
       new Float32Array(0),
       null,
     );
-    expect(empty.nodes.nodeCount).toBe(0);
+    expect(bvhView(empty).nodes.nodeCount).toBe(0);
   });
 
   test('corrupt or mismatched bytes are typed errors, never a hang', () => {

@@ -131,7 +131,7 @@ describe('twins: a hand-inlined copy answers bit for bit like the function it co
     const walkHit = makeTriangleHit();
     const corners = new Float64Array(9);
     const corner = (bvh: TriangleBvh, i: number, k: number) => {
-      const c = bvh.faceIds[i] * 3 + Math.floor(k / 3);
+      const c = bvh.faceIds![i] * 3 + Math.floor(k / 3);
       return bvh.positions[(bvh.indices ? bvh.indices[c] : c) * 3 + (k % 3)];
     };
     /**
@@ -139,7 +139,7 @@ describe('twins: a hand-inlined copy answers bit for bit like the function it co
      * its entry is past it) made of the functions its inlined code copies; null on a miss.
      */
     const walkFirst = (bvh: TriangleBvh, o: number[], d: number[], tMin: number, tMax: number, facing: number) => {
-      const { floats, ints, nodeCount } = bvh.nodes;
+      const { floats, ints, nodeCount } = bvh.nodes!;
       if (nodeCount === 0 || !rayEntersBox(o[0], o[1], o[2], d[0], d[1], d[2], floats, 0, tMin, tMax)) return null;
       if (!setWatertightRay(wray, o[0], o[1], o[2], d[0], d[1], d[2])) return null;
       setRayBox(box, o[0], o[1], o[2], d[0], d[1], d[2]);
@@ -155,7 +155,7 @@ describe('twins: a hand-inlined copy answers bit for bit like the function it co
             for (let k = 0; k < 9; k++) corners[k] = corner(bvh, i, k);
             if (!intersectTriangleWatertight(wray, corners, 0, tMin, best, walkHit, facing)) continue;
             best = walkHit.t;
-            found = { t: walkHit.t, u: walkHit.u, v: walkHit.v, faceId: bvh.faceIds[i] };
+            found = { t: walkHit.t, u: walkHit.u, v: walkHit.v, faceId: bvh.faceIds![i] };
           }
         } else {
           const ta = rayBoxEntry(box, floats, first * nodeWords, tMin, best);
@@ -186,7 +186,12 @@ describe('twins: a hand-inlined copy answers bit for bit like the function it co
     let compared = 0;
     let hits = 0;
     for (const mesh of meshes) {
-      for (const options of [{}, { copyTriangles: true }, { maxLeafSize: 1 }]) {
+      // The float-node layouts (the compact one's boxes differ: compact-bvh tests check it against a brute force).
+      for (const options of [
+        { layout: 'leaf-indices' as const },
+        { copyTriangles: true },
+        { maxLeafSize: 1, layout: 'face-ids' as const },
+      ]) {
         const bvh = buildTriangleBvh(mesh.positions, mesh.indices, options);
         const vertexCount = mesh.positions.length / 3;
         const vertex = (v: number) => Array.from(mesh.positions.subarray(v * 3, v * 3 + 3));
@@ -452,9 +457,12 @@ describe('twins of the refits', () => {
         // Snap some coordinates to zeros of either sign, so sibling boxes meet at 0 and -0.
         positions[i] = rand() < 0.2 ? pickOf(rand, [0, -0]) : positions[i] + (rand() - 0.5) * 0.2;
       }
-      const bvh = buildTriangleBvh(sphere.positions!.slice(), sphere.indices!, { maxLeafSize: 1 + (round % 4) });
+      const bvh = buildTriangleBvh(sphere.positions!.slice(), sphere.indices!, {
+        maxLeafSize: 1 + (round % 4),
+        layout: 'leaf-indices',
+      });
       refitTriangleBvh(bvh, positions, sphere.indices!);
-      const { floats, ints, nodeCount } = bvh.nodes;
+      const { floats, ints, nodeCount } = bvh.nodes!;
       const expected = floats.slice();
       for (let node = nodeCount - 1; node >= 0; node--)
         if (!isLeafNode(ints, node * nodeWords)) unionChildBounds(expected, ints, node);
