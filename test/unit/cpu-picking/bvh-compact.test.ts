@@ -190,4 +190,44 @@ describe("'compact' layout", () => {
     refitTriangleBvh(indexed, reversed, remapped);
     expectMatchesBruteForce(indexed, reversed, remapped, 62);
   });
+
+  test('a mesh past the compact addresses (2²⁴ leaf units) gets leaf-indices, and answers like the flat field it is', () => {
+    // A flat 2049 × 2049-vertex field at z = 0: 2048² quads, 8 388 608 triangles, two leaf units each at worst, over
+    // the compact layout's 24-bit addresses. Expected hits come from the grid's own arithmetic, in float64.
+    const side = 2049;
+    const cells = side - 1;
+    const positions = new Float32Array(side * side * 3);
+    for (let r = 0; r < side; r++)
+      for (let c = 0; c < side; c++) {
+        positions[(r * side + c) * 3] = c;
+        positions[(r * side + c) * 3 + 1] = r;
+      }
+    const indices = new Uint32Array(cells * cells * 6);
+    for (let r = 0, i = 0; r < cells; r++)
+      for (let c = 0; c < cells; c++, i += 6) {
+        const a = r * side + c;
+        indices.set([a, a + 1, a + side, a + 1, a + side + 1, a + side], i);
+      }
+    const bvh = buildTriangleBvh(positions, indices);
+    expect(bvh.compact).toBeNull();
+    expect(bvh.layout).toBe('leaf-indices');
+    const random = mulberry32(77);
+    const hit = makeTriangleHit();
+    for (let k = 0; k < 40; k++) {
+      const c = Math.floor(random() * cells);
+      const r = Math.floor(random() * cells);
+      // A point inside the cell, away from its diagonal (u + v = 1) and its edges: the first or the second triangle.
+      const upper = random() < 0.5;
+      const u = (upper ? 0.6 : 0.1) + 0.3 * random();
+      const v = (upper ? 0.6 : 0.1) + 0.3 * random();
+      const x = c + u;
+      const y = r + v;
+      const expectedFace = 2 * (r * cells + c) + (upper ? 1 : 0);
+      expect(raycastTriangleBvhFirst(bvh, x, y, 2, 0, 0, -1, 0, Infinity, hit), `ray at (${x}, ${y})`).toBe(true);
+      expect(hit.faceId).toBe(expectedFace);
+      expect(hit.t).toBeCloseTo(2, 12);
+    }
+    // Beside the field: no hit.
+    expect(raycastTriangleBvhFirst(bvh, -0.5, 10.5, 2, 0, 0, -1, 0, Infinity, hit)).toBe(false);
+  }, 120_000);
 });
