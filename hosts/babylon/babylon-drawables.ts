@@ -125,11 +125,16 @@ function writeCulling(api: string, mesh: AbstractMesh, source: Mesh, drawable: P
     const material = subMeshes[i].getMaterial(true);
     if (found && material === previous) continue;
     previous = material;
-    if (material && material.fillMode !== triangleFillMode)
+    // As Mesh._getRenderingFillMode draws it (the scene-wide switches are refused once per walk).
+    const override = source.overrideRenderingFillMode;
+    const fillMode = override ?? material?.fillMode ?? triangleFillMode;
+    if (fillMode !== triangleFillMode)
       throw new BabylonPickError(
         api,
         'unsupported',
-        `mesh "${mesh.name}": material "${material.name}" draws with fillMode ${material.fillMode} (wireframe, points or lines); only triangles (Material.TriangleFillMode) can be picked`,
+        override !== null && override !== undefined
+          ? `mesh "${mesh.name}": overrideRenderingFillMode ${override} draws it as wireframe, points or lines; only triangles (Material.TriangleFillMode) can be picked`
+          : `mesh "${mesh.name}": material "${material!.name}" draws with fillMode ${fillMode} (wireframe, points or lines); only triangles (Material.TriangleFillMode) can be picked`,
       );
     const twoSided = !(material?.backFaceCulling ?? true);
     const orientation = material?.sideOrientation ?? source.sideOrientation;
@@ -349,6 +354,12 @@ export function walkBabylonScene(
   // Steady places are relative to the last walk that was handed on whole: after a failed one, none is.
   const trusted = walk.complete;
   walk.complete = false;
+  if (scene.forcePointsCloud || scene.forceWireframe)
+    throw new BabylonPickError(
+      api,
+      'unsupported',
+      `scene.${scene.forcePointsCloud ? 'forcePointsCloud' : 'forceWireframe'} is on: Babylon.js draws every mesh as points or lines; only triangles can be picked`,
+    );
   const list = walk.list;
   const places = walk.places;
   const layerMask = camera.layerMask;

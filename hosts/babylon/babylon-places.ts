@@ -304,7 +304,9 @@ export function checkSnapshot(
     (mesh.isUnIndexed ? 1 : 0) !== numbers[n + numUnIndexed] ||
     mesh.skeleton ||
     mesh.morphTargetManager ||
-    (mesh as unknown as { _userInstancedBuffersStorage?: unknown })._userInstancedBuffersStorage
+    (mesh as unknown as { _userInstancedBuffersStorage?: unknown })._userInstancedBuffersStorage ||
+    // Set at all (null by default): the full path reads it (it draws the mesh other than its material says).
+    (mesh.overrideRenderingFillMode !== null && mesh.overrideRenderingFillMode !== undefined)
   )
     return null;
   if (key.checked !== pick) checkBuffersKey(key, geometry!, geometry!, pick);

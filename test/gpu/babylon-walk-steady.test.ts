@@ -9,6 +9,7 @@ import { NullEngine } from '@babylonjs/core/Engines/nullEngine.js';
 import { FreeCamera } from '@babylonjs/core/Cameras/freeCamera.js';
 import { Bone } from '@babylonjs/core/Bones/bone.js';
 import { Skeleton } from '@babylonjs/core/Bones/skeleton.js';
+import { Material } from '@babylonjs/core/Materials/material.js';
 import { StandardMaterial } from '@babylonjs/core/Materials/standardMaterial.js';
 import { Matrix, Vector3 } from '@babylonjs/core/Maths/math.vector.js';
 import type { AbstractMesh } from '@babylonjs/core/Meshes/abstractMesh.js';
@@ -170,6 +171,27 @@ describe('weft-gpu/babylon walk: steady places', () => {
       expect(Array.from(walk.steady.subarray(0, 8))).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
       expect(walkOnce()).toHaveLength(8);
       expect(Array.from(walk.steady.subarray(0, 8))).toEqual([1, 1, 1, 1, 1, 1, 1, 1]);
+
+      // Drawn as lines or points, not as its material says: refused, on a steady mesh too (checked on its fast path).
+      babylon.d.overrideRenderingFillMode = Material.WireFrameFillMode;
+      expect(walkOnce).toThrow(/mesh "d": overrideRenderingFillMode 1/);
+      babylon.d.overrideRenderingFillMode = null;
+      expect(walkOnce()).toHaveLength(8);
+      // A wireframe material drawn as triangles by the meshes' override is picked; without the override, refused.
+      babylon.own.wireframe = true;
+      expect(walkOnce).toThrow(/material "own" draws with fillMode 1/);
+      babylon.d.overrideRenderingFillMode = Material.TriangleFillMode;
+      babylon.thin.overrideRenderingFillMode = Material.TriangleFillMode;
+      expect(walkOnce()).toHaveLength(8);
+      babylon.own.wireframe = false;
+      babylon.d.overrideRenderingFillMode = babylon.thin.overrideRenderingFillMode = null;
+      scene.forceWireframe = true;
+      expect(walkOnce).toThrow(/scene.forceWireframe is on/);
+      scene.forceWireframe = false;
+      scene.forcePointsCloud = true;
+      expect(walkOnce).toThrow(/scene.forcePointsCloud is on/);
+      scene.forcePointsCloud = false;
+      expect(walkOnce()).toHaveLength(8);
     } finally {
       releaseAllOwned(owned);
       scene.dispose();
