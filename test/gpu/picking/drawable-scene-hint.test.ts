@@ -4,100 +4,19 @@
 // Picks are checked against a float64 slab test of the boxes' world extents through the test camera's pixel centres.
 import { describe, expect } from 'vitest';
 import { makePerspectiveCamera } from '../../../engine/index.js';
-import { makeBoxData } from '../../../engine/primitives/box.js';
-import {
-  createDrawableScene,
-  createGpuPicker,
-  type DrawableScene,
-  disposeDrawableScene,
-  disposeGpuPicker,
-  type PickDrawable,
-  type PickVertexBuffer,
-  pickedObjectOf,
-  pickManyAsync,
-} from '../../../picking/index.js';
+import { createDrawableScene, disposeDrawableScene, type PickDrawable } from '../../../picking/index.js';
 import { syncDrawableSceneHinted } from '../../../picking/sources/drawable-scene.js';
-import { cameraPixelRay, rayBox } from '../../support/camera-rays.js';
 import { gpuTest } from '../../support/gpu.js';
-
-type Vec3 = [number, number, number];
-const size: [number, number] = [64, 48];
-const view = { position: [0, 0.5, 9] as Vec3, target: [0, 0, 0] as Vec3, fovY: Math.PI / 4 };
-
-function gpuBuffer(device: GPUDevice, label: string, data: ArrayBufferView, usage: number): GPUBuffer {
-  const bytes = Math.ceil(data.byteLength / 4) * 4;
-  const buffer = device.createBuffer({ label, size: bytes, usage: usage | GPUBufferUsage.COPY_DST });
-  device.queue.writeBuffer(buffer, 0, data.buffer, data.byteOffset, bytes);
-  return buffer;
-}
-
-/** A box of `edge` as one position buffer and an index buffer, on the device. */
-function boxBuffers(device: GPUDevice, edge: number) {
-  const box = makeBoxData({ width: edge, height: edge, depth: edge });
-  const positions = Float32Array.from(box.positions!);
-  const indices = Uint16Array.from(box.indices!);
-  const usage = GPUBufferUsage.STORAGE;
-  return {
-    edge,
-    positions,
-    indices,
-    vertex: gpuBuffer(device, `box ${edge}:vertices`, positions, GPUBufferUsage.VERTEX | usage),
-    index: gpuBuffer(device, `box ${edge}:indices`, indices, GPUBufferUsage.INDEX | usage),
-  };
-}
-
-const vertexBufferOf = (buffer: GPUBuffer, positions: Float32Array): PickVertexBuffer => ({
-  buffer,
-  data: positions,
-  arrayStride: 12,
-  attributes: { position: { format: 'float32x3', offset: 0 } },
-});
-
-const translation = (x: number, y = 0, z = 0) => [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, y, z, 1];
-
-/** Per pixel centre, the object whose box (edge `edge`, centred at its x) the float64 ray enters first; null: none. */
-function referencePicks(boxes: { object: string; x: number }[], edge: number, pixels: { x: number; y: number }[]) {
-  return pixels.map(({ x, y }) => {
-    const ray = cameraPixelRay(view, x, y, size[0], size[1]);
-    let best: { object: string; t: number } | null = null;
-    for (const box of boxes) {
-      const h = edge / 2;
-      const hit = rayBox(ray, [box.x - h, -h, -h], [box.x + h, h, h]);
-      if (hit && (!best || hit.t < best.t)) best = { object: box.object, t: hit.t };
-    }
-    return best?.object ?? null;
-  });
-}
-
-/** Pixels whose rays enter every box of the first list by at least 0.05 from an edge, or miss them all cleanly. */
-function clearPixels(boxes: { x: number }[], edges: number[]): { x: number; y: number }[] {
-  const pixels: { x: number; y: number }[] = [];
-  for (let y = 1; y < size[1]; y += 2)
-    for (let x = 1; x < size[0]; x += 2) {
-      const ray = cameraPixelRay(view, x, y, size[0], size[1]);
-      const clear = edges.every((edge) =>
-        boxes.every((box) => {
-          const h = edge / 2;
-          const grown = rayBox(ray, [box.x - h - 0.05, -h - 0.05, -h - 0.05], [box.x + h + 0.05, h + 0.05, h + 0.05]);
-          const shrunk = rayBox(ray, [box.x - h + 0.05, -h + 0.05, -h + 0.05], [box.x + h - 0.05, h - 0.05, h - 0.05]);
-          return (grown === null) === (shrunk === null);
-        }),
-      );
-      if (clear) pixels.push({ x, y });
-    }
-  return pixels;
-}
-
-async function picksOf(target: DrawableScene<string>, pixels: { x: number; y: number }[]) {
-  // Enough clear pixels, on boxes and off them, for a wrong scene to show.
-  expect(pixels.length).toBeGreaterThan(100);
-  const picker = createGpuPicker(target.scene);
-  const infos = await pickManyAsync(picker, pixels, { viewport: { width: size[0], height: size[1] } });
-  disposeGpuPicker(picker);
-  const picks = infos.map((info) => (info.hit ? (pickedObjectOf(target, info)?.object ?? '?') : null));
-  expect(picks.filter((p) => p !== null).length).toBeGreaterThan(10);
-  return picks;
-}
+import {
+  boxBuffers,
+  clearPixels,
+  picksOf,
+  referencePicks,
+  size,
+  translation,
+  vertexBufferOf,
+  view,
+} from './drawable-boxes.js';
 
 /** A drawable whose property reads are counted. */
 function counted<T extends object>(drawable: T, reads: { count: number }): T {
