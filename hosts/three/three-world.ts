@@ -3,6 +3,7 @@
 // object on every call, which at 10 000 meshes costs more than the pick. Each object's result is the one three's call
 // would leave (same float64 operations on the same values), and each world matrix gets a version the seam can trust.
 import { Object3D } from 'three';
+import { holdsSixteen } from '../../picking/sources/drawable-slots.js';
 
 /** Numbers kept per walk place: the world matrix last seen (16), then the local values or matrix (16). */
 const stride = 32;
@@ -75,28 +76,6 @@ function reserve(places: WorldPlaces, at: number): void {
   const versions = new Float64Array(length);
   versions.set(places.versions);
   places.versions = versions;
-}
-
-function same16(values: Float64Array, o: number, given: ArrayLike<number>): boolean {
-  // Written out: 16 compares per object per walk is the steady scene's cost.
-  return (
-    values[o] === given[0] &&
-    values[o + 1] === given[1] &&
-    values[o + 2] === given[2] &&
-    values[o + 3] === given[3] &&
-    values[o + 4] === given[4] &&
-    values[o + 5] === given[5] &&
-    values[o + 6] === given[6] &&
-    values[o + 7] === given[7] &&
-    values[o + 8] === given[8] &&
-    values[o + 9] === given[9] &&
-    values[o + 10] === given[10] &&
-    values[o + 11] === given[11] &&
-    values[o + 12] === given[12] &&
-    values[o + 13] === given[13] &&
-    values[o + 14] === given[14] &&
-    values[o + 15] === given[15]
-  );
 }
 
 function keep16(values: Float64Array, o: number, given: ArrayLike<number>): void {
@@ -172,7 +151,7 @@ export function updateObjectWorld(
   }
   const world = object.matrixWorld.elements;
   // Whether the world matrix holds what the last walk saw there (a hand-written one does not).
-  let worldSame = known && same16(values, o + worldAt, world);
+  let worldSame = known && holdsSixteen(values, o + worldAt, world);
   const flags = places.flags[at];
   let derived = worldSame && (flags & derivedFlag) !== 0;
   const auto = object.matrixAutoUpdate;
@@ -192,7 +171,7 @@ export function updateObjectWorld(
         composed = true;
         derived = false;
       }
-    } else if (!localKnown || !same16(values, o + localAt, object.matrix.elements)) {
+    } else if (!localKnown || !holdsSixteen(values, o + localAt, object.matrix.elements)) {
       keep16(values, o + localAt, object.matrix.elements);
       kept = keptFlag;
       derived = false;
@@ -206,7 +185,7 @@ export function updateObjectWorld(
           else object.matrixWorld.multiplyMatrices(parent.matrixWorld, object.matrix);
           places.computed++;
           derived = true;
-          worldSame = known && same16(values, o + worldAt, world);
+          worldSame = known && holdsSixteen(values, o + worldAt, world);
         }
       } else derived = false;
       // Written only when set: a write per object per walk costs as much as the compares.

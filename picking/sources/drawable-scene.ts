@@ -34,6 +34,7 @@ import {
   takeSlot,
   worldChangedBit,
   worldVersionAt,
+  holdsSixteen,
 } from './drawable-slots.js';
 
 /** One vertex buffer of a drawable: the host's GPU buffer, the CPU bytes it holds, and how its attributes lie. */
@@ -361,30 +362,6 @@ function namesVertexBuffers(made: readonly (GPUBuffer | null)[], vertexBuffers: 
   return true;
 }
 
-/** Whether the host's matrix still holds the values last synced into `slot` (a NaN reads as changed). */
-function sameWorldValues(values: Float64Array, slot: number, given: ArrayLike<number>): boolean {
-  const o = slot * 16;
-  // Written out: the steady scene's hottest loop, 16 compares per drawable.
-  return (
-    values[o] === given[0] &&
-    values[o + 1] === given[1] &&
-    values[o + 2] === given[2] &&
-    values[o + 3] === given[3] &&
-    values[o + 4] === given[4] &&
-    values[o + 5] === given[5] &&
-    values[o + 6] === given[6] &&
-    values[o + 7] === given[7] &&
-    values[o + 8] === given[8] &&
-    values[o + 9] === given[9] &&
-    values[o + 10] === given[10] &&
-    values[o + 11] === given[11] &&
-    values[o + 12] === given[12] &&
-    values[o + 13] === given[13] &&
-    values[o + 14] === given[14] &&
-    values[o + 15] === given[15]
-  );
-}
-
 /** Whether the mesh's float32 world matrix already holds `given` (as float32: hosts keep float64 matrices). */
 function sameMatrix(a: ArrayLike<number>, given: ArrayLike<number>): boolean {
   // `!==`: a NaN reads as moved, and the check of the moved matrix refuses it.
@@ -465,15 +442,7 @@ export function syncDrawableSceneHinted<T>(
         const slot = places[at];
         // (A slot's drawable is only ever set with its object: no read of the drawable itself.)
         if (slots.drawable[slot] === drawable) {
-          if (marking) {
-            if (listed[slot] === call)
-              throw new PickError(
-                api,
-                'bad-option',
-                `drawables[${at}].object is listed twice; each object is one drawable`,
-              );
-            listed[slot] = call;
-          }
+          if (marking) markListed(api, listed, slot, call, at);
           planSlots[at] = slot;
           planUpdate[at] = 0;
           planned = at + 1;
@@ -502,15 +471,7 @@ export function syncDrawableSceneHinted<T>(
       checkDrawable(api, target, drawable, at, known);
       if (slot >= 0) {
         // A mark only (each call has its own number): a later throw leaves the scene as it was.
-        if (marking) {
-          if (listed[slot] === call)
-            throw new PickError(
-              api,
-              'bad-option',
-              `drawables[${at}].object is listed twice; each object is one drawable`,
-            );
-          listed[slot] = call;
-        }
+        if (marking) markListed(api, listed, slot, call, at);
       } else {
         if (newcomers?.has(object))
           throw new PickError(
@@ -598,6 +559,13 @@ export function syncDrawableSceneHinted<T>(
   }
 }
 
+/** Marks `slot` listed by sync `call` (place `at`), refusing an object this call has already listed. */
+function markListed(api: string, listed: Float64Array, slot: number, call: number, at: number): void {
+  if (listed[slot] === call)
+    throw new PickError(api, 'bad-option', `drawables[${at}].object is listed twice; each object is one drawable`);
+  listed[slot] = call;
+}
+
 /** Lets go of the host's arrays the call verified (they are not kept past it). */
 function forgetVerified<T>(sync: DrawableSync<T>): void {
   sync.verifiedBuffers = sync.madeBuffers = null;
@@ -661,7 +629,7 @@ function checkUpdate<T>(api: string, sync: DrawableSync<T>, slot: number, drawab
   const sameSource = source === slots.worldSource[slot];
   const held = version !== undefined && version === numbers[o + worldVersionAt] && sameSource;
   // Values equal to the last synced ones need no float32 compare with the mesh (nor a look at its matrix).
-  const worldChanged = !held && !sameWorldValues(slots.world, slot, source);
+  const worldChanged = !held && !holdsSixteen(slots.world, slot * 16, source);
   let moved = false;
   if (worldChanged) {
     const mesh = sync.meshOf[slot]!;

@@ -123,3 +123,29 @@ export function sameBufferList(a: readonly (GPUBuffer | null)[], b: readonly (GP
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
   return true;
 }
+
+/**
+ * @internal Whether `values[o..o+15]` still hold `given`'s 16 numbers (a world matrix as last seen; a NaN reads as
+ * changed): the steady scene's hottest compare, once per drawable per sync and per object per host walk.
+ */
+export function holdsSixteen(values: Float64Array, o: number, given: ArrayLike<number>): boolean {
+  // Written out: no loop in the steady scene's hottest compare.
+  return (
+    values[o] === given[0] &&
+    values[o + 1] === given[1] &&
+    values[o + 2] === given[2] &&
+    values[o + 3] === given[3] &&
+    values[o + 4] === given[4] &&
+    values[o + 5] === given[5] &&
+    values[o + 6] === given[6] &&
+    values[o + 7] === given[7] &&
+    values[o + 8] === given[8] &&
+    values[o + 9] === given[9] &&
+    values[o + 10] === given[10] &&
+    values[o + 11] === given[11] &&
+    values[o + 12] === given[12] &&
+    values[o + 13] === given[13] &&
+    values[o + 14] === given[14] &&
+    values[o + 15] === given[15]
+  );
+}
