@@ -26,17 +26,7 @@ import {
   syncDrawableSceneHinted,
 } from '../../../picking/sources/drawable-scene.js';
 import { gpuTest } from '../../support/gpu.js';
-
-function seeded(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { makeRandom } from '../../support/random.js';
 
 /** A group whose class overrides updateMatrixWorld (three calls it for its subtree): it doubles its world scale. */
 class Doubling extends Group {
@@ -144,12 +134,12 @@ describe("weft-gpu/three's matrix walk equals three's updateMatrixWorld", () => 
   gpuTest(
     'after each of 400 seeded changes, every world matrix and every synced mesh matrix is three’s',
     async ({ engine }) => {
-      const walked = buildScene(seeded(7));
-      const updated = buildScene(seeded(7));
+      const walked = buildScene(makeRandom(7));
+      const updated = buildScene(makeRandom(7));
       const camera = new PerspectiveCamera();
       const state = makeThreeDrawables(renderer, engine.device, false);
       const target = createDrawableScene<Object3D>(engine);
-      const random = seeded(11);
+      const random = makeRandom(11);
       let skippedTotal = 0;
       let derivedLess = 0;
       for (let round = 0; round < 400; round++) {
