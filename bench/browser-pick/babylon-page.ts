@@ -49,6 +49,7 @@ let picker: BabylonPicker | null = null;
 let thin = false;
 let current = 'loaded';
 const errors: string[] = [];
+const latencies: Record<string, number>[] = [];
 
 const keyOf = (mesh: AbstractMesh | null | undefined, instance: number) =>
   mesh ? (thin ? `${mesh.name}#${Math.max(0, instance)}` : mesh.name) : '-';
@@ -172,19 +173,72 @@ const bench = {
     // As in the timed rounds, where a pick follows a Babylon.js frame (GPUPicker's, or the floor after one): the frame
     // leaves little of the scene in the CPU caches, and the walk's cost is its cache misses. Back to back (above) the
     // scene stays cached; the gap between the two is what a cold walk and sync add.
-    const afterFrame: StageProfile[] = [];
-    for (let i = 0; i < 15; i++) {
-      renderBabylonFrame(engine, side!.scene);
-      await device.queue.onSubmittedWorkDone();
-      afterFrame.push(await profileStagesAsync(device, weftPick, 1));
+    // The floor after a frame too: what of the pick's map wait there is the browser's, not weft's.
+    for (const [name, work] of [
+      ['adapter pick after a frame, detail', weftPick],
+      ['floor after a frame', floor],
+    ] as const) {
+      const afterFrame: StageProfile[] = [];
+      for (let i = 0; i < 15; i++) {
+        renderBabylonFrame(engine, side!.scene);
+        await device.queue.onSubmittedWorkDone();
+        afterFrame.push(await profileStagesAsync(device, work, 1));
+      }
+      const keys = Object.keys(afterFrame[0]) as (keyof StageProfile)[];
+      result[name] = Object.fromEntries(
+        keys.map((k) => [k, median(afterFrame.map((s) => s[k]))]),
+      ) as unknown as StageProfile;
     }
-    const keys = Object.keys(afterFrame[0]) as (keyof StageProfile)[];
-    result['adapter pick after a frame, detail'] = Object.fromEntries(
-      keys.map((k) => [k, median(afterFrame.map((s) => s[k]))]),
-    ) as unknown as StageProfile;
     result['adapter box'] = await profileStagesAsync(device, weftBox, 15);
     current = 'idle';
     return result;
+  },
+  /**
+   * Where the map wait after a Babylon.js frame comes from (BENCH_LATENCY=1): the floor and the adapter's pick after a
+   * frame, after a frame and a pause, with the canvas not displayed (nothing for the compositor to take), and after a
+   * GC alone. Medians of 15 of each, total ms.
+   */
+  async latency(): Promise<Record<string, number>> {
+    current = 'latency';
+    const canvas = document.querySelector<HTMLCanvasElement>('#babylon')!;
+    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const frame = async () => {
+      renderBabylonFrame(engine, side!.scene);
+      await device.queue.onSubmittedWorkDone();
+    };
+    const gc = async () => (globalThis as { gc?: () => void }).gc?.();
+    const cases: [string, () => Promise<unknown>][] = [];
+    for (const [label, work] of [
+      ['floor', floor],
+      ['weft pick', weftPick],
+    ] as const) {
+      cases.push([`${label}, back to back`, async () => {}]);
+      cases.push([`${label} after a frame`, frame]);
+      cases.push([`${label} after a frame + 5 ms`, async () => (await frame(), pause(5))]);
+      cases.push([`${label} after a frame + 20 ms`, async () => (await frame(), pause(20))]);
+      cases.push([`${label} after a GC`, gc]);
+      cases.push([`${label} after a GC + 2 ms`, async () => (await gc(), pause(2))]);
+      cases.push([
+        `${label} after a frame, canvas hidden`,
+        async () => {
+          canvas.style.display = 'none';
+          await frame();
+        },
+      ]);
+      const result: Record<string, number> = {};
+      for (const [name, before] of cases.splice(0)) {
+        const samples: number[] = [];
+        for (let i = 0; i < 15; i++) {
+          await before();
+          samples.push(await time(work));
+          canvas.style.display = '';
+        }
+        result[name] = median(samples);
+      }
+      latencies.push(result);
+    }
+    current = 'idle';
+    return Object.assign({}, ...latencies.splice(0));
   },
   errors: () => [...errors],
   step: () => current,

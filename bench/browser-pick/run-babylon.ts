@@ -3,7 +3,8 @@
 // device). Both libraries' answers are compared first (and with Babylon.js's CPU scene.pick); then medians of
 // interleaved rounds. Run: npm run bench:babylon [-- rounds]   (BENCH_SCENES=1000,10000 picks scenes; t: thin instances;
 // BENCH_CPU_PROFILE=path writes a CPU profile of weft's requests per scene; BENCH_STAGES=1 prints where each of weft's
-// requests spends its time, the adapter's and weft's own pickManyAsync side by side, with pick detail on and off)
+// requests spends its time, the adapter's and weft's own pickManyAsync side by side, with pick detail on and off;
+// BENCH_SAMPLES=1 prints every round's times; BENCH_LATENCY=1 where the map wait after a frame comes from)
 import { fileURLToPath } from 'node:url';
 import type { Page } from 'playwright-core';
 import { launchBenchChromium, startBenchPageServer, writePageCpuProfile } from '../real-gpu/bench-chromium.js';
@@ -63,6 +64,9 @@ async function main(): Promise<void> {
       for (let r = 0; r < 2; r++) await call(page, 'round', r);
       const samples: BabylonBenchRound[] = [];
       for (let r = 0; r < rounds; r++) samples.push(await call<BabylonBenchRound>(page, 'round', r));
+      if (process.env.BENCH_SAMPLES)
+        for (const key of Object.keys(samples[0]) as (keyof BabylonBenchRound)[])
+          console.log(`  ${key} by round: ${samples.map((s) => s[key].toFixed(2)).join(' ')}`);
       if (process.env.BENCH_STAGES) {
         const stages = await call<Record<string, StageProfile>>(page, 'stages');
         console.log('  | request | JS to submit | submit → map | map wait | decode | total | submits |');
@@ -72,6 +76,9 @@ async function main(): Promise<void> {
             `  | ${name} | ${[s.js, s.submitToMap, s.mapWait, s.decode, s.total].map((v) => v.toFixed(2)).join(' | ')} | ${s.submits} |`,
           );
       }
+      if (process.env.BENCH_LATENCY)
+        for (const [name, ms] of Object.entries(await call<Record<string, number>>(page, 'latency')))
+          console.log(`  latency: ${name} ${ms.toFixed(2)} ms`);
       const profilePath = process.env.BENCH_CPU_PROFILE;
       if (profilePath) {
         const file = `${profilePath}-${spec.count}${spec.thin ? 't' : ''}.cpuprofile`;
