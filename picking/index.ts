@@ -30,13 +30,11 @@ export { snapCreaseAngle } from './snap/snap-edges.js';
 // live, each pick handing back the host's object.
 export {
   createDrawableScene,
-  type DrawableScene,
   disposeDrawableScene,
-  type PickDrawable,
-  type PickVertexBuffer,
   pickedObjectOf,
   syncDrawableScene,
 } from './sources/drawable-scene.js';
+export type { DrawableScene, PickDrawable, PickVertexBuffer } from './sources/drawable-types.js';
 
 // Overlays: gizmo handles drawn in the same pick pass with reserved IDs, winning within a pixel tolerance.
 export {

@@ -6,7 +6,7 @@ import type { Mesh } from '@babylonjs/core/Meshes/mesh.js';
 import type { Scene } from '@babylonjs/core/scene.js';
 import type { Mesh as WeftMesh } from '../../engine/mesh.js';
 import type { PickDiscardRule } from '../../picking/discard-rules.js';
-import type { DrawableScene } from '../../picking/sources/drawable-scene.js';
+import type { DrawableScene } from '../../picking/sources/drawable-types.js';
 
 const planeKeys = ['clipPlane', 'clipPlane2', 'clipPlane3', 'clipPlane4', 'clipPlane5', 'clipPlane6'] as const;
 type PlaneHolder = Partial<Record<(typeof planeKeys)[number], Plane | null>>;

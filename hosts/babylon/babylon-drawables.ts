@@ -7,7 +7,7 @@ import type { AbstractMesh } from '@babylonjs/core/Meshes/abstractMesh.js';
 import type { InstancedMesh } from '@babylonjs/core/Meshes/instancedMesh.js';
 import type { Mesh } from '@babylonjs/core/Meshes/mesh.js';
 import type { Scene } from '@babylonjs/core/scene.js';
-import type { PickDrawable } from '../../picking/sources/drawable-scene.js';
+import type { PickDrawable } from '../../picking/sources/drawable-types.js';
 import { BabylonPickError } from './babylon-errors.js';
 import { type GeometryKeys, type GeometryState, makeGeometryState, syncGeometry } from './babylon-geometry-sync.js';
 import type { OwnedBuffers } from '../owned-buffers.js';

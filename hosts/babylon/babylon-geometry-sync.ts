@@ -8,7 +8,7 @@ import type { Mesh } from '@babylonjs/core/Meshes/mesh.js';
 import type { SubMesh } from '@babylonjs/core/Meshes/subMesh.js';
 import type { DataArray, FloatArray, IndicesArray } from '@babylonjs/core/types.js';
 import { makeGeometry, type MadeGeometry } from './babylon-geometry.js';
-import type { PickVertexBuffer } from '../../picking/sources/drawable-scene.js';
+import type { PickVertexBuffer } from '../../picking/sources/drawable-types.js';
 import type { OwnedBuffers } from '../owned-buffers.js';
 
 /** The source of a mesh's vertex buffers: its Geometry, or the mesh itself where it overrides one of them. */

@@ -3,7 +3,7 @@
 // not read (float joint indices) or never uploads it (positions after morph targets).
 import type { VertexBuffer } from '@babylonjs/core/Buffers/buffer.js';
 import type { Mesh } from '@babylonjs/core/Meshes/mesh.js';
-import type { PickVertexBuffer } from '../../picking/sources/drawable-scene.js';
+import type { PickVertexBuffer } from '../../picking/sources/drawable-types.js';
 import { BabylonPickError } from './babylon-errors.js';
 import { type OwnedBuffers, ownedBuffer } from '../owned-buffers.js';
 

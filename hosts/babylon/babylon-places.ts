@@ -9,7 +9,7 @@ import type { Material } from '@babylonjs/core/Materials/material.js';
 import type { Mesh } from '@babylonjs/core/Meshes/mesh.js';
 import { SubMesh } from '@babylonjs/core/Meshes/subMesh.pure.js';
 import type { Scene } from '@babylonjs/core/scene.js';
-import type { PickDrawable } from '../../picking/sources/drawable-scene.js';
+import type { PickDrawable } from '../../picking/sources/drawable-types.js';
 import type { AbstractMesh } from '@babylonjs/core/Meshes/abstractMesh.js';
 import { checkBuffersKey, type GeometryBuffersKey, type GeometryState } from './babylon-geometry-sync.js';
 

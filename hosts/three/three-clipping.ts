@@ -4,7 +4,7 @@ import type { Object3D, Plane } from 'three';
 import type { Mesh as WeftMesh } from '../../engine/mesh.js';
 import type { PickDiscardRule } from '../../picking/discard-rules.js';
 import { PickError } from '../../picking/pick-errors.js';
-import type { DrawableScene } from '../../picking/sources/drawable-scene.js';
+import type { DrawableScene } from '../../picking/sources/drawable-types.js';
 
 /** @internal The most planes weft follows on one object (union and intersection together). */
 export const maxThreeClipPlanes = 16;

@@ -13,7 +13,7 @@ import {
 import type { WebGPURenderer } from 'three/webgpu';
 import { describeValue } from '../../core/errors.js';
 import { PickError } from '../../picking/pick-errors.js';
-import type { PickDrawable } from '../../picking/sources/drawable-scene.js';
+import type { PickDrawable } from '../../picking/sources/drawable-types.js';
 import { makeOwnedBuffers, releaseAllOwned } from '../owned-buffers.js';
 import { clipPlanesOf } from './three-clipping.js';
 import { type GeometrySource, type GeometryState, readGeometryState } from './three-geometry.js';

@@ -3,7 +3,7 @@
 import type { BufferAttribute, BufferGeometry, InterleavedBufferAttribute, Mesh } from 'three';
 import type { WebGPURenderer } from 'three/webgpu';
 import type { VertexSemantic } from '../../engine/mesh-data.js';
-import type { PickVertexBuffer } from '../../picking/sources/drawable-scene.js';
+import type { PickVertexBuffer } from '../../picking/sources/drawable-types.js';
 import { type OwnedBuffers, ownedCopy } from '../owned-buffers.js';
 
 type AnyAttribute = BufferAttribute | InterleavedBufferAttribute;

@@ -12,7 +12,7 @@ import {
 } from 'three';
 import { describeValue } from '../../core/errors.js';
 import { PickError } from '../../picking/pick-errors.js';
-import type { PickDrawable } from '../../picking/sources/drawable-scene.js';
+import type { PickDrawable } from '../../picking/sources/drawable-types.js';
 import { bufferFor, type GeometrySource, type GeometryState, morphDeltas, vertexBuffersOf } from './three-geometry.js';
 
 /** @internal What the adapter keeps per three.js mesh between picks (a steady pick does not visit it). */

@@ -18,11 +18,11 @@ import { PickError } from '../../picking/pick-errors.js';
 import { pickRectAsync } from '../../picking/rect/pick-rect-async.js';
 import {
   createDrawableScene,
-  type DrawableScene,
   disposeDrawableScene,
   pickedObjectOf,
   syncDrawableSceneHinted,
 } from '../../picking/sources/drawable-scene.js';
+import type { DrawableScene } from '../../picking/sources/drawable-types.js';
 import { checkThreeCamera, threeMatrixCamera } from './three-camera.js';
 import type { PickDiscardRule } from '../../picking/discard-rules.js';
 import { makeThreeClipRule } from './three-clipping.js';

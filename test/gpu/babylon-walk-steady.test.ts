@@ -24,7 +24,7 @@ import { Scene } from '@babylonjs/core/scene.js';
 import { describe, expect } from 'vitest';
 import { makeSceneWalk, type SceneWalk, walkBabylonScene } from '../../hosts/babylon/babylon-drawables.js';
 import { makeOwnedBuffers, type OwnedBuffers, releaseAllOwned } from '../../hosts/owned-buffers.js';
-import type { PickDrawable } from '../../picking/sources/drawable-scene.js';
+import type { PickDrawable } from '../../picking/sources/drawable-types.js';
 import { gpuTest } from '../support/gpu.js';
 
 /** Gives every vertex and index buffer of the scene a Dawn GPU buffer (NullEngine's hold none). */

@@ -295,9 +295,12 @@ export const WEFT_PICK_SOURCE_SEAM: SeamRule = {
   adapters: [
     'picking/sources/weft-pick-source.ts',
     'picking/sources/drawable-scene.ts',
+    'picking/sources/drawable-mesh.ts',
+    'picking/sources/drawable-slot-update.ts',
     'picking/sources/pick-overlays.ts',
   ],
   publicTypes: [
+    'picking/sources/drawable-types.ts',
     'picking/picking-info.ts',
     'picking/pick-filter.ts',
     'picking/discard-rules.ts',
