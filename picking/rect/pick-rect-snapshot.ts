@@ -75,36 +75,72 @@ function isBoxOutsideRect(planes: Float64Array, b: ArrayLike<number>, o: number)
   return false;
 }
 
+/** All five planes of `makeRectPlanes`, as a bit mask. */
+const allPlanes = 0b11111;
+
+/**
+ * Of the planes in `mask`, those the box (interleaved min/max per axis at `b[o..o+6]`) straddles; −1 when it lies
+ * wholly outside one of them. A box inside a plane needs no test against it for any box it contains.
+ */
+function straddledPlanes(planes: Float64Array, b: Float32Array, o: number, mask: number): number {
+  let straddled = 0;
+  for (let p = 0; p < 5; p++) {
+    if ((mask & (1 << p)) === 0) continue;
+    const q = p * 4;
+    const a = planes[q];
+    const c = planes[q + 1];
+    const e = planes[q + 2];
+    const d = planes[q + 3];
+    const far =
+      a * (a > 0 ? b[o + 1] : b[o]) + c * (c > 0 ? b[o + 3] : b[o + 2]) + e * (e > 0 ? b[o + 5] : b[o + 4]) + d;
+    if (!(far >= 0)) return -1;
+    const near =
+      a * (a > 0 ? b[o] : b[o + 1]) + c * (c > 0 ? b[o + 2] : b[o + 3]) + e * (e > 0 ? b[o + 4] : b[o + 5]) + d;
+    if (!(near >= 0)) straddled |= 1 << p;
+  }
+  return straddled;
+}
+
 /**
  * The valid entries whose world bounds reach into the planes' frustum, in entry (scene) order. With a scene BVH only
- * the subtrees whose node box reaches in are visited, so the cost follows what the rectangle holds, not the scene.
+ * the subtrees whose node box reaches in are visited, and each is tested only against the planes its parent's box
+ * straddles (a node box holds its entries' boxes), so entries of a node wholly inside the rectangle's frustum are
+ * taken without a test: the cost follows what the rectangle holds and its border, not the scene.
  * @internal
  */
 export function entriesInRect(entries: SceneEntries, bvh: SceneBvh | null, planes: Float64Array): Int32Array {
   const { valid, bounds } = entries;
   const found = new Int32Array(entries.count);
   let count = 0;
-  const offer = (e: number) => {
-    if (valid[e] && !isBoxOutsideRect(planes, bounds, e * 6)) found[count++] = e;
-  };
   if (!bvh || bvh.nodes.nodeCount === 0) {
-    for (let e = 0; e < entries.count; e++) offer(e);
+    for (let e = 0; e < entries.count; e++)
+      if (valid[e] && straddledPlanes(planes, bounds, e * 6, allPlanes) >= 0) found[count++] = e;
     return found.subarray(0, count);
   }
   const { floats, ints, maxDepth } = bvh.nodes;
-  const stack = new Int32Array(maxDepth + 2);
+  const order = bvh.order;
+  // Pairs of (node, planes its parent straddles).
+  const stack = new Int32Array(2 * (maxDepth + 2));
   let sp = 0;
   stack[sp++] = 0;
+  stack[sp++] = allPlanes;
   while (sp > 0) {
+    const mask = stack[--sp];
     const o = stack[--sp] * nodeWords;
-    if (isBoxOutsideRect(planes, floats, o)) continue;
+    const straddled = straddledPlanes(planes, floats, o, mask);
+    if (straddled < 0) continue;
     const leafCount = ints[o + nodeCountWord];
     const first = ints[o + nodeFirstWord];
     if (leafCount > 0) {
-      for (let i = first, end = i + leafCount; i < end; i++) offer(bvh.order[i]);
+      for (let i = first, end = i + leafCount; i < end; i++) {
+        const e = order[i];
+        if (valid[e] && (straddled === 0 || straddledPlanes(planes, bounds, e * 6, straddled) >= 0)) found[count++] = e;
+      }
     } else {
       stack[sp++] = first + 1;
+      stack[sp++] = straddled;
       stack[sp++] = first;
+      stack[sp++] = straddled;
     }
   }
   return found.subarray(0, count).sort();
