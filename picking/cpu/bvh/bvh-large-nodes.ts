@@ -1,11 +1,11 @@
 // The binned SAH build's steps for large nodes (bvh-build.ts): there a split is chosen from the bins of a sample of
 // the primitives, and the partition grows only the two child boxes instead of binning every primitive into its child's
-// bins. A node's best split is found about as well from a few thousand primitives, and a bin update per primitive
-// (6 bounds in memory) costs about twice the two boxes held in registers: on a 500k-triangle torus the build is ~10 %
-// faster for first hits as fast.
+// bins. A node's best split is found about as well from a few hundred primitives, and a bin update per primitive
+// (6 bounds in memory) costs about twice the two boxes held in registers: on a 500k-triangle torus the build is ~7 %
+// faster (8192 / 4096 instead of 1024 / 512 below: ~5 %) for first hits as fast.
 import { type BuildState, binRange, setGrid } from './bvh-bins.js';
 
-/** Nodes of more primitives than this choose their split from a sample (see binSample, partitionLarge). */
+/** Nodes of more primitives than this choose their split from a sample (see binNode, partitionLarge). */
 export const largeNodeSize = 1024;
 
 /** About this many primitives of a large node are binned. */
