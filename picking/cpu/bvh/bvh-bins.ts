@@ -59,10 +59,13 @@ export function setGrid(st: BuildState, slot: number, c: Float64Array, o: number
   const ez = c[o + 5] - c[o + 4];
   const axis = ex >= ey ? (ex >= ez ? 0 : 2) : ey >= ez ? 1 : 2;
   const extent = axis === 0 ? ex : axis === 1 ? ey : ez;
-  // A small node's best split is found about as well with half as many bins as primitives, and every bin costs a reset
-  // and two sweep steps: on a 500k-triangle torus, builds ~12 % faster for an SAH cost 0.2 % higher.
-  const half = (n + 1) >> 1;
-  const bins = half < st.bins ? (half < 2 ? 2 : half) : st.bins;
+  // A small node's best split is found about as well with a quarter as many bins as primitives, and every bin costs a
+  // reset, two sweep steps and, while few primitives share it, unpredictable bound updates: on a 500k-triangle torus,
+  // builds ~2 % faster than with half as many for an SAH cost 0.2 % higher, first hits unchanged (an eighth: 4 % faster,
+  // SAH cost 2 % higher).
+  // (Math.min / max: a branch only small nodes reach would deoptimise the partition that inlines this, again and again.)
+  const quarter = (n + 3) >> 2;
+  const bins = Math.min(st.bins, Math.max(2, quarter));
   const ok = extent > 0 && n > st.sureLeafSize;
   st.slotAxis[slot] = ok ? axis : -1;
   st.slotBins[slot] = bins;

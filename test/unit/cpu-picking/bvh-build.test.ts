@@ -5,6 +5,8 @@ import {
   type TriangleBvh,
   type TriangleBvhOptions,
 } from '../../../picking/cpu/index.js';
+import { largeNodeSize } from '../../../picking/cpu/bvh/bvh-large-nodes.js';
+import { expectMatchesBruteForce, gridMesh } from './brute-force.js';
 import { bvhView } from './bvh-view.js';
 import { mulberry32 } from './scene-fixtures.js';
 
@@ -65,6 +67,37 @@ function clusteredSoup(seed: number): Float32Array {
   return positions;
 }
 
+/**
+ * Every node's box (float layouts: exactly what the build wrote) against the float64 min / max of its subtree's corners
+ * recomputed from the mesh: equal, not merely containing.
+ */
+function expectExactBoxes(bvh: TriangleBvh, positions: Float32Array): void {
+  const { floats, ints, nodeCount } = bvh.nodes!;
+  const faceIds = bvh.faceIds!;
+  const exact = new Float64Array(nodeCount * 6);
+  for (let n = nodeCount - 1; n >= 0; n--) {
+    const o = n * 8;
+    const box = [Infinity, -Infinity, Infinity, -Infinity, Infinity, -Infinity];
+    const grow = (x: number, a: number) => {
+      box[2 * a] = Math.min(box[2 * a], x);
+      box[2 * a + 1] = Math.max(box[2 * a + 1], x);
+    };
+    if (ints[o + 7] === 0) {
+      for (const child of [ints[o + 6], ints[o + 6] + 1])
+        for (let k = 0; k < 6; k++) grow(exact[child * 6 + k], k >> 1);
+    } else {
+      for (let i = ints[o + 6]; i < ints[o + 6] + ints[o + 7]; i++) {
+        for (let k = 0; k < 3; k++) {
+          const v = (bvh.indices ? bvh.indices[faceIds[i] * 3 + k] : faceIds[i] * 3 + k) * 3;
+          for (let a = 0; a < 3; a++) grow(positions[v + a], a);
+        }
+      }
+    }
+    exact.set(box, n * 6);
+  }
+  expect(Array.from(floats.subarray(0, nodeCount * 8)).filter((_, i) => i % 8 < 6)).toEqual(Array.from(exact));
+}
+
 describe('binned SAH build (buildTriangleBvh)', () => {
   const cases: Array<Partial<TriangleBvhOptions>> = [
     {},
@@ -95,5 +128,30 @@ describe('binned SAH build (buildTriangleBvh)', () => {
     expect(bvhView(buildTriangleBvh(positions, null, { traversalCost: 6 })).nodes.nodeCount).toBe(1);
     // with cheap traversal, six scattered triangles are worth splitting
     expect(bvhView(buildTriangleBvh(positions, null, { traversalCost: 0.1 })).nodes.nodeCount).toBeGreaterThan(1);
+  });
+
+  test(`nodes of more than ${largeNodeSize} triangles (split from a sample) keep exact boxes and find every hit`, () => {
+    const { positions, indices } = gridMesh(70, 70); // 9 522 triangles
+    expect(indices.length / 3).toBeGreaterThan(8 * largeNodeSize);
+    const float = buildTriangleBvh(positions, indices, { layout: 'leaf-indices' });
+    checkTree(float, positions, defaultTriangleBvhOptions.maxLeafSize);
+    expectExactBoxes(float, positions);
+    expectMatchesBruteForce(float, positions, indices, 31);
+    const compact = buildTriangleBvh(positions, indices);
+    checkTree(compact, positions, 24);
+    expectMatchesBruteForce(compact, positions, indices, 32);
+  });
+
+  test('a large stack of identical triangles (every sampled centroid in one bin) splits in halves', () => {
+    const rand = mulberry32(11);
+    const faces = 4 * largeNodeSize;
+    const positions = new Float32Array(faces * 9);
+    for (let f = 0; f < faces; f++) {
+      const stacked = f % 8 !== 0; // 7/8 of the faces in one stack
+      for (let k = 0; k < 9; k++) positions[f * 9 + k] = stacked ? (k % 4) * 0.25 : rand() * 8 - 4;
+    }
+    const bvh = buildTriangleBvh(positions, null, { layout: 'leaf-indices' });
+    checkTree(bvh, positions, defaultTriangleBvhOptions.maxLeafSize);
+    expectExactBoxes(bvh, positions);
   });
 });

@@ -51,13 +51,18 @@ function deform(positions: Float32Array): void {
 }
 
 /** First hits of the compact BVH equal those of the exact float boxes ('leaf-triangles'), bit for bit in t. */
-function expectSameFirstHits(compact: TriangleBvh, exact: TriangleBvh, rays: Array<{ o: V3; d: V3 }>): number {
+function expectSameFirstHits(
+  compact: TriangleBvh,
+  exact: TriangleBvh,
+  rays: Array<{ o: V3; d: V3 }>,
+  tMin = 0,
+): number {
   const a = makeTriangleHit();
   const b = makeTriangleHit();
   let hits = 0;
   for (const { o, d } of rays) {
-    const got = raycastTriangleBvhFirst(compact, ...o, ...d, 0, Infinity, a);
-    expect(got, `ray ${o} → ${d}`).toBe(raycastTriangleBvhFirst(exact, ...o, ...d, 0, Infinity, b));
+    const got = raycastTriangleBvhFirst(compact, ...o, ...d, tMin, Infinity, a);
+    expect(got, `ray ${o} → ${d}`).toBe(raycastTriangleBvhFirst(exact, ...o, ...d, tMin, Infinity, b));
     if (!got) continue;
     hits++;
     expect(a.t, `ray ${o} → ${d}`).toBe(b.t);
@@ -149,6 +154,41 @@ describe("'compact' layout", () => {
       expect(expectSameFirstHits(compact, exact, rays)).toBeGreaterThan(1000);
       if (offset === 0) expectMatchesBruteForce(compact, positions, indices, 42); // its rays aim at the origin
     }
+  });
+
+  test('axis-parallel rays (±0 and subnormal components) on the root box planes and through vertices, any tMin', () => {
+    const { positions, indices } = gridMesh(40, 30);
+    const compact = buildTriangleBvh(positions, indices);
+    const exact = buildTriangleBvh(positions, indices, { layout: 'leaf-triangles' });
+    const min = [Infinity, Infinity, Infinity];
+    const max = [-Infinity, -Infinity, -Infinity];
+    for (let i = 0; i < positions.length; i++) {
+      min[i % 3] = Math.min(min[i % 3], positions[i]);
+      max[i % 3] = Math.max(max[i % 3], positions[i]);
+    }
+    const rays: Array<{ o: V3; d: V3 }> = [];
+    const lerp = (a: number, b: number, f: number) => a + (b - a) * f;
+    for (const zero of [0, -0, 5e-324, -1e-300]) {
+      for (let v = 0; v < positions.length / 3; v += 7) {
+        const [x, y, z] = positions.subarray(v * 3, v * 3 + 3);
+        rays.push({ o: [min[0] - 1, y, z], d: [1, zero, zero] }); // grazing, along x through the vertex
+        rays.push({ o: [x, max[1] + 1, z], d: [zero, -1, zero] });
+        rays.push({ o: [x, y, 1], d: [zero, zero, -1] }); // down through it
+        rays.push({ o: [x, y, -1], d: [zero, -zero, -1] }); // away from it: a hit only at negative t
+      }
+      for (let i = 0; i <= 40; i++) {
+        // In the root box's low and high planes (x = min, x = max, y = min, y = max), down and away.
+        const f = i / 40;
+        for (const dz of [-1, 1]) {
+          rays.push({ o: [min[0], lerp(min[1], max[1], f), dz < 0 ? 1 : -1], d: [zero, zero, dz] });
+          rays.push({ o: [max[0], lerp(min[1], max[1], f), dz < 0 ? 1 : -1], d: [zero, zero, dz] });
+          rays.push({ o: [lerp(min[0], max[0], f), min[1], dz < 0 ? 1 : -1], d: [zero, zero, dz] });
+          rays.push({ o: [lerp(min[0], max[0], f), max[1], dz < 0 ? 1 : -1], d: [zero, zero, dz] });
+        }
+      }
+    }
+    expect(expectSameFirstHits(compact, exact, rays)).toBeGreaterThan(1000);
+    expect(expectSameFirstHits(compact, exact, rays, -5)).toBeGreaterThan(expectSameFirstHits(compact, exact, rays));
   });
 
   test('a partial refit that leaves the grid falls back to a whole one: equal bounds, brute-force hits', () => {
