@@ -5,19 +5,20 @@
 // faster (8192 / 4096 instead of 1024 / 512 below: ~5 %) for first hits as fast.
 import { type BuildState, binRange, setGrid } from './bvh-bins.js';
 
-/** Nodes of more primitives than this choose their split from a sample (see binNode, partitionLarge). */
+/** @internal Nodes of more primitives than this choose their split from a sample (see binNode, partitionLarge). */
 export const largeNodeSize = 1024;
 
 /** About this many primitives of a large node are binned. */
 const samplesPerNode = 512;
 
-/** slotAxis of a node whose parent left it unbinned (a child of a large node): bin it when it is taken. */
+/** @internal slotAxis of a node whose parent left it unbinned (a child of a large node): bin it when it is taken. */
 export const unbinnedAxis = -2;
 
 /**
  * Sets slot `slot`'s grid from centroid bounds `c[o..o+6]` (2 × centroid, see setGrid) and bins node [start, end) into
  * it: every primitive (setting binOf) when the node is small, else every k-th primitive only (the bins then estimate
  * the split: their counts and boxes are the sample's).
+ * @internal
  */
 export function binNode(st: BuildState, slot: number, c: Float64Array, o: number, start: number, end: number): void {
   const n = end - start;
@@ -56,6 +57,7 @@ export function binNode(st: BuildState, slot: number, c: Float64Array, o: number
  * sampled primitives on either side of the split keep both halves non-empty). Writes the exact child boxes into
  * st.boxes[6..18] and leaves both children's slots (`slot + 1` left, `slot` right) unbinned. Returns the first index
  * of the right half.
+ * @internal
  */
 export function partitionLarge(st: BuildState, slot: number, start: number, end: number): number {
   const { prims, order, boxes } = st;
