@@ -18,9 +18,11 @@ import { makeOwnedBuffers, releaseAllOwned } from '../owned-buffers.js';
 import { clipPlanesOf } from './three-clipping.js';
 import { type GeometrySource, type GeometryState, readGeometryState } from './three-geometry.js';
 import {
+  copyWorld,
   forceBelow,
   forgetWorldPlaces,
   makeWorldPlaces,
+  settleWorld,
   updateObjectWorld,
   updatesItsOwnWorld,
   type WorldPlaces,
@@ -54,6 +56,8 @@ export interface ThreeDrawables extends GeometrySource {
   readonly frames: (Object3D[] | null)[];
   readonly frameNext: number[];
   readonly frameFlags: number[];
+  /** Per depth, the walk place of the children's parent. */
+  readonly frameParent: number[];
   /** Records whose instances, bones and morph weights are read after the walk (bones may come later in it). */
   readonly deforming: DrawableRecord[];
   /** What the walks know of each geometry (read once per walk: meshes that share a geometry share the read). */
@@ -71,15 +75,14 @@ export interface ThreeDrawables extends GeometrySource {
 
 /**
  * @internal Per place of the last successful walk (an index into its list), the record there and what its mesh was
- * when last written into the drawable. A mesh found at its place with the same geometry (same stamp), world-matrix
- * array, side and visibility — the steady case — costs reads of these arrays in walk order, not a visit to its record.
+ * when last written into the drawable. A mesh found at its place with the same geometry (same stamp), side and
+ * visibility — the steady case — costs reads of these arrays in walk order, not a visit to its record.
  */
 export interface WalkPlaces {
   records: DrawableRecord[];
   meshes: Mesh[];
   /** The geometry's state (its `geometry` tells the geometry) as the drawable was made from. */
   states: GeometryState[];
-  elements: ArrayLike<number>[];
   /** The world-matrix version written into the drawable (WorldPlaces.versions of its object). */
   versions: number[];
   /**
@@ -92,7 +95,7 @@ export interface WalkPlaces {
 function resizePlaces(places: WalkPlaces, length: number): void {
   if (places.records.length <= length) return;
   places.records.length = places.meshes.length = places.states.length = length;
-  places.elements.length = places.marks.length = places.versions.length = length;
+  places.marks.length = places.versions.length = length;
 }
 
 /** @internal */
@@ -107,12 +110,13 @@ export function makeThreeDrawables(
     records: new Map(),
     owned: makeOwnedBuffers(device, 'weft-three'),
     list: [],
-    places: { records: [], meshes: [], states: [], elements: [], marks: [], versions: [] },
+    places: { records: [], meshes: [], states: [], marks: [], versions: [] },
     world: makeWorldPlaces(),
     steady: new Uint8Array(64),
     frames: [],
     frameNext: [],
     frameFlags: [],
+    frameParent: [],
     deforming: [],
     geometries: new WeakMap(),
     clipped: false,
@@ -141,10 +145,11 @@ export function forgetSteady(state: ThreeDrawables): void {
 }
 
 /**
- * Lists `mesh` at place `at` of this walk, up to date. A steady mesh (at its place in the last walk, nothing changed)
- * is checked against the place arrays only; otherwise its record is found (at its place, else by lookup), made again
- * when its geometry changed (read once per geometry per walk), and its matrix, side, visibility, instances, bones,
- * morph weights and clip planes brought to what they are now.
+ * Lists `mesh` at place `at` of this walk (place `objectAt` of the object walk), up to date. A steady mesh (at its
+ * place in the last walk, nothing changed) is checked against the place arrays only; otherwise its record is found (at
+ * its place, else by lookup), made again when its geometry changed (read once per geometry per walk), and its matrix,
+ * side, visibility, instances, bones, morph weights and clip planes brought to what they are now. The drawable's world
+ * matrix is the walk's copy (copyWorld), never three's array, which may hold a matrix three would overwrite.
  */
 function visitMesh(
   api: string,
@@ -152,6 +157,7 @@ function visitMesh(
   mesh: Mesh,
   camera: Camera,
   at: number,
+  objectAt: number,
   clippedAbove: boolean,
   worldVersion: number,
 ): void {
@@ -171,7 +177,6 @@ function visitMesh(
   }
   visible &&= (mesh.layers.mask & camera.layers.mask) !== 0;
   const geometry = mesh.geometry;
-  const elements = mesh.matrixWorld.elements;
   const places = state.places;
   const look = side + (visible ? 4 : 0);
   if (places.meshes[at] === mesh && !clippedAbove) {
@@ -179,10 +184,12 @@ function visitMesh(
     if (known.geometry === geometry) {
       if (known.pass !== pass) readGeometryState(state, geometry, known, pass);
       // The list still holds this place's drawable from the last walk: steady unless its world matrix changed.
-      if (places.marks[at] === known.stamp * 8 + look && places.elements[at] === elements) {
+      if (places.marks[at] === known.stamp * 8 + look) {
         if (places.versions[at] === worldVersion) state.steady[at] = 1;
         else {
-          state.list[at].worldMatrixVersion = places.versions[at] = worldVersion;
+          const drawable = state.list[at];
+          copyWorld(state.world, objectAt, drawable.worldMatrix as Float64Array);
+          drawable.worldMatrixVersion = places.versions[at] = worldVersion;
           state.steady[at] = 0;
         }
         return;
@@ -205,7 +212,7 @@ function visitMesh(
     state.records.set(mesh, record);
   }
   const drawable = record.drawable;
-  drawable.worldMatrix = elements;
+  copyWorld(state.world, objectAt, drawable.worldMatrix as Float64Array);
   drawable.worldMatrixVersion = worldVersion;
   drawable.doubleSided = side === DoubleSide;
   drawable.frontFace = side === BackSide ? 'cw' : 'ccw';
@@ -221,7 +228,6 @@ function visitMesh(
   places.records[at] = record;
   places.meshes[at] = mesh;
   places.states[at] = known;
-  places.elements[at] = elements;
   places.versions[at] = worldVersion;
   state.steady[at] = 0;
   places.marks[at] = record.deforms || record.clip ? -1 : known.stamp * 8 + look;
@@ -271,6 +277,7 @@ export function collectThreeDrawables(
   const frames = state.frames;
   const next = state.frameNext;
   const flags = state.frameFlags;
+  const parents = state.frameParent;
   // Written by index, lengths set once at the end: emptying and refilling them would reallocate them every pick.
   state.count = 0;
   let objects = 0;
@@ -280,10 +287,11 @@ export function collectThreeDrawables(
     // multiplies by a world this walk does not see change.
     let below = scene.matrixWorldAutoUpdate ? 0 : updatedFlag;
     below |= scene.parent !== null ? movedFlag : 0;
-    below = visitObject(api, state, scene, camera, objects++, below | shownFlag);
+    below = visitObject(api, state, scene, camera, objects++, -1, below | shownFlag);
     if (scene.children.length > 0) {
       frames[0] = scene.children;
       next[0] = 0;
+      parents[0] = 0;
       flags[0] = below & shownFlag && clipsBelow(scene) ? below | clippedFlag : below;
       depth = 1;
     }
@@ -298,10 +306,12 @@ export function collectThreeDrawables(
       }
       next[frame] = at + 1;
       const child = children[at];
-      const childBelow = visitObject(api, state, child, camera, objects++, flags[frame]);
+      const childAt = objects++;
+      const childBelow = visitObject(api, state, child, camera, childAt, parents[frame], flags[frame]);
       if (child.children.length > 0) {
         frames[depth] = child.children;
         next[depth] = 0;
+        parents[depth] = childAt;
         flags[depth] =
           childBelow & shownFlag && !(childBelow & clippedFlag) && clipsBelow(child)
             ? childBelow | clippedFlag
@@ -333,7 +343,8 @@ export function collectThreeDrawables(
 }
 
 /**
- * Visits one object of the walk (place `objectAt` of every object): its world matrix as three's update leaves it, then,
+ * Visits one object of the walk (place `objectAt` of every object, its parent at `parentAt`): its world matrix as
+ * three's update leaves it, then,
  * when it is shown, a mesh is listed at `state.count` (a BatchedMesh throws). Returns the flags for its children, but
  * for a clipping of its own (the caller adds that where it has children).
  */
@@ -343,16 +354,18 @@ function visitObject(
   object: Object3D,
   camera: Camera,
   objectAt: number,
+  parentAt: number,
   above: number,
 ): number {
   const force = (above & forceFlag) !== 0;
   let updated = (above & updatedFlag) !== 0;
   if (!updated && updatesItsOwnWorld(state.world, object)) {
     // three calls the override for the object and everything below it; this walk then only compares.
+    if (object.parent !== null) settleWorld(state.world, parentAt, object.parent);
     object.updateMatrixWorld(force);
     updated = true;
   }
-  const bits = updateObjectWorld(state.world, object, objectAt, force, (above & movedFlag) !== 0, updated);
+  const bits = updateObjectWorld(state.world, object, objectAt, parentAt, force, (above & movedFlag) !== 0, updated);
   const shown = (above & shownFlag) !== 0 && object.visible;
   const clipped = (above & clippedFlag) !== 0;
   if (shown && (object as Mesh).isMesh) {
@@ -369,7 +382,7 @@ function visitObject(
       grown.set(state.steady);
       state.steady = grown;
     }
-    visitMesh(api, state, object as Mesh, camera, count, clipped, state.world.versions[objectAt]);
+    visitMesh(api, state, object as Mesh, camera, count, objectAt, clipped, state.world.versions[objectAt]);
   }
   return (
     (clipped ? clippedFlag : 0) |
