@@ -155,7 +155,7 @@ function visitMesh(
   api: string,
   state: ThreeDrawables,
   mesh: Mesh,
-  camera: Camera,
+  cameraMask: number,
   at: number,
   objectAt: number,
   clippedAbove: boolean,
@@ -175,7 +175,7 @@ function visitMesh(
     side = material.side;
     visible = material.visible;
   }
-  visible &&= (mesh.layers.mask & camera.layers.mask) !== 0;
+  visible &&= (mesh.layers.mask & cameraMask) !== 0;
   const geometry = mesh.geometry;
   const places = state.places;
   const look = side + (visible ? 4 : 0);
@@ -195,6 +195,13 @@ function visitMesh(
         return;
       }
     }
+  }
+  // Checked off the steady path: a walk that finds a BatchedMesh throws and forgets its places, so none is steady.
+  if ((mesh as { isBatchedMesh?: boolean }).isBatchedMesh) refuseBatchedMesh(api, mesh);
+  if (state.steady.length <= at) {
+    const grown = new Uint8Array(Math.max(64, state.steady.length * 2));
+    grown.set(state.steady);
+    state.steady = grown;
   }
   const previous = places.records[at];
   let record = previous !== undefined && previous.mesh === mesh ? previous : state.records.get(mesh);
@@ -231,6 +238,15 @@ function visitMesh(
   places.versions[at] = worldVersion;
   state.steady[at] = 0;
   places.marks[at] = record.deforms || record.clip ? -1 : known.stamp * 8 + look;
+}
+
+/** A BatchedMesh is a Mesh too. */
+function refuseBatchedMesh(api: string, mesh: Mesh): never {
+  throw new PickError(
+    api,
+    'unsupported',
+    `${describeValue(mesh.name || mesh.uuid)} is a BatchedMesh; weft-gpu/three does not pick BatchedMesh yet (use InstancedMesh or separate meshes, or hide it from the pick with layers)`,
+  );
 }
 
 /** Whether `object` is a ClippingGroup that clips what is below it. */
@@ -278,6 +294,7 @@ export function collectThreeDrawables(
   const next = state.frameNext;
   const flags = state.frameFlags;
   const parents = state.frameParent;
+  const cameraMask = camera.layers.mask;
   // Written by index, lengths set once at the end: emptying and refilling them would reallocate them every pick.
   state.count = 0;
   let objects = 0;
@@ -287,7 +304,7 @@ export function collectThreeDrawables(
     // multiplies by a world this walk does not see change.
     let below = scene.matrixWorldAutoUpdate ? 0 : updatedFlag;
     below |= scene.parent !== null ? movedFlag : 0;
-    below = visitObject(api, state, scene, camera, objects++, -1, below | shownFlag);
+    below = visitObject(api, state, scene, cameraMask, objects++, -1, below | shownFlag);
     if (scene.children.length > 0) {
       frames[0] = scene.children;
       next[0] = 0;
@@ -307,7 +324,7 @@ export function collectThreeDrawables(
       next[frame] = at + 1;
       const child = children[at];
       const childAt = objects++;
-      const childBelow = visitObject(api, state, child, camera, childAt, parents[frame], flags[frame]);
+      const childBelow = visitObject(api, state, child, cameraMask, childAt, parents[frame], flags[frame]);
       if (child.children.length > 0) {
         frames[depth] = child.children;
         next[depth] = 0;
@@ -352,7 +369,7 @@ function visitObject(
   api: string,
   state: ThreeDrawables,
   object: Object3D,
-  camera: Camera,
+  cameraMask: number,
   objectAt: number,
   parentAt: number,
   above: number,
@@ -370,19 +387,7 @@ function visitObject(
   const clipped = (above & clippedFlag) !== 0;
   if (shown && (object as Mesh).isMesh) {
     const count = state.count++;
-    // A BatchedMesh is a Mesh too.
-    if ((object as { isBatchedMesh?: boolean }).isBatchedMesh)
-      throw new PickError(
-        api,
-        'unsupported',
-        `${describeValue(object.name || object.uuid)} is a BatchedMesh; weft-gpu/three does not pick BatchedMesh yet (use InstancedMesh or separate meshes, or hide it from the pick with layers)`,
-      );
-    if (state.steady.length <= count) {
-      const grown = new Uint8Array(Math.max(64, state.steady.length * 2));
-      grown.set(state.steady);
-      state.steady = grown;
-    }
-    visitMesh(api, state, object as Mesh, camera, count, objectAt, clipped, state.world.versions[objectAt]);
+    visitMesh(api, state, object as Mesh, cameraMask, count, objectAt, clipped, state.world.versions[objectAt]);
   }
   return (
     (clipped ? clippedFlag : 0) |
