@@ -1,38 +1,22 @@
 // What a three.js scene draws, as the pick-source seam's drawables: three's own GPU buffers where weft can bind them,
 // the matrices, instances, bone matrices and morph weights as they are now, and what three culls and hides.
-import {
-  BackSide,
-  type BufferGeometry,
-  type Camera,
-  DoubleSide,
-  type Material,
-  type Mesh,
-  type Object3D,
-  type Side,
-} from 'three';
+import type { BufferGeometry, Camera, Material, Mesh, Object3D } from 'three';
 import type { WebGPURenderer } from 'three/webgpu';
-import { describeValue } from '../../core/errors.js';
-import { PickError } from '../../picking/pick-errors.js';
 import type { PickDrawable } from '../../picking/sources/drawable-types.js';
 import { makeOwnedBuffers, releaseAllOwned } from '../owned-buffers.js';
-import { clipPlanesOf } from './three-clipping.js';
-import { type GeometrySource, type GeometryState, readGeometryState } from './three-geometry.js';
+import type { GeometrySource, GeometryState } from './three-geometry.js';
+import { type DrawableRecord, refreshDeformation } from './three-mesh-record.js';
+import { resizePlaces, visitMesh, type WalkPlaces } from './three-mesh-visit.js';
 import {
   forceBelow,
   forgetWorldPlaces,
   makeWorldPlaces,
+  settleWorld,
   updateObjectWorld,
   updatesItsOwnWorld,
   type WorldPlaces,
   worldChanged,
 } from './three-world.js';
-import {
-  checkMaterial,
-  checkMaterialList,
-  type DrawableRecord,
-  makeRecord,
-  refreshDeformation,
-} from './three-mesh-record.js';
 
 /** @internal The adapter's memory of a three.js scene: one record per mesh, the drawables list it hands the seam. */
 export interface ThreeDrawables extends GeometrySource {
@@ -54,6 +38,8 @@ export interface ThreeDrawables extends GeometrySource {
   readonly frames: (Object3D[] | null)[];
   readonly frameNext: number[];
   readonly frameFlags: number[];
+  /** Per depth, the walk place of the children's parent. */
+  readonly frameParent: number[];
   /** Records whose instances, bones and morph weights are read after the walk (bones may come later in it). */
   readonly deforming: DrawableRecord[];
   /** What the walks know of each geometry (read once per walk: meshes that share a geometry share the read). */
@@ -69,32 +55,6 @@ export interface ThreeDrawables extends GeometrySource {
   count: number;
 }
 
-/**
- * @internal Per place of the last successful walk (an index into its list), the record there and what its mesh was
- * when last written into the drawable. A mesh found at its place with the same geometry (same stamp), world-matrix
- * array, side and visibility — the steady case — costs reads of these arrays in walk order, not a visit to its record.
- */
-export interface WalkPlaces {
-  records: DrawableRecord[];
-  meshes: Mesh[];
-  /** The geometry's state (its `geometry` tells the geometry) as the drawable was made from. */
-  states: GeometryState[];
-  elements: ArrayLike<number>[];
-  /** The world-matrix version written into the drawable (WorldPlaces.versions of its object). */
-  versions: number[];
-  /**
-   * `stamp × 8 + side + 4 × visible` as written into the drawable (the geometry's stamp, then its look); -1 where the
-   * record is refreshed every pick (deformed, clipped).
-   */
-  marks: number[];
-}
-
-function resizePlaces(places: WalkPlaces, length: number): void {
-  if (places.records.length <= length) return;
-  places.records.length = places.meshes.length = places.states.length = length;
-  places.elements.length = places.marks.length = places.versions.length = length;
-}
-
 /** @internal */
 export function makeThreeDrawables(
   renderer: WebGPURenderer,
@@ -107,12 +67,13 @@ export function makeThreeDrawables(
     records: new Map(),
     owned: makeOwnedBuffers(device, 'weft-three'),
     list: [],
-    places: { records: [], meshes: [], states: [], elements: [], marks: [], versions: [] },
+    places: { records: [], meshes: [], states: [], marks: [], versions: [] },
     world: makeWorldPlaces(),
     steady: new Uint8Array(64),
     frames: [],
     frameNext: [],
     frameFlags: [],
+    frameParent: [],
     deforming: [],
     geometries: new WeakMap(),
     clipped: false,
@@ -138,93 +99,6 @@ export function disposeThreeDrawables(state: ThreeDrawables): void {
  */
 export function forgetSteady(state: ThreeDrawables): void {
   resizePlaces(state.places, 0);
-}
-
-/**
- * Lists `mesh` at place `at` of this walk, up to date. A steady mesh (at its place in the last walk, nothing changed)
- * is checked against the place arrays only; otherwise its record is found (at its place, else by lookup), made again
- * when its geometry changed (read once per geometry per walk), and its matrix, side, visibility, instances, bones,
- * morph weights and clip planes brought to what they are now.
- */
-function visitMesh(
-  api: string,
-  state: ThreeDrawables,
-  mesh: Mesh,
-  camera: Camera,
-  at: number,
-  clippedAbove: boolean,
-  worldVersion: number,
-): void {
-  const pass = state.pass;
-  const material = mesh.material;
-  let side: Side;
-  let visible: boolean;
-  if (Array.isArray(material)) ({ side, visible } = checkMaterialList(api, mesh, material));
-  else {
-    // Nothing changes during a walk: meshes that share the previous mesh's material need no second check.
-    if (material !== state.checkedMaterial) {
-      checkMaterial(api, mesh, material);
-      state.checkedMaterial = material;
-    }
-    side = material.side;
-    visible = material.visible;
-  }
-  visible &&= (mesh.layers.mask & camera.layers.mask) !== 0;
-  const geometry = mesh.geometry;
-  const elements = mesh.matrixWorld.elements;
-  const places = state.places;
-  const look = side + (visible ? 4 : 0);
-  if (places.meshes[at] === mesh && !clippedAbove) {
-    const known = places.states[at];
-    if (known.geometry === geometry) {
-      if (known.pass !== pass) readGeometryState(state, geometry, known, pass);
-      // The list still holds this place's drawable from the last walk: steady unless its world matrix changed.
-      if (places.marks[at] === known.stamp * 8 + look && places.elements[at] === elements) {
-        if (places.versions[at] === worldVersion) state.steady[at] = 1;
-        else {
-          state.list[at].worldMatrixVersion = places.versions[at] = worldVersion;
-          state.steady[at] = 0;
-        }
-        return;
-      }
-    }
-  }
-  const previous = places.records[at];
-  let record = previous !== undefined && previous.mesh === mesh ? previous : state.records.get(mesh);
-  let known = record !== undefined && record.geometry === geometry ? record.geometryState : undefined;
-  if (!known) {
-    known = state.geometries.get(geometry);
-    if (!known)
-      state.geometries.set(geometry, (known = { geometry, pass: 0, stamp: 0, values: [], plain: null, skinned: null }));
-  }
-  if (known.pass !== pass) readGeometryState(state, geometry, known, pass);
-  if (record === undefined || record.geometryState !== known || record.stamp !== known.stamp) {
-    const made = makeRecord(api, state, mesh, known);
-    if (record) made.drawable.geometryVersion = (record.drawable.geometryVersion ?? 0) + 1;
-    record = made;
-    state.records.set(mesh, record);
-  }
-  const drawable = record.drawable;
-  drawable.worldMatrix = elements;
-  drawable.worldMatrixVersion = worldVersion;
-  drawable.doubleSided = side === DoubleSide;
-  drawable.frontFace = side === BackSide ? 'cw' : 'ccw';
-  drawable.visible = visible;
-  if (record.deforms) {
-    state.deforming.push(record);
-    if (visible && state.deformed === null && (drawable.skin || drawable.morph)) state.deformed = drawable;
-  }
-  record.clip = clippedAbove ? clipPlanesOf(api, mesh, record.clip) : null;
-  if (record.clip) state.clipped = true;
-  record.place = at;
-  state.list[at] = drawable;
-  places.records[at] = record;
-  places.meshes[at] = mesh;
-  places.states[at] = known;
-  places.elements[at] = elements;
-  places.versions[at] = worldVersion;
-  state.steady[at] = 0;
-  places.marks[at] = record.deforms || record.clip ? -1 : known.stamp * 8 + look;
 }
 
 /** Whether `object` is a ClippingGroup that clips what is below it. */
@@ -271,6 +145,8 @@ export function collectThreeDrawables(
   const frames = state.frames;
   const next = state.frameNext;
   const flags = state.frameFlags;
+  const parents = state.frameParent;
+  const cameraMask = camera.layers.mask;
   // Written by index, lengths set once at the end: emptying and refilling them would reallocate them every pick.
   state.count = 0;
   let objects = 0;
@@ -280,10 +156,11 @@ export function collectThreeDrawables(
     // multiplies by a world this walk does not see change.
     let below = scene.matrixWorldAutoUpdate ? 0 : updatedFlag;
     below |= scene.parent !== null ? movedFlag : 0;
-    below = visitObject(api, state, scene, camera, objects++, below | shownFlag);
+    below = visitObject(api, state, scene, cameraMask, objects++, -1, below | shownFlag);
     if (scene.children.length > 0) {
       frames[0] = scene.children;
       next[0] = 0;
+      parents[0] = 0;
       flags[0] = below & shownFlag && clipsBelow(scene) ? below | clippedFlag : below;
       depth = 1;
     }
@@ -298,10 +175,12 @@ export function collectThreeDrawables(
       }
       next[frame] = at + 1;
       const child = children[at];
-      const childBelow = visitObject(api, state, child, camera, objects++, flags[frame]);
+      const childAt = objects++;
+      const childBelow = visitObject(api, state, child, cameraMask, childAt, parents[frame], flags[frame]);
       if (child.children.length > 0) {
         frames[depth] = child.children;
         next[depth] = 0;
+        parents[depth] = childAt;
         flags[depth] =
           childBelow & shownFlag && !(childBelow & clippedFlag) && clipsBelow(child)
             ? childBelow | clippedFlag
@@ -333,7 +212,8 @@ export function collectThreeDrawables(
 }
 
 /**
- * Visits one object of the walk (place `objectAt` of every object): its world matrix as three's update leaves it, then,
+ * Visits one object of the walk (place `objectAt` of every object, its parent at `parentAt`): its world matrix as
+ * three's update leaves it, then,
  * when it is shown, a mesh is listed at `state.count` (a BatchedMesh throws). Returns the flags for its children, but
  * for a clipping of its own (the caller adds that where it has children).
  */
@@ -341,35 +221,25 @@ function visitObject(
   api: string,
   state: ThreeDrawables,
   object: Object3D,
-  camera: Camera,
+  cameraMask: number,
   objectAt: number,
+  parentAt: number,
   above: number,
 ): number {
   const force = (above & forceFlag) !== 0;
   let updated = (above & updatedFlag) !== 0;
   if (!updated && updatesItsOwnWorld(state.world, object)) {
     // three calls the override for the object and everything below it; this walk then only compares.
+    if (object.parent !== null) settleWorld(state.world, parentAt, object.parent);
     object.updateMatrixWorld(force);
     updated = true;
   }
-  const bits = updateObjectWorld(state.world, object, objectAt, force, (above & movedFlag) !== 0, updated);
+  const bits = updateObjectWorld(state.world, object, objectAt, parentAt, force, (above & movedFlag) !== 0, updated);
   const shown = (above & shownFlag) !== 0 && object.visible;
   const clipped = (above & clippedFlag) !== 0;
   if (shown && (object as Mesh).isMesh) {
     const count = state.count++;
-    // A BatchedMesh is a Mesh too.
-    if ((object as { isBatchedMesh?: boolean }).isBatchedMesh)
-      throw new PickError(
-        api,
-        'unsupported',
-        `${describeValue(object.name || object.uuid)} is a BatchedMesh; weft-gpu/three does not pick BatchedMesh yet (use InstancedMesh or separate meshes, or hide it from the pick with layers)`,
-      );
-    if (state.steady.length <= count) {
-      const grown = new Uint8Array(Math.max(64, state.steady.length * 2));
-      grown.set(state.steady);
-      state.steady = grown;
-    }
-    visitMesh(api, state, object as Mesh, camera, count, clipped, state.world.versions[objectAt]);
+    visitMesh(api, state, object as Mesh, cameraMask, count, objectAt, clipped, state.world.versions[objectAt]);
   }
   return (
     (clipped ? clippedFlag : 0) |

@@ -73,7 +73,8 @@ function materialIndexOf(mesh: Mesh, face: number): number {
 
 /**
  * Builds the three.js intersection of a weft hit on `object` (instance `instance`, -1 for none) at CSS pixel (x, y) of
- * a `width` × `height` canvas.
+ * a `width` × `height` canvas; `world`: the object's world matrix the pick used (its drawable's, which three's
+ * `matrixWorld` need not hold yet).
  * @internal
  */
 export function makeThreeIntersection(
@@ -82,6 +83,7 @@ export function makeThreeIntersection(
   instance: number,
   camera: Camera,
   pixel: { x: number; y: number; width: number; height: number },
+  world: ArrayLike<number>,
 ): ThreeIntersection {
   const mesh = object as Mesh;
   const point = new Vector3(...info.pickedPoint!);
@@ -91,12 +93,12 @@ export function makeThreeIntersection(
   const face: Face = { a, b, c, normal: faceNormal, materialIndex: materialIndexOf(mesh, info.faceId) };
   const barycoord = new Vector3(info.bu, info.bv, 1 - info.bu - info.bv);
   const origin = threeRayOrigin(camera, pixel.x, pixel.y, pixel.width, pixel.height);
-  let world = mesh.matrixWorld;
+  const meshWorld = new Matrix4().fromArray(world as number[]);
   if (instance >= 0) {
     (mesh as InstancedMesh).getMatrixAt(instance, scratch!.instance);
-    world = scratch!.instance.premultiply(mesh.matrixWorld);
+    meshWorld.multiply(scratch!.instance);
   }
-  const corners = local.map((p) => p.clone().applyMatrix4(world)) as [Vector3, Vector3, Vector3];
+  const corners = local.map((p) => p.clone().applyMatrix4(meshWorld)) as [Vector3, Vector3, Vector3];
   const normal = new Vector3(...(info.pickedNormalWorld ?? info.pickedFaceNormalWorld!)).normalize();
   // Raycaster's rule: the interpolated normal is turned against the ray (weft turns it to the face's side, which
   // differs only where the interpolated normal and the face disagree, e.g. grazing views inside a clipped sphere).

@@ -123,7 +123,8 @@ export function makeRecord(
     vertexBuffers: buffers.vertexBuffers,
     index: buffers.index,
     geometryVersion: 0,
-    worldMatrix: mesh.matrixWorld.elements,
+    // The walk's copy of the world matrix (three-world.ts copyWorld), written by each visit that sees it change.
+    worldMatrix: new Float64Array(16),
     // Set by each visit; present from the start so every drawable keeps one shape.
     worldMatrixVersion: 0,
     doubleSided: false,

@@ -180,7 +180,9 @@ export async function pickManyThreeAsync(
     const picked = info.hit ? pickedObjectOf(picker.target, info) : null;
     if (!picked) return null;
     const pixel = { x: sampled(points[i].x), y: sampled(points[i].y), ...css };
-    return makeThreeIntersection(info, picked.object, picked.instance, camera, pixel);
+    const world =
+      picker.drawables.records.get(picked.object)?.drawable.worldMatrix ?? picked.object.matrixWorld.elements;
+    return makeThreeIntersection(info, picked.object, picked.instance, camera, pixel, world);
   });
 }
 

@@ -13,6 +13,8 @@ const localAt = 16;
 const derivedFlag = 1;
 const keptFlag = 2;
 const composedFlag = 4;
+/** The walk keeps this object's world itself and never reads three's (see `updateObjectWorld`). */
+const ownedFlag = 8;
 
 /** @internal Bits `updateObjectWorld` returns. */
 export const forceBelow = 1;
@@ -31,7 +33,8 @@ export interface WorldPlaces {
   /**
    * Per place: `derivedFlag` where the world matrix was derived by a walk from the kept local values and has not been
    * touched since; `keptFlag` where local values of this object are kept, `composedFlag` too where they are position,
-   * quaternion and scale (else the matrix).
+   * quaternion and scale (else the matrix); `ownedFlag` where the last walk took the kept world as the object's world
+   * without reading three's.
    */
   flags: Uint8Array;
   /** Per place, the version of the world matrix there: a new number (from `nextVersion`) at each change seen. */
@@ -117,16 +120,40 @@ function keepLocal(values: Float64Array, o: number, object: Object3D): void {
   values[o + 9] = s.z;
 }
 
+/**
+ * @internal Writes the kept world of place `at` into its object's `matrixWorld` where the walk owns it: three's array
+ * may hold a hand-written matrix there, which three's own update would overwrite with this one before reading it.
+ * Called before anything of the walk reads the matrix (a child's product, an override's update).
+ */
+export function settleWorld(places: WorldPlaces, at: number, object: Object3D): void {
+  if (at < 0 || (places.flags[at] & ownedFlag) === 0) return;
+  const values = places.values;
+  const o = at * stride + worldAt;
+  const world = object.matrixWorld.elements;
+  if (!holdsSixteen(values, o, world)) for (let i = 0; i < 16; i++) world[i] = values[o + i];
+}
+
+/** @internal Copies the world matrix the walk knows at place `at` into `out` (16 numbers). */
+export function copyWorld(places: WorldPlaces, at: number, out: Float64Array): void {
+  const values = places.values;
+  const o = at * stride + worldAt;
+  for (let i = 0; i < 16; i++) out[i] = values[o + i];
+}
+
 /** @internal Whether three calls the object's own `updateMatrixWorld` (a Camera, a SkinnedMesh, a helper, yours). */
 export function updatesItsOwnWorld(places: WorldPlaces, object: Object3D): boolean {
   return object.updateMatrixWorld !== places.threeUpdate;
 }
 
 /**
- * Does for `object`, at place `at` of the object walk, what three's `updateMatrixWorld(force)` does for it alone
- * (children excluded), skipping the compose and the product where they would write the values already there: the
- * world matrix is derived again only when the place is new, the local values (`matrixAutoUpdate`) or the matrix
- * changed, the parent's world changed this walk, or someone wrote `matrixWorld` since the last walk.
+ * Does for `object`, at place `at` of the object walk (its parent at `parentAt`, -1 outside the walk), what three's
+ * `updateMatrixWorld(force)` does for it alone (children excluded), skipping the compose and the product where they
+ * would write the values already there: the world matrix is derived again only when the place is new, the local values
+ * (`matrixAutoUpdate`) or the matrix changed, the parent's world changed this walk, or someone wrote `matrixWorld` since
+ * the last walk where three would keep what was written.
+ * An object with `matrixAutoUpdate` and `matrixWorldAutoUpdate` gets its world recomposed by three on every update, so
+ * a `matrixWorld` written by hand is never drawn: its three array is not read (the walk's costliest compare); the
+ * kept world is its world, the one its drawable and its children's products use (`settleWorld`, `copyWorld`).
  * `updated`: three's own method already updated it (an ancestor or itself overrides `updateMatrixWorld`, or the scene
  * is not auto-updated): only its world matrix is compared. Returns `forceBelow` (three's `force` for its children)
  * and `worldChanged` bits.
@@ -136,6 +163,7 @@ export function updateObjectWorld(
   places: WorldPlaces,
   object: Object3D,
   at: number,
+  parentAt: number,
   force: boolean,
   parentChanged: boolean,
   updated: boolean,
@@ -150,11 +178,13 @@ export function updateObjectWorld(
     places.parents[at] = parent;
   }
   const world = object.matrixWorld.elements;
-  // Whether the world matrix holds what the last walk saw there (a hand-written one does not).
-  let worldSame = known && holdsSixteen(values, o + worldAt, world);
   const flags = places.flags[at];
-  let derived = worldSame && (flags & derivedFlag) !== 0;
   const auto = object.matrixAutoUpdate;
+  // A bone's matrixWorld is read by its skeleton, outside the walk: kept where three would leave it.
+  const owned = !updated && auto && object.matrixWorldAutoUpdate && (object as { isBone?: boolean }).isBone !== true;
+  // Whether the world matrix holds what the last walk saw there (a hand-written one does not, where three keeps it).
+  let worldSame = known && (owned ? (flags & derivedFlag) !== 0 : holdsSixteen(values, o + worldAt, world));
+  let derived = worldSame && (flags & derivedFlag) !== 0;
   // The kept local values are of the kind this object composes from now (matrixAutoUpdate may have been toggled).
   let kept = known ? flags & (keptFlag | composedFlag) : 0;
   const localKnown = kept === (auto ? keptFlag | composedFlag : keptFlag);
@@ -182,7 +212,10 @@ export function updateObjectWorld(
         if (!derived) {
           if (auto && !composed) object.updateMatrix();
           if (parent === null) object.matrixWorld.copy(object.matrix);
-          else object.matrixWorld.multiplyMatrices(parent.matrixWorld, object.matrix);
+          else {
+            settleWorld(places, parentAt, parent);
+            object.matrixWorld.multiplyMatrices(parent.matrixWorld, object.matrix);
+          }
           places.computed++;
           derived = true;
           worldSame = known && holdsSixteen(values, o + worldAt, world);
@@ -198,7 +231,7 @@ export function updateObjectWorld(
     keep16(values, o + worldAt, world);
     places.versions[at] = places.nextVersion++;
   }
-  const next = (derived ? derivedFlag : 0) | kept;
+  const next = (derived ? derivedFlag : 0) | (owned && derived ? ownedFlag : 0) | kept;
   if (flags !== next) places.flags[at] = next;
   return (force ? forceBelow : 0) | (changed ? worldChanged : 0);
 }
