@@ -81,6 +81,20 @@ export function setGrid(st: BuildState, slot: number, c: Float64Array, o: number
 }
 
 /**
+ * Grows the box `b[o..o+6]` (interleaved min/max per axis) by primitive box `src[s..s+6]`. Float64 boxes, Float32
+ * primitives only: a polymorphic typed-array read is several times slower.
+ * @internal
+ */
+export function growByPrim(b: Float64Array, o: number, src: Float32Array, s: number): void {
+  if (src[s] < b[o]) b[o] = src[s];
+  if (src[s + 1] > b[o + 1]) b[o + 1] = src[s + 1];
+  if (src[s + 2] < b[o + 2]) b[o + 2] = src[s + 2];
+  if (src[s + 3] > b[o + 3]) b[o + 3] = src[s + 3];
+  if (src[s + 4] < b[o + 4]) b[o + 4] = src[s + 4];
+  if (src[s + 5] > b[o + 5]) b[o + 5] = src[s + 5];
+}
+
+/**
  * Bins [start, end) into slot `slot` on the grid setGrid left there (a node with no binned parent: root, halves).
  * @internal
  */
@@ -98,13 +112,7 @@ export function binRange(st: BuildState, slot: number, start: number, end: numbe
     binOf[i] = b;
     const k = base + b;
     binCounts[k]++;
-    const o = k * 6;
-    if (prims[p] < B[o]) B[o] = prims[p];
-    if (prims[p + 1] > B[o + 1]) B[o + 1] = prims[p + 1];
-    if (prims[p + 2] < B[o + 2]) B[o + 2] = prims[p + 2];
-    if (prims[p + 3] > B[o + 3]) B[o + 3] = prims[p + 3];
-    if (prims[p + 4] < B[o + 4]) B[o + 4] = prims[p + 4];
-    if (prims[p + 5] > B[o + 5]) B[o + 5] = prims[p + 5];
+    growByPrim(B, k * 6, prims, p);
   }
 }
 

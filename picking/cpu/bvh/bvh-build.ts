@@ -1,4 +1,12 @@
-import { type BuildState, binRange, findBestSplit, partitionAndBin, resetBox, setGrid } from './bvh-bins.js';
+import {
+  type BuildState,
+  binRange,
+  findBestSplit,
+  growByPrim,
+  partitionAndBin,
+  resetBox,
+  setGrid,
+} from './bvh-bins.js';
 import { binNode, largeNodeSize, partitionLarge, unbinnedAxis } from './bvh-large-nodes.js';
 import { allocateBvhNodes, type BvhNodes, halfArea32, nodeWords, setInnerNode, setLeafNode } from './bvh-nodes.js';
 
@@ -9,16 +17,6 @@ export interface BvhBuildOptions {
   /** SAH cost of visiting an inner node, relative to `intersectCost` per primitive. */
   traversalCost: number;
   intersectCost: number;
-}
-
-// Two monomorphic copies (Float32 source, Float64 source): a polymorphic typed-array read is several times slower.
-function growByPrim(b: Float64Array, o: number, src: Float32Array, s: number): void {
-  if (src[s] < b[o]) b[o] = src[s];
-  if (src[s + 1] > b[o + 1]) b[o + 1] = src[s + 1];
-  if (src[s + 2] < b[o + 2]) b[o + 2] = src[s + 2];
-  if (src[s + 3] > b[o + 3]) b[o + 3] = src[s + 3];
-  if (src[s + 4] < b[o + 4]) b[o + 4] = src[s + 4];
-  if (src[s + 5] > b[o + 5]) b[o + 5] = src[s + 5];
 }
 
 /** Grows centroid bounds (stored as min + max per axis, i.e. twice the centroid) by primitive p. */

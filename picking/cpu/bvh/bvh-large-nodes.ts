@@ -3,7 +3,7 @@
 // bins. A node's best split is found about as well from a few hundred primitives, and a bin update per primitive
 // (6 bounds in memory) costs about twice the two boxes held in registers: on a 500k-triangle torus the build is ~7 %
 // faster (8192 / 4096 instead of 1024 / 512 below: ~5 %) for first hits as fast.
-import { type BuildState, binRange, setGrid } from './bvh-bins.js';
+import { type BuildState, binRange, growByPrim, setGrid } from './bvh-bins.js';
 
 /** @internal Nodes of more primitives than this choose their split from a sample (see binNode, partitionLarge). */
 export const largeNodeSize = 1024;
@@ -41,13 +41,7 @@ export function binNode(st: BuildState, slot: number, c: Float64Array, o: number
     if (b > last) b = last;
     const k = base + b;
     binCounts[k]++;
-    const q = k * 6;
-    if (prims[p] < B[q]) B[q] = prims[p];
-    if (prims[p + 1] > B[q + 1]) B[q + 1] = prims[p + 1];
-    if (prims[p + 2] < B[q + 2]) B[q + 2] = prims[p + 2];
-    if (prims[p + 3] > B[q + 3]) B[q + 3] = prims[p + 3];
-    if (prims[p + 4] < B[q + 4]) B[q + 4] = prims[p + 4];
-    if (prims[p + 5] > B[q + 5]) B[q + 5] = prims[p + 5];
+    growByPrim(B, k * 6, prims, p);
   }
 }
 
