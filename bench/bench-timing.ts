@@ -28,3 +28,12 @@ export function printTable(header: readonly string[], rows: readonly (readonly s
 export function collectGarbage(): void {
   (globalThis as { gc?: () => void }).gc?.();
 }
+
+let evictBuffer: Float64Array | undefined;
+/** Reads 64 MiB, more than the last-level cache holds: the next step starts with cold CPU caches. */
+export function evictCaches(): number {
+  evictBuffer ??= new Float64Array(8 * 1024 * 1024).fill(1);
+  let sum = 0;
+  for (let i = 0; i < evictBuffer.length; i += 8) sum += evictBuffer[i];
+  return sum;
+}

@@ -31,7 +31,7 @@ import type { Engine } from '../../engine/engine.js';
 import { createThreePickerAsync, pickThreeAsync, type ThreePicker } from '../../hosts/three/index.js';
 import { createGpuPicker, enableDetailedPicking, type GpuPicker } from '../../picking/gpu-picker.js';
 import { pickAsync } from '../../picking/point/pick-async.js';
-import { median } from '../bench-timing.js';
+import { evictCaches, median } from '../bench-timing.js';
 import { makeBareRoundTrip } from '../pick-floors.js';
 
 const width = 640;
@@ -285,15 +285,6 @@ async function gap(count: number) {
     Object.entries(samples).map(([name, v]) => [name, Math.round(median(v) * 1000) / 1000]),
   );
   return { medians, gpuCallsPerStep: calls };
-}
-
-let evictBuffer: Float64Array | undefined;
-/** Reads 64 MiB, more than the last-level cache holds. */
-function evictCaches(): number {
-  evictBuffer ??= new Float64Array(8 * 1024 * 1024).fill(1);
-  let sum = 0;
-  for (let i = 0; i < evictBuffer.length; i += 8) sum += evictBuffer[i];
-  return sum;
 }
 
 /** WebGPU calls per run of each step (the mean of `runs`): what a step asks of the GPU process beyond the others. */

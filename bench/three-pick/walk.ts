@@ -29,7 +29,7 @@ import {
   syncDrawableSceneHinted,
 } from '../../picking/sources/drawable-scene.js';
 import { createBenchGpu } from '../bench-gpu.js';
-import { median } from '../bench-timing.js';
+import { evictCaches, median } from '../bench-timing.js';
 
 const rounds = Number(process.argv[2] ?? 60);
 const counts = (process.argv[3] ?? '1,100,1000,10000').split(',').map(Number);
@@ -70,15 +70,6 @@ function threeFrameWalk(object: Object3D, camera: Camera, viewProjection: Matrix
   return count;
 }
 const centre = new Vector4();
-
-let evictBuffer: Float64Array | undefined;
-/** Reads 64 MiB, more than the last-level cache holds. */
-function evictCaches(): number {
-  evictBuffer ??= new Float64Array(8 * 1024 * 1024).fill(1);
-  let sum = 0;
-  for (let i = 0; i < evictBuffer.length; i += 8) sum += evictBuffer[i];
-  return sum;
-}
 
 /** The least a walk of what three draws reads: visibility, layers, the mesh's geometry and material; no render item. */
 function bareWalk(object: Object3D, camera: Camera, count: number): number {
