@@ -24,27 +24,38 @@ export function gpuBuffer(device: GPUDevice, label: string, data: ArrayBufferVie
   return buffer;
 }
 
-/** A box of `edge` as one position buffer and an index buffer, on the device. */
-export function boxBuffers(device: GPUDevice, edge: number) {
-  const box = makeBoxData({ width: edge, height: edge, depth: edge });
-  const positions = Float32Array.from(box.positions!);
-  const indices = Uint16Array.from(box.indices!);
-  const usage = GPUBufferUsage.STORAGE;
-  return {
-    edge,
-    positions,
-    indices,
-    vertex: gpuBuffer(device, `box ${edge}:vertices`, positions, GPUBufferUsage.VERTEX | usage),
-    index: gpuBuffer(device, `box ${edge}:indices`, indices, GPUBufferUsage.INDEX | usage),
-  };
-}
-
 export const vertexBufferOf = (buffer: GPUBuffer, positions: Float32Array): PickVertexBuffer => ({
   buffer,
   data: positions,
   arrayStride: 12,
   attributes: { position: { format: 'float32x3', offset: 0 } },
 });
+
+/**
+ * A box of `edge` as one position buffer and an index buffer, on the device, with the drawable fields that name them
+ * (`vertexBuffers`, `index`) and `destroy()` for both buffers.
+ */
+export function boxBuffers(device: GPUDevice, edge: number) {
+  const box = makeBoxData({ width: edge, height: edge, depth: edge });
+  const positions = Float32Array.from(box.positions!);
+  const indices = Uint16Array.from(box.indices!);
+  const usage = GPUBufferUsage.STORAGE;
+  const vertex = gpuBuffer(device, `box ${edge}:vertices`, positions, GPUBufferUsage.VERTEX | usage);
+  const index = gpuBuffer(device, `box ${edge}:indices`, indices, GPUBufferUsage.INDEX | usage);
+  return {
+    edge,
+    positions,
+    indices,
+    vertex,
+    index,
+    vertexBuffers: [vertexBufferOf(vertex, positions)],
+    indexSource: { buffer: index, data: indices },
+    destroy() {
+      vertex.destroy();
+      index.destroy();
+    },
+  };
+}
 
 export const translation = (x: number, y = 0, z = 0) => [1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, x, y, z, 1];
 

@@ -7,16 +7,7 @@ import { makePerspectiveCamera } from '../../../engine/index.js';
 import { createDrawableScene, disposeDrawableScene, type PickDrawable } from '../../../picking/index.js';
 import { syncDrawableSceneHinted } from '../../../picking/sources/drawable-scene.js';
 import { gpuTest } from '../../support/gpu.js';
-import {
-  boxBuffers,
-  clearPixels,
-  picksOf,
-  referencePicks,
-  size,
-  translation,
-  vertexBufferOf,
-  view,
-} from './drawable-boxes.js';
+import { boxBuffers, clearPixels, picksOf, referencePicks, size, translation, view } from './drawable-boxes.js';
 
 /** A drawable whose property reads are counted. */
 function counted<T extends object>(drawable: T, reads: { count: number }): T {
@@ -33,8 +24,7 @@ describe('pick-source seam: the steady hint', () => {
     'steady places cost no read of their drawable; a moved non-steady place is checked and applied; picks follow',
     async ({ engine }) => {
       const box = boxBuffers(engine.device, 1);
-      const vertexBuffers = [vertexBufferOf(box.vertex, box.positions)];
-      const index = { buffer: box.index, data: box.indices };
+      const { vertexBuffers, indexSource: index } = box;
       const boxes = [-2, 0, 2].map((x, i) => ({ object: `box${i}`, x }));
       const reads = boxes.map(() => ({ count: 0 }));
       const plain = boxes.map((b) => ({ object: b.object, vertexBuffers, index, worldMatrix: translation(b.x) }));
@@ -62,8 +52,7 @@ describe('pick-source seam: the steady hint', () => {
       const movedPixels = clearPixels(moved, [box.edge]);
       expect(await picksOf(target, movedPixels)).toEqual(referencePicks(moved, box.edge, movedPixels));
       disposeDrawableScene(target);
-      box.vertex.destroy();
-      box.index.destroy();
+      box.destroy();
     },
     size,
   );
@@ -72,8 +61,7 @@ describe('pick-source seam: the steady hint', () => {
     'a hint is not taken where the slot holds another drawable object, nor after a failed call; errors still throw',
     async ({ engine }) => {
       const box = boxBuffers(engine.device, 1);
-      const vertexBuffers = [vertexBufferOf(box.vertex, box.positions)];
-      const index = { buffer: box.index, data: box.indices };
+      const { vertexBuffers, indexSource: index } = box;
       const make = (object: string, x: number): PickDrawable<string> => ({
         object,
         vertexBuffers,
@@ -114,8 +102,7 @@ describe('pick-source seam: the steady hint', () => {
       const pixels = clearPixels(boxes, [box.edge]);
       expect(await picksOf(target, pixels)).toEqual(referencePicks(boxes, box.edge, pixels));
       disposeDrawableScene(target);
-      box.vertex.destroy();
-      box.index.destroy();
+      box.destroy();
     },
     size,
   );

@@ -123,8 +123,7 @@ describe("pick-source seam: a steady sync's memory never hides a change", () => 
     're-ordered, re-keyed, dropped and added drawables: the pick order and the objects follow the list each sync',
     async ({ engine }) => {
       const box = boxBuffers(engine.device, 1.2);
-      const vertexBuffers = [vertexBufferOf(box.vertex, box.positions)];
-      const index = { buffer: box.index, data: box.indices };
+      const { vertexBuffers, indexSource: index } = box;
       const at = { a: -3, b: -1, c: 1, d: 3 } as Record<string, number>;
       const drawableOf = (object: string, x: number): PickDrawable<string> => ({
         object,
@@ -176,8 +175,7 @@ describe("pick-source seam: a steady sync's memory never hides a change", () => 
       expect(meshObjects(target)).toEqual(['f', 'b', 'c']);
       expect([...target.slotOf.keys()].sort()).toEqual(['b', 'c', 'f']);
       disposeDrawableScene(target);
-      box.vertex.destroy();
-      box.index.destroy();
+      box.destroy();
     },
     size,
   );
@@ -211,8 +209,7 @@ describe("pick-source seam: a steady sync's memory never hides a change", () => 
         expect(target.scene.meshes[0].thinInstanceCount).toBe(0);
       }
       disposeDrawableScene(target);
-      box.vertex.destroy();
-      box.index.destroy();
+      box.destroy();
     },
     size,
   );
@@ -221,8 +218,7 @@ describe("pick-source seam: a steady sync's memory never hides a change", () => 
     "a steady sync reads none of weft's meshes; a moved drawable's mesh alone is read",
     async ({ engine }) => {
       const box = boxBuffers(engine.device, 1);
-      const vertexBuffers = [vertexBufferOf(box.vertex, box.positions)];
-      const index = { buffer: box.index, data: box.indices };
+      const { vertexBuffers, indexSource: index } = box;
       const drawables: PickDrawable<string>[] = [-2, 0, 2].map((x, i) => ({
         object: `box${i}`,
         vertexBuffers,
@@ -254,8 +250,7 @@ describe("pick-source seam: a steady sync's memory never hides a change", () => 
       expect([...reads.keys()]).toEqual([target.scene.meshes[1]]);
       expect(target.scene.meshes[1].worldMatrix[13]).toBe(0.5);
       disposeDrawableScene(target);
-      box.vertex.destroy();
-      box.index.destroy();
+      box.destroy();
     },
     size,
   );
