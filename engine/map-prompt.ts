@@ -31,6 +31,9 @@ function inBrowser(): boolean {
 export function mapForReadPromptlyAsync(device: GPUDevice, buffer: GPUBuffer, byteLength: number): Promise<void> {
   const mapped = buffer.mapAsync(GPUMapMode.READ, 0, byteLength);
   if (typeof MessageChannel === 'undefined' || !inBrowser()) return mapped;
+  // A submit sends what the page queued to the GPU process at once (the map request would otherwise wait for the end of
+  // the task): a walk that runs while a pick is drawn (hosts/pick-ahead.ts) finds the map already asked for.
+  device.queue.submit([]);
   promptsByDevice ??= new WeakMap();
   let prompt = promptsByDevice.get(device);
   if (!prompt) {

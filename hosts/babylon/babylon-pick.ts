@@ -16,6 +16,7 @@ import { hasClipPlanes, makeClipPlaneRule } from './babylon-clip-planes.js';
 import { walkBabylonScene } from './babylon-drawables.js';
 import { BabylonPickError } from './babylon-errors.js';
 import { assertBabylonPickerUsable, type BabylonPicker, deviceLostError } from './babylon-picker.js';
+import { makePickAhead, type PickAhead, pickAheadOfSync } from '../pick-ahead.js';
 
 /** Options of every pick. */
 export interface BabylonPickOptions {
@@ -37,12 +38,16 @@ export interface BabylonBoxPickResult {
 const optionKeys: readonly string[] = ['camera', 'predicate', 'discard'];
 let clipRules: WeakMap<BabylonPicker, PickDiscardRule> | undefined;
 
-/** Walks and syncs the scene, and returns weft's options for this call (captured before any await). */
-function prepare(
-  api: string,
-  picker: BabylonPicker,
-  options: BabylonPickOptions | undefined,
-): { weft: GpuPickOptions; call: CallFrame } {
+/** One call's options checked and camera written, before the walk. */
+interface Prepared {
+  weft: GpuPickOptions;
+  call: CallFrame;
+  camera: Camera;
+  include: ((mesh: AbstractMesh) => boolean) | null;
+}
+
+/** Checks the options and writes the camera: weft's options for this call, less the walk's discard rule. */
+function prepareCall(api: string, picker: BabylonPicker, options: BabylonPickOptions | undefined): Prepared {
   assertBabylonPickerUsable(picker, api);
   if (options !== undefined && (options === null || typeof options !== 'object'))
     throw new BabylonPickError(api, 'bad-option', `options ${describeValue(options)} must be an object`);
@@ -59,7 +64,41 @@ function prepare(
   const list = picker.pickingList;
   const include =
     list || predicate ? (mesh: AbstractMesh) => (!list || list.has(mesh)) && (!predicate || predicate(mesh)) : null;
-  const drawables = walkBabylonScene(api, picker.walk, scene, camera, picker.owned, include);
+  const width = engine.getRenderWidth();
+  const height = engine.getRenderHeight();
+  const weft: GpuPickOptions = {
+    camera: picker.camera,
+    viewport: { width, height },
+    devicePixelRatio: 1 / engine.getHardwareScalingLevel(),
+    ...(options?.discard ? { discard: options.discard } : {}),
+  };
+  const call = { frame: getMatrixCameraFrame(picker.camera, api), width, height, maxZ: camera.maxZ };
+  return { weft, call, camera, include };
+}
+
+let aheads: WeakMap<BabylonPicker, PickAhead> | undefined;
+
+/** The picker's pick-ahead state (hosts/pick-ahead.ts), made on first use. */
+function aheadOf(picker: BabylonPicker): PickAhead {
+  aheads ??= new WeakMap();
+  let ahead = aheads.get(picker);
+  if (!ahead) {
+    ahead = makePickAhead();
+    aheads.set(picker, ahead);
+  }
+  return ahead;
+}
+
+/**
+ * Walks and syncs the scene and sets the clip-plane rule in `prepared.weft`. A walk that changed nothing (and found
+ * no clip planes, whose values the pass reads apart) lets the next pick through this camera go ahead of its walk.
+ */
+function walkAndSync(api: string, picker: BabylonPicker, prepared: Prepared, given: PickDiscardRule | undefined): void {
+  const ahead = aheadOf(picker);
+  ahead.scene = ahead.camera = null;
+  const { scene } = picker;
+  const drawables = walkBabylonScene(api, picker.walk, scene, prepared.camera, picker.owned, prepared.include);
+  const before = picker.drawables.changes;
   try {
     // The walk vouches for its steady places (walk.steady): the seam takes them without reading their drawables.
     syncDrawableSceneHinted(picker.drawables, drawables, picker.walk);
@@ -68,27 +107,50 @@ function prepare(
     picker.walk.complete = false;
     throw error;
   }
-  let discard = options?.discard;
-  if (hasClipPlanes(scene, drawables)) {
-    if (discard)
-      throw new BabylonPickError(
-        api,
-        'unsupported',
-        `clip planes and a discard rule ("${discard.key}") together; fold the clip test into your rule's WGSL, or remove the clip planes`,
-      );
-    clipRules ??= new WeakMap();
-    discard = clipRules.get(picker) ?? makeClipPlaneRule(scene, picker.drawables);
-    clipRules.set(picker, discard);
+  if (!hasClipPlanes(scene, drawables)) {
+    if (picker.drawables.changes === before) {
+      ahead.scene = scene;
+      ahead.camera = prepared.camera;
+    }
+    return;
   }
-  const width = engine.getRenderWidth();
-  const height = engine.getRenderHeight();
-  const weft: GpuPickOptions = {
-    camera: picker.camera,
-    viewport: { width, height },
-    devicePixelRatio: 1 / engine.getHardwareScalingLevel(),
-    ...(discard ? { discard } : {}),
-  };
-  return { weft, call: { frame: getMatrixCameraFrame(picker.camera, api), width, height, maxZ: camera.maxZ } };
+  if (given)
+    throw new BabylonPickError(
+      api,
+      'unsupported',
+      `clip planes and a discard rule ("${given.key}") together; fold the clip test into your rule's WGSL, or remove the clip planes`,
+    );
+  clipRules ??= new WeakMap();
+  const discard = clipRules.get(picker) ?? makeClipPlaneRule(scene, picker.drawables);
+  clipRules.set(picker, discard);
+  prepared.weft.discard = discard;
+}
+
+/**
+ * The pick of `prepared` against the scene as Babylon.js draws it now: ahead of the walk when the last walk through
+ * this camera changed nothing (pick-ahead.ts), else after it.
+ */
+function pickWalkedAsync<R>(
+  api: string,
+  picker: BabylonPicker,
+  prepared: Prepared,
+  options: BabylonPickOptions | undefined,
+  pick: (weft: GpuPickOptions) => Promise<R>,
+): Promise<R> {
+  const ahead = aheadOf(picker);
+  if (ahead.scene !== picker.scene || ahead.camera !== prepared.camera) {
+    walkAndSync(api, picker, prepared, options?.discard);
+    return pick(prepared.weft);
+  }
+  return pickAheadOfSync(
+    picker.drawables,
+    () => pick(prepared.weft),
+    () => {
+      walkAndSync(api, picker, prepared, options?.discard);
+      return ahead.scene !== null;
+    },
+    () => pick(prepared.weft),
+  );
 }
 
 /** weft's device-lost errors become the picker's own, naming what to do. */
@@ -181,10 +243,12 @@ export async function multiPickBabylonAsync(
   options?: BabylonPickOptions,
   api = 'multiPickBabylonAsync',
 ): Promise<PickingInfo[]> {
-  const { weft, call } = prepare(api, picker, options);
+  const prepared = prepareCall(api, picker, options);
   try {
-    const infos = await pickManyAsync(picker.gpuPicker, points, weft, api);
-    return infos.map((info) => toBabylonInfo(picker, info, call));
+    const infos = await pickWalkedAsync(api, picker, prepared, options, (weft) =>
+      pickManyAsync(picker.gpuPicker, points, weft, api),
+    );
+    return infos.map((info) => toBabylonInfo(picker, info, prepared.call));
   } catch (error) {
     rethrow(picker, api, error);
   }
@@ -205,7 +269,9 @@ export async function boxPickBabylonAsync(
   options?: BabylonPickOptions,
 ): Promise<BabylonBoxPickResult> {
   const api = 'boxPickBabylonAsync';
-  const { weft } = prepare(api, picker, options);
+  const prepared = prepareCall(api, picker, options);
+  walkAndSync(api, picker, prepared, options?.discard);
+  const weft = prepared.weft;
   try {
     const found = await pickRectAsync(
       picker.gpuPicker,

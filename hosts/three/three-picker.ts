@@ -24,6 +24,9 @@ import {
 } from '../../picking/sources/drawable-scene.js';
 import type { DrawableScene } from '../../picking/sources/drawable-types.js';
 import { checkThreeCamera, threeMatrixCamera } from './three-camera.js';
+import type { MatrixCamera } from '../../engine/matrix-camera.js';
+import type { PickingInfo } from '../../picking/picking-info.js';
+import { makePickAhead, noteView, type PickAhead, pickAheadOfSync, sameView } from '../pick-ahead.js';
 import type { PickDiscardRule } from '../../picking/discard-rules.js';
 import { makeThreeClipRule } from './three-clipping.js';
 import {
@@ -122,21 +125,43 @@ function discardOf(api: string, picker: ThreePicker, given: PickDiscardRule | un
   return rule;
 }
 
+let aheads: WeakMap<ThreePicker, PickAhead> | undefined;
+
+/** The picker's pick-ahead state (hosts/pick-ahead.ts), made on first use. */
+function aheadOf(picker: ThreePicker): PickAhead {
+  aheads ??= new WeakMap();
+  let ahead = aheads.get(picker);
+  if (!ahead) {
+    ahead = makePickAhead();
+    aheads.set(picker, ahead);
+  }
+  return ahead;
+}
+
 /**
  * Reads the scene as three draws it now, in renderer.render's order: world matrices updated (by the walk, where
- * something moved), drawables synced (the walk vouches for the steady ones), then the camera.
+ * something moved), drawables synced (the walk vouches for the steady ones), then the camera. A walk that changed
+ * nothing (and found no clipping, whose planes the pass reads apart) lets the next pick of this scene and camera go
+ * ahead of its walk.
  */
 function syncScene(api: string, picker: ThreePicker, scene: Object3D, camera: Camera) {
+  const ahead = aheadOf(picker);
+  ahead.scene = ahead.camera = null;
   if (!scene || (scene as { isObject3D?: boolean }).isObject3D !== true)
     throw new PickError(api, 'bad-option', `scene ${describeValue(scene)} must be a three.js Scene or Object3D`);
   checkThreeCamera(api, camera);
   const drawables = picker.drawables;
   const list = collectThreeDrawables(api, drawables, scene, camera);
+  const before = picker.target.changes;
   try {
     syncDrawableSceneHinted(picker.target, list, drawables);
   } catch (error) {
     forgetSteady(drawables);
     throw error;
+  }
+  if (picker.target.changes === before && !drawables.clipped) {
+    ahead.scene = scene;
+    ahead.camera = camera;
   }
   return threeMatrixCamera(api, picker.renderer, camera);
 }
@@ -164,15 +189,39 @@ export async function pickManyThreeAsync(
 ): Promise<(ThreeIntersection | null)[]> {
   const api = 'pickManyThreeAsync';
   assertAlive(api, picker);
-  const view = syncScene(api, picker, scene, camera);
-  const { width, height, ratio } = viewportOf(picker.renderer);
-  const infos = await pickManyAsync(picker.picker, points, {
-    ...options,
-    discard: discardOf(api, picker, options.discard),
-    camera: view,
-    viewport: { width, height },
-    devicePixelRatio: ratio,
-  });
+  const pickWith = (view: MatrixCamera, viewport: { width: number; height: number; ratio: number }) =>
+    pickManyAsync(picker.picker, points, {
+      ...options,
+      discard: discardOf(api, picker, options.discard),
+      camera: view,
+      viewport: { width: viewport.width, height: viewport.height },
+      devicePixelRatio: viewport.ratio,
+    });
+  const ahead = aheadOf(picker);
+  let viewport: { width: number; height: number; ratio: number };
+  let infos: PickingInfo[];
+  if (ahead.scene === scene && ahead.camera === camera) {
+    // The last walk of this scene and camera changed nothing: the pass goes to the GPU before this walk.
+    let view = threeMatrixCamera(api, picker.renderer, camera);
+    viewport = viewportOf(picker.renderer);
+    noteView(ahead, view, viewport.width, viewport.height, viewport.ratio);
+    const early = viewport;
+    infos = await pickAheadOfSync(
+      picker.target,
+      () => pickWith(view, early),
+      () => {
+        view = syncScene(api, picker, scene, camera);
+        viewport = viewportOf(picker.renderer);
+        return ahead.scene !== null && sameView(ahead, view, viewport.width, viewport.height, viewport.ratio);
+      },
+      () => pickWith(view, viewport),
+    );
+  } else {
+    const view = syncScene(api, picker, scene, camera);
+    viewport = viewportOf(picker.renderer);
+    infos = await pickWith(view, viewport);
+  }
+  const { width, height, ratio } = viewport;
   const css = { width: width / ratio, height: height / ratio };
   // Where the pick sampled, in CSS pixels: the centre of the device pixel (x, y) falls in, unless subpixel.
   const sampled = (v: number) => (options.subpixel ? v : (Math.floor(v * ratio) + 0.5) / ratio);

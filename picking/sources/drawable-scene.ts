@@ -26,6 +26,7 @@ export function createDrawableScene<T = unknown>(engine: Engine, camera: Camera 
     disposed: false,
     slotOf: new Map(),
     calls: 0,
+    changes: 0,
     keysChecked: new WeakSet(),
     sync: {
       slots: makeDrawableSlots(64),
@@ -220,7 +221,8 @@ export function syncDrawableSceneHinted<T>(
   sync.places = planSlots;
   sync.planSlots = places;
   sync.placeCount = count;
-  if (marking && target.slotOf.size > count) dropUnlisted(target, call);
+  const dropping = marking && target.slotOf.size > count;
+  if (dropping) dropUnlisted(target, call);
   forgetVerified(sync);
   const meshes = target.scene.meshes;
   const meshOf = sync.meshOf;
@@ -231,6 +233,7 @@ export function syncDrawableSceneHinted<T>(
     for (let i = 0; i < count; i++) meshes[i] = meshOf[planSlots[i]]!;
     target.scene.structureVersion++;
   }
+  if (pending > 0 || dropping || !same) target.changes++;
 }
 
 /** Marks `slot` listed by sync `call` (place `at`), refusing an object this call has already listed. */

@@ -124,9 +124,15 @@ export function checkUpdate<T>(
     instanceChange ||
     rebind ||
     skinChange ||
-    drawable.morph != null ||
+    (drawable.morph != null && morphWeightsChanged(sync.meshOf[slot]!.morphWeights, drawable.morph.weights)) ||
     lookOf(drawable) !== (numbers[o + formAt] & 15)
   );
+}
+
+/** Whether the host's morph weights differ from the float32 weights the mesh draws with (NaN reads as changed). */
+function morphWeightsChanged(drawn: Float32Array, weights: ArrayLike<number>): boolean {
+  for (let i = 0; i < weights.length && i < drawn.length; i++) if (drawn[i] !== Math.fround(weights[i])) return true;
+  return false;
 }
 
 /** @internal Applies a checked drawable to its slot and mesh (`checkUpdate` ran): nothing here throws. */

@@ -118,6 +118,11 @@ export interface DrawableScene<T = unknown> {
   readonly slotOf: Map<T, number>;
   /** @internal Sync calls made (failed ones too). */
   calls: number;
+  /**
+   * @internal Syncs that changed what a pick of the scene draws or answers (a mesh made, dropped, moved, re-posed,
+   * re-ordered or shown differently). Equal before and after a sync: a pick submitted before it drew the same scene.
+   */
+  changes: number;
   /** @internal Drawable objects whose keys were checked (a steady host passes the same objects each call). */
   readonly keysChecked: WeakSet<object>;
   /** @internal */

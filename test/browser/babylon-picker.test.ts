@@ -83,6 +83,15 @@ describe('weft-gpu/babylon picker (Chromium, SwiftShader)', () => {
     expect(String(c['single sub-mesh edited in place: typed error'])).toMatch(
       /^unsupported: multiPickBabylonAsync: mesh "clone3": its sub-meshes do not cover/,
     );
+    // Each variant: a pick after a steady one is drawn ahead of its walk and stands (one pass); after a move it is drawn
+    // again (two passes) and the moved mesh is not answered.
+    const ahead = Object.keys(c).filter((key) => key.endsWith('pick ahead of the walk'));
+    expect(ahead).toHaveLength(2);
+    for (const key of ahead)
+      expect([key, c[key]]).toEqual([
+        key,
+        { stillSame: true, stillPasses: 1, movedMeshAnswered: false, movedPasses: 2 },
+      ]);
     expect(c['clip plane: no picked point on the clipped side']).toBe(true);
     expect(c['clip plane: pixels where a surface behind the plane is picked instead']).toBeGreaterThan(0);
     expect(String(c['lines mesh: typed error'])).toMatch(/^unsupported: pickBabylonAsync: mesh "guide" is a LinesMesh/);

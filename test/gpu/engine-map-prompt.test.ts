@@ -70,7 +70,8 @@ gpuTest('in a page, pending maps of a device share one prompt that stops once th
         b.unmap();
       });
       const prompted = submits.count();
-      expect(prompted).toBeGreaterThan(0);
+      // Each map sends its request with one empty submit; the prompt adds its own while the maps are pending.
+      expect(prompted).toBeGreaterThan(values.length);
       await tasks(5);
       const settled = submits.count();
       // One prompt for the three maps: at most one more empty submit after they settled, then none.

@@ -861,4 +861,64 @@ describe('pick-source seam: a host scene of plain WebGPU buffers is picked exact
     },
     size,
   );
+
+  gpuTest(
+    "the scene's change count moves exactly on the syncs that change what a pick draws (a pick made before such a sync stands only without one)",
+    async ({ engine }) => {
+      const host = makeHost(engine.device);
+      const [plain, instanced, skinned] = host.drawables;
+      const box = cube();
+      const delta = Float32Array.from(box.positions.map((v, i) => (i % 3 === 0 ? 0.5 * v : 0)));
+      const morphed: PickDrawable<string> = {
+        ...plain,
+        object: 'morphed',
+        morph: { positions: [delta], weights: [0.1] },
+      };
+      const target = createDrawableScene<string>(engine);
+      let list: PickDrawable<string>[] = [plain, instanced, skinned, morphed];
+      const changesOf = (next: PickDrawable<string>[], change?: () => void) => {
+        change?.();
+        list = next;
+        const before = target.changes;
+        syncDrawableScene(target, list);
+        return target.changes - before;
+      };
+      expect(changesOf(list)).toBe(1);
+      // The same drawables, and equal copies of them (a 0.1 weight is kept as float32 and read back equal).
+      expect(changesOf(list)).toBe(0);
+      expect(changesOf(list.map((d) => ({ ...d })))).toBe(0);
+      const cases: [string, () => PickDrawable<string>[]][] = [
+        ['a moved world matrix', () => [{ ...plain, worldMatrix: translation(0.25, 0, 0) }, ...list.slice(1)]],
+        [
+          'new instance matrices',
+          () => [list[0], { ...instanced, instances: { ...instanced.instances!, version: 2 } }, ...list.slice(2)],
+        ],
+        [
+          'new bone matrices',
+          () => [...list.slice(0, 2), { ...skinned, skin: { ...skinned.skin!, version: 2 } }, list[3]],
+        ],
+        [
+          'another morph weight',
+          () => [...list.slice(0, 3), { ...morphed, morph: { ...morphed.morph!, weights: [0.7] } }],
+        ],
+        ['hidden', () => [{ ...list[0], visible: false }, ...list.slice(1)]],
+        ['double-sided', () => [{ ...list[0], visible: true, doubleSided: true }, ...list.slice(1)]],
+        ['reordered', () => [list[1], list[0], ...list.slice(2)]],
+        ['one dropped', () => list.slice(1)],
+        ['one added', () => [instanced, ...list]],
+        ['a new geometry version', () => [{ ...list[0], geometryVersion: 1 }, ...list.slice(1)]],
+      ];
+      for (const [name, next] of cases) {
+        expect(changesOf(next()), name).toBe(1);
+        expect(changesOf(list), `${name}, synced again`).toBe(0);
+      }
+      // A sync that throws changes nothing.
+      const before = target.changes;
+      expect(() => syncDrawableScene(target, [...list, { ...plain, worldMatrix: [Number.NaN] }])).toThrow();
+      expect(target.changes).toBe(before);
+      disposeDrawableScene(target);
+      for (const buffer of host.buffers) buffer.destroy();
+    },
+    size,
+  );
 });

@@ -206,6 +206,32 @@ async function accuracy(engine: WebGPUEngine, variant: SceneVariant, checks: Rec
     );
   });
 
+  // A pick that follows a steady one is drawn ahead of its walk (hosts/pick-ahead.ts): a mesh moved in between must
+  // not be answered (the walk finds the move and the pick is drawn again), and with nothing moved the early pass stands.
+  const movable = points.find((q) => {
+    const mesh = infos[q.y * width + q.x].pickedMesh;
+    return mesh && mesh !== test.skinned && mesh !== test.morphed && !mesh.parent;
+  });
+  if (movable) {
+    const steady = await pickBabylonAsync(picker, movable.x, movable.y);
+    const mesh = steady.pickedMesh!;
+    let passes = picker.gpuPicker.picks;
+    const still = await pickBabylonAsync(picker, movable.x, movable.y);
+    const stillPasses = picker.gpuPicker.picks - passes;
+    const was = mesh.position.clone();
+    mesh.position.x += 1000;
+    passes = picker.gpuPicker.picks;
+    const moved = await pickBabylonAsync(picker, movable.x, movable.y);
+    const movedPasses = picker.gpuPicker.picks - passes;
+    mesh.position.copyFrom(was);
+    checks[`${variant.name}: pick ahead of the walk`] = {
+      stillSame: still.pickedMesh === mesh && still.faceId === steady.faceId,
+      stillPasses,
+      movedMeshAnswered: moved.pickedMesh === mesh,
+      movedPasses,
+    };
+  } else checks[`${variant.name}: pick ahead of the walk`] = 'no movable mesh under a pixel';
+
   // Clip planes: what the plane cuts away is never picked, and what is behind it is.
   if (variant.rightHanded) {
     scene.clipPlane = new Plane(1, 0, 0, -0.3); // drops x > 0.3

@@ -40,6 +40,8 @@ export interface ChangeStep {
   referenceAfter: string;
   weftBefore: string;
   weftAfter: string;
+  /** GPU pick passes the pick after the change made: 2 when it went ahead of its walk and was drawn again. */
+  passesAfter: number;
 }
 
 type Hit = { object: Object3D; instanceId?: number; faceIndex?: number | null } | null;
@@ -126,8 +128,10 @@ async function run() {
   const step = async (label: string, pixel: { x: number; y: number }, change: () => void, into = steps) => {
     const [weftBefore, referenceBefore] = await pickBoth(pixel);
     change();
+    const passes = picker.picker.picks;
     const [weftAfter, referenceAfter] = await pickBoth(pixel);
-    into.push({ name: label, referenceBefore, weftBefore, referenceAfter, weftAfter });
+    const passesAfter = picker.picker.picks - passes;
+    into.push({ name: label, referenceBefore, weftBefore, referenceAfter, weftAfter, passesAfter });
   };
   // Off the box face's diagonals, so the face under the pixel is one triangle's interior.
   const onBox = pixelOf(0.21, 0.12, 0.5);

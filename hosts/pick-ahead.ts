@@ -1,0 +1,89 @@
+// A host pick submitted before the host walk it depends on. Walking a large host scene costs more than the pick's
+// GPU round trip, and in a scene that holds still the walk finds nothing to change: so the pass of the scene as the
+// last sync left it goes to the GPU first, the walk runs while the GPU draws, and the early answer stands only when
+// the walk changed nothing the pass read. The walk still reads the scene at the call (nothing is deferred); a scene
+// that changed gets a second pass, drawn from what the walk synced.
+import type { MatrixCamera } from '../engine/matrix-camera.js';
+import type { DrawableScene } from '../picking/sources/drawable-types.js';
+
+/** @internal What a host picker keeps to decide whether its next pick may go ahead of the walk. */
+export interface PickAhead {
+  /** The scene and camera of the last pick whose walk changed nothing (null after one that changed something). */
+  scene: object | null;
+  camera: object | null;
+  /** The view, projection, depth convention and viewport the early pass was given (filled by `noteView`). */
+  readonly view: Float64Array;
+}
+
+/** @internal */
+export function makePickAhead(): PickAhead {
+  return { scene: null, camera: null, view: new Float64Array(36) };
+}
+
+/** Writes (or, with `compare`, compares) the camera and viewport a pass reads; returns whether all were equal. */
+function visitView(
+  into: Float64Array,
+  camera: MatrixCamera,
+  width: number,
+  height: number,
+  ratio: number,
+  compare: boolean,
+): boolean {
+  const depth = camera.depth === 'reverse' ? 1 : 0;
+  let same = true;
+  const put = (at: number, value: number) => {
+    if (compare) same &&= into[at] === value;
+    else into[at] = value;
+  };
+  for (let i = 0; i < 16; i++) put(i, camera.view[i]);
+  for (let i = 0; i < 16; i++) put(16 + i, camera.projection[i]);
+  put(32, depth);
+  put(33, width);
+  put(34, height);
+  put(35, ratio);
+  return same;
+}
+
+/** @internal Keeps the camera and viewport an early pass is given. */
+export function noteView(ahead: PickAhead, camera: MatrixCamera, width: number, height: number, ratio: number): void {
+  visitView(ahead.view, camera, width, height, ratio, false);
+}
+
+/** @internal Whether the camera and viewport after the walk are those the early pass was given (NaN never is). */
+export function sameView(
+  ahead: PickAhead,
+  camera: MatrixCamera,
+  width: number,
+  height: number,
+  ratio: number,
+): boolean {
+  return visitView(ahead.view, camera, width, height, ratio, true);
+}
+
+function ignoreRejection(): void {}
+
+/**
+ * @internal Submits `early` (a pick of `target` as its last sync left it), then runs `sync` (the host walk and the
+ * drawable-scene sync, at the call) while the GPU draws. The early answer is returned when the sync changed nothing in
+ * `target` and `sync` says the rest the pass read still holds (camera, viewport, rules); otherwise `again` picks the
+ * synced scene and the early answer is dropped. What `sync` throws is thrown (the early pick's outcome is dropped).
+ */
+export function pickAheadOfSync<R>(
+  target: DrawableScene<unknown>,
+  early: () => Promise<R>,
+  sync: () => boolean,
+  again: () => Promise<R>,
+): Promise<R> {
+  const before = target.changes;
+  const first = early();
+  let stands: boolean;
+  try {
+    stands = sync() && target.changes === before;
+  } catch (error) {
+    first.catch(ignoreRejection);
+    throw error;
+  }
+  if (stands) return first;
+  first.catch(ignoreRejection);
+  return again();
+}
