@@ -15,9 +15,17 @@ export interface PickAhead {
   readonly view: Float64Array;
 }
 
-/** @internal */
-export function makePickAhead(): PickAhead {
-  return { scene: null, camera: null, view: new Float64Array(36) };
+let aheads: WeakMap<object, PickAhead> | undefined;
+
+/** @internal The pick-ahead state of a host picker, made on its first pick. */
+export function pickAheadOf(picker: object): PickAhead {
+  aheads ??= new WeakMap();
+  let ahead = aheads.get(picker);
+  if (!ahead) {
+    ahead = { scene: null, camera: null, view: new Float64Array(36) };
+    aheads.set(picker, ahead);
+  }
+  return ahead;
 }
 
 /** Writes (or, with `compare`, compares) the camera and viewport a pass reads; returns whether all were equal. */

@@ -16,7 +16,7 @@ import { hasClipPlanes, makeClipPlaneRule } from './babylon-clip-planes.js';
 import { walkBabylonScene } from './babylon-drawables.js';
 import { BabylonPickError } from './babylon-errors.js';
 import { assertBabylonPickerUsable, type BabylonPicker, deviceLostError } from './babylon-picker.js';
-import { makePickAhead, type PickAhead, pickAheadOfSync } from '../pick-ahead.js';
+import { pickAheadOf, pickAheadOfSync } from '../pick-ahead.js';
 
 /** Options of every pick. */
 export interface BabylonPickOptions {
@@ -76,25 +76,12 @@ function prepareCall(api: string, picker: BabylonPicker, options: BabylonPickOpt
   return { weft, call, camera, include };
 }
 
-let aheads: WeakMap<BabylonPicker, PickAhead> | undefined;
-
-/** The picker's pick-ahead state (hosts/pick-ahead.ts), made on first use. */
-function aheadOf(picker: BabylonPicker): PickAhead {
-  aheads ??= new WeakMap();
-  let ahead = aheads.get(picker);
-  if (!ahead) {
-    ahead = makePickAhead();
-    aheads.set(picker, ahead);
-  }
-  return ahead;
-}
-
 /**
  * Walks and syncs the scene and sets the clip-plane rule in `prepared.weft`. A walk that changed nothing (and found
  * no clip planes, whose values the pass reads apart) lets the next pick through this camera go ahead of its walk.
  */
 function walkAndSync(api: string, picker: BabylonPicker, prepared: Prepared, given: PickDiscardRule | undefined): void {
-  const ahead = aheadOf(picker);
+  const ahead = pickAheadOf(picker);
   ahead.scene = ahead.camera = null;
   const { scene } = picker;
   const drawables = walkBabylonScene(api, picker.walk, scene, prepared.camera, picker.owned, prepared.include);
@@ -137,7 +124,7 @@ function pickWalkedAsync<R>(
   options: BabylonPickOptions | undefined,
   pick: (weft: GpuPickOptions) => Promise<R>,
 ): Promise<R> {
-  const ahead = aheadOf(picker);
+  const ahead = pickAheadOf(picker);
   if (ahead.scene !== picker.scene || ahead.camera !== prepared.camera) {
     walkAndSync(api, picker, prepared, options?.discard);
     return pick(prepared.weft);

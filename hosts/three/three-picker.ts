@@ -26,7 +26,7 @@ import type { DrawableScene } from '../../picking/sources/drawable-types.js';
 import { checkThreeCamera, threeMatrixCamera } from './three-camera.js';
 import type { MatrixCamera } from '../../engine/matrix-camera.js';
 import type { PickingInfo } from '../../picking/picking-info.js';
-import { makePickAhead, noteView, type PickAhead, pickAheadOfSync, sameView } from '../pick-ahead.js';
+import { noteView, pickAheadOf, pickAheadOfSync, sameView } from '../pick-ahead.js';
 import type { PickDiscardRule } from '../../picking/discard-rules.js';
 import { makeThreeClipRule } from './three-clipping.js';
 import {
@@ -125,19 +125,6 @@ function discardOf(api: string, picker: ThreePicker, given: PickDiscardRule | un
   return rule;
 }
 
-let aheads: WeakMap<ThreePicker, PickAhead> | undefined;
-
-/** The picker's pick-ahead state (hosts/pick-ahead.ts), made on first use. */
-function aheadOf(picker: ThreePicker): PickAhead {
-  aheads ??= new WeakMap();
-  let ahead = aheads.get(picker);
-  if (!ahead) {
-    ahead = makePickAhead();
-    aheads.set(picker, ahead);
-  }
-  return ahead;
-}
-
 /**
  * Reads the scene as three draws it now, in renderer.render's order: world matrices updated (by the walk, where
  * something moved), drawables synced (the walk vouches for the steady ones), then the camera. A walk that changed
@@ -145,7 +132,7 @@ function aheadOf(picker: ThreePicker): PickAhead {
  * ahead of its walk.
  */
 function syncScene(api: string, picker: ThreePicker, scene: Object3D, camera: Camera) {
-  const ahead = aheadOf(picker);
+  const ahead = pickAheadOf(picker);
   ahead.scene = ahead.camera = null;
   if (!scene || (scene as { isObject3D?: boolean }).isObject3D !== true)
     throw new PickError(api, 'bad-option', `scene ${describeValue(scene)} must be a three.js Scene or Object3D`);
@@ -197,7 +184,7 @@ export async function pickManyThreeAsync(
       viewport: { width: viewport.width, height: viewport.height },
       devicePixelRatio: viewport.ratio,
     });
-  const ahead = aheadOf(picker);
+  const ahead = pickAheadOf(picker);
   let viewport: { width: number; height: number; ratio: number };
   let infos: PickingInfo[];
   if (ahead.scene === scene && ahead.camera === camera) {
