@@ -257,16 +257,9 @@ export async function boxPickBabylonAsync(
 ): Promise<BabylonBoxPickResult> {
   const api = 'boxPickBabylonAsync';
   const prepared = prepareCall(api, picker, options);
-  walkAndSync(api, picker, prepared, options?.discard);
-  const weft = prepared.weft;
   try {
-    const found = await pickRectAsync(
-      picker.gpuPicker,
-      Math.min(x1, x2),
-      Math.min(y1, y2),
-      Math.abs(x2 - x1),
-      Math.abs(y2 - y1),
-      weft,
+    const found = await pickWalkedAsync(api, picker, prepared, options, (weft) =>
+      pickRectAsync(picker.gpuPicker, Math.min(x1, x2), Math.min(y1, y2), Math.abs(x2 - x1), Math.abs(y2 - y1), weft),
     );
     const result: BabylonBoxPickResult = { meshes: [], thinInstanceIndexes: [] };
     for (const identity of found) {

@@ -25,7 +25,6 @@ import {
 import type { DrawableScene } from '../../picking/sources/drawable-types.js';
 import { checkThreeCamera, threeMatrixCamera } from './three-camera.js';
 import type { MatrixCamera } from '../../engine/matrix-camera.js';
-import type { PickingInfo } from '../../picking/picking-info.js';
 import { noteView, pickAheadOf, pickAheadOfSync, sameView } from '../pick-ahead.js';
 import type { PickDiscardRule } from '../../picking/discard-rules.js';
 import { makeThreeClipRule } from './three-clipping.js';
@@ -161,6 +160,42 @@ function viewportOf(renderer: WebGPURenderer) {
   return { width: size.x, height: size.y, ratio: renderer.getPixelRatio() };
 }
 
+type Viewport = { width: number; height: number; ratio: number };
+
+/**
+ * Picks the scene as three draws it now with `pickWith`: ahead of the walk when the last walk of this scene and
+ * camera changed nothing (hosts/pick-ahead.ts), else after it. Returns the answer and the viewport it was drawn in.
+ */
+async function pickSyncedAsync<R>(
+  api: string,
+  picker: ThreePicker,
+  scene: Object3D,
+  camera: Camera,
+  pickWith: (view: MatrixCamera, viewport: Viewport) => Promise<R>,
+): Promise<{ result: R; viewport: Viewport }> {
+  const ahead = pickAheadOf(picker);
+  if (ahead.scene !== scene || ahead.camera !== camera) {
+    const view = syncScene(api, picker, scene, camera);
+    const viewport = viewportOf(picker.renderer);
+    return { result: await pickWith(view, viewport), viewport };
+  }
+  let view = threeMatrixCamera(api, picker.renderer, camera);
+  let viewport = viewportOf(picker.renderer);
+  noteView(ahead, view, viewport.width, viewport.height, viewport.ratio);
+  const early = viewport;
+  const result = await pickAheadOfSync(
+    picker.target,
+    () => pickWith(view, early),
+    () => {
+      view = syncScene(api, picker, scene, camera);
+      viewport = viewportOf(picker.renderer);
+      return ahead.scene !== null && sameView(ahead, view, viewport.width, viewport.height, viewport.ratio);
+    },
+    () => pickWith(view, viewport),
+  );
+  return { result, viewport };
+}
+
 /**
  * What is under each CSS pixel `points[i]` (relative to the canvas' top-left, like `event.offsetX/Y`), in one GPU
  * pass: three.js intersections (null where nothing is), exact to the triangle.
@@ -176,38 +211,15 @@ export async function pickManyThreeAsync(
 ): Promise<(ThreeIntersection | null)[]> {
   const api = 'pickManyThreeAsync';
   assertAlive(api, picker);
-  const pickWith = (view: MatrixCamera, viewport: { width: number; height: number; ratio: number }) =>
+  const { result: infos, viewport } = await pickSyncedAsync(api, picker, scene, camera, (view, viewport) =>
     pickManyAsync(picker.picker, points, {
       ...options,
       discard: discardOf(api, picker, options.discard),
       camera: view,
       viewport: { width: viewport.width, height: viewport.height },
       devicePixelRatio: viewport.ratio,
-    });
-  const ahead = pickAheadOf(picker);
-  let viewport: { width: number; height: number; ratio: number };
-  let infos: PickingInfo[];
-  if (ahead.scene === scene && ahead.camera === camera) {
-    // The last walk of this scene and camera changed nothing: the pass goes to the GPU before this walk.
-    let view = threeMatrixCamera(api, picker.renderer, camera);
-    viewport = viewportOf(picker.renderer);
-    noteView(ahead, view, viewport.width, viewport.height, viewport.ratio);
-    const early = viewport;
-    infos = await pickAheadOfSync(
-      picker.target,
-      () => pickWith(view, early),
-      () => {
-        view = syncScene(api, picker, scene, camera);
-        viewport = viewportOf(picker.renderer);
-        return ahead.scene !== null && sameView(ahead, view, viewport.width, viewport.height, viewport.ratio);
-      },
-      () => pickWith(view, viewport),
-    );
-  } else {
-    const view = syncScene(api, picker, scene, camera);
-    viewport = viewportOf(picker.renderer);
-    infos = await pickWith(view, viewport);
-  }
+    }),
+  );
   const { width, height, ratio } = viewport;
   const css = { width: width / ratio, height: height / ratio };
   // Where the pick sampled, in CSS pixels: the centre of the device pixel (x, y) falls in, unless subpixel.
@@ -259,14 +271,14 @@ export async function pickRectThreeAsync(
 ): Promise<ThreeRectHit[]> {
   const api = 'pickRectThreeAsync';
   assertAlive(api, picker);
-  const view = syncScene(api, picker, scene, camera);
-  const viewport = viewportOf(picker.renderer);
-  const ratio = viewport.ratio;
-  const found = await pickRectAsync(picker.picker, x * ratio, y * ratio, width * ratio, height * ratio, {
-    ...options,
-    discard: discardOf(api, picker, options.discard),
-    camera: view,
-    viewport: { width: viewport.width, height: viewport.height },
+  const { result: found } = await pickSyncedAsync(api, picker, scene, camera, (view, viewport) => {
+    const ratio = viewport.ratio;
+    return pickRectAsync(picker.picker, x * ratio, y * ratio, width * ratio, height * ratio, {
+      ...options,
+      discard: discardOf(api, picker, options.discard),
+      camera: view,
+      viewport: { width: viewport.width, height: viewport.height },
+    });
   });
   const hits: ThreeRectHit[] = [];
   for (const identity of found) {

@@ -90,7 +90,15 @@ describe('weft-gpu/babylon picker (Chromium, SwiftShader)', () => {
     for (const key of ahead)
       expect([key, c[key]]).toEqual([
         key,
-        { stillSame: true, stillPasses: 1, movedMeshAnswered: false, movedPasses: 2 },
+        {
+          stillSame: true,
+          stillPasses: 1,
+          movedMeshAnswered: false,
+          movedPasses: 2,
+          boxStillHasMesh: true,
+          boxMovedHasMesh: false,
+          boxMovedPasses: 2,
+        },
       ]);
     expect(c['clip plane: no picked point on the clipped side']).toBe(true);
     expect(c['clip plane: pixels where a surface behind the plane is picked instead']).toBeGreaterThan(0);

@@ -13,6 +13,7 @@ interface PageResult {
   overwritten: ChangeStep[];
   drawRangeError: string;
   afterDrawRange: [string, string];
+  rect: { before: string[]; after: string[]; passesAfter: number };
 }
 
 describe('weft-gpu/three sees every change between two picks (Chromium, SwiftShader)', () => {
@@ -59,6 +60,12 @@ describe('weft-gpu/three sees every change between two picks (Chromium, SwiftSha
     expect(s.weftAfter).toBe(s.referenceAfter);
     // Nothing three draws changed: the pass drawn ahead of the walk is the answer.
     expect(s.passesAfter).toBe(1);
+  });
+
+  it('a rectangle pick drawn ahead of its walk is drawn again when an object in it moved away', () => {
+    expect(result.rect.before).toContain('mover');
+    expect(result.rect.after).not.toContain('mover');
+    expect(result.rect.passesAfter).toBe(2);
   });
 
   it('a draw range set after the first pick is refused naming it, and the next pick after clearing it works', () => {

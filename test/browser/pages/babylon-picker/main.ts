@@ -224,11 +224,25 @@ async function accuracy(engine: WebGPUEngine, variant: SceneVariant, checks: Rec
     const moved = await pickBabylonAsync(picker, movable.x, movable.y);
     const movedPasses = picker.gpuPicker.picks - passes;
     mesh.position.copyFrom(was);
+    // The same with a box around the pixel: steady twice, then the mesh moved away.
+    const [x1, y1] = [Math.max(0, movable.x - 1), Math.max(0, movable.y - 1)];
+    const [x2, y2] = [Math.min(width, movable.x + 2), Math.min(height, movable.y + 2)];
+    const boxAround = () => boxPickBabylonAsync(picker, x1, y1, x2, y2);
+    await boxAround();
+    const boxStill = await boxAround();
+    mesh.position.x += 1000;
+    passes = picker.gpuPicker.picks;
+    const boxMoved = await boxAround();
+    const boxMovedPasses = picker.gpuPicker.picks - passes;
+    mesh.position.copyFrom(was);
     checks[`${variant.name}: pick ahead of the walk`] = {
       stillSame: still.pickedMesh === mesh && still.faceId === steady.faceId,
       stillPasses,
       movedMeshAnswered: moved.pickedMesh === mesh,
       movedPasses,
+      boxStillHasMesh: boxStill.meshes.includes(mesh),
+      boxMovedHasMesh: boxMoved.meshes.includes(mesh),
+      boxMovedPasses,
     };
   } else checks[`${variant.name}: pick ahead of the walk`] = 'no movable mesh under a pixel';
 

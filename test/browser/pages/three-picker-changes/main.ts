@@ -26,6 +26,7 @@ import { WebGPURenderer } from 'three/webgpu';
 import {
   createThreePickerAsync,
   disposeThreePicker,
+  pickRectThreeAsync,
   pickThreeAsync,
   type ThreePicker,
 } from '../../../../hosts/three/index.js';
@@ -245,6 +246,18 @@ async function run() {
     rig.position.x = -1;
   });
   rig.position.x = 0;
+  // A rectangle pick after a steady one is drawn ahead of its walk too: the mover moved away in between is not listed.
+  const around = (p: { x: number; y: number }) =>
+    pickRectThreeAsync(picker, scene, camera, p.x - 1, p.y - 1, 3, 3).then((hits) =>
+      hits.map((h) => names.get(h.object) ?? h.object.uuid),
+    );
+  await around(onMover);
+  const rectBefore = await around(onMover);
+  mover.position.x = 3;
+  const rectPasses = picker.picker.picks;
+  const rectAfter = await around(onMover);
+  const rect = { before: rectBefore, after: rectAfter, passesAfter: picker.picker.picks - rectPasses };
+  mover.position.x = 0;
   // A draw range is refused (typed error naming it) even when set after the mesh was first picked; cleared, picks work.
   box.geometry.setDrawRange(0, 6);
   let drawRangeError = '';
@@ -253,7 +266,7 @@ async function run() {
   const afterDrawRange = [reference(onBox), await weft(onBox)];
   disposeThreePicker(picker);
   renderer.dispose();
-  return { steps, overwritten, drawRangeError, afterDrawRange };
+  return { steps, overwritten, drawRangeError, afterDrawRange, rect };
 }
 
 run().then(
