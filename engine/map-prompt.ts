@@ -11,8 +11,6 @@ interface PromptState {
   /** Maps of the device in flight. */
   pending: number;
   prompting: boolean;
-  /** When the last prompt was submitted (performance.now()). */
-  last: number;
 }
 
 /** At most one empty submit per this long: enough to keep the GPU process answering without flooding it. */
@@ -39,7 +37,7 @@ export function mapForReadPromptlyAsync(device: GPUDevice, buffer: GPUBuffer, by
   promptsByDevice ??= new WeakMap();
   let prompt = promptsByDevice.get(device);
   if (!prompt) {
-    prompt = { pending: 0, prompting: false, last: 0 };
+    prompt = { pending: 0, prompting: false };
     promptsByDevice.set(device, prompt);
   }
   const state = prompt;
@@ -56,7 +54,7 @@ function startPrompting(device: GPUDevice, state: PromptState): void {
   state.prompting = true;
   const started = performance.now();
   const channel = new MessageChannel();
-  state.last = started;
+  let last = started;
   channel.port1.onmessage = () => {
     const now = performance.now();
     if (state.pending === 0 || now - started > promptLimitMs) {
@@ -64,26 +62,11 @@ function startPrompting(device: GPUDevice, state: PromptState): void {
       state.prompting = false;
       return;
     }
-    if (now - state.last >= promptIntervalMs) {
-      state.last = now;
+    if (now - last >= promptIntervalMs) {
+      last = now;
       device.queue.submit([]);
     }
     channel.port2.postMessage(null);
   };
   channel.port2.postMessage(null);
-}
-
-/**
- * Prompts the device's pending maps from inside a long synchronous run (a host walk while a pick is drawn, see
- * hosts/pick-ahead.ts): the prompt's tasks cannot run until it returns, so without this the GPU process would answer
- * the map only after it. At most one empty submit per 0.1 ms, and only in a page with maps of `device` pending.
- * @internal
- */
-export function promptPendingMaps(device: GPUDevice): void {
-  const state = promptsByDevice?.get(device);
-  if (!state || state.pending === 0) return;
-  const now = performance.now();
-  if (now - state.last < promptIntervalMs) return;
-  state.last = now;
-  device.queue.submit([]);
 }

@@ -6,7 +6,6 @@ import type { AbstractMesh } from '@babylonjs/core/Meshes/abstractMesh.js';
 import type { InstancedMesh } from '@babylonjs/core/Meshes/instancedMesh.js';
 import type { Mesh } from '@babylonjs/core/Meshes/mesh.js';
 import type { Scene } from '@babylonjs/core/scene.js';
-import { promptPendingMaps } from '../../engine/map-prompt.js';
 import type { PickDrawable } from '../../picking/sources/drawable-types.js';
 import { BabylonPickError } from './babylon-errors.js';
 import { type GeometryKeys, type GeometryState, makeGeometryState, syncGeometry } from './babylon-geometry-sync.js';
@@ -230,8 +229,6 @@ export function walkBabylonScene(
   // Written by index, its length set once at the end: emptying and refilling it would reallocate it every pick.
   let count = 0;
   for (let i = 0; i < total; i++) {
-    // A pick drawn ahead of this walk (pick-ahead.ts) gets its map answered meanwhile.
-    if ((i & 255) === 255) promptPendingMaps(owned.device);
     const mesh = meshes[i];
     if (!isDrawn(mesh, layerMask) || (include && !include(mesh))) {
       // What was met here may be a disposed mesh's: let it go.

@@ -2,7 +2,6 @@
 // the matrices, instances, bone matrices and morph weights as they are now, and what three culls and hides.
 import type { BufferGeometry, Camera, Material, Mesh, Object3D } from 'three';
 import type { WebGPURenderer } from 'three/webgpu';
-import { promptPendingMaps } from '../../engine/map-prompt.js';
 import type { PickDrawable } from '../../picking/sources/drawable-types.js';
 import { makeOwnedBuffers, releaseAllOwned } from '../owned-buffers.js';
 import type { GeometrySource, GeometryState } from './three-geometry.js';
@@ -177,8 +176,6 @@ export function collectThreeDrawables(
       next[frame] = at + 1;
       const child = children[at];
       const childAt = objects++;
-      // A pick drawn ahead of this walk (pick-ahead.ts) gets its map answered meanwhile.
-      if ((childAt & 255) === 255) promptPendingMaps(state.owned.device);
       const childBelow = visitObject(api, state, child, cameraMask, childAt, parents[frame], flags[frame]);
       if (child.children.length > 0) {
         frames[depth] = child.children;

@@ -1,5 +1,5 @@
 import { expect } from 'vitest';
-import { mapForReadPromptlyAsync, promptPendingMaps } from '../../engine/map-prompt.js';
+import { mapForReadPromptlyAsync } from '../../engine/map-prompt.js';
 import { gpuTest } from '../support/gpu.js';
 
 // The browser prompt while a readback's map is pending (engine/map-prompt.ts): maps still resolve with the copied
@@ -110,39 +110,6 @@ gpuTest('outside a page (Node), a map is not prompted', async ({ engine }) => {
     staging.unmap();
     await tasks(5);
     expect(submits.count()).toBe(0);
-  } finally {
-    submits.restore();
-  }
-});
-
-gpuTest('a long synchronous run prompts the pending maps itself, at most once per 0.1 ms', async ({ engine }) => {
-  const device = engine.device;
-  const submits = countEmptySubmits(device);
-  try {
-    await asPage(async () => {
-      // No map pending: nothing is submitted.
-      const idle = submits.count();
-      for (let i = 0; i < 1000; i++) promptPendingMaps(device);
-      expect(submits.count()).toBe(idle);
-
-      const [staging] = copiedBuffers(device, [9]);
-      const mapped = mapForReadPromptlyAsync(device, staging, 256);
-      const before = submits.count();
-      // 2 ms of synchronous work calling it on every step (the prompt's own tasks cannot run meanwhile).
-      const start = performance.now();
-      let calls = 0;
-      while (performance.now() - start < 2) {
-        promptPendingMaps(device);
-        calls++;
-      }
-      const prompted = submits.count() - before;
-      expect(calls).toBeGreaterThan(100);
-      expect(prompted).toBeGreaterThan(1);
-      expect(prompted).toBeLessThanOrEqual(21);
-      await mapped;
-      expect(new Uint32Array(staging.getMappedRange(0, 256))[0]).toBe(9);
-      staging.unmap();
-    });
   } finally {
     submits.restore();
   }
