@@ -13,6 +13,8 @@ export interface PickAhead {
   camera: object | null;
   /** The view, projection, depth convention and viewport the early pass was given (filled by `noteView`). */
   readonly view: Float64Array;
+  /** The same after the walk (scratch of `sameView`). */
+  readonly after: Float64Array;
 }
 
 let aheads: WeakMap<object, PickAhead> | undefined;
@@ -22,39 +24,25 @@ export function pickAheadOf(picker: object): PickAhead {
   aheads ??= new WeakMap();
   let ahead = aheads.get(picker);
   if (!ahead) {
-    ahead = { scene: null, camera: null, view: new Float64Array(36) };
+    ahead = { scene: null, camera: null, view: new Float64Array(36), after: new Float64Array(36) };
     aheads.set(picker, ahead);
   }
   return ahead;
 }
 
-/** Writes (or, with `compare`, compares) the camera and viewport a pass reads; returns whether all were equal. */
-function visitView(
-  into: Float64Array,
-  camera: MatrixCamera,
-  width: number,
-  height: number,
-  ratio: number,
-  compare: boolean,
-): boolean {
-  const depth = camera.depth === 'reverse' ? 1 : 0;
-  let same = true;
-  const put = (at: number, value: number) => {
-    if (compare) same &&= into[at] === value;
-    else into[at] = value;
-  };
-  for (let i = 0; i < 16; i++) put(i, camera.view[i]);
-  for (let i = 0; i < 16; i++) put(16 + i, camera.projection[i]);
-  put(32, depth);
-  put(33, width);
-  put(34, height);
-  put(35, ratio);
-  return same;
+/** Writes the camera and viewport a pass reads into `out` (36 numbers). */
+function writeView(out: Float64Array, camera: MatrixCamera, width: number, height: number, ratio: number): void {
+  out.set(camera.view, 0);
+  out.set(camera.projection, 16);
+  out[32] = camera.depth === 'reverse' ? 1 : 0;
+  out[33] = width;
+  out[34] = height;
+  out[35] = ratio;
 }
 
 /** @internal Keeps the camera and viewport an early pass is given. */
 export function noteView(ahead: PickAhead, camera: MatrixCamera, width: number, height: number, ratio: number): void {
-  visitView(ahead.view, camera, width, height, ratio, false);
+  writeView(ahead.view, camera, width, height, ratio);
 }
 
 /** @internal Whether the camera and viewport after the walk are those the early pass was given (NaN never is). */
@@ -65,7 +53,9 @@ export function sameView(
   height: number,
   ratio: number,
 ): boolean {
-  return visitView(ahead.view, camera, width, height, ratio, true);
+  writeView(ahead.after, camera, width, height, ratio);
+  for (let i = 0; i < 36; i++) if (ahead.view[i] !== ahead.after[i]) return false;
+  return true;
 }
 
 function ignoreRejection(): void {}
