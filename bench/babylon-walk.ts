@@ -13,7 +13,6 @@ import { NullEngine } from '@babylonjs/core/Engines/nullEngine.js';
 import { FreeCamera } from '@babylonjs/core/Cameras/freeCamera.js';
 import { Vector3 } from '@babylonjs/core/Maths/math.vector.js';
 import { CreateBox } from '@babylonjs/core/Meshes/Builders/boxBuilder.js';
-import type { AbstractMesh } from '@babylonjs/core/Meshes/abstractMesh.js';
 import type { Mesh } from '@babylonjs/core/Meshes/mesh.js';
 import { Scene } from '@babylonjs/core/scene.js';
 import { createEngineAsync, disposeEngine, makePerspectiveCamera } from '../engine/index.js';
@@ -22,6 +21,7 @@ import { makeOwnedBuffers } from '../hosts/owned-buffers.js';
 import { createDrawableScene, syncDrawableSceneHinted } from '../picking/sources/drawable-scene.js';
 import { createBenchGpu } from './bench-gpu.js';
 import { median, printTable } from './bench-timing.js';
+import { babylonBareReads, babylonSteadyReads } from './host-read-floors.js';
 
 const rounds = Number(process.argv[2] ?? 40);
 const counts = (process.argv[3] ?? '1000,10000').split(',').map(Number);
@@ -29,44 +29,6 @@ const cold = process.argv[4] === 'cold';
 
 function standIn(data: object, buffer: GPUBuffer): void {
   Object.defineProperty(data, 'underlyingResource', { value: buffer });
-}
-
-/** What a pick must read of each mesh at the least; the sum keeps the reads from being optimised away. */
-function bareLoop(meshes: readonly AbstractMesh[], layerMask: number): number {
-  let sum = 0;
-  for (let i = 0; i < meshes.length; i++) {
-    const mesh = meshes[i];
-    if (!mesh.isPickable || !mesh.isVisible || (mesh.layerMask & layerMask) === 0 || !mesh.isEnabled()) continue;
-    sum += mesh.computeWorldMatrix(!mesh.isSynchronized()).updateFlag;
-  }
-  return sum;
-}
-
-/** The bare loop plus every other Babylon.js read a correct walk makes of a steady plain mesh, and nothing of weft's. */
-function readsLoop(meshes: readonly AbstractMesh[], layerMask: number): number {
-  let sum = 0;
-  for (let i = 0; i < meshes.length; i++) {
-    const mesh = meshes[i] as Mesh;
-    if (
-      !mesh.isPickable ||
-      !mesh.isVisible ||
-      (mesh.layerMask & layerMask) === 0 ||
-      mesh.visibility <= 0 ||
-      !mesh.isEnabled() ||
-      mesh.getTotalVertices() <= 0
-    )
-      continue;
-    sum += mesh.computeWorldMatrix(!mesh.isSynchronized()).updateFlag;
-    const subMeshes = mesh.subMeshes;
-    const first = subMeshes[0];
-    sum += subMeshes.length + first.indexStart + first.indexCount + first.verticesStart + first.verticesCount;
-    if (mesh.geometry === null || mesh.isUnIndexed || mesh.skeleton || mesh.morphTargetManager) sum++;
-    const material = mesh.getMaterialForRenderPass(0) ?? mesh.material;
-    sum += mesh.sideOrientation + (material ? 1 : 0);
-    sum += (mesh as unknown as { _thinInstanceDataStorage: { instancesCount: number } })._thinInstanceDataStorage
-      .instancesCount;
-  }
-  return sum;
 }
 
 async function main(): Promise<void> {
@@ -152,12 +114,12 @@ async function main(): Promise<void> {
       },
       (record) => {
         const t0 = performance.now();
-        keep += bareLoop(scene.meshes, camera.layerMask);
+        keep += babylonBareReads(scene.meshes, camera.layerMask);
         if (record) times.bare.push(performance.now() - t0);
       },
       (record) => {
         const t0 = performance.now();
-        keep += readsLoop(scene.meshes, camera.layerMask);
+        keep += babylonSteadyReads(scene.meshes, camera.layerMask);
         if (record) times.reads.push(performance.now() - t0);
       },
     ];

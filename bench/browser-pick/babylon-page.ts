@@ -25,9 +25,12 @@ import { makeBareRoundTrip } from '../pick-floors.js';
 import { pickManyAsync } from '../../picking/gpu-picker.js';
 import { profileStagesAsync, type StageProfile } from './profile.js';
 import { median } from '../bench-timing.js';
+import { babylonBareReads } from '../host-read-floors.js';
 
 export interface BabylonBenchRound {
   floor: number;
+  /** The bare reads of every mesh's Babylon.js state a correct pick makes (host-read-floors.ts), no GPU work. */
+  reads: number;
   weftPick: number;
   gpuPickerPick: number;
   weftMulti: number;
@@ -98,8 +101,10 @@ const bench = {
     return { weftMs, gpuPickerMs, ownedBytes: picker!.owned.bytes };
   },
   async round(order: number): Promise<BabylonBenchRound> {
+    const scene = side!.scene;
     const steps: [keyof BabylonBenchRound, () => Promise<unknown>][] = [
       ['floor', floor],
+      ['reads', async () => babylonBareReads(scene.meshes, scene.activeCamera!.layerMask)],
       ['weftPick', weftPick],
       ['gpuPickerPick', () => babylonPick(side!)],
       ['weftMulti', weftMulti],
@@ -110,8 +115,10 @@ const bench = {
     const result = {} as BabylonBenchRound;
     for (const [name, step] of order % 2 ? [...steps].reverse() : steps) {
       current = `${name} (order ${order})`;
-      // Each request starts on an idle device: a GPUPicker request resolves once its target is read back, while the
-      // rest of the Babylon.js frame that drew it is still queued; without this wait the next request pays for it.
+      // Each request follows a presented Babylon.js frame, as a pick does in an app whose render loop runs (a click
+      // lands between frames), on an idle device: the frame's GPU work is done before the clock starts. Every column
+      // then starts alike, so the floor and the reads bound the picks measured beside them.
+      renderBabylonFrame(engine, scene);
       await device.queue.onSubmittedWorkDone();
       // And a GC where the page may call gc() (the bench's Chromium allows it): no request pays for the garbage of the
       // one before it (GPUPicker's, at 10 000 meshes, is large).

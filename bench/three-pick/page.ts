@@ -32,6 +32,7 @@ import { createThreePickerAsync, pickThreeAsync, type ThreePicker } from '../../
 import { createGpuPicker, enableDetailedPicking, type GpuPicker } from '../../picking/gpu-picker.js';
 import { pickAsync } from '../../picking/point/pick-async.js';
 import { evictCaches, median } from '../bench-timing.js';
+import { threeSteadyReads } from '../host-read-floors.js';
 import { makeBareRoundTrip } from '../pick-floors.js';
 
 const width = 640;
@@ -45,6 +46,8 @@ export interface ThreeRound {
   weft: number;
   raycaster: number;
   floor: number;
+  /** The reads of the scene a correct pick makes (host-read-floors.ts), no GPU work. */
+  reads: number;
 }
 
 let renderer: WebGPURenderer;
@@ -353,7 +356,7 @@ async function round(
 ): Promise<ThreeRound & { agree: boolean }> {
   const p = pixels[variant === 'same-pixel' ? 0 : r % pixels.length];
   const view = weftCamera();
-  const out = { adapter: 0, weft: 0, raycaster: 0, floor: 0 };
+  const out = { adapter: 0, weft: 0, raycaster: 0, floor: 0, reads: 0 };
   let adapterHit: { object: Object3D; faceIndex?: number | null; instanceId?: number } | null = null;
   let rayHit: { object: Object3D; faceIndex?: number | null; instanceId?: number } | null = null;
   const steps: [keyof typeof out, () => Promise<unknown> | unknown][] = [
@@ -373,6 +376,7 @@ async function round(
       },
     ],
     ['floor', () => floor()],
+    ['reads', () => threeSteadyReads(scene, camera.layers.mask)],
   ];
   // Interleaved: each round starts with a different step.
   for (let k = 0; k < steps.length; k++) {
