@@ -42,6 +42,8 @@ export interface SceneWalk {
    * culling; a listed drawable is drawn and pickable), else 0. Reused; longer than the list.
    */
   steady: Uint8Array;
+  /** How many places of the last walk's list are 1 in `steady`. */
+  steadyCount: number;
   /** Whether the last walk ran to its end (set false when what it listed was not synced). */
   complete: boolean;
   /** Set by the full path of one mesh: whether its drawable is the last walk's there and unchanged. */
@@ -58,6 +60,7 @@ export function makeSceneWalk(): SceneWalk {
     list: [],
     places: makeWalkPlaces(),
     steady: new Uint8Array(0),
+    steadyCount: 0,
     complete: false,
     unchanged: false,
     pick: 0,
@@ -228,6 +231,8 @@ export function walkBabylonScene(
   const steady = walk.steady;
   // Written by index, its length set once at the end: emptying and refilling it would reallocate it every pick.
   let count = 0;
+  let steadyCount = 0;
+  walk.steadyCount = 0;
   for (let i = 0; i < total; i++) {
     const mesh = meshes[i];
     if (!isDrawn(mesh, layerMask) || (include && !include(mesh))) {
@@ -248,11 +253,14 @@ export function walkBabylonScene(
       }
       unchanged = walk.unchanged;
     }
-    steady[count] = trusted && unchanged && listedAt(places, i) === count ? 1 : 0;
+    const holds = trusted && unchanged && listedAt(places, i) === count;
+    steady[count] = holds ? 1 : 0;
+    if (holds) steadyCount++;
     setListedAt(places, i, count);
     list[count++] = drawable;
   }
   list.length = count;
+  walk.steadyCount = steadyCount;
   // Let go of places past the scene's end (a shorter scene) so disposed meshes are not kept alive.
   for (let i = total; i < places.count; i++) clearPlace(places, i);
   places.count = total;

@@ -14,6 +14,7 @@ import {
   settleWorld,
   updateObjectWorld,
   updatesItsOwnWorld,
+  worldVersionAt,
   type WorldPlaces,
   worldChanged,
 } from './three-world.js';
@@ -31,6 +32,8 @@ export interface ThreeDrawables extends GeometrySource {
    * since (the seam's steady hint; valid only while the last sync succeeded, see `forgetSteady`).
    */
   steady: Uint8Array;
+  /** How many places of the last walk's list are 1 in `steady`. */
+  steadyCount: number;
   /**
    * The walk's stack, reused every pick: per depth, the children array being walked, the next child's place in it and
    * what holds for those children (`frameFlags`: clipped, forced, parent moved, updated by three, shown).
@@ -67,9 +70,10 @@ export function makeThreeDrawables(
     records: new Map(),
     owned: makeOwnedBuffers(device, 'weft-three'),
     list: [],
-    places: { records: [], meshes: [], states: [], marks: [], versions: [] },
+    places: { records: [], meshes: [], marks: [] },
     world: makeWorldPlaces(),
     steady: new Uint8Array(64),
+    steadyCount: 0,
     frames: [],
     frameNext: [],
     frameFlags: [],
@@ -141,6 +145,7 @@ export function collectThreeDrawables(
   state.checkedMaterial = null;
   state.deforming.length = 0;
   state.world.computed = 0;
+  state.steadyCount = 0;
   const list = state.list;
   const frames = state.frames;
   const next = state.frameNext;
@@ -199,7 +204,7 @@ export function collectThreeDrawables(
     throw error;
   }
   state.deforming.length = 0;
-  state.world.objects.length = state.world.parents.length = objects;
+  state.world.objects.length = 2 * objects;
   const count = state.count;
   list.length = count;
   resizePlaces(state.places, count);
@@ -239,7 +244,7 @@ function visitObject(
   const clipped = (above & clippedFlag) !== 0;
   if (shown && (object as Mesh).isMesh) {
     const count = state.count++;
-    visitMesh(api, state, object as Mesh, cameraMask, count, objectAt, clipped, state.world.versions[objectAt]);
+    visitMesh(api, state, object as Mesh, cameraMask, count, objectAt, clipped, worldVersionAt(state.world, objectAt));
   }
   return (
     (clipped ? clippedFlag : 0) |

@@ -17,14 +17,15 @@ import { copyWorld } from './three-world.js';
  */
 export interface WalkPlaces {
   records: DrawableRecord[];
-  meshes: Mesh[];
-  /** The geometry's state (its `geometry` tells the geometry) as the drawable was made from. */
-  states: GeometryState[];
-  /** The world-matrix version written into the drawable (WorldPlaces.versions of its object). */
-  versions: number[];
   /**
-   * `stamp × 8 + side + 4 × visible` as written into the drawable (the geometry's stamp, then its look); -1 where the
-   * record is refreshed every pick (deformed, clipped).
+   * Per place `at`, side by side (entries 2at and 2at + 1, one stream for the steady check): the mesh, and the
+   * geometry's state (its `geometry` tells the geometry) the drawable was made from.
+   */
+  meshes: (Mesh | GeometryState)[];
+  /**
+   * Per place `at`, side by side: at 2at `stamp × 8 + side + 4 × visible` as written into the drawable (the geometry's
+   * stamp, then its look), -1 where the record is refreshed every pick (deformed, clipped); at 2at + 1 the world-matrix
+   * version written into the drawable (WorldPlaces.versions of its object).
    */
   marks: number[];
 }
@@ -32,8 +33,8 @@ export interface WalkPlaces {
 /** @internal Keeps the first `length` places (the places of a walk that listed `length` meshes). */
 export function resizePlaces(places: WalkPlaces, length: number): void {
   if (places.records.length <= length) return;
-  places.records.length = places.meshes.length = places.states.length = length;
-  places.marks.length = places.versions.length = length;
+  places.records.length = length;
+  places.meshes.length = places.marks.length = 2 * length;
 }
 
 /**
@@ -71,17 +72,21 @@ export function visitMesh(
   const geometry = mesh.geometry;
   const places = state.places;
   const look = side + (visible ? 4 : 0);
-  if (places.meshes[at] === mesh && !clippedAbove) {
-    const known = places.states[at];
+  const meshes = places.meshes;
+  const marks = places.marks;
+  if (meshes[2 * at] === mesh && !clippedAbove) {
+    const known = meshes[2 * at + 1] as GeometryState;
     if (known.geometry === geometry) {
       if (known.pass !== pass) readGeometryState(state, geometry, known, pass);
       // The list still holds this place's drawable from the last walk: steady unless its world matrix changed.
-      if (places.marks[at] === known.stamp * 8 + look) {
-        if (places.versions[at] === worldVersion) state.steady[at] = 1;
-        else {
+      if (marks[2 * at] === known.stamp * 8 + look) {
+        if (marks[2 * at + 1] === worldVersion) {
+          state.steady[at] = 1;
+          state.steadyCount++;
+        } else {
           const drawable = state.list[at];
           copyWorld(state.world, objectAt, drawable.worldMatrix as Float64Array);
-          drawable.worldMatrixVersion = places.versions[at] = worldVersion;
+          drawable.worldMatrixVersion = marks[2 * at + 1] = worldVersion;
           state.steady[at] = 0;
         }
         return;
@@ -125,11 +130,11 @@ export function visitMesh(
   record.place = at;
   state.list[at] = drawable;
   places.records[at] = record;
-  places.meshes[at] = mesh;
-  places.states[at] = known;
-  places.versions[at] = worldVersion;
+  meshes[2 * at] = mesh;
+  meshes[2 * at + 1] = known;
+  marks[2 * at] = record.deforms || record.clip ? -1 : known.stamp * 8 + look;
+  marks[2 * at + 1] = worldVersion;
   state.steady[at] = 0;
-  places.marks[at] = record.deforms || record.clip ? -1 : known.stamp * 8 + look;
 }
 
 /** A BatchedMesh is a Mesh too. */

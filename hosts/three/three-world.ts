@@ -5,10 +5,15 @@
 import { Object3D } from 'three';
 import { holdsSixteen } from '../../picking/sources/drawable-slots.js';
 
-/** Numbers kept per walk place: the world matrix last seen (16), then the local values or matrix (16). */
-const stride = 32;
-const worldAt = 0;
-const localAt = 16;
+/**
+ * Numbers kept per walk place, in one stream: the place's flags, its world-matrix version, the local values or matrix
+ * (16), then the world matrix last seen (16). A steady object's check reads the first 12 of them.
+ */
+const stride = 34;
+const flagsAt = 0;
+const versionAt = 1;
+const localAt = 2;
+const worldAt = 18;
 
 const derivedFlag = 1;
 const keptFlag = 2;
@@ -27,18 +32,18 @@ export const worldChanged = 2;
  * matrix the world was derived from, and whether the world still is `parent.world × matrix` of those values.
  */
 export interface WorldPlaces {
+  /** Per place, the object there and its parent, side by side (place `at`: entries 2at and 2at + 1): one stream. */
   objects: (Object3D | null)[];
-  parents: (Object3D | null)[];
-  values: Float64Array;
   /**
-   * Per place: `derivedFlag` where the world matrix was derived by a walk from the kept local values and has not been
-   * touched since; `keptFlag` where local values of this object are kept, `composedFlag` too where they are position,
-   * quaternion and scale (else the matrix); `ownedFlag` where the last walk took the kept world as the object's world
-   * without reading three's.
+   * Per place (`stride` numbers): its flags — `derivedFlag` where the world matrix was derived by a walk from the kept
+   * local values and has not been touched since; `keptFlag` where local values of this object are kept,
+   * `composedFlag` too where they are position, quaternion and scale (else the matrix); `ownedFlag` where the last walk
+   * took the kept world as the object's world without reading three's —, the version of the world matrix there (a new
+   * number from `nextVersion` at each change seen), the local values, the world matrix.
    */
-  flags: Uint8Array;
-  /** Per place, the version of the world matrix there: a new number (from `nextVersion`) at each change seen. */
-  versions: Float64Array;
+  values: Float64Array;
+  /** Places `values` has room for. */
+  capacity: number;
   nextVersion: number;
   /** Matrix work done by the last walk (composes + products), for tests and benches. */
   computed: number;
@@ -50,10 +55,8 @@ export interface WorldPlaces {
 export function makeWorldPlaces(): WorldPlaces {
   return {
     objects: [],
-    parents: [],
     values: new Float64Array(64 * stride),
-    flags: new Uint8Array(64),
-    versions: new Float64Array(64),
+    capacity: 64,
     nextVersion: 1,
     computed: 0,
     threeUpdate: Object3D.prototype.updateMatrixWorld,
@@ -62,23 +65,30 @@ export function makeWorldPlaces(): WorldPlaces {
 
 /** @internal Forgets every place (the next walk derives everything again, as three would). */
 export function forgetWorldPlaces(places: WorldPlaces): void {
-  places.objects.length = places.parents.length = 0;
-  places.flags.fill(0);
+  places.objects.length = 0;
+  places.values.fill(0);
 }
 
 /** Room for place `at`. */
 function reserve(places: WorldPlaces, at: number): void {
-  if (at < places.flags.length) return;
-  const length = Math.max(at + 1, places.flags.length * 2);
+  if (at < places.capacity) return;
+  const length = Math.max(at + 1, places.capacity * 2);
   const values = new Float64Array(length * stride);
   values.set(places.values);
   places.values = values;
-  const flags = new Uint8Array(length);
-  flags.set(places.flags);
-  places.flags = flags;
-  const versions = new Float64Array(length);
-  versions.set(places.versions);
-  places.versions = versions;
+  places.capacity = length;
+}
+
+/** @internal The place of `object` in the last walk, -1 when it was not walked. */
+export function worldPlaceOf(places: WorldPlaces, object: Object3D): number {
+  const objects = places.objects;
+  for (let i = 0; i < objects.length; i += 2) if (objects[i] === object) return i / 2;
+  return -1;
+}
+
+/** @internal The version of the world matrix at place `at` (see WorldPlaces.values). */
+export function worldVersionAt(places: WorldPlaces, at: number): number {
+  return places.values[at * stride + versionAt];
 }
 
 function keep16(values: Float64Array, o: number, given: ArrayLike<number>): void {
@@ -126,7 +136,7 @@ function keepLocal(values: Float64Array, o: number, object: Object3D): void {
  * Called before anything of the walk reads the matrix (a child's product, an override's update).
  */
 export function settleWorld(places: WorldPlaces, at: number, object: Object3D): void {
-  if (at < 0 || (places.flags[at] & ownedFlag) === 0) return;
+  if (at < 0 || (places.values[at * stride + flagsAt] & ownedFlag) === 0) return;
   const values = places.values;
   const o = at * stride + worldAt;
   const world = object.matrixWorld.elements;
@@ -172,13 +182,14 @@ export function updateObjectWorld(
   const values = places.values;
   const o = at * stride;
   const parent = object.parent;
-  const known = places.objects[at] === object && places.parents[at] === parent;
+  const objects = places.objects;
+  const known = objects[2 * at] === object && objects[2 * at + 1] === parent;
   if (!known) {
-    places.objects[at] = object;
-    places.parents[at] = parent;
+    objects[2 * at] = object;
+    objects[2 * at + 1] = parent;
   }
   const world = object.matrixWorld.elements;
-  const flags = places.flags[at];
+  const flags = values[o + flagsAt];
   const auto = object.matrixAutoUpdate;
   // A bone's matrixWorld is read by its skeleton, outside the walk: kept where three would leave it.
   const owned = !updated && auto && object.matrixWorldAutoUpdate && (object as { isBone?: boolean }).isBone !== true;
@@ -229,9 +240,9 @@ export function updateObjectWorld(
   const changed = !worldSame;
   if (changed) {
     keep16(values, o + worldAt, world);
-    places.versions[at] = places.nextVersion++;
+    values[o + versionAt] = places.nextVersion++;
   }
   const next = (derived ? derivedFlag : 0) | (owned && derived ? ownedFlag : 0) | kept;
-  if (flags !== next) places.flags[at] = next;
+  if (flags !== next) values[o + flagsAt] = next;
   return (force ? forceBelow : 0) | (changed ? worldChanged : 0);
 }

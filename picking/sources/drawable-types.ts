@@ -106,6 +106,11 @@ export interface DrawableSync<T> {
  */
 export interface SteadyHint {
   steady: Uint8Array;
+  /**
+   * How many of the list's places are 1 in `steady`. When every place is (and the list is as long as the last
+   * sync's), the host vouches that the list is the last sync's, unchanged: the sync reads none of it.
+   */
+  steadyCount: number;
 }
 
 /** A weft scene that mirrors a host's drawables (see `syncDrawableScene`); pick it with any weft picker. */

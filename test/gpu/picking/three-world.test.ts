@@ -26,7 +26,7 @@ import {
   makeThreeDrawables,
   type ThreeDrawables,
 } from '../../../hosts/three/three-drawables.js';
-import { copyWorld } from '../../../hosts/three/three-world.js';
+import { copyWorld, worldPlaceOf } from '../../../hosts/three/three-world.js';
 import {
   createDrawableScene,
   disposeDrawableScene,
@@ -151,7 +151,7 @@ function updatedCopy(scene: Scene, all: Object3D[]): Object3D[] {
 
 /** The world matrix the last walk took for `object` (the one its drawable and its children's products use). */
 function walkedWorldOf(state: ThreeDrawables, object: Object3D): number[] {
-  const at = state.world.objects.indexOf(object);
+  const at = worldPlaceOf(state.world, object);
   expect(at, 'the object is a place of the walk').toBeGreaterThanOrEqual(0);
   const out = new Float64Array(16);
   copyWorld(state.world, at, out);
