@@ -21,7 +21,7 @@ import {
   renderBabylonFrame,
 } from './babylon-side.js';
 import { centre, marquee, type PickSceneSpec, points } from './shared.js';
-import { makeBareRoundTrip } from '../pick-floors.js';
+import { makeBareRoundTrip, makePickDrawFloor } from '../pick-floors.js';
 import { pickManyAsync } from '../../picking/gpu-picker.js';
 import { profileStagesAsync, type StageProfile } from './profile.js';
 import { median } from '../bench-timing.js';
@@ -31,6 +31,8 @@ export interface BabylonBenchRound {
   floor: number;
   /** The bare reads of every mesh's Babylon.js state a correct pick makes (host-read-floors.ts), no GPU work. */
   reads: number;
+  /** weft requests of the round whose walk changed the synced scene (their early pass, if any, was dropped). */
+  weftResynced: number;
   weftPick: number;
   gpuPickerPick: number;
   weftMulti: number;
@@ -52,7 +54,6 @@ let picker: BabylonPicker | null = null;
 let thin = false;
 let current = 'loaded';
 const errors: string[] = [];
-const latencies: Record<string, number>[] = [];
 
 const keyOf = (mesh: AbstractMesh | null | undefined, instance: number) =>
   mesh ? (thin ? `${mesh.name}#${Math.max(0, instance)}` : mesh.name) : '-';
@@ -112,7 +113,7 @@ const bench = {
       ['weftBox', weftBox],
       ['gpuPickerBox', () => babylonBoxPick(side!)],
     ];
-    const result = {} as BabylonBenchRound;
+    const result = { weftResynced: 0 } as BabylonBenchRound;
     for (const [name, step] of order % 2 ? [...steps].reverse() : steps) {
       current = `${name} (order ${order})`;
       // Each request follows a presented Babylon.js frame, as a pick does in an app whose render loop runs (a click
@@ -123,7 +124,9 @@ const bench = {
       // And a GC where the page may call gc() (the bench's Chromium allows it): no request pays for the garbage of the
       // one before it (GPUPicker's, at 10 000 meshes, is large).
       (globalThis as { gc?: () => void }).gc?.();
+      const changes = picker!.drawables.changes;
       result[name] = await time(step);
+      if (picker!.drawables.changes !== changes) result.weftResynced++;
     }
     current = 'idle';
     return result;
@@ -201,51 +204,50 @@ const bench = {
     return result;
   },
   /**
-   * Where the map wait after a Babylon.js frame comes from (BENCH_LATENCY=1): the floor and the adapter's pick after a
-   * frame, after a frame and a pause, with the canvas not displayed (nothing for the compositor to take), and after a
-   * GC alone. Medians of 15 of each, total ms.
+   * Where the wait after a Babylon.js frame comes from (BENCH_LATENCY=1): the bare readback floor, the draw floor (one
+   * box drawn into the pick's attachments by raw WebGPU, then read back), weft's own pick of the synced scene (no walk,
+   * no sync) and the adapter's pick, each back to back, right after a presented frame, and after a frame and a GC (as
+   * the timed rounds run); then the floor after a frame with the canvas not displayed. Medians of 15, total ms.
    */
   async latency(): Promise<Record<string, number>> {
     current = 'latency';
     const canvas = document.querySelector<HTMLCanvasElement>('#babylon')!;
-    const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+    const drawFloor = makePickDrawFloor(device);
+    const core = () =>
+      pickManyAsync(picker!.gpuPicker, [centre], {
+        camera: picker!.camera!,
+        viewport: { width: engine.getRenderWidth(), height: engine.getRenderHeight() },
+        devicePixelRatio: 1 / engine.getHardwareScalingLevel(),
+      });
     const frame = async () => {
       renderBabylonFrame(engine, side!.scene);
       await device.queue.onSubmittedWorkDone();
     };
-    const gc = async () => (globalThis as { gc?: () => void }).gc?.();
-    const cases: [string, () => Promise<unknown>][] = [];
+    const gc = () => (globalThis as { gc?: () => void }).gc?.();
+    const result: Record<string, number> = {};
+    const measure = async (name: string, before: () => Promise<unknown>, work: () => Promise<unknown>) => {
+      const samples: number[] = [];
+      for (let i = 0; i < 15; i++) {
+        await before();
+        samples.push(await time(work));
+      }
+      result[name] = median(samples);
+    };
     for (const [label, work] of [
       ['floor', floor],
-      ['weft pick', weftPick],
+      ['draw floor', drawFloor],
+      ["weft's own pick (no walk)", core],
+      ['adapter pick', weftPick],
     ] as const) {
-      cases.push([`${label}, back to back`, async () => {}]);
-      cases.push([`${label} after a frame`, frame]);
-      cases.push([`${label} after a frame + 5 ms`, async () => (await frame(), pause(5))]);
-      cases.push([`${label} after a frame + 20 ms`, async () => (await frame(), pause(20))]);
-      cases.push([`${label} after a GC`, gc]);
-      cases.push([`${label} after a GC + 2 ms`, async () => (await gc(), pause(2))]);
-      cases.push([
-        `${label} after a frame, canvas hidden`,
-        async () => {
-          canvas.style.display = 'none';
-          await frame();
-        },
-      ]);
-      const result: Record<string, number> = {};
-      for (const [name, before] of cases.splice(0)) {
-        const samples: number[] = [];
-        for (let i = 0; i < 15; i++) {
-          await before();
-          samples.push(await time(work));
-          canvas.style.display = '';
-        }
-        result[name] = median(samples);
-      }
-      latencies.push(result);
+      await measure(`${label}, back to back`, async () => {}, work);
+      await measure(`${label} after a frame`, frame, work);
+      await measure(`${label} after a frame and a GC`, async () => (await frame(), gc()), work);
     }
+    canvas.style.display = 'none';
+    await measure('floor after a frame, canvas hidden', frame, floor);
+    canvas.style.display = '';
     current = 'idle';
-    return Object.assign({}, ...latencies.splice(0));
+    return result;
   },
   errors: () => [...errors],
   step: () => current,

@@ -88,6 +88,8 @@ async function main(): Promise<void> {
       const m = Object.fromEntries(
         Object.keys(samples[0]).map((k) => [k, median(samples.map((s) => s[k as keyof BabylonBenchRound]))]),
       ) as unknown as BabylonBenchRound;
+      const resynced = samples.reduce((sum, s) => sum + s.weftResynced, 0);
+      console.log(`  weft requests whose walk changed the synced scene: ${resynced} of ${3 * rounds}`);
       const f = (v: number) => v.toFixed(2);
       const x = (a: number, b: number) => `${(a / b).toFixed(1)}×`;
       // A pick waits for a readback and reads the scene it must trust: GPUPicker's time over the larger of the two is
