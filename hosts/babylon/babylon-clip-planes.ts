@@ -30,29 +30,49 @@ function materialOf(mesh: AbstractMesh): PlaneHolder | null {
   return (source.material as PlaneHolder | null) ?? null;
 }
 
-/** Whether any mesh in `meshes` (or the scene) is clipped. @internal */
-export function hasClipPlanes(scene: Scene, meshes: readonly { object: AbstractMesh }[]): boolean {
+/** @internal What a scan of listed meshes found so far: the last material checked, and whether any clips. */
+export interface ClipScan {
+  material: PlaneHolder | null | undefined;
+  clipped: boolean;
+}
+
+/** @internal A scan that has seen no mesh. */
+export function makeClipScan(): ClipScan {
+  return { material: undefined, clipped: false };
+}
+
+/** @internal Starts `scan` again (and lets go of the material it held). */
+export function resetClipScan(scan: ClipScan): void {
+  scan.material = undefined;
+  scan.clipped = false;
+}
+
+/**
+ * @internal Adds one listed mesh to `scan`: its material's planes (an InstancedMesh's through its source mesh).
+ * Neighbouring meshes mostly share a material: each run of one is checked once. The walk calls it for each mesh it
+ * lists, while the mesh is in the CPU caches (a second pass over 10 000 meshes cost a tenth of a pick's walk).
+ */
+export function scanClipPlanes(scan: ClipScan, mesh: AbstractMesh): void {
+  if (scan.clipped) return;
+  const material = materialOf(mesh);
+  if (material === scan.material) return;
+  scan.material = material;
+  if (
+    material &&
+    (material.clipPlane ||
+      material.clipPlane2 ||
+      material.clipPlane3 ||
+      material.clipPlane4 ||
+      material.clipPlane5 ||
+      material.clipPlane6)
+  )
+    scan.clipped = true;
+}
+
+/** @internal Whether the scene itself sets a clip plane. */
+export function sceneHasClipPlanes(scene: Scene): boolean {
   const holder = scene as unknown as PlaneHolder;
-  if (planeKeys.some((k) => holder[k])) return true;
-  // Neighbouring meshes mostly share a material: each run of one is checked once (at 10 000 meshes the check of every
-  // mesh's six planes cost a tenth of a pick's walk).
-  let checked: PlaneHolder | null | undefined;
-  for (let i = 0; i < meshes.length; i++) {
-    const material = materialOf(meshes[i].object);
-    if (material === checked) continue;
-    checked = material;
-    if (
-      material &&
-      (material.clipPlane ||
-        material.clipPlane2 ||
-        material.clipPlane3 ||
-        material.clipPlane4 ||
-        material.clipPlane5 ||
-        material.clipPlane6)
-    )
-      return true;
-  }
-  return false;
+  return planeKeys.some((k) => holder[k]);
 }
 
 /**

@@ -7,6 +7,7 @@ import type { InstancedMesh } from '@babylonjs/core/Meshes/instancedMesh.js';
 import type { Mesh } from '@babylonjs/core/Meshes/mesh.js';
 import type { Scene } from '@babylonjs/core/scene.js';
 import type { PickDrawable } from '../../picking/sources/drawable-types.js';
+import { type ClipScan, makeClipScan, resetClipScan, scanClipPlanes } from './babylon-clip-planes.js';
 import { BabylonPickError } from './babylon-errors.js';
 import { type GeometryKeys, type GeometryState, makeGeometryState, syncGeometry } from './babylon-geometry-sync.js';
 import type { OwnedBuffers } from '../owned-buffers.js';
@@ -44,6 +45,8 @@ export interface SceneWalk {
   steady: Uint8Array;
   /** How many places of the last walk's list are 1 in `steady`. */
   steadyCount: number;
+  /** Whether a listed mesh's material sets a clip plane (the scene's own planes are read apart). */
+  clips: ClipScan;
   /** Whether the last walk ran to its end (set false when what it listed was not synced). */
   complete: boolean;
   /** Set by the full path of one mesh: whether its drawable is the last walk's there and unchanged. */
@@ -61,6 +64,7 @@ export function makeSceneWalk(): SceneWalk {
     places: makeWalkPlaces(),
     steady: new Uint8Array(0),
     steadyCount: 0,
+    clips: makeClipScan(),
     complete: false,
     unchanged: false,
     pick: 0,
@@ -233,6 +237,8 @@ export function walkBabylonScene(
   let count = 0;
   let steadyCount = 0;
   walk.steadyCount = 0;
+  const clips = walk.clips;
+  resetClipScan(clips);
   for (let i = 0; i < total; i++) {
     const mesh = meshes[i];
     if (!isDrawn(mesh, layerMask) || (include && !include(mesh))) {
@@ -256,11 +262,14 @@ export function walkBabylonScene(
     const holds = trusted && unchanged && listedAt(places, i) === count;
     steady[count] = holds ? 1 : 0;
     if (holds) steadyCount++;
+    scanClipPlanes(clips, mesh);
     setListedAt(places, i, count);
     list[count++] = drawable;
   }
   list.length = count;
   walk.steadyCount = steadyCount;
+  // The scan's answer stays; the material it compared with is not kept past the walk.
+  clips.material = undefined;
   // Let go of places past the scene's end (a shorter scene) so disposed meshes are not kept alive.
   for (let i = total; i < places.count; i++) clearPlace(places, i);
   places.count = total;

@@ -12,7 +12,7 @@ import type { PickingInfo as WeftPickingInfo } from '../../picking/picking-info.
 import { pickRectAsync } from '../../picking/rect/pick-rect-async.js';
 import { pickedObjectOf, syncDrawableSceneHinted } from '../../picking/sources/drawable-scene.js';
 import { writeBabylonCamera } from './babylon-camera.js';
-import { hasClipPlanes, makeClipPlaneRule } from './babylon-clip-planes.js';
+import { makeClipPlaneRule, sceneHasClipPlanes } from './babylon-clip-planes.js';
 import { walkBabylonScene } from './babylon-drawables.js';
 import { BabylonPickError } from './babylon-errors.js';
 import { assertBabylonPickerUsable, type BabylonPicker, deviceLostError } from './babylon-picker.js';
@@ -94,7 +94,8 @@ function walkAndSync(api: string, picker: BabylonPicker, prepared: Prepared, giv
     picker.walk.complete = false;
     throw error;
   }
-  if (!hasClipPlanes(scene, drawables)) {
+  // The walk scanned the listed meshes' materials for clip planes (walk.clips); the scene's own are read here.
+  if (!picker.walk.clips.clipped && !sceneHasClipPlanes(scene)) {
     if (picker.drawables.changes === before) {
       ahead.scene = scene;
       ahead.camera = prepared.camera;

@@ -102,6 +102,9 @@ describe('weft-gpu/babylon picker (Chromium, SwiftShader)', () => {
       ]);
     expect(c['clip plane: no picked point on the clipped side']).toBe(true);
     expect(c['clip plane: pixels where a surface behind the plane is picked instead']).toBeGreaterThan(0);
+    expect(c['material clip planes: no picked point on the clipped side']).toBe(true);
+    expect(c['material clip planes: pixels where a surface behind the plane is picked instead']).toBeGreaterThan(0);
+    expect(c['clip planes removed: picks as before']).toBe(true);
     expect(String(c['lines mesh: typed error'])).toMatch(/^unsupported: pickBabylonAsync: mesh "guide" is a LinesMesh/);
     expect(c['bad option: typed error']).toBe('bad-option');
     expect(c['outside the frame: weft PickError']).toBe('out-of-range');

@@ -1,6 +1,7 @@
-// Which Babylon.js scenes the picker treats as clipped (hasClipPlanes): the scene's planes, or any of the six planes of
-// any listed mesh's material (an InstancedMesh's through its source mesh), wherever that mesh sits in the list, in a
-// run of meshes sharing one material or not. Real Babylon.js objects on its NullEngine.
+// Which Babylon.js scenes the picker treats as clipped: the scene's planes (sceneHasClipPlanes), or any of the six
+// planes of any listed mesh's material (scanClipPlanes over the list, as the walk does; an InstancedMesh's through its
+// source mesh), wherever that mesh sits in the list, in a run of meshes sharing one material or not; a scan started
+// again forgets what it found. Real Babylon.js objects on its NullEngine.
 import { NullEngine } from '@babylonjs/core/Engines/nullEngine.js';
 import { StandardMaterial } from '@babylonjs/core/Materials/standardMaterial.js';
 import { Plane } from '@babylonjs/core/Maths/math.plane.js';
@@ -8,7 +9,23 @@ import { CreateBox } from '@babylonjs/core/Meshes/Builders/boxBuilder.js';
 import '@babylonjs/core/Meshes/instancedMesh.js';
 import { Scene } from '@babylonjs/core/scene.js';
 import { describe, expect, it } from 'vitest';
-import { hasClipPlanes } from '../../hosts/babylon/babylon-clip-planes.js';
+import type { AbstractMesh } from '@babylonjs/core/Meshes/abstractMesh.js';
+import type { Scene as BabylonScene } from '@babylonjs/core/scene.js';
+import {
+  makeClipScan,
+  resetClipScan,
+  scanClipPlanes,
+  sceneHasClipPlanes,
+} from '../../hosts/babylon/babylon-clip-planes.js';
+
+const scan = makeClipScan();
+
+/** What a pick decides: the scene's planes, or a scan of the listed meshes as the walk makes it. */
+function hasClipPlanes(scene: BabylonScene, listed: readonly { object: AbstractMesh }[]): boolean {
+  resetClipScan(scan);
+  for (const { object } of listed) scanClipPlanes(scan, object);
+  return sceneHasClipPlanes(scene) || scan.clipped;
+}
 
 function makeScene() {
   const scene = new Scene(new NullEngine());
@@ -28,7 +45,7 @@ function makeScene() {
   return { scene, shared, other, c, listed };
 }
 
-describe('hasClipPlanes', () => {
+describe('clip planes of a Babylon.js scene', () => {
   it('is false without planes, whatever the order of materials', () => {
     const { scene, listed } = makeScene();
     expect(hasClipPlanes(scene, listed)).toBe(false);
@@ -69,5 +86,14 @@ describe('hasClipPlanes', () => {
     shared.clipPlane6 = new Plane(0, 0, 1, 0);
     // a, b (shared), c (other), d (shared): the second shared run must still be seen when the first is not listed.
     expect(hasClipPlanes(scene, [listed[2], listed[3]])).toBe(true);
+  });
+
+  it('a scan started again forgets what the last one found', () => {
+    const { scene, shared, listed } = makeScene();
+    shared.clipPlane = new Plane(1, 0, 0, 0);
+    expect(hasClipPlanes(scene, listed)).toBe(true);
+    // Unclipped now: the same material object first in the list again must be checked again, not taken as seen.
+    shared.clipPlane = null;
+    expect(hasClipPlanes(scene, listed)).toBe(false);
   });
 });

@@ -3,6 +3,7 @@
 // errors and a device loss. Publishes the tallies for test/browser/babylon-picker.test.ts.
 import { WebGPUEngine } from '@babylonjs/core/Engines/webgpuEngine.js';
 import type { PickingInfo } from '@babylonjs/core/Collisions/pickingInfo.js';
+import { StandardMaterial } from '@babylonjs/core/Materials/standardMaterial.js';
 import { Plane } from '@babylonjs/core/Maths/math.plane.js';
 import { Vector3 } from '@babylonjs/core/Maths/math.vector.js';
 import type { AbstractMesh } from '@babylonjs/core/Meshes/abstractMesh.js';
@@ -246,28 +247,44 @@ async function accuracy(engine: WebGPUEngine, variant: SceneVariant, checks: Rec
     };
   } else checks[`${variant.name}: pick ahead of the walk`] = 'no movable mesh under a pixel';
 
-  // Clip planes: what the plane cuts away is never picked, and what is behind it is.
+  // Clip planes: what the plane cuts away is never picked, and what is behind it is; set on the scene, or on the
+  // materials of the meshes (each mesh's own, which the walk finds while it lists the mesh).
   if (variant.rightHanded) {
-    scene.clipPlane = new Plane(1, 0, 0, -0.3); // drops x > 0.3
     const deformedMeshes = new Set<AbstractMesh>([test.skinned, test.morphed]);
-    const clipped = await multiPickBabylonAsync(picker, points, { predicate: (m) => !deformedMeshes.has(m) });
-    let agree = 0;
-    let compared = 0;
-    const clipFailures: string[] = [];
-    for (let i = 0; i < points.length; i++) {
-      if (!inside[i]) continue;
-      const p = clipped[i].pickedPoint;
-      compared++;
-      if (!p || p.x <= 0.3 + 1e-4) agree++;
-      else if (clipFailures.length < 5)
-        clipFailures.push(`pixel ${i}: ${keyOf(clipped[i].pickedMesh, clipped[i].thinInstanceIndex)} at x = ${p.x}`);
-    }
-    checks['clip plane: no picked point on the clipped side'] = agree === compared || clipFailures;
-    const behind = clipped.filter(
-      (info, i) => info.hit && infos[i].hit && infos[i].pickedPoint!.x > 0.3 && info.pickedMesh !== infos[i].pickedMesh,
-    ).length;
-    checks['clip plane: pixels where a surface behind the plane is picked instead'] = behind;
+    const clipChecks = async (label: string) => {
+      const clipped = await multiPickBabylonAsync(picker, points, { predicate: (m) => !deformedMeshes.has(m) });
+      let agree = 0;
+      let compared = 0;
+      const clipFailures: string[] = [];
+      for (let i = 0; i < points.length; i++) {
+        if (!inside[i]) continue;
+        const p = clipped[i].pickedPoint;
+        compared++;
+        if (!p || p.x <= 0.3 + 1e-4) agree++;
+        else if (clipFailures.length < 5)
+          clipFailures.push(`pixel ${i}: ${keyOf(clipped[i].pickedMesh, clipped[i].thinInstanceIndex)} at x = ${p.x}`);
+      }
+      checks[`${label}: no picked point on the clipped side`] = agree === compared || clipFailures;
+      const behind = clipped.filter(
+        (info, i) =>
+          info.hit && infos[i].hit && infos[i].pickedPoint!.x > 0.3 && info.pickedMesh !== infos[i].pickedMesh,
+      ).length;
+      checks[`${label}: pixels where a surface behind the plane is picked instead`] = behind;
+    };
+    scene.clipPlane = new Plane(1, 0, 0, -0.3); // drops x > 0.3
+    await clipChecks('clip plane');
     scene.clipPlane = null;
+    const planeMaterials = new Set<StandardMaterial>();
+    for (const mesh of scene.meshes)
+      if (!deformedMeshes.has(mesh) && mesh.material instanceof StandardMaterial) planeMaterials.add(mesh.material);
+    for (const material of planeMaterials) material.clipPlane = new Plane(1, 0, 0, -0.3);
+    await clipChecks('material clip planes');
+    for (const material of planeMaterials) material.clipPlane = null;
+    // Planes gone: the picks are the unclipped ones again.
+    const unclipped = await multiPickBabylonAsync(picker, points, { predicate: (m) => !deformedMeshes.has(m) });
+    checks['clip planes removed: picks as before'] = unclipped.every(
+      (info, i) => !inside[i] || deformedMeshes.has(infos[i].pickedMesh!) || info.pickedMesh === infos[i].pickedMesh,
+    );
   }
 
   // Typed errors name the mesh and leave the picker working.
