@@ -25,7 +25,7 @@ export interface WalkPlaces {
   /**
    * Per place `at`, side by side: at 2at `stamp × 8 + side + 4 × visible` as written into the drawable (the geometry's
    * stamp, then its look), -1 where the record is refreshed every pick (deformed, clipped); at 2at + 1 the world-matrix
-   * version written into the drawable (WorldPlaces.versions of its object).
+   * version written into the drawable (`worldVersionAt` of its object).
    */
   marks: number[];
 }
