@@ -1,6 +1,7 @@
 // The least JavaScript a correct pick of a host scene must run before it can trust what it draws: reads of each
-// object's state that the host changes without notice (no weft state, no writes). The benches time them in the same
-// position as the picks they bound: a pick that reads the scene cannot take less than these reads.
+// object's state that the host changes without notice (no weft state; the only writes are Babylon.js's own world-matrix
+// update of a mesh that moved, which any pick needs too). The benches time them in the same position as the picks they
+// bound: a pick that reads the scene cannot take less than these reads.
 import type { AbstractMesh } from '@babylonjs/core/Meshes/abstractMesh.js';
 import type { Mesh } from '@babylonjs/core/Meshes/mesh.js';
 import type { Material, Mesh as ThreeMesh, Object3D } from 'three';

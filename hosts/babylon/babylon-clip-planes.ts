@@ -72,7 +72,9 @@ export function scanClipPlanes(scan: ClipScan, mesh: AbstractMesh): void {
 /** @internal Whether the scene itself sets a clip plane. */
 export function sceneHasClipPlanes(scene: Scene): boolean {
   const holder = scene as unknown as PlaneHolder;
-  return planeKeys.some((k) => holder[k]);
+  // A plain loop: this runs on every pick, and a callback would be a closure made each time.
+  for (let i = 0; i < planeKeys.length; i++) if (holder[planeKeys[i]]) return true;
+  return false;
 }
 
 /**

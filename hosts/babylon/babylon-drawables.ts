@@ -236,7 +236,6 @@ export function walkBabylonScene(
   // Written by index, its length set once at the end: emptying and refilling it would reallocate it every pick.
   let count = 0;
   let steadyCount = 0;
-  walk.steadyCount = 0;
   const clips = walk.clips;
   resetClipScan(clips);
   for (let i = 0; i < total; i++) {
