@@ -7,7 +7,8 @@
 // walk that updates only what moved, then the sync taking the walk's steady places as they are) against the path
 // before it (three's updateMatrixWorld, the walk — this version's, which then finds every matrix as it left it — and a
 // sync that checks every drawable), each once with warm caches and once right after reading 64 MiB (caches cold, as
-// after a frame's work or a Raycaster pass in a page).
+// after a frame's work or a Raycaster pass in a page). First on each line: a steady pick's walk and sync (nothing changed
+// since the last) beside the reads of the scene any correct walk must make (host-read-floors.ts).
 //   npx tsx bench/three-pick/walk.ts [rounds (default 60)] [mesh counts, e.g. 1,1000,10000]
 import {
   BoxGeometry,
@@ -30,6 +31,7 @@ import {
 } from '../../picking/sources/drawable-scene.js';
 import { createBenchGpu } from '../bench-gpu.js';
 import { evictCaches, median } from '../bench-timing.js';
+import { threeSteadyReads } from '../host-read-floors.js';
 
 const rounds = Number(process.argv[2] ?? 60);
 const counts = (process.argv[3] ?? '1,100,1000,10000').split(',').map(Number);
@@ -119,6 +121,9 @@ async function main(): Promise<void> {
     const frame: number[] = [];
     const walk: number[] = [];
     const sync: number[] = [];
+    const steadyWalk: number[] = [];
+    const reads: number[] = [];
+    let readSum = 0;
     for (let r = 0; r < rounds + 10; r++) {
       meshes[r % count].position.x += 0.001;
       // The fused path first: it finds the moved mesh's matrix still to update, as a pick does.
@@ -138,6 +143,12 @@ async function main(): Promise<void> {
       scene.updateMatrixWorld();
       syncDrawableScene(oldTarget, collectThreeDrawables('bench', oldState, scene, camera));
       const c3 = performance.now();
+      // A steady pick's walk (nothing changed since the last) beside the reads any correct walk must make.
+      const s0 = performance.now();
+      syncDrawableSceneHinted(fusedTarget, collectThreeDrawables('bench', fusedState, scene, camera), fusedState);
+      const s1 = performance.now();
+      readSum += threeSteadyReads(scene, camera.layers.mask);
+      const s2 = performance.now();
       // Each walk starts where a pick does, right after three's matrix update (which leaves the caches as it likes).
       const t0 = performance.now();
       scene.updateMatrixWorld();
@@ -166,11 +177,14 @@ async function main(): Promise<void> {
       old.push(f2 - f1);
       fusedCold.push(c1 - c0);
       oldCold.push(c3 - c2);
+      steadyWalk.push(s1 - s0);
+      reads.push(s2 - s1);
     }
     const floor = median(bare);
     const f = (v: number[]) => `${median(v).toFixed(3)} ms (${(median(v) / floor).toFixed(1)}× floor)`;
+    if (!(readSum > 0)) throw new Error('the reads read nothing');
     console.log(
-      `${count} meshes: updateMatrixWorld ${median(world).toFixed(3)} ms, floor (bare walk) ${floor.toFixed(3)} ms, three's frame walk ${f(frame)}, collect ${f(walk)}, sync ${f(sync)}; fused walk + hinted sync ${median(fused).toFixed(3)} ms vs updateMatrixWorld + collect + sync ${median(old).toFixed(3)} ms (${(median(old) / median(fused)).toFixed(1)}×); caches cold: ${median(fusedCold).toFixed(3)} ms vs ${median(oldCold).toFixed(3)} ms (${(median(oldCold) / median(fusedCold)).toFixed(1)}×)`,
+      `${count} meshes: steady walk + hinted sync ${median(steadyWalk).toFixed(3)} ms, reads ${median(reads).toFixed(3)} ms (${(median(steadyWalk) / median(reads)).toFixed(2)}×); updateMatrixWorld ${median(world).toFixed(3)} ms, floor (bare walk) ${floor.toFixed(3)} ms, three's frame walk ${f(frame)}, collect ${f(walk)}, sync ${f(sync)}; fused walk + hinted sync ${median(fused).toFixed(3)} ms vs updateMatrixWorld + collect + sync ${median(old).toFixed(3)} ms (${(median(old) / median(fused)).toFixed(1)}×); caches cold: ${median(fusedCold).toFixed(3)} ms vs ${median(oldCold).toFixed(3)} ms (${(median(oldCold) / median(fusedCold)).toFixed(1)}×)`,
     );
   }
   disposeEngine(engine);

@@ -6,12 +6,13 @@ import type { PickDrawable } from '../../picking/sources/drawable-types.js';
 import { makeOwnedBuffers, releaseAllOwned } from '../owned-buffers.js';
 import type { GeometrySource, GeometryState } from './three-geometry.js';
 import { type DrawableRecord, refreshDeformation } from './three-mesh-record.js';
-import { resizePlaces, visitMesh, type WalkPlaces } from './three-mesh-visit.js';
+import { listMesh, resizePlaces, steadyMesh, type WalkPlaces } from './three-mesh-visit.js';
 import {
   forceBelow,
   forgetWorldPlaces,
   makeWorldPlaces,
   settleWorld,
+  steadyOwnedWorld,
   updateObjectWorld,
   updatesItsOwnWorld,
   worldVersionAt,
@@ -181,7 +182,14 @@ export function collectThreeDrawables(
       next[frame] = at + 1;
       const child = children[at];
       const childAt = objects++;
-      const childBelow = visitObject(api, state, child, cameraMask, childAt, parents[frame], flags[frame]);
+      const above = flags[frame];
+      let childBelow: number;
+      if ((above & (updatedFlag | movedFlag)) === 0 && steadyOwnedWorld(state.world, child, childAt)) {
+        // The steady case, checked without the general update (nothing to derive, nothing changed).
+        const shown = (above & shownFlag) !== 0 && child.visible;
+        if (shown && (child as Mesh).isMesh) visitMesh(api, state, child as Mesh, cameraMask, childAt, above);
+        childBelow = (above & clippedFlag) | forceFlag | (shown ? shownFlag : 0);
+      } else childBelow = visitObject(api, state, child, cameraMask, childAt, parents[frame], above);
       if (child.children.length > 0) {
         frames[depth] = child.children;
         next[depth] = 0;
@@ -242,10 +250,7 @@ function visitObject(
   const bits = updateObjectWorld(state.world, object, objectAt, parentAt, force, (above & movedFlag) !== 0, updated);
   const shown = (above & shownFlag) !== 0 && object.visible;
   const clipped = (above & clippedFlag) !== 0;
-  if (shown && (object as Mesh).isMesh) {
-    const count = state.count++;
-    visitMesh(api, state, object as Mesh, cameraMask, count, objectAt, clipped, worldVersionAt(state.world, objectAt));
-  }
+  if (shown && (object as Mesh).isMesh) visitMesh(api, state, object as Mesh, cameraMask, objectAt, above);
   return (
     (clipped ? clippedFlag : 0) |
     (bits & forceBelow ? forceFlag : 0) |
@@ -253,6 +258,22 @@ function visitObject(
     (updated ? updatedFlag : 0) |
     (shown ? shownFlag : 0)
   );
+}
+
+/** Lists a shown mesh (place `objectAt` of the object walk) at the next place of the list, steady or refreshed. */
+function visitMesh(
+  api: string,
+  state: ThreeDrawables,
+  mesh: Mesh,
+  cameraMask: number,
+  objectAt: number,
+  above: number,
+): void {
+  const at = state.count++;
+  const version = worldVersionAt(state.world, objectAt);
+  const clipped = (above & clippedFlag) !== 0;
+  if (clipped || !steadyMesh(api, state, mesh, cameraMask, at, objectAt, version))
+    listMesh(api, state, mesh, cameraMask, at, objectAt, clipped, version);
 }
 
 /** @internal The clip planes the last walk found for `object` (null when nothing clips it). */

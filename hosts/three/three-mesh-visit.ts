@@ -38,23 +38,22 @@ export function resizePlaces(places: WalkPlaces, length: number): void {
 }
 
 /**
- * @internal Lists `mesh` at place `at` of this walk (place `objectAt` of the object walk), up to date. A steady mesh (at its
- * place in the last walk, nothing changed) is checked against the place arrays only; otherwise its record is found (at
- * its place, else by lookup), made again when its geometry changed (read once per geometry per walk), and its matrix,
- * side, visibility, instances, bones, morph weights and clip planes brought to what they are now. The drawable's world
- * matrix is the walk's copy (copyWorld), never three's array, which may hold a matrix three would overwrite.
+ * @internal The steady case of `listMesh`, small enough to be inlined into the walk: `mesh` is at its place of the
+ * last walk with the same geometry (same stamp), side and visibility, so its drawable is the one listed there and at
+ * most its world matrix changed (copied from the walk's). Returns false, having changed nothing, in any other case.
  */
-export function visitMesh(
+export function steadyMesh(
   api: string,
   state: ThreeDrawables,
   mesh: Mesh,
   cameraMask: number,
   at: number,
   objectAt: number,
-  clippedAbove: boolean,
   worldVersion: number,
-): void {
-  const pass = state.pass;
+): boolean {
+  const places = state.places;
+  const meshes = places.meshes;
+  if (meshes[2 * at] !== mesh) return false;
   const material = mesh.material;
   let side: Side;
   let visible: boolean;
@@ -68,31 +67,59 @@ export function visitMesh(
     side = material.side;
     visible = material.visible;
   }
+  const known = meshes[2 * at + 1] as GeometryState;
+  const geometry = mesh.geometry;
+  if (known.geometry !== geometry) return false;
+  if (known.pass !== state.pass) readGeometryState(state, geometry, known, state.pass);
+  visible &&= (mesh.layers.mask & cameraMask) !== 0;
+  const marks = places.marks;
+  if (marks[2 * at] !== known.stamp * 8 + side + (visible ? 4 : 0)) return false;
+  if (marks[2 * at + 1] === worldVersion) {
+    state.steady[at] = 1;
+    state.steadyCount++;
+  } else {
+    // The list still holds this place's drawable from the last walk: only its world matrix changed.
+    const drawable = state.list[at];
+    copyWorld(state.world, objectAt, drawable.worldMatrix as Float64Array);
+    drawable.worldMatrixVersion = marks[2 * at + 1] = worldVersion;
+    state.steady[at] = 0;
+  }
+  return true;
+}
+
+/**
+ * @internal Lists `mesh` at place `at` of this walk (place `objectAt` of the object walk), up to date, where
+ * `steadyMesh` found it changed (or it is clipped): its record is found (at its place, else by lookup), made again
+ * when its geometry changed (read once per geometry per walk), and its matrix, side, visibility, instances, bones,
+ * morph weights and clip planes brought to what they are now. The drawable's world matrix is the walk's copy
+ * (copyWorld), never three's array, which may hold a matrix three would overwrite.
+ */
+export function listMesh(
+  api: string,
+  state: ThreeDrawables,
+  mesh: Mesh,
+  cameraMask: number,
+  at: number,
+  objectAt: number,
+  clippedAbove: boolean,
+  worldVersion: number,
+): void {
+  const material = mesh.material;
+  let side: Side;
+  let visible: boolean;
+  if (Array.isArray(material)) ({ side, visible } = checkMaterialList(api, mesh, material));
+  else {
+    checkMaterial(api, mesh, material);
+    side = material.side;
+    visible = material.visible;
+  }
   visible &&= (mesh.layers.mask & cameraMask) !== 0;
   const geometry = mesh.geometry;
   const places = state.places;
   const look = side + (visible ? 4 : 0);
+  const pass = state.pass;
   const meshes = places.meshes;
   const marks = places.marks;
-  if (meshes[2 * at] === mesh && !clippedAbove) {
-    const known = meshes[2 * at + 1] as GeometryState;
-    if (known.geometry === geometry) {
-      if (known.pass !== pass) readGeometryState(state, geometry, known, pass);
-      // The list still holds this place's drawable from the last walk: steady unless its world matrix changed.
-      if (marks[2 * at] === known.stamp * 8 + look) {
-        if (marks[2 * at + 1] === worldVersion) {
-          state.steady[at] = 1;
-          state.steadyCount++;
-        } else {
-          const drawable = state.list[at];
-          copyWorld(state.world, objectAt, drawable.worldMatrix as Float64Array);
-          drawable.worldMatrixVersion = marks[2 * at + 1] = worldVersion;
-          state.steady[at] = 0;
-        }
-        return;
-      }
-    }
-  }
   // Checked off the steady path: a walk that finds a BatchedMesh throws and forgets its places, so none is steady.
   if ((mesh as { isBatchedMesh?: boolean }).isBatchedMesh) refuseBatchedMesh(api, mesh);
   if (state.steady.length <= at) {

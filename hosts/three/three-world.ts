@@ -155,6 +155,33 @@ export function updatesItsOwnWorld(places: WorldPlaces, object: Object3D): boole
   return object.updateMatrixWorld !== places.threeUpdate;
 }
 
+/** The flags of a place whose world the last walk derived from kept position, quaternion and scale, and owns. */
+const steadyFlags = derivedFlag | keptFlag | composedFlag | ownedFlag;
+
+/**
+ * @internal Whether `object` at place `at` is where the last walk left it, composes its world from position, quaternion
+ * and scale that have not changed, and three would do nothing to its world that the last walk did not (what
+ * `updateObjectWorld` finds for a steady object, without its other cases): true means its world neither changed nor
+ * needs work, and three passes `force` to its children. The caller knows three's update reaches it (`updated` false)
+ * and that its parent's world did not change this walk.
+ */
+export function steadyOwnedWorld(places: WorldPlaces, object: Object3D, at: number): boolean {
+  const objects = places.objects;
+  if (at >= places.capacity || objects[2 * at] !== object) return false;
+  const o = at * stride;
+  const values = places.values;
+  return (
+    values[o + flagsAt] === steadyFlags &&
+    objects[2 * at + 1] === object.parent &&
+    object.matrixAutoUpdate &&
+    object.matrixWorldAutoUpdate &&
+    !object.matrixWorldNeedsUpdate &&
+    object.pivot === null &&
+    object.updateMatrixWorld === places.threeUpdate &&
+    sameLocal(values, o + localAt, object)
+  );
+}
+
 /**
  * Does for `object`, at place `at` of the object walk (its parent at `parentAt`, -1 outside the walk), what three's
  * `updateMatrixWorld(force)` does for it alone (children excluded), skipping the compose and the product where they
