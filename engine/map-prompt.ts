@@ -11,8 +11,6 @@ interface PromptState {
   /** Maps of the device in flight. */
   pending: number;
   prompting: boolean;
-  /** When the last prompt was submitted (performance.now()). */
-  last: number;
 }
 
 /** At most one empty submit per this long: enough to keep the GPU process answering without flooding it. */
@@ -39,7 +37,7 @@ export function mapForReadPromptlyAsync(device: GPUDevice, buffer: GPUBuffer, by
   promptsByDevice ??= new WeakMap();
   let prompt = promptsByDevice.get(device);
   if (!prompt) {
-    prompt = { pending: 0, prompting: false, last: 0 };
+    prompt = { pending: 0, prompting: false };
     promptsByDevice.set(device, prompt);
   }
   const state = prompt;
@@ -56,7 +54,7 @@ function startPrompting(device: GPUDevice, state: PromptState): void {
   state.prompting = true;
   const started = performance.now();
   const channel = new MessageChannel();
-  state.last = started;
+  let last = started;
   channel.port1.onmessage = () => {
     const now = performance.now();
     if (state.pending === 0 || now - started > promptLimitMs) {
@@ -64,26 +62,11 @@ function startPrompting(device: GPUDevice, state: PromptState): void {
       state.prompting = false;
       return;
     }
-    if (now - state.last >= promptIntervalMs) {
-      state.last = now;
+    if (now - last >= promptIntervalMs) {
+      last = now;
       device.queue.submit([]);
     }
     channel.port2.postMessage(null);
   };
   channel.port2.postMessage(null);
-}
-
-/**
- * @internal Prompts the browser for `device`'s maps in flight from inside a long synchronous run (a host scene's walk
- * while its pick is drawn ahead, hosts/pick-ahead.ts), which holds off the prompts of `startPrompting` until it ends:
- * an empty submit when a map of the device is pending and the last prompt is at least 0.1 ms old, else nothing. Cheap
- * enough to call every few hundred objects; a no-op outside pages and with no map in flight.
- */
-export function promptMapsInFlight(device: GPUDevice): void {
-  const state = promptsByDevice?.get(device);
-  if (state === undefined || state.pending === 0) return;
-  const now = performance.now();
-  if (now - state.last < promptIntervalMs) return;
-  state.last = now;
-  device.queue.submit([]);
 }

@@ -6,7 +6,6 @@ import type { AbstractMesh } from '@babylonjs/core/Meshes/abstractMesh.js';
 import type { InstancedMesh } from '@babylonjs/core/Meshes/instancedMesh.js';
 import type { Mesh } from '@babylonjs/core/Meshes/mesh.js';
 import type { Scene } from '@babylonjs/core/scene.js';
-import { promptMapsInFlight } from '../../engine/map-prompt.js';
 import type { PickDrawable } from '../../picking/sources/drawable-types.js';
 import { type ClipScan, makeClipScan, resetClipScan, scanClipPlanes } from './babylon-clip-planes.js';
 import { BabylonPickError } from './babylon-errors.js';
@@ -71,9 +70,6 @@ export function makeSceneWalk(): SceneWalk {
     pick: 0,
   };
 }
-
-/** The walk prompts the browser for maps in flight once per this many meshes + 1 (a power of two, less one). */
-const promptEvery = 255;
 
 /** Mesh classes that do not draw triangles from their vertex buffers. */
 const refusedClasses: readonly string[] = [
@@ -242,10 +238,7 @@ export function walkBabylonScene(
   let steadyCount = 0;
   const clips = walk.clips;
   resetClipScan(clips);
-  const device = owned.device;
   for (let i = 0; i < total; i++) {
-    // A pick drawn ahead of this walk waits on a map the browser answers sooner when prompted (engine/map-prompt.ts).
-    if ((i & promptEvery) === promptEvery) promptMapsInFlight(device);
     const mesh = meshes[i];
     if (!isDrawn(mesh, layerMask) || (include && !include(mesh))) {
       // What was met here may be a disposed mesh's: let it go.

@@ -2,7 +2,6 @@
 // the matrices, instances, bone matrices and morph weights as they are now, and what three culls and hides.
 import type { BufferGeometry, Camera, Material, Mesh, Object3D } from 'three';
 import type { WebGPURenderer } from 'three/webgpu';
-import { promptMapsInFlight } from '../../engine/map-prompt.js';
 import type { PickDrawable } from '../../picking/sources/drawable-types.js';
 import { makeOwnedBuffers, releaseAllOwned } from '../owned-buffers.js';
 import type { GeometrySource, GeometryState } from './three-geometry.js';
@@ -113,9 +112,6 @@ function clipsBelow(object: Object3D): boolean {
   return group.isClippingGroup === true && group.enabled === true && (group.clippingPlanes?.length ?? 0) > 0;
 }
 
-/** The walk prompts the browser for maps in flight once per this many objects + 1 (a power of two, less one). */
-const promptEvery = 255;
-
 /** Per depth of the walk, what holds for the children walked there. */
 const clippedFlag = 1;
 /** three's `force` for them (their parent's world was derived). */
@@ -157,7 +153,6 @@ export function collectThreeDrawables(
   const flags = state.frameFlags;
   const parents = state.frameParent;
   const cameraMask = camera.layers.mask;
-  const device = state.owned.device;
   // Written by index, lengths set once at the end: emptying and refilling them would reallocate them every pick.
   state.count = 0;
   let objects = 0;
@@ -187,8 +182,6 @@ export function collectThreeDrawables(
       next[frame] = at + 1;
       const child = children[at];
       const childAt = objects++;
-      // A pick drawn ahead of this walk waits on a map the browser answers sooner when prompted (engine/map-prompt.ts).
-      if ((childAt & promptEvery) === promptEvery) promptMapsInFlight(device);
       const above = flags[frame];
       let childBelow: number;
       if ((above & (updatedFlag | movedFlag)) === 0 && steadyOwnedWorld(state.world, child, childAt)) {

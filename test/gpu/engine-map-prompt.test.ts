@@ -1,11 +1,10 @@
 import { expect } from 'vitest';
-import { mapForReadPromptlyAsync, promptMapsInFlight } from '../../engine/map-prompt.js';
+import { mapForReadPromptlyAsync } from '../../engine/map-prompt.js';
 import { gpuTest } from '../support/gpu.js';
 
 // The browser prompt while a readback's map is pending (engine/map-prompt.ts): maps still resolve with the copied
 // bytes, maps of one device in flight share one prompt, the prompt stops when they settle (also when one fails), and
-// outside a page (Node) nothing is prompted; a long synchronous run (a host walk) prompts a pending map from inside it,
-// at most once per 0.1 ms, and nothing when no map is pending. A page is simulated by a `document` global on a real Dawn device.
+// outside a page (Node) nothing is prompted. A page is simulated by a `document` global on a real Dawn device.
 
 function countEmptySubmits(device: GPUDevice): { count: () => number; restore: () => void } {
   const queue = device.queue;
@@ -106,9 +105,7 @@ gpuTest('outside a page (Node), a map is not prompted', async ({ engine }) => {
   const submits = countEmptySubmits(device);
   try {
     const [staging] = copiedBuffers(device, [9]);
-    const mapped = mapForReadPromptlyAsync(device, staging, 256);
-    busyPrompting(device, 1);
-    await mapped;
+    await mapForReadPromptlyAsync(device, staging, 256);
     expect(new Uint32Array(staging.getMappedRange(0, 256))[0]).toBe(9);
     staging.unmap();
     await tasks(5);
@@ -117,46 +114,3 @@ gpuTest('outside a page (Node), a map is not prompted', async ({ engine }) => {
     submits.restore();
   }
 });
-
-/** Calls `promptMapsInFlight` every 64 turns of a busy loop of `ms` milliseconds; returns the elapsed time. */
-function busyPrompting(device: GPUDevice, ms: number): number {
-  const start = performance.now();
-  let now = start;
-  for (let i = 0; now - start < ms; i++) {
-    if ((i & 63) === 63) promptMapsInFlight(device);
-    now = performance.now();
-  }
-  return now - start;
-}
-
-gpuTest(
-  'in a page, a synchronous run prompts a pending map from inside it, at most once per 0.1 ms',
-  async ({ engine }) => {
-    const device = engine.device;
-    const submits = countEmptySubmits(device);
-    try {
-      await asPage(async () => {
-        // No map in flight: nothing to prompt.
-        busyPrompting(device, 2);
-        expect(submits.count()).toBe(0);
-        const [staging] = copiedBuffers(device, [21]);
-        const mapped = mapForReadPromptlyAsync(device, staging, 256);
-        const before = submits.count();
-        const elapsed = busyPrompting(device, 3);
-        const during = submits.count() - before;
-        // The map is still pending (no task ran): the run itself prompted it, no more often than every 0.1 ms.
-        expect(during).toBeGreaterThanOrEqual(1);
-        expect(during).toBeLessThanOrEqual(Math.floor(elapsed / 0.1) + 1);
-        await mapped;
-        expect(new Uint32Array(staging.getMappedRange(0, 256))[0]).toBe(21);
-        staging.unmap();
-        await tasks(5);
-        const settled = submits.count();
-        busyPrompting(device, 2);
-        expect(submits.count()).toBe(settled);
-      });
-    } finally {
-      submits.restore();
-    }
-  },
-);
