@@ -38,6 +38,27 @@ export function resizePlaces(places: WalkPlaces, length: number): void {
 }
 
 /**
+ * The mesh's look as the places mark it: its material's side (FrontSide 0, BackSide 1, DoubleSide 2), + 4 where a
+ * material is visible and the camera sees the mesh's layers. Checks the material (or each of a list) first.
+ */
+function lookOf(api: string, state: ThreeDrawables, mesh: Mesh, cameraMask: number): number {
+  const material = mesh.material;
+  let side: Side;
+  let visible: boolean;
+  if (Array.isArray(material)) ({ side, visible } = checkMaterialList(api, mesh, material));
+  else {
+    // Nothing changes during a walk: meshes that share the previous mesh's material need no second check.
+    if (material !== state.checkedMaterial) {
+      checkMaterial(api, mesh, material);
+      state.checkedMaterial = material;
+    }
+    side = material.side;
+    visible = material.visible;
+  }
+  return side + (visible && (mesh.layers.mask & cameraMask) !== 0 ? 4 : 0);
+}
+
+/**
  * @internal The steady case of `listMesh`, small enough to be inlined into the walk: `mesh` is at its place of the
  * last walk with the same geometry (same stamp), side and visibility, so its drawable is the one listed there and at
  * most its world matrix changed (copied from the walk's). Returns false, having changed nothing, in any other case.
@@ -54,26 +75,13 @@ export function steadyMesh(
   const places = state.places;
   const meshes = places.meshes;
   if (meshes[2 * at] !== mesh) return false;
-  const material = mesh.material;
-  let side: Side;
-  let visible: boolean;
-  if (Array.isArray(material)) ({ side, visible } = checkMaterialList(api, mesh, material));
-  else {
-    // Nothing changes during a walk: meshes that share the previous mesh's material need no second check.
-    if (material !== state.checkedMaterial) {
-      checkMaterial(api, mesh, material);
-      state.checkedMaterial = material;
-    }
-    side = material.side;
-    visible = material.visible;
-  }
+  const look = lookOf(api, state, mesh, cameraMask);
   const known = meshes[2 * at + 1] as GeometryState;
   const geometry = mesh.geometry;
   if (known.geometry !== geometry) return false;
   if (known.pass !== state.pass) readGeometryState(state, geometry, known, state.pass);
-  visible &&= (mesh.layers.mask & cameraMask) !== 0;
   const marks = places.marks;
-  if (marks[2 * at] !== known.stamp * 8 + side + (visible ? 4 : 0)) return false;
+  if (marks[2 * at] !== known.stamp * 8 + look) return false;
   if (marks[2 * at + 1] === worldVersion) {
     state.steady[at] = 1;
     state.steadyCount++;
@@ -104,19 +112,11 @@ export function listMesh(
   clippedAbove: boolean,
   worldVersion: number,
 ): void {
-  const material = mesh.material;
-  let side: Side;
-  let visible: boolean;
-  if (Array.isArray(material)) ({ side, visible } = checkMaterialList(api, mesh, material));
-  else {
-    checkMaterial(api, mesh, material);
-    side = material.side;
-    visible = material.visible;
-  }
-  visible &&= (mesh.layers.mask & cameraMask) !== 0;
+  const look = lookOf(api, state, mesh, cameraMask);
+  const side = look & 3;
+  const visible = (look & 4) !== 0;
   const geometry = mesh.geometry;
   const places = state.places;
-  const look = side + (visible ? 4 : 0);
   const pass = state.pass;
   const meshes = places.meshes;
   const marks = places.marks;
