@@ -6,7 +6,7 @@ import type { PickDrawable } from '../../picking/sources/drawable-types.js';
 import { makeOwnedBuffers, releaseAllOwned } from '../owned-buffers.js';
 import type { GeometrySource, GeometryState } from './three-geometry.js';
 import { type DrawableRecord, refreshDeformation } from './three-mesh-record.js';
-import { listMesh, resizePlaces, steadyMesh, type WalkPlaces } from './three-mesh-visit.js';
+import { resizePlaces, visitMesh, type WalkPlaces } from './three-mesh-visit.js';
 import {
   forceBelow,
   forgetWorldPlaces,
@@ -15,7 +15,6 @@ import {
   steadyOwnedWorld,
   updateObjectWorld,
   updatesItsOwnWorld,
-  worldVersionAt,
   type WorldPlaces,
   worldChanged,
 } from './three-world.js';
@@ -187,7 +186,8 @@ export function collectThreeDrawables(
       if ((above & (updatedFlag | movedFlag)) === 0 && steadyOwnedWorld(state.world, child, childAt)) {
         // The steady case, checked without the general update (nothing to derive, nothing changed).
         const shown = (above & shownFlag) !== 0 && child.visible;
-        if (shown && (child as Mesh).isMesh) visitMesh(api, state, child as Mesh, cameraMask, childAt, above);
+        if (shown && (child as Mesh).isMesh)
+          visitMesh(api, state, child as Mesh, cameraMask, childAt, (above & clippedFlag) !== 0);
         childBelow = (above & clippedFlag) | forceFlag | (shown ? shownFlag : 0);
       } else childBelow = visitObject(api, state, child, cameraMask, childAt, parents[frame], above);
       if (child.children.length > 0) {
@@ -250,7 +250,7 @@ function visitObject(
   const bits = updateObjectWorld(state.world, object, objectAt, parentAt, force, (above & movedFlag) !== 0, updated);
   const shown = (above & shownFlag) !== 0 && object.visible;
   const clipped = (above & clippedFlag) !== 0;
-  if (shown && (object as Mesh).isMesh) visitMesh(api, state, object as Mesh, cameraMask, objectAt, above);
+  if (shown && (object as Mesh).isMesh) visitMesh(api, state, object as Mesh, cameraMask, objectAt, clipped);
   return (
     (clipped ? clippedFlag : 0) |
     (bits & forceBelow ? forceFlag : 0) |
@@ -258,22 +258,6 @@ function visitObject(
     (updated ? updatedFlag : 0) |
     (shown ? shownFlag : 0)
   );
-}
-
-/** Lists a shown mesh (place `objectAt` of the object walk) at the next place of the list, steady or refreshed. */
-function visitMesh(
-  api: string,
-  state: ThreeDrawables,
-  mesh: Mesh,
-  cameraMask: number,
-  objectAt: number,
-  above: number,
-): void {
-  const at = state.count++;
-  const version = worldVersionAt(state.world, objectAt);
-  const clipped = (above & clippedFlag) !== 0;
-  if (clipped || !steadyMesh(api, state, mesh, cameraMask, at, objectAt, version))
-    listMesh(api, state, mesh, cameraMask, at, objectAt, clipped, version);
 }
 
 /** @internal The clip planes the last walk found for `object` (null when nothing clips it). */

@@ -8,7 +8,7 @@ import { clipPlanesOf } from './three-clipping.js';
 import type { ThreeDrawables } from './three-drawables.js';
 import { type GeometryState, readGeometryState } from './three-geometry.js';
 import { checkMaterial, checkMaterialList, type DrawableRecord, makeRecord } from './three-mesh-record.js';
-import { copyWorld } from './three-world.js';
+import { copyWorld, worldVersionAt } from './three-world.js';
 
 /**
  * @internal Per place of the last successful walk (an index into its list), the record there and what its mesh was
@@ -38,6 +38,24 @@ export function resizePlaces(places: WalkPlaces, length: number): void {
 }
 
 /**
+ * @internal Lists a shown mesh (place `objectAt` of the object walk) at the next place of the walk's list: through
+ * the steady check, else (changed, or clipped from above) the full listing.
+ */
+export function visitMesh(
+  api: string,
+  state: ThreeDrawables,
+  mesh: Mesh,
+  cameraMask: number,
+  objectAt: number,
+  clippedAbove: boolean,
+): void {
+  const at = state.count++;
+  const version = worldVersionAt(state.world, objectAt);
+  if (clippedAbove || !steadyMesh(api, state, mesh, cameraMask, at, objectAt, version))
+    listMesh(api, state, mesh, cameraMask, at, objectAt, clippedAbove, version);
+}
+
+/**
  * The mesh's look as the places mark it: its material's side (FrontSide 0, BackSide 1, DoubleSide 2), + 4 where a
  * material is visible and the camera sees the mesh's layers. Checks the material (or each of a list) first.
  */
@@ -59,11 +77,11 @@ function lookOf(api: string, state: ThreeDrawables, mesh: Mesh, cameraMask: numb
 }
 
 /**
- * @internal The steady case of `listMesh`, small enough to be inlined into the walk: `mesh` is at its place of the
+ * The steady case of `listMesh`, small enough to be inlined into the walk: `mesh` is at its place of the
  * last walk with the same geometry (same stamp), side and visibility, so its drawable is the one listed there and at
  * most its world matrix changed (copied from the walk's). Returns false, having changed nothing, in any other case.
  */
-export function steadyMesh(
+function steadyMesh(
   api: string,
   state: ThreeDrawables,
   mesh: Mesh,
@@ -96,13 +114,13 @@ export function steadyMesh(
 }
 
 /**
- * @internal Lists `mesh` at place `at` of this walk (place `objectAt` of the object walk), up to date, where
+ * Lists `mesh` at place `at` of this walk (place `objectAt` of the object walk), up to date, where
  * `steadyMesh` found it changed (or it is clipped): its record is found (at its place, else by lookup), made again
  * when its geometry changed (read once per geometry per walk), and its matrix, side, visibility, instances, bones,
  * morph weights and clip planes brought to what they are now. The drawable's world matrix is the walk's copy
  * (copyWorld), never three's array, which may hold a matrix three would overwrite.
  */
-export function listMesh(
+function listMesh(
   api: string,
   state: ThreeDrawables,
   mesh: Mesh,
